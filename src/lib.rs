@@ -4,6 +4,8 @@
 pub mod cli;
 pub mod commands;
 pub mod exit;
+pub mod fsutil;
 pub mod generate;
 pub mod problem;
+pub mod report;
 pub mod shrink;

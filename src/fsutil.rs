@@ -1,0 +1,41 @@
+//! File writes that never leave a half-written file under the final name.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+use tempfile::NamedTempFile;
+
+/// Writes `contents` to a temporary file beside `path` and flushes it to disk: renaming it
+/// into place is then atomic, so readers see either no file or the whole of it.
+fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".duipai-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    tmp.write_all(contents)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(tmp)
+}
+
+/// Replaces `path` (if it exists) with `contents`, atomically.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    staged(path, contents)?
+        .persist(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Creates `path` with `contents`, atomically; fails if `path` already exists.
+pub fn write_new_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    staged(path, contents)?
+        .persist_noclobber(path)
+        .with_context(|| format!("cannot create {}", path.display()))?;
+    Ok(())
+}
