@@ -2,10 +2,12 @@
 //! staircase game problems (`chess`, `chessboard`).
 
 pub mod cli;
+pub mod diff;
 pub mod commands;
 pub mod exit;
 pub mod fsutil;
 pub mod generate;
+pub mod judge;
 pub mod problem;
 pub mod report;
 pub mod shrink;

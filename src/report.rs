@@ -74,3 +74,47 @@ pub fn write_report_file(path: &Path, contents: &str) -> anyhow::Result<()> {
     }
     crate::fsutil::write_atomic(path, contents.as_bytes())
 }
+
+impl CaseRecord {
+    pub fn new(name: &str, outcome: &crate::judge::CaseOutcome) -> CaseRecord {
+        let e = &outcome.execution;
+        CaseRecord {
+            name: name.to_string(),
+            verdict: outcome.judgement.verdict,
+            detail: outcome.judgement.detail.clone(),
+            cpu_ms: e.cpu_time.as_millis() as u64,
+            wall_ms: e.wall_time.as_millis() as u64,
+            memory_kib: e.peak_memory_bytes / 1024,
+        }
+    }
+}
+
+/// Verdicts whose output is worth a diff.
+pub fn shows_output(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::WrongAnswer | Verdict::PresentationError)
+}
+
+/// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
+pub fn human_line(record: &CaseRecord) -> String {
+    let mut line = format!(
+        "{:<3} {:<32} {:>6} ms {:>8.1} MiB",
+        record.verdict.code(),
+        record.name,
+        record.cpu_ms,
+        record.memory_kib as f64 / 1024.0
+    );
+    if !record.verdict.is_accepted() {
+        line.push_str("  ");
+        line.push_str(&record.detail);
+    }
+    line
+}
+
+/// `10 AC, 1 WA, 1 TLE`.
+pub fn summary(records: &[CaseRecord]) -> String {
+    verdict_counts(records)
+        .iter()
+        .map(|(v, n)| format!("{n} {}", v.code()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,8 +1,214 @@
-//! `duipai test`.
+//! `duipai test`: judge a program on stored cases (`*.in` with `.ans`/`.out` answers, or the
+//! reference solver's), in parallel, with human, JSON and JUnit reports.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use walkdir::WalkDir;
 
 use crate::cli::TestArgs;
 use crate::exit::Status;
+use crate::judge::{CaseOutcome, Expected, judge_case};
+use crate::problem::Problem;
+use crate::report::{self, CaseRecord};
+use crate::run::{IoMode, Limits};
 
-pub fn run(_args: TestArgs) -> anyhow::Result<Status> {
-    anyhow::bail!("`duipai test` is not built yet")
+/// How many failing cases get a diff in the human report.
+const DIFFS_SHOWN: usize = 3;
+
+/// One stored case: its input and what the program should print.
+struct StoredCase {
+    name: String,
+    input: Vec<u8>,
+    expected: Expected,
+}
+
+pub fn run(args: TestArgs) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let problem = args.problem;
+    let cases = collect_cases(problem, &args.dir)?;
+    let limits = Limits::new(problem, &args.limits);
+    let io = super::io_mode(problem, args.limits.file_io);
+    let jobs = super::jobs(args.jobs);
+    let out = super::Human::new(args.json);
+
+    out.line(format!(
+        "testing {} on {} case{} from {} ({} worker{})",
+        super::program_name(&args.program),
+        cases.len(),
+        if cases.len() == 1 { "" } else { "s" },
+        args.dir.display(),
+        jobs,
+        if jobs == 1 { "" } else { "s" },
+    ));
+    let outcomes = run_all(&cases, &args.program, &limits, &io, jobs, |i, outcome| {
+        let record = CaseRecord::new(&cases[i].name, outcome);
+        out.line(report::human_line(&record));
+        if args.json {
+            println!("{}", serde_json::to_string(&record).unwrap_or_default());
+        }
+    })?;
+
+    let records: Vec<CaseRecord> = cases
+        .iter()
+        .zip(&outcomes)
+        .map(|(case, outcome)| CaseRecord::new(&case.name, outcome))
+        .collect();
+    let failures: Vec<usize> = (0..cases.len())
+        .filter(|&i| !outcomes[i].verdict().is_accepted())
+        .collect();
+    for &i in failures.iter().take(DIFFS_SHOWN) {
+        if report::shows_output(outcomes[i].verdict()) {
+            out.line(format!("\n{}: {}", cases[i].name, outcomes[i].judgement.detail));
+            out.text(crate::diff::unified(
+                &cases[i].expected.to_text(),
+                &outcomes[i].execution.stdout,
+            ));
+        }
+    }
+    let elapsed = started.elapsed();
+    out.line(format!(
+        "\n{} case{}: {} in {:.2} s",
+        records.len(),
+        if records.len() == 1 { "" } else { "s" },
+        report::summary(&records),
+        elapsed.as_secs_f64()
+    ));
+
+    if let Some(path) = &args.junit {
+        let suite = format!("duipai test {problem} {}", args.dir.display());
+        let xml = report::junit_xml(&suite, &records, elapsed)?;
+        report::write_report_file(path, &xml)?;
+    }
+    let status = if failures.is_empty() {
+        Status::Success
+    } else {
+        Status::Failure
+    };
+    if args.json {
+        let summary = serde_json::json!({
+            "status": if failures.is_empty() { "ok" } else { "failed" },
+            "problem": problem,
+            "cases": records,
+            "passed": records.len() - failures.len(),
+            "failed": failures.len(),
+            "elapsed_ms": elapsed.as_millis() as u64,
+        });
+        println!("{summary}");
+    }
+    Ok(status)
+}
+
+/// Runs every case on `jobs` workers; `on_done` sees each result in case order as soon as it
+/// and all before it are done. A harness error (the program cannot start) stops everything.
+fn run_all(
+    cases: &[StoredCase],
+    program: &[OsString],
+    limits: &Limits,
+    io: &IoMode,
+    jobs: usize,
+    mut on_done: impl FnMut(usize, &CaseOutcome),
+) -> anyhow::Result<Vec<CaseOutcome>> {
+    let next = AtomicUsize::new(0);
+    let abort = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.min(cases.len()).max(1) {
+            let tx = tx.clone();
+            let (next, abort) = (&next, &abort);
+            scope.spawn(move || {
+                while !abort.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let result = judge_case(program, &case.input, &case.expected, limits, io);
+                    if result.is_err() {
+                        abort.store(true, Ordering::Relaxed);
+                    }
+                    if tx.send((i, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut slots: Vec<Option<CaseOutcome>> = (0..cases.len()).map(|_| None).collect();
+        let mut printed = 0;
+        for (i, result) in rx {
+            let outcome = result.with_context(|| format!("running {}", cases[i].name))?;
+            slots[i] = Some(outcome);
+            while let Some(Some(done)) = slots.get(printed) {
+                on_done(printed, done);
+                printed += 1;
+            }
+        }
+        Ok(slots.into_iter().flatten().collect())
+    })
+}
+
+/// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each with its
+/// expected output: the sibling `.ans`, else `.out`, else the reference solver's answer.
+fn collect_cases(problem: Problem, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
+    let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
+        let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();
+        (parent, vec![dir.to_path_buf()])
+    } else {
+        let mut inputs = Vec::new();
+        for entry in WalkDir::new(dir).sort_by_file_name() {
+            let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+            if entry.file_type().is_file() && entry.path().extension() == Some("in".as_ref()) {
+                inputs.push(entry.into_path());
+            }
+        }
+        (dir.to_path_buf(), inputs)
+    };
+    if inputs.is_empty() {
+        bail!("no *.in files below {}", dir.display());
+    }
+    inputs
+        .into_iter()
+        .map(|path| {
+            let input =
+                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let expected = expected_for(problem, &path, &input)?;
+            let name = path
+                .strip_prefix(&root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            Ok(StoredCase {
+                name,
+                input,
+                expected,
+            })
+        })
+        .collect()
+}
+
+fn expected_for(problem: Problem, input_path: &Path, input: &[u8]) -> anyhow::Result<Expected> {
+    for ext in ["ans", "out"] {
+        let answer = input_path.with_extension(ext);
+        match std::fs::read(&answer) {
+            Ok(bytes) => return Ok(Expected::from_bytes(&bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => bail!("cannot read {}: {e}", answer.display()),
+        }
+    }
+    let instance = problem
+        .parse(input, &problem.default_bounds())
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}:{}:{}: {} (no .ans or .out beside it, and the reference solver cannot \
+                 solve an invalid input)",
+                input_path.display(),
+                e.line,
+                e.column,
+                e.message
+            )
+        })?;
+    Ok(Expected::Answer(instance.solve()))
 }
