@@ -153,6 +153,33 @@ pub struct LimitArgs {
     pub file_io: bool,
 }
 
+impl LimitArgs {
+    /// The limit flags that differ from the defaults, as typed (with a leading space), so a
+    /// replay command runs under the same limits.
+    pub fn to_flags(&self) -> String {
+        let mut flags = String::new();
+        if let Some(ms) = self.time_limit {
+            flags.push_str(&format!(" --time-limit {ms}"));
+        }
+        if let Some(ms) = self.wall_limit {
+            flags.push_str(&format!(" --wall-limit {ms}"));
+        }
+        if let Some(mib) = self.memory_limit {
+            flags.push_str(&format!(" --memory-limit {mib}"));
+        }
+        if self.output_limit != 64 {
+            flags.push_str(&format!(" --output-limit {}", self.output_limit));
+        }
+        if self.process_limit != 64 {
+            flags.push_str(&format!(" --process-limit {}", self.process_limit));
+        }
+        if self.file_io {
+            flags.push_str(" --file-io");
+        }
+        flags
+    }
+}
+
 #[derive(Debug, Args)]
 pub struct TestArgs {
     pub problem: Problem,

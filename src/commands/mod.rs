@@ -9,6 +9,7 @@ use crate::run::IoMode;
 
 pub mod generate;
 pub mod pack;
+mod progress;
 pub mod solve;
 pub mod stress;
 pub mod test;
