@@ -6,3 +6,4 @@ pub mod commands;
 pub mod exit;
 pub mod generate;
 pub mod problem;
+pub mod staircase;
