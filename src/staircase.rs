@@ -30,6 +30,14 @@ pub struct Corner {
     step: usize,
 }
 
+/// A corner as the table fill sees it: the cell it adds and how much that raises the rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    /// `row * cols + col`.
+    pub cell: usize,
+    pub step: usize,
+}
+
 /// The grid has more states than [`MAX_STATES`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooLarge {
@@ -63,8 +71,10 @@ pub struct Staircase {
     /// Path length, rows + cols.
     len: usize,
     states: usize,
-    /// `step[j * len + p]` = C(p, j): the rank increase when one j (0-based) moves from p to p + 1.
-    step: Vec<usize>,
+    /// `binom[j * len + p]` = C(p, j) for j in 0..=ones (saturating where no state reads it).
+    /// C(p, j) is the rank increase when one j (0-based) moves from p to p + 1, and C(p, j + 1)
+    /// is that one's term of the rank.
+    binom: Vec<usize>,
     /// `cell[j * len + p]`: the grid cell added by that move, and `at[..]` its (row, column).
     cell: Vec<u32>,
     at: Vec<(u32, u32)>,
@@ -84,20 +94,22 @@ impl Staircase {
         if ones > 0 && u32::try_from(rows * cols).is_err() {
             return Err(too_large);
         }
-        let mut step = vec![0usize; ones * len];
-        let mut cell = vec![0u32; ones * len];
-        let mut at = vec![(0u32, 0u32); ones * len];
-        for j in 0..ones {
+        let mut binom = vec![0usize; (ones + 1) * len];
+        for j in 0..=ones {
             for p in 0..len {
-                // C(p, j) by Pascal's rule on the previous one's row; saturates where no
-                // valid move reads it.
-                step[j * len + p] = if j == 0 {
+                binom[j * len + p] = if j == 0 {
                     1
                 } else if p == 0 {
                     0
                 } else {
-                    step[(j - 1) * len + p - 1].saturating_add(step[j * len + p - 1])
+                    binom[(j - 1) * len + p - 1].saturating_add(binom[j * len + p - 1])
                 };
+            }
+        }
+        let mut cell = vec![0u32; ones * len];
+        let mut at = vec![(0u32, 0u32); ones * len];
+        for j in 0..ones {
+            for p in 0..len {
                 // Positions a one can never occupy get a harmless placeholder.
                 let (short, long) = (ones - 1 - j, p.saturating_sub(j));
                 let (r, c) = if transposed {
@@ -117,7 +129,7 @@ impl Staircase {
             ones,
             len,
             states,
-            step,
+            binom,
             cell,
             at,
         })
@@ -155,7 +167,7 @@ impl Staircase {
         let cell = self.cell[i] as usize;
         let (row, col) = self.at[i];
         let (row, col) = (row as usize, col as usize);
-        let step = self.step[i];
+        let step = self.binom[i];
         Corner {
             row,
             col,
@@ -179,31 +191,115 @@ impl Staircase {
         }
     }
 
-    /// Calls `visit(rank, filled_cells, corners)` for every diagram, from the full grid down to
-    /// the empty one, so that every successor (`corner.next`) is visited before its predecessor.
-    pub fn for_each_descending(&self, mut visit: impl FnMut(usize, usize, &[Corner])) {
-        // The full grid: ones packed at the far end.
-        let mut pos: Vec<usize> = (self.len - self.ones..self.len).collect();
-        let mut corners = Vec::with_capacity(self.ones);
-        let mut rank = self.full();
-        loop {
-            corners.clear();
-            self.corners_into(&pos, rank, &mut corners);
-            let filled: usize = pos.iter().enumerate().map(|(j, &p)| p - j).sum();
-            visit(rank, filled, &corners);
-            if rank == 0 {
-                break;
+    /// Calls `visit(rank, filled_cells, edges)` for every diagram, from the full grid down to
+    /// the empty one, so that every successor (`rank + edge.step`) is visited before its
+    /// predecessor. `edges` lists the corners that can be added, in no particular order.
+    /// The table fills use [`Staircase::for_each_block_descending`], which is faster.
+    pub fn for_each_descending(&self, mut visit: impl FnMut(usize, usize, &[Edge])) {
+        let mut edges = Vec::with_capacity(self.ones);
+        self.for_each_block_descending(|block| {
+            for x in (0..block.len).rev() {
+                edges.clear();
+                edges.extend_from_slice(block.upper);
+                if let Some(cell) = block.first_corner(x) {
+                    edges.push(Edge { cell, step: 1 });
+                }
+                visit(block.base + x, block.filled + x, &edges);
             }
-            // Colex predecessor: lower the first one that can move left, and pack every
-            // earlier one right behind it.
-            let Some(j) = pos.iter().enumerate().position(|(j, &p)| p > j) else {
-                break;
-            };
-            pos[j] -= 1;
-            for i in 0..j {
-                pos[i] = pos[j] - (j - i);
+        });
+    }
+
+    /// Calls `visit` for every [`Block`], in descending order of rank: the visitor must handle
+    /// a block's states from `x = len - 1` down to 0, and then every successor of a state has
+    /// been handled before it.
+    pub fn for_each_block_descending(&self, mut visit: impl FnMut(&Block)) {
+        match self.ones {
+            0 => visit(&Block {
+                base: 0,
+                len: 1,
+                filled: 0,
+                upper: &[],
+                first: &[],
+            }),
+            1 => visit(&Block {
+                base: 0,
+                len: self.len,
+                filled: 0,
+                upper: &[],
+                first: &self.cell[..self.len],
+            }),
+            ones => {
+                let mut edges = Vec::with_capacity(ones);
+                self.descend(ones - 1, self.len, 0, 0, &mut edges, &mut visit);
             }
-            rank -= 1;
+        }
+    }
+
+    /// Colex order is lexicographic order on (c_t, …, c_1), so nested loops over the ones,
+    /// outermost the last one and each descending, visit ranks in descending order. A one's
+    /// corner depends only on it and the one above, so the corners of the outer ones stay on
+    /// the `edges` stack while the inner loops run; the innermost one is left to the visitor.
+    fn descend<F: FnMut(&Block)>(
+        &self,
+        j: usize,
+        upper: usize,
+        rank_base: usize,
+        filled_base: usize,
+        edges: &mut Vec<Edge>,
+        visit: &mut F,
+    ) {
+        let row = j * self.len;
+        let terms = &self.binom[row + self.len..row + 2 * self.len];
+        for c in (j..upper).rev() {
+            let rank = rank_base + terms[c];
+            let filled = filled_base + (c - j);
+            let corner = c + 1 < upper;
+            if corner {
+                edges.push(Edge {
+                    cell: self.cell[row + c] as usize,
+                    step: self.binom[row + c],
+                });
+            }
+            if j == 1 {
+                visit(&Block {
+                    base: rank,
+                    len: c,
+                    filled,
+                    upper: edges,
+                    first: &self.cell[..self.len],
+                });
+            } else {
+                self.descend(j - 1, c, rank, filled, edges, visit);
+            }
+            if corner {
+                edges.pop();
+            }
+        }
+    }
+}
+
+/// The diagrams that differ only in the position x of the first one (the longest side row,
+/// seen from the anchored corner): ranks `base + x` for x in `0..len`, with `filled + x` cells.
+/// They share the corners `upper`; the first one adds at most one more corner, whose step is
+/// always 1 (its successor is the block's next state up).
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'a> {
+    pub base: usize,
+    pub len: usize,
+    pub filled: usize,
+    pub upper: &'a [Edge],
+    first: &'a [u32],
+}
+
+impl Block<'_> {
+    /// The cell of the first one's corner at position x, if there is one; adding it leads to
+    /// rank `base + x + 1`.
+    #[inline]
+    pub fn first_corner(&self, x: usize) -> Option<usize> {
+        if x + 1 < self.len {
+            Some(self.first[x] as usize)
+        } else {
+            None
         }
     }
 }
@@ -352,8 +448,10 @@ mod tests {
             let mut order = Vec::new();
             stairs.for_each_descending(|rank, filled, corners| {
                 order.push(rank);
-                let c: Vec<(usize, usize, usize)> =
-                    corners.iter().map(|c| (c.row, c.col, c.next)).collect();
+                let c: Vec<(usize, usize, usize)> = corners
+                    .iter()
+                    .map(|e| (e.cell / cols, e.cell % cols, rank + e.step))
+                    .collect();
                 assert!(seen.insert(rank, (filled, c)).is_none());
             });
             let expected: Vec<usize> = (0..stairs.states()).rev().collect();

@@ -234,22 +234,39 @@ fn flatten(rows: &[Vec<i64>]) -> Vec<i64> {
 /// f(next) − B. Arithmetic in i64, storage in `T`.
 fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
     let mut f = vec![T::default(); stairs.states()];
-    stairs.for_each_descending(|rank, filled, corners| {
-        if corners.is_empty() {
-            return;
+    // The shared corners of a block: (A, B, step).
+    let mut upper: Vec<(i64, i64, usize)> = Vec::with_capacity(stairs.rows().min(stairs.cols()));
+    stairs.for_each_block_descending(|block| {
+        upper.clear();
+        upper.extend(block.upper.iter().map(|e| (a[e.cell], b[e.cell], e.step)));
+        for x in (0..block.len).rev() {
+            let rank = block.base + x;
+            let first = block.first_corner(x);
+            if upper.is_empty() && first.is_none() {
+                // The full grid.
+                continue;
+            }
+            let value = if (block.filled + x).is_multiple_of(2) {
+                let mut best = i64::MIN;
+                for &(va, _, step) in &upper {
+                    best = best.max(va + f[rank + step].load());
+                }
+                if let Some(cell) = first {
+                    best = best.max(a[cell] + f[rank + 1].load());
+                }
+                best
+            } else {
+                let mut best = i64::MAX;
+                for &(_, vb, step) in &upper {
+                    best = best.min(f[rank + step].load() - vb);
+                }
+                if let Some(cell) = first {
+                    best = best.min(f[rank + 1].load() - b[cell]);
+                }
+                best
+            };
+            f[rank] = T::store(value);
         }
-        let value = if filled % 2 == 0 {
-            corners
-                .iter()
-                .map(|c| a[c.cell] + f[c.next].load())
-                .fold(i64::MIN, i64::max)
-        } else {
-            corners
-                .iter()
-                .map(|c| f[c.next].load() - b[c.cell])
-                .fold(i64::MAX, i64::min)
-        };
-        f[rank] = T::store(value);
     });
     f
 }

@@ -357,34 +357,70 @@ impl Solver {
     }
 }
 
-/// f(empty board) = 0; otherwise the cheapest of every corner alone and every (W, B) corner pair.
+/// f(empty board) = 0; otherwise the cheapest of every corner alone and every (W, B) corner
+/// pair. When an empty cell is a corner, f equals f after removing it for free (that removal
+/// only adds corners, and any optimal sequence can drop it), so such states cost one load.
 fn fill<T: Entry>(stairs: &Staircase, weight: &[i64], color: &[Cell]) -> Vec<T> {
     let mut f = vec![T::default(); stairs.states()];
-    // Corners of one diagram, split by colour: (next rank, weight).
-    let mut whites: Vec<(usize, i64)> = Vec::with_capacity(stairs.rows());
-    let mut blacks: Vec<(usize, i64)> = Vec::with_capacity(stairs.rows());
-    stairs.for_each_descending(|rank, _, corners| {
-        if corners.is_empty() {
+    let cap = stairs.rows();
+    // The shared corners of a block: every one alone, whites and blacks, and every pair, as
+    // (step, cost).
+    let mut singles: Vec<(usize, i64)> = Vec::with_capacity(cap);
+    let mut whites: Vec<(usize, i64)> = Vec::with_capacity(cap);
+    let mut blacks: Vec<(usize, i64)> = Vec::with_capacity(cap);
+    let mut pairs: Vec<(usize, i64)> = Vec::with_capacity(cap * cap);
+    stairs.for_each_block_descending(|block| {
+        if let Some(dot) = block.upper.iter().find(|e| color[e.cell] == Cell::Empty) {
+            for x in (0..block.len).rev() {
+                let rank = block.base + x;
+                f[rank] = f[rank + dot.step];
+            }
             return;
         }
+        singles.clear();
         whites.clear();
         blacks.clear();
-        let mut best = i64::MAX;
-        for c in corners {
-            let w = weight[c.cell];
-            best = best.min(w + f[c.next].load());
-            match color[c.cell] {
-                Cell::White => whites.push((c.next - rank, w)),
-                Cell::Black => blacks.push((c.next - rank, w)),
-                Cell::Empty => {}
+        pairs.clear();
+        for e in block.upper {
+            let w = weight[e.cell];
+            singles.push((e.step, w));
+            match color[e.cell] {
+                Cell::White => whites.push((e.step, w)),
+                _ => blacks.push((e.step, w)),
             }
         }
-        for &(dw, ww) in &whites {
-            for &(db, wb) in &blacks {
-                best = best.min((ww - wb).abs() + f[rank + dw + db].load());
+        for &(sw, ww) in &whites {
+            for &(sb, wb) in &blacks {
+                pairs.push((sw + sb, (ww - wb).abs()));
             }
         }
-        f[rank] = T::store(best);
+        for x in (0..block.len).rev() {
+            let rank = block.base + x;
+            let first = block.first_corner(x);
+            if singles.is_empty() && first.is_none() {
+                // The empty board.
+                continue;
+            }
+            let value = match first.map(|cell| (cell, color[cell])) {
+                Some((_, Cell::Empty)) => f[rank + 1].load(),
+                first => {
+                    let mut best = i64::MAX;
+                    for &(step, cost) in singles.iter().chain(&pairs) {
+                        best = best.min(cost + f[rank + step].load());
+                    }
+                    if let Some((cell, c)) = first {
+                        let w = weight[cell];
+                        best = best.min(w + f[rank + 1].load());
+                        let partners = if c == Cell::White { &blacks } else { &whites };
+                        for &(step, wp) in partners {
+                            best = best.min((w - wp).abs() + f[rank + 1 + step].load());
+                        }
+                    }
+                    best
+                }
+            };
+            f[rank] = T::store(value);
+        }
     });
     f
 }
