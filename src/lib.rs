@@ -2,8 +2,8 @@
 //! staircase game problems (`chess`, `chessboard`).
 
 pub mod cli;
-pub mod diff;
 pub mod commands;
+pub mod diff;
 pub mod exit;
 pub mod fsutil;
 pub mod generate;
@@ -11,3 +11,4 @@ pub mod judge;
 pub mod problem;
 pub mod report;
 pub mod shrink;
+pub mod staircase;
