@@ -6,3 +6,5 @@ pub mod commands;
 pub mod exit;
 pub mod generate;
 pub mod problem;
+pub mod run;
+pub mod verdict;
