@@ -33,7 +33,7 @@ pub use signal::Signal;
 
 /// How often the supervisor samples the group. The leader's exit wakes it at once (pidfd), so
 /// this bounds how late a limit is noticed, not how long a quick program takes.
-const TICK: Duration = Duration::from_millis(5);
+const TICK: Duration = Duration::from_millis(10);
 
 /// How long the harness waits for a killed group to disappear before reporting a failure.
 const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -164,7 +164,8 @@ pub struct Execution {
     /// From start until the leader exited or was stopped.
     pub wall_time: Duration,
     /// Peak resident memory: the largest sum over the group's processes seen at one sample, or
-    /// a single process's own high-water mark if larger.
+    /// a single process's own high-water mark if larger. A program that ends within the first
+    /// few milliseconds may show less than it used, or 0.
     pub peak_memory_bytes: u64,
     /// The most tasks (processes and threads) seen in the group at once.
     pub peak_processes: u64,
@@ -508,6 +509,7 @@ struct Observed {
 /// not yet reaped.
 fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::Shared) -> Observed {
     let pidfd = pidfd_open(leader.pid);
+    let mut sampler = procfs::GroupSampler::new(leader.pid);
     let mut seen = Observed {
         stop: None,
         wall: Duration::ZERO,
@@ -519,7 +521,7 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
         // Exit is checked before sampling so that the last sample, taken while the leader is a
         // zombie, still holds its final CPU time.
         let exited = leader.has_exited();
-        let sample = procfs::sample_group(leader.pid);
+        let sample = sampler.sample();
         seen.wall = start.elapsed();
         seen.cpu = seen.cpu.max(sample.cpu);
         seen.peak_rss = seen
@@ -655,7 +657,7 @@ pub fn run(
     // The leader is reaped with wait4 below; std's handle must not wait for it again.
     drop(child);
 
-    let seen = supervise(&leader, start, limits, &shared);
+    let mut seen = supervise(&leader, start, limits, &shared);
     // Always kill the group, even after a clean exit: a grandchild may still be running, and
     // may hold the output pipes open, which would keep the reader threads waiting.
     kill_until_empty(&leader)?;
@@ -687,6 +689,16 @@ pub fn run(
 
     let rusage_cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
     let cpu_time = seen.cpu.max(rusage_cpu);
+    // ru_maxrss starts at the resident size the harness had when it forked (see
+    // `procfs::peak_rss`). Above the harness's own high-water mark, which is at least that
+    // size, it can only be the program's own peak; it then also covers a program that
+    // ended before the first sample.
+    let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+    // SAFETY: getpid has no preconditions.
+    let own_peak = procfs::peak_rss(unsafe { libc::getpid() }).unwrap_or(u64::MAX);
+    if maxrss > own_peak {
+        seen.peak_rss = seen.peak_rss.max(maxrss);
+    }
     let signal = libc::WIFSIGNALED(status).then(|| Signal(libc::WTERMSIG(status)));
     let termination = if let Some(limit) = seen.stop {
         Termination::LimitExceeded(limit)

@@ -94,6 +94,13 @@ pub fn ticks_to_duration(ticks: u64) -> Duration {
     Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz)
 }
 
+fn read_stat(pid: &str, buf: &mut Vec<u8>) -> Option<ProcStat> {
+    buf.clear();
+    let mut file = File::open(format!("/proc/{pid}/stat")).ok()?;
+    file.read_to_end(buf).ok()?;
+    parse_stat(buf)
+}
+
 /// Every process currently in `/proc` whose process group is `pgid`, zombies included.
 /// Processes that vanish during the scan are skipped.
 pub fn group_members(pgid: i32) -> Vec<ProcStat> {
@@ -108,15 +115,7 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
         if !name.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        buf.clear();
-        let path = format!("/proc/{name}/stat");
-        let Ok(mut file) = File::open(&path) else {
-            continue;
-        };
-        if file.read_to_end(&mut buf).is_err() {
-            continue;
-        }
-        if let Some(stat) = parse_stat(&buf)
+        if let Some(stat) = read_stat(name, &mut buf)
             && stat.pgid == pgid
         {
             members.push(stat);
@@ -125,16 +124,74 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
     members
 }
 
-/// Sums the live members of a group, with each one's `VmHWM`.
-pub fn sample_group(pgid: i32) -> GroupSample {
-    let members = group_members(pgid);
-    let mut sample = summarize(&members);
-    for m in members.iter().filter(|m| !m.is_zombie()) {
-        if let Some(hwm) = peak_rss(m.pid) {
-            sample.max_hwm_bytes = sample.max_hwm_bytes.max(hwm);
+/// The most recently allocated pid (last field of `/proc/loadavg`): if it has not changed, no
+/// process was created anywhere, so a group cannot have gained members.
+fn newest_pid() -> Option<i32> {
+    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_ascii_whitespace().last()?.parse().ok()
+}
+
+/// Samples one group repeatedly at a low cost. Scanning all of `/proc` costs a file read per
+/// process on the machine, so a full scan (which finds new members) runs at most every
+/// [`GroupSampler::FULL_SCAN_EVERY`] samples, and only if some process was created since the
+/// last one; the samples in between read only the members already known.
+pub struct GroupSampler {
+    pgid: i32,
+    known: Vec<i32>,
+    samples: u64,
+    last_full: u64,
+    newest_at_full: Option<i32>,
+    buf: Vec<u8>,
+}
+
+impl GroupSampler {
+    pub const FULL_SCAN_EVERY: u64 = 4;
+
+    pub fn new(pgid: i32) -> GroupSampler {
+        GroupSampler {
+            pgid,
+            known: vec![pgid],
+            samples: 0,
+            last_full: 0,
+            newest_at_full: None,
+            buf: Vec::with_capacity(512),
         }
     }
-    sample
+
+    pub fn sample(&mut self) -> GroupSample {
+        let due = self.samples == 0
+            || (self.samples - self.last_full >= Self::FULL_SCAN_EVERY
+                && newest_pid().is_none_or(|p| Some(p) != self.newest_at_full));
+        self.samples += 1;
+        if due {
+            // Read before scanning: a process created during the scan triggers the next one.
+            self.newest_at_full = newest_pid();
+            self.last_full = self.samples;
+            let members = group_members(self.pgid);
+            self.known = members
+                .iter()
+                .filter(|m| !m.is_zombie())
+                .map(|m| m.pid)
+                .collect();
+            let mut sample = summarize(&members);
+            sample.max_hwm_bytes = self
+                .known
+                .iter()
+                .filter_map(|&p| peak_rss(p))
+                .max()
+                .unwrap_or(0);
+            return sample;
+        }
+        let pgid = self.pgid;
+        let buf = &mut self.buf;
+        let members: Vec<ProcStat> = self
+            .known
+            .iter()
+            .filter_map(|pid| read_stat(&pid.to_string(), buf))
+            .filter(|m| m.pgid == pgid)
+            .collect();
+        summarize(&members)
+    }
 }
 
 /// `VmHWM` of a process in bytes. Unlike `ru_maxrss` from `wait4`, it starts over at `exec`:
