@@ -155,17 +155,23 @@ fn memory_hog_is_stopped_at_the_memory_limit() {
     );
 }
 
+/// As root the supervisor stops the storm; for other users RLIMIT_NPROC may make `fork` fail
+/// first, and the fixture then kills its own group. Either way: a runtime error, no survivors.
 #[test]
 fn fork_storm_is_contained() {
     let execution = run_fixture("fork", "chess", CHESS_SAMPLE, &limits());
-    assert_eq!(
-        execution.termination,
-        Termination::LimitExceeded(Limit::Processes)
-    );
-    assert!(execution.peak_processes > 16);
     let judgement = verdict::judge(&execution, 2);
-    assert_eq!(judgement.verdict, Verdict::RuntimeError);
-    assert!(judgement.detail.contains("processes"), "{judgement}");
+    assert_eq!(judgement.verdict, Verdict::RuntimeError, "{judgement}");
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // Root is exempt from RLIMIT_NPROC: only the supervisor's count stops the storm.
+        assert_eq!(
+            execution.termination,
+            Termination::LimitExceeded(Limit::Processes)
+        );
+        assert!(execution.peak_processes > 16);
+        assert!(judgement.detail.contains("processes"), "{judgement}");
+    }
 }
 
 #[test]
@@ -359,7 +365,7 @@ fn programs_that_cannot_start_are_harness_errors() {
 
     let not_found = run::run(&["no-such-program-in-path".into()], b"", &limits(), &io);
     let message = not_found.expect_err("not in PATH").to_string();
-    assert!(message.contains("not found in PATH"), "{message}");
+    assert!(message.contains("looked up in PATH"), "{message}");
 
     let dir = tempfile::tempdir().expect("tempdir");
     let plain = dir.path().join("not-executable");

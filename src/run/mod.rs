@@ -199,8 +199,15 @@ impl fmt::Display for RunError {
             RunError::Spawn { program, source } => {
                 write!(f, "cannot start program {:?}", Path::new(program))?;
                 let bare = !program.as_encoded_bytes().contains(&b'/');
-                if bare && source.kind() == io::ErrorKind::NotFound {
-                    f.write_str(" (not found in PATH; write ./NAME for a file here)")?;
+                let missing = matches!(
+                    source.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+                );
+                if bare && missing {
+                    f.write_str(
+                        " (a name without a slash is looked up in PATH; \
+                         write ./NAME for a file in the current directory)",
+                    )?;
                 }
                 Ok(())
             }
