@@ -421,3 +421,18 @@ fn output_up_to_the_limit_is_kept_and_one_byte_more_is_not() {
     );
     assert_eq!(execution.stdout.len(), 1000);
 }
+
+#[test]
+fn escaped_process_holding_stdout_does_not_hang_the_harness() {
+    // `setsid` moves the sleeper out of the group: the harness cannot kill it (it is no
+    // sandbox), but must not wait for it to close the pipe either.
+    let execution = run_within(
+        &sh("setsid sleep 3 & echo 2"),
+        "",
+        &limits(),
+        &IoMode::Stdio,
+        Duration::from_millis(1500),
+    );
+    assert_eq!(execution.stdout, b"2\n");
+    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+}

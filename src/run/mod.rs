@@ -74,12 +74,13 @@ impl Limits {
         }
     }
 
-    /// The hard address-space bound (`RLIMIT_AS`): twice the memory limit plus 1 GiB. The real
-    /// memory limit is enforced on resident memory by the supervisor; this bound only protects
-    /// the machine if the supervisor is late. The slack lets runtimes that reserve far more
-    /// address space than they touch (thread stacks, malloc arenas, garbage-collected heaps)
-    /// still start; a program that asks for more than this at once fails to allocate and
-    /// usually aborts, which is judged a runtime error.
+    /// The hard address-space bound (`RLIMIT_AS`): four times the memory limit plus 2 GiB.
+    /// The memory limit itself is enforced on resident memory by the supervisor; this bound
+    /// only protects the machine if the supervisor is late, so it is generous: runtimes
+    /// reserve far more address space than they touch (thread stacks, malloc arenas,
+    /// garbage-collected heaps), and a tight bound would stop them before they start. A
+    /// program that asks for more than this at once fails to allocate and usually aborts,
+    /// which is judged a runtime error.
     pub fn address_space_bytes(&self) -> u64 {
         self.memory_bytes
             .saturating_mul(2)
@@ -405,9 +406,10 @@ impl Rlimits {
         // One byte over the output limit is allowed so that an over-long output file shows
         // its excess instead of being silently cut at the limit.
         let fsize = limits.output_bytes.saturating_add(1);
-        // Contest programs recurse deeply; judges traditionally let the stack use the whole
-        // memory limit.
-        let stack = limits.memory_bytes.max(8 * MIB);
+        // Contest programs recurse deeply and judges traditionally let the stack grow to the
+        // memory limit; but glibc also gives every new thread a stack of this size, in address
+        // space, so it is capped well below the address-space bound.
+        let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
         Rlimits {
             cpu: rlimit(
                 cpu_soft,
@@ -543,7 +545,7 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
             Some(Limit::Output)
         } else if seen.cpu > limits.cpu {
             Some(Limit::CpuTime)
-        } else if sample.rss_bytes > limits.memory_bytes {
+        } else if sample.rss_bytes.max(sample.max_hwm_bytes) > limits.memory_bytes {
             Some(Limit::Memory)
         } else if sample.tasks > limits.processes {
             Some(Limit::Processes)
