@@ -10,5 +10,7 @@ pub mod generate;
 pub mod judge;
 pub mod problem;
 pub mod report;
+pub mod run;
 pub mod shrink;
 pub mod staircase;
+pub mod verdict;

@@ -1,0 +1,814 @@
+//! Running a program under test: limits, process group, I/O, supervision, cleanup.
+//!
+//! [`run`] starts the program directly (no shell) in a fresh temporary directory, as the leader
+//! of its own process group, with rlimits as a backstop. A supervisor loop samples the group
+//! from `/proc` every few milliseconds and kills it (`killpg`, `SIGKILL`) on the first limit it
+//! finds exceeded. Whatever happens, the whole group is killed and the leader reaped before
+//! `run` returns, so nothing the program started survives it.
+//!
+//! The outcome of a run is data ([`Execution`]); only a harness failure (the program cannot be
+//! started, the temporary directory cannot be made) is an error ([`RunError`]).
+
+mod pipes;
+pub mod procfs;
+mod signal;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::cli::LimitArgs;
+use crate::problem::Problem;
+
+pub use pipes::STDERR_TAIL;
+pub use signal::Signal;
+
+/// How often the supervisor samples the group. The leader's exit wakes it at once (pidfd), so
+/// this bounds how late a limit is noticed, not how long a quick program takes.
+const TICK: Duration = Duration::from_millis(10);
+
+/// How long the harness waits for a killed group to disappear before reporting a failure.
+const KILL_GRACE: Duration = Duration::from_secs(5);
+
+const MIB: u64 = 1024 * 1024;
+
+/// The resources a program under test may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Limits {
+    /// CPU time (user + system) of the whole process group.
+    pub cpu: Duration,
+    /// Wall-clock time from start to exit, for programs that sleep or wait.
+    pub wall: Duration,
+    /// Resident memory of the whole process group.
+    pub memory_bytes: u64,
+    /// Bytes of output (stdout, or the output file); one byte more is an output limit verdict.
+    pub output_bytes: u64,
+    /// Tasks (processes and threads) in the group at once.
+    pub processes: u64,
+}
+
+impl Limits {
+    /// The limits for `problem`, with the command line's overrides. The wall-clock default is
+    /// twice the CPU limit plus one second: generous to a loaded machine, short for a sleeper.
+    pub fn new(problem: Problem, args: &LimitArgs) -> Limits {
+        let (default_cpu_ms, default_mib) = problem.default_limits();
+        let cpu = Duration::from_millis(args.time_limit.unwrap_or(default_cpu_ms));
+        let wall = match args.wall_limit {
+            Some(ms) => Duration::from_millis(ms),
+            None => cpu * 2 + Duration::from_secs(1),
+        };
+        Limits {
+            cpu,
+            wall,
+            memory_bytes: args.memory_limit.unwrap_or(default_mib).saturating_mul(MIB),
+            output_bytes: args.output_limit.saturating_mul(MIB),
+            processes: args.process_limit,
+        }
+    }
+
+    /// The hard address-space bound (`RLIMIT_AS`): four times the memory limit plus 2 GiB.
+    /// The memory limit itself is enforced on resident memory by the supervisor; this bound
+    /// only protects the machine if the supervisor is late, so it is generous: runtimes
+    /// reserve far more address space than they touch (thread stacks, malloc arenas,
+    /// garbage-collected heaps), and a tight bound would stop them before they start. A
+    /// program that asks for more than this at once fails to allocate and usually aborts,
+    /// which is judged a runtime error.
+    pub fn address_space_bytes(&self) -> u64 {
+        self.memory_bytes
+            .saturating_mul(2)
+            .saturating_add(1024 * MIB)
+    }
+}
+
+/// Where the program reads its input and writes its answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IoMode {
+    /// Input on stdin, answer on stdout.
+    Stdio,
+    /// The original contest's file I/O: the input is written to the file `input` in the working
+    /// directory, stdin and stdout are `/dev/null`, and the answer is read from the file
+    /// `output` (a missing file counts as empty output).
+    Files { input: String, output: String },
+}
+
+impl IoMode {
+    /// Stdio, or the problem's contest files (`chess.in` / `chess.out`).
+    pub fn for_problem(problem: Problem, file_io: bool) -> IoMode {
+        if file_io {
+            IoMode::Files {
+                input: format!("{}.in", problem.name()),
+                output: format!("{}.out", problem.name()),
+            }
+        } else {
+            IoMode::Stdio
+        }
+    }
+}
+
+/// A limit the harness found exceeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    CpuTime,
+    WallTime,
+    Memory,
+    Output,
+    Processes,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::CpuTime => "CPU time limit",
+            Limit::WallTime => "wall-clock limit",
+            Limit::Memory => "memory limit",
+            Limit::Output => "output limit",
+            Limit::Processes => "process limit",
+        })
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// The program exited by itself with this code, within every limit.
+    Exited(i32),
+    /// The program was killed by a signal it did not get from the harness.
+    Signaled(Signal),
+    /// A limit was exceeded: the harness stopped the program for it, or the program ended by
+    /// itself but the final figures are over the limit (CPU time counted at exit, `SIGXCPU`
+    /// from the `RLIMIT_CPU` backstop, `SIGXFSZ` from `RLIMIT_FSIZE`).
+    LimitExceeded(Limit),
+}
+
+/// Everything observed about one run.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    pub termination: Termination,
+    /// The program's output, at most `limits.output_bytes`: its stdout, or in
+    /// [`IoMode::Files`] the output file (the real stdout then goes to `/dev/null`).
+    pub stdout: Vec<u8>,
+    /// The last [`STDERR_TAIL`] bytes of stderr.
+    pub stderr: Vec<u8>,
+    /// How many bytes the program wrote to stderr in all.
+    pub stderr_bytes: u64,
+    /// CPU time (user + system) of the group, as far as it could be counted.
+    pub cpu_time: Duration,
+    /// From start until the leader exited or was stopped.
+    pub wall_time: Duration,
+    /// Peak resident memory: the largest sum over the group's processes seen at one sample, or
+    /// a single process's own high-water mark if larger. A program that ends within the first
+    /// few milliseconds may show less than it used, or 0.
+    pub peak_memory_bytes: u64,
+    /// The most tasks (processes and threads) seen in the group at once.
+    pub peak_processes: u64,
+    /// The program's process group id (its pid). Nothing with this group id is left running
+    /// when [`run`] returns; tests check exactly that.
+    pub pgid: i32,
+    /// The limits it ran under.
+    pub limits: Limits,
+}
+
+/// A failure of the harness, not of the program.
+#[derive(Debug)]
+pub enum RunError {
+    /// The program list was empty.
+    NoProgram,
+    /// The program could not be started (missing, not executable, ...).
+    Spawn {
+        program: OsString,
+        source: io::Error,
+    },
+    /// Preparing or cleaning up the run failed.
+    Setup { what: String, source: io::Error },
+    /// Processes of the group were still alive after being killed.
+    Survivors { pgid: i32, pids: Vec<i32> },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NoProgram => f.write_str("no program given to run"),
+            RunError::Spawn { program, source } => {
+                write!(f, "cannot start program {:?}", Path::new(program))?;
+                let bare = !program.as_encoded_bytes().contains(&b'/');
+                let missing = matches!(
+                    source.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+                );
+                if bare && missing {
+                    f.write_str(
+                        " (a name without a slash is looked up in PATH; \
+                         write ./NAME for a file in the current directory)",
+                    )?;
+                }
+                Ok(())
+            }
+            RunError::Setup { what, .. } => f.write_str(what),
+            RunError::Survivors { pgid, pids } => write!(
+                f,
+                "processes {pids:?} of process group {pgid} survived SIGKILL for {} s",
+                KILL_GRACE.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Spawn { source, .. } | RunError::Setup { source, .. } => Some(source),
+            RunError::NoProgram | RunError::Survivors { .. } => None,
+        }
+    }
+}
+
+fn setup_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> RunError {
+    let what = what.into();
+    move |source| RunError::Setup { what, source }
+}
+
+/// Process groups of programs running now, so that an interrupted harness can kill them.
+static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kills every program [`run`] is supervising right now, with its whole process group. Meant for
+/// an interrupt handler: the programs run in their own groups, so a terminal's Ctrl-C does not
+/// reach them.
+pub fn kill_running() {
+    let groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    for &pgid in groups.iter() {
+        // SAFETY: killpg has no memory effects; the group is still reserved because its
+        // leader is not reaped before it is removed from this list.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+}
+
+/// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
+/// kills the group and reaps the leader, so an early return or a panic leaves nothing behind.
+struct Leader {
+    pid: i32,
+    reaped: bool,
+}
+
+impl Leader {
+    fn new(pid: i32) -> Leader {
+        RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        Leader { pid, reaped: false }
+    }
+
+    fn kill_group(&self) {
+        // SAFETY: see `kill_running`; the unreaped leader keeps the group id reserved.
+        unsafe { libc::killpg(self.pid, libc::SIGKILL) };
+    }
+
+    /// Whether the leader has exited, without reaping it (the zombie keeps the group id ours).
+    fn has_exited(&self) -> bool {
+        // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                self.pid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r == 0 && info.si_pid() != 0
+        }
+    }
+
+    /// Reaps the (dead) leader: its wait status and resource usage.
+    fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
+        self.unregister();
+        loop {
+            let mut status = 0;
+            // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+            let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+            // SAFETY: valid pointers to locals.
+            let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
+            if r == self.pid {
+                self.reaped = true;
+                return Ok((status, usage));
+            }
+            let err = io::Error::last_os_error();
+            if err.kind() != io::ErrorKind::Interrupted {
+                self.reaped = true;
+                return Err(err);
+            }
+        }
+    }
+
+    fn unregister(&self) {
+        let mut groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        groups.retain(|&g| g != self.pid);
+    }
+}
+
+impl Drop for Leader {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill_group();
+            let _ = self.reap();
+        }
+    }
+}
+
+/// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
+/// before 5.3, where the supervisor simply sleeps one tick.
+fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: the descriptor was just created and is owned by nobody else.
+    Some(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// Sleeps one tick, or less if the leader exits first.
+fn sleep_tick(pidfd: Option<&OwnedFd>) {
+    match pidfd {
+        Some(fd) => {
+            let mut pfd = libc::pollfd {
+                fd: fd.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            unsafe { libc::poll(&mut pfd, 1, TICK.as_millis() as i32) };
+        }
+        None => std::thread::sleep(TICK),
+    }
+}
+
+/// The rlimits applied in the child before `exec`, computed beforehand because the code between
+/// `fork` and `exec` may only make async-signal-safe calls.
+struct Rlimits {
+    cpu: libc::rlimit,
+    address_space: libc::rlimit,
+    processes: libc::rlimit,
+    core: libc::rlimit,
+    file_size: libc::rlimit,
+    stack: libc::rlimit,
+}
+
+fn rlimit(soft: u64, hard: u64, current_hard: u64, privileged: bool) -> libc::rlimit {
+    // An unprivileged process cannot raise a hard limit; ask for no more than it has.
+    let hard = if privileged {
+        hard
+    } else {
+        hard.min(current_hard)
+    };
+    libc::rlimit {
+        rlim_cur: soft.min(hard) as libc::rlim_t,
+        rlim_max: hard as libc::rlim_t,
+    }
+}
+
+macro_rules! current_hard {
+    ($resource:expr) => {{
+        let mut cur = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: valid out-pointer.
+        if unsafe { libc::getrlimit($resource, &mut cur) } == 0 {
+            cur.rlim_max as u64
+        } else {
+            0
+        }
+    }};
+}
+
+impl Rlimits {
+    fn new(limits: &Limits) -> Rlimits {
+        // SAFETY: geteuid has no preconditions.
+        let privileged = unsafe { libc::geteuid() } == 0;
+        // RLIMIT_CPU counts whole seconds per process; the supervisor enforces the real limit on
+        // the group, this only stops a runaway process if the supervisor cannot.
+        let cpu_soft = limits.cpu.as_secs() + 2;
+        let address_space = limits.address_space_bytes();
+        // RLIMIT_NPROC counts every task of the user, not of the group, and root is exempt
+        // from it; above the user's current count it is a backstop against fork bombs for
+        // unprivileged users, while the supervisor's count of the group is the real limit.
+        let nproc = if privileged {
+            limits.processes
+        } else {
+            user_task_count().saturating_add(limits.processes)
+        };
+        // One byte over the output limit is allowed so that an over-long output file shows
+        // its excess instead of being silently cut at the limit.
+        let fsize = limits.output_bytes.saturating_add(1);
+        // Contest programs recurse deeply and judges traditionally let the stack grow to the
+        // memory limit; but glibc also gives every new thread a stack of this size, in address
+        // space, so it is capped well below the address-space bound.
+        let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
+        Rlimits {
+            cpu: rlimit(
+                cpu_soft,
+                cpu_soft + 1,
+                current_hard!(libc::RLIMIT_CPU),
+                privileged,
+            ),
+            address_space: rlimit(
+                address_space,
+                address_space,
+                current_hard!(libc::RLIMIT_AS),
+                privileged,
+            ),
+            processes: rlimit(nproc, nproc, current_hard!(libc::RLIMIT_NPROC), privileged),
+            core: rlimit(0, 0, 0, privileged),
+            file_size: rlimit(fsize, fsize, current_hard!(libc::RLIMIT_FSIZE), privileged),
+            stack: rlimit(stack, stack, current_hard!(libc::RLIMIT_STACK), privileged),
+        }
+    }
+
+    /// Runs in the child between `fork` and `exec`: only system calls.
+    fn apply(&self) -> io::Result<()> {
+        let check = |r: libc::c_int| {
+            if r == 0 {
+                Ok(())
+            } else {
+                Err(io::Error::last_os_error())
+            }
+        };
+        // SAFETY: setpgid and setrlimit are async-signal-safe system calls on valid pointers.
+        unsafe {
+            check(libc::setpgid(0, 0))?;
+            // If the harness dies, its direct child dies with it (the group is killed by
+            // `kill_running` on an orderly interrupt).
+            check(libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+            ))?;
+            check(libc::setrlimit(libc::RLIMIT_CPU, &self.cpu))?;
+            check(libc::setrlimit(libc::RLIMIT_AS, &self.address_space))?;
+            check(libc::setrlimit(libc::RLIMIT_NPROC, &self.processes))?;
+            check(libc::setrlimit(libc::RLIMIT_CORE, &self.core))?;
+            check(libc::setrlimit(libc::RLIMIT_FSIZE, &self.file_size))?;
+            check(libc::setrlimit(libc::RLIMIT_STACK, &self.stack))?;
+        }
+        Ok(())
+    }
+}
+
+/// Tasks (threads) of processes owned by this user now: the base `RLIMIT_NPROC` is counted from.
+fn user_task_count() -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in dir.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.uid() != uid {
+            continue;
+        }
+        if let Ok(text) = std::fs::read(entry.path().join("stat"))
+            && let Some(stat) = procfs::parse_stat(&text)
+        {
+            count += stat.threads;
+        }
+    }
+    count
+}
+
+/// A program path with a `/` is made absolute, because the program starts in another directory;
+/// a bare name is looked up in `PATH` as usual.
+fn resolve_program(program: &OsString) -> PathBuf {
+    let path = Path::new(program);
+    if program.as_encoded_bytes().contains(&b'/') {
+        std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+    } else {
+        path.to_path_buf()
+    }
+}
+
+fn check_file_name(name: &str) -> Result<(), RunError> {
+    let plain = !name.is_empty() && Path::new(name).file_name() == Some(name.as_ref());
+    if plain {
+        Ok(())
+    } else {
+        Err(RunError::Setup {
+            what: format!("file I/O name {name:?} is not a plain file name"),
+            source: io::Error::from(io::ErrorKind::InvalidInput),
+        })
+    }
+}
+
+/// What the supervisor saw.
+struct Observed {
+    stop: Option<Limit>,
+    wall: Duration,
+    cpu: Duration,
+    peak_rss: u64,
+    peak_tasks: u64,
+}
+
+/// Samples the group until the leader exits or a limit is exceeded; returns with the leader
+/// not yet reaped.
+fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::Shared) -> Observed {
+    let pidfd = pidfd_open(leader.pid);
+    let mut sampler = procfs::GroupSampler::new(leader.pid);
+    let mut seen = Observed {
+        stop: None,
+        wall: Duration::ZERO,
+        cpu: Duration::ZERO,
+        peak_rss: 0,
+        peak_tasks: 0,
+    };
+    loop {
+        // Exit is checked before sampling so that the last sample, taken while the leader is a
+        // zombie, still holds its final CPU time.
+        let exited = leader.has_exited();
+        let sample = sampler.sample();
+        seen.wall = start.elapsed();
+        seen.cpu = seen.cpu.max(sample.cpu);
+        seen.peak_rss = seen
+            .peak_rss
+            .max(sample.rss_bytes)
+            .max(sample.max_hwm_bytes);
+        seen.peak_tasks = seen.peak_tasks.max(sample.tasks);
+        if exited {
+            return seen;
+        }
+        seen.stop = if shared.output_exceeded.load(Ordering::Acquire) {
+            Some(Limit::Output)
+        } else if seen.cpu > limits.cpu {
+            Some(Limit::CpuTime)
+        } else if sample.rss_bytes.max(sample.max_hwm_bytes) > limits.memory_bytes {
+            Some(Limit::Memory)
+        } else if sample.tasks > limits.processes {
+            Some(Limit::Processes)
+        } else if seen.wall > limits.wall {
+            Some(Limit::WallTime)
+        } else {
+            None
+        };
+        if seen.stop.is_some() {
+            return seen;
+        }
+        sleep_tick(pidfd.as_ref());
+    }
+}
+
+/// Kills the group until no live process is left in it. The leader, not yet reaped, keeps the
+/// group id from being reused meanwhile.
+fn kill_until_empty(leader: &Leader) -> Result<(), RunError> {
+    let deadline = Instant::now() + KILL_GRACE;
+    loop {
+        leader.kill_group();
+        let live = procfs::live_group_members(leader.pid);
+        if live.is_empty() {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            return Err(RunError::Survivors {
+                pgid: leader.pid,
+                pids: live,
+            });
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn read_capped(path: &Path, limit: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    if let Ok(file) = File::open(path) {
+        // A missing or unreadable output file is empty output: the program's fault, not ours.
+        let _ = file.take(limit.saturating_add(1)).read_to_end(&mut out);
+    }
+    out
+}
+
+/// Runs `program` (the executable and its arguments) on `input` under `limits`.
+///
+/// Returns `Err` only when the harness fails (see [`RunError`]); everything the program does,
+/// including crashing or exceeding a limit, is reported in the [`Execution`].
+pub fn run(
+    program: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    io: &IoMode,
+) -> Result<Execution, RunError> {
+    let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    let dir = tempfile::Builder::new()
+        .prefix("duipai-run-")
+        .tempdir()
+        .map_err(setup_error("cannot create a temporary working directory"))?;
+
+    let mut command = Command::new(resolve_program(exe));
+    command
+        .args(args)
+        .current_dir(dir.path())
+        .stderr(Stdio::piped());
+    match io {
+        IoMode::Stdio => {
+            command.stdin(Stdio::piped()).stdout(Stdio::piped());
+        }
+        IoMode::Files {
+            input: input_name,
+            output: output_name,
+        } => {
+            check_file_name(input_name)?;
+            check_file_name(output_name)?;
+            let path = dir.path().join(input_name);
+            std::fs::write(&path, input)
+                .map_err(setup_error(format!("cannot write {}", path.display())))?;
+            command.stdin(Stdio::null()).stdout(Stdio::null());
+        }
+    }
+    let rlimits = Rlimits::new(limits);
+    // SAFETY: `apply` only makes async-signal-safe system calls on data prepared beforehand.
+    unsafe {
+        command.pre_exec(move || rlimits.apply());
+    }
+
+    let start = Instant::now();
+    let mut child = command.spawn().map_err(|source| RunError::Spawn {
+        program: exe.clone(),
+        source,
+    })?;
+    // `spawn` returns once `exec` succeeded, so the child already leads its own group.
+    let mut leader = Leader::new(child.id() as i32);
+    let shared = Arc::new(pipes::Shared::default());
+
+    let feeder = match child.stdin.take() {
+        Some(stdin) => Some(
+            pipes::spawn_feeder(OwnedFd::from(stdin), input.into(), shared.clone())
+                .map_err(setup_error("cannot start the stdin thread"))?,
+        ),
+        None => None,
+    };
+    let stdout_reader = match child.stdout.take() {
+        Some(stdout) => Some(
+            pipes::spawn_stdout_reader(OwnedFd::from(stdout), limits.output_bytes, shared.clone())
+                .map_err(setup_error("cannot start the stdout thread"))?,
+        ),
+        None => None,
+    };
+    let stderr_reader = match child.stderr.take() {
+        Some(stderr) => Some(
+            pipes::spawn_stderr_reader(OwnedFd::from(stderr), shared.clone())
+                .map_err(setup_error("cannot start the stderr thread"))?,
+        ),
+        None => None,
+    };
+    // The leader is reaped with wait4 below; std's handle must not wait for it again.
+    drop(child);
+
+    let mut seen = supervise(&leader, start, limits, &shared);
+    // Always kill the group, even after a clean exit: a grandchild may still be running, and
+    // may hold the output pipes open, which would keep the reader threads waiting.
+    kill_until_empty(&leader)?;
+    let (status, usage) = leader
+        .reap()
+        .map_err(setup_error("cannot reap the program"))?;
+    shared.group_dead.store(true, Ordering::Release);
+
+    if let Some(feeder) = feeder {
+        let _ = feeder.join();
+    }
+    let mut stdout = match stdout_reader {
+        Some(reader) => reader.join().unwrap_or_default(),
+        None => Vec::new(),
+    };
+    let (stderr, stderr_bytes) = match stderr_reader.map(|r| r.join()) {
+        Some(Ok(tail)) => (tail.tail, tail.total),
+        _ => (Vec::new(), 0),
+    };
+    let mut output_exceeded = shared.output_exceeded.load(Ordering::Acquire);
+    if let IoMode::Files { output, .. } = io {
+        stdout = read_capped(&dir.path().join(output), limits.output_bytes);
+        if stdout.len() as u64 > limits.output_bytes {
+            stdout.truncate(limits.output_bytes as usize);
+            output_exceeded = true;
+        }
+    }
+    drop(dir);
+
+    let rusage_cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
+    let cpu_time = seen.cpu.max(rusage_cpu);
+    // ru_maxrss starts at the resident size the harness had when it forked (see
+    // `procfs::peak_rss`). Above the harness's own high-water mark, which is at least that
+    // size, it can only be the program's own peak; it then also covers a program that
+    // ended before the first sample.
+    let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+    // SAFETY: getpid has no preconditions.
+    let own_peak = procfs::peak_rss(unsafe { libc::getpid() }).unwrap_or(u64::MAX);
+    if maxrss > own_peak {
+        seen.peak_rss = seen.peak_rss.max(maxrss);
+    }
+    let signal = libc::WIFSIGNALED(status).then(|| Signal(libc::WTERMSIG(status)));
+    let termination = if let Some(limit) = seen.stop {
+        Termination::LimitExceeded(limit)
+    } else if output_exceeded || signal == Some(Signal(libc::SIGXFSZ)) {
+        Termination::LimitExceeded(Limit::Output)
+    } else if cpu_time > limits.cpu || signal == Some(Signal(libc::SIGXCPU)) {
+        Termination::LimitExceeded(Limit::CpuTime)
+    } else if seen.wall > limits.wall {
+        Termination::LimitExceeded(Limit::WallTime)
+    } else if seen.peak_rss > limits.memory_bytes {
+        Termination::LimitExceeded(Limit::Memory)
+    } else if seen.peak_tasks > limits.processes {
+        Termination::LimitExceeded(Limit::Processes)
+    } else if let Some(signal) = signal {
+        Termination::Signaled(signal)
+    } else {
+        Termination::Exited(libc::WEXITSTATUS(status))
+    };
+
+    Ok(Execution {
+        termination,
+        stdout,
+        stderr,
+        stderr_bytes,
+        cpu_time,
+        wall_time: seen.wall,
+        peak_memory_bytes: seen.peak_rss,
+        peak_processes: seen.peak_tasks,
+        pgid: leader.pid,
+        limits: *limits,
+    })
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args() -> LimitArgs {
+        LimitArgs {
+            time_limit: None,
+            wall_limit: None,
+            memory_limit: None,
+            output_limit: 64,
+            process_limit: 64,
+            file_io: false,
+        }
+    }
+
+    #[test]
+    fn limits_default_to_the_problem() {
+        let limits = Limits::new(Problem::Chess, &args());
+        assert_eq!(limits.cpu, Duration::from_millis(1000));
+        assert_eq!(limits.wall, Duration::from_millis(3000));
+        assert_eq!(limits.memory_bytes, 512 * MIB);
+        assert_eq!(limits.output_bytes, 64 * MIB);
+        assert_eq!(limits.processes, 64);
+        let board = Limits::new(Problem::Chessboard, &args());
+        assert_eq!(board.memory_bytes, 1024 * MIB);
+    }
+
+    #[test]
+    fn limits_follow_the_flags() {
+        let mut a = args();
+        a.time_limit = Some(1500);
+        a.memory_limit = Some(256);
+        a.output_limit = 1;
+        a.process_limit = 4;
+        let limits = Limits::new(Problem::Chess, &a);
+        assert_eq!(limits.cpu, Duration::from_millis(1500));
+        assert_eq!(limits.wall, Duration::from_millis(4000));
+        assert_eq!(limits.memory_bytes, 256 * MIB);
+        assert_eq!(limits.output_bytes, MIB);
+        assert_eq!(limits.processes, 4);
+        a.wall_limit = Some(700);
+        assert_eq!(
+            Limits::new(Problem::Chess, &a).wall,
+            Duration::from_millis(700)
+        );
+    }
+
+    #[test]
+    fn file_io_names_follow_the_problem() {
+        assert_eq!(
+            IoMode::for_problem(Problem::Chessboard, true),
+            IoMode::Files {
+                input: "chessboard.in".into(),
+                output: "chessboard.out".into()
+            }
+        );
+        assert_eq!(IoMode::for_problem(Problem::Chess, false), IoMode::Stdio);
+    }
+
+    #[test]
+    fn file_names_must_be_plain() {
+        assert!(check_file_name("chess.in").is_ok());
+        assert!(check_file_name("../x").is_err());
+        assert!(check_file_name("a/b").is_err());
+        assert!(check_file_name("").is_err());
+    }
+}
