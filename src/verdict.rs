@@ -114,8 +114,14 @@ fn mebibytes(bytes: u64) -> String {
 
 /// Judges one run against the expected answer.
 pub fn judge(execution: &Execution, expected: i64) -> Judgement {
+    termination_judgement(execution).unwrap_or_else(|| compare(&execution.stdout, expected))
+}
+
+/// The verdict decided by how the run ended alone (a limit, a signal, a nonzero exit), or
+/// `None` for a clean exit, whose output then decides.
+pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
     let limits = &execution.limits;
-    match execution.termination {
+    Some(match execution.termination {
         Termination::LimitExceeded(Limit::Output) => Judgement::new(
             Verdict::OutputLimitExceeded,
             format!("more than {} bytes of output", limits.output_bytes),
@@ -162,8 +168,8 @@ pub fn judge(execution: &Execution, expected: i64) -> Judgement {
         Termination::Exited(code) if code != 0 => {
             Judgement::new(Verdict::RuntimeError, format!("exit code {code}"))
         }
-        Termination::Exited(_) => compare(&execution.stdout, expected),
-    }
+        Termination::Exited(_) => return None,
+    })
 }
 
 /// Judges the output of a program that ran cleanly.

@@ -4,8 +4,6 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::problem::Problem;
-use crate::run::IoMode;
 
 pub mod generate;
 pub mod pack;
@@ -20,18 +18,6 @@ pub(crate) fn jobs(asked: Option<usize>) -> usize {
     asked
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1)
-}
-
-/// Standard streams, or the original contest's `<problem>.in` / `<problem>.out` files.
-pub(crate) fn io_mode(problem: Problem, file_io: bool) -> IoMode {
-    if file_io {
-        IoMode::Files {
-            input: format!("{problem}.in"),
-            output: format!("{problem}.out"),
-        }
-    } else {
-        IoMode::Stdio
-    }
 }
 
 /// The program's file name, for headings.

@@ -253,7 +253,7 @@ impl Setup {
             program: args.program.clone(),
             limits,
             helper_limits,
-            io: super::io_mode(problem, args.limits.file_io),
+            io: IoMode::for_problem(problem, args.limits.file_io),
         })
     }
 

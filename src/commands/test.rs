@@ -32,7 +32,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     let problem = args.problem;
     let cases = collect_cases(problem, &args.dir)?;
     let limits = Limits::new(problem, &args.limits);
-    let io = super::io_mode(problem, args.limits.file_io);
+    let io = IoMode::for_problem(problem, args.limits.file_io);
     let jobs = super::jobs(args.jobs);
     let out = super::Human::new(args.json);
 
