@@ -74,14 +74,16 @@ fn ties(rng: &mut Rng, n: usize, m: usize, v: i64) -> (Vec<Vec<i64>>, Vec<Vec<i6
 
 /// Small background values, then traps: a cell worth a modest gain to whoever takes it, whose
 /// right and lower neighbours (opened by taking it) are worth nearly the bound to both players.
-/// A greedy player takes the bait and hands the opponent the big cell.
+/// A greedy player takes the bait and hands the opponent the big cell. The last trap placed
+/// always survives whole: later traps can only overwrite earlier ones.
 fn greedy_trap(rng: &mut Rng, n: usize, m: usize, v: i64) -> (Vec<Vec<i64>>, Vec<Vec<i64>>) {
     let mut a = grid(n, m, |_, _| rng.range_i64(0, v / 20));
     let mut b = grid(n, m, |_, _| rng.range_i64(0, v / 20));
     let traps = rng.range_size(1, (n * m / 6).max(1));
     for _ in 0..traps {
-        let i = rng.range_size(0, n - 1);
-        let j = rng.range_size(0, m - 1);
+        // Any cell but the bottom-right one, which opens nothing (on a 1×1 board, that one).
+        let k = rng.range_size(0, (n * m).saturating_sub(2));
+        let (i, j) = (k / m, k % m);
         let bait = rng.range_i64(v / 10, (v / 5).max(v / 10));
         a[i][j] = bait;
         b[i][j] = bait;

@@ -16,7 +16,7 @@ pub mod rng;
 pub use rng::Rng;
 
 /// The generator flags shared by `gen` and `stress`.
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, clap::Args)]
 pub struct GenArgs {
     /// Rows: N or LO..HI (default: the problem's whole range).
     #[arg(long, value_name = "N|LO..HI")]
@@ -317,7 +317,22 @@ impl Spec {
     /// The case for one seed.
     pub fn generate(&self, seed: u64) -> Instance {
         let mut rng = Rng::from_seed(seed);
-        let (family, profile) = match self.family {
+        let (family, profile) = self.choose(&mut rng);
+        match self.problem {
+            Problem::Chess => Instance::Chess(chess::generate(&mut rng, family, profile, self)),
+            Problem::Chessboard => {
+                Instance::Chessboard(chessboard::generate(&mut rng, family, profile, self))
+            }
+        }
+    }
+
+    /// The family and size profile a seed gets (for `mixed`, drawn first from the stream).
+    pub fn family_for(&self, seed: u64) -> (Family, SizeProfile) {
+        self.choose(&mut Rng::from_seed(seed))
+    }
+
+    fn choose(&self, rng: &mut Rng) -> (Family, SizeProfile) {
+        match self.family {
             Family::Mixed => {
                 let families = Family::for_problem(self.problem);
                 let family = rng.pick(families).copied().unwrap_or(Family::Uniform);
@@ -330,12 +345,6 @@ impl Spec {
                 (family, profile)
             }
             family => (family, SizeProfile::Uniform),
-        };
-        match self.problem {
-            Problem::Chess => Instance::Chess(chess::generate(&mut rng, family, profile, self)),
-            Problem::Chessboard => {
-                Instance::Chessboard(chessboard::generate(&mut rng, family, profile, self))
-            }
         }
     }
 }
