@@ -28,7 +28,10 @@ pub fn unified(expected: &str, actual: &[u8]) -> String {
 fn clip(bytes: &[u8]) -> String {
     let mut text = String::from_utf8_lossy(&bytes[..bytes.len().min(SHOWN_BYTES)]).into_owned();
     if bytes.len() > SHOWN_BYTES {
-        text.push_str(&format!("\n[... {} more bytes]\n", bytes.len() - SHOWN_BYTES));
+        text.push_str(&format!(
+            "\n[... {} more bytes]\n",
+            bytes.len() - SHOWN_BYTES
+        ));
     }
     if !text.ends_with('\n') {
         // Without a final newline `similar` marks the last line specially; the verdict already

@@ -15,12 +15,28 @@ fn chess_strategy(max_value: i64) -> impl Strategy<Value = Chess> {
                     1 => Just(max_value),
                 ]
             };
-            let matrix = move || proptest::collection::vec(proptest::collection::vec(values(), m), n);
+            let matrix =
+                move || proptest::collection::vec(proptest::collection::vec(values(), m), n);
             // Mode: 0 general, 1 B = 0, 2 all equal, 3 all zero.
             (matrix(), matrix(), 0..4u8, values()).prop_map(move |(a, b, mode, v)| match mode {
-                1 => Chess { n, m, a, b: vec![vec![0; m]; n] },
-                2 => Chess { n, m, a: vec![vec![v; m]; n], b: vec![vec![v; m]; n] },
-                3 => Chess { n, m, a: vec![vec![0; m]; n], b: vec![vec![0; m]; n] },
+                1 => Chess {
+                    n,
+                    m,
+                    a,
+                    b: vec![vec![0; m]; n],
+                },
+                2 => Chess {
+                    n,
+                    m,
+                    a: vec![vec![v; m]; n],
+                    b: vec![vec![v; m]; n],
+                },
+                3 => Chess {
+                    n,
+                    m,
+                    a: vec![vec![0; m]; n],
+                    b: vec![vec![0; m]; n],
+                },
                 _ => Chess { n, m, a, b },
             })
         })

@@ -8,8 +8,13 @@ use duipai::verdict::parse_answer;
 /// The checker's decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Accepted { answer: i64 },
-    WrongAnswer { expected: i64, found: i64 },
+    Accepted {
+        answer: i64,
+    },
+    WrongAnswer {
+        expected: i64,
+        found: i64,
+    },
     /// The output is not exactly one integer.
     PresentationError(String),
     /// The checker itself cannot decide: the answer file or the input is unusable.

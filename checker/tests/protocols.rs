@@ -55,7 +55,10 @@ fn testlib(output: &[u8], answer: &[u8]) -> (i32, String) {
 #[test]
 fn testlib_accepts_equal_answers() {
     assert_eq!(testlib(b"2\n", b"2\n"), (0, "ok answer is 2".into()));
-    assert_eq!(testlib(b"  -7 \r\n\n", b"-7"), (0, "ok answer is -7".into()));
+    assert_eq!(
+        testlib(b"  -7 \r\n\n", b"-7"),
+        (0, "ok answer is -7".into())
+    );
 }
 
 #[test]
@@ -68,7 +71,14 @@ fn testlib_rejects_a_different_answer() {
 
 #[test]
 fn testlib_flags_malformed_output_as_presentation_error() {
-    for output in [&b""[..], b"2 3\n", b"two\n", b"2.0\n", b"\xff\xfe", b"99999999999999999999"] {
+    for output in [
+        &b""[..],
+        b"2 3\n",
+        b"two\n",
+        b"2.0\n",
+        b"\xff\xfe",
+        b"99999999999999999999",
+    ] {
         let (code, message) = testlib(output, b"2\n");
         assert_eq!(code, 2, "output {output:?}: {message}");
         assert!(message.starts_with("wrong output format"), "{message}");
@@ -87,7 +97,10 @@ fn testlib_fails_on_a_missing_file_and_on_bad_usage() {
     let f = Files::new();
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let missing = f.path().join("nope.out");
-    let res = checker(&[input.as_os_str(), missing.as_os_str(), input.as_os_str()], b"");
+    let res = checker(
+        &[input.as_os_str(), missing.as_os_str(), input.as_os_str()],
+        b"",
+    );
     assert_eq!(res.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&res.stderr).contains("cannot read output"));
     // Too few arguments: a usage error must not read as exit 2 (presentation error).
@@ -127,7 +140,12 @@ fn kattis(output: &[u8], answer: &[u8]) -> (i32, String) {
     fs::create_dir(&feedback).unwrap();
     let flag = std::ffi::OsStr::new("--protocol=kattis");
     let res = checker(
-        &[flag, input.as_os_str(), ans.as_os_str(), feedback.as_os_str()],
+        &[
+            flag,
+            input.as_os_str(),
+            ans.as_os_str(),
+            feedback.as_os_str(),
+        ],
         output,
     );
     let message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap_or_default();
@@ -157,7 +175,12 @@ fn kattis_protocol_needs_an_existing_feedback_directory() {
     let missing = f.path().join("no-such-dir");
     let flag = std::ffi::OsStr::new("--protocol=kattis");
     let res = checker(
-        &[flag, input.as_os_str(), ans.as_os_str(), missing.as_os_str()],
+        &[
+            flag,
+            input.as_os_str(),
+            ans.as_os_str(),
+            missing.as_os_str(),
+        ],
         b"2\n",
     );
     assert_eq!(res.status.code(), Some(1));

@@ -4,7 +4,6 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-
 pub mod generate;
 pub mod pack;
 mod progress;

@@ -15,7 +15,8 @@ impl Progress {
         // indicatif hides a stderr target that is not a terminal, so piped runs stay quiet.
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            ProgressStyle::with_template("{spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         Progress { bar, unit }
     }
@@ -23,10 +24,8 @@ impl Progress {
     pub(crate) fn update(&self, done: u64, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        self.bar.set_message(format!(
-            "{done} {}, {rate:.0}/s, {secs:.1} s",
-            self.unit
-        ));
+        self.bar
+            .set_message(format!("{done} {}, {rate:.0}/s, {secs:.1} s", self.unit));
         self.bar.tick();
     }
 

@@ -66,9 +66,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     let setup = Setup::new(&args)?;
     let out = super::Human::new(args.json);
     let jobs = super::jobs(args.jobs);
-    let (offset, stride) = args
-        .shard
-        .map_or((0, 1), |s| (s.index - 1, s.count));
+    let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
     let seed_of = |index: u64| {
         args.seed
             .wrapping_add(offset)
@@ -152,7 +150,9 @@ fn search(
     let failures: Mutex<Vec<Failure>> = Mutex::new(Vec::new());
     let harness_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let limit = args.iterations.unwrap_or(u64::MAX);
-    let deadline = args.time.map(|s| started + Duration::from_secs_f64(s.max(0.0)));
+    let deadline = args
+        .time
+        .map(|s| started + Duration::from_secs_f64(s.max(0.0)));
     let progress = super::progress::Progress::new("cases");
 
     std::thread::scope(|scope| {
@@ -220,10 +220,7 @@ fn search(
 }
 
 /// Generates, solves and judges one seed; `Some` when the program fails it.
-fn try_seed(
-    setup: &Setup,
-    seed: u64,
-) -> anyhow::Result<Option<(Case, Expected, CaseOutcome)>> {
+fn try_seed(setup: &Setup, seed: u64) -> anyhow::Result<Option<(Case, Expected, CaseOutcome)>> {
     let case = setup.make_case(seed)?;
     let expected = setup.expected(&case)?;
     let outcome = setup.judge(&case.input, &expected)?;
@@ -242,7 +239,7 @@ impl Setup {
             None => Oracle::Builtin,
         };
         let limits = Limits::new(problem, &args.limits);
-        let mut helper_limits = limits.clone();
+        let mut helper_limits = limits;
         helper_limits.cpu = Duration::from_secs(10).max(limits.cpu * 4);
         helper_limits.wall = helper_limits.cpu * 2;
         helper_limits.memory_bytes = limits.memory_bytes.max(1 << 30);
@@ -294,7 +291,9 @@ impl Setup {
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
         match (&self.oracle, &case.instance) {
             (Oracle::Builtin, Some(instance)) => Ok(Expected::Answer(instance.solve())),
-            (Oracle::Builtin, None) => bail!("no reference answer for an input duipai cannot parse"),
+            (Oracle::Builtin, None) => {
+                bail!("no reference answer for an input duipai cannot parse")
+            }
             (Oracle::External(reference), _) => {
                 let command = [reference.clone().into_os_string()];
                 let output = self.run_helper(&command, &case.input, "reference")?;
@@ -315,7 +314,12 @@ impl Setup {
 
     /// Runs the generator or the reference; anything but a clean exit is the harness's
     /// problem, not the program's.
-    fn run_helper(&self, command: &[OsString], input: &[u8], role: &str) -> anyhow::Result<Vec<u8>> {
+    fn run_helper(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        role: &str,
+    ) -> anyhow::Result<Vec<u8>> {
         let execution = crate::run::run(command, input, &self.helper_limits, &IoMode::Stdio)
             .with_context(|| format!("cannot run the {role} {}", super::program_name(command)))?;
         if let Some(stopped) = crate::verdict::termination_judgement(&execution) {
@@ -372,7 +376,10 @@ fn report_failure(
         &expected,
         &outcome.execution.stdout,
     )?;
-    out.line(format!("saved the failing case: {}", original_path.display()));
+    out.line(format!(
+        "saved the failing case: {}",
+        original_path.display()
+    ));
 
     let mut final_case = (case.input.clone(), case.instance.clone(), expected, outcome);
     let mut shrink_stats = None;
@@ -415,7 +422,12 @@ fn report_failure(
             out.line(format!("minimization stopped: {err:#}"));
         }
         if let Some((expected, outcome)) = smallest {
-            final_case = (small.to_input().into_bytes(), Some(small), expected, outcome);
+            final_case = (
+                small.to_input().into_bytes(),
+                Some(small),
+                expected,
+                outcome,
+            );
         }
         out.line(format!(
             "minimized in {} step{}, {} run{}, {:.1} s{}",
@@ -436,18 +448,30 @@ fn report_failure(
     }
     let (input, instance, expected, outcome) = final_case;
     let input_path = if shrinking {
-        save_case(&args.save, &stem, &input, &expected, &outcome.execution.stdout)?
+        save_case(
+            &args.save,
+            &stem,
+            &input,
+            &expected,
+            &outcome.execution.stdout,
+        )?
     } else {
         original_path.clone()
     };
 
-    out.line(format!("\ncase ({}): {}", describe(&instance), input_path.display()));
+    out.line(format!(
+        "\ncase ({}): {}",
+        describe(&instance),
+        input_path.display()
+    ));
     out.text(indent(&String::from_utf8_lossy(&input)));
     out.line(format!("expected: {}", expected.to_text().trim_end()));
     out.line(format!(
         "actual:   {} ({} {})",
-        String::from_utf8_lossy(&outcome.execution.stdout[..outcome.execution.stdout.len().min(200)])
-            .trim_end(),
+        String::from_utf8_lossy(
+            &outcome.execution.stdout[..outcome.execution.stdout.len().min(200)]
+        )
+        .trim_end(),
         outcome.verdict().code(),
         outcome.judgement.detail
     ));
@@ -466,7 +490,7 @@ fn report_failure(
     if matches!(setup.source, Source::Builtin(_)) {
         let flags = args.gen_args.to_flags();
         out.line(format!(
-            "        duipai stress {problem}{}{} --seed {seed} --iterations 1{} -- {}",
+            "        duipai stress {problem}{}{} --seed {seed} --iterations 1{}{} -- {}",
             if flags.is_empty() { "" } else { " " },
             flags,
             if args.no_shrink { " --no-shrink" } else { "" },
@@ -534,7 +558,10 @@ fn save_case(
         }
         return Ok(paths[0].clone());
     }
-    bail!("{}: 1000 failing cases named {stem} already; clear the directory", dir.display())
+    bail!(
+        "{}: 1000 failing cases named {stem} already; clear the directory",
+        dir.display()
+    )
 }
 
 fn describe(instance: &Option<Instance>) -> String {

@@ -63,7 +63,10 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         .collect();
     for &i in failures.iter().take(DIFFS_SHOWN) {
         if report::shows_output(outcomes[i].verdict()) {
-            out.line(format!("\n{}: {}", cases[i].name, outcomes[i].judgement.detail));
+            out.line(format!(
+                "\n{}: {}",
+                cases[i].name, outcomes[i].judgement.detail
+            ));
             out.text(crate::diff::unified(
                 &cases[i].expected.to_text(),
                 &outcomes[i].execution.stdout,
