@@ -1,0 +1,132 @@
+//! Stress-testing throughput: (a) the bare cost of starting a trivial compiled program,
+//! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (c) the classic
+//! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`).
+//! Run with `cargo bench --bench stress`; needs `cc` and `g++` (skips with a note without).
+//! `DUIPAI_BENCH_CASES` sets the number of cases (default 400).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const GEN_FLAGS: [&str; 4] = ["--n", "1..4", "--m", "1..4"];
+
+fn compile(compiler: &str, source: &Path, out: &Path, extra: &[&str]) -> bool {
+    Command::new(compiler)
+        .args(extra)
+        .arg("-O2")
+        .arg("-o")
+        .arg(out)
+        .arg(source)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn median(mut xs: Vec<Duration>) -> Duration {
+    xs.sort();
+    xs[xs.len() / 2]
+}
+
+/// Runs `f` three times and returns the median wall time.
+fn timed(mut f: impl FnMut()) -> Duration {
+    median(
+        (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn main() {
+    let cases: u64 = std::env::var("DUIPAI_BENCH_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
+    let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let work = dir.path();
+    let trivial_src = work.join("trivial.c");
+    std::fs::write(&trivial_src, "int main(void) { return 0; }\n").expect("write");
+    let trivial = work.join("trivial");
+    let solution = work.join("solution");
+    let solution_src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/support/chess_solution.cpp");
+    if !compile("cc", &trivial_src, &trivial, &[]) || !compile("g++", &solution_src, &solution, &[])
+    {
+        println!("stress benchmark skipped: needs cc and g++ to build the programs under test");
+        return;
+    }
+
+    // (a) Start the trivial program `cases` times, one after another.
+    let bare = timed(|| {
+        for _ in 0..cases {
+            let status = Command::new(&trivial)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .status()
+                .expect("trivial program runs");
+            assert!(status.success());
+        }
+    });
+
+    // (b) duipai stress on the correct solution.
+    let stress = |jobs: &str| {
+        timed(|| {
+            let n = cases.to_string();
+            let mut args = vec!["stress", "chess"];
+            args.extend(GEN_FLAGS);
+            args.extend(["--iterations", &n, "-j", jobs, "--"]);
+            let status = Command::new(&duipai)
+                .args(&args)
+                .arg(&solution)
+                .current_dir(work)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .expect("duipai runs");
+            assert!(status.success(), "the correct solution failed a case");
+        })
+    };
+    let stress1 = stress("1");
+    let stress2 = stress("2");
+
+    // (c) The classic shell loop, with duipai as generator and reference.
+    let script = format!(
+        "set -e\nfor i in $(seq 1 {cases}); do\n  {d} gen chess {flags} --seed $i > in.txt\n  \
+         {d} solve chess in.txt > ans.txt\n  {s} < in.txt > out.txt\n  cmp -s ans.txt out.txt\ndone\n",
+        d = duipai.display(),
+        s = solution.display(),
+        flags = GEN_FLAGS.join(" "),
+    );
+    let shell = timed(|| {
+        let status = Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(work)
+            .status()
+            .expect("bash runs");
+        assert!(status.success(), "the shell loop found a difference");
+    });
+
+    let rate = |d: Duration| cases as f64 / d.as_secs_f64();
+    println!("stress throughput, {cases} chess cases (n, m in 1..4), median of 3 runs");
+    println!("{:<52} {:>10} {:>12}", "", "time", "cases/s");
+    for (name, d) in [
+        ("(a) start a trivial compiled program", bare),
+        ("(b) duipai stress -j 1 (correct C++ solution)", stress1),
+        ("(b) duipai stress -j 2", stress2),
+        ("(c) shell loop: gen, solve, solution, cmp", shell),
+    ] {
+        println!("{name:<52} {:>8.2} s {:>12.0}", d.as_secs_f64(), rate(d));
+    }
+    println!(
+        "ratios: (b, 1 worker) / (a) = {:.2} (target >= 0.80); (b, 2 workers) / (b, 1) = {:.2}; \
+         (b, 1) / (c) = {:.1}; (b, 2) / (c) = {:.1} (target >= 5)",
+        rate(stress1) / rate(bare),
+        rate(stress2) / rate(stress1),
+        rate(stress1) / rate(shell),
+        rate(stress2) / rate(shell),
+    );
+}
