@@ -74,7 +74,12 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     };
     // Ctrl-C must stop cleanly; if a handler cannot be installed (one is already set in this
     // process), Ctrl-C keeps its default effect, which loses nothing already saved.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        // The programs run in their own process groups, out of the terminal's reach: stop
+        // them now rather than at their time limits. Their results are discarded below.
+        crate::run::kill_running();
+    });
 
     out.line(format!(
         "stressing {} on {} from seed {}{} ({} worker{})",
@@ -171,7 +176,12 @@ fn search(
                             break;
                         }
                         let seed = seed_of(index);
-                        match try_seed(setup, seed) {
+                        let result = try_seed(setup, seed);
+                        if INTERRUPTED.load(Ordering::SeqCst) {
+                            // This run may have been killed by the interrupt: no verdict.
+                            break;
+                        }
+                        match result {
                             Ok(None) => {}
                             Ok(Some((case, expected, outcome))) => {
                                 lowest_failure.fetch_min(index, Ordering::SeqCst);
@@ -401,7 +411,11 @@ fn report_failure(
                 let outcome = setup.judge(&input, &expected)?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
-            match attempt() {
+            let result = attempt();
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return false;
+            }
+            match result {
                 Ok(Some(found)) => {
                     smallest = Some(found);
                     true
