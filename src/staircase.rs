@@ -212,16 +212,32 @@ impl Staircase {
     /// Calls `visit` for every [`Block`], in descending order of rank: the visitor must handle
     /// a block's states from `x = len - 1` down to 0, and then every successor of a state has
     /// been handled before it.
-    pub fn for_each_block_descending(&self, mut visit: impl FnMut(&Block)) {
+    pub fn for_each_block_descending(&self, visit: impl FnMut(&Block)) {
+        struct Blocks<F>(F);
+        impl<F: FnMut(&Block)> Frontier for Blocks<F> {
+            fn push(&mut self, _: Edge) {}
+            fn pop(&mut self) {}
+            fn block(&mut self, block: &Block) {
+                (self.0)(block)
+            }
+        }
+        self.walk(&mut Blocks(visit));
+    }
+
+    /// Hands every [`Block`] to `frontier`, in descending order of rank like
+    /// [`Staircase::for_each_block_descending`], and tells it which shared corners appear and
+    /// disappear in between, so that it can keep per-corner data (pair lists, say) up to date
+    /// instead of rebuilding it for every block.
+    pub fn walk(&self, frontier: &mut impl Frontier) {
         match self.ones {
-            0 => visit(&Block {
+            0 => frontier.block(&Block {
                 base: 0,
                 len: 1,
                 filled: 0,
                 upper: &[],
                 first: &[],
             }),
-            1 => visit(&Block {
+            1 => frontier.block(&Block {
                 base: 0,
                 len: self.len,
                 filled: 0,
@@ -230,7 +246,7 @@ impl Staircase {
             }),
             ones => {
                 let mut edges = Vec::with_capacity(ones);
-                self.descend(ones - 1, self.len, 0, 0, &mut edges, &mut visit);
+                self.descend(ones - 1, self.len, 0, 0, &mut edges, frontier);
             }
         }
     }
@@ -239,14 +255,14 @@ impl Staircase {
     /// outermost the last one and each descending, visit ranks in descending order. A one's
     /// corner depends only on it and the one above, so the corners of the outer ones stay on
     /// the `edges` stack while the inner loops run; the innermost one is left to the visitor.
-    fn descend<F: FnMut(&Block)>(
+    fn descend<F: Frontier>(
         &self,
         j: usize,
         upper: usize,
         rank_base: usize,
         filled_base: usize,
         edges: &mut Vec<Edge>,
-        visit: &mut F,
+        frontier: &mut F,
     ) {
         let row = j * self.len;
         let terms = &self.binom[row + self.len..row + 2 * self.len];
@@ -255,13 +271,15 @@ impl Staircase {
             let filled = filled_base + (c - j);
             let corner = c + 1 < upper;
             if corner {
-                edges.push(Edge {
+                let edge = Edge {
                     cell: self.cell[row + c] as usize,
                     step: self.binom[row + c],
-                });
+                };
+                edges.push(edge);
+                frontier.push(edge);
             }
             if j == 1 {
-                visit(&Block {
+                frontier.block(&Block {
                     base: rank,
                     len: c,
                     filled,
@@ -269,13 +287,24 @@ impl Staircase {
                     first: &self.cell[..self.len],
                 });
             } else {
-                self.descend(j - 1, c, rank, filled, edges, visit);
+                self.descend(j - 1, c, rank, filled, edges, frontier);
             }
             if corner {
                 edges.pop();
+                frontier.pop();
             }
         }
     }
+}
+
+/// What [`Staircase::walk`] drives: a stack of shared corners and the blocks under them.
+pub trait Frontier {
+    /// A corner shared by every block until the matching [`Frontier::pop`].
+    fn push(&mut self, edge: Edge);
+    /// Forgets the most recently pushed corner.
+    fn pop(&mut self);
+    /// One block; its `upper` corners are exactly the ones pushed and not yet popped.
+    fn block(&mut self, block: &Block);
 }
 
 /// The diagrams that differ only in the position x of the first one (the longest side row,

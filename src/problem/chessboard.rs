@@ -11,7 +11,7 @@ use std::fmt::Write;
 use super::Bounds;
 use super::input::{InputError, Scanner, more_integers, plural, show_token};
 use super::solution::{Move, Solution, SolveError, checked_matrix};
-use crate::staircase::{Corner, Entry, Staircase, Table};
+use crate::staircase::{Block, Corner, Edge, Entry, Frontier, Staircase, Table};
 
 /// The content of one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -361,57 +361,108 @@ impl Solver {
 /// pair. When an empty cell is a corner, f equals f after removing it for free (that removal
 /// only adds corners, and any optimal sequence can drop it), so such states cost one load.
 fn fill<T: Entry>(stairs: &Staircase, weight: &[i64], color: &[Cell]) -> Vec<T> {
-    let mut f = vec![T::default(); stairs.states()];
     let cap = stairs.rows();
-    // The shared corners of a block: every one alone, whites and blacks, and every pair, as
-    // (step, cost).
-    let mut singles: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut whites: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut blacks: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut pairs: Vec<(usize, i64)> = Vec::with_capacity(cap * cap);
-    stairs.for_each_block_descending(|block| {
-        if let Some(dot) = block.upper.iter().find(|e| color[e.cell] == Cell::Empty) {
+    let mut fill = Fill {
+        f: vec![T::default(); stairs.states()],
+        weight,
+        color,
+        moves: Vec::with_capacity(cap * cap),
+        whites: Vec::with_capacity(cap),
+        blacks: Vec::with_capacity(cap),
+        dots: Vec::with_capacity(cap),
+        marks: Vec::with_capacity(cap),
+    };
+    stairs.walk(&mut fill);
+    fill.f
+}
+
+/// The chessboard fill, keeping the moves the shared corners allow as they come and go.
+struct Fill<'a, T> {
+    f: Vec<T>,
+    weight: &'a [i64],
+    color: &'a [Cell],
+    /// Every shared corner alone and every shared (W, B) pair, as (rank step, cost).
+    moves: Vec<(usize, i64)>,
+    /// Shared corners by colour, as (rank step, weight).
+    whites: Vec<(usize, i64)>,
+    blacks: Vec<(usize, i64)>,
+    /// Rank steps of shared empty corners.
+    dots: Vec<usize>,
+    /// What one push added, to undo it: which list it went to and how many moves it made.
+    marks: Vec<(Cell, usize)>,
+}
+
+impl<T: Entry> Frontier for Fill<'_, T> {
+    fn push(&mut self, edge: Edge) {
+        let cell = self.color[edge.cell];
+        let w = self.weight[edge.cell];
+        let before = self.moves.len();
+        match cell {
+            Cell::Empty => self.dots.push(edge.step),
+            Cell::White => {
+                self.moves.push((edge.step, w));
+                for &(sb, wb) in &self.blacks {
+                    self.moves.push((edge.step + sb, (w - wb).abs()));
+                }
+                self.whites.push((edge.step, w));
+            }
+            Cell::Black => {
+                self.moves.push((edge.step, w));
+                for &(sw, ww) in &self.whites {
+                    self.moves.push((edge.step + sw, (ww - w).abs()));
+                }
+                self.blacks.push((edge.step, w));
+            }
+        }
+        self.marks.push((cell, self.moves.len() - before));
+    }
+
+    fn pop(&mut self) {
+        if let Some((cell, added)) = self.marks.pop() {
+            self.moves.truncate(self.moves.len() - added);
+            match cell {
+                Cell::Empty => {
+                    self.dots.pop();
+                }
+                Cell::White => {
+                    self.whites.pop();
+                }
+                Cell::Black => {
+                    self.blacks.pop();
+                }
+            }
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        let f = &mut self.f;
+        if let Some(&dot) = self.dots.last() {
             for x in (0..block.len).rev() {
                 let rank = block.base + x;
-                f[rank] = f[rank + dot.step];
+                f[rank] = f[rank + dot];
             }
             return;
-        }
-        singles.clear();
-        whites.clear();
-        blacks.clear();
-        pairs.clear();
-        for e in block.upper {
-            let w = weight[e.cell];
-            singles.push((e.step, w));
-            match color[e.cell] {
-                Cell::White => whites.push((e.step, w)),
-                _ => blacks.push((e.step, w)),
-            }
-        }
-        for &(sw, ww) in &whites {
-            for &(sb, wb) in &blacks {
-                pairs.push((sw + sb, (ww - wb).abs()));
-            }
         }
         for x in (0..block.len).rev() {
             let rank = block.base + x;
             let first = block.first_corner(x);
-            if singles.is_empty() && first.is_none() {
+            let value = match first {
                 // The empty board.
-                continue;
-            }
-            let value = match first.map(|cell| (cell, color[cell])) {
-                Some((_, Cell::Empty)) => f[rank + 1].load(),
-                first => {
+                None if self.moves.is_empty() => continue,
+                Some(cell) if self.color[cell] == Cell::Empty => f[rank + 1].load(),
+                _ => {
                     let mut best = i64::MAX;
-                    for &(step, cost) in singles.iter().chain(&pairs) {
+                    for &(step, cost) in &self.moves {
                         best = best.min(cost + f[rank + step].load());
                     }
-                    if let Some((cell, c)) = first {
-                        let w = weight[cell];
+                    if let Some(cell) = first {
+                        let w = self.weight[cell];
                         best = best.min(w + f[rank + 1].load());
-                        let partners = if c == Cell::White { &blacks } else { &whites };
+                        let partners = if self.color[cell] == Cell::White {
+                            &self.blacks
+                        } else {
+                            &self.whites
+                        };
                         for &(step, wp) in partners {
                             best = best.min((w - wp).abs() + f[rank + 1 + step].load());
                         }
@@ -421,6 +472,5 @@ fn fill<T: Entry>(stairs: &Staircase, weight: &[i64], color: &[Cell]) -> Vec<T> 
             };
             f[rank] = T::store(value);
         }
-    });
-    f
+    }
 }
