@@ -201,6 +201,7 @@ impl Staircase {
             for x in (0..block.len).rev() {
                 edges.clear();
                 edges.extend_from_slice(block.upper);
+                edges.extend(block.second);
                 if let Some(cell) = block.first_corner(x) {
                     edges.push(Edge { cell, step: 1 });
                 }
@@ -235,6 +236,7 @@ impl Staircase {
                 len: 1,
                 filled: 0,
                 upper: &[],
+                second: None,
                 first: &[],
             }),
             1 => frontier.block(&Block {
@@ -242,6 +244,7 @@ impl Staircase {
                 len: self.len,
                 filled: 0,
                 upper: &[],
+                second: None,
                 first: &self.cell[..self.len],
             }),
             ones => {
@@ -269,27 +272,29 @@ impl Staircase {
         for c in (j..upper).rev() {
             let rank = rank_base + terms[c];
             let filled = filled_base + (c - j);
-            let corner = c + 1 < upper;
-            if corner {
-                let edge = Edge {
-                    cell: self.cell[row + c] as usize,
-                    step: self.binom[row + c],
-                };
-                edges.push(edge);
-                frontier.push(edge);
-            }
+            let corner = (c + 1 < upper).then(|| Edge {
+                cell: self.cell[row + c] as usize,
+                step: self.binom[row + c],
+            });
             if j == 1 {
+                // The second one's corner changes with every block: handed over with the
+                // block rather than pushed and popped.
                 frontier.block(&Block {
                     base: rank,
                     len: c,
                     filled,
                     upper: edges,
+                    second: corner,
                     first: &self.cell[..self.len],
                 });
-            } else {
-                self.descend(j - 1, c, rank, filled, edges, frontier);
+                continue;
             }
-            if corner {
+            if let Some(edge) = corner {
+                edges.push(edge);
+                frontier.push(edge);
+            }
+            self.descend(j - 1, c, rank, filled, edges, frontier);
+            if corner.is_some() {
                 edges.pop();
                 frontier.pop();
             }
@@ -303,20 +308,24 @@ pub trait Frontier {
     fn push(&mut self, edge: Edge);
     /// Forgets the most recently pushed corner.
     fn pop(&mut self);
-    /// One block; its `upper` corners are exactly the ones pushed and not yet popped.
+    /// One block; its `upper` corners are exactly the ones pushed and not yet popped, and
+    /// `second` is one more corner shared by the block's states.
     fn block(&mut self, block: &Block);
 }
 
 /// The diagrams that differ only in the position x of the first one (the longest side row,
 /// seen from the anchored corner): ranks `base + x` for x in `0..len`, with `filled + x` cells.
-/// They share the corners `upper`; the first one adds at most one more corner, whose step is
-/// always 1 (its successor is the block's next state up).
+/// They share the corners `upper` and `second` (the second one's corner, if any); the first
+/// one adds at most one more corner, whose step is always 1 (its successor is the block's next
+/// state up).
 #[derive(Clone, Copy, Debug)]
 pub struct Block<'a> {
     pub base: usize,
     pub len: usize,
     pub filled: usize,
+    /// The corners pushed to the [`Frontier`] and not yet popped.
     pub upper: &'a [Edge],
+    pub second: Option<Edge>,
     first: &'a [u32],
 }
 

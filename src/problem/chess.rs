@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::Bounds;
 use super::input::{InputError, Scanner, more_integers, plural};
 use super::solution::{Move, Player, Solution, SolveError, checked_matrix};
-use crate::staircase::{Entry, Staircase, Table};
+use crate::staircase::{Block, Edge, Entry, Frontier, Staircase, Table};
 
 /// An n×m board with Feifei's values `a` and Niuniu's values `b`, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,22 +233,49 @@ fn flatten(rows: &[Vec<i64>]) -> Vec<i64> {
 /// f(full) = 0; Feifei (even number of filled cells) maximizes A + f(next), Niuniu minimizes
 /// f(next) − B. Arithmetic in i64, storage in `T`.
 fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
-    let mut f = vec![T::default(); stairs.states()];
-    // The shared corners of a block: (A, B, step).
-    let mut upper: Vec<(i64, i64, usize)> = Vec::with_capacity(stairs.rows().min(stairs.cols()));
-    stairs.for_each_block_descending(|block| {
-        upper.clear();
-        upper.extend(block.upper.iter().map(|e| (a[e.cell], b[e.cell], e.step)));
+    let mut fill = Fill {
+        f: vec![T::default(); stairs.states()],
+        a,
+        b,
+        upper: Vec::with_capacity(stairs.rows().min(stairs.cols())),
+    };
+    stairs.walk(&mut fill);
+    fill.f
+}
+
+/// The chess fill, keeping the shared corners' values as they come and go.
+struct Fill<'a, T> {
+    f: Vec<T>,
+    a: &'a [i64],
+    b: &'a [i64],
+    /// Shared corners as (A, B, rank step).
+    upper: Vec<(i64, i64, usize)>,
+}
+
+impl<T: Entry> Frontier for Fill<'_, T> {
+    fn push(&mut self, edge: Edge) {
+        self.upper
+            .push((self.a[edge.cell], self.b[edge.cell], edge.step));
+    }
+
+    fn pop(&mut self) {
+        self.upper.pop();
+    }
+
+    fn block(&mut self, block: &Block) {
+        let (a, b, f) = (self.a, self.b, &mut self.f);
+        let second = block.second.map(|e| (a[e.cell], b[e.cell], e.step));
+        let shared = self.upper.iter().chain(&second);
         for x in (0..block.len).rev() {
             let rank = block.base + x;
             let first = block.first_corner(x);
-            if upper.is_empty() && first.is_none() {
+            if first.is_none() && second.is_none() && self.upper.is_empty() {
                 // The full grid.
                 continue;
             }
             let value = if (block.filled + x).is_multiple_of(2) {
                 let mut best = i64::MIN;
-                for &(va, _, step) in &upper {
+                for &(va, _, step) in shared.clone() {
                     best = best.max(va + f[rank + step].load());
                 }
                 if let Some(cell) = first {
@@ -257,7 +284,7 @@ fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
                 best
             } else {
                 let mut best = i64::MAX;
-                for &(_, vb, step) in &upper {
+                for &(_, vb, step) in shared.clone() {
                     best = best.min(f[rank + step].load() - vb);
                 }
                 if let Some(cell) = first {
@@ -267,8 +294,7 @@ fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
             };
             f[rank] = T::store(value);
         }
-    });
-    f
+    }
 }
 
 fn row_text(row: &[i64], width: usize) -> String {

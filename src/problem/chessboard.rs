@@ -436,41 +436,68 @@ impl<T: Entry> Frontier for Fill<'_, T> {
 
     fn block(&mut self, block: &Block) {
         let f = &mut self.f;
-        if let Some(&dot) = self.dots.last() {
+        let color = self.color;
+        let shared_dot = self.dots.last().copied().or(block
+            .second
+            .filter(|e| color[e.cell] == Cell::Empty)
+            .map(|e| e.step));
+        if let Some(dot) = shared_dot {
             for x in (0..block.len).rev() {
                 let rank = block.base + x;
                 f[rank] = f[rank + dot];
             }
             return;
         }
+        // The second corner (a piece, since empty ones were handled above) and the shared
+        // corners it can pair with.
+        let second = block.second.map(|e| {
+            let c = color[e.cell];
+            let partners = if c == Cell::White {
+                &self.blacks
+            } else {
+                &self.whites
+            };
+            (e.step, self.weight[e.cell], c, partners)
+        });
         for x in (0..block.len).rev() {
             let rank = block.base + x;
             let first = block.first_corner(x);
-            let value = match first {
+            if first.is_some_and(|cell| color[cell] == Cell::Empty) {
+                f[rank] = f[rank + 1];
+                continue;
+            }
+            if first.is_none() && second.is_none() && self.moves.is_empty() {
                 // The empty board.
-                None if self.moves.is_empty() => continue,
-                Some(cell) if self.color[cell] == Cell::Empty => f[rank + 1].load(),
-                _ => {
-                    let mut best = i64::MAX;
-                    for &(step, cost) in &self.moves {
-                        best = best.min(cost + f[rank + step].load());
-                    }
-                    if let Some(cell) = first {
-                        let w = self.weight[cell];
-                        best = best.min(w + f[rank + 1].load());
-                        let partners = if self.color[cell] == Cell::White {
-                            &self.blacks
-                        } else {
-                            &self.whites
-                        };
-                        for &(step, wp) in partners {
-                            best = best.min((w - wp).abs() + f[rank + 1 + step].load());
-                        }
-                    }
-                    best
+                continue;
+            }
+            let mut best = i64::MAX;
+            for &(step, cost) in &self.moves {
+                best = best.min(cost + f[rank + step].load());
+            }
+            if let Some((s2, w2, _, partners)) = second {
+                best = best.min(w2 + f[rank + s2].load());
+                for &(step, wp) in partners {
+                    best = best.min((w2 - wp).abs() + f[rank + s2 + step].load());
                 }
-            };
-            f[rank] = T::store(value);
+            }
+            if let Some(cell) = first {
+                let (w, c) = (self.weight[cell], color[cell]);
+                best = best.min(w + f[rank + 1].load());
+                let partners = if c == Cell::White {
+                    &self.blacks
+                } else {
+                    &self.whites
+                };
+                for &(step, wp) in partners {
+                    best = best.min((w - wp).abs() + f[rank + 1 + step].load());
+                }
+                if let Some((s2, w2, c2, _)) = second
+                    && c2 != c
+                {
+                    best = best.min((w - w2).abs() + f[rank + 1 + s2].load());
+                }
+            }
+            f[rank] = T::store(best);
         }
     }
 }
