@@ -437,6 +437,11 @@ pub enum Table {
 }
 
 impl Table {
+    /// Bytes per entry of a table whose values all lie within ±`max_abs`.
+    pub fn entry_bytes_for(max_abs: i64) -> usize {
+        if max_abs <= i32::LIMIT { 4 } else { 8 }
+    }
+
     /// Bytes per entry.
     pub fn entry_bytes(&self) -> usize {
         match self {

@@ -106,15 +106,24 @@ impl Chess {
         })
     }
 
-    /// Builds the whole table: 4-byte entries whenever Σ A + Σ B fits in an i32, since every
-    /// value of the game lies within ±(Σ A + Σ B).
-    fn table(&self) -> Result<(Staircase, Table), SolveError> {
+    /// Every value of the game lies within ±(Σ A + Σ B).
+    fn value_bound(&self) -> Result<i64, SolveError> {
         let sum_a = checked_matrix("A", &self.a, self.n, self.m)?;
         let sum_b = checked_matrix("B", &self.b, self.n, self.m)?;
-        let total = sum_a.checked_add(sum_b).ok_or(SolveError::ValuesTooLarge)?;
+        sum_a.checked_add(sum_b).ok_or(SolveError::ValuesTooLarge)
+    }
+
+    /// Bytes per table entry the solver uses: 4 whenever every value provably fits an i32.
+    pub fn table_entry_bytes(&self) -> Result<usize, SolveError> {
+        Ok(Table::entry_bytes_for(self.value_bound()?))
+    }
+
+    /// Builds the whole table, 4-byte entries whenever the values provably fit.
+    fn table(&self) -> Result<(Staircase, Table), SolveError> {
+        let total = self.value_bound()?;
         let stairs = Staircase::new(self.n, self.m)?;
         let (a, b) = (flatten(&self.a), flatten(&self.b));
-        let table = if total <= i32::LIMIT {
+        let table = if Table::entry_bytes_for(total) == 4 {
             Table::Narrow(fill::<i32>(&stairs, &a, &b))
         } else {
             Table::Wide(fill::<i64>(&stairs, &a, &b))
@@ -138,7 +147,7 @@ impl Chess {
             .map(|v| v.to_string().len())
             .max()
             .unwrap_or(1);
-        let a_width = (width + 1) * self.m;
+        let a_width = (width + 1) * self.m - 1;
         let _ = writeln!(out, "  {:<a_width$}    B", "A");
         for (ra, rb) in self.a.iter().zip(&self.b) {
             let _ = writeln!(out, "  {}    {}", row_text(ra, width), row_text(rb, width));

@@ -128,6 +128,12 @@ impl Chessboard {
         Ok(Chessboard { n, cells, weights })
     }
 
+    /// Bytes per table entry the solver uses: 4 whenever every value (at most Σ w) fits an i32.
+    pub fn table_entry_bytes(&self) -> Result<usize, SolveError> {
+        let sum = checked_matrix("the weights", &self.weights, self.n, self.n)?;
+        Ok(Table::entry_bytes_for(sum))
+    }
+
     /// The minimum total cost to clear the board.
     pub fn try_solve(&self) -> Result<i64, SolveError> {
         let solver = Solver::new(self)?;
@@ -343,7 +349,7 @@ impl Solver {
                 });
             }
         }
-        let table = if sum <= i32::LIMIT {
+        let table = if Table::entry_bytes_for(sum) == 4 {
             Table::Narrow(fill::<i32>(&stairs, &weight, &color))
         } else {
             Table::Wide(fill::<i64>(&stairs, &weight, &color))
