@@ -81,6 +81,7 @@ pub struct Staircase {
 }
 
 impl Staircase {
+    /// The states of a rows × cols grid, or [`TooLarge`] beyond [`MAX_STATES`].
     pub fn new(rows: usize, cols: usize) -> Result<Staircase, TooLarge> {
         let too_large = TooLarge { rows, cols };
         // The ones are the steps of the shorter side, so a scan costs O(min(rows, cols)).
@@ -94,8 +95,10 @@ impl Staircase {
         if ones > 0 && u32::try_from(rows * cols).is_err() {
             return Err(too_large);
         }
-        let mut binom = vec![0usize; (ones + 1) * len];
-        for j in 0..=ones {
+        // A grid without rows or columns has a single state and needs no tables.
+        let rows_of_binom = if ones == 0 { 0 } else { ones + 1 };
+        let mut binom = vec![0usize; rows_of_binom * len];
+        for j in 0..rows_of_binom {
             for p in 0..len {
                 binom[j * len + p] = if j == 0 {
                     1

@@ -5,8 +5,13 @@ use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance, Move, Player, P
 use proptest::prelude::*;
 
 fn chess_strategy(max_value: i64) -> impl Strategy<Value = Chess> {
-    (1usize..=4, 1usize..=4)
-        .prop_filter("at most 16 cells for the game tree", |(n, m)| n * m <= 16)
+    chess_shapes(4, 16, max_value)
+}
+
+/// Boards up to `side` × `side` with at most `cells` cells.
+fn chess_shapes(side: usize, cells: usize, max_value: i64) -> impl Strategy<Value = Chess> {
+    (1usize..=side, 1usize..=side)
+        .prop_filter("small enough", move |(n, m)| n * m <= cells)
         .prop_flat_map(move |(n, m)| {
             let values = || {
                 prop_oneof![
@@ -43,7 +48,7 @@ fn chess_strategy(max_value: i64) -> impl Strategy<Value = Chess> {
 }
 
 fn chessboard_strategy(max_value: i64) -> impl Strategy<Value = Chessboard> {
-    (1usize..=4).prop_flat_map(move |n| {
+    (1usize..=6).prop_flat_map(move |n| {
         let cell = prop_oneof![Just(Cell::White), Just(Cell::Black), Just(Cell::Empty)];
         let weight = || prop_oneof![4 => 0..=max_value, 1 => Just(0), 1 => Just(max_value)];
         // Boards with no empty cell at all, where the free shortcut never applies.
@@ -216,6 +221,59 @@ proptest! {
     fn chessboard_wide_values_agree(b in chessboard_strategy(1 << 50)) {
         let instance = Instance::Chessboard(b);
         prop_assert_eq!(Some(instance.solve()), instance.brute_force());
+    }
+}
+
+/// A second, bitmask-indexed minimax in the style of contest programs (memo over all 2^(n+m)
+/// words), sharing no code with the library, for boards beyond the plain game tree.
+fn dense_chess(c: &Chess) -> i64 {
+    fn go(c: &Chess, word: usize, filled: usize, memo: &mut [Option<i64>]) -> i64 {
+        if filled == c.n * c.m {
+            return 0;
+        }
+        if let Some(v) = memo[word] {
+            return v;
+        }
+        // Bits from the top: 1 = step up, 0 = step right, from the bottom-left corner.
+        let len = c.n + c.m;
+        let feifei = filled.is_multiple_of(2);
+        let (mut row, mut col) = (c.n, 0);
+        let mut best: Option<i64> = None;
+        for i in (1..len).rev() {
+            if (word >> i) & 1 == 1 {
+                row -= 1;
+                if (word >> (i - 1)) & 1 == 0 {
+                    let rest = go(c, word ^ (3 << (i - 1)), filled + 1, memo);
+                    let v = if feifei {
+                        c.a[row][col] + rest
+                    } else {
+                        rest - c.b[row][col]
+                    };
+                    best = Some(match best {
+                        None => v,
+                        Some(b) if feifei => b.max(v),
+                        Some(b) => b.min(v),
+                    });
+                }
+            } else {
+                col += 1;
+            }
+        }
+        let best = best.expect("a board that is not full has a playable cell");
+        memo[word] = Some(best);
+        best
+    }
+    let mut memo = vec![None; 1 << (c.n + c.m)];
+    go(c, ((1 << c.n) - 1) << c.m, 0, &mut memo)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Larger shapes than the game tree reaches (up to 7×7), against the bitmask search.
+    #[test]
+    fn chess_dp_agrees_with_bitmask_search(c in chess_shapes(7, 49, 100_000)) {
+        prop_assert_eq!(Instance::Chess(c.clone()).solve(), dense_chess(&c));
     }
 }
 
@@ -850,4 +908,36 @@ mod cli {
             assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
         }
     }
+}
+
+#[test]
+fn degenerate_hand_built_instances_do_not_panic() {
+    let empty = Instance::Chess(Chess {
+        n: 0,
+        m: usize::MAX,
+        a: vec![],
+        b: vec![],
+    });
+    assert_eq!(empty.try_solve(), Ok(0));
+    let ragged = Instance::Chess(Chess {
+        n: 2,
+        m: 2,
+        a: vec![vec![1, 2], vec![3]],
+        b: vec![vec![0; 2]; 2],
+    });
+    assert!(matches!(
+        ragged.try_solve(),
+        Err(duipai::problem::SolveError::Malformed(_))
+    ));
+    assert_eq!(ragged.brute_force(), None);
+    let board = Instance::Chessboard(Chessboard {
+        n: 2,
+        cells: vec![vec![Cell::White; 2]],
+        weights: vec![vec![0; 2]; 2],
+    });
+    assert!(matches!(
+        board.try_solve(),
+        Err(duipai::problem::SolveError::Malformed(_))
+    ));
+    assert_eq!(board.brute_force(), None);
 }
