@@ -113,7 +113,7 @@ impl Staircase {
         let mut at = vec![(0u32, 0u32); ones * len];
         for j in 0..ones {
             for p in 0..len {
-                // Positions a one can never occupy get a harmless placeholder.
+                // Positions a one can never occupy keep cell 0; no state reads them.
                 let (short, long) = (ones - 1 - j, p.saturating_sub(j));
                 let (r, c) = if transposed {
                     (long, short)
