@@ -30,22 +30,10 @@ impl Chess {
         let mut s = Scanner::new(text);
         let max_n = bound(bounds.max_n);
         let max_m = bound(bounds.max_m);
-        let n = s
-            .integer(
-                &format!("n, an integer 1..={max_n}"),
-                &format!("n, an integer 1..={max_n}"),
-                1,
-                max_n,
-            )?
-            .0 as usize;
-        let m = s
-            .integer(
-                &format!("m, an integer 1..={max_m}"),
-                &format!("m, an integer 1..={max_m}"),
-                1,
-                max_m,
-            )?
-            .0 as usize;
+        let expected_n = format!("n, an integer 1..={max_n}");
+        let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+        let expected_m = format!("m, an integer 1..={max_m}");
+        let m = s.integer(&expected_m, &expected_m, 1, max_m)?.0 as usize;
         s.end_line("n and m")?;
         let a = read_matrix(&mut s, n, m, bounds.max_value)?;
         let b = read_matrix(&mut s, n, m, bounds.max_value)?;
