@@ -81,6 +81,7 @@ pub struct Staircase {
 }
 
 impl Staircase {
+    /// The states of a rows × cols grid, or [`TooLarge`] beyond [`MAX_STATES`].
     pub fn new(rows: usize, cols: usize) -> Result<Staircase, TooLarge> {
         let too_large = TooLarge { rows, cols };
         // The ones are the steps of the shorter side, so a scan costs O(min(rows, cols)).
@@ -94,8 +95,10 @@ impl Staircase {
         if ones > 0 && u32::try_from(rows * cols).is_err() {
             return Err(too_large);
         }
-        let mut binom = vec![0usize; (ones + 1) * len];
-        for j in 0..=ones {
+        // A grid without rows or columns has a single state and needs no tables.
+        let rows_of_binom = if ones == 0 { 0 } else { ones + 1 };
+        let mut binom = vec![0usize; rows_of_binom * len];
+        for j in 0..rows_of_binom {
             for p in 0..len {
                 binom[j * len + p] = if j == 0 {
                     1
@@ -110,7 +113,7 @@ impl Staircase {
         let mut at = vec![(0u32, 0u32); ones * len];
         for j in 0..ones {
             for p in 0..len {
-                // Positions a one can never occupy get a harmless placeholder.
+                // Positions a one can never occupy keep cell 0; no state reads them.
                 let (short, long) = (ones - 1 - j, p.saturating_sub(j));
                 let (r, c) = if transposed {
                     (long, short)
@@ -201,6 +204,7 @@ impl Staircase {
             for x in (0..block.len).rev() {
                 edges.clear();
                 edges.extend_from_slice(block.upper);
+                edges.extend(block.second);
                 if let Some(cell) = block.first_corner(x) {
                     edges.push(Edge { cell, step: 1 });
                 }
@@ -212,25 +216,43 @@ impl Staircase {
     /// Calls `visit` for every [`Block`], in descending order of rank: the visitor must handle
     /// a block's states from `x = len - 1` down to 0, and then every successor of a state has
     /// been handled before it.
-    pub fn for_each_block_descending(&self, mut visit: impl FnMut(&Block)) {
+    pub fn for_each_block_descending(&self, visit: impl FnMut(&Block)) {
+        struct Blocks<F>(F);
+        impl<F: FnMut(&Block)> Frontier for Blocks<F> {
+            fn push(&mut self, _: Edge) {}
+            fn pop(&mut self) {}
+            fn block(&mut self, block: &Block) {
+                (self.0)(block)
+            }
+        }
+        self.walk(&mut Blocks(visit));
+    }
+
+    /// Hands every [`Block`] to `frontier`, in descending order of rank like
+    /// [`Staircase::for_each_block_descending`], and tells it which shared corners appear and
+    /// disappear in between, so that it can keep per-corner data (pair lists, say) up to date
+    /// instead of rebuilding it for every block.
+    pub fn walk(&self, frontier: &mut impl Frontier) {
         match self.ones {
-            0 => visit(&Block {
+            0 => frontier.block(&Block {
                 base: 0,
                 len: 1,
                 filled: 0,
                 upper: &[],
+                second: None,
                 first: &[],
             }),
-            1 => visit(&Block {
+            1 => frontier.block(&Block {
                 base: 0,
                 len: self.len,
                 filled: 0,
                 upper: &[],
+                second: None,
                 first: &self.cell[..self.len],
             }),
             ones => {
                 let mut edges = Vec::with_capacity(ones);
-                self.descend(ones - 1, self.len, 0, 0, &mut edges, &mut visit);
+                self.descend(ones - 1, self.len, 0, 0, &mut edges, frontier);
             }
         }
     }
@@ -239,55 +261,74 @@ impl Staircase {
     /// outermost the last one and each descending, visit ranks in descending order. A one's
     /// corner depends only on it and the one above, so the corners of the outer ones stay on
     /// the `edges` stack while the inner loops run; the innermost one is left to the visitor.
-    fn descend<F: FnMut(&Block)>(
+    fn descend<F: Frontier>(
         &self,
         j: usize,
         upper: usize,
         rank_base: usize,
         filled_base: usize,
         edges: &mut Vec<Edge>,
-        visit: &mut F,
+        frontier: &mut F,
     ) {
         let row = j * self.len;
         let terms = &self.binom[row + self.len..row + 2 * self.len];
         for c in (j..upper).rev() {
             let rank = rank_base + terms[c];
             let filled = filled_base + (c - j);
-            let corner = c + 1 < upper;
-            if corner {
-                edges.push(Edge {
-                    cell: self.cell[row + c] as usize,
-                    step: self.binom[row + c],
-                });
-            }
+            let corner = (c + 1 < upper).then(|| Edge {
+                cell: self.cell[row + c] as usize,
+                step: self.binom[row + c],
+            });
             if j == 1 {
-                visit(&Block {
+                // The second one's corner changes with every block: handed over with the
+                // block rather than pushed and popped.
+                frontier.block(&Block {
                     base: rank,
                     len: c,
                     filled,
                     upper: edges,
+                    second: corner,
                     first: &self.cell[..self.len],
                 });
-            } else {
-                self.descend(j - 1, c, rank, filled, edges, visit);
+                continue;
             }
-            if corner {
+            if let Some(edge) = corner {
+                edges.push(edge);
+                frontier.push(edge);
+            }
+            self.descend(j - 1, c, rank, filled, edges, frontier);
+            if corner.is_some() {
                 edges.pop();
+                frontier.pop();
             }
         }
     }
 }
 
+/// What [`Staircase::walk`] drives: a stack of shared corners and the blocks under them.
+pub trait Frontier {
+    /// A corner shared by every block until the matching [`Frontier::pop`].
+    fn push(&mut self, edge: Edge);
+    /// Forgets the most recently pushed corner.
+    fn pop(&mut self);
+    /// One block; its `upper` corners are exactly the ones pushed and not yet popped, and
+    /// `second` is one more corner shared by the block's states.
+    fn block(&mut self, block: &Block);
+}
+
 /// The diagrams that differ only in the position x of the first one (the longest side row,
 /// seen from the anchored corner): ranks `base + x` for x in `0..len`, with `filled + x` cells.
-/// They share the corners `upper`; the first one adds at most one more corner, whose step is
-/// always 1 (its successor is the block's next state up).
+/// They share the corners `upper` and `second` (the second one's corner, if any); the first
+/// one adds at most one more corner, whose step is always 1 (its successor is the block's next
+/// state up).
 #[derive(Clone, Copy, Debug)]
 pub struct Block<'a> {
     pub base: usize,
     pub len: usize,
     pub filled: usize,
+    /// The corners pushed to the [`Frontier`] and not yet popped.
     pub upper: &'a [Edge],
+    pub second: Option<Edge>,
     first: &'a [u32],
 }
 
@@ -399,6 +440,11 @@ pub enum Table {
 }
 
 impl Table {
+    /// Bytes per entry of a table whose values all lie within ±`max_abs`.
+    pub fn entry_bytes_for(max_abs: i64) -> usize {
+        if max_abs <= i32::LIMIT { 4 } else { 8 }
+    }
+
     /// Bytes per entry.
     pub fn entry_bytes(&self) -> usize {
         match self {

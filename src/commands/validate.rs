@@ -3,19 +3,18 @@
 use crate::cli::ValidateArgs;
 use crate::exit::Status;
 
-/// Prints `FILE: ok` or `FILE:LINE:COLUMN: message` for every file. Status 1 if any is invalid,
-/// 2 if any cannot be read (every file is still checked).
+/// Prints `FILE: ok` or `FILE:LINE:COLUMN: message` for every file (`-` is stdin). Status 1 if
+/// any is invalid, 2 if any cannot be read (every file is still checked).
 pub fn run(args: ValidateArgs) -> anyhow::Result<Status> {
     let bounds = args.bounds.resolve(args.problem);
     let mut status = Status::Success;
     for path in &args.files {
-        let name = path.display();
-        match std::fs::read(path) {
+        match super::solve::read_input(Some(path)) {
             Err(e) => {
-                eprintln!("duipai: error: cannot read {name}: {e}");
+                eprintln!("duipai: error: {e:#}");
                 status = Status::Usage;
             }
-            Ok(bytes) => match args.problem.parse(&bytes, &bounds) {
+            Ok((bytes, name)) => match args.problem.parse(&bytes, &bounds) {
                 Ok(_) => println!("{name}: ok"),
                 Err(e) => {
                     println!("{name}:{}:{}: {}", e.line, e.column, e.message);

@@ -1,12 +1,15 @@
 //! Exhaustive searches that share nothing with the staircase solvers: they follow the rules as
 //! written, on the board itself, so that agreement with the DP is real evidence.
 
+use std::collections::HashMap;
+
 use super::{Cell, Chess, Chessboard};
 
 /// Largest chess board (in cells) the plain game tree is searched for: 4×4 has 24,024 lines of play.
 pub const CHESS_MAX_CELLS: usize = 16;
-/// Largest chessboard side searched: 4×4 has at most 2^16 sets of remaining pieces.
-pub const CHESSBOARD_MAX_N: usize = 4;
+/// Largest chessboard side searched. The reachable sets of remaining pieces are far fewer than
+/// 2^36 (at most the 924 staircases of a 6×6 board), and only those are ever memoized.
+pub const CHESSBOARD_MAX_N: usize = 6;
 
 /// Plain minimax over the grid, no memo: Feifei to move when an even number of cells is filled.
 pub fn chess(c: &Chess) -> Option<i64> {
@@ -67,6 +70,7 @@ struct Piece {
 }
 
 /// Minimum cost over every order of operations, memoized by the set of remaining pieces.
+/// (A `HashMap` is fine here: nothing about its order is visible.)
 pub fn chessboard(b: &Chessboard) -> Option<i64> {
     if b.n > CHESSBOARD_MAX_N
         || b.cells.len() != b.n
@@ -89,25 +93,30 @@ pub fn chessboard(b: &Chessboard) -> Option<i64> {
             }
         }
     }
-    let all = (1usize << pieces.len()) - 1;
-    let mut memo: Vec<Option<i128>> = vec![None; all + 1];
+    // At most 36 pieces, so a u64 holds the set.
+    let all = if pieces.is_empty() {
+        0
+    } else {
+        u64::MAX >> (64 - pieces.len())
+    };
+    let mut memo = HashMap::new();
     let cost = clear(&pieces, all, &mut memo);
     i64::try_from(cost).ok()
 }
 
 /// Removable: no other remaining piece at (x', y') with x' >= x and y' <= y.
-fn removable(pieces: &[Piece], remaining: usize, i: usize) -> bool {
+fn removable(pieces: &[Piece], remaining: u64, i: usize) -> bool {
     let p = &pieces[i];
     (0..pieces.len()).all(|j| {
         j == i || remaining & (1 << j) == 0 || !(pieces[j].row >= p.row && pieces[j].col <= p.col)
     })
 }
 
-fn clear(pieces: &[Piece], remaining: usize, memo: &mut [Option<i128>]) -> i128 {
+fn clear(pieces: &[Piece], remaining: u64, memo: &mut HashMap<u64, i128>) -> i128 {
     if remaining == 0 {
         return 0;
     }
-    if let Some(v) = memo[remaining] {
+    if let Some(&v) = memo.get(&remaining) {
         return v;
     }
     let free: Vec<usize> = (0..pieces.len())
@@ -125,6 +134,6 @@ fn clear(pieces: &[Piece], remaining: usize, memo: &mut [Option<i128>]) -> i128 
             best = best.min(cost + rest);
         }
     }
-    memo[remaining] = Some(best);
+    memo.insert(remaining, best);
     best
 }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::Bounds;
 use super::input::{InputError, Scanner, more_integers, plural};
 use super::solution::{Move, Player, Solution, SolveError, checked_matrix};
-use crate::staircase::{Entry, Staircase, Table};
+use crate::staircase::{Block, Edge, Entry, Frontier, Staircase, Table};
 
 /// An n×m board with Feifei's values `a` and Niuniu's values `b`, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,22 +30,10 @@ impl Chess {
         let mut s = Scanner::new(text);
         let max_n = bound(bounds.max_n);
         let max_m = bound(bounds.max_m);
-        let n = s
-            .integer(
-                &format!("n, an integer 1..={max_n}"),
-                &format!("n, an integer 1..={max_n}"),
-                1,
-                max_n,
-            )?
-            .0 as usize;
-        let m = s
-            .integer(
-                &format!("m, an integer 1..={max_m}"),
-                &format!("m, an integer 1..={max_m}"),
-                1,
-                max_m,
-            )?
-            .0 as usize;
+        let expected_n = format!("n, an integer 1..={max_n}");
+        let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+        let expected_m = format!("m, an integer 1..={max_m}");
+        let m = s.integer(&expected_m, &expected_m, 1, max_m)?.0 as usize;
         s.end_line("n and m")?;
         let a = read_matrix(&mut s, n, m, bounds.max_value)?;
         let b = read_matrix(&mut s, n, m, bounds.max_value)?;
@@ -106,15 +94,24 @@ impl Chess {
         })
     }
 
-    /// Builds the whole table: 4-byte entries whenever Σ A + Σ B fits in an i32, since every
-    /// value of the game lies within ±(Σ A + Σ B).
-    fn table(&self) -> Result<(Staircase, Table), SolveError> {
+    /// Every value of the game lies within ±(Σ A + Σ B).
+    fn value_bound(&self) -> Result<i64, SolveError> {
         let sum_a = checked_matrix("A", &self.a, self.n, self.m)?;
         let sum_b = checked_matrix("B", &self.b, self.n, self.m)?;
-        let total = sum_a.checked_add(sum_b).ok_or(SolveError::ValuesTooLarge)?;
+        sum_a.checked_add(sum_b).ok_or(SolveError::ValuesTooLarge)
+    }
+
+    /// Bytes per table entry the solver uses: 4 whenever every value provably fits an i32.
+    pub fn table_entry_bytes(&self) -> Result<usize, SolveError> {
+        Ok(Table::entry_bytes_for(self.value_bound()?))
+    }
+
+    /// Builds the whole table, 4-byte entries whenever the values provably fit.
+    fn table(&self) -> Result<(Staircase, Table), SolveError> {
+        let total = self.value_bound()?;
         let stairs = Staircase::new(self.n, self.m)?;
         let (a, b) = (flatten(&self.a), flatten(&self.b));
-        let table = if total <= i32::LIMIT {
+        let table = if Table::entry_bytes_for(total) == 4 {
             Table::Narrow(fill::<i32>(&stairs, &a, &b))
         } else {
             Table::Wide(fill::<i64>(&stairs, &a, &b))
@@ -138,7 +135,7 @@ impl Chess {
             .map(|v| v.to_string().len())
             .max()
             .unwrap_or(1);
-        let a_width = (width + 1) * self.m;
+        let a_width = (width + 1) * self.m - 1;
         let _ = writeln!(out, "  {:<a_width$}    B", "A");
         for (ra, rb) in self.a.iter().zip(&self.b) {
             let _ = writeln!(out, "  {}    {}", row_text(ra, width), row_text(rb, width));
@@ -233,22 +230,49 @@ fn flatten(rows: &[Vec<i64>]) -> Vec<i64> {
 /// f(full) = 0; Feifei (even number of filled cells) maximizes A + f(next), Niuniu minimizes
 /// f(next) − B. Arithmetic in i64, storage in `T`.
 fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
-    let mut f = vec![T::default(); stairs.states()];
-    // The shared corners of a block: (A, B, step).
-    let mut upper: Vec<(i64, i64, usize)> = Vec::with_capacity(stairs.rows().min(stairs.cols()));
-    stairs.for_each_block_descending(|block| {
-        upper.clear();
-        upper.extend(block.upper.iter().map(|e| (a[e.cell], b[e.cell], e.step)));
+    let mut fill = Fill {
+        f: vec![T::default(); stairs.states()],
+        a,
+        b,
+        upper: Vec::with_capacity(stairs.rows().min(stairs.cols())),
+    };
+    stairs.walk(&mut fill);
+    fill.f
+}
+
+/// The chess fill, keeping the shared corners' values as they come and go.
+struct Fill<'a, T> {
+    f: Vec<T>,
+    a: &'a [i64],
+    b: &'a [i64],
+    /// Shared corners as (A, B, rank step).
+    upper: Vec<(i64, i64, usize)>,
+}
+
+impl<T: Entry> Frontier for Fill<'_, T> {
+    fn push(&mut self, edge: Edge) {
+        self.upper
+            .push((self.a[edge.cell], self.b[edge.cell], edge.step));
+    }
+
+    fn pop(&mut self) {
+        self.upper.pop();
+    }
+
+    fn block(&mut self, block: &Block) {
+        let (a, b, f) = (self.a, self.b, &mut self.f);
+        let second = block.second.map(|e| (a[e.cell], b[e.cell], e.step));
+        let shared = self.upper.iter().chain(&second);
         for x in (0..block.len).rev() {
             let rank = block.base + x;
             let first = block.first_corner(x);
-            if upper.is_empty() && first.is_none() {
+            if first.is_none() && second.is_none() && self.upper.is_empty() {
                 // The full grid.
                 continue;
             }
             let value = if (block.filled + x).is_multiple_of(2) {
                 let mut best = i64::MIN;
-                for &(va, _, step) in &upper {
+                for &(va, _, step) in shared.clone() {
                     best = best.max(va + f[rank + step].load());
                 }
                 if let Some(cell) = first {
@@ -257,7 +281,7 @@ fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
                 best
             } else {
                 let mut best = i64::MAX;
-                for &(_, vb, step) in &upper {
+                for &(_, vb, step) in shared.clone() {
                     best = best.min(f[rank + step].load() - vb);
                 }
                 if let Some(cell) = first {
@@ -267,8 +291,7 @@ fn fill<T: Entry>(stairs: &Staircase, a: &[i64], b: &[i64]) -> Vec<T> {
             };
             f[rank] = T::store(value);
         }
-    });
-    f
+    }
 }
 
 fn row_text(row: &[i64], width: usize) -> String {

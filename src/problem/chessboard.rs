@@ -11,7 +11,7 @@ use std::fmt::Write;
 use super::Bounds;
 use super::input::{InputError, Scanner, more_integers, plural, show_token};
 use super::solution::{Move, Solution, SolveError, checked_matrix};
-use crate::staircase::{Corner, Entry, Staircase, Table};
+use crate::staircase::{Block, Corner, Edge, Entry, Frontier, Staircase, Table};
 
 /// The content of one cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,6 +126,12 @@ impl Chessboard {
         }
         s.finish()?;
         Ok(Chessboard { n, cells, weights })
+    }
+
+    /// Bytes per table entry the solver uses: 4 whenever every value (at most Σ w) fits an i32.
+    pub fn table_entry_bytes(&self) -> Result<usize, SolveError> {
+        let sum = checked_matrix("the weights", &self.weights, self.n, self.n)?;
+        Ok(Table::entry_bytes_for(sum))
     }
 
     /// The minimum total cost to clear the board.
@@ -343,7 +349,7 @@ impl Solver {
                 });
             }
         }
-        let table = if sum <= i32::LIMIT {
+        let table = if Table::entry_bytes_for(sum) == 4 {
             Table::Narrow(fill::<i32>(&stairs, &weight, &color))
         } else {
             Table::Wide(fill::<i64>(&stairs, &weight, &color))
@@ -361,66 +367,143 @@ impl Solver {
 /// pair. When an empty cell is a corner, f equals f after removing it for free (that removal
 /// only adds corners, and any optimal sequence can drop it), so such states cost one load.
 fn fill<T: Entry>(stairs: &Staircase, weight: &[i64], color: &[Cell]) -> Vec<T> {
-    let mut f = vec![T::default(); stairs.states()];
     let cap = stairs.rows();
-    // The shared corners of a block: every one alone, whites and blacks, and every pair, as
-    // (step, cost).
-    let mut singles: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut whites: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut blacks: Vec<(usize, i64)> = Vec::with_capacity(cap);
-    let mut pairs: Vec<(usize, i64)> = Vec::with_capacity(cap * cap);
-    stairs.for_each_block_descending(|block| {
-        if let Some(dot) = block.upper.iter().find(|e| color[e.cell] == Cell::Empty) {
+    let mut fill = Fill {
+        f: vec![T::default(); stairs.states()],
+        weight,
+        color,
+        moves: Vec::with_capacity(cap * cap),
+        whites: Vec::with_capacity(cap),
+        blacks: Vec::with_capacity(cap),
+        dots: Vec::with_capacity(cap),
+        marks: Vec::with_capacity(cap),
+    };
+    stairs.walk(&mut fill);
+    fill.f
+}
+
+/// The chessboard fill, keeping the moves the shared corners allow as they come and go.
+struct Fill<'a, T> {
+    f: Vec<T>,
+    weight: &'a [i64],
+    color: &'a [Cell],
+    /// Every shared corner alone and every shared (W, B) pair, as (rank step, cost).
+    moves: Vec<(usize, i64)>,
+    /// Shared corners by colour, as (rank step, weight).
+    whites: Vec<(usize, i64)>,
+    blacks: Vec<(usize, i64)>,
+    /// Rank steps of shared empty corners.
+    dots: Vec<usize>,
+    /// What one push added, to undo it: which list it went to and how many moves it made.
+    marks: Vec<(Cell, usize)>,
+}
+
+impl<T: Entry> Frontier for Fill<'_, T> {
+    fn push(&mut self, edge: Edge) {
+        let cell = self.color[edge.cell];
+        let w = self.weight[edge.cell];
+        let before = self.moves.len();
+        match cell {
+            Cell::Empty => self.dots.push(edge.step),
+            Cell::White => {
+                self.moves.push((edge.step, w));
+                for &(sb, wb) in &self.blacks {
+                    self.moves.push((edge.step + sb, (w - wb).abs()));
+                }
+                self.whites.push((edge.step, w));
+            }
+            Cell::Black => {
+                self.moves.push((edge.step, w));
+                for &(sw, ww) in &self.whites {
+                    self.moves.push((edge.step + sw, (ww - w).abs()));
+                }
+                self.blacks.push((edge.step, w));
+            }
+        }
+        self.marks.push((cell, self.moves.len() - before));
+    }
+
+    fn pop(&mut self) {
+        if let Some((cell, added)) = self.marks.pop() {
+            self.moves.truncate(self.moves.len() - added);
+            match cell {
+                Cell::Empty => {
+                    self.dots.pop();
+                }
+                Cell::White => {
+                    self.whites.pop();
+                }
+                Cell::Black => {
+                    self.blacks.pop();
+                }
+            }
+        }
+    }
+
+    fn block(&mut self, block: &Block) {
+        let f = &mut self.f;
+        let color = self.color;
+        let shared_dot = self.dots.last().copied().or(block
+            .second
+            .filter(|e| color[e.cell] == Cell::Empty)
+            .map(|e| e.step));
+        if let Some(dot) = shared_dot {
             for x in (0..block.len).rev() {
                 let rank = block.base + x;
-                f[rank] = f[rank + dot.step];
+                f[rank] = f[rank + dot];
             }
             return;
         }
-        singles.clear();
-        whites.clear();
-        blacks.clear();
-        pairs.clear();
-        for e in block.upper {
-            let w = weight[e.cell];
-            singles.push((e.step, w));
-            match color[e.cell] {
-                Cell::White => whites.push((e.step, w)),
-                _ => blacks.push((e.step, w)),
-            }
-        }
-        for &(sw, ww) in &whites {
-            for &(sb, wb) in &blacks {
-                pairs.push((sw + sb, (ww - wb).abs()));
-            }
-        }
+        // The second corner (a piece, since empty ones were handled above) and the shared
+        // corners it can pair with.
+        let second = block.second.map(|e| {
+            let c = color[e.cell];
+            let partners = if c == Cell::White {
+                &self.blacks
+            } else {
+                &self.whites
+            };
+            (e.step, self.weight[e.cell], c, partners)
+        });
         for x in (0..block.len).rev() {
             let rank = block.base + x;
             let first = block.first_corner(x);
-            if singles.is_empty() && first.is_none() {
+            if first.is_some_and(|cell| color[cell] == Cell::Empty) {
+                f[rank] = f[rank + 1];
+                continue;
+            }
+            if first.is_none() && second.is_none() && self.moves.is_empty() {
                 // The empty board.
                 continue;
             }
-            let value = match first.map(|cell| (cell, color[cell])) {
-                Some((_, Cell::Empty)) => f[rank + 1].load(),
-                first => {
-                    let mut best = i64::MAX;
-                    for &(step, cost) in singles.iter().chain(&pairs) {
-                        best = best.min(cost + f[rank + step].load());
-                    }
-                    if let Some((cell, c)) = first {
-                        let w = weight[cell];
-                        best = best.min(w + f[rank + 1].load());
-                        let partners = if c == Cell::White { &blacks } else { &whites };
-                        for &(step, wp) in partners {
-                            best = best.min((w - wp).abs() + f[rank + 1 + step].load());
-                        }
-                    }
-                    best
+            let mut best = i64::MAX;
+            for &(step, cost) in &self.moves {
+                best = best.min(cost + f[rank + step].load());
+            }
+            if let Some((s2, w2, _, partners)) = second {
+                best = best.min(w2 + f[rank + s2].load());
+                for &(step, wp) in partners {
+                    best = best.min((w2 - wp).abs() + f[rank + s2 + step].load());
                 }
-            };
-            f[rank] = T::store(value);
+            }
+            if let Some(cell) = first {
+                let (w, c) = (self.weight[cell], color[cell]);
+                best = best.min(w + f[rank + 1].load());
+                let partners = if c == Cell::White {
+                    &self.blacks
+                } else {
+                    &self.whites
+                };
+                for &(step, wp) in partners {
+                    best = best.min((w - wp).abs() + f[rank + 1 + step].load());
+                }
+                if let Some((s2, w2, c2, _)) = second
+                    && c2 != c
+                {
+                    best = best.min((w - w2).abs() + f[rank + 1 + s2].load());
+                }
+            }
+            f[rank] = T::store(best);
         }
-    });
-    f
+    }
 }

@@ -127,6 +127,15 @@ impl Instance {
             .unwrap_or_else(|e| panic!("reference solver declined the instance: {e}"))
     }
 
+    /// Bytes per entry of the solver's table: 4 when every value provably fits an i32
+    /// (the default bounds always do), 8 otherwise.
+    pub fn table_entry_bytes(&self) -> Result<usize, SolveError> {
+        match self {
+            Instance::Chess(c) => c.table_entry_bytes(),
+            Instance::Chessboard(c) => c.table_entry_bytes(),
+        }
+    }
+
     /// The answer and one optimal line of play.
     pub fn try_solve_explained(&self) -> Result<Solution, SolveError> {
         match self {
