@@ -7,4 +7,5 @@ pub mod exit;
 pub mod generate;
 pub mod problem;
 pub mod run;
+pub mod staircase;
 pub mod verdict;
