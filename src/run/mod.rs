@@ -332,8 +332,11 @@ fn pidfd_open(pid: i32) -> Option<OwnedFd> {
     Some(unsafe { OwnedFd::from_raw_fd(fd as i32) })
 }
 
-/// Sleeps one tick, or less if the leader exits first.
-fn sleep_tick(pidfd: Option<&OwnedFd>) {
+/// Sleeps one tick, or less if the leader exits first. The first ticks are short (1, 2, 4,
+/// 8 ms) so that a program that lives only a few milliseconds is still sampled once and shows
+/// its memory; after that, every [`TICK`].
+fn sleep_tick(pidfd: Option<&OwnedFd>, samples_taken: u32) {
+    let tick = Duration::from_millis(1 << samples_taken.min(4)).min(TICK);
     match pidfd {
         Some(fd) => {
             let mut pfd = libc::pollfd {
@@ -342,9 +345,9 @@ fn sleep_tick(pidfd: Option<&OwnedFd>) {
                 revents: 0,
             };
             // SAFETY: one valid pollfd.
-            unsafe { libc::poll(&mut pfd, 1, TICK.as_millis() as i32) };
+            unsafe { libc::poll(&mut pfd, 1, tick.as_millis() as i32) };
         }
-        None => std::thread::sleep(TICK),
+        None => std::thread::sleep(tick),
     }
 }
 
@@ -526,11 +529,18 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
         peak_rss: 0,
         peak_tasks: 0,
     };
+    let mut samples_taken = 0u32;
     loop {
         // Exit is checked before sampling so that the last sample, taken while the leader is a
         // zombie, still holds its final CPU time.
         let exited = leader.has_exited();
-        let sample = sampler.sample();
+        // After the exit, members not seen yet are killed anyway; a full scan of /proc would
+        // cost more than a quick program's whole run.
+        let sample = if exited {
+            sampler.sample_known()
+        } else {
+            sampler.sample()
+        };
         seen.wall = start.elapsed();
         seen.cpu = seen.cpu.max(sample.cpu);
         seen.peak_rss = seen
@@ -557,25 +567,42 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
         if seen.stop.is_some() {
             return seen;
         }
-        sleep_tick(pidfd.as_ref());
+        sleep_tick(pidfd.as_ref(), samples_taken);
+        samples_taken = samples_taken.saturating_add(1);
     }
 }
 
-/// Kills the group until no live process is left in it. The leader, not yet reaped, keeps the
-/// group id from being reused meanwhile.
-fn kill_until_empty(leader: &Leader) -> Result<(), RunError> {
-    let deadline = Instant::now() + KILL_GRACE;
+/// Kills the group, reaps the leader, and makes sure no live process is left in the group;
+/// returns the leader's wait status and resource usage.
+///
+/// The group is killed while the leader is an unreaped zombie, which keeps the group id from
+/// being reused. After the reap, a group that still has members keeps its id reserved by
+/// them, so signalling it stays safe; an empty group answers `ESRCH` to signal 0 at once,
+/// which spares the usual case a scan of all of `/proc`. Members that linger as zombies (a
+/// container whose init does not reap) are told apart from live ones by a scan, after a short
+/// while.
+fn kill_and_reap(leader: &mut Leader) -> Result<(libc::c_int, libc::rusage), RunError> {
+    leader.kill_group();
+    let reaped = leader
+        .reap()
+        .map_err(setup_error("cannot reap the program"))?;
+    let pgid = leader.pid;
+    let start = Instant::now();
     loop {
-        leader.kill_group();
-        let live = procfs::live_group_members(leader.pid);
-        if live.is_empty() {
-            return Ok(());
+        // SAFETY: signal 0 only checks for existence; see above for why the id is ours.
+        if unsafe { libc::kill(-pgid, 0) } != 0 {
+            return Ok(reaped);
         }
-        if Instant::now() > deadline {
-            return Err(RunError::Survivors {
-                pgid: leader.pid,
-                pids: live,
-            });
+        // SAFETY: as above.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        if start.elapsed() > Duration::from_millis(20) {
+            let live = procfs::live_group_members(pgid);
+            if live.is_empty() {
+                return Ok(reaped);
+            }
+            if start.elapsed() > KILL_GRACE {
+                return Err(RunError::Survivors { pgid, pids: live });
+            }
         }
         std::thread::sleep(Duration::from_millis(1));
     }
@@ -669,10 +696,7 @@ pub fn run(
     let mut seen = supervise(&leader, start, limits, &shared);
     // Always kill the group, even after a clean exit: a grandchild may still be running, and
     // may hold the output pipes open, which would keep the reader threads waiting.
-    kill_until_empty(&leader)?;
-    let (status, usage) = leader
-        .reap()
-        .map_err(setup_error("cannot reap the program"))?;
+    let (status, usage) = kill_and_reap(&mut leader)?;
     shared.group_dead.store(true, Ordering::Release);
 
     if let Some(feeder) = feeder {

@@ -146,6 +146,7 @@ pub struct GroupSampler {
 
 impl GroupSampler {
     pub const FULL_SCAN_EVERY: u64 = 4;
+    pub const FIRST_FULL_SCAN: u64 = 4;
 
     pub fn new(pgid: i32) -> GroupSampler {
         GroupSampler {
@@ -159,8 +160,12 @@ impl GroupSampler {
     }
 
     pub fn sample(&mut self) -> GroupSample {
-        let due = self.samples == 0
-            || (self.samples - self.last_full >= Self::FULL_SCAN_EVERY
+        // The first samples, 1 to 8 ms after the start, read the leader alone: a full scan
+        // costs more than a small case's whole run, and a new program has had little time to
+        // fork. The first full scan comes about 15 ms in.
+        let due = self.samples == Self::FIRST_FULL_SCAN
+            || (self.samples > Self::FIRST_FULL_SCAN
+                && self.samples - self.last_full >= Self::FULL_SCAN_EVERY
                 && newest_pid().is_none_or(|p| Some(p) != self.newest_at_full));
         self.samples += 1;
         if due {
@@ -182,6 +187,11 @@ impl GroupSampler {
                 .unwrap_or(0);
             return sample;
         }
+        self.sample_known()
+    }
+
+    /// A sample of the members already known only: no scan for new ones.
+    pub fn sample_known(&mut self) -> GroupSample {
         let pgid = self.pgid;
         let buf = &mut self.buf;
         let members: Vec<ProcStat> = self
@@ -190,7 +200,15 @@ impl GroupSampler {
             .filter_map(|pid| read_stat(&pid.to_string(), buf))
             .filter(|m| m.pgid == pgid)
             .collect();
-        summarize(&members)
+        let mut sample = summarize(&members);
+        // VmHWM is the peak since exec: it covers the moments between samples.
+        sample.max_hwm_bytes = members
+            .iter()
+            .filter(|m| !m.is_zombie())
+            .filter_map(|m| peak_rss(m.pid))
+            .max()
+            .unwrap_or(0);
+        sample
     }
 }
 
