@@ -5,4 +5,5 @@ pub mod cli;
 pub mod commands;
 pub mod exit;
 pub mod generate;
+pub mod pack;
 pub mod problem;
