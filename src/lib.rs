@@ -7,3 +7,4 @@ pub mod exit;
 pub mod generate;
 pub mod pack;
 pub mod problem;
+pub mod staircase;

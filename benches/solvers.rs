@@ -1,0 +1,350 @@
+//! Solver benchmark: the rank-indexed staircase DP against the dense `f[1 << 2n]` memoized
+//! search contest programs use, in time (medians of repeated runs) and in peak memory of a
+//! whole process. Run with `cargo bench --bench solvers`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance};
+
+/// Set in a child process of this benchmark: run the baseline once on the file it names.
+const CHILD_ENV: &str = "DUIPAI_BENCH_BASELINE_CHILD";
+
+/// A tiny LCG (Knuth's MMIX constants), so the boards are the same on every machine.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, bound: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound
+    }
+}
+
+fn chess_board(n: usize, seed: u64) -> Chess {
+    let mut rng = Lcg(seed);
+    let mut matrix = || -> Vec<Vec<i64>> {
+        (0..n)
+            .map(|_| (0..n).map(|_| rng.below(100_001) as i64).collect())
+            .collect()
+    };
+    let a = matrix();
+    let b = matrix();
+    Chess { n, m: n, a, b }
+}
+
+/// A board of W and B only (no empty cells, so no free shortcuts), weights up to 10^6.
+fn chessboard_board(n: usize, seed: u64) -> Chessboard {
+    let mut rng = Lcg(seed);
+    let cells: Vec<Vec<Cell>> = (0..n)
+        .map(|_| {
+            (0..n)
+                .map(|_| {
+                    if rng.below(2) == 0 {
+                        Cell::White
+                    } else {
+                        Cell::Black
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let weights = (0..n)
+        .map(|_| (0..n).map(|_| rng.below(1_000_001) as i64).collect())
+        .collect();
+    Chessboard { n, cells, weights }
+}
+
+/// The contest baseline for chess: the staircase as an (n+m)-bit word, `f[1 << (n+m)]`,
+/// memoized recursion, turn from the popcount of filled cells.
+struct DenseChess {
+    n: usize,
+    m: usize,
+    a: Vec<i32>,
+    b: Vec<i32>,
+    f: Vec<i32>,
+    seen: Vec<bool>,
+}
+
+impl DenseChess {
+    fn solve(c: &Chess) -> i64 {
+        let (n, m) = (c.n, c.m);
+        let flat = |v: &Vec<Vec<i64>>| v.iter().flatten().map(|&x| x as i32).collect();
+        let mut s = DenseChess {
+            n,
+            m,
+            a: flat(&c.a),
+            b: flat(&c.b),
+            f: vec![0; 1 << (n + m)],
+            seen: vec![false; 1 << (n + m)],
+        };
+        // Bits from high to low: a 1 is a step up, a 0 a step right, walking from the
+        // bottom-left corner. Empty board: n ups then m rights.
+        let empty = ((1usize << n) - 1) << m;
+        i64::from(s.dfs(empty, 0))
+    }
+
+    fn dfs(&mut self, stat: usize, filled: usize) -> i32 {
+        if filled == self.n * self.m {
+            return 0;
+        }
+        if self.seen[stat] {
+            return self.f[stat];
+        }
+        let len = self.n + self.m;
+        let feifei = filled.is_multiple_of(2);
+        let mut best = if feifei { i32::MIN } else { i32::MAX };
+        // Walk from the highest bit: an up-step closes a row (bottom row first), a right
+        // step widens the current row.
+        let (mut row, mut col) = (self.n, 0usize);
+        for i in (1..len).rev() {
+            let up = (stat >> i) & 1 == 1;
+            let next_right = (stat >> (i - 1)) & 1 == 0;
+            if up {
+                row -= 1;
+                if next_right {
+                    // Cell (row, col) is addable: swap "up, right" into "right, up".
+                    let next = stat ^ (3 << (i - 1));
+                    let cell = row * self.m + col;
+                    let v = self.dfs(next, filled + 1);
+                    best = if feifei {
+                        best.max(self.a[cell] + v)
+                    } else {
+                        best.min(v - self.b[cell])
+                    };
+                }
+            } else {
+                col += 1;
+            }
+        }
+        self.seen[stat] = true;
+        self.f[stat] = best;
+        best
+    }
+}
+
+/// The contest baseline for chessboard: `int f[1 << 2n]` filled with -1, memoized recursion,
+/// every corner alone and every (W, B) corner pair.
+struct DenseChessboard {
+    n: usize,
+    color: Vec<Cell>,
+    weight: Vec<i32>,
+    f: Vec<i32>,
+}
+
+impl DenseChessboard {
+    fn solve(b: &Chessboard) -> i64 {
+        let n = b.n;
+        let mut s = DenseChessboard {
+            n,
+            color: b.cells.iter().flatten().copied().collect(),
+            weight: b.weights.iter().flatten().map(|&w| w as i32).collect(),
+            f: vec![-1; 1 << (2 * n)],
+        };
+        let start = (1usize << n) - 1;
+        s.f[start << n] = 0;
+        i64::from(s.dfs(start))
+    }
+
+    /// Bits from high to low: a 1 is a step right, a 0 a step down, from the top-left corner
+    /// of the board; the removed region lies below-left of the path.
+    fn dfs(&mut self, stat: usize) -> i32 {
+        if self.f[stat] != -1 {
+            return self.f[stat];
+        }
+        let n = self.n;
+        let (mut r, mut c) = (0usize, 0usize);
+        let mut best = i32::MAX;
+        let mut whites = [(0usize, 0i32); 24];
+        let mut blacks = [(0usize, 0i32); 24];
+        let (mut nw, mut nb) = (0, 0);
+        for i in (1..2 * n).rev() {
+            if (stat >> i) & 1 == 0 && (stat >> (i - 1)) & 1 == 1 {
+                let cell = r * n + c;
+                let w = self.weight[cell];
+                let v = self.dfs(stat ^ (3 << (i - 1)));
+                best = best.min(v + w);
+                match self.color[cell] {
+                    Cell::White => {
+                        whites[nw] = (i, w);
+                        nw += 1;
+                    }
+                    Cell::Black => {
+                        blacks[nb] = (i, w);
+                        nb += 1;
+                    }
+                    Cell::Empty => {}
+                }
+            }
+            if (stat >> i) & 1 == 1 {
+                c += 1;
+            } else {
+                r += 1;
+            }
+        }
+        for &(iw, ww) in &whites[..nw] {
+            for &(ib, wb) in &blacks[..nb] {
+                let next = stat ^ (3 << (iw - 1)) ^ (3 << (ib - 1));
+                best = best.min(self.dfs(next) + (ww - wb).abs());
+            }
+        }
+        self.f[stat] = best;
+        best
+    }
+}
+
+/// CPU time of this thread: the machine may be shared, and wall time would count the waits.
+fn thread_cpu() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec we pass.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+struct Timing {
+    cpu: Duration,
+    wall: Duration,
+    answer: i64,
+}
+
+/// Medians of `runs` runs, CPU and wall time separately.
+fn measure(runs: usize, mut f: impl FnMut() -> i64) -> Timing {
+    let mut cpu = Vec::with_capacity(runs);
+    let mut wall = Vec::with_capacity(runs);
+    let mut answer = 0;
+    for _ in 0..runs {
+        let (c0, w0) = (thread_cpu(), Instant::now());
+        answer = std::hint::black_box(f());
+        cpu.push(thread_cpu() - c0);
+        wall.push(w0.elapsed());
+    }
+    cpu.sort();
+    wall.sort();
+    Timing {
+        cpu: cpu[runs / 2],
+        wall: wall[runs / 2],
+        answer,
+    }
+}
+
+/// Runs a command to completion and returns its peak resident set size in MiB (wait4's
+/// ru_maxrss, KiB on Linux) and its stdout.
+fn peak_rss(command: &mut Command) -> std::io::Result<(f64, String)> {
+    let child = command.stdout(Stdio::piped()).spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let mut stdout = child.stdout.expect("stdout is piped");
+    let reader = std::thread::spawn(move || {
+        let mut out = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
+        out
+    });
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: pid is our own child, not yet reaped; both pointers are valid.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if reaped != pid {
+        return Err(std::io::Error::last_os_error());
+    }
+    let out = reader.join().unwrap_or_default();
+    Ok((usage.ru_maxrss as f64 / 1024.0, out))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+fn row(name: &str, t: &Timing) {
+    println!(
+        "  {name:<38} {:>11} {:>11}   answer {}",
+        ms(t.cpu),
+        ms(t.wall),
+        t.answer
+    );
+}
+
+fn main() {
+    if let Ok(path) = std::env::var(CHILD_ENV) {
+        let text = std::fs::read(path).expect("the board file");
+        let bounds = Bounds {
+            max_n: 12,
+            max_m: 12,
+            max_value: 1_000_000,
+        };
+        let Ok(Instance::Chessboard(board)) =
+            duipai::problem::Problem::Chessboard.parse(&text, &bounds)
+        else {
+            panic!("the bench wrote an invalid board");
+        };
+        println!("{}", DenseChessboard::solve(&board));
+        return;
+    }
+
+    let chess = chess_board(10, 2018);
+    let chessboard = chessboard_board(12, 2019);
+    let chess_instance = Instance::Chess(chess.clone());
+    let board_instance = Instance::Chessboard(chessboard.clone());
+
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("board12.in");
+    std::fs::File::create(&file)
+        .and_then(|mut f| f.write_all(board_instance.to_input().as_bytes()))
+        .expect("the board file");
+    // First, while this process is still small: a spawned child's ru_maxrss starts from the
+    // resident size of the process image it was started from.
+    println!("peak RSS of a whole process on the 12×12 chessboard:");
+    let duipai = env!("CARGO_BIN_EXE_duipai");
+    match peak_rss(
+        Command::new(duipai)
+            .args(["solve", "chessboard"])
+            .arg(&file),
+    ) {
+        Ok((mib, out)) => println!(
+            "  duipai solve chessboard   {mib:>7.1} MiB   (answer {}, target < 16 MiB)",
+            out.trim()
+        ),
+        Err(e) => println!("  duipai solve chessboard   failed: {e}"),
+    }
+    let me = std::env::current_exe().expect("the bench executable");
+    match peak_rss(Command::new(me).env(CHILD_ENV, &file)) {
+        Ok((mib, out)) => println!(
+            "  dense baseline (child)    {mib:>7.1} MiB   (answer {})",
+            out.trim()
+        ),
+        Err(e) => println!("  dense baseline (child)    failed: {e}"),
+    }
+
+    println!("duipai solvers: medians (CPU time of the thread, wall time)");
+    println!("  {:<38} {:>11} {:>11}", "", "cpu", "wall");
+    let chess_dp = measure(31, || chess_instance.solve());
+    row("chess 10×10, rank-indexed DP", &chess_dp);
+    let chess_dense = measure(31, || DenseChess::solve(&chess));
+    row("chess 10×10, dense f[1 << 20] baseline", &chess_dense);
+    let board_dp = measure(9, || board_instance.solve());
+    row("chessboard 12×12, rank-indexed DP", &board_dp);
+    let board_dense = measure(5, || DenseChessboard::solve(&chessboard));
+    row("chessboard 12×12, dense f[1 << 24]", &board_dense);
+    assert_eq!(chess_dp.answer, chess_dense.answer, "chess answers differ");
+    assert_eq!(
+        board_dp.answer, board_dense.answer,
+        "chessboard answers differ"
+    );
+
+    let ratio =
+        |base: &Timing, ours: &Timing| base.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-9);
+    println!("speed-up over the baseline (CPU time):");
+    println!(
+        "  chess 10×10       {:>6.2}×",
+        ratio(&chess_dense, &chess_dp)
+    );
+    println!(
+        "  chessboard 12×12  {:>6.2}×   (target >= 3×)",
+        ratio(&board_dense, &board_dp)
+    );
+}
