@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 use clap::Parser;
 use duipai::cli::{Cli, Command as Sub, Layout};
@@ -54,6 +55,30 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
+/// A pack written once per (problem, layout, seed) and shared by the tests that only read it:
+/// chessboard packs take seconds in a debug build.
+struct Packed {
+    tree: BTreeMap<String, Vec<u8>>,
+    files: Vec<pack::PackedFile>,
+}
+
+fn packed(problem: Problem, layout: Layout, seed: u64) -> &'static Packed {
+    type Cache = Vec<((Problem, Layout, u64), &'static Packed)>;
+    static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = cache.iter().find(|(k, _)| *k == (problem, layout, seed)) {
+        return p;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let files = pack::write_pack(&options(problem, dir.path(), layout, seed)).unwrap();
+    let p: &'static Packed = Box::leak(Box::new(Packed {
+        tree: read_tree(dir.path()),
+        files,
+    }));
+    cache.push(((problem, layout, seed), p));
+    p
+}
+
 fn duipai(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_duipai"))
         .args(args)
@@ -83,9 +108,7 @@ fn layouts_name_their_files() {
     for problem in Problem::ALL {
         let count = builtin_plan(problem).lines.len();
         for layout in LAYOUTS {
-            let dir = tempfile::tempdir().unwrap();
-            pack::write_pack(&options(problem, dir.path(), layout, 0)).unwrap();
-            let tree = read_tree(dir.path());
+            let tree = &packed(problem, layout, 0).tree;
             let mut expected: Vec<String> = (1..=count)
                 .flat_map(|i| {
                     let stem = match layout {
@@ -127,9 +150,7 @@ fn icpc_layout_has_samples_and_limits() {
             1024,
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        pack::write_pack(&options(problem, dir.path(), Layout::Icpc, 0)).unwrap();
-        let tree = read_tree(dir.path());
+        let tree = &packed(problem, Layout::Icpc, 0).tree;
         assert_eq!(text(&tree["data/sample/01-sample.in"]), sample_in);
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
         assert_eq!(
@@ -232,20 +253,12 @@ fn chessboard_plan_covers_sizes_and_families() {
 
 #[test]
 fn seed_zero_keeps_the_written_seeds_and_others_change_every_test() {
-    let dir = tempfile::tempdir().unwrap();
-    pack::write_pack(&options(Problem::Chess, dir.path(), Layout::Plain, 0)).unwrap();
+    let a = &packed(Problem::Chess, Layout::Plain, 0).tree;
     let first = duipai(&[
         "gen", "chess", "--n", "2", "--m", "2", "--b-zero", "--family", "uniform", "--seed", "101",
     ]);
-    assert_eq!(
-        std::fs::read(dir.path().join("1.in")).unwrap(),
-        first.stdout
-    );
-
-    let mixed = tempfile::tempdir().unwrap();
-    pack::write_pack(&options(Problem::Chess, mixed.path(), Layout::Plain, 7)).unwrap();
-    let a = read_tree(dir.path());
-    let b = read_tree(mixed.path());
+    assert_eq!(a["1.in"], first.stdout);
+    let b = &packed(Problem::Chess, Layout::Plain, 7).tree;
     // The random 10×10 points differ with another seed (18 is every value at the bound, and
     // small boards may coincide by chance).
     for i in [17, 19, 20] {
@@ -270,10 +283,8 @@ fn replay(command: &str) -> String {
 #[test]
 fn manifest_replays_every_file() {
     for problem in Problem::ALL {
-        for (layout, seed) in [(Layout::Noi, 0), (Layout::Icpc, 12345)] {
-            let dir = tempfile::tempdir().unwrap();
-            let files = pack::write_pack(&options(problem, dir.path(), layout, seed)).unwrap();
-            let tree = read_tree(dir.path());
+        for (layout, seed) in [(Layout::Noi, 0), (Layout::Icpc, 99)] {
+            let Packed { tree, files } = packed(problem, layout, seed);
             let manifest = text(&tree[MANIFEST]).to_string();
             let plan_text = plan::builtin(problem);
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
@@ -311,12 +322,10 @@ fn manifest_replays_every_file() {
 #[test]
 fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
     for problem in Problem::ALL {
-        for layout in LAYOUTS {
-            let dir = tempfile::tempdir().unwrap();
-            pack::write_pack(&options(problem, dir.path(), layout, 3)).unwrap();
-            let tree = read_tree(dir.path());
+        for (layout, seed) in [(Layout::Plain, 0), (Layout::Noi, 0), (Layout::Icpc, 99)] {
+            let tree = &packed(problem, layout, seed).tree;
             let mut checked = 0;
-            for (name, bytes) in &tree {
+            for (name, bytes) in tree {
                 let Some(stem) = name.strip_suffix(".in") else {
                     continue;
                 };
@@ -373,15 +382,23 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("tests"), "{stderr}");
 
-    let lib = tempfile::tempdir().unwrap();
-    pack::write_pack(&options(Problem::Chessboard, lib.path(), Layout::Icpc, 0)).unwrap();
     let tree = read_tree(&out_dir);
-    assert_eq!(tree, read_tree(lib.path()));
+    assert_eq!(&tree, &packed(Problem::Chessboard, Layout::Icpc, 0).tree);
     assert!(
         tree.keys().all(|k| !k.contains(".duipai-")),
         "{:?}",
         tree.keys()
     );
+    // And the validator itself accepts every input.
+    let inputs: Vec<String> = tree
+        .keys()
+        .filter(|k| k.ends_with(".in"))
+        .map(|k| out_dir.join(k).to_string_lossy().into_owned())
+        .collect();
+    let mut args = vec!["validate", "chessboard"];
+    args.extend(inputs.iter().map(String::as_str));
+    let out = duipai(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -140,14 +140,23 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
         let spec = Spec::new(problem, &line.args)
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
         let instance = spec.generate(effective_seed(line.seed, opts.seed));
-        let answer = format!("{}\n", instance.solve());
+        let input = instance.to_input();
+        // The validator's own check, so a pack never ships an input `duipai validate` rejects.
+        problem
+            .parse(input.as_bytes(), &problem.default_bounds())
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{}:{}: generated input is invalid: {e}",
+                    opts.plan.name,
+                    line.line
+                )
+            })?;
+        let answer = instance
+            .try_solve()
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
+        let answer = format!("{answer}\n");
         let stem = test_stem(problem, opts.layout, i + 1, count);
-        write(
-            format!("{stem}.in"),
-            &instance.to_input(),
-            Some(line),
-            false,
-        )?;
+        write(format!("{stem}.in"), &input, Some(line), false)?;
         write(format!("{stem}.ans"), &answer, Some(line), true)?;
         progress.tick();
     }
