@@ -47,9 +47,10 @@ fn main() {
         let elapsed = start.elapsed();
         total += elapsed;
         println!(
-            "pack {problem:<10} {tests:>3} tests  {:>8.3} s",
+            "pack {:<10} {tests:>3} tests {:>8.3} s",
+            problem.name(),
             elapsed.as_secs_f64()
         );
     }
-    println!("total                     {:>8.3} s", total.as_secs_f64());
+    println!("total {:>28.3} s", total.as_secs_f64());
 }
