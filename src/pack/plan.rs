@@ -144,11 +144,23 @@ pub fn parse(name: &str, text: &str, problem: Problem) -> Result<Plan, PlanError
     })
 }
 
-/// clap's message without its `error: ` prefix, usage block and tips: one line for `FILE:LINE:`.
+/// clap's message on one line, for `FILE:LINE:`: without its `error: ` prefix, tips and usage
+/// block; continuation lines (the missing arguments, say) are kept.
 fn clap_message(e: &clap::Error) -> String {
     let rendered = e.render().to_string();
-    let first = rendered.lines().next().unwrap_or("invalid arguments");
-    first.strip_prefix("error: ").unwrap_or(first).to_string()
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = kept.join(" ");
+    let message = joined.strip_prefix("error: ").unwrap_or(&joined);
+    if message.is_empty() {
+        "invalid arguments".to_string()
+    } else {
+        message.to_string()
+    }
 }
 
 /// The seed a plan line is generated with: the written seed when the pack seed is 0, otherwise
