@@ -8,6 +8,7 @@ pub mod exit;
 pub mod fsutil;
 pub mod generate;
 pub mod judge;
+pub mod pack;
 pub mod problem;
 pub mod report;
 pub mod run;

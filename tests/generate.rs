@@ -485,3 +485,95 @@ fn explicit_flags_override_every_family() {
         }
     }
 }
+
+/// Parses a generated case with the validator's default bounds and checks it round-trips.
+fn assert_valid(problem: Problem, instance: &Instance, context: &str) {
+    let text = instance.to_input();
+    let parsed = problem
+        .parse(text.as_bytes(), &problem.default_bounds())
+        .unwrap_or_else(|e| panic!("{context}: {e}\n{text}"));
+    assert_eq!(&parsed, instance, "{context}");
+    assert_eq!(parsed.to_input(), text, "{context}");
+}
+
+#[test]
+fn every_family_and_flag_combination_parses_and_round_trips() {
+    let flag_sets: &[&[&str]] = &[
+        &[],
+        &["--n", "1"],
+        &["--n", "2..3", "--max-value", "0"],
+        &["--max-value", "1"],
+        &["--b-zero"],
+        &["--n", "1..12", "--m", "10"],
+    ];
+    let mut checked = 0;
+    for problem in Problem::ALL {
+        for &f in Family::for_problem(problem).iter().chain([&Family::Mixed]) {
+            for flags in flag_sets {
+                let mut words = vec!["duipai", "gen", problem.name(), "--seed", "0"];
+                words.extend_from_slice(flags);
+                words.extend(["--family", f.name()]);
+                let Sub::Gen(g) = Cli::try_parse_from(&words).unwrap().command else {
+                    panic!()
+                };
+                // Chess-only flags and sizes past the bound are refused, not generated.
+                let Ok(s) = Spec::new(problem, &g.gen_args) else {
+                    let chess_only = flags.contains(&"--b-zero") || flags.contains(&"--m");
+                    assert!(chess_only || problem == Problem::Chess, "{words:?}");
+                    continue;
+                };
+                for seed in 0..150u64 {
+                    assert_valid(
+                        problem,
+                        &s.generate(seed),
+                        &format!("{words:?} seed {seed}"),
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 10_000, "{checked}");
+}
+
+mod random_flags {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn size_range(max: usize) -> impl Strategy<Value = Option<duipai::generate::SizeRange>> {
+        proptest::option::of((1..=max, 0..max).prop_map(move |(lo, extra)| {
+            duipai::generate::SizeRange {
+                lo,
+                hi: (lo + extra).min(max),
+            }
+        }))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn any_valid_flags_give_valid_input(
+            chess in any::<bool>(),
+            n in size_range(12),
+            m in size_range(10),
+            max_value in proptest::option::of(0i64..=1_000_000),
+            b_zero in any::<bool>(),
+            family_index in 0usize..9,
+            seed in any::<u64>(),
+        ) {
+            let problem = if chess { Problem::Chess } else { Problem::Chessboard };
+            let bounds = problem.default_bounds();
+            let families = Family::for_problem(problem);
+            let args = GenArgs {
+                n: n.filter(|r| r.hi <= bounds.max_n),
+                m: if chess { m } else { None },
+                max_value: max_value.map(|v| v.min(bounds.max_value)),
+                b_zero: chess && b_zero,
+                family: Some(families.get(family_index).copied().unwrap_or(Family::Mixed)),
+            };
+            let instance = generate(problem, &args, seed).unwrap();
+            assert_valid(problem, &instance, &format!("{} --seed {seed}", args.to_flags()));
+        }
+    }
+}

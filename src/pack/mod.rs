@@ -1,0 +1,282 @@
+//! Test-pack export: a plan's inputs with their reference answers, in the plain, NOI or ICPC
+//! layout, with a manifest that says how to regenerate every file.
+//!
+//! The manifest (`manifest.txt`) is tab-separated, one row per file, after `#` header lines:
+//! `FILE  LINE  PLAN-LINE  COMMAND`. LINE and PLAN-LINE are the plan line that made the file
+//! (number and text as written); COMMAND regenerates it with the effective seed:
+//! `duipai gen ... --seed S` for an `.in`, the same piped into `duipai solve` for an `.ans`.
+//! Statement samples (ICPC layout) have `-` as their line and `sample` as their text.
+//!
+//! Every file is written under a temporary name in its final directory and renamed into
+//! place, and the manifest is written last (an existing one is removed first), so a pack that
+//! has a manifest is complete.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::cli::Layout;
+use crate::generate::Spec;
+use crate::problem::Problem;
+
+pub mod plan;
+
+pub use plan::{Plan, PlanError, PlanLine, effective_seed};
+
+/// The manifest's file name, at the top of the pack.
+pub const MANIFEST: &str = "manifest.txt";
+
+/// What to write and where.
+#[derive(Debug, Clone)]
+pub struct PackOptions {
+    pub problem: Problem,
+    pub out: PathBuf,
+    pub plan: Plan,
+    pub layout: Layout,
+    /// Mixed into every line's seed; 0 keeps the written seeds.
+    pub seed: u64,
+    /// Write into a non-empty directory.
+    pub force: bool,
+    /// Show a progress bar on stderr if it is a terminal and the pack takes a while.
+    pub progress: bool,
+}
+
+/// One file of a finished pack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackedFile {
+    /// Relative to the pack directory, `/`-separated.
+    pub path: String,
+    /// The plan line that made it; `None` for a statement sample.
+    pub line: Option<usize>,
+}
+
+/// The statement sample of a problem: (input, answer), as in `cases/<problem>/01-sample.*`.
+pub fn sample(problem: Problem) -> (&'static str, &'static str) {
+    match problem {
+        Problem::Chess => (
+            include_str!("../../cases/chess/01-sample.in"),
+            include_str!("../../cases/chess/01-sample.ans"),
+        ),
+        Problem::Chessboard => (
+            include_str!("../../cases/chessboard/01-sample.in"),
+            include_str!("../../cases/chessboard/01-sample.ans"),
+        ),
+    }
+}
+
+/// The file names of test `index` (1-based) of `count`, without extension.
+pub fn test_stem(problem: Problem, layout: Layout, index: usize, count: usize) -> String {
+    match layout {
+        Layout::Plain => index.to_string(),
+        Layout::Noi => format!("{}{index}", problem.name()),
+        Layout::Icpc => {
+            // Zero-padded so that file-name order is test order.
+            let width = count.to_string().len().max(2);
+            format!("data/secret/{index:0width$}")
+        }
+    }
+}
+
+/// `problem.yaml` of the ICPC layout: the name and the judge's limits.
+pub fn problem_yaml(problem: Problem) -> String {
+    let (time_ms, memory_mib) = problem.default_limits();
+    let seconds = time_ms as f64 / 1000.0;
+    format!(
+        "name: {}\nlimits:\n  time_limit: {seconds}\n  memory: {memory_mib}\n",
+        problem.name()
+    )
+}
+
+/// Writes the pack. Fails before writing anything if the directory is not empty and `force`
+/// is off.
+pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
+    let out = &opts.out;
+    prepare_dir(out, opts.force)?;
+    let problem = opts.problem;
+    let count = opts.plan.lines.len();
+    let mut files: Vec<(PackedFile, String)> = Vec::new();
+    let mut write = |rel: String, content: &str, source: Option<&PlanLine>, answer: bool| {
+        write_atomic(out, &rel, content.as_bytes())?;
+        let (line, text, command) = match source {
+            Some(l) => {
+                let gen_cmd = l.command(opts.seed);
+                let cmd = if answer {
+                    format!("{gen_cmd} | duipai solve {problem}")
+                } else {
+                    gen_cmd
+                };
+                (l.line.to_string(), l.text.clone(), cmd)
+            }
+            None => (
+                "-".to_string(),
+                "sample".to_string(),
+                format!(
+                    "cat cases/{problem}/{}",
+                    rel.rsplit('/').next().unwrap_or("")
+                ),
+            ),
+        };
+        files.push((
+            PackedFile {
+                path: rel.clone(),
+                line: source.map(|l| l.line),
+            },
+            format!("{rel}\t{line}\t{text}\t{command}\n"),
+        ));
+        anyhow::Ok(())
+    };
+
+    if opts.layout == Layout::Icpc {
+        let (input, answer) = sample(problem);
+        write("data/sample/01-sample.in".to_string(), input, None, false)?;
+        write("data/sample/01-sample.ans".to_string(), answer, None, true)?;
+    }
+
+    let progress = Progress::new(opts.progress, count as u64);
+    for (i, line) in opts.plan.lines.iter().enumerate() {
+        let spec = Spec::new(problem, &line.args)
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
+        let instance = spec.generate(effective_seed(line.seed, opts.seed));
+        let input = instance.to_input();
+        // The validator's own check, so a pack never ships an input `duipai validate` rejects.
+        problem
+            .parse(input.as_bytes(), &problem.default_bounds())
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{}:{}: generated input is invalid: {e}",
+                    opts.plan.name,
+                    line.line
+                )
+            })?;
+        let answer = instance
+            .try_solve()
+            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
+        let answer = format!("{answer}\n");
+        let stem = test_stem(problem, opts.layout, i + 1, count);
+        write(format!("{stem}.in"), &input, Some(line), false)?;
+        write(format!("{stem}.ans"), &answer, Some(line), true)?;
+        progress.tick();
+    }
+    progress.finish();
+
+    if opts.layout == Layout::Icpc {
+        write_atomic(out, "problem.yaml", problem_yaml(problem).as_bytes())?;
+    }
+
+    let mut manifest = format!(
+        "# duipai pack {problem} --layout {} --seed {} (plan {}, {count} tests)\n\
+         # file\tplan line\tplan text\tregenerate with\n",
+        layout_name(opts.layout),
+        opts.seed,
+        opts.plan.name,
+    );
+    for (_, row) in &files {
+        manifest.push_str(row);
+    }
+    write_atomic(out, MANIFEST, manifest.as_bytes())?;
+    Ok(files.into_iter().map(|(f, _)| f).collect())
+}
+
+pub fn layout_name(layout: Layout) -> &'static str {
+    match layout {
+        Layout::Plain => "plain",
+        Layout::Noi => "noi",
+        Layout::Icpc => "icpc",
+    }
+}
+
+/// Creates the directory, or checks that it may be written into. With `force`, an old
+/// manifest is removed first: the pack is only marked complete again once rewritten.
+fn prepare_dir(out: &Path, force: bool) -> anyhow::Result<()> {
+    match std::fs::read_dir(out) {
+        Ok(mut entries) => {
+            if entries.next().is_some() && !force {
+                bail!(
+                    "{} is not empty; pass --force to write into it (files of the same name are replaced)",
+                    out.display()
+                );
+            }
+            let manifest = out.join(MANIFEST);
+            if manifest.exists() {
+                std::fs::remove_file(&manifest)
+                    .with_context(|| format!("removing the old {}", manifest.display()))?;
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(out)
+            .with_context(|| format!("creating the directory {}", out.display())),
+        Err(e) => {
+            if out.exists() && !out.is_dir() {
+                bail!("{} exists and is not a directory", out.display());
+            }
+            Err(e).with_context(|| format!("reading the directory {}", out.display()))
+        }
+    }
+}
+
+/// Writes `out/rel` through a temporary file in the same directory, renamed into place, so
+/// the file is either absent, old, or complete.
+fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
+    let path = out.join(rel);
+    let dir = path.parent().unwrap_or(out);
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".duipai-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    // Temporary files are private (0600); a pack is meant to be shared.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("setting permissions of {}", path.display()))?;
+    }
+    tmp.write_all(content)
+        .and_then(|()| tmp.flush())
+        .with_context(|| format!("writing {}", path.display()))?;
+    tmp.persist(&path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("renaming into {}", path.display()))?;
+    Ok(())
+}
+
+/// A progress bar that appears only on a terminal and only once the pack has taken a moment,
+/// so quick packs and redirected runs print nothing.
+struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    wanted: bool,
+}
+
+impl Progress {
+    const DELAY: Duration = Duration::from_millis(300);
+
+    fn new(enabled: bool, len: u64) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} tests") {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message("packing");
+        Progress {
+            bar,
+            start: Instant::now(),
+            wanted: enabled && std::io::stderr().is_terminal(),
+        }
+    }
+
+    fn tick(&self) {
+        if self.wanted && self.bar.is_hidden() && self.start.elapsed() >= Self::DELAY {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.inc(1);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
