@@ -16,6 +16,7 @@ use crate::judge::{CaseOutcome, Expected, judge_case};
 use crate::problem::Problem;
 use crate::report::{self, CaseRecord};
 use crate::run::{IoMode, Limits};
+use crate::verdict::Verdict;
 
 /// How many failing cases get a diff in the human report.
 const DIFFS_SHOWN: usize = 3;
@@ -62,7 +63,11 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         .filter(|&i| !outcomes[i].verdict().is_accepted())
         .collect();
     for &i in failures.iter().take(DIFFS_SHOWN) {
-        if report::shows_output(outcomes[i].verdict()) {
+        // A wrong single integer is said in full by the case's line; a diff helps with
+        // malformed output and with answers of several tokens.
+        let integer_wa = outcomes[i].verdict() == Verdict::WrongAnswer
+            && matches!(cases[i].expected, Expected::Answer(_));
+        if report::shows_output(outcomes[i].verdict()) && !integer_wa {
             out.line(format!(
                 "\n{}: {}",
                 cases[i].name, outcomes[i].judgement.detail
@@ -161,7 +166,7 @@ fn collect_cases(problem: Problem, dir: &Path) -> anyhow::Result<Vec<StoredCase>
         (parent, vec![dir.to_path_buf()])
     } else {
         let mut inputs = Vec::new();
-        for entry in WalkDir::new(dir).sort_by_file_name() {
+        for entry in WalkDir::new(dir).sort_by(|a, b| natural_order(a.file_name(), b.file_name())) {
             let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
             if entry.file_type().is_file() && entry.path().extension() == Some("in".as_ref()) {
                 inputs.push(entry.into_path());
@@ -192,6 +197,39 @@ fn collect_cases(problem: Problem, dir: &Path) -> anyhow::Result<Vec<StoredCase>
         .collect()
 }
 
+/// File-name order with digit runs compared as numbers, so `chess2.in` comes before
+/// `chess10.in` (NOI packs are not zero-padded); ties fall back to plain byte order.
+fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering {
+    /// Digit runs before other text (as in ASCII), numbers by value, text by bytes.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Chunk<'a> {
+        Number { digits: usize, value: &'a [u8] },
+        Text(&'a [u8]),
+    }
+    fn chunks(s: &[u8]) -> Vec<Chunk<'_>> {
+        s.chunk_by(|x, y| x.is_ascii_digit() == y.is_ascii_digit())
+            .map(|c| {
+                if c[0].is_ascii_digit() {
+                    let value = trim_zeros(c);
+                    Chunk::Number {
+                        digits: value.len(),
+                        value,
+                    }
+                } else {
+                    Chunk::Text(c)
+                }
+            })
+            .collect()
+    }
+    let (ab, bb) = (a.as_encoded_bytes(), b.as_encoded_bytes());
+    chunks(ab).cmp(&chunks(bb)).then_with(|| ab.cmp(bb))
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let first = digits.iter().position(|&d| d != b'0').unwrap_or(digits.len());
+    &digits[first..]
+}
+
 fn expected_for(problem: Problem, input_path: &Path, input: &[u8]) -> anyhow::Result<Expected> {
     for ext in ["ans", "out"] {
         let answer = input_path.with_extension(ext);
@@ -214,4 +252,19 @@ fn expected_for(problem: Problem, input_path: &Path, input: &[u8]) -> anyhow::Re
             )
         })?;
     Ok(Expected::Answer(instance.solve()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::natural_order;
+    use std::cmp::Ordering;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn numbers_in_names_sort_as_numbers() {
+        let mut names = ["chess10.in", "chess2.in", "chess1.in", "a.in", "chess02.in", "b"];
+        names.sort_by(|a, b| natural_order(OsStr::new(a), OsStr::new(b)));
+        assert_eq!(names, ["a.in", "b", "chess1.in", "chess02.in", "chess2.in", "chess10.in"]);
+        assert_eq!(natural_order(OsStr::new("x"), OsStr::new("x")), Ordering::Equal);
+    }
 }
