@@ -18,6 +18,14 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         .suffix(".tmp")
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    // Temporary files are private (0600); what duipai writes is meant to be shared.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .with_context(|| format!("cannot set the permissions of {}", path.display()))?;
+    }
     tmp.write_all(contents)
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;

@@ -226,7 +226,10 @@ fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering
 }
 
 fn trim_zeros(digits: &[u8]) -> &[u8] {
-    let first = digits.iter().position(|&d| d != b'0').unwrap_or(digits.len());
+    let first = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
     &digits[first..]
 }
 
@@ -262,9 +265,29 @@ mod tests {
 
     #[test]
     fn numbers_in_names_sort_as_numbers() {
-        let mut names = ["chess10.in", "chess2.in", "chess1.in", "a.in", "chess02.in", "b"];
+        let mut names = [
+            "chess10.in",
+            "chess2.in",
+            "chess1.in",
+            "a.in",
+            "chess02.in",
+            "b",
+        ];
         names.sort_by(|a, b| natural_order(OsStr::new(a), OsStr::new(b)));
-        assert_eq!(names, ["a.in", "b", "chess1.in", "chess02.in", "chess2.in", "chess10.in"]);
-        assert_eq!(natural_order(OsStr::new("x"), OsStr::new("x")), Ordering::Equal);
+        assert_eq!(
+            names,
+            [
+                "a.in",
+                "b",
+                "chess1.in",
+                "chess02.in",
+                "chess2.in",
+                "chess10.in"
+            ]
+        );
+        assert_eq!(
+            natural_order(OsStr::new("x"), OsStr::new("x")),
+            Ordering::Equal
+        );
     }
 }

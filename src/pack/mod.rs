@@ -11,7 +11,7 @@
 //! place, and the manifest is written last (an existing one is removed first), so a pack that
 //! has a manifest is complete.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -217,32 +217,12 @@ fn prepare_dir(out: &Path, force: bool) -> anyhow::Result<()> {
     }
 }
 
-/// Writes `out/rel` through a temporary file in the same directory, renamed into place, so
-/// the file is either absent, old, or complete.
+/// Writes `out/rel` atomically (see [`crate::fsutil::write_atomic`]), creating its directory.
 fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
     let path = out.join(rel);
     let dir = path.parent().unwrap_or(out);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".duipai-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    // Temporary files are private (0600); a pack is meant to be shared.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644))
-            .with_context(|| format!("setting permissions of {}", path.display()))?;
-    }
-    tmp.write_all(content)
-        .and_then(|()| tmp.flush())
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(&path)
-        .map_err(|e| e.error)
-        .with_context(|| format!("renaming into {}", path.display()))?;
-    Ok(())
+    crate::fsutil::write_atomic(&path, content)
 }
 
 /// A progress bar that appears only on a terminal and only once the pack has taken a moment,
