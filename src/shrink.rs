@@ -36,14 +36,27 @@ pub struct ShrinkStats {
     pub steps: usize,
     /// Stopped by the budget rather than by reaching a case no candidate improves.
     pub exhausted: bool,
+    /// Stopped because the probe said so.
+    pub stopped: bool,
 }
 
-/// Reduces `start` as long as `still_fails` holds for a smaller candidate. `still_fails` is
-/// never called on `start` itself: the caller has already seen it fail.
+/// What trying one candidate showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probe {
+    /// It still fails the same way: keep it.
+    Fails,
+    /// It does not: try the next one.
+    Passes,
+    /// Stop minimizing now (interrupted, or the harness failed) and keep the best so far.
+    Stop,
+}
+
+/// Reduces `start` as long as `probe` says a smaller candidate still fails. `probe` is never
+/// called on `start` itself: the caller has already seen it fail.
 pub fn shrink(
     start: &Instance,
     budget: Budget,
-    still_fails: &mut dyn FnMut(&Instance) -> bool,
+    probe: &mut dyn FnMut(&Instance) -> Probe,
 ) -> (Instance, ShrinkStats) {
     let started = Instant::now();
     let mut current = start.clone();
@@ -55,11 +68,21 @@ pub fn shrink(
                 stats.exhausted = true;
                 break;
             }
-            stats.attempts += 1;
-            if still_fails(&candidate) {
-                next = Some(candidate);
-                break;
+            match probe(&candidate) {
+                Probe::Fails => {
+                    stats.attempts += 1;
+                    next = Some(candidate);
+                    break;
+                }
+                Probe::Passes => stats.attempts += 1,
+                Probe::Stop => {
+                    stats.stopped = true;
+                    break;
+                }
             }
+        }
+        if stats.stopped {
+            break;
         }
         match next {
             // Restart from the most drastic reductions of the new, smaller case.
@@ -285,8 +308,8 @@ mod tests {
             &[&[9, 9, 9], &[9, 9, 9], &[9, 9, 9]],
         );
         let mut fails = |i: &Instance| match i {
-            Instance::Chess(c) => c.a.iter().flatten().any(|&v| v >= 50),
-            _ => false,
+            Instance::Chess(c) if c.a.iter().flatten().any(|&v| v >= 50) => Probe::Fails,
+            _ => Probe::Passes,
         };
         let (small, stats) = shrink(&start, Budget::default(), &mut fails);
         assert_eq!(small, chess(&[&[50]], &[&[0]]));
@@ -304,9 +327,27 @@ mod tests {
         };
         let (_, stats) = shrink(&start, budget, &mut |_| {
             calls += 1;
-            false
+            Probe::Passes
         });
         assert_eq!(calls, 3);
         assert!(stats.exhausted);
+    }
+
+    #[test]
+    fn stops_when_the_probe_says_so_and_keeps_the_best_so_far() {
+        let start = chess(&[&[1, 2], &[3, 4]], &[&[5, 6], &[7, 8]]);
+        let mut calls = 0;
+        let (kept, stats) = shrink(&start, Budget::default(), &mut |_| {
+            calls += 1;
+            if calls == 1 {
+                Probe::Fails
+            } else {
+                Probe::Stop
+            }
+        });
+        assert_eq!(calls, 2);
+        assert!(stats.stopped && !stats.exhausted);
+        assert_eq!((stats.steps, stats.attempts), (1, 1));
+        assert!(size_key(&kept) < size_key(&start));
     }
 }

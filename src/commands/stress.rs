@@ -15,7 +15,7 @@ use crate::generate::Spec;
 use crate::judge::{CaseOutcome, Expected, decide};
 use crate::problem::{Instance, Problem};
 use crate::run::{IoMode, Limits};
-use crate::shrink::{self, Budget};
+use crate::shrink::{self, Budget, Probe};
 
 /// Set by Ctrl-C: workers stop taking seeds, minimization stops trying candidates.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -398,9 +398,9 @@ fn report_failure(
         let shrink_started = Instant::now();
         let mut smallest: Option<(Expected, CaseOutcome)> = None;
         let mut harness_error = None;
-        let mut still_fails = |candidate: &Instance| {
+        let mut probe = |candidate: &Instance| {
             if INTERRUPTED.load(Ordering::SeqCst) || harness_error.is_some() {
-                return false;
+                return Probe::Stop;
             }
             let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
                 let input = candidate.to_input().into_bytes();
@@ -413,17 +413,18 @@ fn report_failure(
             };
             let result = attempt();
             if INTERRUPTED.load(Ordering::SeqCst) {
-                return false;
+                // The run may have been killed by the interrupt: no verdict.
+                return Probe::Stop;
             }
             match result {
                 Ok(Some(found)) => {
                     smallest = Some(found);
-                    true
+                    Probe::Fails
                 }
-                Ok(None) => false,
+                Ok(None) => Probe::Passes,
                 Err(err) => {
                     harness_error = Some(err);
-                    false
+                    Probe::Stop
                 }
             }
         };
@@ -431,7 +432,7 @@ fn report_failure(
             max_attempts: 20_000,
             max_time: Duration::from_secs(120),
         };
-        let (small, stats) = shrink::shrink(instance, budget, &mut still_fails);
+        let (small, stats) = shrink::shrink(instance, budget, &mut probe);
         if let Some(err) = harness_error {
             out.line(format!("minimization stopped: {err:#}"));
         }
@@ -450,8 +451,8 @@ fn report_failure(
             stats.attempts,
             if stats.attempts == 1 { "" } else { "s" },
             shrink_started.elapsed().as_secs_f64(),
-            if INTERRUPTED.load(Ordering::SeqCst) {
-                " (interrupted)"
+            if stats.stopped {
+                " (stopped)"
             } else if stats.exhausted {
                 " (budget reached)"
             } else {
@@ -482,10 +483,7 @@ fn report_failure(
     out.line(format!("expected: {}", expected.to_text().trim_end()));
     out.line(format!(
         "actual:   {} ({} {})",
-        String::from_utf8_lossy(
-            &outcome.execution.stdout[..outcome.execution.stdout.len().min(200)]
-        )
-        .trim_end(),
+        shown_output(&outcome.execution.stdout),
         outcome.verdict().code(),
         outcome.judgement.detail
     ));
@@ -576,6 +574,17 @@ fn save_case(
         "{}: 1000 failing cases named {stem} already; clear the directory",
         dir.display()
     )
+}
+
+/// The start of a program's output for the report, or a note that there was none.
+fn shown_output(stdout: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&stdout[..stdout.len().min(200)]);
+    let text = text.trim_end();
+    match (text.is_empty(), stdout.len() > 200) {
+        (true, _) => "(no output)".to_string(),
+        (false, true) => format!("{text}…"),
+        (false, false) => text.to_string(),
+    }
 }
 
 fn describe(instance: &Option<Instance>) -> String {
