@@ -155,7 +155,10 @@ fn icpc_layout_has_samples_and_limits() {
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
         assert_eq!(
             text(&tree["problem.yaml"]),
-            format!("name: {problem}\nlimits:\n  time_limit: 1\n  memory: {memory}\n")
+            format!(
+                "problem_format_version: 2023-07-draft\nname: {problem}\nlimits:\n  \
+                 time_limit: 1\n  memory: {memory}\n"
+            )
         );
     }
 }

@@ -80,12 +80,14 @@ pub fn test_stem(problem: Problem, layout: Layout, index: usize, count: usize) -
     }
 }
 
-/// `problem.yaml` of the ICPC layout: the name and the judge's limits.
+/// `problem.yaml` of the ICPC layout (problem package format 2023-07): the name and the
+/// judge's limits, the time limit in seconds and the memory in MiB.
 pub fn problem_yaml(problem: Problem) -> String {
     let (time_ms, memory_mib) = problem.default_limits();
     let seconds = time_ms as f64 / 1000.0;
     format!(
-        "name: {}\nlimits:\n  time_limit: {seconds}\n  memory: {memory_mib}\n",
+        "problem_format_version: 2023-07-draft\nname: {}\nlimits:\n  time_limit: {seconds}\n  \
+         memory: {memory_mib}\n",
         problem.name()
     )
 }
