@@ -223,11 +223,17 @@ impl Background {
         matches!(self.child.try_wait(), Ok(Some(_)))
     }
 
-    /// Sends `signal` to it (only to it: the programs it runs are in their own groups).
-    pub fn signal(&self, signal: i32) {
-        // SAFETY: kill has no memory effects; the child is not reaped yet, so the pid is ours.
+    /// Sends `signal` to it (only to it: the programs it runs are in their own groups), unless
+    /// it has exited already; returns whether it was sent.
+    pub fn signal(&mut self, signal: i32) -> bool {
+        if self.has_exited() {
+            return false;
+        }
+        // SAFETY: kill has no memory effects; the child is not reaped (`has_exited` would have
+        // reaped it), so the pid is still ours.
         let r = unsafe { libc::kill(self.pid(), signal) };
         assert_eq!(r, 0, "kill({}, {signal})", self.pid());
+        true
     }
 
     /// Waits for it to exit within `bound` from now; past that, kills it and fails the test.
