@@ -28,8 +28,18 @@ struct StoredCase {
     expected: Expected,
 }
 
+/// Set by Ctrl-C (or SIGTERM, SIGHUP): workers stop taking cases and the run ends unjudged.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
+    // The programs run in their own process groups: without this, an interrupted harness
+    // would leave whatever they forked running. If a handler cannot be installed (one is
+    // already set in this process), the signal keeps its default effect.
+    let _ = ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
+        crate::run::kill_running();
+    });
     let problem = args.problem;
     let cases = collect_cases(problem, &args.dir)?;
     let limits = Limits::new(problem, &args.limits);
@@ -53,6 +63,14 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
             println!("{}", serde_json::to_string(&record).unwrap_or_default());
         }
     })?;
+    if INTERRUPTED.load(Ordering::SeqCst) {
+        bail!(
+            "interrupted, {} of {} case{} judged",
+            outcomes.len(),
+            cases.len(),
+            if cases.len() == 1 { "" } else { "s" }
+        );
+    }
 
     let records: Vec<CaseRecord> = cases
         .iter()
@@ -129,10 +147,14 @@ fn run_all(
             let tx = tx.clone();
             let (next, abort) = (&next, &abort);
             scope.spawn(move || {
-                while !abort.load(Ordering::Relaxed) {
+                while !abort.load(Ordering::Relaxed) && !INTERRUPTED.load(Ordering::SeqCst) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
                     let result = judge_case(program, &case.input, &case.expected, limits, io);
+                    if INTERRUPTED.load(Ordering::SeqCst) {
+                        // This run may have been killed by the interrupt: no verdict.
+                        break;
+                    }
                     if result.is_err() {
                         abort.store(true, Ordering::Relaxed);
                     }

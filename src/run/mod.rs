@@ -21,7 +21,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -239,11 +239,18 @@ fn setup_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> RunError {
 /// Process groups of programs running now, so that an interrupted harness can kill them.
 static RUNNING: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
-/// Kills every program [`run`] is supervising right now, with its whole process group. Meant for
-/// an interrupt handler: the programs run in their own groups, so a terminal's Ctrl-C does not
-/// reach them.
+/// Set by [`kill_running`] (under the `RUNNING` lock): programs started from then on are killed
+/// as soon as they are registered.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// Kills every program [`run`] is supervising right now, with its whole process group, and every
+/// program started after this call. Meant for an interrupt handler: the programs run in their
+/// own groups, so a terminal's Ctrl-C does not reach them, and when the harness exits only the
+/// leader is killed (`PR_SET_PDEATHSIG`), not what it forked. A program being started at the
+/// same instant is caught too: it registers under the same lock and then sees the flag.
 pub fn kill_running() {
     let groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    STOPPING.store(true, Ordering::SeqCst);
     for &pgid in groups.iter() {
         // SAFETY: killpg has no memory effects; the group is still reserved because its
         // leader is not reaped before it is removed from this list.
@@ -260,8 +267,14 @@ struct Leader {
 
 impl Leader {
     fn new(pid: i32) -> Leader {
-        RUNNING.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
-        Leader { pid, reaped: false }
+        let mut groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        groups.push(pid);
+        let leader = Leader { pid, reaped: false };
+        if STOPPING.load(Ordering::SeqCst) {
+            // The harness is being interrupted: this run's result will be discarded.
+            leader.kill_group();
+        }
+        leader
     }
 
     fn kill_group(&self) {
@@ -555,10 +568,13 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
             Some(Limit::Output)
         } else if seen.cpu > limits.cpu {
             Some(Limit::CpuTime)
+        } else if sample.tasks > limits.processes {
+            // Before memory: the group's resident sizes are summed, so the pages a fork storm's
+            // copies share are counted once per copy, and a storm of small processes would
+            // otherwise read as a memory hog.
+            Some(Limit::Processes)
         } else if sample.rss_bytes.max(sample.max_hwm_bytes) > limits.memory_bytes {
             Some(Limit::Memory)
-        } else if sample.tasks > limits.processes {
-            Some(Limit::Processes)
         } else if seen.wall > limits.wall {
             Some(Limit::WallTime)
         } else {
@@ -741,10 +757,11 @@ pub fn run(
         Termination::LimitExceeded(Limit::CpuTime)
     } else if seen.wall > limits.wall {
         Termination::LimitExceeded(Limit::WallTime)
+    } else if seen.peak_tasks > limits.processes {
+        // Before memory, for the reason given in `supervise`.
+        Termination::LimitExceeded(Limit::Processes)
     } else if seen.peak_rss > limits.memory_bytes {
         Termination::LimitExceeded(Limit::Memory)
-    } else if seen.peak_tasks > limits.processes {
-        Termination::LimitExceeded(Limit::Processes)
     } else if let Some(signal) = signal {
         Termination::Signaled(signal)
     } else {
