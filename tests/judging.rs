@@ -364,10 +364,32 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     let text = stdout(&out);
     assert!(text.contains("WA  a.in"), "{text}");
     assert!(text.contains("expected 3, found 2"), "{text}");
-    assert!(text.contains("-3") && text.contains("+2"), "a diff: {text}");
+    // The case line says it all for a single integer: no diff.
+    assert!(!text.contains("--- expected"), "{text}");
     assert!(text.contains("2 AC, 1 WA"), "{text}");
     let xml = fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("failures=\"1\""), "{xml}");
+}
+
+#[test]
+fn test_shows_a_diff_for_malformed_output() {
+    let dir = case_dir();
+    let fx = fixture_str();
+    let out = duipai_in(
+        dir.path(),
+        &["test", "chess", ".", "--", &fx, "garbage", "chess"],
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(text.contains("PE  a.in"), "{text}");
+    assert!(
+        text.contains("--- expected") && text.contains("+++ actual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n-2\n"),
+        "the expected answer is on the diff's minus side: {text}"
+    );
 }
 
 #[test]
