@@ -451,8 +451,10 @@ fn report_failure(
             stats.attempts,
             if stats.attempts == 1 { "" } else { "s" },
             shrink_started.elapsed().as_secs_f64(),
-            if stats.stopped {
-                " (stopped)"
+            if stats.stopped && INTERRUPTED.load(Ordering::SeqCst) {
+                " (interrupted)"
+            } else if stats.stopped {
+                " (stopped by the error above)"
             } else if stats.exhausted {
                 " (budget reached)"
             } else {
