@@ -436,3 +436,35 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
     assert_eq!(execution.stdout, b"2\n");
     assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
 }
+
+/// The rlimits reach the program (they are set on it right after it starts; the shell waits
+/// a moment before reading them back).
+#[test]
+fn rlimits_are_applied_to_the_program() {
+    let program: Vec<OsString> = ["/bin/sh", "-c", "sleep 0.1; cat /proc/self/limits"]
+        .iter()
+        .map(OsString::from)
+        .collect();
+    let lim = limits();
+    let execution = run_within(&program, "", &lim, &IoMode::Stdio, Duration::from_secs(3));
+    let text = String::from_utf8_lossy(&execution.stdout).into_owned();
+    let soft = |name: &str| -> String {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {text}"));
+        line[name.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    // CPU: whole seconds of the limit plus a margin (the supervisor enforces the real limit).
+    assert_eq!(soft("Max cpu time"), (lim.cpu.as_secs() + 2).to_string());
+    assert_eq!(soft("Max core file size"), "0");
+    assert_eq!(soft("Max file size"), (lim.output_bytes + 1).to_string());
+    assert_eq!(
+        soft("Max address space"),
+        lim.address_space_bytes().to_string()
+    );
+}

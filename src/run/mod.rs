@@ -245,8 +245,8 @@ static STOPPING: AtomicBool = AtomicBool::new(false);
 
 /// Kills every program [`run`] is supervising right now, with its whole process group, and every
 /// program started after this call. Meant for an interrupt handler: the programs run in their
-/// own groups, so a terminal's Ctrl-C does not reach them, and when the harness exits only the
-/// leader is killed (`PR_SET_PDEATHSIG`), not what it forked. A program being started at the
+/// own groups, so a terminal's Ctrl-C does not reach them, and nothing kills them when the
+/// harness exits. A program being started at the
 /// same instant is caught too: it registers under the same lock and then sees the flag.
 pub fn kill_running() {
     let groups = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
@@ -364,8 +364,7 @@ fn sleep_tick(pidfd: Option<&OwnedFd>, samples_taken: u32) {
     }
 }
 
-/// The rlimits applied in the child before `exec`, computed beforehand because the code between
-/// `fork` and `exec` may only make async-signal-safe calls.
+/// The rlimits of a program, computed before it starts.
 struct Rlimits {
     cpu: libc::rlimit,
     address_space: libc::rlimit,
@@ -447,29 +446,26 @@ impl Rlimits {
     }
 
     /// Runs in the child between `fork` and `exec`: only system calls.
-    fn apply(&self) -> io::Result<()> {
-        let check = |r: libc::c_int| {
-            if r == 0 {
-                Ok(())
-            } else {
-                Err(io::Error::last_os_error())
+    /// Applies the limits to the started program. They are set from outside with `prlimit`
+    /// rather than between `fork` and `exec`: without code to run in the child, the standard
+    /// library starts programs with `posix_spawn` (a `vfork`), which spares copying the
+    /// harness's page tables on every run, the largest cost of a small case. The program runs
+    /// unlimited for the few microseconds in between; the supervisor's own checks cover them.
+    fn apply_to(&self, pid: i32) -> io::Result<()> {
+        let limits = [
+            (libc::RLIMIT_CPU, &self.cpu),
+            (libc::RLIMIT_AS, &self.address_space),
+            (libc::RLIMIT_NPROC, &self.processes),
+            (libc::RLIMIT_CORE, &self.core),
+            (libc::RLIMIT_FSIZE, &self.file_size),
+            (libc::RLIMIT_STACK, &self.stack),
+        ];
+        for (resource, limit) in limits {
+            // SAFETY: prlimit reads the new limit through a valid pointer and writes nothing
+            // (the old-limit pointer is null).
+            if unsafe { libc::prlimit(pid, resource, limit, std::ptr::null_mut()) } != 0 {
+                return Err(io::Error::last_os_error());
             }
-        };
-        // SAFETY: setpgid and setrlimit are async-signal-safe system calls on valid pointers.
-        unsafe {
-            check(libc::setpgid(0, 0))?;
-            // If the harness dies, its direct child dies with it (the group is killed by
-            // `kill_running` on an orderly interrupt).
-            check(libc::prctl(
-                libc::PR_SET_PDEATHSIG,
-                libc::SIGKILL as libc::c_ulong,
-            ))?;
-            check(libc::setrlimit(libc::RLIMIT_CPU, &self.cpu))?;
-            check(libc::setrlimit(libc::RLIMIT_AS, &self.address_space))?;
-            check(libc::setrlimit(libc::RLIMIT_NPROC, &self.processes))?;
-            check(libc::setrlimit(libc::RLIMIT_CORE, &self.core))?;
-            check(libc::setrlimit(libc::RLIMIT_FSIZE, &self.file_size))?;
-            check(libc::setrlimit(libc::RLIMIT_STACK, &self.stack))?;
         }
         Ok(())
     }
@@ -671,10 +667,9 @@ pub fn run(
         }
     }
     let rlimits = Rlimits::new(limits);
-    // SAFETY: `apply` only makes async-signal-safe system calls on data prepared beforehand.
-    unsafe {
-        command.pre_exec(move || rlimits.apply());
-    }
+    // Its own process group from the first instruction on, so that the whole group can be
+    // measured and killed (`posix_spawn`'s SETPGROUP).
+    command.process_group(0);
 
     let start = Instant::now();
     let mut child = command.spawn().map_err(|source| RunError::Spawn {
@@ -683,13 +678,14 @@ pub fn run(
     })?;
     // `spawn` returns once `exec` succeeded, so the child already leads its own group.
     let mut leader = Leader::new(child.id() as i32);
+    rlimits
+        .apply_to(leader.pid)
+        .map_err(setup_error("cannot set the program's resource limits"))?;
     let shared = Arc::new(pipes::Shared::default());
 
     let feeder = match child.stdin.take() {
-        Some(stdin) => Some(
-            pipes::spawn_feeder(OwnedFd::from(stdin), input.into(), shared.clone())
-                .map_err(setup_error("cannot start the stdin thread"))?,
-        ),
+        Some(stdin) => pipes::feed(OwnedFd::from(stdin), input, shared.clone())
+            .map_err(setup_error("cannot feed the program's stdin"))?,
         None => None,
     };
     let stdout_reader = match child.stdout.take() {
@@ -734,7 +730,12 @@ pub fn run(
             output_exceeded = true;
         }
     }
-    drop(dir);
+    // Usually the directory is empty (stdin/stdout runs): one rmdir instead of a recursive
+    // removal's open, listing and unlink.
+    let dir = dir.keep();
+    if std::fs::remove_dir(&dir).is_err() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     let rusage_cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
     let cpu_time = seen.cpu.max(rusage_cpu);
@@ -743,8 +744,7 @@ pub fn run(
     // size, it can only be the program's own peak; it then also covers a program that
     // ended before the first sample.
     let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-    // SAFETY: getpid has no preconditions.
-    let own_peak = procfs::peak_rss(unsafe { libc::getpid() }).unwrap_or(u64::MAX);
+    let own_peak = own_peak_rss();
     if maxrss > own_peak {
         seen.peak_rss = seen.peak_rss.max(maxrss);
     }
@@ -780,6 +780,18 @@ pub fn run(
         pgid: leader.pid,
         limits: *limits,
     })
+}
+
+/// The harness's own peak resident size (`VmHWM`), from `getrusage`: one system call, where
+/// reading `/proc/self/status` would cost a file parse on every run.
+fn own_peak_rss() -> u64 {
+    // SAFETY: a zeroed rusage is a valid out-parameter for getrusage.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer to a local.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return u64::MAX;
+    }
+    (usage.ru_maxrss.max(0) as u64).saturating_mul(1024)
 }
 
 fn timeval(tv: libc::timeval) -> Duration {

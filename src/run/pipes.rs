@@ -127,6 +127,35 @@ fn drain(fd: OwnedFd, shared: &Shared, mut sink: impl FnMut(&[u8]) -> bool) {
     }
 }
 
+/// Feeds the program's stdin: an input that fits in the pipe is written at once and the pipe
+/// closed, with no thread (most cases are small, and a thread costs more than the write);
+/// what does not fit goes to a feeder thread. `None` when nothing is left to wait for.
+pub fn feed(fd: OwnedFd, input: &[u8], shared: Arc<Shared>) -> io::Result<Option<JoinHandle<()>>> {
+    let raw = fd.as_raw_fd();
+    set_nonblocking(raw)?;
+    let mut written = 0;
+    while written < input.len() {
+        // SAFETY: writing from a slice we own, within its length.
+        let n =
+            unsafe { libc::write(raw, input[written..].as_ptr().cast(), input.len() - written) };
+        if n < 0 {
+            let err = io::Error::last_os_error();
+            match err.kind() {
+                io::ErrorKind::Interrupted => continue,
+                // The pipe is full: the program has to read first. The thread takes the rest.
+                io::ErrorKind::WouldBlock => {
+                    return spawn_feeder(fd, input[written..].into(), shared).map(Some);
+                }
+                // EPIPE and anything else: the program will not read more.
+                _ => return Ok(None),
+            }
+        }
+        written += n as usize;
+    }
+    // Dropping `fd` closes the pipe: the program sees end of file.
+    Ok(None)
+}
+
 /// Writes `input` to the program's stdin, then closes it. A program that exits or closes its
 /// stdin early makes the write fail with `EPIPE`, which only ends the thread (the harness
 /// keeps Rust's default of ignoring `SIGPIPE`).
