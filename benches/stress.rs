@@ -1,4 +1,5 @@
-//! Stress-testing throughput: (a) the bare cost of starting a trivial compiled program,
+//! Stress-testing throughput: (a) the bare cost of starting a trivial compiled program, (a')
+//! of starting the solution itself, (a'') of starting it with its streams piped,
 //! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (c) the classic
 //! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`).
 //! Run with `cargo bench --bench stress`; needs `cc` (skips with a note without).
@@ -86,6 +87,24 @@ fn main() {
         }
     });
 
+    // (a'') The same, with stdin, stdout and stderr piped and the output read back: what any
+    // harness that captures output pays at the least.
+    let piped_solution = timed(|| {
+        for _ in 0..cases {
+            let mut child = Command::new(&solution)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("solution runs");
+            let input = std::fs::read(&sample).expect("sample");
+            std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), &input)
+                .expect("write");
+            let output = child.wait_with_output().expect("solution ends");
+            assert_eq!(output.stdout, b"2\n");
+        }
+    });
+
     // (b) duipai stress on the correct solution.
     let stress = |jobs: &str| {
         timed(|| {
@@ -131,6 +150,10 @@ fn main() {
     for (name, d) in [
         ("(a) start a trivial compiled program", bare),
         ("(a') start the solution on one small input", bare_solution),
+        (
+            "(a'') the same with stdin/stdout/stderr piped",
+            piped_solution,
+        ),
         ("(b) duipai stress -j 1 (the correct C solution)", stress1),
         ("(b) duipai stress -j 2", stress2),
         ("(c) shell loop: gen, solve, solution, cmp", shell),
@@ -139,9 +162,11 @@ fn main() {
     }
     println!(
         "ratios: (b, 1 worker) / (a) = {:.2} (target >= 0.80); (b, 1) / (a') = {:.2}; \
-         (b, 2 workers) / (b, 1) = {:.2}; (b, 1) / (c) = {:.1}; (b, 2) / (c) = {:.1} (target >= 5)",
+         (b, 1) / (a'') = {:.2}; (b, 2 workers) / (b, 1) = {:.2}; (b, 1) / (c) = {:.1}; \
+         (b, 2) / (c) = {:.1} (target >= 5)",
         rate(stress1) / rate(bare),
         rate(stress1) / rate(bare_solution),
+        rate(stress1) / rate(piped_solution),
         rate(stress2) / rate(stress1),
         rate(stress1) / rate(shell),
         rate(stress2) / rate(shell),
