@@ -1,6 +1,8 @@
 //! The models checked from outside: the DP against the independent brute force, the cases in
 //! `cases/`, the parser's rejections, and the `solve` / `validate` commands end to end.
 
+mod common;
+
 use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance, Move, Player, Problem};
 use proptest::prelude::*;
 
@@ -761,20 +763,12 @@ fn raised_bounds_admit_larger_boards_and_values() {
 }
 
 mod cli {
-    use std::io::Write;
-    use std::process::{Command, Output, Stdio};
+    use std::ffi::OsStr;
+    use std::process::Output;
 
     fn duipai(args: &[&str], stdin: &[u8]) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_duipai"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        // A command that fails before reading its stdin closes it: not a test failure.
-        let _ = child.stdin.take().unwrap().write_all(stdin);
-        child.wait_with_output().unwrap()
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        super::common::run_duipai(std::path::Path::new("."), &args, stdin)
     }
 
     fn text(bytes: &[u8]) -> String {

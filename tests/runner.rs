@@ -6,23 +6,15 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::fixture;
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
 use duipai::verdict::{self, Verdict};
 
 const CHESS_SAMPLE: &str = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
 const CHESSBOARD_SAMPLE: &str = "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n";
 const MIB: u64 = 1024 * 1024;
-
-fn fixture() -> PathBuf {
-    let path = Path::new(env!("CARGO_BIN_EXE_duipai")).with_file_name("duipai-fixture");
-    assert!(
-        path.exists(),
-        "{} is missing: the fixture programs are a workspace member; run `cargo test --workspace` \
-         (or plain `cargo test` at the root) so that they are built",
-        path.display()
-    );
-    path
-}
 
 fn limits() -> Limits {
     Limits {
