@@ -6,9 +6,18 @@ mod common;
 
 use std::fs;
 use std::path::Path;
+use std::process::Output;
 
 use common::{code, duipai_in, fixture, last_json, stderr, stdout};
 use duipai::problem::{Instance, Problem};
+
+/// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
+fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
+    let fx = fixture_str();
+    let mut all = args.to_vec();
+    all.extend(["--", &fx, behaviour, problem]);
+    duipai_in(dir, &all)
+}
 
 fn fixture_str() -> String {
     fixture().to_string_lossy().into_owned()
@@ -66,17 +75,11 @@ fn stress_finds(problem: Problem, behaviour: &str, extra: &[&str]) -> (Instance,
     // The saved answer is the reference's, and the program still fails on the minimized case.
     let ans = fs::read_to_string(input.with_extension("ans")).unwrap();
     assert_eq!(ans.trim(), small.solve().to_string());
-    let replay = duipai_in(
+    let replay = on_fixture(
         dir.path(),
-        &[
-            "test",
-            problem.name(),
-            input.to_str().unwrap(),
-            "--",
-            &fx,
-            behaviour,
-            problem.name(),
-        ],
+        &["test", problem.name(), input.to_str().unwrap()],
+        behaviour,
+        problem.name(),
     );
     assert_eq!(code(&replay), 1, "{}", stdout(&replay));
     assert!(stdout(&replay).contains(report["verdict"].as_str().unwrap()));
@@ -122,23 +125,13 @@ fn stress_finds_a_crash_on_max_size_boards() {
 
 #[test]
 fn stress_reports_the_lowest_failing_seed_every_time() {
-    let fx = fixture_str();
     let run = || {
         let dir = tempfile::tempdir().unwrap();
-        let out = duipai_in(
+        let out = on_fixture(
             dir.path(),
-            &[
-                "stress",
-                "chess",
-                "--json",
-                "--no-shrink",
-                "-j",
-                "2",
-                "--",
-                &fx,
-                "wrong",
-                "chess",
-            ],
+            &["stress", "chess", "--json", "--no-shrink", "-j", "2"],
+            "wrong",
+            "chess",
         );
         assert_eq!(code(&out), 1);
         last_json(&out)["seed"].as_u64().unwrap()
@@ -151,21 +144,11 @@ fn stress_reports_the_lowest_failing_seed_every_time() {
     if first > 1 {
         let dir = tempfile::tempdir().unwrap();
         let n = (first - 1).to_string();
-        let out = duipai_in(
+        let out = on_fixture(
             dir.path(),
-            &[
-                "stress",
-                "chess",
-                "--json",
-                "-j",
-                "1",
-                "--iterations",
-                &n,
-                "--",
-                &fx,
-                "wrong",
-                "chess",
-            ],
+            &["stress", "chess", "--json", "-j", "1", "--iterations", &n],
+            "wrong",
+            "chess",
         );
         assert_eq!(code(&out), 0, "{}", stderr(&out));
     }
@@ -174,8 +157,7 @@ fn stress_reports_the_lowest_failing_seed_every_time() {
 #[test]
 fn stress_passes_a_correct_solution_and_counts_cases() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
         &[
             "stress",
@@ -187,11 +169,9 @@ fn stress_passes_a_correct_solution_and_counts_cases() {
             "40",
             "--seed",
             "100",
-            "--",
-            &fx,
-            "correct",
-            "chessboard",
         ],
+        "correct",
+        "chessboard",
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let report = last_json(&out);
@@ -205,8 +185,7 @@ fn stress_passes_a_correct_solution_and_counts_cases() {
 #[test]
 fn shards_split_the_seed_space() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
         &[
             "stress",
@@ -218,11 +197,9 @@ fn shards_split_the_seed_space() {
             "2/3",
             "--iterations",
             "4",
-            "--",
-            &fx,
-            "correct",
-            "chess",
         ],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let report = last_json(&out);
@@ -250,8 +227,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         ),
     );
     let reference = script("ref.sh", format!("exec {} solve chess", duipai.display()));
-    let fx = fixture_str();
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
         &[
             "stress",
@@ -261,17 +237,15 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
             &generator,
             "--reference",
             &reference,
-            "--",
-            &fx,
-            "wrong",
-            "chess",
         ],
+        "wrong",
+        "chess",
     );
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let report = last_json(&out);
     assert_eq!(report["verdict"], "WA");
     // A reference that is not a program is a harness error, exit 2.
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
         &[
             "stress",
@@ -280,11 +254,9 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
             "/nonexistent/ref",
             "--iterations",
             "3",
-            "--",
-            &fx,
-            "correct",
-            "chess",
         ],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("reference"), "{}", stderr(&out));
@@ -306,9 +278,8 @@ fn case_dir() -> tempfile::TempDir {
 #[test]
 fn test_accepts_a_correct_program_and_writes_reports() {
     let dir = case_dir();
-    let fx = fixture_str();
     let junit = dir.path().join("report.xml");
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
         &[
             "test",
@@ -317,11 +288,9 @@ fn test_accepts_a_correct_program_and_writes_reports() {
             "--json",
             "--junit",
             junit.to_str().unwrap(),
-            "--",
-            &fx,
-            "correct",
-            "chess",
         ],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let report = last_json(&out);
@@ -344,21 +313,12 @@ fn test_accepts_a_correct_program_and_writes_reports() {
 fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     let dir = case_dir();
     fs::write(dir.path().join("a.ans"), "3\n").unwrap();
-    let fx = fixture_str();
     let junit = dir.path().join("report.xml");
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--junit",
-            junit.to_str().unwrap(),
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
+        &["test", "chess", ".", "--junit", junit.to_str().unwrap()],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
@@ -374,11 +334,7 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
 #[test]
 fn test_shows_a_diff_for_malformed_output() {
     let dir = case_dir();
-    let fx = fixture_str();
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", ".", "--", &fx, "garbage", "chess"],
-    );
+    let out = on_fixture(dir.path(), &["test", "chess", "."], "garbage", "chess");
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert!(text.contains("PE  a.in"), "{text}");
@@ -397,20 +353,11 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
     let dir = case_dir();
     let precious = dir.path().join("notes.txt");
     fs::write(&precious, "my notes\n").unwrap();
-    let fx = fixture_str();
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--junit",
-            "notes.txt",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
+        &["test", "chess", ".", "--junit", "notes.txt"],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 2);
     assert!(
@@ -424,7 +371,6 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
 #[test]
 fn test_harness_errors_exit_2() {
     let dir = case_dir();
-    let fx = fixture_str();
     // A program that cannot start.
     let out = duipai_in(
         dir.path(),
@@ -434,18 +380,12 @@ fn test_harness_errors_exit_2() {
     assert!(stderr(&out).contains("cannot start"), "{}", stderr(&out));
     // A directory without inputs.
     let empty = tempfile::tempdir().unwrap();
-    let out = duipai_in(
-        empty.path(),
-        &["test", "chess", ".", "--", &fx, "correct", "chess"],
-    );
+    let out = on_fixture(empty.path(), &["test", "chess", "."], "correct", "chess");
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("no *.in files"), "{}", stderr(&out));
     // An invalid input with no answer beside it: positioned message.
     fs::write(dir.path().join("d.in"), "1 1\n7\n").unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", ".", "--", &fx, "correct", "chess"],
-    );
+    let out = on_fixture(dir.path(), &["test", "chess", "."], "correct", "chess");
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("d.in:3:1"), "{}", stderr(&out));
 }
@@ -470,18 +410,11 @@ fn test_judges_file_io_programs() {
     );
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     // The same program reading stdin under --file-io reads nothing and prints nothing.
-    let out = duipai_in(
+    let out = on_fixture(
         dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--file-io",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
+        &["test", "chess", ".", "--file-io"],
+        "correct",
+        "chess",
     );
     assert_eq!(code(&out), 1);
 }
