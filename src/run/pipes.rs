@@ -127,30 +127,44 @@ fn drain(fd: OwnedFd, shared: &Shared, mut sink: impl FnMut(&[u8]) -> bool) {
     }
 }
 
+/// What one attempt to write to a non-blocking pipe did.
+enum Written {
+    /// Some bytes went in (maybe not all).
+    Bytes(usize),
+    /// The pipe is full: the program has to read first.
+    Full,
+    /// The program will not read more (`EPIPE`: it exited or closed its stdin), or the pipe
+    /// failed otherwise.
+    Closed,
+}
+
+fn write_some(fd: RawFd, bytes: &[u8]) -> Written {
+    loop {
+        // SAFETY: writing from a slice we own, within its length.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if n >= 0 {
+            return Written::Bytes(n as usize);
+        }
+        match io::Error::last_os_error().kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return Written::Full,
+            _ => return Written::Closed,
+        }
+    }
+}
+
 /// Feeds the program's stdin: an input that fits in the pipe is written at once and the pipe
 /// closed, with no thread (most cases are small, and a thread costs more than the write);
 /// what does not fit goes to a feeder thread. `None` when nothing is left to wait for.
 pub fn feed(fd: OwnedFd, input: &[u8], shared: Arc<Shared>) -> io::Result<Option<JoinHandle<()>>> {
-    let raw = fd.as_raw_fd();
-    set_nonblocking(raw)?;
-    let mut written = 0;
-    while written < input.len() {
-        // SAFETY: writing from a slice we own, within its length.
-        let n =
-            unsafe { libc::write(raw, input[written..].as_ptr().cast(), input.len() - written) };
-        if n < 0 {
-            let err = io::Error::last_os_error();
-            match err.kind() {
-                io::ErrorKind::Interrupted => continue,
-                // The pipe is full: the program has to read first. The thread takes the rest.
-                io::ErrorKind::WouldBlock => {
-                    return spawn_feeder(fd, input[written..].into(), shared).map(Some);
-                }
-                // EPIPE and anything else: the program will not read more.
-                _ => return Ok(None),
-            }
+    set_nonblocking(fd.as_raw_fd())?;
+    let mut rest = input;
+    while !rest.is_empty() {
+        match write_some(fd.as_raw_fd(), rest) {
+            Written::Bytes(n) => rest = &rest[n..],
+            Written::Full => return spawn_feeder(fd, rest.into(), shared).map(Some),
+            Written::Closed => return Ok(None),
         }
-        written += n as usize;
     }
     // Dropping `fd` closes the pipe: the program sees end of file.
     Ok(None)
@@ -158,19 +172,12 @@ pub fn feed(fd: OwnedFd, input: &[u8], shared: Arc<Shared>) -> io::Result<Option
 
 /// Writes `input` to the program's stdin, then closes it. A program that exits or closes its
 /// stdin early makes the write fail with `EPIPE`, which only ends the thread (the harness
-/// keeps Rust's default of ignoring `SIGPIPE`).
-pub fn spawn_feeder(
-    fd: OwnedFd,
-    input: Arc<[u8]>,
-    shared: Arc<Shared>,
-) -> io::Result<JoinHandle<()>> {
+/// keeps Rust's default of ignoring `SIGPIPE`). The descriptor is already non-blocking.
+fn spawn_feeder(fd: OwnedFd, input: Arc<[u8]>, shared: Arc<Shared>) -> io::Result<JoinHandle<()>> {
     std::thread::Builder::new()
         .name("duipai-stdin".into())
         .spawn(move || {
             let raw = fd.as_raw_fd();
-            if set_nonblocking(raw).is_err() {
-                return;
-            }
             let mut rest: &[u8] = &input;
             let mut watch = Watch::new(&shared);
             while !rest.is_empty() {
@@ -185,17 +192,11 @@ pub fn spawn_feeder(
                     }
                     Err(_) => return,
                 }
-                // SAFETY: writing from a slice we own, within its length.
-                let n = unsafe { libc::write(raw, rest.as_ptr().cast(), rest.len()) };
-                if n < 0 {
-                    let err = io::Error::last_os_error();
-                    match err.kind() {
-                        io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
-                        // EPIPE and anything else: the program will not read more.
-                        _ => return,
-                    }
+                match write_some(raw, rest) {
+                    Written::Bytes(n) => rest = &rest[n..],
+                    Written::Full => continue,
+                    Written::Closed => return,
                 }
-                rest = &rest[n as usize..];
             }
             // Dropping `fd` closes the pipe: the program sees end of file.
         })
