@@ -7,6 +7,7 @@ pub mod diff;
 pub mod exit;
 pub mod fsutil;
 pub mod generate;
+pub mod interrupt;
 pub mod judge;
 pub mod pack;
 pub mod problem;

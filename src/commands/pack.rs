@@ -7,6 +7,8 @@ use crate::exit::Status;
 use crate::pack::{self, PackOptions, plan};
 
 pub fn run(args: PackArgs) -> anyhow::Result<Status> {
+    // Ctrl-C stops between tests, leaving whole files and no manifest.
+    crate::interrupt::install();
     let problem = args.problem;
     let parsed = match &args.plan {
         Some(path) => {

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -16,9 +16,6 @@ use crate::judge::{CaseOutcome, Expected, decide};
 use crate::problem::{Instance, Problem};
 use crate::run::{IoMode, Limits};
 use crate::shrink::{self, Budget, Probe};
-
-/// Set by Ctrl-C: workers stop taking seeds, minimization stops trying candidates.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
 enum Source {
@@ -72,14 +69,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             .wrapping_add(offset)
             .wrapping_add(index.wrapping_mul(stride))
     };
-    // Ctrl-C must stop cleanly; if a handler cannot be installed (one is already set in this
-    // process), Ctrl-C keeps its default effect, which loses nothing already saved.
-    let _ = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-        // The programs run in their own process groups, out of the terminal's reach: stop
-        // them now rather than at their time limits. Their results are discarded below.
-        crate::run::kill_running();
-    });
+    crate::interrupt::install();
 
     out.line(format!(
         "stressing {} on {} from seed {}{} ({} worker{})",
@@ -97,7 +87,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     let elapsed = started.elapsed();
     let rate = search.cases as f64 / elapsed.as_secs_f64().max(1e-9);
     let Some(failure) = search.failure else {
-        let why = if INTERRUPTED.load(Ordering::SeqCst) {
+        let why = if crate::interrupt::interrupted() {
             "interrupted"
         } else {
             "done"
@@ -119,7 +109,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                 "cases": search.cases,
                 "first_seed": seed_of(0),
                 "last_seed": last,
-                "interrupted": INTERRUPTED.load(Ordering::SeqCst),
+                "interrupted": crate::interrupt::interrupted(),
                 "seed": null,
                 "verdict": null,
                 "input": null,
@@ -165,7 +155,7 @@ fn search(
             .map(|_| {
                 scope.spawn(|| {
                     loop {
-                        if INTERRUPTED.load(Ordering::SeqCst)
+                        if crate::interrupt::interrupted()
                             || harness_error.lock().is_ok_and(|e| e.is_some())
                             || deadline.is_some_and(|d| Instant::now() >= d)
                         {
@@ -177,7 +167,7 @@ fn search(
                         }
                         let seed = seed_of(index);
                         let result = try_seed(setup, seed);
-                        if INTERRUPTED.load(Ordering::SeqCst) {
+                        if crate::interrupt::interrupted() {
                             // This run may have been killed by the interrupt: no verdict.
                             break;
                         }
@@ -399,7 +389,7 @@ fn report_failure(
         let mut smallest: Option<(Expected, CaseOutcome)> = None;
         let mut harness_error = None;
         let mut probe = |candidate: &Instance| {
-            if INTERRUPTED.load(Ordering::SeqCst) || harness_error.is_some() {
+            if crate::interrupt::interrupted() || harness_error.is_some() {
                 return Probe::Stop;
             }
             let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
@@ -412,7 +402,7 @@ fn report_failure(
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
             let result = attempt();
-            if INTERRUPTED.load(Ordering::SeqCst) {
+            if crate::interrupt::interrupted() {
                 // The run may have been killed by the interrupt: no verdict.
                 return Probe::Stop;
             }
@@ -451,7 +441,7 @@ fn report_failure(
             stats.attempts,
             if stats.attempts == 1 { "" } else { "s" },
             shrink_started.elapsed().as_secs_f64(),
-            if stats.stopped && INTERRUPTED.load(Ordering::SeqCst) {
+            if stats.stopped && crate::interrupt::interrupted() {
                 " (interrupted)"
             } else if stats.stopped {
                 " (stopped by the error above)"

@@ -28,18 +28,9 @@ struct StoredCase {
     expected: Expected,
 }
 
-/// Set by Ctrl-C (or SIGTERM, SIGHUP): workers stop taking cases and the run ends unjudged.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
-    // The programs run in their own process groups: without this, an interrupted harness
-    // would leave whatever they forked running. If a handler cannot be installed (one is
-    // already set in this process), the signal keeps its default effect.
-    let _ = ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-        crate::run::kill_running();
-    });
+    crate::interrupt::install();
     let problem = args.problem;
     let cases = collect_cases(problem, &args.dir)?;
     let limits = Limits::new(problem, &args.limits);
@@ -63,7 +54,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
             println!("{}", serde_json::to_string(&record).unwrap_or_default());
         }
     })?;
-    if INTERRUPTED.load(Ordering::SeqCst) {
+    if crate::interrupt::interrupted() {
         bail!(
             "interrupted, {} of {} case{} judged",
             outcomes.len(),
@@ -147,11 +138,11 @@ fn run_all(
             let tx = tx.clone();
             let (next, abort) = (&next, &abort);
             scope.spawn(move || {
-                while !abort.load(Ordering::Relaxed) && !INTERRUPTED.load(Ordering::SeqCst) {
+                while !abort.load(Ordering::Relaxed) && !crate::interrupt::interrupted() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(case) = cases.get(i) else { break };
                     let result = judge_case(program, &case.input, &case.expected, limits, io);
-                    if INTERRUPTED.load(Ordering::SeqCst) {
+                    if crate::interrupt::interrupted() {
                         // This run may have been killed by the interrupt: no verdict.
                         break;
                     }

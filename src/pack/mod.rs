@@ -139,6 +139,13 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
 
     let progress = Progress::new(opts.progress, count as u64);
     for (i, line) in opts.plan.lines.iter().enumerate() {
+        if crate::interrupt::interrupted() {
+            // Every file written so far is whole; without the manifest the pack says it is not.
+            bail!(
+                "interrupted after {i} of {count} tests; {} is incomplete (it has no {MANIFEST})",
+                out.display()
+            );
+        }
         let spec = Spec::new(problem, &line.args)
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
         let instance = spec.generate(effective_seed(line.seed, opts.seed));
