@@ -266,23 +266,17 @@ impl Setup {
             Source::External(generator) => {
                 let command = [generator.clone().into_os_string(), seed.to_string().into()];
                 let input = self.run_helper(&command, b"", "generator")?;
-                let instance = self
-                    .problem
-                    .parse(&input, &self.problem.default_bounds())
-                    .ok();
-                if instance.is_none() && matches!(self.oracle, Oracle::Builtin) {
-                    let err = self
-                        .problem
-                        .parse(&input, &self.problem.default_bounds())
-                        .err()
-                        .map(|e| e.to_string())
-                        .unwrap_or_default();
-                    bail!(
+                let parsed = self.problem.parse(&input, &self.problem.default_bounds());
+                let instance = match (parsed, &self.oracle) {
+                    (Ok(instance), _) => Some(instance),
+                    // Only the built-in solver needs to understand the input.
+                    (Err(_), Oracle::External(_)) => None,
+                    (Err(err), Oracle::Builtin) => bail!(
                         "the generator's output for seed {seed} is not a valid {} input \
                          ({err}); give a --reference for problems duipai does not know",
                         self.problem
-                    );
-                }
+                    ),
+                };
                 Ok(Case { input, instance })
             }
         }
@@ -393,12 +387,12 @@ fn report_failure(
                 return Probe::Stop;
             }
             let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
-                let input = candidate.to_input().into_bytes();
-                let expected = setup.expected(&Case {
-                    input: input.clone(),
+                let case = Case {
+                    input: candidate.to_input().into_bytes(),
                     instance: Some(candidate.clone()),
-                })?;
-                let outcome = setup.judge(&input, &expected)?;
+                };
+                let expected = setup.expected(&case)?;
+                let outcome = setup.judge(&case.input, &expected)?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
             let result = attempt();

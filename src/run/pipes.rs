@@ -49,6 +49,13 @@ impl<'a> Watch<'a> {
         }
     }
 
+    /// Waits (one poll) for `fd` to be ready for `events`: `Some(true)` ready, `Some(false)`
+    /// not yet (poll again), `None` when the thread should give up.
+    fn ready(&mut self, fd: RawFd, events: libc::c_short) -> Option<bool> {
+        let ready = wait_ready(fd, events).ok()?;
+        (!self.should_stop(!ready)).then_some(ready)
+    }
+
     fn should_stop(&mut self, idle: bool) -> bool {
         if !self.shared.group_dead.load(Ordering::Acquire) {
             return false;
@@ -98,16 +105,10 @@ fn drain(fd: OwnedFd, shared: &Shared, mut sink: impl FnMut(&[u8]) -> bool) {
     let mut buf = vec![0u8; 64 * 1024];
     let mut watch = Watch::new(shared);
     loop {
-        match wait_ready(raw, libc::POLLIN) {
-            Ok(ready) => {
-                if watch.should_stop(!ready) {
-                    return;
-                }
-                if !ready {
-                    continue;
-                }
-            }
-            Err(_) => return,
+        match watch.ready(raw, libc::POLLIN) {
+            None => return,
+            Some(false) => continue,
+            Some(true) => {}
         }
         // SAFETY: reading into a buffer we own, within its length.
         let n = unsafe { libc::read(raw, buf.as_mut_ptr().cast(), buf.len()) };
@@ -181,16 +182,10 @@ fn spawn_feeder(fd: OwnedFd, input: Arc<[u8]>, shared: Arc<Shared>) -> io::Resul
             let mut rest: &[u8] = &input;
             let mut watch = Watch::new(&shared);
             while !rest.is_empty() {
-                match wait_ready(raw, libc::POLLOUT) {
-                    Ok(ready) => {
-                        if watch.should_stop(!ready) {
-                            return;
-                        }
-                        if !ready {
-                            continue;
-                        }
-                    }
-                    Err(_) => return,
+                match watch.ready(raw, libc::POLLOUT) {
+                    None => return,
+                    Some(false) => continue,
+                    Some(true) => {}
                 }
                 match write_some(raw, rest) {
                     Written::Bytes(n) => rest = &rest[n..],
