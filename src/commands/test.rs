@@ -16,7 +16,6 @@ use crate::judge::{CaseOutcome, Expected, judge_case};
 use crate::problem::Problem;
 use crate::report::{self, CaseRecord};
 use crate::run::{IoMode, Limits};
-use crate::verdict::Verdict;
 
 /// How many failing cases get a diff in the human report.
 const DIFFS_SHOWN: usize = 3;
@@ -72,11 +71,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         .filter(|&i| !outcomes[i].verdict().is_accepted())
         .collect();
     for &i in failures.iter().take(DIFFS_SHOWN) {
-        // A wrong single integer is said in full by the case's line; a diff helps with
-        // malformed output and with answers of several tokens.
-        let integer_wa = outcomes[i].verdict() == Verdict::WrongAnswer
-            && matches!(cases[i].expected, Expected::Answer(_));
-        if report::shows_output(outcomes[i].verdict()) && !integer_wa {
+        if report::shows_output(outcomes[i].verdict()) {
             out.line(format!(
                 "\n{}: {}",
                 cases[i].name, outcomes[i].judgement.detail
