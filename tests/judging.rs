@@ -325,7 +325,10 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     assert!(text.contains("WA  a.in"), "{text}");
     assert!(text.contains("expected 3, found 2"), "{text}");
     // The first failures get a unified diff of expected and actual output.
-    assert!(text.contains("--- expected") && text.contains("\n-3\n+2\n"), "{text}");
+    assert!(
+        text.contains("--- expected") && text.contains("\n-3\n+2\n"),
+        "{text}"
+    );
     assert!(text.contains("2 AC, 1 WA"), "{text}");
     let xml = fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("failures=\"1\""), "{xml}");
