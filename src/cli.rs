@@ -4,11 +4,15 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
+use std::time::Duration;
+
+const MIB: u64 = 1024 * 1024;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::exit::Status;
 use crate::problem::{Bounds, Problem};
+use crate::run::{IoMode, Limits};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -154,6 +158,32 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// The limits for `problem`, with this command line's overrides.
+    pub fn resolve(&self, problem: Problem) -> Limits {
+        let (default_cpu_ms, default_mib) = problem.default_limits();
+        let cpu = Duration::from_millis(self.time_limit.unwrap_or(default_cpu_ms));
+        let wall = match self.wall_limit {
+            Some(ms) => Duration::from_millis(ms),
+            None => Limits::default_wall(cpu),
+        };
+        Limits {
+            cpu,
+            wall,
+            memory_bytes: self.memory_limit.unwrap_or(default_mib).saturating_mul(MIB),
+            output_bytes: self.output_limit.saturating_mul(MIB),
+            processes: self.process_limit,
+        }
+    }
+
+    /// Stdio, or the problem's contest files (`chess.in` / `chess.out`) with `--file-io`.
+    pub fn io_mode(&self, problem: Problem) -> IoMode {
+        if self.file_io {
+            IoMode::files_named(problem.name())
+        } else {
+            IoMode::Stdio
+        }
+    }
+
     /// The limit flags that differ from the defaults, as typed (with a leading space), so a
     /// replay command runs under the same limits.
     pub fn to_flags(&self) -> String {
@@ -369,6 +399,57 @@ mod tests {
         assert!("0/8".parse::<Shard>().is_err());
         assert!("9/8".parse::<Shard>().is_err());
         assert!("x".parse::<Shard>().is_err());
+    }
+
+    fn limit_args() -> LimitArgs {
+        LimitArgs {
+            time_limit: None,
+            wall_limit: None,
+            memory_limit: None,
+            output_limit: 64,
+            process_limit: 64,
+            file_io: false,
+        }
+    }
+
+    #[test]
+    fn limits_default_to_the_problem() {
+        let limits = limit_args().resolve(Problem::Chess);
+        assert_eq!(limits.cpu, Duration::from_millis(1000));
+        assert_eq!(limits.wall, Duration::from_millis(3000));
+        assert_eq!(limits.memory_bytes, 512 * MIB);
+        assert_eq!(limits.output_bytes, 64 * MIB);
+        assert_eq!(limits.processes, 64);
+        let board = limit_args().resolve(Problem::Chessboard);
+        assert_eq!(board.memory_bytes, 1024 * MIB);
+    }
+
+    #[test]
+    fn limits_follow_the_flags() {
+        let mut a = limit_args();
+        a.time_limit = Some(1500);
+        a.memory_limit = Some(256);
+        a.output_limit = 1;
+        a.process_limit = 4;
+        let limits = a.resolve(Problem::Chess);
+        assert_eq!(limits.cpu, Duration::from_millis(1500));
+        assert_eq!(limits.wall, Duration::from_millis(4000));
+        assert_eq!(limits.memory_bytes, 256 * MIB);
+        assert_eq!(limits.output_bytes, MIB);
+        assert_eq!(limits.processes, 4);
+        a.wall_limit = Some(700);
+        assert_eq!(a.resolve(Problem::Chess).wall, Duration::from_millis(700));
+    }
+
+    #[test]
+    fn file_io_names_follow_the_problem() {
+        let mut a = limit_args();
+        assert_eq!(a.io_mode(Problem::Chess), IoMode::Stdio);
+        a.file_io = true;
+        assert_eq!(
+            a.io_mode(Problem::Chessboard),
+            IoMode::files_named("chessboard")
+        );
     }
 
     #[test]

@@ -289,7 +289,7 @@ fn runs_in_a_fresh_directory_that_is_removed() {
 
 #[test]
 fn file_io_reads_and_writes_files() {
-    let io = IoMode::for_problem(duipai::problem::Problem::Chess, true);
+    let io = IoMode::files_named("chess");
     let mut program = fixture_command("correct", "chess");
     program.push("--file-io".into());
     let bound = Duration::from_secs(5);

@@ -238,7 +238,7 @@ impl Setup {
             Some(program) => Oracle::External(program.clone()),
             None => Oracle::Builtin,
         };
-        let limits = Limits::new(problem, &args.limits);
+        let limits = args.limits.resolve(problem);
         let mut helper_limits = limits;
         helper_limits.cpu = Duration::from_secs(10).max(limits.cpu * 4);
         helper_limits.wall = helper_limits.cpu * 2;
@@ -250,7 +250,7 @@ impl Setup {
             program: args.program.clone(),
             limits,
             helper_limits,
-            io: IoMode::for_problem(problem, args.limits.file_io),
+            io: args.limits.io_mode(problem),
         })
     }
 

@@ -32,8 +32,8 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     crate::interrupt::install();
     let problem = args.problem;
     let cases = collect_cases(problem, &args.dir)?;
-    let limits = Limits::new(problem, &args.limits);
-    let io = IoMode::for_problem(problem, args.limits.file_io);
+    let limits = args.limits.resolve(problem);
+    let io = args.limits.io_mode(problem);
     let jobs = super::jobs(args.jobs);
     let out = super::Human::new(args.json);
 

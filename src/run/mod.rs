@@ -25,9 +25,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::cli::LimitArgs;
-use crate::problem::Problem;
-
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
 
@@ -56,22 +53,10 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The limits for `problem`, with the command line's overrides. The wall-clock default is
-    /// twice the CPU limit plus one second: generous to a loaded machine, short for a sleeper.
-    pub fn new(problem: Problem, args: &LimitArgs) -> Limits {
-        let (default_cpu_ms, default_mib) = problem.default_limits();
-        let cpu = Duration::from_millis(args.time_limit.unwrap_or(default_cpu_ms));
-        let wall = match args.wall_limit {
-            Some(ms) => Duration::from_millis(ms),
-            None => cpu * 2 + Duration::from_secs(1),
-        };
-        Limits {
-            cpu,
-            wall,
-            memory_bytes: args.memory_limit.unwrap_or(default_mib).saturating_mul(MIB),
-            output_bytes: args.output_limit.saturating_mul(MIB),
-            processes: args.process_limit,
-        }
+    /// The default wall-clock limit for a CPU limit: twice the CPU limit plus one second,
+    /// generous to a loaded machine, short for a sleeper.
+    pub fn default_wall(cpu: Duration) -> Duration {
+        cpu * 2 + Duration::from_secs(1)
     }
 
     /// The hard address-space bound (`RLIMIT_AS`): four times the memory limit plus 2 GiB.
@@ -100,15 +85,11 @@ pub enum IoMode {
 }
 
 impl IoMode {
-    /// Stdio, or the problem's contest files (`chess.in` / `chess.out`).
-    pub fn for_problem(problem: Problem, file_io: bool) -> IoMode {
-        if file_io {
-            IoMode::Files {
-                input: format!("{}.in", problem.name()),
-                output: format!("{}.out", problem.name()),
-            }
-        } else {
-            IoMode::Stdio
+    /// The contest's file I/O for a problem named `name`: `name.in` and `name.out`.
+    pub fn files_named(name: &str) -> IoMode {
+        IoMode::Files {
+            input: format!("{name}.in"),
+            output: format!("{name}.out"),
         }
     }
 }
@@ -256,6 +237,12 @@ pub fn kill_running() {
         // leader is not reaped before it is removed from this list.
         unsafe { libc::killpg(pgid, libc::SIGKILL) };
     }
+}
+
+/// Whether [`kill_running`] was called: runs since then were killed, and their results say
+/// nothing about the program.
+pub fn cancelled() -> bool {
+    STOPPING.load(Ordering::SeqCst)
 }
 
 /// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
@@ -802,59 +789,15 @@ fn timeval(tv: libc::timeval) -> Duration {
 mod tests {
     use super::*;
 
-    fn args() -> LimitArgs {
-        LimitArgs {
-            time_limit: None,
-            wall_limit: None,
-            memory_limit: None,
-            output_limit: 64,
-            process_limit: 64,
-            file_io: false,
-        }
-    }
-
     #[test]
-    fn limits_default_to_the_problem() {
-        let limits = Limits::new(Problem::Chess, &args());
-        assert_eq!(limits.cpu, Duration::from_millis(1000));
-        assert_eq!(limits.wall, Duration::from_millis(3000));
-        assert_eq!(limits.memory_bytes, 512 * MIB);
-        assert_eq!(limits.output_bytes, 64 * MIB);
-        assert_eq!(limits.processes, 64);
-        let board = Limits::new(Problem::Chessboard, &args());
-        assert_eq!(board.memory_bytes, 1024 * MIB);
-    }
-
-    #[test]
-    fn limits_follow_the_flags() {
-        let mut a = args();
-        a.time_limit = Some(1500);
-        a.memory_limit = Some(256);
-        a.output_limit = 1;
-        a.process_limit = 4;
-        let limits = Limits::new(Problem::Chess, &a);
-        assert_eq!(limits.cpu, Duration::from_millis(1500));
-        assert_eq!(limits.wall, Duration::from_millis(4000));
-        assert_eq!(limits.memory_bytes, 256 * MIB);
-        assert_eq!(limits.output_bytes, MIB);
-        assert_eq!(limits.processes, 4);
-        a.wall_limit = Some(700);
+    fn file_io_names_follow_the_name() {
         assert_eq!(
-            Limits::new(Problem::Chess, &a).wall,
-            Duration::from_millis(700)
-        );
-    }
-
-    #[test]
-    fn file_io_names_follow_the_problem() {
-        assert_eq!(
-            IoMode::for_problem(Problem::Chessboard, true),
+            IoMode::files_named("chessboard"),
             IoMode::Files {
                 input: "chessboard.in".into(),
                 output: "chessboard.out".into()
             }
         );
-        assert_eq!(IoMode::for_problem(Problem::Chess, false), IoMode::Stdio);
     }
 
     #[test]
