@@ -1,0 +1,53 @@
+//! `duipai solve`: the reference answer for one input, optionally with the optimal line of play.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::Context;
+
+use crate::app::args::SolveArgs;
+use crate::app::exit::Status;
+
+/// Reads INPUT, or stdin when it is absent or `-`; returns the bytes and the name messages use.
+pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
+    match input {
+        Some(path) if path.as_os_str() != "-" => {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
+            Ok((bytes, name))
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .context("cannot read standard input")?;
+            Ok((bytes, "<stdin>".to_string()))
+        }
+    }
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
+    let bounds = args.bounds.resolve(args.problem);
+    let (bytes, name) = read_input(args.input.as_deref())?;
+    let instance = match args.problem.parse(&bytes, &bounds) {
+        Ok(instance) => instance,
+        Err(e) => {
+            eprintln!("{name}:{}:{}: {}", e.line, e.column, e.message);
+            return Ok(Status::Failure);
+        }
+    };
+    if args.explain {
+        let explanation = instance
+            .try_explain()
+            .with_context(|| format!("cannot solve {name}"))?;
+        println!("{}", explanation.answer);
+        print!("{}", explanation.full());
+    } else {
+        let answer = instance
+            .try_solve()
+            .with_context(|| format!("cannot solve {name}"))?;
+        println!("{answer}");
+    }
+    Ok(Status::Success)
+}

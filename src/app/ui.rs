@@ -1,0 +1,107 @@
+//! The terminal side of the commands: where human text goes, and the one live progress line
+//! (on a terminal only, never in a pipe or a log).
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Where human-readable text goes: stdout normally, stderr when stdout carries JSON.
+pub struct Human {
+    to_stderr: bool,
+}
+
+impl Human {
+    pub fn new(json: bool) -> Human {
+        Human { to_stderr: json }
+    }
+
+    pub fn line(&self, text: impl AsRef<str>) {
+        self.text(format!("{}\n", text.as_ref()));
+    }
+
+    pub fn text(&self, text: impl AsRef<str>) {
+        // A closed pipe (`| head`) is not worth a panic; the exit status still tells.
+        if self.to_stderr {
+            let _ = std::io::stderr().write_all(text.as_ref().as_bytes());
+        } else {
+            let _ = std::io::stdout().write_all(text.as_ref().as_bytes());
+        }
+    }
+}
+
+/// A live line on stderr: a counter with its rate and the elapsed time, or a bar toward a
+/// known total. Drawn only when stderr is a terminal, and for a bar only once the work has
+/// taken a moment, so quick and redirected runs print nothing.
+pub struct Progress {
+    bar: ProgressBar,
+    unit: &'static str,
+    start: Instant,
+    /// A bar waits for [`Progress::DELAY`] before it appears; `None` for a counter.
+    delayed: Option<bool>,
+}
+
+impl Progress {
+    const DELAY: Duration = Duration::from_millis(300);
+
+    /// A spinner with a count of `unit` (`cases`), its rate and the elapsed time.
+    pub fn counter(unit: &'static str) -> Progress {
+        // indicatif hides a stderr target that is not a terminal, so piped runs stay quiet.
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        Progress {
+            bar,
+            unit,
+            start: Instant::now(),
+            delayed: None,
+        }
+    }
+
+    /// A bar of `len` `unit`s, labelled `label`.
+    pub fn bar(label: &'static str, len: u64, unit: &'static str) -> Progress {
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
+        let template = format!("{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}");
+        if let Ok(style) = ProgressStyle::with_template(&template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_message(label);
+        Progress {
+            bar,
+            unit,
+            start: Instant::now(),
+            delayed: Some(std::io::stderr().is_terminal()),
+        }
+    }
+
+    /// The counter's new value.
+    pub fn update(&self, done: u64, elapsed: Duration) {
+        let secs = elapsed.as_secs_f64();
+        let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+        self.bar
+            .set_message(format!("{done} {}, {rate:.0}/s, {secs:.1} s", self.unit));
+        self.bar.tick();
+    }
+
+    /// The bar's new position.
+    pub fn set_position(&self, done: u64) {
+        if self.delayed == Some(true) && self.bar.is_hidden() && self.start.elapsed() >= Self::DELAY
+        {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_position(done);
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// Workers: as asked, else one per core.
+pub fn jobs(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}

@@ -1,0 +1,50 @@
+//! JUnit XML reports for CI systems, and the guarded write that never replaces a file that
+//! is not itself a JUnit report.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::CaseRecord;
+
+/// The JUnit XML of a `duipai test` run: one suite, one test case per input file.
+pub fn junit_xml(suite: &str, records: &[CaseRecord], elapsed: Duration) -> anyhow::Result<String> {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new("duipai");
+    let mut test_suite = TestSuite::new(suite);
+    for record in records {
+        let status = if record.verdict.is_accepted() {
+            TestCaseStatus::success()
+        } else {
+            let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            status
+                .set_message(format!("{}: {}", record.verdict.code(), record.detail))
+                .set_type(record.verdict.code());
+            status
+        };
+        let mut case = TestCase::new(record.name.as_str(), status);
+        case.set_classname(suite)
+            .set_time(Duration::from_millis(record.wall_ms));
+        test_suite.add_test_case(case);
+    }
+    test_suite.set_time(elapsed);
+    report.add_test_suite(test_suite);
+    report.set_time(elapsed);
+    report.to_string().context("cannot render the JUnit report")
+}
+
+/// Writes a report file atomically. An existing file is replaced only if it is itself a
+/// JUnit report (so a mistyped path never destroys unrelated data).
+pub fn write_report_file(path: &Path, contents: &str) -> anyhow::Result<()> {
+    if let Ok(existing) = std::fs::read(path) {
+        let head = String::from_utf8_lossy(&existing[..existing.len().min(512)]).into_owned();
+        if !head.contains("<testsuites") {
+            anyhow::bail!(
+                "{} exists and is not a JUnit report; refusing to overwrite it",
+                path.display()
+            );
+        }
+    }
+    crate::fsutil::write_atomic(path, contents.as_bytes())
+}

@@ -1,0 +1,69 @@
+//! Small text helpers every layer shares: plurals, indentation, shell quoting.
+
+use std::ffi::OsString;
+
+/// "1 case", "3 cases": the count and the noun, with an `s` unless the count is 1.
+pub fn plural(count: impl Into<u64>, noun: &str) -> String {
+    let count = count.into();
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+/// `s` unless the count is 1, for nouns inside longer phrases.
+pub fn plural_s(count: impl Into<u64>) -> &'static str {
+    if count.into() == 1 { "" } else { "s" }
+}
+
+/// Every line of `text` indented by four spaces.
+pub fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// Quotes a word for a POSIX shell when it needs it.
+pub fn shell_quote(word: &str) -> String {
+    let safe = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if safe {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// A command line as a shell would need it typed.
+pub fn quote_command(words: &[OsString]) -> String {
+    words
+        .iter()
+        .map(|w| shell_quote(&w.to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1u64, "case"), "1 case");
+        assert_eq!(plural(0u64, "case"), "0 cases");
+        assert_eq!(plural(12usize as u64, "run"), "12 runs");
+        assert_eq!(plural_s(1u64), "");
+        assert_eq!(plural_s(2u64), "s");
+    }
+
+    #[test]
+    fn quoting_leaves_plain_words_alone() {
+        assert_eq!(shell_quote("./a.out"), "./a.out");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote(""), "''");
+        let words: Vec<OsString> = vec!["python3".into(), "my sol.py".into()];
+        assert_eq!(quote_command(&words), "python3 'my sol.py'");
+    }
+}
