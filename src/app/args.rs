@@ -209,7 +209,7 @@ pub struct LimitArgs {
     #[arg(long, value_name = "MIB", value_parser = parse_mebibytes, default_value = "64")]
     pub output_limit: u64,
     /// Most processes (threads count too) the program may have running at once.
-    #[arg(long, value_name = "N", default_value_t = 64)]
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub process_limit: u64,
     /// File I/O as in the original contest: write `<problem>.in` into the working directory
     /// and read `<problem>.out` back, instead of stdin/stdout.
@@ -220,7 +220,11 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits for `problem`, with this command line's overrides.
     pub fn resolve(&self, problem: &dyn Problem) -> Limits {
-        let (default_cpu_ms, default_mib) = problem.default_limits();
+        self.resolve_with(problem.default_limits())
+    }
+
+    /// The limits with these defaults (CPU milliseconds, MiB) and this command line's overrides.
+    pub fn resolve_with(&self, (default_cpu_ms, default_mib): (u64, u64)) -> Limits {
         let cpu = Duration::from_millis(self.time_limit.unwrap_or(default_cpu_ms));
         let wall = match self.wall_limit {
             Some(ms) => Duration::from_millis(ms),
@@ -237,8 +241,13 @@ impl LimitArgs {
 
     /// Stdio, or the problem's contest files (`chess.in` / `chess.out`) with `--file-io`.
     pub fn io_mode(&self, problem: &dyn Problem) -> IoMode {
+        self.io_mode_named(problem.name())
+    }
+
+    /// Stdio, or `NAME.in` / `NAME.out` with `--file-io`.
+    pub fn io_mode_named(&self, name: &str) -> IoMode {
         if self.file_io {
-            IoMode::files_named(problem.name())
+            IoMode::files_named(name)
         } else {
             IoMode::Stdio
         }
@@ -277,7 +286,7 @@ pub struct TestArgs {
     /// Directory searched (recursively) for `*.in` files.
     pub dir: PathBuf,
     /// Parallel workers (default: the number of cores).
-    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Print a JSON report on stdout (human text goes to stderr).
     #[arg(long)]
@@ -323,21 +332,24 @@ impl FromStr for Shard {
 
 #[derive(Debug, Args)]
 pub struct StressArgs {
-    #[arg(value_parser = problem_parser())]
-    pub problem: &'static dyn Problem,
+    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
+    /// does not know, with --generator and --reference (outputs compared token by token).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
     #[command(flatten)]
     pub gen_args: GenArgs,
     /// First seed; workers try S, S+1, S+2, ...
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Stop after this many cases (default: no bound).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub iterations: Option<u64>,
-    /// Stop after this many seconds (default: no bound).
-    #[arg(long, value_name = "SECS")]
-    pub time: Option<f64>,
+    /// Stop looking for a failure after this many seconds (default: no bound); minimizing
+    /// a failure found takes at most --shrink-time more.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
     /// Parallel workers (default: the number of cores).
-    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Where failing cases are saved.
     #[arg(long, value_name = "DIR", default_value = "duipai-failures")]
@@ -345,23 +357,80 @@ pub struct StressArgs {
     /// Report the failing case as found, without minimizing it.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Most seconds spent minimizing a failing case.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    pub shrink_time: Duration,
     /// Print a JSON report on stdout; its last line is a JSON object.
     #[arg(long)]
     pub json: bool,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
-    /// An external reference solution instead of the built-in solver.
-    #[arg(long, value_name = "PROGRAM")]
-    pub reference: Option<PathBuf>,
-    /// An external generator instead of the built-in one; it gets the seed as its argument.
-    #[arg(long, value_name = "PROGRAM")]
-    pub generator: Option<PathBuf>,
+    /// An external reference solution instead of the built-in solver: a command, split
+    /// into words like a shell would (`--reference 'python3 brute.py'`).
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub reference: Option<Vec<OsString>>,
+    /// An external generator instead of the built-in one: a command, split into words like a
+    /// shell would; it gets the seed as its last argument.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub generator: Option<Vec<OsString>>,
+    /// Checks a case of a problem duipai cannot parse (exit status 0: valid, the testlib
+    /// convention), so that failing cases can be minimized as text: a command, split into
+    /// words like a shell would.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub validator: Option<Vec<OsString>>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The program under test and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,
+}
+
+/// A problem name for `stress`: a registered game, or a name for files of one duipai does
+/// not know.
+fn parse_problem_name(s: &str) -> Result<String, String> {
+    let plain = !s.is_empty()
+        && s.len() <= 64
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if plain {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {s:?}",
+            problem::names().join(", ")
+        ))
+    }
+}
+
+/// A command typed as one word: split like a shell would (quotes respected), no shell run.
+fn parse_command(s: &str) -> Result<Vec<OsString>, String> {
+    let words = shell_words::split(s).map_err(|e| format!("cannot split {s:?} into words: {e}"))?;
+    if words.is_empty() {
+        return Err("expected a command, found nothing".to_string());
+    }
+    Ok(words.into_iter().map(OsString::from).collect())
+}
+
+/// Seconds: a positive number, with an optional `s`, at most a year.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let digits = t.strip_suffix('s').unwrap_or(t).trim();
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("expected seconds like 30 or 2.5, found {s:?}"))?;
+    if !value.is_finite() || value < 0.001 || value > 31_536_000.0 {
+        return Err(format!("{s:?} is outside 0.001..=31536000 seconds"));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// Workers: 1 to 1024.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{s:?} workers: expected 1 to 1024")),
+        Err(_) => Err(format!("expected a number of workers like 4, found {s:?}")),
+    }
 }
 
 /// Milliseconds: a bare number, or a number with `ms` or `s`.

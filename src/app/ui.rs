@@ -94,6 +94,17 @@ impl Progress {
         self.bar.set_position(done);
     }
 
+    /// A free-form status in place of the counter.
+    pub fn message(&self, text: String) {
+        self.bar.set_message(text);
+        self.bar.tick();
+    }
+
+    /// Runs `f` (which prints) with the live line out of the way.
+    pub fn suspend(&self, f: impl FnOnce()) {
+        self.bar.suspend(f);
+    }
+
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }

@@ -68,7 +68,7 @@ impl Expected {
 }
 
 /// The result of running a program on one case.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct CaseOutcome {
     pub judgement: Judgement,
     pub execution: Execution,

@@ -15,7 +15,7 @@ pub mod chess;
 pub mod chessboard;
 pub mod generate;
 mod input;
-mod shrink;
+pub mod shrink;
 mod solution;
 pub mod staircase;
 
@@ -164,10 +164,38 @@ pub trait Instance: fmt::Debug + Send + Sync + 'static {
     /// Independent exhaustive search; `None` when the board is too big for it.
     fn brute_force(&self) -> Option<i64>;
 
-    /// Smaller variants, most drastic first, each strictly smaller in [`Instance::size`] and
-    /// valid wherever this one is. Produced lazily so that an early success does not pay for
-    /// building the rest.
-    fn shrink_candidates(&self) -> Box<dyn Iterator<Item = Box<dyn Instance>> + '_>;
+    /// How many shrink passes the game has (the same for every instance of it).
+    fn shrink_passes(&self) -> usize;
+
+    /// The candidates of shrink pass `pass`, most drastic first: each strictly smaller in
+    /// [`Instance::size`], never equal to this one, and valid wherever this one is.
+    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>>;
+
+    /// How many values (slots) the minimizer may lower one by one.
+    fn value_slots(&self) -> usize;
+
+    /// The value in `slot`.
+    fn value(&self, slot: usize) -> i64;
+
+    /// This instance with `slot` set to `value` (which the minimizer keeps within
+    /// `0..=self.value(slot)`).
+    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance>;
+
+    /// Every pass's candidates, then each value slot at 0 and halved: the one-step
+    /// neighbourhood the minimizer explores, for tests and for callers without a driver.
+    fn shrink_candidates(&self) -> Box<dyn Iterator<Item = Box<dyn Instance>> + '_> {
+        let passes = (0..self.shrink_passes()).flat_map(move |p| self.shrink_pass(p));
+        let values = (0..self.value_slots()).flat_map(move |slot| {
+            let v = self.value(slot);
+            let mut lower = vec![0, v / 2];
+            lower.dedup();
+            lower
+                .into_iter()
+                .filter(move |&x| x < v)
+                .map(move |x| self.with_value(slot, x))
+        });
+        Box::new(passes.chain(values))
+    }
 
     fn clone_box(&self) -> Box<dyn Instance>;
 

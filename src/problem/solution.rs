@@ -17,6 +17,8 @@ pub struct Explanation {
     pub moves: Vec<String>,
     /// What follows the moves: totals, summaries.
     pub summary: String,
+    /// The totals alone, one line: what a compact rendering ends with.
+    pub totals: String,
 }
 
 impl Explanation {
@@ -31,7 +33,7 @@ impl Explanation {
     }
 
     /// The board, the first and last `keep` moves with a note of how many are left out, and
-    /// the totals; the whole text when there are at most `2 × keep + 1` moves.
+    /// the totals line; the whole text when there are at most `2 × keep + 1` moves.
     pub fn compact(&self, keep: usize) -> String {
         if self.moves.len() <= 2 * keep + 1 {
             return self.full();
@@ -45,7 +47,7 @@ impl Explanation {
         for line in &self.moves[self.moves.len() - keep..] {
             out.push_str(line);
         }
-        out.push_str(&self.summary);
+        out.push_str(&self.totals);
         out
     }
 }

@@ -1,8 +1,11 @@
 //! The human report of `stress`: one line per engine event, and the failing case with the
 //! expected and actual output and the reference line of play.
 
-use crate::stress::{Event, Failure, Minimization};
+use crate::stress::{End, Event, Failure, MinimizeStatus, Minimization};
 use crate::text::{indent, plural_s};
+
+/// Moves shown at each end of a compact line of play.
+const COMPACT_MOVES: usize = 5;
 
 /// The line an engine event prints, if any (progress goes to the progress line instead).
 pub fn stress_event(event: &Event) -> Option<String> {
@@ -22,6 +25,8 @@ pub fn stress_event(event: &Event) -> Option<String> {
         Event::MinimizeStarted => {
             "minimizing (Ctrl-C stops and keeps the smallest case so far)...".to_string()
         }
+        Event::MinimizeProgress(_) => return None,
+        Event::NotMinimized(why) => format!("not minimized: {why}"),
         Event::MinimizeError(message) => format!("minimization stopped: {message}"),
         Event::Minimized(m) => minimized(m),
     })
@@ -29,23 +34,50 @@ pub fn stress_event(event: &Event) -> Option<String> {
 
 fn minimized(m: &Minimization) -> String {
     let stats = &m.stats;
+    let how = match stats.end {
+        _ if m.interrupted => "interrupted".to_string(),
+        End::Stopped => "stopped by the error above".to_string(),
+        End::Budget => format!(
+            "the time budget of {} s ran out first: a smaller case may still fail (--shrink-time)",
+            m.budget.as_secs_f64()
+        ),
+        End::Minimal => "1-minimal: no smaller candidate fails".to_string(),
+    };
     format!(
-        "minimized in {} step{}, {} run{}, {:.1} s{}",
+        "minimized in {} step{}, {} run{}, {:.1} s ({how})",
         stats.steps,
         plural_s(stats.steps as u64),
-        stats.attempts,
-        plural_s(stats.attempts as u64),
+        stats.runs,
+        plural_s(stats.runs as u64),
         m.elapsed.as_secs_f64(),
-        if m.interrupted {
-            " (interrupted)"
-        } else if stats.stopped {
-            " (stopped by the error above)"
-        } else if stats.exhausted {
-            " (budget reached)"
-        } else {
-            ""
-        }
     )
+}
+
+/// The live line while minimizing: `minimizing: 12×12 → 3×3, values 1.2M → 14, 37 runs, 1.2 s`.
+pub fn minimize_status(status: &MinimizeStatus) -> String {
+    format!(
+        "minimizing: {} → {}, values {} → {}, {}, {:.1} s",
+        status.start_shape,
+        status.shape,
+        short_number(status.start_max),
+        short_number(status.max),
+        crate::text::plural(status.runs as u64, "run"),
+        status.elapsed.as_secs_f64()
+    )
+}
+
+/// 14, 9.5k, 1.2M: a value in at most four characters and a unit.
+fn short_number(v: i64) -> String {
+    let a = v.unsigned_abs() as f64;
+    if a < 10_000.0 {
+        v.to_string()
+    } else if a < 1e6 {
+        format!("{:.1}k", v as f64 / 1e3)
+    } else if a < 1e9 {
+        format!("{:.1}M", v as f64 / 1e6)
+    } else {
+        format!("{:.1}G", v as f64 / 1e9)
+    }
 }
 
 /// The stress summary when no case failed.
@@ -90,7 +122,16 @@ pub fn stress_failure(failure: &Failure) -> String {
     ));
     if let Some(explanation) = &failure.explanation {
         out.push_str("\nreference line of play:\n");
-        out.push_str(&indent(&explanation.full()));
+        match &failure.explain_path {
+            Some(path) => {
+                out.push_str(&indent(&explanation.compact(COMPACT_MOVES)));
+                out.push_str(&format!(
+                    "    (the whole line of play: {})\n",
+                    path.display()
+                ));
+            }
+            None => out.push_str(&indent(&explanation.full())),
+        }
     }
     out
 }

@@ -26,7 +26,7 @@ pub struct TestSummary<'a> {
 pub struct StressPassed {
     /// Always `ok`.
     pub status: &'static str,
-    pub problem: &'static dyn Problem,
+    pub problem: String,
     pub cases: u64,
     pub first_seed: u64,
     pub last_seed: Option<u64>,
@@ -44,7 +44,7 @@ pub struct StressPassed {
 pub struct StressFailed {
     /// Always `failed`.
     pub status: &'static str,
-    pub problem: &'static dyn Problem,
+    pub problem: String,
     pub seed: u64,
     pub verdict: Verdict,
     pub detail: String,
@@ -58,6 +58,10 @@ pub struct StressFailed {
     pub cases: u64,
     pub shrink_steps: Option<usize>,
     pub shrink_runs: Option<usize>,
+    /// Whether the minimized case is 1-minimal (`null` when not minimized).
+    pub one_minimal: Option<bool>,
+    /// Where the whole line of play was saved, for large boards.
+    pub explanation: Option<PathBuf>,
     /// The command that judges the program on the saved case again.
     pub replay: String,
     pub elapsed_ms: u64,

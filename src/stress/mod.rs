@@ -10,13 +10,14 @@ use anyhow::{Context, bail};
 
 use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
 use crate::problem::{Explanation, Instance, Problem, Spec};
+use minimize::Shrinkable;
 use crate::run::{IoMode, Limits};
 
 pub mod minimize;
 pub mod save;
 mod search;
 
-pub use minimize::{Budget, Probe, ShrinkStats};
+pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk, TextCase};
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
 pub enum Source {
@@ -50,9 +51,17 @@ impl Seeds {
     }
 }
 
+/// Boards with more cells than this get a compact line of play in reports, and their whole
+/// explanation in a file beside the case.
+pub const COMPACT_ABOVE_CELLS: usize = 36;
+
 /// Everything a stress run needs.
 pub struct Config {
-    pub problem: &'static dyn Problem,
+    /// The problem's name, as typed; it names the saved files.
+    pub name: String,
+    /// The game, when duipai knows it: without one, cases come from an external generator,
+    /// answers from an external reference, and outputs are compared token by token.
+    pub problem: Option<&'static dyn Problem>,
     pub source: Source,
     pub oracle: Oracle,
     pub program: Vec<OsString>,
@@ -66,8 +75,13 @@ pub struct Config {
     pub time: Option<Duration>,
     /// Where failing cases are saved.
     pub save_dir: PathBuf,
-    /// Minimize a failing case (when duipai can parse it).
+    /// Minimize a failing case.
     pub shrink: bool,
+    /// How long minimization may take.
+    pub shrink_budget: Budget,
+    /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
+    /// such cases can be minimized as text.
+    pub validator: Option<Vec<OsString>>,
 }
 
 impl Config {
@@ -97,6 +111,10 @@ pub enum Event {
     SavedOriginal(PathBuf),
     /// Minimization begins.
     MinimizeStarted,
+    /// Where minimization stands (after every batch of probes).
+    MinimizeProgress(MinimizeStatus),
+    /// The case is reported as found, and why it was not minimized.
+    NotMinimized(String),
     /// Minimization stopped on a harness error; the smallest case so far is kept.
     MinimizeError(String),
     /// Minimization ended.
@@ -110,6 +128,21 @@ pub struct Minimization {
     pub elapsed: Duration,
     /// Stopped by an interrupt.
     pub interrupted: bool,
+    /// The time budget it had.
+    pub budget: Duration,
+}
+
+/// Where minimization stands: the case it started from, the current one, and the effort.
+#[derive(Clone, Debug)]
+pub struct MinimizeStatus {
+    /// Board shapes (`12×12`), or line counts for text cases.
+    pub start_shape: String,
+    pub shape: String,
+    /// The largest value or weight.
+    pub start_max: i64,
+    pub max: i64,
+    pub runs: usize,
+    pub elapsed: Duration,
 }
 
 /// The result of a stress run.
@@ -142,6 +175,8 @@ pub struct Failure {
     pub outcome: CaseOutcome,
     /// When the built-in solver is the oracle: the answer and an optimal line of play.
     pub explanation: Option<Explanation>,
+    /// Where the whole explanation was saved, for boards too big to show it all.
+    pub explain_path: Option<PathBuf>,
     /// `None` when the case was not minimized.
     pub minimization: Option<Minimization>,
     pub elapsed: Duration,
@@ -200,7 +235,6 @@ impl Engine<'_> {
     }
 
     fn make_case(&self, seed: u64) -> anyhow::Result<Case> {
-        let problem = self.config.problem;
         match &self.config.source {
             Source::Builtin(spec) => {
                 let instance = spec.generate(seed);
@@ -213,6 +247,12 @@ impl Engine<'_> {
                 let mut command = generator.clone();
                 command.push(seed.to_string().into());
                 let input = self.run_helper(&command, b"", "generator")?;
+                let Some(problem) = self.config.problem else {
+                    return Ok(Case {
+                        input,
+                        instance: None,
+                    });
+                };
                 let parsed = problem.parse(&input, &problem.default_bounds());
                 let instance = match (parsed, &self.config.oracle) {
                     (Ok(instance), _) => Some(instance),
@@ -301,10 +341,11 @@ impl Engine<'_> {
         });
         std::fs::create_dir_all(&config.save_dir)
             .with_context(|| format!("cannot create {}", config.save_dir.display()))?;
-        let stem = format!("{}-{seed}", config.problem);
+        let stem = format!("{}-{seed}", config.name);
 
         // The case as found goes to disk before anything else can go wrong or be interrupted.
-        let shrinking = config.shrink && case.instance.is_some();
+        let not_minimized = self.why_not_minimized(&case);
+        let shrinking = not_minimized.is_none();
         let original_stem = if shrinking {
             format!("{stem}.original")
         } else {
@@ -324,15 +365,34 @@ impl Engine<'_> {
         let mut expected = expected;
         let mut outcome = outcome;
         let mut minimization = None;
-        if shrinking && let Some(start) = &instance {
-            on_event(Event::MinimizeStarted);
-            let (small, found, result) = self.minimize(start.as_ref(), verdict, on_event);
-            if let Some((small_expected, small_outcome)) = found {
-                input = small.to_input().into_bytes();
-                instance = Some(small);
-                expected = small_expected;
-                outcome = small_outcome;
+        if let Some(why) = not_minimized {
+            if config.shrink {
+                on_event(Event::NotMinimized(why));
             }
+        } else {
+            on_event(Event::MinimizeStarted);
+            let result = match &instance {
+                Some(start) => {
+                    let (small, found, result) = self.minimize(start.clone(), verdict, on_event);
+                    if let Some((small_expected, small_outcome)) = found {
+                        input = small.to_input().into_bytes();
+                        instance = Some(small);
+                        expected = small_expected;
+                        outcome = small_outcome;
+                    }
+                    result
+                }
+                None => {
+                    let start = TextCase::new(&input);
+                    let (small, found, result) = self.minimize(start, verdict, on_event);
+                    if let Some((small_expected, small_outcome)) = found {
+                        input = small.to_bytes();
+                        expected = small_expected;
+                        outcome = small_outcome;
+                    }
+                    result
+                }
+            };
             on_event(Event::Minimized(result));
             minimization = Some(result);
         }
@@ -351,6 +411,16 @@ impl Engine<'_> {
             (Some(instance), Oracle::Builtin) => Some(instance.explain()),
             _ => None,
         };
+        let explain_path = match (&instance, &explanation) {
+            (Some(instance), Some(explanation))
+                if instance.size().cells > COMPACT_ABOVE_CELLS =>
+            {
+                let path = input_path.with_extension("explain.txt");
+                crate::fsutil::write_atomic(&path, explanation.full().as_bytes())?;
+                Some(path)
+            }
+            _ => None,
+        };
         Ok(Failure {
             seed,
             cases,
@@ -361,36 +431,70 @@ impl Engine<'_> {
             expected,
             outcome,
             explanation,
+            explain_path,
             minimization,
             elapsed: started.elapsed(),
         })
     }
 
+    /// Why a failing case is reported as found, or `None` when it can be minimized.
+    fn why_not_minimized(&self, case: &Case) -> Option<String> {
+        let config = self.config;
+        if !config.shrink {
+            return Some("--no-shrink".to_string());
+        }
+        if case.instance.is_some() || config.validator.is_some() {
+            return None;
+        }
+        Some(match config.problem {
+            Some(problem) => format!(
+                "the case is not a valid {problem} input, and without a --validator smaller \
+                 versions of it cannot be checked"
+            ),
+            None => format!(
+                "duipai does not know the format of {}; give a --validator (exit status 0 for \
+                 a valid input) to minimize its cases as text",
+                config.name
+            ),
+        })
+    }
+
+    /// Whether the validator accepts `input` (exit status 0).
+    fn valid(&self, input: &[u8]) -> anyhow::Result<bool> {
+        let Some(validator) = &self.config.validator else {
+            return Ok(true);
+        };
+        let execution = self
+            .runner
+            .run(validator, input, &self.helper_limits, &IoMode::Stdio)
+            .with_context(|| format!("cannot run the validator {}", program_name(validator)))?;
+        Ok(matches!(
+            execution.termination,
+            crate::run::Termination::Exited(0)
+        ))
+    }
+
     /// Shrinks `start` while the program still fails it with the same verdict. Returns the
     /// smallest case, its expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
-    fn minimize(
+    fn minimize<S: Shrinkable + Describe>(
         &self,
-        start: &dyn Instance,
+        start: S,
         verdict: Verdict,
         on_event: &mut dyn FnMut(Event),
-    ) -> (
-        Box<dyn Instance>,
-        Option<(Expected, CaseOutcome)>,
-        Minimization,
-    ) {
-        let shrink_started = Instant::now();
-        let mut smallest: Option<(Expected, CaseOutcome)> = None;
-        let mut harness_error = None;
-        let mut probe = |candidate: &dyn Instance| {
-            if crate::run::cancelled() || harness_error.is_some() {
+    ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
+        let started = Instant::now();
+        let harness_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+        let failed = || harness_error.lock().map_or(true, |e| e.is_some());
+        let probe = |candidate: &S| -> Probe<(Expected, CaseOutcome)> {
+            if crate::run::cancelled() || failed() {
                 return Probe::Stop;
             }
             let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
-                let case = Case {
-                    input: candidate.to_input().into_bytes(),
-                    instance: Some(candidate.clone_box()),
-                };
+                let case = candidate.to_case();
+                if case.instance.is_none() && !self.valid(&case.input)? {
+                    return Ok(None);
+                }
                 let expected = self.expected(&case)?;
                 let outcome = self.judge(&case.input, &expected)?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
@@ -401,31 +505,78 @@ impl Engine<'_> {
                 return Probe::Stop;
             }
             match result {
-                Ok(Some(found)) => {
-                    smallest = Some(found);
-                    Probe::Fails
-                }
+                Ok(Some(found)) => Probe::Fails(found),
                 Ok(None) => Probe::Passes,
                 Err(err) => {
-                    harness_error = Some(err);
+                    if let Ok(mut e) = harness_error.lock() {
+                        e.get_or_insert(err);
+                    }
                     Probe::Stop
                 }
             }
         };
-        let budget = Budget {
-            max_attempts: 20_000,
-            max_time: Duration::from_secs(120),
+        let (start_shape, start_max) = (start.shape(), start.largest());
+        let mut on_progress = |current: &S, stats: &ShrinkStats| {
+            on_event(Event::MinimizeProgress(MinimizeStatus {
+                start_shape: start_shape.clone(),
+                shape: current.shape(),
+                start_max,
+                max: current.largest(),
+                runs: stats.runs,
+                elapsed: started.elapsed(),
+            }))
         };
-        let (small, stats) = minimize::shrink(start, budget, &mut probe);
-        if let Some(err) = harness_error {
+        let budget = self.config.shrink_budget;
+        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        if let Some(err) = harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
         let result = Minimization {
-            stats,
-            elapsed: shrink_started.elapsed(),
-            interrupted: stats.stopped && crate::run::cancelled(),
+            stats: shrunk.stats,
+            elapsed: started.elapsed(),
+            interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
+            budget: budget.time,
         };
-        (small, smallest, result)
+        (shrunk.case, shrunk.payload, result)
+    }
+}
+
+/// What the engine needs of a case it minimizes besides [`Shrinkable`].
+trait Describe {
+    fn to_case(&self) -> Case;
+    /// Board shape, or line count.
+    fn shape(&self) -> String;
+    /// The largest value.
+    fn largest(&self) -> i64;
+}
+
+impl Describe for Box<dyn Instance> {
+    fn to_case(&self) -> Case {
+        Case {
+            input: self.to_input().into_bytes(),
+            instance: Some(self.clone()),
+        }
+    }
+    fn shape(&self) -> String {
+        Instance::shape(self.as_ref())
+    }
+    fn largest(&self) -> i64 {
+        self.max_value()
+    }
+}
+
+impl Describe for TextCase {
+    fn to_case(&self) -> Case {
+        Case {
+            input: self.to_bytes(),
+            instance: None,
+        }
+    }
+    fn shape(&self) -> String {
+        crate::text::plural(self.key().lines().count() as u64, "line")
+    }
+    fn largest(&self) -> i64 {
+        (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)
     }
 }
 

@@ -1,16 +1,17 @@
 //! `duipai stress` (对拍): the stress engine with the human and JSON reports.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use crate::app::args::StressArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{Human, Progress, jobs};
 use crate::app::{interrupt, replay};
 use crate::judge::ProcessRunner;
-use crate::problem::Spec;
+use anyhow::bail;
+
+use crate::problem::{self, Spec};
 use crate::report::{human, json};
-use crate::stress::{self, Config, Event, Oracle, Outcome, Seeds, Source, program_name};
+use crate::stress::{self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name};
 use crate::text::plural_s;
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
@@ -31,20 +32,26 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     ));
 
     let progress = Progress::counter("cases");
-    let mut searching = true;
+    let mut live = true;
     let mut on_event = |event: Event| {
-        if let Event::Progress { cases, elapsed } = event {
-            if searching {
-                progress.update(cases, elapsed);
+        match &event {
+            Event::Progress { cases, elapsed } => {
+                if live {
+                    progress.update(*cases, *elapsed);
+                }
+                return;
             }
-            return;
+            Event::MinimizeProgress(status) => {
+                progress.message(human::minimize_status(status));
+                return;
+            }
+            _ => {}
         }
-        if searching {
-            searching = false;
-            progress.finish();
-        }
+        // A line of the report: the live line makes way for it, and comes back only while
+        // minimizing.
+        live = false;
         if let Some(line) = human::stress_event(&event) {
-            out.line(line);
+            progress.suspend(|| out.line(line));
         }
     };
     let outcome = stress::run(&config, &ProcessRunner, &mut on_event);
@@ -67,7 +74,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             if args.json {
                 let summary = json::StressPassed {
                     status: "ok",
-                    problem: args.problem,
+                    problem: args.problem.clone(),
                     cases,
                     first_seed,
                     last_seed,
@@ -84,7 +91,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         }
         Outcome::Failed(failure) => {
             out.text(human::stress_failure(&failure));
-            let problem = args.problem.name();
+            let problem = args.problem.as_str();
             let replay_test =
                 replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
             out.line(format!("\nreplay: {replay_test}"));
@@ -105,7 +112,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                 let stdout = &failure.outcome.execution.stdout;
                 let summary = json::StressFailed {
                     status: "failed",
-                    problem: args.problem,
+                    problem: args.problem.clone(),
                     seed: failure.seed,
                     verdict: failure.outcome.verdict(),
                     detail: failure.outcome.judgement.detail.clone(),
@@ -115,7 +122,11 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                     actual: String::from_utf8_lossy(&stdout[..stdout.len().min(4096)]).into_owned(),
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
-                    shrink_runs: failure.minimization.map(|m| m.stats.attempts),
+                    shrink_runs: failure.minimization.map(|m| m.stats.runs),
+                    one_minimal: failure
+                        .minimization
+                        .map(|m| m.stats.end == End::Minimal),
+                    explanation: failure.explain_path.clone(),
                     replay: replay_test,
                     elapsed_ms: failure.elapsed.as_millis() as u64,
                 };
@@ -128,32 +139,72 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
 
 /// The engine's configuration from the command line.
 fn config(args: &StressArgs) -> anyhow::Result<Config> {
-    let problem = args.problem;
-    let source = match &args.generator {
-        Some(program) => Source::External(vec![program.clone().into_os_string()]),
-        None => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
+    let known = problem::by_name(&args.problem);
+    let source = match (&args.generator, known) {
+        (Some(command), _) => Source::External(command.clone()),
+        (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
+        (None, None) => bail!(
+            "duipai does not know the problem {:?} (it knows {}): give --generator and \
+             --reference for it",
+            args.problem,
+            problem::names().join(", ")
+        ),
     };
-    let oracle = match &args.reference {
-        Some(program) => Oracle::External(vec![program.clone().into_os_string()]),
-        None => Oracle::Builtin,
+    let oracle = match (&args.reference, known) {
+        (Some(command), _) => Oracle::External(command.clone()),
+        (None, Some(_)) => Oracle::Builtin,
+        (None, None) => bail!(
+            "duipai has no reference solver for {:?}: give --reference for it",
+            args.problem
+        ),
     };
+    if known.is_none() && args.gen_args != Default::default() {
+        bail!("the generator flags (--n, --m, ...) are for the built-in generator; {:?} has none", args.problem);
+    }
     let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
+    let seeds = Seeds {
+        first: args.seed,
+        offset,
+        stride,
+    };
+    // Seeds never wrap around: the last seed asked for must be a u64.
+    if let Some(n) = args.iterations {
+        let last = (n - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(offset))
+            .and_then(|x| x.checked_add(args.seed));
+        if last.is_none() {
+            bail!(
+                "--seed {} with --iterations {n} runs past the largest seed, {}",
+                args.seed,
+                u64::MAX
+            );
+        }
+    }
+    let (limits, io) = match known {
+        Some(problem) => (args.limits.resolve(problem), args.limits.io_mode(problem)),
+        None => (
+            args.limits.resolve_with((1000, 1024)),
+            args.limits.io_mode_named(&args.problem),
+        ),
+    };
     Ok(Config {
-        problem,
+        name: args.problem.clone(),
+        problem: known,
         source,
         oracle,
         program: args.program.clone(),
-        limits: args.limits.resolve(problem),
-        io: args.limits.io_mode(problem),
-        seeds: Seeds {
-            first: args.seed,
-            offset,
-            stride,
-        },
+        limits,
+        io,
+        seeds,
         jobs: jobs(args.jobs),
         iterations: args.iterations,
-        time: args.time.map(|s| Duration::from_secs_f64(s.max(0.0))),
+        time: args.time,
         save_dir: PathBuf::from(&args.save),
         shrink: !args.no_shrink,
+        shrink_budget: Budget {
+            time: args.shrink_time,
+        },
+        validator: args.validator.clone(),
     })
 }

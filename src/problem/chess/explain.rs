@@ -81,11 +81,13 @@ impl Chess {
             sum_text(&niuniu),
             answer
         );
+        let totals = format!("Feifei {sf}, Niuniu {sn}, answer {sf} - {sn} = {answer}\n");
         Explanation {
             answer,
             board,
             moves,
             summary,
+            totals,
         }
     }
 }

@@ -180,8 +180,27 @@ impl Instance for Chess {
         brute::chess(self)
     }
 
-    fn shrink_candidates(&self) -> Box<dyn Iterator<Item = Box<dyn Instance>> + '_> {
-        Box::new(shrink::candidates(self).map(|c| Box::new(c) as Box<dyn Instance>))
+    fn shrink_passes(&self) -> usize {
+        shrink::PASSES
+    }
+
+    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>> {
+        shrink::pass(self, pass)
+            .into_iter()
+            .map(|c| Box::new(c) as Box<dyn Instance>)
+            .collect()
+    }
+
+    fn value_slots(&self) -> usize {
+        shrink::slots(self)
+    }
+
+    fn value(&self, slot: usize) -> i64 {
+        shrink::value(self, slot)
+    }
+
+    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance> {
+        Box::new(shrink::with_value(self, slot, value))
     }
 
     fn clone_box(&self) -> Box<dyn Instance> {

@@ -101,12 +101,14 @@ impl Chessboard {
         if line.is_empty() {
             let _ = writeln!(out, "  (no pieces: nothing to remove)");
         }
-        let _ = writeln!(out, "Minimum total cost: {answer}");
+        let totals = format!("Minimum total cost: {answer}\n");
+        out.push_str(&totals);
         Explanation {
             answer,
             board,
             moves,
             summary: out,
+            totals,
         }
     }
 }
