@@ -391,7 +391,8 @@ pub struct StressArgs {
 fn parse_problem_name(s: &str) -> Result<String, String> {
     let plain = !s.is_empty()
         && s.len() <= 64
-        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if plain {
         Ok(s.to_string())
     } else {

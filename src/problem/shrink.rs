@@ -34,6 +34,32 @@ impl Corner {
     }
 }
 
+/// Crops with both sides at most this are tried at every position, not only at the corners:
+/// a bug that needs a few cells in the right place (a greedy choice, a tie) then shows on
+/// the smallest board wherever on the original board those cells were.
+pub const WINDOW_SIDE: usize = 3;
+
+/// The top-left corners of the `rows × cols` crops of an `n × m` grid that are tried: every
+/// position for small crops ([`WINDOW_SIDE`]), the four corners otherwise.
+pub fn crop_origins(n: usize, m: usize, rows: usize, cols: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    if rows <= WINDOW_SIDE && cols <= WINDOW_SIDE {
+        for r in 0..=n - rows {
+            for c in 0..=m - cols {
+                out.push((r, c));
+            }
+        }
+    } else {
+        for corner in Corner::ALL {
+            let origin = corner.origin(n, m, rows, cols);
+            if !out.contains(&origin) {
+                out.push(origin);
+            }
+        }
+    }
+    out
+}
+
 /// The side lengths a crop of a side of `len` tries, smallest first: 1, 2, 3, half, all but
 /// one (each at most once, each below `len`). A handful per side keeps the crop pass short
 /// on a 12×12 board while still reaching the smallest boards at once.
@@ -48,7 +74,13 @@ pub fn crop_sides(len: usize) -> Vec<usize> {
 }
 
 /// The `rows × cols` block of `grid` starting at (`r0`, `c0`).
-pub fn crop<T: Clone>(grid: &[Vec<T>], r0: usize, c0: usize, rows: usize, cols: usize) -> Vec<Vec<T>> {
+pub fn crop<T: Clone>(
+    grid: &[Vec<T>],
+    r0: usize,
+    c0: usize,
+    rows: usize,
+    cols: usize,
+) -> Vec<Vec<T>> {
     grid[r0..r0 + rows]
         .iter()
         .map(|row| row[c0..c0 + cols].to_vec())

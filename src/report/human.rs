@@ -1,7 +1,7 @@
 //! The human report of `stress`: one line per engine event, and the failing case with the
 //! expected and actual output and the reference line of play.
 
-use crate::stress::{End, Event, Failure, MinimizeStatus, Minimization};
+use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
 use crate::text::{indent, plural_s};
 
 /// Moves shown at each end of a compact line of play.

@@ -3,7 +3,8 @@
 //!
 //! The case's own passes ([`Shrinkable::pass`]) come first, most drastic first (the cleared
 //! board, crops, chunks, single lines and pieces); each pass continues where it left off
-//! after a success instead of starting over. Then every value is bisected on its own: the
+//! after a success instead of starting over. Then all values are lowered together (shifted
+//! down to 1, halved) while that still fails, and every value is bisected on its own: the
 //! smallest value in `0..=v` that still fails, in about log2(v) probes. Rounds repeat until
 //! one changes nothing; the result is then 1-minimal: no candidate of any pass fails, and no
 //! value can be lowered by one.
@@ -182,6 +183,14 @@ impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
                     from = at;
                 }
             }
+            while !self.stopped {
+                let candidates = all_values_lowered(&self.current);
+                let Some((_, case, payload)) = self.first_failing(candidates, 0) else {
+                    break;
+                };
+                self.accept(case, payload);
+                changed = true;
+            }
             let mut slot = 0;
             while !self.stopped && slot < self.current.slots() {
                 changed |= self.lower_value(slot);
@@ -348,6 +357,37 @@ impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
     }
 }
 
+/// Every value lowered at once, keeping what comparisons between values see: all nonzero
+/// values shifted down so that the smallest becomes 1 (differences kept exactly), then all
+/// values halved (order kept, up to ties). Bugs that compare values (greed, ties) then reach
+/// small numbers in a few steps, where one value at a time could not move without the others.
+fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
+    let values: Vec<i64> = (0..case.slots()).map(|slot| case.value(slot)).collect();
+    let apply = |f: &dyn Fn(i64) -> i64| {
+        let mut next = case.clone();
+        let mut lowered = false;
+        for (slot, &v) in values.iter().enumerate() {
+            let w = f(v);
+            if w != v {
+                next = next.with_value(slot, w);
+                lowered = true;
+            }
+        }
+        lowered.then_some(next)
+    };
+    let mut out = Vec::new();
+    if let Some(low) = values.iter().copied().filter(|&v| v > 0).min()
+        && low > 1
+        && let Some(shifted) = apply(&|v| if v > 0 { v - (low - 1) } else { v })
+    {
+        out.push(shifted);
+    }
+    if let Some(halved) = apply(&|v| v / 2) {
+        out.push(halved);
+    }
+    out
+}
+
 /// A case of a problem duipai does not know: lines of text. Its passes drop chunks of lines
 /// and single lines; its values are the non-negative integer tokens. Validity is the
 /// caller's business (a validator program in the probe).
@@ -443,7 +483,13 @@ impl Shrinkable for TextCase {
             let words: Vec<String> = self.lines[i]
                 .split_whitespace()
                 .enumerate()
-                .map(|(k, w)| if k == j { value.to_string() } else { w.to_string() })
+                .map(|(k, w)| {
+                    if k == j {
+                        value.to_string()
+                    } else {
+                        w.to_string()
+                    }
+                })
                 .collect();
             next.lines[i] = words.join(" ");
         }
@@ -475,7 +521,13 @@ mod tests {
             start,
             jobs,
             Budget::default(),
-            &|c: &S| if fails(c) { Probe::Fails(()) } else { Probe::Passes },
+            &|c: &S| {
+                if fails(c) {
+                    Probe::Fails(())
+                } else {
+                    Probe::Passes
+                }
+            },
             &mut |_, _| {},
         )
     }

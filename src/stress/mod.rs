@@ -10,8 +10,8 @@ use anyhow::{Context, bail};
 
 use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
 use crate::problem::{Explanation, Instance, Problem, Spec};
-use minimize::Shrinkable;
 use crate::run::{IoMode, Limits};
+use minimize::Shrinkable;
 
 pub mod minimize;
 pub mod save;
@@ -412,9 +412,7 @@ impl Engine<'_> {
             _ => None,
         };
         let explain_path = match (&instance, &explanation) {
-            (Some(instance), Some(explanation))
-                if instance.size().cells > COMPACT_ABOVE_CELLS =>
-            {
+            (Some(instance), Some(explanation)) if instance.size().cells > COMPACT_ABOVE_CELLS => {
                 let path = input_path.with_extension("explain.txt");
                 crate::fsutil::write_atomic(&path, explanation.full().as_bytes())?;
                 Some(path)

@@ -11,7 +11,9 @@ use anyhow::bail;
 
 use crate::problem::{self, Spec};
 use crate::report::{human, json};
-use crate::stress::{self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name};
+use crate::stress::{
+    self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
+};
 use crate::text::plural_s;
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
@@ -123,9 +125,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
                     shrink_runs: failure.minimization.map(|m| m.stats.runs),
-                    one_minimal: failure
-                        .minimization
-                        .map(|m| m.stats.end == End::Minimal),
+                    one_minimal: failure.minimization.map(|m| m.stats.end == End::Minimal),
                     explanation: failure.explain_path.clone(),
                     replay: replay_test,
                     elapsed_ms: failure.elapsed.as_millis() as u64,
@@ -159,7 +159,10 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         ),
     };
     if known.is_none() && args.gen_args != Default::default() {
-        bail!("the generator flags (--n, --m, ...) are for the built-in generator; {:?} has none", args.problem);
+        bail!(
+            "the generator flags (--n, --m, ...) are for the built-in generator; {:?} has none",
+            args.problem
+        );
     }
     let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
     let seeds = Seeds {

@@ -1,9 +1,9 @@
-//! Smaller chess boards for minimization, most drastic first: zeroed values, crops that keep a
-//! corner, chunks of rows, columns and cells, then single rows and columns. Values are
+//! Smaller chess boards for minimization, most drastic first: the zeroed board, crops, one
+//! player's values zeroed, chunks of rows, columns and cells, then single rows and columns. Values are
 //! bisected slot by slot by the minimizer: A row by row, then B.
 
 use super::Chess;
-use crate::problem::shrink::{Corner, chunks, crop, crop_sides, without};
+use crate::problem::shrink::{chunks, crop, crop_origins, crop_sides, without};
 
 /// How many passes [`pass`] has.
 pub(super) const PASSES: usize = 4;
@@ -21,26 +21,21 @@ pub(super) fn pass(c: &Chess, pass: usize) -> Vec<Chess> {
     out
 }
 
-/// All values zero, then A zero, then B zero.
-fn cleared(c: &Chess) -> Vec<Chess> {
-    let zero = |grid: &[Vec<i64>]| vec![vec![0; c.m]; grid.len()];
-    let mut out = vec![Chess {
-        a: zero(&c.a),
-        b: zero(&c.b),
-        ..c.clone()
-    }];
-    out.push(Chess {
-        a: zero(&c.a),
-        ..c.clone()
-    });
-    out.push(Chess {
-        b: zero(&c.b),
-        ..c.clone()
-    });
-    out
+fn zero(c: &Chess) -> Vec<Vec<i64>> {
+    vec![vec![0; c.m]; c.n]
 }
 
-/// Sub-boards that keep a corner, smallest first.
+/// The board of the same shape with every value zero. (A or B alone zeroed comes after the
+/// crops: zeroing one player's values early would hide bugs that need both, such as greed.)
+fn cleared(c: &Chess) -> Vec<Chess> {
+    vec![Chess {
+        a: zero(c),
+        b: zero(c),
+        ..c.clone()
+    }]
+}
+
+/// Sub-boards, smallest first: small ones anywhere, larger ones at the corners.
 fn crops(c: &Chess) -> Vec<Chess> {
     let mut rows = crop_sides(c.n);
     rows.push(c.n);
@@ -54,8 +49,7 @@ fn crops(c: &Chess) -> Vec<Chess> {
     sizes.sort_by_key(|&(k, l)| (k * l, k, l));
     let mut out = Vec::new();
     for (k, l) in sizes {
-        for corner in Corner::ALL {
-            let (r0, c0) = corner.origin(c.n, c.m, k, l);
+        for (r0, c0) in crop_origins(c.n, c.m, k, l) {
             out.push(Chess {
                 n: k,
                 m: l,
@@ -67,9 +61,18 @@ fn crops(c: &Chess) -> Vec<Chess> {
     out
 }
 
-/// Chunks of rows, of columns, then chunks of cells zeroed.
+/// A zeroed, B zeroed, chunks of rows, of columns, then chunks of cells zeroed.
 fn chunked(c: &Chess) -> Vec<Chess> {
-    let mut out = Vec::new();
+    let mut out = vec![
+        Chess {
+            a: zero(c),
+            ..c.clone()
+        },
+        Chess {
+            b: zero(c),
+            ..c.clone()
+        },
+    ];
     for rows in chunks(c.n) {
         out.push(Chess {
             n: c.n - rows.len(),

@@ -4,7 +4,7 @@
 //! are bisected slot by slot by the minimizer, in reading order.
 
 use super::{Cell, Chessboard};
-use crate::problem::shrink::{Corner, chunks, crop, crop_sides, without};
+use crate::problem::shrink::{chunks, crop, crop_origins, crop_sides, without};
 
 /// How many passes [`pass`] has.
 pub(super) const PASSES: usize = 5;
@@ -55,12 +55,11 @@ fn board(n: usize, cells: Vec<Vec<Cell>>, weights: Vec<Vec<i64>>) -> Chessboard 
     Chessboard { n, cells, weights }
 }
 
-/// Square sub-boards that keep a corner, smallest first.
+/// Square sub-boards, smallest first: small ones anywhere, larger ones at the corners.
 fn crops(c: &Chessboard) -> Vec<Chessboard> {
     let mut out = Vec::new();
     for k in crop_sides(c.n) {
-        for corner in Corner::ALL {
-            let (r0, c0) = corner.origin(c.n, c.n, k, k);
+        for (r0, c0) in crop_origins(c.n, c.n, k, k) {
             out.push(board(
                 k,
                 crop(&c.cells, r0, c0, k, k),
