@@ -47,3 +47,32 @@ pub fn write_new_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
         .with_context(|| format!("cannot create {}", path.display()))?;
     Ok(())
 }
+
+/// The most bytes duipai reads from any input, answer or checker file: far above the largest
+/// valid case (about 1.5 KB at the default bounds, a few MB with raised ones), so that
+/// `/dev/zero` or an endless pipe ends with a message in bounded time and memory.
+pub const MAX_READ_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads at most [`MAX_READ_BYTES`] from `reader`; more is an error naming `name`.
+pub fn read_capped(reader: impl std::io::Read, name: &str) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_READ_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {name}"))?;
+    if bytes.len() as u64 > MAX_READ_BYTES {
+        anyhow::bail!(
+            "{name} is larger than {} MiB; no case of duipai's problems is that large",
+            MAX_READ_BYTES / (1024 * 1024)
+        );
+    }
+    Ok(bytes)
+}
+
+/// Reads the file at `path`, at most [`MAX_READ_BYTES`] of it.
+pub fn read_file_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
+    read_capped(file, &name)
+}

@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use walkdir::WalkDir;
 
 use crate::judge::{CaseOutcome, Expected, Runner, judge_case};
-use crate::problem::Problem;
+use crate::problem::{Bounds, Problem};
 use crate::run::{IoMode, Limits};
 
 /// One stored case: its input and what the program should print.
@@ -87,9 +87,11 @@ pub fn judge_all(
     Ok(slots.into_iter().flatten().collect())
 }
 
-/// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each with its
-/// expected output: the sibling `.ans`, else `.out`, else the reference solver's answer.
-pub fn collect_cases(problem: &dyn Problem, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
+/// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each checked
+/// against `bounds` and given its expected output: the sibling `.ans`, else `.out`, else the
+/// reference solver's answer. An invalid input or a malformed answer file is an error naming
+/// the file.
+pub fn collect_cases(problem: &dyn Problem, bounds: &Bounds, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
     let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
         let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -110,9 +112,8 @@ pub fn collect_cases(problem: &dyn Problem, dir: &Path) -> anyhow::Result<Vec<St
     inputs
         .into_iter()
         .map(|path| {
-            let input =
-                std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            let expected = expected_for(problem, &path, &input)?;
+            let input = crate::fsutil::read_file_capped(&path)?;
+            let expected = expected_for(problem, bounds, &path, &input)?;
             let name = path
                 .strip_prefix(&root)
                 .unwrap_or(&path)
@@ -165,30 +166,38 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
 
 fn expected_for(
     problem: &dyn Problem,
+    bounds: &Bounds,
     input_path: &Path,
     input: &[u8],
 ) -> anyhow::Result<Expected> {
+    // Judging an input of another problem (or a broken one) would blame the program.
+    let instance = problem.parse(input, bounds).map_err(|e| {
+        anyhow::anyhow!(
+            "{}:{}:{}: not a valid {problem} input: {}",
+            input_path.display(),
+            e.line,
+            e.column,
+            e.message
+        )
+    })?;
     for ext in ["ans", "out"] {
         let answer = input_path.with_extension(ext);
-        match std::fs::read(&answer) {
-            Ok(bytes) => return Ok(Expected::from_bytes(&bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => bail!("cannot read {}: {e}", answer.display()),
+        if answer.exists() {
+            let bytes = crate::fsutil::read_file_capped(&answer)?;
+            // A malformed expected answer is the harness's problem, not the program's.
+            let value = crate::judge::verdict::parse_answer(&bytes).map_err(|why| {
+                anyhow::anyhow!(
+                    "{}: not a {problem} answer (one integer): {why}",
+                    answer.display()
+                )
+            })?;
+            return Ok(Expected::Answer(value));
         }
     }
-    let instance = problem
-        .parse(input, &problem.default_bounds())
-        .map_err(|e| {
-            anyhow::anyhow!(
-                "{}:{}:{}: {} (no .ans or .out beside it, and the reference solver cannot \
-                 solve an invalid input)",
-                input_path.display(),
-                e.line,
-                e.column,
-                e.message
-            )
-        })?;
-    Ok(Expected::Answer(instance.solve()))
+    let answer = instance
+        .try_solve()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", input_path.display()))?;
+    Ok(Expected::Answer(answer))
 }
 
 #[cfg(test)]

@@ -102,13 +102,13 @@ pub enum Command {
 #[derive(Debug, Clone, Default, Args)]
 pub struct BoundsArgs {
     /// Largest accepted n (default: the problem's own bound).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_side)]
     pub bound_n: Option<usize>,
     /// Largest accepted m, chess only (default: the problem's own bound).
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", value_parser = parse_side)]
     pub bound_m: Option<usize>,
     /// Largest accepted value or weight (default: the problem's own bound).
-    #[arg(long, value_name = "V")]
+    #[arg(long, value_name = "V", value_parser = clap::value_parser!(i64).range(0..))]
     pub bound_value: Option<i64>,
 }
 
@@ -283,8 +283,11 @@ impl LimitArgs {
 pub struct TestArgs {
     #[arg(value_parser = problem_parser())]
     pub problem: &'static dyn Problem,
-    /// Directory searched (recursively) for `*.in` files.
+    /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
+    /// expected answer is `NAME.ans` beside it, else `NAME.out`, else the reference solver's.
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
@@ -423,6 +426,14 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("{s:?} is outside 0.001..=31536000 seconds"));
     }
     Ok(Duration::from_secs_f64(value))
+}
+
+/// A board side for raised bounds: 1 to 1000 (the solver's state limit comes long before).
+fn parse_side(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err(format!("expected a side length 1..=1000, found {s:?}")),
+    }
 }
 
 /// Workers: 1 to 1024.

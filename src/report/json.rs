@@ -58,6 +58,8 @@ pub struct StressFailed {
     pub cases: u64,
     pub shrink_steps: Option<usize>,
     pub shrink_runs: Option<usize>,
+    /// Milliseconds spent minimizing.
+    pub shrink_ms: Option<u64>,
     /// Whether the minimized case is 1-minimal (`null` when not minimized).
     pub one_minimal: Option<bool>,
     /// Where the whole line of play was saved, for large boards.

@@ -1,6 +1,5 @@
 //! `duipai solve`: the reference answer for one input, optionally with the optimal line of play.
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::Context;
@@ -13,15 +12,10 @@ pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
     match input {
         Some(path) if path.as_os_str() != "-" => {
             let name = path.display().to_string();
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {name}"))?;
-            Ok((bytes, name))
+            Ok((crate::fsutil::read_file_capped(path)?, name))
         }
         _ => {
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .context("cannot read standard input")?;
+            let bytes = crate::fsutil::read_capped(std::io::stdin().lock(), "standard input")?;
             Ok((bytes, "<stdin>".to_string()))
         }
     }

@@ -125,6 +125,9 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
                     shrink_runs: failure.minimization.map(|m| m.stats.runs),
+                    shrink_ms: failure
+                        .minimization
+                        .map(|m| m.elapsed.as_millis() as u64),
                     one_minimal: failure.minimization.map(|m| m.stats.end == End::Minimal),
                     explanation: failure.explain_path.clone(),
                     replay: replay_test,

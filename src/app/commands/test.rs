@@ -22,7 +22,8 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     interrupt::install();
     let problem = args.problem;
-    let cases = suite::collect_cases(problem, &args.dir)?;
+    let bounds = args.bounds.resolve(problem);
+    let cases = suite::collect_cases(problem, &bounds, &args.dir)?;
     let limits = args.limits.resolve(problem);
     let io = args.limits.io_mode(problem);
     let jobs = jobs(args.jobs);
