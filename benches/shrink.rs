@@ -89,7 +89,9 @@ fn main() {
     // The fixture binary is built beside duipai by `cargo bench` (a workspace default member).
     let fixture = duipai.with_file_name("duipai-fixture");
     if !fixture.exists() {
-        println!("shrink benchmark skipped: build the fixtures first (cargo build --workspace --release)");
+        println!(
+            "shrink benchmark skipped: build the fixtures first (cargo build --workspace --release)"
+        );
         return;
     }
     let fixture = fixture.to_string_lossy().into_owned();
@@ -143,14 +145,23 @@ fn main() {
             total.as_secs_f64(),
             last.shape,
             last.values,
-            if results.iter().all(|r| r.one_minimal) { "yes" } else { "no" }
+            if results.iter().all(|r| r.one_minimal) {
+                "yes"
+            } else {
+                "no"
+            }
         );
     }
     if !totals.is_empty() {
         println!(
             "\nwhole runs: median {:.2} s, slowest {:.2} s",
             median(totals.clone()).as_secs_f64(),
-            totals.iter().max().copied().unwrap_or_default().as_secs_f64()
+            totals
+                .iter()
+                .max()
+                .copied()
+                .unwrap_or_default()
+                .as_secs_f64()
         );
     }
 }

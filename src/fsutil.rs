@@ -34,8 +34,11 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
 
 /// Replaces `path` (if it exists) with `contents`, atomically.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
+    // The persist error wraps the I/O error and names it again as its source: keep only the
+    // I/O error, so that the message says it once.
     staged(path, contents)?
         .persist(path)
+        .map_err(|e| e.error)
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
@@ -44,6 +47,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
 pub fn write_new_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
     staged(path, contents)?
         .persist_noclobber(path)
+        .map_err(|e| e.error)
         .with_context(|| format!("cannot create {}", path.display()))?;
     Ok(())
 }
@@ -75,4 +79,30 @@ pub fn read_file_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
     let name = path.display().to_string();
     let file = std::fs::File::open(path).with_context(|| format!("cannot read {name}"))?;
     read_capped(file, &name)
+}
+
+/// Checks, before any work, that `dir` can hold files duipai will write: an existing
+/// directory, or a path whose nearest existing ancestor is a directory.
+pub fn check_output_dir(dir: &Path, flag: &str) -> anyhow::Result<()> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            anyhow::bail!("{flag} {}: exists and is not a directory", dir.display());
+        }
+        return Ok(());
+    }
+    let mut ancestor = dir.parent();
+    while let Some(a) = ancestor {
+        if a.as_os_str().is_empty() || a.is_dir() {
+            return Ok(());
+        }
+        if a.exists() {
+            anyhow::bail!(
+                "{flag} {}: {} is not a directory",
+                dir.display(),
+                a.display()
+            );
+        }
+        ancestor = a.parent();
+    }
+    Ok(())
 }

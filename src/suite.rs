@@ -91,7 +91,11 @@ pub fn judge_all(
 /// against `bounds` and given its expected output: the sibling `.ans`, else `.out`, else the
 /// reference solver's answer. An invalid input or a malformed answer file is an error naming
 /// the file.
-pub fn collect_cases(problem: &dyn Problem, bounds: &Bounds, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
+pub fn collect_cases(
+    problem: &dyn Problem,
+    bounds: &Bounds,
+    dir: &Path,
+) -> anyhow::Result<Vec<StoredCase>> {
     let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
         let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();

@@ -34,7 +34,10 @@ pub fn main() -> ExitCode {
             if json && usage_error {
                 let rendered = err.render().to_string();
                 let first = rendered.lines().next().unwrap_or_default();
-                println!("{}", error_json(first.strip_prefix("error: ").unwrap_or(first)));
+                println!(
+                    "{}",
+                    error_json(first.strip_prefix("error: ").unwrap_or(first))
+                );
             }
             let _ = err.print();
             return if usage_error {

@@ -89,8 +89,75 @@ pub fn write_pack(
     opts: &PackOptions,
     on_progress: &mut dyn FnMut(usize, usize),
 ) -> anyhow::Result<Vec<PackedFile>> {
+    Ok(write_pack_report(opts, on_progress)?.files)
+}
+
+/// What [`write_pack_report`] did besides writing the pack.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackReport {
+    pub files: Vec<PackedFile>,
+    /// Test data of the previous pack that this one does not have, removed (`--force`).
+    pub removed: Vec<String>,
+    /// Files in the directory that are not test data, left alone.
+    pub foreign: Vec<String>,
+}
+
+/// A `printf` command that prints `text` exactly: one line, whatever `text` holds.
+fn printf_command(text: &str) -> String {
+    let mut format = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' => format.push_str("\\\\"),
+            '%' => format.push_str("%%"),
+            '\n' => format.push_str("\\n"),
+            '\t' => format.push_str("\\t"),
+            '\'' => format.push_str("'\\''"),
+            c => format.push(c),
+        }
+    }
+    format!("printf '{format}'")
+}
+
+/// Is `rel` (a path relative to the pack) test data a pack writes: inputs, answers, outputs,
+/// the ICPC `problem.yaml`, the manifest?
+fn is_test_data(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name == MANIFEST
+        || name == "problem.yaml"
+        || [".in", ".ans", ".out"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+/// Every file below `out`, relative and `/`-separated, in name order.
+fn files_below(out: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(out)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(out).ok()?;
+            Some(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            )
+        })
+        .collect()
+}
+
+/// Writes the pack like [`write_pack`]. With `force` over a previous pack, that pack's test
+/// data that the new one does not write is removed (before the manifest is written, so a
+/// pack with a manifest is exactly what it lists), and other files are left and reported.
+pub fn write_pack_report(
+    opts: &PackOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<PackReport> {
     let out = &opts.out;
     prepare_dir(out, opts.force)?;
+    let before = files_below(out);
     let problem = opts.problem;
     let count = opts.plan.lines.len();
     let mut files: Vec<(PackedFile, String)> = Vec::new();
@@ -106,13 +173,11 @@ pub fn write_pack(
                 };
                 (l.line.to_string(), l.text.clone(), cmd)
             }
+            // The sample's own text, so the command needs nothing but a shell.
             None => (
                 "-".to_string(),
                 "sample".to_string(),
-                format!(
-                    "cat cases/{problem}/{}",
-                    rel.rsplit('/').next().unwrap_or("")
-                ),
+                printf_command(content),
             ),
         };
         files.push((
@@ -177,8 +242,24 @@ pub fn write_pack(
     for (_, row) in &files {
         manifest.push_str(row);
     }
+    let written: Vec<&str> = files.iter().map(|(f, _)| f.path.as_str()).collect();
+    let mut report = PackReport::default();
+    for rel in before {
+        if written.contains(&rel.as_str()) || rel == "problem.yaml" && opts.layout == Layout::Icpc {
+            continue;
+        }
+        if is_test_data(&rel) {
+            let path = out.join(&rel);
+            std::fs::remove_file(&path)
+                .with_context(|| format!("removing the stale {}", path.display()))?;
+            report.removed.push(rel);
+        } else {
+            report.foreign.push(rel);
+        }
+    }
     write_atomic(out, MANIFEST, manifest.as_bytes())?;
-    Ok(files.into_iter().map(|(f, _)| f).collect())
+    report.files = files.into_iter().map(|(f, _)| f).collect();
+    Ok(report)
 }
 
 pub fn layout_name(layout: Layout) -> &'static str {

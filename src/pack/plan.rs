@@ -13,7 +13,7 @@ use crate::problem::{GenParams, Problem};
 
 /// The name a built-in plan is reported under.
 pub fn builtin_name(problem: &dyn Problem) -> String {
-    format!("generators/{}.plan", problem.name())
+    format!("<built-in {} plan>", problem.name())
 }
 
 /// One test point of a plan.

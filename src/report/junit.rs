@@ -34,17 +34,40 @@ pub fn junit_xml(suite: &str, records: &[CaseRecord], elapsed: Duration) -> anyh
     report.to_string().context("cannot render the JUnit report")
 }
 
-/// Writes a report file atomically. An existing file is replaced only if it is itself a
-/// JUnit report (so a mistyped path never destroys unrelated data).
-pub fn write_report_file(path: &Path, contents: &str) -> anyhow::Result<()> {
-    if let Ok(existing) = std::fs::read(path) {
-        let head = String::from_utf8_lossy(&existing[..existing.len().min(512)]).into_owned();
-        if !head.contains("<testsuites") {
+/// Checks, before any work, that a report can be written to `path`: its directory exists,
+/// and an existing file there is itself a JUnit report (so a mistyped path never destroys
+/// unrelated data).
+pub fn check_report_path(path: &Path) -> anyhow::Result<()> {
+    if path.is_dir() {
+        anyhow::bail!("--junit {}: is a directory", path.display());
+    }
+    if path.exists() {
+        let mut head = Vec::new();
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("--junit {}: cannot read it", path.display()))?;
+        use std::io::Read;
+        let _ = file.take(512).read_to_end(&mut head);
+        if !String::from_utf8_lossy(&head).contains("<testsuites") {
             anyhow::bail!(
-                "{} exists and is not a JUnit report; refusing to overwrite it",
+                "--junit {}: exists and is not a JUnit report; refusing to overwrite it",
                 path.display()
             );
         }
     }
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => {
+            anyhow::bail!(
+                "--junit {}: {} is not a directory",
+                path.display(),
+                dir.display()
+            )
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Writes a report file atomically, after [`check_report_path`].
+pub fn write_report_file(path: &Path, contents: &str) -> anyhow::Result<()> {
+    check_report_path(path)?;
     crate::fsutil::write_atomic(path, contents.as_bytes())
 }

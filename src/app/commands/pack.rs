@@ -43,9 +43,30 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         force: args.force,
     };
     let progress = Progress::bar("packing", tests as u64, "tests");
-    let written = pack::write_pack(&opts, &mut |done, _| progress.set_position(done as u64));
+    let written = pack::write_pack_report(&opts, &mut |done, _| progress.set_position(done as u64));
     progress.finish();
-    let files = written?;
+    let report = written?;
+    let files = &report.files;
+    if !report.removed.is_empty() {
+        let shown = report.removed.len().min(8);
+        let more = report.removed.len() - shown;
+        eprintln!(
+            "duipai: removed {} of the previous pack: {}{}",
+            crate::text::plural(report.removed.len() as u64, "file"),
+            report.removed[..shown].join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        );
+    }
+    if !report.foreign.is_empty() {
+        eprintln!(
+            "duipai: left alone (not test data): {}",
+            report.foreign.join(", ")
+        );
+    }
     eprintln!(
         "duipai: wrote {} files ({tests} tests) and {} to {}",
         files.len(),

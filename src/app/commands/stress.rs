@@ -18,6 +18,7 @@ use crate::text::plural_s;
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     let config = config(&args)?;
+    crate::fsutil::check_output_dir(&args.save, "--save")?;
     let out = Human::new(args.json);
     interrupt::install();
 
@@ -125,9 +126,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
                     shrink_runs: failure.minimization.map(|m| m.stats.runs),
-                    shrink_ms: failure
-                        .minimization
-                        .map(|m| m.elapsed.as_millis() as u64),
+                    shrink_ms: failure.minimization.map(|m| m.elapsed.as_millis() as u64),
                     one_minimal: failure.minimization.map(|m| m.stats.end == End::Minimal),
                     explanation: failure.explain_path.clone(),
                     replay: replay_test,

@@ -22,6 +22,9 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     interrupt::install();
     let problem = args.problem;
+    if let Some(path) = &args.junit {
+        junit::check_report_path(path)?;
+    }
     let bounds = args.bounds.resolve(problem);
     let cases = suite::collect_cases(problem, &bounds, &args.dir)?;
     let limits = args.limits.resolve(problem);
