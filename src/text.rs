@@ -44,9 +44,51 @@ pub fn quote_command(words: &[OsString]) -> String {
         .join(" ")
 }
 
+/// Lines of stderr shown under a failing case.
+pub const STDERR_LINES: usize = 5;
+/// Characters of one stderr line shown.
+const STDERR_LINE_CHARS: usize = 200;
+
+/// The last few lines of a program's stderr, each cut to a readable length, as text (bytes
+/// that are not UTF-8 become U+FFFD); empty when it wrote nothing.
+pub fn stderr_tail(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let lines: Vec<&str> = text.lines().collect();
+    let start = lines.len().saturating_sub(STDERR_LINES);
+    let mut out = String::new();
+    if start > 0 {
+        out.push_str("…\n");
+    }
+    for line in &lines[start..] {
+        match line.char_indices().nth(STDERR_LINE_CHARS) {
+            Some((cut, _)) => {
+                out.push_str(&line[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stderr_tails_keep_the_last_lines_cut_short() {
+        assert_eq!(stderr_tail(b""), "");
+        assert_eq!(stderr_tail(b"one\ntwo\n"), "one\ntwo\n");
+        let many: String = (1..=9).map(|i| format!("line {i}\n")).collect();
+        assert_eq!(
+            stderr_tail(many.as_bytes()),
+            "…\nline 5\nline 6\nline 7\nline 8\nline 9\n"
+        );
+        let long = "x".repeat(500);
+        assert_eq!(stderr_tail(long.as_bytes()).chars().count(), 202);
+        assert_eq!(stderr_tail(b"\xEF\xBB bad"), "\u{FFFD} bad\n");
+    }
 
     #[test]
     fn plurals() {

@@ -120,6 +120,9 @@ pub fn stress_failure(failure: &Failure) -> String {
         outcome.verdict().code(),
         outcome.judgement.detail
     ));
+    out.push_str(&super::stderr_block(&super::stderr_tail(
+        &outcome.execution.stderr,
+    )));
     if let Some(explanation) = &failure.explanation {
         out.push_str("\nreference line of play:\n");
         match &failure.explain_path {

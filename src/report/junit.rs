@@ -24,6 +24,9 @@ pub fn junit_xml(suite: &str, records: &[CaseRecord], elapsed: Duration) -> anyh
             status
         };
         let mut case = TestCase::new(record.name.as_str(), status);
+        if !record.stderr.is_empty() {
+            case.set_system_err(record.stderr.as_str());
+        }
         case.set_classname(suite)
             .set_time(Duration::from_millis(record.wall_ms));
         test_suite.add_test_case(case);

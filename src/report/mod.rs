@@ -21,6 +21,15 @@ pub struct CaseRecord {
     pub cpu_ms: u64,
     pub wall_ms: u64,
     pub memory_kib: u64,
+    /// The last lines the program wrote to stderr ([`crate::text::stderr_tail`]), empty if none.
+    pub stderr: String,
+}
+
+pub use crate::text::stderr_tail;
+
+/// The stderr tail indented under a case in the human report, or nothing.
+pub fn stderr_block(tail: &str) -> String {
+    tail.lines().map(|l| format!("    stderr| {l}\n")).collect()
 }
 
 /// Counts of each verdict, in a fixed order.
@@ -46,6 +55,7 @@ impl CaseRecord {
             cpu_ms: e.cpu_time.as_millis() as u64,
             wall_ms: e.wall_time.as_millis() as u64,
             memory_kib: e.peak_memory_bytes / 1024,
+            stderr: stderr_tail(&e.stderr),
         }
     }
 }

@@ -307,11 +307,17 @@ impl Engine<'_> {
             .run(command, input, &self.helper_limits, &IoMode::Stdio)
             .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
         if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
+            let tail = crate::text::stderr_tail(&execution.stderr);
             bail!(
-                "the {role} {} failed: {} ({})",
+                "the {role} {} failed: {} ({}){}",
                 program_name(command),
                 stopped.verdict.code(),
-                stopped.detail
+                stopped.detail,
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!("; its stderr ends:\n{}", tail.trim_end())
+                }
             );
         }
         Ok(execution.stdout)
@@ -357,6 +363,7 @@ impl Engine<'_> {
             &case.input,
             &expected,
             &outcome.execution.stdout,
+            &outcome.execution.stderr,
         )?;
         on_event(Event::SavedOriginal(original_path.clone()));
 
@@ -403,6 +410,7 @@ impl Engine<'_> {
                 &input,
                 &expected,
                 &outcome.execution.stdout,
+                &outcome.execution.stderr,
             )?
         } else {
             original_path.clone()

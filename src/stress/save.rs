@@ -7,7 +7,7 @@ use anyhow::bail;
 
 use crate::judge::Expected;
 
-/// Writes `<stem>.in`, `.ans` and `.out` into `dir` and returns the `.in` path. A stem whose
+/// Writes `<stem>.in`, `.ans`, `.out` and `.err` (the program's stderr, its last 64 KiB) into `dir` and returns the `.in` path. A stem whose
 /// files already exist with other contents is never overwritten: `-2`, `-3`, ... are tried.
 pub fn save_case(
     dir: &Path,
@@ -15,9 +15,15 @@ pub fn save_case(
     input: &[u8],
     expected: &Expected,
     actual: &[u8],
+    stderr: &[u8],
 ) -> anyhow::Result<PathBuf> {
     let answer = expected.to_text().into_bytes();
-    let contents: [(&str, &[u8]); 3] = [("in", input), ("ans", &answer), ("out", actual)];
+    let contents: [(&str, &[u8]); 4] = [
+        ("in", input),
+        ("ans", &answer),
+        ("out", actual),
+        ("err", stderr),
+    ];
     for attempt in 1..=1000u32 {
         let name = if attempt == 1 {
             stem.to_string()

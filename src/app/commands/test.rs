@@ -53,6 +53,9 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         |i, outcome| {
             let record = CaseRecord::new(&cases[i].name, outcome);
             out.line(report::human_line(&record));
+            if !record.verdict.is_accepted() {
+                out.text(report::stderr_block(&record.stderr));
+            }
             if args.json {
                 println!("{}", json::line(&record));
             }
