@@ -80,6 +80,18 @@ impl GenArgs {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Colour in human output: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
+    /// forces it), always, never. JSON and JUnit are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]

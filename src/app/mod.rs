@@ -48,6 +48,7 @@ pub fn main() -> ExitCode {
             };
         }
     };
+    ui::set_color(cli.color);
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Validate(args) => commands::validate::run(args),

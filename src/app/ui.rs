@@ -1,10 +1,113 @@
-//! The terminal side of the commands: where human text goes, and the one live progress line
-//! (on a terminal only, never in a pipe or a log).
+//! The terminal side of the commands: where human text goes, colour, and the one live
+//! progress line (on a terminal only, never in a pipe or a log).
+//!
+//! Human text is written through `anstream`, which drops the colour codes unless colour is
+//! wanted: `--color always`, or `auto` on a terminal without `NO_COLOR` (`CLICOLOR_FORCE`
+//! forces it). JSON goes to stdout with `println!` and is never coloured.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
+use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::app::args::ColorArg;
+use crate::judge::Verdict;
+
+/// Applies `--color` to every stream written through `anstream`.
+pub fn set_color(choice: ColorArg) {
+    match choice {
+        ColorArg::Auto => anstream::ColorChoice::Auto,
+        ColorArg::Always => anstream::ColorChoice::Always,
+        ColorArg::Never => anstream::ColorChoice::Never,
+    }
+    .write_global();
+}
+
+/// `text` in `style` (the codes are dropped on the way out when colour is off).
+pub fn paint(text: &str, style: Style) -> String {
+    format!("{}{text}{}", style.render(), style.render_reset())
+}
+
+fn fg(color: AnsiColor) -> Style {
+    Style::new().fg_color(Some(color.into()))
+}
+
+/// The colour of a verdict: accepted green, wrong red, over a limit yellow, crashed magenta.
+pub fn verdict_style(verdict: Verdict) -> Style {
+    match verdict {
+        Verdict::Accepted => fg(AnsiColor::Green).bold(),
+        Verdict::WrongAnswer | Verdict::PresentationError => fg(AnsiColor::Red).bold(),
+        Verdict::TimeLimitExceeded
+        | Verdict::MemoryLimitExceeded
+        | Verdict::OutputLimitExceeded => fg(AnsiColor::Yellow).bold(),
+        Verdict::RuntimeError => fg(AnsiColor::Magenta).bold(),
+    }
+}
+
+/// A report line that starts with a verdict code, with the code coloured.
+pub fn verdict_line(line: &str) -> String {
+    let code = line.split_whitespace().next().unwrap_or("");
+    match Verdict::from_code(code) {
+        Some(verdict) => {
+            let at = line.find(code).unwrap_or(0);
+            format!(
+                "{}{}{}",
+                &line[..at],
+                paint(code, verdict_style(verdict)),
+                &line[at + code.len()..]
+            )
+        }
+        None => line.to_string(),
+    }
+}
+
+/// A unified diff with removed lines red and added lines green (headers left alone).
+pub fn diff(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let painted = if l.starts_with("---") || l.starts_with("+++") {
+                paint(l, Style::new().bold())
+            } else if l.starts_with('-') {
+                paint(l, fg(AnsiColor::Red))
+            } else if l.starts_with('+') {
+                paint(l, fg(AnsiColor::Green))
+            } else if l.starts_with("@@") {
+                paint(l, fg(AnsiColor::Cyan))
+            } else {
+                l.to_string()
+            };
+            painted + "\n"
+        })
+        .collect()
+}
+
+/// An explanation with whose cell is whose coloured: Feifei's cells (F) and white pieces (W)
+/// in one colour, Niuniu's (N) and black pieces (B) in another.
+pub fn explanation(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_grid = false;
+    for line in text.lines() {
+        if line.starts_with("Who took which cell") {
+            in_grid = true;
+        } else if !line.starts_with("  ") {
+            in_grid = false;
+        }
+        if in_grid && line.starts_with("  ") {
+            for c in line.chars() {
+                match c {
+                    'F' => out.push_str(&paint("F", fg(AnsiColor::Cyan).bold())),
+                    'N' => out.push_str(&paint("N", fg(AnsiColor::Magenta).bold())),
+                    c => out.push(c),
+                }
+            }
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
 
 /// Where human-readable text goes: stdout normally, stderr when stdout carries JSON.
 pub struct Human {
@@ -23,9 +126,9 @@ impl Human {
     pub fn text(&self, text: impl AsRef<str>) {
         // A closed pipe (`| head`) is not worth a panic; the exit status still tells.
         if self.to_stderr {
-            let _ = std::io::stderr().write_all(text.as_ref().as_bytes());
+            let _ = anstream::stderr().write_all(text.as_ref().as_bytes());
         } else {
-            let _ = std::io::stdout().write_all(text.as_ref().as_bytes());
+            let _ = anstream::stdout().write_all(text.as_ref().as_bytes());
         }
     }
 }

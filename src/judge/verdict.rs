@@ -48,6 +48,11 @@ impl Verdict {
         }
     }
 
+    /// The verdict whose [`Verdict::code`] is `code`.
+    pub fn from_code(code: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.code() == code)
+    }
+
     /// The long name: "Accepted", "Wrong Answer", ...
     pub fn name(self) -> &'static str {
         match self {

@@ -6,6 +6,7 @@ use anyhow::Context;
 
 use crate::app::args::SolveArgs;
 use crate::app::exit::Status;
+use crate::app::ui::{self, Human};
 
 /// Reads INPUT, or stdin when it is absent or `-`; returns the bytes and the name messages use.
 pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
@@ -35,8 +36,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
         let explanation = instance
             .try_explain()
             .with_context(|| format!("cannot solve {name}"))?;
-        println!("{}", explanation.answer);
-        print!("{}", explanation.full());
+        let out = Human::new(false);
+        out.line(explanation.answer.to_string());
+        out.text(ui::explanation(&explanation.full()));
     } else {
         let answer = instance
             .try_solve()

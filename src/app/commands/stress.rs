@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use crate::app::args::StressArgs;
 use crate::app::exit::Status;
-use crate::app::ui::{Human, Progress, jobs};
+use crate::app::ui::{self, Human, Progress, jobs};
 use crate::app::{interrupt, replay};
 use crate::judge::ProcessRunner;
 use anyhow::bail;
@@ -54,6 +54,14 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         // minimizing.
         live = false;
         if let Some(line) = human::stress_event(&event) {
+            let line = match &event {
+                Event::Failed { verdict, .. } => line.replacen(
+                    verdict.code(),
+                    &ui::paint(verdict.code(), ui::verdict_style(*verdict)),
+                    1,
+                ),
+                _ => line,
+            };
             progress.suspend(|| out.line(line));
         }
     };
@@ -93,7 +101,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             Ok(Status::Success)
         }
         Outcome::Failed(failure) => {
-            out.text(human::stress_failure(&failure));
+            out.text(ui::explanation(&human::stress_failure(&failure)));
             let problem = args.problem.as_str();
             let replay_test =
                 replay::test_command(problem, &failure.input_path, &args.limits, &args.program);

@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::app::args::TestArgs;
 use crate::app::exit::Status;
 use crate::app::interrupt;
-use crate::app::ui::{Human, jobs};
+use crate::app::ui::{self, Human, jobs};
 use crate::judge::ProcessRunner;
 use crate::report::{self, CaseRecord, json, junit};
 use crate::stress::program_name;
@@ -52,7 +52,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         &run,
         |i, outcome| {
             let record = CaseRecord::new(&cases[i].name, outcome);
-            out.line(report::human_line(&record));
+            out.line(ui::verdict_line(&report::human_line(&record)));
             if !record.verdict.is_accepted() {
                 out.text(report::stderr_block(&record.stderr));
             }
@@ -85,10 +85,10 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
                 "\n{}: {}",
                 cases[i].name, outcomes[i].judgement.detail
             ));
-            out.text(report::diff::unified(
+            out.text(ui::diff(&report::diff::unified(
                 &cases[i].expected.to_text(),
                 &outcomes[i].execution.stdout,
-            ));
+            )));
         }
     }
     let elapsed = started.elapsed();
