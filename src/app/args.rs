@@ -434,7 +434,7 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let value: f64 = digits
         .parse()
         .map_err(|_| format!("expected seconds like 30 or 2.5, found {s:?}"))?;
-    if !value.is_finite() || value < 0.001 || value > 31_536_000.0 {
+    if !value.is_finite() || !(0.001..=31_536_000.0).contains(&value) {
         return Err(format!("{s:?} is outside 0.001..=31536000 seconds"));
     }
     Ok(Duration::from_secs_f64(value))

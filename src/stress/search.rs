@@ -72,7 +72,7 @@ pub(super) fn search(
         },
         |index| {
             !harness_failed.load(Ordering::SeqCst)
-                && !deadline.is_some_and(|d| Instant::now() >= d)
+                && deadline.is_none_or(|d| Instant::now() < d)
                 && index <= lowest_failure.load(Ordering::SeqCst)
         },
         |index, found| {
