@@ -132,6 +132,40 @@ pub fn collect_cases(
         .collect()
 }
 
+/// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
+/// minimized ones, not `.original`), in natural order, with the answers saved beside them.
+/// A missing directory holds none.
+pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(Vec::new());
+    };
+    let prefix = format!("{name}-");
+    let mut inputs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let file = p.file_name().and_then(|f| f.to_str()).unwrap_or("");
+            file.starts_with(&prefix)
+                && file.ends_with(".in")
+                && !file.contains(".original")
+                && p.with_extension("ans").is_file()
+        })
+        .collect();
+    inputs.sort_by(|a, b| natural_order(a.as_os_str(), b.as_os_str()));
+    inputs
+        .into_iter()
+        .map(|path| {
+            let input = crate::fsutil::read_file_capped(&path)?;
+            let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
+            Ok(StoredCase {
+                name: path.display().to_string(),
+                input,
+                expected: Expected::from_bytes(&answer),
+            })
+        })
+        .collect()
+}
+
 /// File-name order with digit runs compared as numbers, so `chess2.in` comes before
 /// `chess10.in` (NOI packs are not zero-padded); ties fall back to plain byte order.
 pub fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering {

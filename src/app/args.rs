@@ -309,6 +309,9 @@ pub struct TestArgs {
     /// Write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Run again whenever the program (or a file among its arguments) changes; Ctrl-C ends.
+    #[arg(long)]
+    pub watch: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The program under test and its arguments.
@@ -372,6 +375,13 @@ pub struct StressArgs {
     /// Report the failing case as found, without minimizing it.
     #[arg(long)]
     pub no_shrink: bool,
+    /// Do not first re-run the failing cases saved in the --save directory.
+    #[arg(long)]
+    pub no_replay: bool,
+    /// Run again whenever the program (or a file among its arguments) changes, saved
+    /// failures first; Ctrl-C ends.
+    #[arg(long)]
+    pub watch: bool,
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,

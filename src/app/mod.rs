@@ -12,6 +12,7 @@ pub mod exit;
 mod interrupt;
 mod replay;
 mod ui;
+mod watch;
 
 use args::{Cli, Command};
 use exit::Status;

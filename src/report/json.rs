@@ -37,6 +37,8 @@ pub struct StressPassed {
     pub input: Option<PathBuf>,
     pub cases_per_second: f64,
     pub elapsed_ms: u64,
+    /// Saved failing cases re-run first that still fail.
+    pub still_failing: Vec<String>,
 }
 
 /// `duipai stress --json` when a case failed.
@@ -67,6 +69,8 @@ pub struct StressFailed {
     /// The command that judges the program on the saved case again.
     pub replay: String,
     pub elapsed_ms: u64,
+    /// Saved failing cases re-run first that still fail.
+    pub still_failing: Vec<String>,
 }
 
 /// A one-line JSON rendering; the shapes above always serialize.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::app::args::StressArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, Progress, jobs};
-use crate::app::{interrupt, replay};
+use crate::app::{interrupt, replay, watch};
 use crate::judge::ProcessRunner;
 use anyhow::bail;
 
@@ -17,10 +17,30 @@ use crate::stress::{
 use crate::text::plural_s;
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
-    let config = config(&args)?;
+    interrupt::install();
+    if args.watch {
+        let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
+        for helper in [&args.reference, &args.generator, &args.validator]
+            .into_iter()
+            .flatten()
+        {
+            commands.push(helper);
+        }
+        let files = watch::files_of(&commands);
+        return watch::watch(&files, || run_once(&args));
+    }
+    run_once(&args)
+}
+
+fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
+    let config = config(args)?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     let out = Human::new(args.json);
-    interrupt::install();
+    let still_failing = if args.no_replay {
+        Vec::new()
+    } else {
+        replay(&config, &out)?
+    };
 
     out.line(format!(
         "stressing {} on {} from seed {}{} ({} worker{})",
@@ -84,6 +104,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             ));
             if args.json {
                 let summary = json::StressPassed {
+                    still_failing: still_failing.clone(),
                     status: "ok",
                     problem: args.problem.clone(),
                     cases,
@@ -98,7 +119,11 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
                 };
                 println!("{}", json::line(&summary));
             }
-            Ok(Status::Success)
+            Ok(if still_failing.is_empty() {
+                Status::Success
+            } else {
+                Status::Failure
+            })
         }
         Outcome::Failed(failure) => {
             out.text(ui::explanation(&human::stress_failure(&failure)));
@@ -122,6 +147,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             if args.json {
                 let stdout = &failure.outcome.execution.stdout;
                 let summary = json::StressFailed {
+                    still_failing,
                     status: "failed",
                     problem: args.problem.clone(),
                     seed: failure.seed,
@@ -145,6 +171,47 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             Ok(Status::Failure)
         }
     }
+}
+
+/// Runs the program on the failing cases saved for this problem, before any new seed;
+/// returns those that still fail.
+fn replay(config: &Config, out: &Human) -> anyhow::Result<Vec<String>> {
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+    if cases.is_empty() {
+        return Ok(Vec::new());
+    }
+    out.line(format!(
+        "replaying {} saved in {}",
+        crate::text::plural(cases.len() as u64, "failing case"),
+        config.save_dir.display()
+    ));
+    let run = crate::suite::SuiteRun {
+        runner: &ProcessRunner,
+        program: &config.program,
+        limits: &config.limits,
+        io: &config.io,
+        jobs: config.jobs,
+    };
+    let mut still = Vec::new();
+    crate::suite::judge_all(
+        &cases,
+        &run,
+        |i, outcome| {
+            let record = crate::report::CaseRecord::new(&cases[i].name, outcome);
+            out.line(ui::verdict_line(&crate::report::human_line(&record)));
+            if !record.verdict.is_accepted() {
+                out.text(crate::report::stderr_block(&record.stderr));
+                still.push(cases[i].name.clone());
+            }
+        },
+        || {},
+    )?;
+    out.line(if still.is_empty() {
+        "all of them pass now\n".to_string()
+    } else {
+        format!("{} still failing\n", still.len())
+    });
+    Ok(still)
 }
 
 /// The engine's configuration from the command line.

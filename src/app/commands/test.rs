@@ -7,8 +7,8 @@ use anyhow::bail;
 
 use crate::app::args::TestArgs;
 use crate::app::exit::Status;
-use crate::app::interrupt;
 use crate::app::ui::{self, Human, jobs};
+use crate::app::{interrupt, watch};
 use crate::judge::ProcessRunner;
 use crate::report::{self, CaseRecord, json, junit};
 use crate::stress::program_name;
@@ -19,8 +19,16 @@ use crate::text::{plural, plural_s};
 const DIFFS_SHOWN: usize = 3;
 
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
-    let started = Instant::now();
     interrupt::install();
+    if args.watch {
+        let files = watch::files_of(&[&args.program]);
+        return watch::watch(&files, || run_once(&args));
+    }
+    run_once(&args)
+}
+
+fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
+    let started = Instant::now();
     let problem = args.problem;
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
