@@ -17,6 +17,34 @@ pub fn plural_s(count: impl Into<u64>) -> &'static str {
     if count.into() == 1 { "" } else { "s" }
 }
 
+/// `s` in double quotes for a message, as a person would read it: printable characters as
+/// they are, a UTF-8 byte-order mark named, other invisible characters as `\xNN` or `\u{N}`.
+/// No Rust escaping of ordinary text (`é` stays `é`).
+pub fn quote(s: &str) -> String {
+    if let Some(rest) = s.strip_prefix('\u{feff}') {
+        return format!("a UTF-8 byte-order mark then {}", quote(rest));
+    }
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02X}", c as u32))
+            }
+            c if c.is_control() || c == '\u{feff}' || c == '\u{200b}' => {
+                out.push_str(&format!("\\u{{{:X}}}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Every line of `text` indented by four spaces.
 pub fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
@@ -88,6 +116,14 @@ mod tests {
         let long = "x".repeat(500);
         assert_eq!(stderr_tail(long.as_bytes()).chars().count(), 202);
         assert_eq!(stderr_tail(b"\xEF\xBB bad"), "\u{FFFD} bad\n");
+    }
+
+    #[test]
+    fn quotes_read_like_text() {
+        assert_eq!(quote("abc"), "\"abc\"");
+        assert_eq!(quote("é 对拍"), "\"é 对拍\"");
+        assert_eq!(quote("a\tb\x01"), "\"a\\tb\\x01\"");
+        assert_eq!(quote("\u{feff}12"), "a UTF-8 byte-order mark then \"12\"");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::pack::{self, Plan, PlanError, PlanLine};
 use crate::problem::{self, Bounds, Family, GenParams, Problem, SizeRange, Spec};
 use crate::run::{IoMode, Limits};
+use crate::text::quote;
 
 const MIB: u64 = 1024 * 1024;
 
@@ -332,15 +333,15 @@ impl FromStr for Shard {
     fn from_str(s: &str) -> Result<Self, String> {
         let (k, n) = s
             .split_once('/')
-            .ok_or_else(|| format!("expected K/N (for example 2/8), found {s:?}"))?;
+            .ok_or_else(|| format!("expected K/N (for example 2/8), found {}", quote(s)))?;
         let index: u64 = k
             .trim()
             .parse()
-            .map_err(|_| format!("shard index {k:?} is not a whole number"))?;
+            .map_err(|_| format!("shard index {} is not a whole number", quote(k)))?;
         let count: u64 = n
             .trim()
             .parse()
-            .map_err(|_| format!("shard count {n:?} is not a whole number"))?;
+            .map_err(|_| format!("shard count {} is not a whole number", quote(n)))?;
         if count == 0 || index == 0 || index > count {
             return Err(format!("shard {s}: need 1 <= K <= N"));
         }
@@ -422,15 +423,17 @@ fn parse_problem_name(s: &str) -> Result<String, String> {
         Ok(s.to_string())
     } else {
         Err(format!(
-            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {s:?}",
-            problem::names().join(", ")
+            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {}",
+            problem::names().join(", "),
+            quote(s)
         ))
     }
 }
 
 /// A command typed as one word: split like a shell would (quotes respected), no shell run.
 fn parse_command(s: &str) -> Result<Vec<OsString>, String> {
-    let words = shell_words::split(s).map_err(|e| format!("cannot split {s:?} into words: {e}"))?;
+    let words =
+        shell_words::split(s).map_err(|e| format!("cannot split {} into words: {e}", quote(s)))?;
     if words.is_empty() {
         return Err("expected a command, found nothing".to_string());
     }
@@ -443,9 +446,9 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
     let value: f64 = digits
         .parse()
-        .map_err(|_| format!("expected seconds like 30 or 2.5, found {s:?}"))?;
+        .map_err(|_| format!("expected seconds like 30 or 2.5, found {}", quote(s)))?;
     if !value.is_finite() || !(0.001..=31_536_000.0).contains(&value) {
-        return Err(format!("{s:?} is outside 0.001..=31536000 seconds"));
+        return Err(format!("{} is outside 0.001..=31536000 seconds", quote(s)));
     }
     Ok(Duration::from_secs_f64(value))
 }
@@ -454,7 +457,10 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
 fn parse_side(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1000).contains(&n) => Ok(n),
-        _ => Err(format!("expected a side length 1..=1000, found {s:?}")),
+        _ => Err(format!(
+            "expected a side length 1..=1000, found {}",
+            quote(s)
+        )),
     }
 }
 
@@ -462,8 +468,11 @@ fn parse_side(s: &str) -> Result<usize, String> {
 fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),
-        Ok(_) => Err(format!("{s:?} workers: expected 1 to 1024")),
-        Err(_) => Err(format!("expected a number of workers like 4, found {s:?}")),
+        Ok(_) => Err(format!("{} workers: expected 1 to 1024", quote(s))),
+        Err(_) => Err(format!(
+            "expected a number of workers like 4, found {}",
+            quote(s)
+        )),
     }
 }
 
@@ -477,13 +486,15 @@ pub fn parse_millis(s: &str) -> Result<u64, String> {
     } else {
         (t, 1.0)
     };
-    let value: f64 = digits
-        .trim()
-        .parse()
-        .map_err(|_| format!("expected milliseconds like 1500, 1500ms or 2s, found {s:?}"))?;
+    let value: f64 = digits.trim().parse().map_err(|_| {
+        format!(
+            "expected milliseconds like 1500, 1500ms or 2s, found {}",
+            quote(s)
+        )
+    })?;
     let ms = value * scale;
     if !ms.is_finite() || !(1.0..=86_400_000.0).contains(&ms) {
-        return Err(format!("{s:?} is outside 1ms..=24h"));
+        return Err(format!("{} is outside 1ms..=24h", quote(s)));
     }
     Ok(ms.round() as u64)
 }
@@ -506,10 +517,10 @@ pub fn parse_mebibytes(s: &str) -> Result<u64, String> {
     let value: f64 = digits
         .trim()
         .parse()
-        .map_err(|_| format!("expected MiB like 512, 512MiB or 1GiB, found {s:?}"))?;
+        .map_err(|_| format!("expected MiB like 512, 512MiB or 1GiB, found {}", quote(s)))?;
     let mib = value * scale;
     if !mib.is_finite() || !(1.0..=1_048_576.0).contains(&mib) {
-        return Err(format!("{s:?} is outside 1MiB..=1TiB"));
+        return Err(format!("{} is outside 1MiB..=1TiB", quote(s)));
     }
     Ok(mib.round() as u64)
 }
@@ -560,8 +571,8 @@ pub fn parse_plan(
         }
         if words[0] != "gen" {
             return Err(err(format!(
-                "expected a `gen {problem} ... --seed N` line, found {:?}",
-                words[0]
+                "expected a `gen {problem} ... --seed N` line, found {}",
+                quote(words[0])
             )));
         }
         let parsed = GenLine::try_parse_from(&words).map_err(|e| err(clap_message(&e)))?;

@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 
 use crate::run::{Execution, IoMode, Limits, RunError};
+use crate::text::quote;
 
 pub mod verdict;
 
@@ -123,8 +124,8 @@ pub fn decide(execution: &Execution, expected: &Expected) -> Judgement {
                             verdict: Verdict::WrongAnswer,
                             detail: format!(
                                 "token {index}: expected {}, found {}",
-                                w.map_or("end of output".into(), |t| format!("{:?}", short(t))),
-                                g.map_or("end of output".into(), |t| format!("{:?}", short(t)))
+                                w.map_or("end of output".into(), |t| quote(&short(t))),
+                                g.map_or("end of output".into(), |t| quote(&short(t)))
                             ),
                         };
                     }

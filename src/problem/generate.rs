@@ -64,7 +64,7 @@ impl FromStr for SizeRange {
         let parse = |t: &str| {
             t.trim()
                 .parse::<usize>()
-                .map_err(|_| format!("expected N or LO..HI, found {s:?}"))
+                .map_err(|_| format!("expected N or LO..HI, found {}", crate::text::quote(s)))
         };
         let (lo, hi) = match s.split_once("..") {
             Some((lo, hi)) => (parse(lo)?, parse(hi.strip_prefix('=').unwrap_or(hi))?),
@@ -74,7 +74,10 @@ impl FromStr for SizeRange {
             }
         };
         if lo == 0 || lo > hi {
-            return Err(format!("size range {s:?}: need 1 <= LO <= HI"));
+            return Err(format!(
+                "size range {}: need 1 <= LO <= HI",
+                crate::text::quote(s)
+            ));
         }
         Ok(SizeRange { lo, hi })
     }

@@ -14,7 +14,7 @@ use crate::report::{human, json};
 use crate::stress::{
     self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
 };
-use crate::text::plural_s;
+use crate::text::{plural_s, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     interrupt::install();
@@ -221,9 +221,9 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         (Some(command), _) => Source::External(command.clone()),
         (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
         (None, None) => bail!(
-            "duipai does not know the problem {:?} (it knows {}): give --generator and \
+            "duipai does not know the problem {} (it knows {}): give --generator and \
              --reference for it",
-            args.problem,
+            quote(&args.problem),
             problem::names().join(", ")
         ),
     };
@@ -231,14 +231,14 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         (Some(command), _) => Oracle::External(command.clone()),
         (None, Some(_)) => Oracle::Builtin,
         (None, None) => bail!(
-            "duipai has no reference solver for {:?}: give --reference for it",
-            args.problem
+            "duipai has no reference solver for {}: give --reference for it",
+            quote(&args.problem)
         ),
     };
     if known.is_none() && args.gen_args != Default::default() {
         bail!(
-            "the generator flags (--n, --m, ...) are for the built-in generator; {:?} has none",
-            args.problem
+            "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
+            quote(&args.problem)
         );
     }
     let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
