@@ -395,16 +395,16 @@ pub struct StressArgs {
     /// An external reference solution instead of the built-in solver: a command, split
     /// into words like a shell would (`--reference 'python3 brute.py'`).
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
-    pub reference: Option<Vec<OsString>>,
+    pub reference: Option<CommandWords>,
     /// An external generator instead of the built-in one: a command, split into words like a
     /// shell would; it gets the seed as its last argument.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
-    pub generator: Option<Vec<OsString>>,
+    pub generator: Option<CommandWords>,
     /// Checks a case of a problem duipai cannot parse (exit status 0: valid, the testlib
     /// convention), so that failing cases can be minimized as text: a command, split into
     /// words like a shell would.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
-    pub validator: Option<Vec<OsString>>,
+    pub validator: Option<CommandWords>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The program under test and its arguments.
@@ -430,14 +430,20 @@ fn parse_problem_name(s: &str) -> Result<String, String> {
     }
 }
 
+/// A command given as one flag value, already split into its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandWords(pub Vec<OsString>);
+
 /// A command typed as one word: split like a shell would (quotes respected), no shell run.
-fn parse_command(s: &str) -> Result<Vec<OsString>, String> {
+fn parse_command(s: &str) -> Result<CommandWords, String> {
     let words =
         shell_words::split(s).map_err(|e| format!("cannot split {} into words: {e}", quote(s)))?;
     if words.is_empty() {
         return Err("expected a command, found nothing".to_string());
     }
-    Ok(words.into_iter().map(OsString::from).collect())
+    Ok(CommandWords(
+        words.into_iter().map(OsString::from).collect(),
+    ))
 }
 
 /// Seconds: a positive number, with an optional `s`, at most a year.

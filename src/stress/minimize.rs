@@ -498,6 +498,8 @@ impl Shrinkable for TextCase {
 }
 
 #[cfg(test)]
+// The minimizer's case type here is `Box<dyn Instance>` itself, so probes take `&Box<..>`.
+#[allow(clippy::borrowed_box)]
 mod tests {
     use super::*;
     use crate::problem::{Chess, Chessboard, ChessboardProblem, Problem};

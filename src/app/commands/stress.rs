@@ -24,7 +24,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             .into_iter()
             .flatten()
         {
-            commands.push(helper);
+            commands.push(&helper.0);
         }
         let files = watch::files_of(&commands);
         return watch::watch(&files, || run_once(&args));
@@ -218,7 +218,7 @@ fn replay(config: &Config, out: &Human) -> anyhow::Result<Vec<String>> {
 fn config(args: &StressArgs) -> anyhow::Result<Config> {
     let known = problem::by_name(&args.problem);
     let source = match (&args.generator, known) {
-        (Some(command), _) => Source::External(command.clone()),
+        (Some(command), _) => Source::External(command.0.clone()),
         (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
         (None, None) => bail!(
             "duipai does not know the problem {} (it knows {}): give --generator and \
@@ -228,7 +228,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         ),
     };
     let oracle = match (&args.reference, known) {
-        (Some(command), _) => Oracle::External(command.clone()),
+        (Some(command), _) => Oracle::External(command.0.clone()),
         (None, Some(_)) => Oracle::Builtin,
         (None, None) => bail!(
             "duipai has no reference solver for {}: give --reference for it",
@@ -285,6 +285,6 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         shrink_budget: Budget {
             time: args.shrink_time,
         },
-        validator: args.validator.clone(),
+        validator: args.validator.as_ref().map(|v| v.0.clone()),
     })
 }

@@ -43,7 +43,10 @@ fn a_greedy_player_shrinks_to_a_two_by_two_board() {
     let sum: i64 = c.a.iter().chain(&c.b).flatten().sum();
     assert!(sum <= 10, "value sum {sum}");
     // The case really fails: the greedy answer differs from the reference.
-    assert_ne!(report["expected"], report["actual"].as_str().unwrap().trim());
+    assert_ne!(
+        report["expected"],
+        report["actual"].as_str().unwrap().trim()
+    );
 }
 
 #[test]
@@ -62,7 +65,8 @@ fn a_threshold_bug_keeps_failing_the_same_way_on_a_smaller_board() {
     let dir = tempfile::tempdir().unwrap();
     let (report, case) = stress(dir.path(), "chess", "threshold", "2", &[]);
     assert_eq!(report["verdict"], "WA");
-    let original = std::fs::read(dir.path().join(report["original_input"].as_str().unwrap())).unwrap();
+    let original =
+        std::fs::read(dir.path().join(report["original_input"].as_str().unwrap())).unwrap();
     let chess = problem::by_name("chess").unwrap();
     let original = chess.parse(&original, &chess.default_bounds()).unwrap();
     assert!(case.size() < original.size());
@@ -82,7 +86,12 @@ fn a_slow_program_keeps_its_time_limit_verdict() {
     );
     assert_eq!(report["verdict"], "TLE");
     let c = case.downcast_ref::<Chess>().unwrap();
-    assert!(c.n * c.m >= 6, "a tiny board cannot be slow: {}×{}", c.n, c.m);
+    assert!(
+        c.n * c.m >= 6,
+        "a tiny board cannot be slow: {}×{}",
+        c.n,
+        c.m
+    );
 }
 
 #[test]
@@ -103,20 +112,36 @@ fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
     let out = duipai_in(
         dir.path(),
         &[
-            "stress", "chessboard", "--no-shrink", "--json", "--", fixture.to_str().unwrap(),
-            "crash-max", "chessboard",
+            "stress",
+            "chessboard",
+            "--no-shrink",
+            "--json",
+            "--",
+            fixture.to_str().unwrap(),
+            "crash-max",
+            "chessboard",
         ],
     );
     assert_eq!(code(&out), 1);
     let report = last_json(&out);
-    let path = dir.path().join(report["explanation"].as_str().expect("an explanation file"));
+    let path = dir
+        .path()
+        .join(report["explanation"].as_str().expect("an explanation file"));
     let whole = std::fs::read_to_string(&path).unwrap();
     assert!(whole.starts_with("Board 12×12"), "{whole}");
     let text = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(text.contains("more moves ..."), "{text}");
-    assert!(text.contains(&format!("(the whole line of play: {}", report["explanation"].as_str().unwrap())));
+    assert!(text.contains(&format!(
+        "(the whole line of play: {}",
+        report["explanation"].as_str().unwrap()
+    )));
     // The compact line is shorter than the whole one.
-    assert!(text.lines().filter(|l| l.contains(". W") || l.contains(". B")).count() <= 11);
+    assert!(
+        text.lines()
+            .filter(|l| l.contains(". W") || l.contains(". B"))
+            .count()
+            <= 11
+    );
 }
 
 /// A generator and reference for a problem duipai does not know ("sum": print the sum of
@@ -124,8 +149,14 @@ fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
 fn write_sum_problem(dir: &Path) {
     use std::os::unix::fs::PermissionsExt;
     let scripts = [
-        ("gen.sh", "#!/bin/sh\necho 5\necho \"$1 20 300\"\necho 4000 5 6\n"),
-        ("ref.sh", "#!/bin/sh\ntr ' ' '\\n' | awk '{s+=$1} END {print s+0}'\n"),
+        (
+            "gen.sh",
+            "#!/bin/sh\necho 5\necho \"$1 20 300\"\necho 4000 5 6\n",
+        ),
+        (
+            "ref.sh",
+            "#!/bin/sh\ntr ' ' '\\n' | awk '{s+=$1} END {print s+0}'\n",
+        ),
         // Wrong once some number is at least 100.
         (
             "bad.sh",
@@ -148,19 +179,35 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
     let out = duipai_in(
         dir.path(),
         &[
-            "stress", "sum", "--generator", "sh gen.sh", "--reference", "./ref.sh",
-            "--validator", "./valid.sh", "--json", "--", "./bad.sh",
+            "stress",
+            "sum",
+            "--generator",
+            "sh gen.sh",
+            "--reference",
+            "./ref.sh",
+            "--validator",
+            "./valid.sh",
+            "--json",
+            "--",
+            "./bad.sh",
         ],
     );
     assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
     let report = last_json(&out);
     assert_eq!(report["problem"], "sum");
-    let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
+    let input =
+        std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
     // One line holding 100 and zeros: the smallest input with a number of at least 100.
     assert_eq!(input.lines().count(), 1, "{input}");
-    let numbers: Vec<i64> = input.split_whitespace().map(|w| w.parse().unwrap()).collect();
+    let numbers: Vec<i64> = input
+        .split_whitespace()
+        .map(|w| w.parse().unwrap())
+        .collect();
     assert_eq!(numbers.iter().max(), Some(&100), "{input}");
-    assert!(numbers.iter().filter(|&&v| v != 100).all(|&v| v == 0), "{input}");
+    assert!(
+        numbers.iter().filter(|&&v| v != 100).all(|&v| v == 0),
+        "{input}"
+    );
     assert!(input.contains("100"));
     assert!(report["input"].as_str().unwrap().contains("sum-1"));
 }
@@ -171,10 +218,22 @@ fn unknown_problems_without_a_validator_say_why_they_are_not_minimized() {
     write_sum_problem(dir.path());
     let out = duipai_in(
         dir.path(),
-        &["stress", "sum", "--generator", "./gen.sh", "--reference", "./ref.sh", "--", "./bad.sh"],
+        &[
+            "stress",
+            "sum",
+            "--generator",
+            "./gen.sh",
+            "--reference",
+            "./ref.sh",
+            "--",
+            "./bad.sh",
+        ],
     );
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
-    assert!(text.contains("not minimized: duipai does not know the format of sum"), "{text}");
+    assert!(
+        text.contains("not minimized: duipai does not know the format of sum"),
+        "{text}"
+    );
     assert!(!text.contains("chess"), "{text}");
 }

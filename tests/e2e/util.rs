@@ -1,7 +1,5 @@
 //! What the end-to-end tests share: the binaries under test, temporary directories, runs.
 
-#![allow(dead_code)]
-
 use std::ffi::OsStr;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -212,10 +210,6 @@ impl Background {
 
     pub fn pid(&self) -> i32 {
         self.child.id() as i32
-    }
-
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
     }
 
     /// Whether it has exited (without collecting its output).

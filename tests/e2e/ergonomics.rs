@@ -17,7 +17,17 @@ fn colour_only_when_wanted() {
     let fixture = fixture();
     let f = fixture.to_str().unwrap();
     let args = |color: &'static str| {
-        vec!["test", "chess", cases_dir(), "--color", color, "--", f, "wrong", "chess"]
+        vec![
+            "test",
+            "chess",
+            cases_dir(),
+            "--color",
+            color,
+            "--",
+            f,
+            "wrong",
+            "chess",
+        ]
     };
     let always = duipai_in(dir.path(), &args("always"));
     assert!(stdout(&always).contains("\x1b["), "{}", stdout(&always));
@@ -46,7 +56,17 @@ fn colour_only_when_wanted() {
     let out = duipai_in(dir.path(), &json);
     assert!(!stdout(&out).contains('\x1b'), "{}", stdout(&out));
     // The line of play: whose cell is whose.
-    let out = duipai_in(dir.path(), &["solve", "chess", "--explain", "--color", "always", &format!("{}/01-sample.in", cases_dir())]);
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "solve",
+            "chess",
+            "--explain",
+            "--color",
+            "always",
+            &format!("{}/01-sample.in", cases_dir()),
+        ],
+    );
     assert!(stdout(&out).contains("\x1b["));
 }
 
@@ -59,20 +79,61 @@ fn saved_failures_are_replayed_first() {
     let out = duipai_in(d, &["stress", "chess", "--", f, "wrong", "chess"]);
     assert_eq!(code(&out), 1);
     // Fixed: the saved case passes now, and new seeds run.
-    let out = duipai_in(d, &["stress", "chess", "--iterations", "20", "--", f, "correct", "chess"]);
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "20",
+            "--",
+            f,
+            "correct",
+            "chess",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let text = stdout(&out);
-    assert!(text.starts_with("replaying 1 failing case saved in duipai-failures"), "{text}");
+    assert!(
+        text.starts_with("replaying 1 failing case saved in duipai-failures"),
+        "{text}"
+    );
     assert!(text.contains("all of them pass now"));
     // Broken again: it still fails, and the run says so before any new seed.
-    let out = duipai_in(d, &["stress", "chess", "--iterations", "1", "--json", "--", f, "wrong-thin", "chess"]);
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "1",
+            "--json",
+            "--",
+            f,
+            "wrong-thin",
+            "chess",
+        ],
+    );
     let text = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(text.contains("1 still failing"), "{text}");
     let report = crate::util::last_json(&out);
     assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
     assert_eq!(code(&out), 1);
     // --no-replay skips it.
-    let out = duipai_in(d, &["stress", "chess", "--iterations", "5", "--no-replay", "--", f, "correct", "chess"]);
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "5",
+            "--no-replay",
+            "--",
+            f,
+            "correct",
+            "chess",
+        ],
+    );
     assert!(!stdout(&out).contains("replaying"));
 }
 

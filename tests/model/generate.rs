@@ -2,12 +2,14 @@
 //! cases, golden hashes of whole generated files, the families' promises, flag handling, and a
 //! property test that every generated case is valid input that round-trips through the parser.
 
-use std::process::Command;
-
 use clap::Parser;
-use duipai::cli::{Cli, Command as Sub};
-use duipai::generate::{Family, GenArgs, Rng, SizeProfile, Spec, generate};
-use duipai::problem::{Cell, Instance, Problem};
+use duipai::app::args::{Cli, Command as Sub};
+use duipai::problem::generate::generate;
+use duipai::problem::{
+    Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Family, GenParams, Instance, Problem,
+    SizeProfile, Spec,
+};
+use duipai::random::Rng;
 
 /// FNV-1a, 64-bit: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -38,16 +40,9 @@ fn gen_text(args: &str) -> String {
     let Sub::Gen(g) = cli.command else {
         panic!("not a gen command")
     };
-    generate(g.problem, &g.gen_args, g.seed)
+    generate(g.problem, &g.gen_args.to_params(), g.seed)
         .unwrap_or_else(|e| panic!("{args}: {e}"))
         .to_input()
-}
-
-fn duipai(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args(args)
-        .output()
-        .expect("running duipai")
 }
 
 #[test]
@@ -168,132 +163,46 @@ fn golden_full_outputs() {
     );
 }
 
-#[test]
-fn binary_prints_the_library_output() {
-    let out = duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
-    assert!(out.status.success());
-    assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        gen_text("chess --seed 42 --n 3..5 --m 2")
-    );
-    let again = duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
-    assert_eq!(
-        gen_text("chess --seed 42 --n 3..5 --m 2").into_bytes(),
-        again.stdout
-    );
-}
-
-#[test]
-fn usage_errors_exit_2_with_a_message() {
-    let cases: &[(&[&str], &str)] = &[
-        (
-            &["gen", "chessboard", "--seed", "1", "--m", "3"],
-            "--m does not apply to chessboard",
-        ),
-        (
-            &["gen", "chessboard", "--seed", "1", "--b-zero"],
-            "--b-zero does not apply to chessboard",
-        ),
-        (
-            &["gen", "chess", "--seed", "1", "--n", "11"],
-            "--n 11: chess allows 1 <= n <= 10",
-        ),
-        (
-            &["gen", "chess", "--seed", "1", "--m", "5..11"],
-            "--m 5..11: chess allows 1 <= m <= 10",
-        ),
-        (
-            &["gen", "chessboard", "--seed", "1", "--n", "13"],
-            "--n 13: chessboard allows 1 <= n <= 12",
-        ),
-        (
-            &["gen", "chess", "--seed", "1", "--max-value", "100001"],
-            "--max-value 100001",
-        ),
-        (
-            &["gen", "chessboard", "--seed", "1", "--max-value=-1"],
-            "--max-value -1",
-        ),
-        (
-            &["gen", "chess", "--seed", "1", "--family", "sparse"],
-            "--family sparse does not apply to chess",
-        ),
-        (
-            &["gen", "chessboard", "--seed", "1", "--family", "thin"],
-            "--family thin does not apply to chessboard",
-        ),
-        (
-            &["gen", "chess", "--seed", "1", "--n", "0"],
-            "need 1 <= LO <= HI",
-        ),
-        (&["gen", "chess", "--seed", "x"], "--seed"),
-        (&["gen", "chess", "--seed", "1", "--family", "nope"], "nope"),
-    ];
-    for (args, needle) in cases {
-        let out = duipai(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(needle), "{args:?}: {stderr}");
-        assert!(out.stdout.is_empty(), "{args:?}");
-    }
-}
-
-#[test]
-fn help_lists_every_family() {
-    let out = duipai(&["gen", "--help"]);
-    let help = String::from_utf8(out.stdout).unwrap();
-    for p in Problem::ALL {
-        for f in Family::for_problem(p) {
-            assert!(help.contains(f.name()), "{f} missing from --help");
-        }
-    }
-    assert!(help.contains("mixed"));
-}
-
-fn spec(problem: Problem, args: &GenArgs) -> Spec {
+fn spec(problem: &'static dyn Problem, args: &GenParams) -> Spec {
     Spec::new(problem, args).unwrap()
 }
 
-fn chess_of(i: Instance) -> duipai::problem::Chess {
-    match i {
-        Instance::Chess(c) => c,
-        Instance::Chessboard(_) => panic!("expected chess"),
-    }
+fn chess_of(i: Box<dyn Instance>) -> Chess {
+    i.downcast_ref::<Chess>().expect("expected chess").clone()
 }
 
-fn board_of(i: Instance) -> duipai::problem::Chessboard {
-    match i {
-        Instance::Chessboard(c) => c,
-        Instance::Chess(_) => panic!("expected chessboard"),
-    }
+fn board_of(i: Box<dyn Instance>) -> Chessboard {
+    i.downcast_ref::<Chessboard>()
+        .expect("expected chessboard")
+        .clone()
 }
 
-fn family(f: Family) -> GenArgs {
-    GenArgs {
-        family: Some(f),
-        ..GenArgs::default()
+fn family(f: &str) -> GenParams {
+    GenParams {
+        family: Some(f.to_string()),
+        ..GenParams::default()
     }
 }
 
 #[test]
 fn chess_families_keep_their_promises() {
     for seed in 0..300u64 {
-        let c = chess_of(spec(Problem::Chess, &family(Family::Thin)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("thin")).generate(seed));
         assert!(c.n == 1 || c.m == 1, "thin {seed}: {}x{}", c.n, c.m);
 
-        let c = chess_of(spec(Problem::Chess, &family(Family::MaxSize)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("max-size")).generate(seed));
         assert_eq!((c.n, c.m), (10, 10));
 
-        let c = chess_of(spec(Problem::Chess, &family(Family::MaxValues)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("max-values")).generate(seed));
         assert!(c.a.iter().chain(&c.b).flatten().all(|&v| v == 100_000));
 
-        let c = chess_of(spec(Problem::Chess, &family(Family::AEqualsB)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("a-equals-b")).generate(seed));
         assert_eq!(c.a, c.b);
 
-        let c = chess_of(spec(Problem::Chess, &family(Family::BZero)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("b-zero")).generate(seed));
         assert!(c.b.iter().flatten().all(|&v| v == 0));
 
-        let c = chess_of(spec(Problem::Chess, &family(Family::Ties)).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &family("ties")).generate(seed));
         let mut distinct: Vec<i64> = c.a.iter().chain(&c.b).flatten().copied().collect();
         distinct.sort_unstable();
         distinct.dedup();
@@ -303,9 +212,9 @@ fn chess_families_keep_their_promises() {
     // A greedy trap: some cell whose right or lower neighbour is worth far more to both.
     let mut traps = 0;
     for seed in 0..100u64 {
-        let mut args = family(Family::GreedyTrap);
+        let mut args = family("greedy-trap");
         args.n = Some("2..10".parse().unwrap());
-        let c = chess_of(spec(Problem::Chess, &args).generate(seed));
+        let c = chess_of(spec(&ChessProblem, &args).generate(seed));
         let big = |i: usize, j: usize| i < c.n && j < c.m && c.b[i][j] >= 80_000;
         let found = (0..c.n)
             .any(|i| (0..c.m).any(|j| c.a[i][j] <= 20_000 && (big(i, j + 1) || big(i + 1, j))));
@@ -316,10 +225,9 @@ fn chess_families_keep_their_promises() {
 
 #[test]
 fn chessboard_families_keep_their_promises() {
-    let board =
-        |f: Family, seed: u64| board_of(spec(Problem::Chessboard, &family(f)).generate(seed));
+    let board = |f: &str, seed: u64| board_of(spec(&ChessboardProblem, &family(f)).generate(seed));
     for seed in 0..300u64 {
-        let b = board(Family::OneColour, seed);
+        let b = board("one-colour", seed);
         let colours: Vec<Cell> = b
             .cells
             .iter()
@@ -332,7 +240,7 @@ fn chessboard_families_keep_their_promises() {
             "one-colour {seed}"
         );
 
-        let b = board(Family::Checkerboard, seed);
+        let b = board("checkerboard", seed);
         for i in 0..b.n {
             for j in 0..b.n {
                 assert_ne!(b.cells[i][j], Cell::Empty);
@@ -345,7 +253,7 @@ fn chessboard_families_keep_their_promises() {
             }
         }
 
-        let b = board(Family::EqualPairs, seed);
+        let b = board("equal-pairs", seed);
         // Every weight appears on a W and a B alike, except possibly one odd piece.
         let mut w: Vec<i64> = Vec::new();
         let mut k: Vec<i64> = Vec::new();
@@ -363,10 +271,10 @@ fn chessboard_families_keep_their_promises() {
         let common = multiset_common(&w, &k);
         assert!(w.len() + k.len() - 2 * common <= 1, "equal-pairs {seed}");
 
-        let b = board(Family::MaxSize, seed);
+        let b = board("max-size", seed);
         assert_eq!(b.n, 12);
 
-        let b = board(Family::MaxValues, seed);
+        let b = board("max-values", seed);
         for (row, ws) in b.cells.iter().zip(&b.weights) {
             for (c, &x) in row.iter().zip(ws) {
                 assert_eq!(x, if *c == Cell::Empty { 0 } else { 1_000_000 });
@@ -378,7 +286,7 @@ fn chessboard_families_keep_their_promises() {
     let mut total = 0usize;
     let mut tiles = 0;
     for seed in 0..200u64 {
-        let b = board(Family::Sparse, seed);
+        let b = board("sparse", seed);
         empty += b
             .cells
             .iter()
@@ -386,9 +294,9 @@ fn chessboard_families_keep_their_promises() {
             .filter(|&&c| c == Cell::Empty)
             .count();
         total += b.n * b.n;
-        let mut args = family(Family::SelfBlocked);
+        let mut args = family("self-blocked");
         args.n = Some("2..12".parse().unwrap());
-        let b = board_of(spec(Problem::Chessboard, &args).generate(seed));
+        let b = board_of(spec(&ChessboardProblem, &args).generate(seed));
         let c = &b.cells;
         let tile = c[0][0] != Cell::Empty
             && c[0][1] != Cell::Empty
@@ -420,17 +328,17 @@ fn multiset_common(a: &[i64], b: &[i64]) -> usize {
 
 #[test]
 fn mixed_visits_every_family_with_small_and_largest_boards() {
-    for problem in Problem::ALL {
-        let s = spec(problem, &GenArgs::default());
+    for &problem in duipai::problem::ALL {
+        let s = spec(problem, &GenParams::default());
         let mut seen = std::collections::HashSet::new();
         let (mut small, mut largest) = (0, 0);
         for seed in 0..2000u64 {
             let (f, p) = s.family_for(seed);
             seen.insert(f);
             let inst = s.generate(seed);
-            let (n, max) = match &inst {
-                Instance::Chess(c) => (c.n.max(c.m), 10),
-                Instance::Chessboard(b) => (b.n, 12),
+            let (n, max) = match inst.downcast_ref::<Chess>() {
+                Some(c) => (c.n.max(c.m), 10),
+                None => (inst.downcast_ref::<Chessboard>().unwrap().n, 12),
             };
             if n <= 4 {
                 small += 1;
@@ -438,11 +346,11 @@ fn mixed_visits_every_family_with_small_and_largest_boards() {
             if n == max {
                 largest += 1;
             }
-            if p == SizeProfile::Small && f != Family::MaxSize {
+            if p == SizeProfile::Small && f != Family::MAX_SIZE {
                 assert!(n <= 4, "{problem} seed {seed}: small profile gave n = {n}");
             }
         }
-        assert_eq!(seen.len(), Family::for_problem(problem).len(), "{problem}");
+        assert_eq!(seen.len(), problem.families().len(), "{problem}");
         assert!(small >= 1000, "{problem}: {small} small boards of 2000");
         assert!(
             largest >= 200,
@@ -453,18 +361,20 @@ fn mixed_visits_every_family_with_small_and_largest_boards() {
 
 #[test]
 fn explicit_flags_override_every_family() {
-    for problem in Problem::ALL {
-        for &f in Family::for_problem(problem).iter().chain([&Family::Mixed]) {
+    for &problem in duipai::problem::ALL {
+        let names = problem.families().iter().map(|f| f.name);
+        for f in names.chain([Family::MIXED]) {
             for seed in 0..200u64 {
                 let mut args = family(f);
                 args.n = Some("3..4".parse().unwrap());
                 args.max_value = Some(5);
-                if problem == Problem::Chess {
+                if problem.name() == "chess" {
                     args.m = Some("2".parse().unwrap());
                     args.b_zero = seed % 2 == 0;
                 }
-                match spec(problem, &args).generate(seed) {
-                    Instance::Chess(c) => {
+                let inst = spec(problem, &args).generate(seed);
+                match inst.downcast_ref::<Chess>() {
+                    Some(c) => {
                         assert!((3..=4).contains(&c.n) && c.m == 2, "{f} {seed}");
                         assert!(
                             c.a.iter()
@@ -476,7 +386,8 @@ fn explicit_flags_override_every_family() {
                             assert!(c.b.iter().flatten().all(|&v| v == 0), "{f} {seed}");
                         }
                     }
-                    Instance::Chessboard(b) => {
+                    None => {
+                        let b = inst.downcast_ref::<Chessboard>().unwrap();
                         assert!((3..=4).contains(&b.n), "{f} {seed}");
                         assert!(b.weights.iter().flatten().all(|v| (0..=5).contains(v)));
                     }
@@ -487,12 +398,12 @@ fn explicit_flags_override_every_family() {
 }
 
 /// Parses a generated case with the validator's default bounds and checks it round-trips.
-fn assert_valid(problem: Problem, instance: &Instance, context: &str) {
+fn assert_valid(problem: &'static dyn Problem, instance: &dyn Instance, context: &str) {
     let text = instance.to_input();
     let parsed = problem
         .parse(text.as_bytes(), &problem.default_bounds())
         .unwrap_or_else(|e| panic!("{context}: {e}\n{text}"));
-    assert_eq!(&parsed, instance, "{context}");
+    assert_eq!(parsed.as_ref(), instance, "{context}");
     assert_eq!(parsed.to_input(), text, "{context}");
 }
 
@@ -507,25 +418,26 @@ fn every_family_and_flag_combination_parses_and_round_trips() {
         &["--n", "1..12", "--m", "10"],
     ];
     let mut checked = 0;
-    for problem in Problem::ALL {
-        for &f in Family::for_problem(problem).iter().chain([&Family::Mixed]) {
+    for &problem in duipai::problem::ALL {
+        let names = problem.families().iter().map(|f| f.name);
+        for f in names.chain([Family::MIXED]) {
             for flags in flag_sets {
                 let mut words = vec!["duipai", "gen", problem.name(), "--seed", "0"];
                 words.extend_from_slice(flags);
-                words.extend(["--family", f.name()]);
+                words.extend(["--family", f]);
                 let Sub::Gen(g) = Cli::try_parse_from(&words).unwrap().command else {
                     panic!()
                 };
                 // Chess-only flags and sizes past the bound are refused, not generated.
-                let Ok(s) = Spec::new(problem, &g.gen_args) else {
+                let Ok(s) = Spec::new(problem, &g.gen_args.to_params()) else {
                     let chess_only = flags.contains(&"--b-zero") || flags.contains(&"--m");
-                    assert!(chess_only || problem == Problem::Chess, "{words:?}");
+                    assert!(chess_only || problem.name() == "chess", "{words:?}");
                     continue;
                 };
                 for seed in 0..150u64 {
                     assert_valid(
                         problem,
-                        &s.generate(seed),
+                        s.generate(seed).as_ref(),
                         &format!("{words:?} seed {seed}"),
                     );
                     checked += 1;
@@ -540,9 +452,9 @@ mod random_flags {
     use super::*;
     use proptest::prelude::*;
 
-    fn size_range(max: usize) -> impl Strategy<Value = Option<duipai::generate::SizeRange>> {
+    fn size_range(max: usize) -> impl Strategy<Value = Option<duipai::problem::SizeRange>> {
         proptest::option::of((1..=max, 0..max).prop_map(move |(lo, extra)| {
-            duipai::generate::SizeRange {
+            duipai::problem::SizeRange {
                 lo,
                 hi: (lo + extra).min(max),
             }
@@ -562,18 +474,18 @@ mod random_flags {
             family_index in 0usize..9,
             seed in any::<u64>(),
         ) {
-            let problem = if chess { Problem::Chess } else { Problem::Chessboard };
+            let problem: &'static dyn Problem = if chess { &ChessProblem } else { &ChessboardProblem };
             let bounds = problem.default_bounds();
-            let families = Family::for_problem(problem);
-            let args = GenArgs {
+            let families = problem.families();
+            let args = GenParams {
                 n: n.filter(|r| r.hi <= bounds.max_n),
                 m: if chess { m } else { None },
                 max_value: max_value.map(|v| v.min(bounds.max_value)),
                 b_zero: chess && b_zero,
-                family: Some(families.get(family_index).copied().unwrap_or(Family::Mixed)),
+                family: Some(families.get(family_index).map_or(Family::MIXED, |f| f.name).to_string()),
             };
             let instance = generate(problem, &args, seed).unwrap();
-            assert_valid(problem, &instance, &format!("{} --seed {seed}", args.to_flags()));
+            assert_valid(problem, instance.as_ref(), &format!("{} --seed {seed}", args.to_flags()));
         }
     }
 }

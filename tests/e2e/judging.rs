@@ -2,14 +2,12 @@
 //! exit statuses, saved and minimized counterexamples, determinism, sharding and external
 //! generators and references.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use common::{code, duipai_in, fixture, last_json, stderr, stdout};
-use duipai::problem::{Instance, Problem};
+use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+use duipai::problem::{Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem};
 
 /// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
 fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
@@ -24,30 +22,28 @@ fn fixture_str() -> String {
 }
 
 /// Parses a saved input with the default bounds: every saved case must be valid.
-fn parse_file(problem: Problem, path: &Path) -> Instance {
+fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
     let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     problem
         .parse(&bytes, &problem.default_bounds())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn cells(instance: &Instance) -> usize {
-    match instance {
-        Instance::Chess(c) => c.n * c.m,
-        Instance::Chessboard(c) => c.n * c.n,
-    }
+fn cells(instance: &dyn Instance) -> usize {
+    instance.size().cells
 }
 
 /// Sum of every value on the board: with `cells`, what "smaller" means.
-fn weight(instance: &Instance) -> i64 {
-    match instance {
-        Instance::Chess(c) => c.a.iter().chain(&c.b).flatten().sum(),
-        Instance::Chessboard(c) => c.weights.iter().flatten().sum(),
-    }
+fn weight(instance: &dyn Instance) -> i64 {
+    instance.size().value_sum
 }
 
 /// Runs stress on a wrong fixture and checks the whole failure report.
-fn stress_finds(problem: Problem, behaviour: &str, extra: &[&str]) -> (Instance, Instance) {
+fn stress_finds(
+    problem: &'static dyn Problem,
+    behaviour: &str,
+    extra: &[&str],
+) -> (Box<dyn Instance>, Box<dyn Instance>) {
     let dir = tempfile::tempdir().unwrap();
     let fx = fixture_str();
     let mut args = vec!["stress", problem.name(), "--json", "-j", "2"];
@@ -69,7 +65,8 @@ fn stress_finds(problem: Problem, behaviour: &str, extra: &[&str]) -> (Instance,
     let small = parse_file(problem, &input);
     let found = parse_file(problem, &original);
     assert!(
-        (cells(&small), weight(&small)) < (cells(&found), weight(&found)),
+        (cells(small.as_ref()), weight(small.as_ref()))
+            < (cells(found.as_ref()), weight(found.as_ref())),
         "minimized {small:?} is not smaller than {found:?}"
     );
     // The saved answer is the reference's, and the program still fails on the minimized case.
@@ -92,35 +89,33 @@ fn stress_finds(problem: Problem, behaviour: &str, extra: &[&str]) -> (Instance,
 
 #[test]
 fn stress_finds_and_minimizes_a_wrong_chess_solution() {
-    let (_, small) = stress_finds(Problem::Chess, "wrong", &[]);
+    let (_, small) = stress_finds(&ChessProblem, "wrong", &[]);
     // `wrong` fails when the top-left A is odd: the smallest such case is 1×1 with A = 1.
-    let Instance::Chess(c) = small else { panic!() };
+    let c = small.downcast_ref::<Chess>().unwrap();
     assert_eq!((c.n, c.m, c.a[0][0], c.b[0][0]), (1, 1, 1, 0));
 }
 
 #[test]
 fn stress_finds_a_bug_on_thin_boards_only() {
-    let (_, small) = stress_finds(Problem::Chess, "wrong-thin", &[]);
-    let Instance::Chess(c) = small else { panic!() };
+    let (_, small) = stress_finds(&ChessProblem, "wrong-thin", &[]);
+    let c = small.downcast_ref::<Chess>().unwrap();
     assert_eq!((c.n, c.m), (1, 1));
 }
 
 #[test]
 fn stress_finds_a_wrong_chessboard_solution() {
-    let (_, small) = stress_finds(Problem::Chessboard, "wrong", &[]);
-    let Instance::Chessboard(c) = small else {
-        panic!()
-    };
+    let (_, small) = stress_finds(&ChessboardProblem, "wrong", &[]);
+    let c = small.downcast_ref::<Chessboard>().unwrap();
     assert_eq!(c.n, 1);
 }
 
 #[test]
 fn stress_finds_a_crash_on_max_size_boards() {
-    let (found, small) = stress_finds(Problem::Chess, "crash-max", &["--n", "10", "--m", "10"]);
-    assert_eq!(cells(&found), 100);
+    let (found, small) = stress_finds(&ChessProblem, "crash-max", &["--n", "10", "--m", "10"]);
+    assert_eq!(cells(found.as_ref()), 100);
     // It only crashes at 10×10, so the board keeps its size and loses its values.
-    assert_eq!(cells(&small), 100);
-    assert_eq!(weight(&small), 0);
+    assert_eq!(cells(small.as_ref()), 100);
+    assert_eq!(weight(small.as_ref()), 0);
 }
 
 #[test]
@@ -211,7 +206,7 @@ fn shards_split_the_seed_space() {
 #[test]
 fn external_generator_and_reference_replace_the_built_in_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let duipai = common::duipai();
+    let duipai = crate::util::duipai();
     let script = |name: &str, body: String| {
         let path = dir.path().join(name);
         fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();

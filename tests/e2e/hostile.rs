@@ -7,17 +7,16 @@
 //! that nothing it started outlives it. Every duipai process is awaited against a stated
 //! bound and killed (failing the test) if it overstays.
 
-mod common;
-
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::{Background, PidLog, code, fixture, last_json, stderr};
-use duipai::generate::{GenArgs, SizeRange, Spec};
-use duipai::problem::{Instance, Problem};
+use crate::util::{Background, PidLog, code, fixture, last_json, stderr};
+use duipai::problem::{
+    Chess, ChessProblem, ChessboardProblem, GenParams, Instance, Problem, SizeRange, Spec,
+};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -102,7 +101,7 @@ fn fixture_command(behaviour: &str) -> Vec<String> {
 }
 
 /// Reads and parses a saved input with the default bounds.
-fn parse_file(problem: Problem, path: &Path) -> Instance {
+fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
     let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     problem
         .parse(&bytes, &problem.default_bounds())
@@ -111,7 +110,7 @@ fn parse_file(problem: Problem, path: &Path) -> Instance {
 
 /// Checks a saved trio `STEM.in`, `.ans`, `.out`: the input is valid, the answer is the
 /// reference answer of the input, and the program's output is there. Returns the instance.
-fn check_saved_case(problem: Problem, input: &Path) -> Instance {
+fn check_saved_case(problem: &'static dyn Problem, input: &Path) -> Box<dyn Instance> {
     let instance = parse_file(problem, input);
     let ans = fs::read_to_string(input.with_extension("ans"))
         .unwrap_or_else(|e| panic!("answer beside {}: {e}", input.display()));
@@ -303,7 +302,7 @@ fn stress(behaviour: &str, gen_flags: &[&str]) -> (Output, Value, tempfile::Temp
 
 /// Stress fails on the first seed with `verdict`, saves the case as found and the minimized
 /// case, both complete. Returns the minimized instance.
-fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Instance {
+fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Box<dyn Instance> {
     let (out, report, dir, _pids) = stress(behaviour, gen_flags);
     assert_eq!(code(&out), 1, "{behaviour}: {}", stderr(&out));
     assert_eq!(report["status"], "failed", "{report}");
@@ -314,9 +313,9 @@ fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Instance 
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
     let original = dir.path().join(report["original_input"].as_str().unwrap());
     assert_eq!(original, dir.path().join("saved/chess-1.original.in"));
-    check_saved_case(Problem::Chess, &original);
+    check_saved_case(&ChessProblem, &original);
     assert_no_temporary_files(dir.path());
-    check_saved_case(Problem::Chess, &input)
+    check_saved_case(&ChessProblem, &input)
 }
 
 /// 1×1 boards of zeros: nothing to minimize, so only the first runs are hostile.
@@ -365,9 +364,7 @@ fn stress_no_read_is_wa_and_minimized_to_a_one() {
         &["--n", "1", "--m", "1", "--max-value", "5"],
         "WA",
     );
-    let Instance::Chess(c) = small else {
-        panic!("not chess")
-    };
+    let c = small.downcast_ref::<Chess>().expect("chess");
     assert_eq!((c.n, c.m, c.a[0][0]), (1, 1, 1));
 }
 
@@ -378,9 +375,7 @@ fn stress_crash_max_is_re_and_keeps_the_size() {
         &["--n", "10", "--m", "10", "--max-value", "0"],
         "RE",
     );
-    let Instance::Chess(c) = small else {
-        panic!("not chess")
-    };
+    let c = small.downcast_ref::<Chess>().expect("chess");
     assert_eq!((c.n, c.m), (10, 10));
 }
 
@@ -463,7 +458,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
         stderr(&out)
     );
     // The case as found, complete: valid input, the reference answer, the (empty) output.
-    let found = check_saved_case(Problem::Chess, &original);
+    let found = check_saved_case(&ChessProblem, &original);
     assert_eq!(
         fs::read(original.with_extension("out")).unwrap(),
         b"",
@@ -472,12 +467,8 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     // The smallest case so far, which the report points at, complete too.
     let input = dir.path().join(report["input"].as_str().unwrap());
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
-    let small = check_saved_case(Problem::Chess, &input);
-    let cells = |i: &Instance| match i {
-        Instance::Chess(c) => c.n * c.m,
-        Instance::Chessboard(c) => c.n * c.n,
-    };
-    assert!(cells(&small) <= cells(&found));
+    let small = check_saved_case(&ChessProblem, &input);
+    assert!(small.size().cells <= found.size().cells);
     // Nothing else: no temporary file, no stray name.
     assert_no_temporary_files(dir.path());
     let names: Vec<String> = files_below(&dir.path().join("saved"))
@@ -488,8 +479,10 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
         names,
         [
             "chess-1.ans",
+            "chess-1.err",
             "chess-1.in",
             "chess-1.original.ans",
+            "chess-1.original.err",
             "chess-1.original.in",
             "chess-1.original.out",
             "chess-1.out"
@@ -569,7 +562,7 @@ fn pack_interrupted_leaves_only_complete_files() {
     for path in files_below(&pack) {
         match path.extension().and_then(OsStr::to_str) {
             Some("in") => {
-                let instance = parse_file(Problem::Chessboard, &path);
+                let instance = parse_file(&ChessboardProblem, &path);
                 if let Ok(ans) = fs::read_to_string(path.with_extension("ans")) {
                     assert_eq!(ans, format!("{}\n", instance.solve()), "{}", path.display());
                 }
@@ -629,9 +622,9 @@ fn test_interrupted_kills_every_process_it_started() {
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
     // Runs cut short by the interrupt are not judged.
     assert!(
-        !common::stdout(&out).contains("RE "),
+        !crate::util::stdout(&out).contains("RE "),
         "{}",
-        common::stdout(&out)
+        crate::util::stdout(&out)
     );
 }
 
@@ -670,7 +663,7 @@ fn lines_of(text: &[u8]) -> Vec<&[u8]> {
 /// Parses `text` as `problem`, timed, and checks what any outcome must satisfy: quick
 /// (proportionally to the length), a rejection positioned inside the input with a message,
 /// an acceptance that round-trips through its canonical text.
-fn check_parse(problem: Problem, text: &[u8]) -> Result<(), TestCaseError> {
+fn check_parse(problem: &'static dyn Problem, text: &[u8]) -> Result<(), TestCaseError> {
     let bounds = problem.default_bounds();
     let start = Instant::now();
     let result = problem.parse(text, &bounds);
@@ -710,17 +703,20 @@ fn check_parse(problem: Problem, text: &[u8]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn problem_strategy() -> impl Strategy<Value = Problem> {
-    prop_oneof![Just(Problem::Chess), Just(Problem::Chessboard)]
+fn problem_strategy() -> impl Strategy<Value = &'static dyn Problem> {
+    prop_oneof![
+        Just(&ChessProblem as &'static dyn Problem),
+        Just(&ChessboardProblem as &'static dyn Problem)
+    ]
 }
 
 /// A valid input of `problem` from the built-in generator: small boards, so that edits land
 /// in every part of the file.
-fn valid_input(problem: Problem, seed: u64) -> Vec<u8> {
-    let args = GenArgs {
+fn valid_input(problem: &'static dyn Problem, seed: u64) -> Vec<u8> {
+    let args = GenParams {
         n: Some(SizeRange { lo: 1, hi: 4 }),
-        m: (problem == Problem::Chess).then_some(SizeRange { lo: 1, hi: 4 }),
-        ..GenArgs::default()
+        m: (problem.name() == "chess").then_some(SizeRange { lo: 1, hi: 4 }),
+        ..GenParams::default()
     };
     let spec = Spec::new(problem, &args).expect("generator flags");
     spec.generate(seed).to_input().into_bytes()
@@ -854,11 +850,11 @@ fn parsers_reject_long_inputs_in_linear_time() {
         vec![0; long],
     ];
     // A valid input followed by a long tail of blank lines and trailing spaces.
-    let mut padded = valid_input(Problem::Chessboard, 5);
+    let mut padded = valid_input(&ChessboardProblem, 5);
     padded.extend(b"  \n".repeat(long / 3));
     inputs.push(padded);
     for text in &inputs {
-        for problem in Problem::ALL {
+        for &problem in duipai::problem::ALL {
             check_parse(problem, text).unwrap_or_else(|e| panic!("{problem}: {e}"));
         }
     }

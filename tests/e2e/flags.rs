@@ -17,19 +17,25 @@ const HOSTILE: [&str; 8] = [
 /// (subcommand words before the flag, the flag, words after it), for every numeric flag.
 fn cases() -> Vec<(Vec<String>, &'static str)> {
     let fixture = fixture().to_string_lossy().into_owned();
-    let program = vec!["--".to_string(), fixture, "correct".into(), "chess".into()];
+    let program = ["--".to_string(), fixture, "correct".into(), "chess".into()];
     let cases_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess").to_string();
     let sample = format!("{cases_dir}/01-sample.in");
     let mut out = Vec::new();
     for flag in ["--bound-n", "--bound-m", "--bound-value"] {
         out.push((vec!["solve".into(), "chess".into(), sample.clone()], flag));
-        out.push((vec!["validate".into(), "chess".into(), sample.clone()], flag));
+        out.push((
+            vec!["validate".into(), "chess".into(), sample.clone()],
+            flag,
+        ));
         out.push((vec!["test".into(), "chess".into(), cases_dir.clone()], flag));
     }
     for flag in ["--seed", "--n", "--m", "--max-value"] {
         out.push((vec!["gen".into(), "chess".into()], flag));
     }
-    out.push((vec!["pack".into(), "chess".into(), "--out".into(), "p".into()], "--seed"));
+    out.push((
+        vec!["pack".into(), "chess".into(), "--out".into(), "p".into()],
+        "--seed",
+    ));
     let limits = [
         "--time-limit",
         "--wall-limit",
@@ -86,7 +92,8 @@ fn hostile_numbers_are_refused_naming_the_flag() {
             let err = stderr(&out);
             assert_ne!(status, 101, "{args:?} panicked: {err}");
             assert!(!err.contains("panicked"), "{args:?}: {err}");
-            let meaningful = value == "0" && matches!(flag, "--seed" | "--max-value" | "--bound-value");
+            let meaningful =
+                value == "0" && matches!(flag, "--seed" | "--max-value" | "--bound-value");
             if meaningful {
                 // 0 is a real seed, value bound and largest value: any outcome but a panic.
                 continue;
@@ -111,8 +118,16 @@ fn seeds_never_wrap_around() {
     let out = duipai_in(
         dir.path(),
         &[
-            "stress", "chess", "--seed", "18446744073709551615", "--iterations", "3", "--",
-            fixture.to_str().unwrap(), "correct", "chess",
+            "stress",
+            "chess",
+            "--seed",
+            "18446744073709551615",
+            "--iterations",
+            "3",
+            "--",
+            fixture.to_str().unwrap(),
+            "correct",
+            "chess",
         ],
     );
     assert_eq!(code(&out), 2);
@@ -120,8 +135,16 @@ fn seeds_never_wrap_around() {
     let out = duipai_in(
         dir.path(),
         &[
-            "stress", "chess", "--seed", "18446744073709551615", "--iterations", "1", "--",
-            fixture.to_str().unwrap(), "correct", "chess",
+            "stress",
+            "chess",
+            "--seed",
+            "18446744073709551615",
+            "--iterations",
+            "1",
+            "--",
+            fixture.to_str().unwrap(),
+            "correct",
+            "chess",
         ],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -8,23 +8,24 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use clap::Parser;
-use duipai::cli::{Cli, Command as Sub, Layout};
-use duipai::generate::{Family, Spec};
-use duipai::pack::{self, MANIFEST, PackOptions, plan};
-use duipai::problem::{Instance, Problem};
+use duipai::app::args::{Cli, Command as Sub, parse_plan};
+use duipai::pack::{self, Layout, MANIFEST, PackOptions, plan};
+use duipai::problem::{
+    Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem, Spec,
+};
 
 const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::Noi, Layout::Icpc];
 
-fn builtin_plan(problem: Problem) -> plan::Plan {
-    plan::parse(
+fn builtin_plan(problem: &'static dyn Problem) -> plan::Plan {
+    parse_plan(
         &plan::builtin_name(problem),
-        plan::builtin(problem),
+        problem.builtin_plan(),
         problem,
     )
     .unwrap()
 }
 
-fn options(problem: Problem, out: &Path, layout: Layout, seed: u64) -> PackOptions {
+fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64) -> PackOptions {
     PackOptions {
         problem,
         out: out.to_path_buf(),
@@ -32,7 +33,6 @@ fn options(problem: Problem, out: &Path, layout: Layout, seed: u64) -> PackOptio
         layout,
         seed,
         force: false,
-        progress: false,
     }
 }
 
@@ -62,20 +62,24 @@ struct Packed {
     files: Vec<pack::PackedFile>,
 }
 
-fn packed(problem: Problem, layout: Layout, seed: u64) -> &'static Packed {
-    type Cache = Vec<((Problem, Layout, u64), &'static Packed)>;
+fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
+    type Cache = Vec<((&'static str, Layout, u64), &'static Packed)>;
     static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = cache.iter().find(|(k, _)| *k == (problem, layout, seed)) {
+    if let Some((_, p)) = cache
+        .iter()
+        .find(|(k, _)| *k == (problem.name(), layout, seed))
+    {
         return p;
     }
     let dir = tempfile::tempdir().unwrap();
-    let files = pack::write_pack(&options(problem, dir.path(), layout, seed)).unwrap();
+    let files =
+        pack::write_pack(&options(problem, dir.path(), layout, seed), &mut |_, _| {}).unwrap();
     let p: &'static Packed = Box::leak(Box::new(Packed {
         tree: read_tree(dir.path()),
         files,
     }));
-    cache.push(((problem, layout, seed), p));
+    cache.push(((problem.name(), layout, seed), p));
     p
 }
 
@@ -91,12 +95,12 @@ fn text(bytes: &[u8]) -> &str {
 }
 
 /// The plan's instances, regenerated from the plan itself (not from the pack).
-fn plan_instances(problem: Problem, seed: u64) -> Vec<Instance> {
+fn plan_instances(problem: &'static dyn Problem, seed: u64) -> Vec<Box<dyn Instance>> {
     builtin_plan(problem)
         .lines
         .iter()
         .map(|l| {
-            Spec::new(problem, &l.args)
+            Spec::new(problem, &l.params)
                 .unwrap()
                 .generate(plan::effective_seed(l.seed, seed))
         })
@@ -105,7 +109,7 @@ fn plan_instances(problem: Problem, seed: u64) -> Vec<Instance> {
 
 #[test]
 fn layouts_name_their_files() {
-    for problem in Problem::ALL {
+    for &problem in duipai::problem::ALL {
         let count = builtin_plan(problem).lines.len();
         for layout in LAYOUTS {
             let tree = &packed(problem, layout, 0).tree;
@@ -138,13 +142,13 @@ fn layouts_name_their_files() {
 fn icpc_layout_has_samples_and_limits() {
     for (problem, sample_in, sample_ans, memory) in [
         (
-            Problem::Chess,
+            &ChessProblem as &'static dyn Problem,
             "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
             "2\n",
             512,
         ),
         (
-            Problem::Chessboard,
+            &ChessboardProblem,
             "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n",
             "3\n",
             1024,
@@ -165,12 +169,12 @@ fn icpc_layout_has_samples_and_limits() {
 
 #[test]
 fn packing_twice_gives_identical_bytes() {
-    for problem in Problem::ALL {
+    for &problem in duipai::problem::ALL {
         for (layout, seed) in [(Layout::Plain, 0), (Layout::Icpc, 99)] {
             let a = tempfile::tempdir().unwrap();
             let b = tempfile::tempdir().unwrap();
-            pack::write_pack(&options(problem, a.path(), layout, seed)).unwrap();
-            pack::write_pack(&options(problem, b.path(), layout, seed)).unwrap();
+            pack::write_pack(&options(problem, a.path(), layout, seed), &mut |_, _| {}).unwrap();
+            pack::write_pack(&options(problem, b.path(), layout, seed), &mut |_, _| {}).unwrap();
             assert_eq!(
                 read_tree(a.path()),
                 read_tree(b.path()),
@@ -204,10 +208,10 @@ fn chess_plan_is_the_official_table() {
         (10, 10),
         (10, 10),
     ];
-    let cases = plan_instances(Problem::Chess, 0);
+    let cases = plan_instances(&ChessProblem, 0);
     assert_eq!(cases.len(), 20);
     for (i, (case, &(n, m))) in cases.iter().zip(&sizes).enumerate() {
-        let Instance::Chess(c) = case else { panic!() };
+        let c = case.downcast_ref::<Chess>().unwrap();
         assert_eq!((c.n, c.m), (n, m), "test point {}", i + 1);
         let point = i + 1;
         let b_zero = c.b.iter().flatten().all(|&v| v == 0);
@@ -224,31 +228,30 @@ fn chess_plan_is_the_official_table() {
         );
     }
     // Values use the whole range: some test point reaches above 99000.
-    assert!(cases.iter().any(|c| match c {
-        Instance::Chess(c) => c.a.iter().flatten().any(|&v| v > 99_000),
-        Instance::Chessboard(_) => false,
+    assert!(cases.iter().any(|c| {
+        c.downcast_ref::<Chess>()
+            .is_some_and(|c| c.a.iter().flatten().any(|&v| v > 99_000))
     }));
 }
 
 #[test]
 fn chessboard_plan_covers_sizes_and_families() {
-    let plan = builtin_plan(Problem::Chessboard);
+    let plan = builtin_plan(&ChessboardProblem);
     assert!(plan.lines.len() >= 20);
-    let cases = plan_instances(Problem::Chessboard, 0);
+    let cases = plan_instances(&ChessboardProblem, 0);
     let sizes: Vec<usize> = cases
         .iter()
-        .map(|c| match c {
-            Instance::Chessboard(b) => b.n,
-            Instance::Chess(_) => panic!(),
-        })
+        .map(|c| c.downcast_ref::<Chessboard>().unwrap().n)
         .collect();
     for n in 1..=12 {
         assert!(sizes.contains(&n), "no board of size {n}");
     }
     assert!(sizes.iter().filter(|&&n| n == 12).count() >= 3);
-    for f in Family::for_problem(Problem::Chessboard) {
+    for f in ChessboardProblem.families() {
         assert!(
-            plan.lines.iter().any(|l| l.args.family == Some(*f)),
+            plan.lines
+                .iter()
+                .any(|l| l.params.family.as_deref() == Some(f.name)),
             "family {f} not in the plan"
         );
     }
@@ -256,12 +259,12 @@ fn chessboard_plan_covers_sizes_and_families() {
 
 #[test]
 fn seed_zero_keeps_the_written_seeds_and_others_change_every_test() {
-    let a = &packed(Problem::Chess, Layout::Plain, 0).tree;
+    let a = &packed(&ChessProblem, Layout::Plain, 0).tree;
     let first = duipai(&[
         "gen", "chess", "--n", "2", "--m", "2", "--b-zero", "--family", "uniform", "--seed", "101",
     ]);
     assert_eq!(a["1.in"], first.stdout);
-    let b = &packed(Problem::Chess, Layout::Plain, 7).tree;
+    let b = &packed(&ChessProblem, Layout::Plain, 7).tree;
     // The random 10×10 points differ with another seed (18 is every value at the bound, and
     // small boards may coincide by chance).
     for i in [17, 19, 20] {
@@ -277,7 +280,7 @@ fn replay(command: &str) -> String {
     let Sub::Gen(g) = cli.command else {
         panic!("{command}")
     };
-    Spec::new(g.problem, &g.gen_args)
+    Spec::new(g.problem, &g.gen_args.to_params())
         .unwrap()
         .generate(g.seed)
         .to_input()
@@ -285,11 +288,11 @@ fn replay(command: &str) -> String {
 
 #[test]
 fn manifest_replays_every_file() {
-    for problem in Problem::ALL {
+    for &problem in duipai::problem::ALL {
         for (layout, seed) in [(Layout::Noi, 0), (Layout::Icpc, 99)] {
             let Packed { tree, files } = packed(problem, layout, seed);
             let manifest = text(&tree[MANIFEST]).to_string();
-            let plan_text = plan::builtin(problem);
+            let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
             assert_eq!(rows.len(), files.len());
             assert_eq!(
@@ -324,7 +327,7 @@ fn manifest_replays_every_file() {
 
 #[test]
 fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
-    for problem in Problem::ALL {
+    for &problem in duipai::problem::ALL {
         for (layout, seed) in [(Layout::Plain, 0), (Layout::Noi, 0), (Layout::Icpc, 99)] {
             let tree = &packed(problem, layout, seed).tree;
             let mut checked = 0;
@@ -386,7 +389,7 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
     assert!(stderr.contains("tests"), "{stderr}");
 
     let tree = read_tree(&out_dir);
-    assert_eq!(&tree, &packed(Problem::Chessboard, Layout::Icpc, 0).tree);
+    assert_eq!(&tree, &packed(&ChessboardProblem, Layout::Icpc, 0).tree);
     assert!(
         tree.keys().all(|k| !k.contains(".duipai-")),
         "{:?}",
@@ -430,9 +433,9 @@ fn force_removes_a_stale_manifest_before_writing() {
         "stale"
     );
     // ...and a good run replaces the manifest.
-    let mut opts = options(Problem::Chess, dir.path(), Layout::Plain, 0);
+    let mut opts = options(&ChessProblem, dir.path(), Layout::Plain, 0);
     opts.force = true;
-    pack::write_pack(&opts).unwrap();
+    pack::write_pack(&opts, &mut |_, _| {}).unwrap();
     let manifest = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
     assert!(manifest.starts_with("# duipai pack chess --layout plain --seed 0"));
 }

@@ -1,9 +1,15 @@
 //! The models checked from outside: the DP against the independent brute force, the cases in
 //! `cases/`, the parser's rejections, and the `solve` / `validate` commands end to end.
 
-mod common;
+use duipai::problem::chess::{Place, Player};
+use duipai::problem::chessboard::Removal;
+use duipai::problem::{
+    Bounds, Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem,
+};
 
-use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance, Move, Player, Problem};
+fn boxed<T: Instance>(instance: T) -> Box<dyn Instance> {
+    Box::new(instance)
+}
 use proptest::prelude::*;
 
 fn chess_strategy(max_value: i64) -> impl Strategy<Value = Chess> {
@@ -85,20 +91,17 @@ fn chessboard_strategy(max_value: i64) -> impl Strategy<Value = Chessboard> {
 }
 
 /// Plays a chess line on the board by the rules and returns Feifei − Niuniu.
-fn replay_chess(c: &Chess, moves: &[Move]) -> i64 {
+fn replay_chess(c: &Chess, moves: &[Place]) -> i64 {
     let mut filled = vec![vec![false; c.m]; c.n];
     let mut score = 0;
     assert_eq!(moves.len(), c.n * c.m, "the line fills the board");
     for (turn, mv) in moves.iter().enumerate() {
-        let Move::Place {
+        let Place {
             player,
             cell: (r, col),
             value,
             score: running,
-        } = mv
-        else {
-            panic!("chess line holds {mv:?}");
-        };
+        } = mv;
         let (i, j) = (r - 1, col - 1);
         let expected = if turn % 2 == 0 {
             Player::Feifei
@@ -125,7 +128,7 @@ fn replay_chess(c: &Chess, moves: &[Move]) -> i64 {
 
 /// Applies a chessboard line by the removability rule (empty cells hold no piece) and
 /// returns its total cost; every piece must be removed exactly once.
-fn replay_chessboard(b: &Chessboard, moves: &[Move]) -> i64 {
+fn replay_chessboard(b: &Chessboard, moves: &[Removal]) -> i64 {
     let n = b.n;
     let mut present: Vec<Vec<bool>> = b
         .cells
@@ -139,7 +142,7 @@ fn replay_chessboard(b: &Chessboard, moves: &[Move]) -> i64 {
     let mut total = 0;
     for mv in moves {
         match *mv {
-            Move::Remove {
+            Removal::Single {
                 piece,
                 cell,
                 cost,
@@ -152,7 +155,7 @@ fn replay_chessboard(b: &Chessboard, moves: &[Move]) -> i64 {
                 total += cost;
                 assert_eq!(running, total);
             }
-            Move::RemovePair {
+            Removal::Pair {
                 white,
                 black,
                 cost,
@@ -174,7 +177,6 @@ fn replay_chessboard(b: &Chessboard, moves: &[Move]) -> i64 {
                 total += cost;
                 assert_eq!(running, total);
             }
-            Move::Place { .. } => panic!("chessboard line holds {mv:?}"),
         }
     }
     assert!(
@@ -197,13 +199,13 @@ proptest! {
 
     #[test]
     fn chess_dp_agrees_with_game_tree(c in chess_strategy(100_000)) {
-        let instance = Instance::Chess(c);
+        let instance = boxed(c);
         prop_assert_eq!(Some(instance.solve()), instance.brute_force());
     }
 
     #[test]
     fn chessboard_dp_agrees_with_piece_search(b in chessboard_strategy(1_000_000)) {
-        let instance = Instance::Chessboard(b);
+        let instance = boxed(b);
         prop_assert_eq!(Some(instance.solve()), instance.brute_force());
     }
 
@@ -215,13 +217,13 @@ proptest! {
     /// Values so large that the sums leave i32: the 8-byte table and i64 arithmetic.
     #[test]
     fn chess_wide_values_agree(c in chess_strategy(1 << 50)) {
-        let instance = Instance::Chess(c);
+        let instance = boxed(c);
         prop_assert_eq!(Some(instance.solve()), instance.brute_force());
     }
 
     #[test]
     fn chessboard_wide_values_agree(b in chessboard_strategy(1 << 50)) {
-        let instance = Instance::Chessboard(b);
+        let instance = boxed(b);
         prop_assert_eq!(Some(instance.solve()), instance.brute_force());
     }
 }
@@ -275,7 +277,7 @@ proptest! {
     /// Larger shapes than the game tree reaches (up to 7×7), against the bitmask search.
     #[test]
     fn chess_dp_agrees_with_bitmask_search(c in chess_shapes(7, 49, 100_000)) {
-        prop_assert_eq!(Instance::Chess(c.clone()).solve(), dense_chess(&c));
+        prop_assert_eq!(boxed(c.clone()).solve(), dense_chess(&c));
     }
 }
 
@@ -284,23 +286,21 @@ proptest! {
 
     #[test]
     fn chess_line_of_play_is_legal_and_optimal(c in chess_strategy(100_000)) {
-        let instance = Instance::Chess(c.clone());
-        let solution = instance.solve_explained();
-        prop_assert_eq!(solution.answer, instance.solve());
-        prop_assert_eq!(replay_chess(&c, &solution.moves), solution.answer);
+        let (answer, line) = c.try_solve_line().unwrap();
+        prop_assert_eq!(answer, c.try_solve().unwrap());
+        prop_assert_eq!(replay_chess(&c, &line), answer);
     }
 
     #[test]
     fn chessboard_line_of_play_is_legal_and_optimal(b in chessboard_strategy(1_000_000)) {
-        let instance = Instance::Chessboard(b.clone());
-        let solution = instance.solve_explained();
-        prop_assert_eq!(solution.answer, instance.solve());
-        prop_assert_eq!(replay_chessboard(&b, &solution.moves), solution.answer);
+        let (answer, line) = b.try_solve_line().unwrap();
+        prop_assert_eq!(answer, b.try_solve().unwrap());
+        prop_assert_eq!(replay_chessboard(&b, &line), answer);
     }
 
     #[test]
     fn text_form_round_trips(c in chess_strategy(1 << 62), b in chessboard_strategy(1 << 62)) {
-        for instance in [Instance::Chess(c.clone()), Instance::Chessboard(b.clone())] {
+        for instance in [boxed(c.clone()), boxed(b.clone())] {
             let text = instance.to_input();
             prop_assert_eq!(instance.problem().parse(text.as_bytes(), &wide_bounds()), Ok(instance.clone()));
         }
@@ -312,7 +312,7 @@ proptest! {
 #[test]
 fn every_stored_case_is_solved_correctly() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
-    for problem in Problem::ALL {
+    for &problem in duipai::problem::ALL {
         let dir = root.join(problem.name());
         let mut inputs: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
@@ -341,12 +341,12 @@ fn every_stored_case_is_solved_correctly() {
 #[test]
 fn chess_sample_explanation_matches_the_statement() {
     let text = b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
-    let instance = Problem::Chess
-        .parse(text, &Problem::Chess.default_bounds())
+    let instance = ChessProblem
+        .parse(text, &ChessProblem.default_bounds())
         .unwrap();
-    let solution = instance.solve_explained();
-    assert_eq!(solution.answer, 2);
-    let explanation = instance.explain(&solution);
+    let explained = instance.explain();
+    assert_eq!(explained.answer, 2);
+    let explanation = explained.full();
     assert!(
         explanation.contains("F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)"),
         "{explanation}"
@@ -361,26 +361,26 @@ fn chess_sample_explanation_matches_the_statement() {
 fn chessboard_explanation_lists_removals_with_running_total() {
     // 05-blocked-pair: B(2,1) alone (7), then W(1,1) alone (5), then B(1,2) alone (7).
     let text = b"2\nWB\nB.\n5 7\n7 0\n";
-    let instance = Problem::Chessboard
-        .parse(text, &Problem::Chessboard.default_bounds())
+    let instance = ChessboardProblem
+        .parse(text, &ChessboardProblem.default_bounds())
         .unwrap();
-    let solution = instance.solve_explained();
+    let board = instance.downcast_ref::<Chessboard>().unwrap();
     assert_eq!(
-        solution.moves,
+        board.try_solve_line().unwrap().1,
         vec![
-            Move::Remove {
+            Removal::Single {
                 piece: Cell::Black,
                 cell: (2, 1),
                 cost: 7,
                 total: 7
             },
-            Move::Remove {
+            Removal::Single {
                 piece: Cell::White,
                 cell: (1, 1),
                 cost: 5,
                 total: 12
             },
-            Move::Remove {
+            Removal::Single {
                 piece: Cell::Black,
                 cell: (1, 2),
                 cost: 7,
@@ -388,7 +388,7 @@ fn chessboard_explanation_lists_removals_with_running_total() {
             },
         ]
     );
-    let explanation = instance.explain(&solution);
+    let explanation = instance.explain().full();
     assert!(explanation.contains("total 19"), "{explanation}");
     assert!(explanation.contains("1 empty cell"), "{explanation}");
     assert!(
@@ -404,22 +404,16 @@ fn tables_are_narrow_within_the_default_bounds_and_wide_beyond() {
         cells: vec![vec![Cell::White; 12]; 12],
         weights: vec![vec![v; 12]; 12],
     };
-    assert_eq!(
-        Instance::Chessboard(full(1_000_000)).table_entry_bytes(),
-        Ok(4)
-    );
-    assert_eq!(
-        Instance::Chessboard(full(20_000_000)).table_entry_bytes(),
-        Ok(8)
-    );
+    assert_eq!(boxed(full(1_000_000)).table_entry_bytes(), Ok(4));
+    assert_eq!(boxed(full(20_000_000)).table_entry_bytes(), Ok(8));
     let chess = |v: i64| Chess {
         n: 12,
         m: 12,
         a: vec![vec![v; 12]; 12],
         b: vec![vec![v; 12]; 12],
     };
-    assert_eq!(Instance::Chess(chess(100_000)).table_entry_bytes(), Ok(4));
-    let wide = Instance::Chess(chess(1 << 40));
+    assert_eq!(boxed(chess(100_000)).table_entry_bytes(), Ok(4));
+    let wide = boxed(chess(1 << 40));
     assert_eq!(wide.table_entry_bytes(), Ok(8));
     // 144 equal cells: both players take 72.
     assert_eq!(wide.solve(), 0);
@@ -428,7 +422,7 @@ fn tables_are_narrow_within_the_default_bounds_and_wide_beyond() {
 #[test]
 fn sums_beyond_i64_are_declined_not_overflowed() {
     let big = i64::MAX / 2 + 1;
-    let c = Instance::Chess(Chess {
+    let c = boxed(Chess {
         n: 1,
         m: 2,
         a: vec![vec![big, big]],
@@ -438,13 +432,13 @@ fn sums_beyond_i64_are_declined_not_overflowed() {
         c.try_solve(),
         Err(duipai::problem::SolveError::ValuesTooLarge)
     );
-    let b = Instance::Chessboard(Chessboard {
+    let b = boxed(Chessboard {
         n: 1,
         cells: vec![vec![Cell::White]],
         weights: vec![vec![i64::MAX]],
     });
     assert_eq!(b.try_solve(), Ok(i64::MAX));
-    let huge = Instance::Chess(Chess {
+    let huge = boxed(Chess {
         n: 30,
         m: 30,
         a: vec![vec![0; 30]; 30],
@@ -458,212 +452,221 @@ fn sums_beyond_i64_are_declined_not_overflowed() {
 }
 
 /// (problem, input, line, column, message): every rejection, exactly where and what.
-const MALFORMED: &[(Problem, &[u8], usize, usize, &str)] = &[
+/// A malformed input and where and what its rejection is.
+type Rejection = (
+    &'static dyn Problem,
+    &'static [u8],
+    usize,
+    usize,
+    &'static str,
+);
+
+const MALFORMED: &[Rejection] = &[
     (
-        Problem::Chess,
+        &ChessProblem,
         b"",
         1,
         1,
         "expected n, an integer 1..=10, found end of input (the input is empty)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n",
         2,
         1,
         "expected 3 more integers, found end of input",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 3\n9 1",
         3,
         4,
         "expected 1 more integer, found end of input",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 3 5\n9 1 2\n3 7 2\n2 3 1\n",
         2,
         7,
         "expected end of line after 3 integers, found \"5\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n5\n",
         6,
         1,
         "expected end of input, found \"5\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 x 3\n",
         2,
         3,
         "expected an integer 0..=100000, found \"x\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 3\n9 1 2\n3 7 -4\n",
         4,
         5,
         "expected an integer 0..=100000, found \"-4\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 3\n9 1 2\n3 7 100001\n",
         4,
         5,
         "expected an integer 0..=100000, found \"100001\" (out of range)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 7 99999999999999999999\n",
         2,
         5,
         "expected an integer 0..=100000, found \"99999999999999999999\" (out of range)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n1 2 999999999999999999999999999\n",
         2,
         5,
         "expected an integer 0..=100000, found \"99999999999999999999\"... (27 bytes) (out of range)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"11 3\n",
         1,
         1,
         "expected n, an integer 1..=10, found \"11\" (out of range)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 0\n",
         1,
         3,
         "expected m, an integer 1..=10, found \"0\" (out of range)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2\n3\n",
         1,
         2,
         "expected m, an integer 1..=10, found end of line",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3.5\n",
         1,
         3,
         "expected m, an integer 1..=10, found \"3.5\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n\xff\xfe\x00\n",
         2,
         1,
         "expected an integer 0..=100000, found \"\\xff\\xfe\\0\" (binary data, not text)",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n2 07 3\n",
         2,
         3,
         "expected an integer 0..=100000 without leading zeros, found \"07\"",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"2 3\n\n2 7 3\n",
         2,
         1,
         "expected 3 more integers, found end of line",
     ),
     (
-        Problem::Chess,
+        &ChessProblem,
         b"1 1\r5\n",
         1,
         4,
         "expected end of line after n and m, found a carriage return not followed by a line feed",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"",
         1,
         1,
         "expected n, an integer 1..=12, found end of input (the input is empty)",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"13\n",
         1,
         1,
         "expected n, an integer 1..=12, found \"13\" (out of range)",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW\nB.\n1 0\n1 0\n",
         2,
         2,
         "expected 1 more cell (W, B or .), found end of line",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW.B\nB.\n1 0\n1 0\n",
         2,
         3,
         "expected end of line after 2 cells, found \"B\"",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW B\nB.\n",
         2,
         2,
         "expected 1 more cell (W, B or .), found a space",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nWx\nB.\n1 0\n1 0\n",
         2,
         2,
         "expected a cell W, B or ., found \"x\"",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nw.\nB.\n",
         2,
         1,
         "expected a cell W, B or ., found \"w\"",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         "2\nWé\nB.\n".as_bytes(),
         2,
         2,
         "expected a cell W, B or ., found \"é\"",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW.\nB.\n1 3\n1 0\n",
         4,
         3,
         "expected 0, the weight of an empty cell ('.' at row 1, column 2), found \"3\"",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW.\nB.\n1 0\n1000001 0\n",
         5,
         1,
         "expected an integer 0..=1000000, found \"1000001\" (out of range)",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW.\nB.\n1 0\n",
         5,
         1,
         "expected 2 more integers, found end of input",
     ),
     (
-        Problem::Chessboard,
+        &ChessboardProblem,
         b"2\nW.\nB.\n1 0\n1 0\nextra",
         6,
         1,
@@ -692,8 +695,8 @@ fn malformed_inputs_are_rejected_with_their_position() {
 
 #[test]
 fn whitespace_variants_are_accepted() {
-    let bounds = Problem::Chess.default_bounds();
-    let canonical = Problem::Chess
+    let bounds = ChessProblem.default_bounds();
+    let canonical = ChessProblem
         .parse(b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n", &bounds)
         .unwrap();
     for text in [
@@ -701,7 +704,7 @@ fn whitespace_variants_are_accepted() {
         b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1",
         b"  2\t3\n2  7 3\t\n9 1 2\n3 7 2\n2 3 1\n\n\n  \n",
     ] {
-        assert_eq!(Problem::Chess.parse(text, &bounds), Ok(canonical.clone()));
+        assert_eq!(ChessProblem.parse(text, &bounds), Ok(canonical.clone()));
     }
 }
 
@@ -709,8 +712,8 @@ fn whitespace_variants_are_accepted() {
 fn huge_and_random_inputs_are_rejected_quickly() {
     let mut digits = b"2 3\n".to_vec();
     digits.extend(std::iter::repeat_n(b'9', 5_000_000));
-    let err = Problem::Chess
-        .parse(&digits, &Problem::Chess.default_bounds())
+    let err = ChessProblem
+        .parse(&digits, &ChessProblem.default_bounds())
         .unwrap_err();
     assert_eq!((err.line, err.column), (2, 1));
     assert!(
@@ -731,7 +734,7 @@ fn huge_and_random_inputs_are_rejected_quickly() {
                     ALPHABET[(x >> 40) as usize % ALPHABET.len()]
                 })
                 .collect();
-            for problem in Problem::ALL {
+            for &problem in duipai::problem::ALL {
                 if let Err(e) = problem.parse(&bytes, &problem.default_bounds()) {
                     assert!(e.line >= 1 && e.column >= 1 && !e.message.is_empty());
                 }
@@ -752,169 +755,26 @@ fn raised_bounds_admit_larger_boards_and_values() {
         ["1099511627776"; 12].join(" "),
         ["0"; 12].join(" ")
     );
-    let instance = Problem::Chess.parse(text.as_bytes(), &bounds).unwrap();
+    let instance = ChessProblem.parse(text.as_bytes(), &bounds).unwrap();
     // Feifei takes the 6 cells of odd turns.
     assert_eq!(instance.solve(), 6 << 40);
     assert!(
-        Problem::Chess
-            .parse(text.as_bytes(), &Problem::Chess.default_bounds())
+        ChessProblem
+            .parse(text.as_bytes(), &ChessProblem.default_bounds())
             .is_err()
     );
 }
 
-mod cli {
-    use std::ffi::OsStr;
-    use std::process::Output;
-
-    fn duipai(args: &[&str], stdin: &[u8]) -> Output {
-        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-        super::common::run_duipai(std::path::Path::new("."), &args, stdin)
-    }
-
-    fn text(bytes: &[u8]) -> String {
-        String::from_utf8_lossy(bytes).into_owned()
-    }
-
-    fn case(problem: &str, name: &str) -> String {
-        format!("{}/cases/{problem}/{name}", env!("CARGO_MANIFEST_DIR"))
-    }
-
-    #[test]
-    fn solve_prints_the_answer_from_a_file_or_stdin() {
-        let out = duipai(&["solve", "chess", &case("chess", "01-sample.in")], b"");
-        assert_eq!(
-            (out.status.code(), text(&out.stdout)),
-            (Some(0), "2\n".into())
-        );
-        let sample = std::fs::read(case("chessboard", "01-sample.in")).unwrap();
-        for args in [&["solve", "chessboard"][..], &["solve", "chessboard", "-"]] {
-            let out = duipai(args, &sample);
-            assert_eq!(
-                (out.status.code(), text(&out.stdout)),
-                (Some(0), "3\n".into())
-            );
-        }
-    }
-
-    #[test]
-    fn solve_explain_adds_the_line_of_play() {
-        let out = duipai(
-            &[
-                "solve",
-                "chess",
-                "--explain",
-                &case("chess", "01-sample.in"),
-            ],
-            b"",
-        );
-        let stdout = text(&out.stdout);
-        assert_eq!(out.status.code(), Some(0));
-        assert!(stdout.starts_with("2\n"), "{stdout}");
-        assert!(
-            stdout.contains("F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)"),
-            "{stdout}"
-        );
-    }
-
-    #[test]
-    fn solve_rejects_invalid_input_with_status_1() {
-        let out = duipai(&["solve", "chess"], b"2 3\n2 7 3\n9 1 2\n3 7 -4\n");
-        assert_eq!(out.status.code(), Some(1));
-        assert_eq!(
-            text(&out.stderr),
-            "<stdin>:4:5: expected an integer 0..=100000, found \"-4\"\n"
-        );
-        assert!(out.stdout.is_empty());
-    }
-
-    #[test]
-    fn solve_missing_file_is_status_2() {
-        let out = duipai(&["solve", "chess", "/nonexistent/duipai-case.in"], b"");
-        assert_eq!(out.status.code(), Some(2));
-        assert!(text(&out.stderr).contains("/nonexistent/duipai-case.in"));
-    }
-
-    #[test]
-    fn solve_honours_raised_bounds() {
-        let row = ["1"; 12].join(" ");
-        let input = format!("12 12\n{}", format!("{row}\n").repeat(24));
-        let out = duipai(&["solve", "chess"], input.as_bytes());
-        assert_eq!(out.status.code(), Some(1));
-        assert!(text(&out.stderr).starts_with("<stdin>:1:1: expected n, an integer 1..=10"));
-        let out = duipai(
-            &["solve", "chess", "--bound-n", "12", "--bound-m", "12"],
-            input.as_bytes(),
-        );
-        // All ones: each player's turns score 1 each, 72 apiece.
-        assert_eq!(
-            (out.status.code(), text(&out.stdout)),
-            (Some(0), "0\n".into())
-        );
-    }
-
-    #[test]
-    fn validate_reports_every_file_and_the_worst_status() {
-        let dir = tempfile::tempdir().unwrap();
-        let good = dir.path().join("good.in");
-        let bad = dir.path().join("bad.in");
-        std::fs::write(&good, "1\nW\n7\n").unwrap();
-        std::fs::write(&bad, "1\nW\n-7\n").unwrap();
-        let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
-
-        let out = duipai(&["validate", "chessboard", good], b"");
-        assert_eq!(
-            (out.status.code(), text(&out.stdout)),
-            (Some(0), format!("{good}: ok\n"))
-        );
-
-        let out = duipai(&["validate", "chessboard", good, bad], b"");
-        assert_eq!(out.status.code(), Some(1));
-        assert_eq!(
-            text(&out.stdout),
-            format!("{good}: ok\n{bad}:3:1: expected an integer 0..=1000000, found \"-7\"\n")
-        );
-
-        let missing = dir.path().join("missing.in");
-        let missing = missing.to_str().unwrap();
-        let out = duipai(&["validate", "chessboard", bad, missing, good], b"");
-        assert_eq!(out.status.code(), Some(2));
-        assert!(text(&out.stdout).ends_with(&format!("{good}: ok\n")));
-        let stderr = text(&out.stderr);
-        assert!(
-            stderr.contains(missing) && stderr.contains("No such file"),
-            "{stderr}"
-        );
-    }
-
-    #[test]
-    fn validate_accepts_every_stored_case() {
-        for problem in ["chess", "chessboard"] {
-            let dir = format!("{}/cases/{problem}", env!("CARGO_MANIFEST_DIR"));
-            let mut files: Vec<String> = std::fs::read_dir(&dir)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|e| e == "in"))
-                .map(|p| p.to_str().unwrap().to_string())
-                .collect();
-            files.sort();
-            let mut args = vec!["validate", problem];
-            args.extend(files.iter().map(String::as_str));
-            let out = duipai(&args, b"");
-            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
-        }
-    }
-}
-
 #[test]
 fn degenerate_hand_built_instances_do_not_panic() {
-    let empty = Instance::Chess(Chess {
+    let empty = boxed(Chess {
         n: 0,
         m: usize::MAX,
         a: vec![],
         b: vec![],
     });
     assert_eq!(empty.try_solve(), Ok(0));
-    let ragged = Instance::Chess(Chess {
+    let ragged = boxed(Chess {
         n: 2,
         m: 2,
         a: vec![vec![1, 2], vec![3]],
@@ -925,7 +785,7 @@ fn degenerate_hand_built_instances_do_not_panic() {
         Err(duipai::problem::SolveError::Malformed(_))
     ));
     assert_eq!(ragged.brute_force(), None);
-    let board = Instance::Chessboard(Chessboard {
+    let board = boxed(Chessboard {
         n: 2,
         cells: vec![vec![Cell::White; 2]],
         weights: vec![vec![0; 2]; 2],

@@ -6,11 +6,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-mod common;
-
-use common::fixture;
+use crate::util::fixture;
+use duipai::judge::verdict::{self, Verdict};
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
-use duipai::verdict::{self, Verdict};
 
 const CHESS_SAMPLE: &str = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
 const CHESSBOARD_SAMPLE: &str = "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n";
@@ -267,22 +265,51 @@ fn exit_codes_and_signals_are_reported() {
 }
 
 #[test]
-fn runs_in_a_fresh_directory_that_is_removed() {
+fn stdio_programs_run_where_duipai_runs() {
+    // `python3 sol.py`, `sh -c ./a.out`: relative names mean what they mean in the shell.
     let execution = run_within(
-        &sh("pwd; ls -A | wc -l"),
+        &sh("pwd"),
         "",
         &limits(),
         &IoMode::Stdio,
         Duration::from_secs(3),
     );
     let text = String::from_utf8(execution.stdout).expect("UTF-8");
+    assert_eq!(
+        PathBuf::from(text.trim_end()),
+        std::env::current_dir().expect("cwd")
+    );
+}
+
+#[test]
+fn file_io_runs_in_a_fresh_directory_that_is_removed_with_file_arguments_absolute() {
+    // The test binary's directory holds `Cargo.toml` relative to the package root, which is
+    // the working directory of `cargo test`.
+    let cwd = std::env::current_dir().expect("cwd");
+    assert!(cwd.join("Cargo.toml").exists());
+    let program: Vec<std::ffi::OsString> = vec![
+        "sh".into(),
+        "-c".into(),
+        "pwd > chess.out; ls -A | wc -l >> chess.out; echo \"$0\" >> chess.out".into(),
+        "Cargo.toml".into(),
+    ];
+    let execution = run_within(
+        &program,
+        "",
+        &limits(),
+        &IoMode::files_named("chess"),
+        Duration::from_secs(3),
+    );
+    let text = String::from_utf8(execution.stdout).expect("UTF-8");
     let mut lines = text.lines();
     let dir = PathBuf::from(lines.next().expect("pwd"));
-    assert_ne!(dir, std::env::current_dir().expect("cwd"));
+    assert_ne!(dir, cwd);
+    // Only chess.in (and chess.out, being written) are there.
+    assert_eq!(lines.next().map(str::trim), Some("2"), "{text}");
     assert_eq!(
-        lines.next().map(str::trim),
-        Some("0"),
-        "directory not empty"
+        lines.next().map(PathBuf::from),
+        Some(cwd.join("Cargo.toml")),
+        "{text}"
     );
     assert!(!dir.exists(), "{} was left behind", dir.display());
 }
