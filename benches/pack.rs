@@ -4,16 +4,15 @@
 
 use std::time::{Duration, Instant};
 
-use duipai::cli::Layout;
-use duipai::pack::{self, PackOptions, plan};
-use duipai::problem::Problem;
+use duipai::app::args::parse_plan;
+use duipai::pack::{self, Layout, PackOptions, plan};
 
 fn main() {
     let mut total = Duration::ZERO;
-    for problem in Problem::ALL {
-        let parsed = match plan::parse(
+    for &problem in duipai::problem::ALL {
+        let parsed = match parse_plan(
             &plan::builtin_name(problem),
-            plan::builtin(problem),
+            problem.builtin_plan(),
             problem,
         ) {
             Ok(p) => p,
@@ -37,10 +36,9 @@ fn main() {
             layout: Layout::Plain,
             seed: 0,
             force: false,
-            progress: false,
         };
         let start = Instant::now();
-        if let Err(e) = pack::write_pack(&opts) {
+        if let Err(e) = pack::write_pack(&opts, &mut |_, _| {}) {
             eprintln!("pack {problem}: {e:#}");
             std::process::exit(2);
         }

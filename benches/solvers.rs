@@ -277,9 +277,7 @@ fn main() {
             max_m: 12,
             max_value: 1_000_000,
         };
-        let Ok(Instance::Chessboard(board)) =
-            duipai::problem::Problem::Chessboard.parse(&text, &bounds)
-        else {
+        let Ok(board) = Chessboard::parse(&text, &bounds) else {
             panic!("the bench wrote an invalid board");
         };
         println!("{}", DenseChessboard::solve(&board));
@@ -288,8 +286,8 @@ fn main() {
 
     let chess = chess_board(10, 2018);
     let chessboard = chessboard_board(12, 2019);
-    let chess_instance = Instance::Chess(chess.clone());
-    let board_instance = Instance::Chessboard(chessboard.clone());
+    let chess_instance: Box<dyn Instance> = Box::new(chess.clone());
+    let board_instance: Box<dyn Instance> = Box::new(chessboard.clone());
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("board12.in");

@@ -1,18 +1,19 @@
 //! duipai: reference solvers, seeded generators, a judging runner and stress testing for
 //! staircase game problems (`chess`, `chessboard`).
+//!
+//! Layers, each importing only those below it: `app` (the command line) → `report` →
+//! `stress`, `suite` → `pool`, `pack` → `judge` → `problem` → `run` → the leaves `random`,
+//! `text`, `fsutil`.
 
-pub mod cli;
-pub mod commands;
-pub mod diff;
-pub mod exit;
+pub mod app;
 pub mod fsutil;
-pub mod generate;
-pub mod interrupt;
 pub mod judge;
 pub mod pack;
+pub mod pool;
 pub mod problem;
+pub mod random;
 pub mod report;
 pub mod run;
-pub mod shrink;
-pub mod staircase;
-pub mod verdict;
+pub mod stress;
+pub mod suite;
+pub mod text;

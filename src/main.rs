@@ -1,7 +1,7 @@
-//! The `duipai` binary: parse the command line, hand it to the library, map the outcome to an exit status.
+//! The `duipai` binary: everything happens in the library's command-line layer.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    duipai::cli::main()
+    duipai::app::main()
 }

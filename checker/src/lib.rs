@@ -2,8 +2,8 @@
 //! expected answer (read from an answer file, or recomputed from the input by the reference
 //! solver), and say why.
 
+use duipai::judge::verdict::parse_answer;
 use duipai::problem::Problem;
-use duipai::verdict::parse_answer;
 
 /// The checker's decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,10 @@ pub enum Expected<'a> {
     /// The contents of an answer file.
     AnswerFile(&'a [u8]),
     /// Recompute with the reference solver from the input file's contents.
-    Solve { problem: Problem, input: &'a [u8] },
+    Solve {
+        problem: &'static dyn Problem,
+        input: &'a [u8],
+    },
 }
 
 /// Decides one output. Never panics, whatever the bytes.
@@ -117,7 +120,7 @@ mod tests {
         /// Random bytes as the input with recomputation: a checker failure, never a panic.
         #[test]
         fn arbitrary_inputs_never_panic(input in proptest::collection::vec(any::<u8>(), 0..60)) {
-            for problem in Problem::ALL {
+            for &problem in duipai::problem::ALL {
                 let outcome = check(Expected::Solve { problem, input: &input }, b"0\n");
                 prop_assert!(outcome.testlib_code() <= 3);
             }

@@ -7,8 +7,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Parser, ValueEnum};
-use duipai::problem::Problem;
+use duipai::problem;
 use duipai_checker::{Expected, Outcome, check};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -33,8 +34,8 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Protocol::Testlib)]
     protocol: Protocol,
     /// The problem, needed when the answer is `-`.
-    #[arg(long)]
-    problem: Option<Problem>,
+    #[arg(long, value_parser = PossibleValuesParser::new(problem::names()))]
+    problem: Option<String>,
     /// The test's input file.
     input: PathBuf,
     /// testlib: the contestant's output. kattis: the answer file.
@@ -105,6 +106,8 @@ fn decide(cli: &Cli) -> Result<Outcome, String> {
     if answer_path.as_os_str() == "-" {
         let problem = cli
             .problem
+            .as_deref()
+            .and_then(problem::by_name)
             .ok_or("an answer of `-` needs --problem to recompute it")?;
         let input = read(&cli.input, "input")?;
         return Ok(check(

@@ -11,20 +11,26 @@
 //! place, and the manifest is written last (an existing one is removed first), so a pack that
 //! has a manifest is complete.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::cli::Layout;
-use crate::generate::Spec;
-use crate::problem::Problem;
+use crate::problem::{Problem, Spec};
 
 pub mod plan;
 
 pub use plan::{Plan, PlanError, PlanLine, effective_seed};
+
+/// How a pack names its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// 1.in, 1.ans, 2.in, ...
+    Plain,
+    /// chess1.in, chess1.ans, ...: the NOI / Lemon / Arbiter naming.
+    Noi,
+    /// The ICPC problem package: data/sample, data/secret, problem.yaml.
+    Icpc,
+}
 
 /// The manifest's file name, at the top of the pack.
 pub const MANIFEST: &str = "manifest.txt";
@@ -32,7 +38,7 @@ pub const MANIFEST: &str = "manifest.txt";
 /// What to write and where.
 #[derive(Debug, Clone)]
 pub struct PackOptions {
-    pub problem: Problem,
+    pub problem: &'static dyn Problem,
     pub out: PathBuf,
     pub plan: Plan,
     pub layout: Layout,
@@ -40,8 +46,6 @@ pub struct PackOptions {
     pub seed: u64,
     /// Write into a non-empty directory.
     pub force: bool,
-    /// Show a progress bar on stderr if it is a terminal and the pack takes a while.
-    pub progress: bool,
 }
 
 /// One file of a finished pack.
@@ -53,22 +57,8 @@ pub struct PackedFile {
     pub line: Option<usize>,
 }
 
-/// The statement sample of a problem: (input, answer), as in `cases/<problem>/01-sample.*`.
-pub fn sample(problem: Problem) -> (&'static str, &'static str) {
-    match problem {
-        Problem::Chess => (
-            include_str!("../../cases/chess/01-sample.in"),
-            include_str!("../../cases/chess/01-sample.ans"),
-        ),
-        Problem::Chessboard => (
-            include_str!("../../cases/chessboard/01-sample.in"),
-            include_str!("../../cases/chessboard/01-sample.ans"),
-        ),
-    }
-}
-
 /// The file names of test `index` (1-based) of `count`, without extension.
-pub fn test_stem(problem: Problem, layout: Layout, index: usize, count: usize) -> String {
+pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usize) -> String {
     match layout {
         Layout::Plain => index.to_string(),
         Layout::Noi => format!("{}{index}", problem.name()),
@@ -82,7 +72,7 @@ pub fn test_stem(problem: Problem, layout: Layout, index: usize, count: usize) -
 
 /// `problem.yaml` of the ICPC layout (problem package format 2023-07): the name and the
 /// judge's limits, the time limit in seconds and the memory in MiB.
-pub fn problem_yaml(problem: Problem) -> String {
+pub fn problem_yaml(problem: &dyn Problem) -> String {
     let (time_ms, memory_mib) = problem.default_limits();
     let seconds = time_ms as f64 / 1000.0;
     format!(
@@ -92,11 +82,82 @@ pub fn problem_yaml(problem: Problem) -> String {
     )
 }
 
-/// Writes the pack. Fails before writing anything if the directory is not empty and `force`
-/// is off.
-pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
+/// Writes the pack, calling `on_progress(done, total)` after each test. Fails before writing
+/// anything if the directory is not empty and `force` is off; stops between tests on a
+/// cancel ([`crate::run::cancelled`]), leaving whole files and no manifest.
+pub fn write_pack(
+    opts: &PackOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<Vec<PackedFile>> {
+    Ok(write_pack_report(opts, on_progress)?.files)
+}
+
+/// What [`write_pack_report`] did besides writing the pack.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackReport {
+    pub files: Vec<PackedFile>,
+    /// Test data of the previous pack that this one does not have, removed (`--force`).
+    pub removed: Vec<String>,
+    /// Files in the directory that are not test data, left alone.
+    pub foreign: Vec<String>,
+}
+
+/// A `printf` command that prints `text` exactly: one line, whatever `text` holds.
+fn printf_command(text: &str) -> String {
+    let mut format = String::new();
+    for c in text.chars() {
+        match c {
+            '\\' => format.push_str("\\\\"),
+            '%' => format.push_str("%%"),
+            '\n' => format.push_str("\\n"),
+            '\t' => format.push_str("\\t"),
+            '\'' => format.push_str("'\\''"),
+            c => format.push(c),
+        }
+    }
+    format!("printf '{format}'")
+}
+
+/// Is `rel` (a path relative to the pack) test data a pack writes: inputs, answers, outputs,
+/// the ICPC `problem.yaml`, the manifest?
+fn is_test_data(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name == MANIFEST
+        || name == "problem.yaml"
+        || [".in", ".ans", ".out"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+}
+
+/// Every file below `out`, relative and `/`-separated, in name order.
+fn files_below(out: &Path) -> Vec<String> {
+    walkdir::WalkDir::new(out)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .filter_map(|e| {
+            let rel = e.path().strip_prefix(out).ok()?;
+            Some(
+                rel.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/"),
+            )
+        })
+        .collect()
+}
+
+/// Writes the pack like [`write_pack`]. With `force` over a previous pack, that pack's test
+/// data that the new one does not write is removed (before the manifest is written, so a
+/// pack with a manifest is exactly what it lists), and other files are left and reported.
+pub fn write_pack_report(
+    opts: &PackOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<PackReport> {
     let out = &opts.out;
     prepare_dir(out, opts.force)?;
+    let before = files_below(out);
     let problem = opts.problem;
     let count = opts.plan.lines.len();
     let mut files: Vec<(PackedFile, String)> = Vec::new();
@@ -112,13 +173,11 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
                 };
                 (l.line.to_string(), l.text.clone(), cmd)
             }
+            // The sample's own text, so the command needs nothing but a shell.
             None => (
                 "-".to_string(),
                 "sample".to_string(),
-                format!(
-                    "cat cases/{problem}/{}",
-                    rel.rsplit('/').next().unwrap_or("")
-                ),
+                printf_command(content),
             ),
         };
         files.push((
@@ -132,21 +191,20 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
     };
 
     if opts.layout == Layout::Icpc {
-        let (input, answer) = sample(problem);
+        let (input, answer) = problem.sample();
         write("data/sample/01-sample.in".to_string(), input, None, false)?;
         write("data/sample/01-sample.ans".to_string(), answer, None, true)?;
     }
 
-    let progress = Progress::new(opts.progress, count as u64);
     for (i, line) in opts.plan.lines.iter().enumerate() {
-        if crate::interrupt::interrupted() {
+        if crate::run::cancelled() {
             // Every file written so far is whole; without the manifest the pack says it is not.
             bail!(
                 "interrupted after {i} of {count} tests; {} is incomplete (it has no {MANIFEST})",
                 out.display()
             );
         }
-        let spec = Spec::new(problem, &line.args)
+        let spec = Spec::new(problem, &line.params)
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
         let instance = spec.generate(effective_seed(line.seed, opts.seed));
         let input = instance.to_input();
@@ -167,9 +225,8 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
         let stem = test_stem(problem, opts.layout, i + 1, count);
         write(format!("{stem}.in"), &input, Some(line), false)?;
         write(format!("{stem}.ans"), &answer, Some(line), true)?;
-        progress.tick();
+        on_progress(i + 1, count);
     }
-    progress.finish();
 
     if opts.layout == Layout::Icpc {
         write_atomic(out, "problem.yaml", problem_yaml(problem).as_bytes())?;
@@ -185,8 +242,24 @@ pub fn write_pack(opts: &PackOptions) -> anyhow::Result<Vec<PackedFile>> {
     for (_, row) in &files {
         manifest.push_str(row);
     }
+    let written: Vec<&str> = files.iter().map(|(f, _)| f.path.as_str()).collect();
+    let mut report = PackReport::default();
+    for rel in before {
+        if written.contains(&rel.as_str()) || rel == "problem.yaml" && opts.layout == Layout::Icpc {
+            continue;
+        }
+        if is_test_data(&rel) {
+            let path = out.join(&rel);
+            std::fs::remove_file(&path)
+                .with_context(|| format!("removing the stale {}", path.display()))?;
+            report.removed.push(rel);
+        } else {
+            report.foreign.push(rel);
+        }
+    }
     write_atomic(out, MANIFEST, manifest.as_bytes())?;
-    Ok(files.into_iter().map(|(f, _)| f).collect())
+    report.files = files.into_iter().map(|(f, _)| f).collect();
+    Ok(report)
 }
 
 pub fn layout_name(layout: Layout) -> &'static str {
@@ -232,40 +305,4 @@ fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(out);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     crate::fsutil::write_atomic(&path, content)
-}
-
-/// A progress bar that appears only on a terminal and only once the pack has taken a moment,
-/// so quick packs and redirected runs print nothing.
-struct Progress {
-    bar: ProgressBar,
-    start: Instant,
-    wanted: bool,
-}
-
-impl Progress {
-    const DELAY: Duration = Duration::from_millis(300);
-
-    fn new(enabled: bool, len: u64) -> Progress {
-        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::hidden());
-        if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} tests") {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_message("packing");
-        Progress {
-            bar,
-            start: Instant::now(),
-            wanted: enabled && std::io::stderr().is_terminal(),
-        }
-    }
-
-    fn tick(&self) {
-        if self.wanted && self.bar.is_hidden() && self.start.elapsed() >= Self::DELAY {
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        self.bar.inc(1);
-    }
-
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }

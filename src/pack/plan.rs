@@ -1,30 +1,19 @@
-//! Test plans: one `gen` invocation per test point, parsed with the same flags as `duipai gen`.
+//! Test plans as data: one `gen` invocation per test point, with the seed it is generated
+//! with. Plan files look like
 //!
 //! ```text
 //! # comment
 //! gen chess --n 2 --m 2 --b-zero --seed 101   # test point 1
 //! ```
-//! `#` starts a comment anywhere on a line; blank lines are skipped. Every other line is
-//! `gen PROBLEM [GEN flags] --seed N`, exactly the arguments of `duipai gen`.
+//! and are parsed by the command-line layer, with the same flags as `duipai gen`.
 
 use std::fmt;
 
-use clap::Parser;
-
-use crate::generate::{GenArgs, Spec};
-use crate::problem::Problem;
-
-/// The built-in plan of a problem (`generators/<problem>.plan`).
-pub fn builtin(problem: Problem) -> &'static str {
-    match problem {
-        Problem::Chess => include_str!("../../generators/chess.plan"),
-        Problem::Chessboard => include_str!("../../generators/chessboard.plan"),
-    }
-}
+use crate::problem::{GenParams, Problem};
 
 /// The name a built-in plan is reported under.
-pub fn builtin_name(problem: Problem) -> String {
-    format!("generators/{}.plan", problem.name())
+pub fn builtin_name(problem: &dyn Problem) -> String {
+    format!("<built-in {} plan>", problem.name())
 }
 
 /// One test point of a plan.
@@ -34,8 +23,8 @@ pub struct PlanLine {
     pub line: usize,
     /// The invocation as written, comment removed, whitespace collapsed to single spaces.
     pub text: String,
-    pub problem: Problem,
-    pub args: GenArgs,
+    pub problem: &'static dyn Problem,
+    pub params: GenParams,
     /// The seed as written; see [`effective_seed`] for the one actually used.
     pub seed: u64,
 }
@@ -43,7 +32,7 @@ pub struct PlanLine {
 impl PlanLine {
     /// The command that prints this test's input, given the pack's `--seed`.
     pub fn command(&self, pack_seed: u64) -> String {
-        let flags = self.args.to_flags();
+        let flags = self.params.to_flags();
         let seed = effective_seed(self.seed, pack_seed);
         if flags.is_empty() {
             format!("duipai gen {} --seed {seed}", self.problem)
@@ -82,87 +71,6 @@ impl fmt::Display for PlanError {
 
 impl std::error::Error for PlanError {}
 
-/// The arguments of one plan line, parsed by clap exactly as `duipai gen` parses them.
-#[derive(Debug, Parser)]
-#[command(name = "gen", disable_help_flag = true, disable_version_flag = true)]
-struct GenLine {
-    problem: Problem,
-    #[arg(long)]
-    seed: u64,
-    #[command(flatten)]
-    gen_args: GenArgs,
-}
-
-/// Parses a whole plan for `problem`. Every line is checked (flags against the problem's
-/// bounds too), so a bad plan fails before anything is written.
-pub fn parse(name: &str, text: &str, problem: Problem) -> Result<Plan, PlanError> {
-    let mut lines = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let err = |message: String| PlanError {
-            file: name.to_string(),
-            line,
-            message,
-        };
-        let code = raw.split('#').next().unwrap_or("");
-        let words: Vec<&str> = code.split_whitespace().collect();
-        if words.is_empty() {
-            continue;
-        }
-        if words[0] != "gen" {
-            return Err(err(format!(
-                "expected a `gen {problem} ... --seed N` line, found {:?}",
-                words[0]
-            )));
-        }
-        let parsed = GenLine::try_parse_from(&words).map_err(|e| err(clap_message(&e)))?;
-        if parsed.problem != problem {
-            return Err(err(format!(
-                "this line generates {} but the pack is for {problem}",
-                parsed.problem
-            )));
-        }
-        Spec::new(problem, &parsed.gen_args).map_err(|e| err(e.message))?;
-        lines.push(PlanLine {
-            line,
-            text: words.join(" "),
-            problem,
-            args: parsed.gen_args,
-            seed: parsed.seed,
-        });
-    }
-    if lines.is_empty() {
-        return Err(PlanError {
-            file: name.to_string(),
-            line: 0,
-            message: "the plan has no `gen` line".to_string(),
-        });
-    }
-    Ok(Plan {
-        name: name.to_string(),
-        lines,
-    })
-}
-
-/// clap's message on one line, for `FILE:LINE:`: without its `error: ` prefix, tips and usage
-/// block; continuation lines (the missing arguments, say) are kept.
-fn clap_message(e: &clap::Error) -> String {
-    let rendered = e.render().to_string();
-    let kept: Vec<&str> = rendered
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
-        .filter(|l| !l.is_empty())
-        .collect();
-    let joined = kept.join(" ");
-    let message = joined.strip_prefix("error: ").unwrap_or(&joined);
-    if message.is_empty() {
-        "invalid arguments".to_string()
-    } else {
-        message.to_string()
-    }
-}
-
 /// The seed a plan line is generated with: the written seed when the pack seed is 0, otherwise
 /// both mixed by SplitMix64 so that every pack seed gives an unrelated pack.
 pub fn effective_seed(line_seed: u64, pack_seed: u64) -> u64 {
@@ -187,46 +95,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn builtin_plans_parse() {
-        let chess = parse("chess.plan", builtin(Problem::Chess), Problem::Chess).unwrap();
-        assert_eq!(chess.lines.len(), 20);
-        let board = parse(
-            "chessboard.plan",
-            builtin(Problem::Chessboard),
-            Problem::Chessboard,
-        )
-        .unwrap();
-        assert!(board.lines.len() >= 20);
-    }
-
-    #[test]
-    fn errors_carry_file_and_line() {
-        let text = "# header\n\ngen chess --n 2 --seed 1\ngen chess --n 2 --sed 4\n";
-        let e = parse("my.plan", text, Problem::Chess).unwrap_err();
-        assert_eq!(e.line, 4);
-        assert!(e.to_string().starts_with("my.plan:4: "), "{e}");
-        assert!(e.message.contains("--sed"), "{e}");
-
-        let e = parse("p", "gen chessboard --n 2 --seed 1", Problem::Chess).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "p:1: this line generates chessboard but the pack is for chess"
-        );
-
-        let e = parse("p", "gen chess --n 11 --seed 1", Problem::Chess).unwrap_err();
-        assert_eq!(e.to_string(), "p:1: --n 11: chess allows 1 <= n <= 10");
-
-        let e = parse("p", "gen chess --n 3", Problem::Chess).unwrap_err();
-        assert!(e.message.contains("--seed"), "{e}");
-
-        let e = parse("p", "chess --n 3 --seed 2", Problem::Chess).unwrap_err();
-        assert_eq!(e.line, 1);
-
-        let e = parse("p", "# nothing\n", Problem::Chess).unwrap_err();
-        assert_eq!(e.to_string(), "p: the plan has no `gen` line");
-    }
-
-    #[test]
     fn seeds_mix_only_when_asked() {
         assert_eq!(effective_seed(101, 0), 101);
         assert_ne!(effective_seed(101, 1), 101);
@@ -235,28 +103,5 @@ mod tests {
         // SplitMix64 with state 0 gives 0xE220A8397B1DCDAF as its first output (published
         // reference value of the generator).
         assert_eq!(splitmix64(0), 0xE220_A839_7B1D_CDAF);
-    }
-
-    #[test]
-    fn command_replays_with_the_effective_seed() {
-        let plan = parse(
-            "p",
-            "gen chess --n 2 --m 2 --b-zero --seed 101  # one",
-            Problem::Chess,
-        )
-        .unwrap();
-        let line = &plan.lines[0];
-        assert_eq!(line.text, "gen chess --n 2 --m 2 --b-zero --seed 101");
-        assert_eq!(
-            line.command(0),
-            "duipai gen chess --n 2 --m 2 --b-zero --seed 101"
-        );
-        assert_eq!(
-            line.command(5),
-            format!(
-                "duipai gen chess --n 2 --m 2 --b-zero --seed {}",
-                effective_seed(101, 5)
-            )
-        );
     }
 }

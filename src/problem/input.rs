@@ -283,11 +283,7 @@ pub(crate) fn more_integers(count: usize) -> String {
 
 /// "1 integer", "3 integers", and the like.
 pub(crate) fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
+    crate::text::plural(count as u64, noun)
 }
 
 #[cfg(test)]

@@ -1,66 +1,55 @@
-//! What the reference solvers return: the answer, an optimal line of play, and why a solve can fail.
+//! What the reference solvers return: the answer with an optimal line of play as text, and
+//! why a solve can fail.
 
 use std::fmt;
 
-use super::Cell;
-use crate::staircase::TooLarge;
+use super::staircase::TooLarge;
 
-/// A chess player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// Moves first, scores A, maximizes the difference.
-    Feifei,
-    /// Moves second, scores B, minimizes the difference.
-    Niuniu,
-}
-
-impl Player {
-    pub fn name(self) -> &'static str {
-        match self {
-            Player::Feifei => "Feifei",
-            Player::Niuniu => "Niuniu",
-        }
-    }
-
-    pub fn initial(self) -> char {
-        match self {
-            Player::Feifei => 'F',
-            Player::Niuniu => 'N',
-        }
-    }
-}
-
-/// One step of an optimal line. Coordinates are 1-based (row, column), row 1 at the top.
+/// The exact answer and one optimal line of play that reaches it, rendered by the game: the
+/// board, one line per move, and the totals. [`Explanation::full`] is what `solve --explain`
+/// prints; [`Explanation::compact`] keeps a long line readable in a report.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Move {
-    /// chess: `player` fills `cell` and scores `value`; `score` is Feifei − Niuniu so far.
-    Place {
-        player: Player,
-        cell: (usize, usize),
-        value: i64,
-        score: i64,
-    },
-    /// chessboard: one piece removed alone at `cost`; `total` is the cost so far.
-    Remove {
-        piece: Cell,
-        cell: (usize, usize),
-        cost: i64,
-        total: i64,
-    },
-    /// chessboard: a white and a black piece removed together at |w_W − w_B|.
-    RemovePair {
-        white: (usize, usize),
-        black: (usize, usize),
-        cost: i64,
-        total: i64,
-    },
-}
-
-/// The exact answer and one optimal line of play that reaches it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub struct Explanation {
     pub answer: i64,
-    pub moves: Vec<Move>,
+    /// The board and what the move lines mean.
+    pub board: String,
+    /// One line per move, each ending in a newline.
+    pub moves: Vec<String>,
+    /// What follows the moves: totals, summaries.
+    pub summary: String,
+    /// The totals alone, one line: what a compact rendering ends with.
+    pub totals: String,
+}
+
+impl Explanation {
+    /// Everything, as `solve --explain` prints it.
+    pub fn full(&self) -> String {
+        let mut out = self.board.clone();
+        for line in &self.moves {
+            out.push_str(line);
+        }
+        out.push_str(&self.summary);
+        out
+    }
+
+    /// The board, the first and last `keep` moves with a note of how many are left out, and
+    /// the totals line; the whole text when there are at most `2 × keep + 1` moves.
+    pub fn compact(&self, keep: usize) -> String {
+        if self.moves.len() <= 2 * keep + 1 {
+            return self.full();
+        }
+        let mut out = self.board.clone();
+        for line in &self.moves[..keep] {
+            out.push_str(line);
+        }
+        let hidden = self.moves.len() - 2 * keep;
+        out.push_str(&format!("  ... {hidden} more moves ...\n"));
+        for line in &self.moves[self.moves.len() - keep..] {
+            out.push_str(line);
+        }
+        out.push_str(&self.totals);
+        out
+    }
 }
 
 /// Why the reference solver declined an instance. Parsed inputs only get here with raised bounds.

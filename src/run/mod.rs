@@ -492,6 +492,20 @@ fn resolve_program(program: &OsString) -> PathBuf {
     }
 }
 
+/// An argument that names an existing file or directory relative to duipai's working
+/// directory, made absolute; any other argument unchanged.
+fn absolute_if_a_file(arg: &OsString) -> OsString {
+    let path = Path::new(arg);
+    if path.is_relative()
+        && !arg.is_empty()
+        && path.exists()
+        && let Ok(absolute) = std::path::absolute(path)
+    {
+        return absolute.into_os_string();
+    }
+    arg.clone()
+}
+
 fn check_file_name(name: &str) -> Result<(), RunError> {
     let plain = !name.is_empty() && Path::new(name).file_name() == Some(name.as_ref());
     if plain {
@@ -627,16 +641,31 @@ pub fn run(
     io: &IoMode,
 ) -> Result<Execution, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
-    let dir = tempfile::Builder::new()
-        .prefix("duipai-run-")
-        .tempdir()
-        .map_err(setup_error("cannot create a temporary working directory"))?;
+    // Stdin/stdout programs run where duipai runs, so that `python3 sol.py` or
+    // `sh -c ./a.out` mean what they mean in the user's shell. File I/O needs a directory of
+    // its own for `chess.in` and `chess.out`.
+    let dir = match io {
+        IoMode::Stdio => None,
+        IoMode::Files { .. } => Some(
+            tempfile::Builder::new()
+                .prefix("duipai-run-")
+                .tempdir()
+                .map_err(setup_error("cannot create a temporary working directory"))?,
+        ),
+    };
 
     let mut command = Command::new(resolve_program(exe));
-    command
-        .args(args)
-        .current_dir(dir.path())
-        .stderr(Stdio::piped());
+    command.stderr(Stdio::piped());
+    match &dir {
+        None => {
+            command.args(args);
+        }
+        Some(dir) => {
+            // In another directory, arguments naming the user's files are made absolute.
+            command.args(args.iter().map(absolute_if_a_file));
+            command.current_dir(dir.path());
+        }
+    }
     match io {
         IoMode::Stdio => {
             command.stdin(Stdio::piped()).stdout(Stdio::piped());
@@ -647,6 +676,7 @@ pub fn run(
         } => {
             check_file_name(input_name)?;
             check_file_name(output_name)?;
+            let dir = dir.as_ref().ok_or(RunError::NoProgram)?;
             let path = dir.path().join(input_name);
             std::fs::write(&path, input)
                 .map_err(setup_error(format!("cannot write {}", path.display())))?;
@@ -710,19 +740,14 @@ pub fn run(
         _ => (Vec::new(), 0),
     };
     let mut output_exceeded = shared.output_exceeded.load(Ordering::Acquire);
-    if let IoMode::Files { output, .. } = io {
+    if let (IoMode::Files { output, .. }, Some(dir)) = (io, &dir) {
         stdout = read_capped(&dir.path().join(output), limits.output_bytes);
         if stdout.len() as u64 > limits.output_bytes {
             stdout.truncate(limits.output_bytes as usize);
             output_exceeded = true;
         }
     }
-    // Usually the directory is empty (stdin/stdout runs): one rmdir instead of a recursive
-    // removal's open, listing and unlink.
-    let dir = dir.keep();
-    if std::fs::remove_dir(&dir).is_err() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    drop(dir);
 
     let rusage_cpu = timeval(usage.ru_utime) + timeval(usage.ru_stime);
     let cpu_time = seen.cpu.max(rusage_cpu);

@@ -1,0 +1,787 @@
+//! The command-line contract: every subcommand and its flags as clap types, and their
+//! conversion into the engine's types (problems, generator settings, limits, I/O mode, pack
+//! layout, plans). Nothing below `app` sees clap.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::pack::{self, Plan, PlanError, PlanLine};
+use crate::problem::{self, Bounds, Family, GenParams, Problem, SizeRange, Spec};
+use crate::run::{IoMode, Limits};
+use crate::text::quote;
+
+const MIB: u64 = 1024 * 1024;
+
+/// A registered game by name, with the names as clap's possible values.
+fn problem_parser() -> impl TypedValueParser<Value = &'static dyn Problem> {
+    PossibleValuesParser::new(problem::names()).map(|name| {
+        // Only registered names get past the possible values.
+        problem::by_name(&name).unwrap_or(problem::ALL[0])
+    })
+}
+
+/// Every family name of every game, `mixed` first, each once, in registry order.
+fn family_names() -> Vec<&'static str> {
+    let mut names = vec![Family::MIXED];
+    for p in problem::ALL {
+        for f in p.families() {
+            if !names.contains(&f.name) {
+                names.push(f.name);
+            }
+        }
+    }
+    names
+}
+
+/// The generator flags shared by `gen` and `stress`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
+pub struct GenArgs {
+    /// Rows: N or LO..HI (default: the problem's whole range).
+    #[arg(long, value_name = "N|LO..HI")]
+    pub n: Option<SizeRange>,
+    /// Columns, chess only: N or LO..HI (default: the problem's whole range).
+    #[arg(long, value_name = "N|LO..HI")]
+    pub m: Option<SizeRange>,
+    /// Largest value or weight generated (default: the problem's bound).
+    #[arg(long, value_name = "V")]
+    pub max_value: Option<i64>,
+    /// Chess only: all B = 0 (the official subtask).
+    #[arg(long)]
+    pub b_zero: bool,
+    /// The kind of case (default: mixed, a family chosen by the seed). Explicit --n, --m,
+    /// --max-value and --b-zero always override the family's own choices.
+    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(family_names()))]
+    pub family: Option<String>,
+}
+
+impl GenArgs {
+    pub fn to_params(&self) -> GenParams {
+        GenParams {
+            n: self.n,
+            m: self.m,
+            max_value: self.max_value,
+            b_zero: self.b_zero,
+            family: self.family.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "duipai",
+    version,
+    about = "Reference solvers, seeded generators, a judge and a stress tester for staircase game problems",
+    after_help = "Exit status: 0 success, 1 a program failed or an input is invalid, 2 usage error or harness failure."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Colour in human output: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
+    /// forces it), always, never. JSON and JUnit are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    pub color: ColorArg,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the reference answer for one input (a file, or stdin).
+    Solve(SolveArgs),
+    /// Check input files against the problem's constraints; report every invalid one.
+    Validate(ValidateArgs),
+    /// Print one random input, fully determined by the seed and the generator flags.
+    Gen(GenCommandArgs),
+    /// Write a whole test pack: inputs and reference answers.
+    Pack(PackArgs),
+    /// Judge a program on stored cases.
+    Test(TestArgs),
+    /// Feed random cases to a program until one fails, then minimize it.
+    Stress(StressArgs),
+}
+
+/// Overrides of the validator's bounds, for users who want larger boards or values.
+#[derive(Debug, Clone, Default, Args)]
+pub struct BoundsArgs {
+    /// Largest accepted n (default: the problem's own bound).
+    #[arg(long, value_name = "N", value_parser = parse_side)]
+    pub bound_n: Option<usize>,
+    /// Largest accepted m, chess only (default: the problem's own bound).
+    #[arg(long, value_name = "M", value_parser = parse_side)]
+    pub bound_m: Option<usize>,
+    /// Largest accepted value or weight (default: the problem's own bound).
+    #[arg(long, value_name = "V", value_parser = clap::value_parser!(i64).range(0..))]
+    pub bound_value: Option<i64>,
+}
+
+impl BoundsArgs {
+    pub fn resolve(&self, problem: &dyn Problem) -> Bounds {
+        let mut bounds = problem.default_bounds();
+        if let Some(n) = self.bound_n {
+            bounds.max_n = n;
+        }
+        if let Some(m) = self.bound_m {
+            bounds.max_m = m;
+        }
+        if let Some(v) = self.bound_value {
+            bounds.max_value = v;
+        }
+        bounds
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[arg(value_parser = problem_parser())]
+    pub problem: &'static dyn Problem,
+    /// Input file; stdin when absent or `-`.
+    pub input: Option<PathBuf>,
+    /// Also print the board and the optimal line of play.
+    #[arg(long)]
+    pub explain: bool,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    #[arg(value_parser = problem_parser())]
+    pub problem: &'static dyn Problem,
+    /// Input files to check.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct GenCommandArgs {
+    #[arg(value_parser = problem_parser())]
+    pub problem: &'static dyn Problem,
+    /// The seed; the same seed and flags give the same case on every machine.
+    #[arg(long)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub gen_args: GenArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// 1.in, 1.ans, 2.in, ...
+    Plain,
+    /// chess1.in, chess1.ans, ...: the NOI / Lemon / Arbiter naming.
+    Noi,
+    /// The ICPC problem package: data/sample, data/secret, problem.yaml.
+    Icpc,
+}
+
+#[derive(Debug, Args)]
+pub struct PackArgs {
+    #[arg(value_parser = problem_parser())]
+    pub problem: &'static dyn Problem,
+    /// Directory to write the pack into.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// A plan file of your own (default: the built-in plan of the problem).
+    #[arg(long)]
+    pub plan: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = LayoutArg::Plain)]
+    pub layout: LayoutArg,
+    /// Mixed into every plan line's seed; 0 keeps the plan's seeds as written.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Write into a non-empty directory, replacing files of the same name.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Resource limits for the program under test.
+#[derive(Debug, Clone, Args)]
+pub struct LimitArgs {
+    /// CPU time limit: milliseconds, or with a unit (`1500ms`, `2s`). Default: the problem's.
+    #[arg(long, value_name = "MS", value_parser = parse_millis)]
+    pub time_limit: Option<u64>,
+    /// Wall-clock limit, for programs that sleep or wait (default: 2 × time limit + 1 s).
+    #[arg(long, value_name = "MS", value_parser = parse_millis)]
+    pub wall_limit: Option<u64>,
+    /// Memory limit: MiB, or with a unit (`512MiB`, `1GiB`). Default: the problem's.
+    #[arg(long, value_name = "MIB", value_parser = parse_mebibytes)]
+    pub memory_limit: Option<u64>,
+    /// Output limit in MiB (stdout; reading stops past it).
+    #[arg(long, value_name = "MIB", value_parser = parse_mebibytes, default_value = "64")]
+    pub output_limit: u64,
+    /// Most processes (threads count too) the program may have running at once.
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub process_limit: u64,
+    /// File I/O as in the original contest: write `<problem>.in` into the working directory
+    /// and read `<problem>.out` back, instead of stdin/stdout.
+    #[arg(long)]
+    pub file_io: bool,
+}
+
+impl LimitArgs {
+    /// The limits for `problem`, with this command line's overrides.
+    pub fn resolve(&self, problem: &dyn Problem) -> Limits {
+        self.resolve_with(problem.default_limits())
+    }
+
+    /// The limits with these defaults (CPU milliseconds, MiB) and this command line's overrides.
+    pub fn resolve_with(&self, (default_cpu_ms, default_mib): (u64, u64)) -> Limits {
+        let cpu = Duration::from_millis(self.time_limit.unwrap_or(default_cpu_ms));
+        let wall = match self.wall_limit {
+            Some(ms) => Duration::from_millis(ms),
+            None => Limits::default_wall(cpu),
+        };
+        Limits {
+            cpu,
+            wall,
+            memory_bytes: self.memory_limit.unwrap_or(default_mib).saturating_mul(MIB),
+            output_bytes: self.output_limit.saturating_mul(MIB),
+            processes: self.process_limit,
+        }
+    }
+
+    /// Stdio, or the problem's contest files (`chess.in` / `chess.out`) with `--file-io`.
+    pub fn io_mode(&self, problem: &dyn Problem) -> IoMode {
+        self.io_mode_named(problem.name())
+    }
+
+    /// Stdio, or `NAME.in` / `NAME.out` with `--file-io`.
+    pub fn io_mode_named(&self, name: &str) -> IoMode {
+        if self.file_io {
+            IoMode::files_named(name)
+        } else {
+            IoMode::Stdio
+        }
+    }
+
+    /// The limit flags that differ from the defaults, as typed (with a leading space), so a
+    /// replay command runs under the same limits.
+    pub fn to_flags(&self) -> String {
+        let mut flags = String::new();
+        if let Some(ms) = self.time_limit {
+            flags.push_str(&format!(" --time-limit {ms}"));
+        }
+        if let Some(ms) = self.wall_limit {
+            flags.push_str(&format!(" --wall-limit {ms}"));
+        }
+        if let Some(mib) = self.memory_limit {
+            flags.push_str(&format!(" --memory-limit {mib}"));
+        }
+        if self.output_limit != 64 {
+            flags.push_str(&format!(" --output-limit {}", self.output_limit));
+        }
+        if self.process_limit != 64 {
+            flags.push_str(&format!(" --process-limit {}", self.process_limit));
+        }
+        if self.file_io {
+            flags.push_str(" --file-io");
+        }
+        flags
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    #[arg(value_parser = problem_parser())]
+    pub problem: &'static dyn Problem,
+    /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
+    /// expected answer is `NAME.ans` beside it, else `NAME.out`, else the reference solver's.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// Print a JSON report on stdout (human text goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Run again whenever the program (or a file among its arguments) changes; Ctrl-C ends.
+    #[arg(long)]
+    pub watch: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The program under test and its arguments.
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}
+
+/// `K/N`: this machine's share of a stress run split over N machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index of this shard.
+    pub index: u64,
+    pub count: u64,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("expected K/N (for example 2/8), found {}", quote(s)))?;
+        let index: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard index {} is not a whole number", quote(k)))?;
+        let count: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard count {} is not a whole number", quote(n)))?;
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("shard {s}: need 1 <= K <= N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct StressArgs {
+    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
+    /// does not know, with --generator and --reference (outputs compared token by token).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
+    #[command(flatten)]
+    pub gen_args: GenArgs,
+    /// First seed; workers try S, S+1, S+2, ...
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many cases (default: no bound).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
+    /// Stop looking for a failure after this many seconds (default: no bound); minimizing
+    /// a failure found takes at most --shrink-time more.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// Where failing cases are saved.
+    #[arg(long, value_name = "DIR", default_value = "duipai-failures")]
+    pub save: PathBuf,
+    /// Report the failing case as found, without minimizing it.
+    #[arg(long)]
+    pub no_shrink: bool,
+    /// Do not first re-run the failing cases saved in the --save directory.
+    #[arg(long)]
+    pub no_replay: bool,
+    /// Run again whenever the program (or a file among its arguments) changes, saved
+    /// failures first; Ctrl-C ends.
+    #[arg(long)]
+    pub watch: bool,
+    /// Most seconds spent minimizing a failing case.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    pub shrink_time: Duration,
+    /// Print a JSON report on stdout; its last line is a JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// An external reference solution instead of the built-in solver: a command, split
+    /// into words like a shell would (`--reference 'python3 brute.py'`).
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub reference: Option<CommandWords>,
+    /// An external generator instead of the built-in one: a command, split into words like a
+    /// shell would; it gets the seed as its last argument.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub generator: Option<CommandWords>,
+    /// Checks a case of a problem duipai cannot parse (exit status 0: valid, the testlib
+    /// convention), so that failing cases can be minimized as text: a command, split into
+    /// words like a shell would.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub validator: Option<CommandWords>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// The program under test and its arguments.
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}
+
+/// A problem name for `stress`: a registered game, or a name for files of one duipai does
+/// not know.
+fn parse_problem_name(s: &str) -> Result<String, String> {
+    let plain = !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if plain {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {}",
+            problem::names().join(", "),
+            quote(s)
+        ))
+    }
+}
+
+/// A command given as one flag value, already split into its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandWords(pub Vec<OsString>);
+
+/// A command typed as one word: split like a shell would (quotes respected), no shell run.
+fn parse_command(s: &str) -> Result<CommandWords, String> {
+    let words =
+        shell_words::split(s).map_err(|e| format!("cannot split {} into words: {e}", quote(s)))?;
+    if words.is_empty() {
+        return Err("expected a command, found nothing".to_string());
+    }
+    Ok(CommandWords(
+        words.into_iter().map(OsString::from).collect(),
+    ))
+}
+
+/// Seconds: a positive number, with an optional `s`, at most a year.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let digits = t.strip_suffix('s').unwrap_or(t).trim();
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("expected seconds like 30 or 2.5, found {}", quote(s)))?;
+    if !value.is_finite() || !(0.001..=31_536_000.0).contains(&value) {
+        return Err(format!("{} is outside 0.001..=31536000 seconds", quote(s)));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+/// A board side for raised bounds: 1 to 1000 (the solver's state limit comes long before).
+fn parse_side(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a side length 1..=1000, found {}",
+            quote(s)
+        )),
+    }
+}
+
+/// Workers: 1 to 1024.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{} workers: expected 1 to 1024", quote(s))),
+        Err(_) => Err(format!(
+            "expected a number of workers like 4, found {}",
+            quote(s)
+        )),
+    }
+}
+
+/// Milliseconds: a bare number, or a number with `ms` or `s`.
+pub fn parse_millis(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, scale) = if let Some(d) = t.strip_suffix("ms") {
+        (d, 1.0)
+    } else if let Some(d) = t.strip_suffix('s') {
+        (d, 1000.0)
+    } else {
+        (t, 1.0)
+    };
+    let value: f64 = digits.trim().parse().map_err(|_| {
+        format!(
+            "expected milliseconds like 1500, 1500ms or 2s, found {}",
+            quote(s)
+        )
+    })?;
+    let ms = value * scale;
+    if !ms.is_finite() || !(1.0..=86_400_000.0).contains(&ms) {
+        return Err(format!("{} is outside 1ms..=24h", quote(s)));
+    }
+    Ok(ms.round() as u64)
+}
+
+/// Mebibytes: a bare number, or a number with `KiB`, `MiB`, `GiB` (also `K`, `M`, `G`).
+pub fn parse_mebibytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let (digits, scale) = [
+        ("kib", 1.0 / 1024.0),
+        ("k", 1.0 / 1024.0),
+        ("mib", 1.0),
+        ("m", 1.0),
+        ("gib", 1024.0),
+        ("g", 1024.0),
+    ]
+    .iter()
+    .find_map(|(suffix, scale)| lower.strip_suffix(suffix).map(|d| (d, *scale)))
+    .unwrap_or((lower.as_str(), 1.0));
+    let value: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected MiB like 512, 512MiB or 1GiB, found {}", quote(s)))?;
+    let mib = value * scale;
+    if !mib.is_finite() || !(1.0..=1_048_576.0).contains(&mib) {
+        return Err(format!("{} is outside 1MiB..=1TiB", quote(s)));
+    }
+    Ok(mib.round() as u64)
+}
+
+impl From<LayoutArg> for pack::Layout {
+    fn from(layout: LayoutArg) -> pack::Layout {
+        match layout {
+            LayoutArg::Plain => pack::Layout::Plain,
+            LayoutArg::Noi => pack::Layout::Noi,
+            LayoutArg::Icpc => pack::Layout::Icpc,
+        }
+    }
+}
+
+/// The arguments of one plan line, parsed by clap exactly as `duipai gen` parses them.
+#[derive(Debug, Parser)]
+#[command(name = "gen", disable_help_flag = true, disable_version_flag = true)]
+struct GenLine {
+    #[arg(value_parser = problem_parser())]
+    problem: &'static dyn Problem,
+    #[arg(long)]
+    seed: u64,
+    #[command(flatten)]
+    gen_args: GenArgs,
+}
+
+/// Parses a whole plan for `problem`: `#` starts a comment anywhere on a line, blank lines
+/// are skipped, every other line is `gen PROBLEM [GEN flags] --seed N`, exactly the
+/// arguments of `duipai gen`. Every line is checked (flags against the problem's bounds too),
+/// so a bad plan fails before anything is written.
+pub fn parse_plan(
+    name: &str,
+    text: &str,
+    problem: &'static dyn Problem,
+) -> Result<Plan, PlanError> {
+    let mut lines = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let err = |message: String| PlanError {
+            file: name.to_string(),
+            line,
+            message,
+        };
+        let code = raw.split('#').next().unwrap_or("");
+        let words: Vec<&str> = code.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        if words[0] != "gen" {
+            return Err(err(format!(
+                "expected a `gen {problem} ... --seed N` line, found {}",
+                quote(words[0])
+            )));
+        }
+        let parsed = GenLine::try_parse_from(&words).map_err(|e| err(clap_message(&e)))?;
+        if *parsed.problem != *problem {
+            return Err(err(format!(
+                "this line generates {} but the pack is for {problem}",
+                parsed.problem
+            )));
+        }
+        let params = parsed.gen_args.to_params();
+        Spec::new(problem, &params).map_err(|e| err(e.message))?;
+        lines.push(PlanLine {
+            line,
+            text: words.join(" "),
+            problem,
+            params,
+            seed: parsed.seed,
+        });
+    }
+    if lines.is_empty() {
+        return Err(PlanError {
+            file: name.to_string(),
+            line: 0,
+            message: "the plan has no `gen` line".to_string(),
+        });
+    }
+    Ok(Plan {
+        name: name.to_string(),
+        lines,
+    })
+}
+
+/// clap's message on one line, for `FILE:LINE:`: without its `error: ` prefix, tips and usage
+/// block; continuation lines (the missing arguments, say) are kept.
+fn clap_message(e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = kept.join(" ");
+    let message = joined.strip_prefix("error: ").unwrap_or(&joined);
+    if message.is_empty() {
+        "invalid arguments".to_string()
+    } else {
+        message.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{ChessProblem, ChessboardProblem};
+
+    #[test]
+    fn millis_accepts_units() {
+        assert_eq!(parse_millis("1500"), Ok(1500));
+        assert_eq!(parse_millis("1500ms"), Ok(1500));
+        assert_eq!(parse_millis("2s"), Ok(2000));
+        assert_eq!(parse_millis("0.5s"), Ok(500));
+        assert!(parse_millis("fast").is_err());
+        assert!(parse_millis("0").is_err());
+    }
+
+    #[test]
+    fn mebibytes_accepts_units() {
+        assert_eq!(parse_mebibytes("512"), Ok(512));
+        assert_eq!(parse_mebibytes("512MiB"), Ok(512));
+        assert_eq!(parse_mebibytes("1GiB"), Ok(1024));
+        assert_eq!(parse_mebibytes("2g"), Ok(2048));
+        assert!(parse_mebibytes("lots").is_err());
+    }
+
+    #[test]
+    fn shard_parses_and_rejects() {
+        assert_eq!("2/8".parse(), Ok(Shard { index: 2, count: 8 }));
+        assert!("0/8".parse::<Shard>().is_err());
+        assert!("9/8".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    fn limit_args() -> LimitArgs {
+        LimitArgs {
+            time_limit: None,
+            wall_limit: None,
+            memory_limit: None,
+            output_limit: 64,
+            process_limit: 64,
+            file_io: false,
+        }
+    }
+
+    #[test]
+    fn limits_default_to_the_problem() {
+        let limits = limit_args().resolve(&problem::ChessProblem);
+        assert_eq!(limits.cpu, Duration::from_millis(1000));
+        assert_eq!(limits.wall, Duration::from_millis(3000));
+        assert_eq!(limits.memory_bytes, 512 * MIB);
+        assert_eq!(limits.output_bytes, 64 * MIB);
+        assert_eq!(limits.processes, 64);
+        let board = limit_args().resolve(&problem::ChessboardProblem);
+        assert_eq!(board.memory_bytes, 1024 * MIB);
+    }
+
+    #[test]
+    fn limits_follow_the_flags() {
+        let mut a = limit_args();
+        a.time_limit = Some(1500);
+        a.memory_limit = Some(256);
+        a.output_limit = 1;
+        a.process_limit = 4;
+        let limits = a.resolve(&problem::ChessProblem);
+        assert_eq!(limits.cpu, Duration::from_millis(1500));
+        assert_eq!(limits.wall, Duration::from_millis(4000));
+        assert_eq!(limits.memory_bytes, 256 * MIB);
+        assert_eq!(limits.output_bytes, MIB);
+        assert_eq!(limits.processes, 4);
+        a.wall_limit = Some(700);
+        assert_eq!(
+            a.resolve(&problem::ChessProblem).wall,
+            Duration::from_millis(700)
+        );
+    }
+
+    #[test]
+    fn file_io_names_follow_the_problem() {
+        let mut a = limit_args();
+        assert_eq!(a.io_mode(&problem::ChessProblem), IoMode::Stdio);
+        a.file_io = true;
+        assert_eq!(
+            a.io_mode(&problem::ChessboardProblem),
+            IoMode::files_named("chessboard")
+        );
+    }
+
+    #[test]
+    fn command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn builtin_plans_parse_plan() {
+        let chess = parse_plan("chess.plan", ChessProblem.builtin_plan(), &ChessProblem).unwrap();
+        assert_eq!(chess.lines.len(), 20);
+        let board = parse_plan(
+            "chessboard.plan",
+            ChessboardProblem.builtin_plan(),
+            &ChessboardProblem,
+        )
+        .unwrap();
+        assert!(board.lines.len() >= 20);
+    }
+
+    #[test]
+    fn errors_carry_file_and_line() {
+        let text = "# header\n\ngen chess --n 2 --seed 1\ngen chess --n 2 --sed 4\n";
+        let e = parse_plan("my.plan", text, &ChessProblem).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.to_string().starts_with("my.plan:4: "), "{e}");
+        assert!(e.message.contains("--sed"), "{e}");
+
+        let e = parse_plan("p", "gen chessboard --n 2 --seed 1", &ChessProblem).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "p:1: this line generates chessboard but the pack is for chess"
+        );
+
+        let e = parse_plan("p", "gen chess --n 11 --seed 1", &ChessProblem).unwrap_err();
+        assert_eq!(e.to_string(), "p:1: --n 11: chess allows 1 <= n <= 10");
+
+        let e = parse_plan("p", "gen chess --n 3", &ChessProblem).unwrap_err();
+        assert!(e.message.contains("--seed"), "{e}");
+
+        let e = parse_plan("p", "chess --n 3 --seed 2", &ChessProblem).unwrap_err();
+        assert_eq!(e.line, 1);
+
+        let e = parse_plan("p", "# nothing\n", &ChessProblem).unwrap_err();
+        assert_eq!(e.to_string(), "p: the plan has no `gen` line");
+    }
+
+    #[test]
+    fn command_replays_with_the_effective_seed() {
+        let plan = parse_plan(
+            "p",
+            "gen chess --n 2 --m 2 --b-zero --seed 101  # one",
+            &ChessProblem,
+        )
+        .unwrap();
+        let line = &plan.lines[0];
+        assert_eq!(line.text, "gen chess --n 2 --m 2 --b-zero --seed 101");
+        assert_eq!(
+            line.command(0),
+            "duipai gen chess --n 2 --m 2 --b-zero --seed 101"
+        );
+        assert_eq!(
+            line.command(5),
+            format!(
+                "duipai gen chess --n 2 --m 2 --b-zero --seed {}",
+                crate::pack::effective_seed(101, 5)
+            )
+        );
+    }
+}

@@ -1,0 +1,290 @@
+//! `duipai stress` (对拍): the stress engine with the human and JSON reports.
+
+use std::path::PathBuf;
+
+use crate::app::args::StressArgs;
+use crate::app::exit::Status;
+use crate::app::ui::{self, Human, Progress, jobs};
+use crate::app::{interrupt, replay, watch};
+use crate::judge::ProcessRunner;
+use anyhow::bail;
+
+use crate::problem::{self, Spec};
+use crate::report::{human, json};
+use crate::stress::{
+    self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
+};
+use crate::text::{plural_s, quote};
+
+pub fn run(args: StressArgs) -> anyhow::Result<Status> {
+    interrupt::install();
+    if args.watch {
+        let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
+        for helper in [&args.reference, &args.generator, &args.validator]
+            .into_iter()
+            .flatten()
+        {
+            commands.push(&helper.0);
+        }
+        let files = watch::files_of(&commands);
+        return watch::watch(&files, || run_once(&args));
+    }
+    run_once(&args)
+}
+
+fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
+    let config = config(args)?;
+    crate::fsutil::check_output_dir(&args.save, "--save")?;
+    let out = Human::new(args.json);
+    let still_failing = if args.no_replay {
+        Vec::new()
+    } else {
+        replay(&config, &out)?
+    };
+
+    out.line(format!(
+        "stressing {} on {} from seed {}{} ({} worker{})",
+        program_name(&args.program),
+        args.problem,
+        args.seed,
+        args.shard
+            .map(|s| format!(", shard {}/{}", s.index, s.count))
+            .unwrap_or_default(),
+        config.jobs,
+        plural_s(config.jobs as u64)
+    ));
+
+    let progress = Progress::counter("cases");
+    let mut live = true;
+    let mut on_event = |event: Event| {
+        match &event {
+            Event::Progress { cases, elapsed } => {
+                if live {
+                    progress.update(*cases, *elapsed);
+                }
+                return;
+            }
+            Event::MinimizeProgress(status) => {
+                progress.message(human::minimize_status(status));
+                return;
+            }
+            _ => {}
+        }
+        // A line of the report: the live line makes way for it, and comes back only while
+        // minimizing.
+        live = false;
+        if let Some(line) = human::stress_event(&event) {
+            let line = match &event {
+                Event::Failed { verdict, .. } => line.replacen(
+                    verdict.code(),
+                    &ui::paint(verdict.code(), ui::verdict_style(*verdict)),
+                    1,
+                ),
+                _ => line,
+            };
+            progress.suspend(|| out.line(line));
+        }
+    };
+    let outcome = stress::run(&config, &ProcessRunner, &mut on_event);
+    progress.finish();
+    match outcome? {
+        Outcome::Passed {
+            cases,
+            first_seed,
+            last_seed,
+            interrupted,
+            elapsed,
+        } => {
+            out.line(human::stress_passed(
+                cases,
+                first_seed,
+                last_seed,
+                interrupted,
+                elapsed,
+            ));
+            if args.json {
+                let summary = json::StressPassed {
+                    still_failing: still_failing.clone(),
+                    status: "ok",
+                    problem: args.problem.clone(),
+                    cases,
+                    first_seed,
+                    last_seed,
+                    interrupted,
+                    seed: None,
+                    verdict: None,
+                    input: None,
+                    cases_per_second: cases as f64 / elapsed.as_secs_f64().max(1e-9),
+                    elapsed_ms: elapsed.as_millis() as u64,
+                };
+                println!("{}", json::line(&summary));
+            }
+            Ok(if still_failing.is_empty() {
+                Status::Success
+            } else {
+                Status::Failure
+            })
+        }
+        Outcome::Failed(failure) => {
+            out.text(ui::explanation(&human::stress_failure(&failure)));
+            let problem = args.problem.as_str();
+            let replay_test =
+                replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
+            out.line(format!("\nreplay: {replay_test}"));
+            if matches!(config.source, Source::Builtin(_)) {
+                out.line(format!(
+                    "        {}",
+                    replay::stress_command(
+                        problem,
+                        &args.gen_args,
+                        failure.seed,
+                        args.no_shrink,
+                        &args.limits,
+                        &args.program
+                    )
+                ));
+            }
+            if args.json {
+                let stdout = &failure.outcome.execution.stdout;
+                let summary = json::StressFailed {
+                    still_failing,
+                    status: "failed",
+                    problem: args.problem.clone(),
+                    seed: failure.seed,
+                    verdict: failure.outcome.verdict(),
+                    detail: failure.outcome.judgement.detail.clone(),
+                    input: failure.input_path.clone(),
+                    original_input: failure.original_path.clone(),
+                    expected: failure.expected.to_text().trim_end().to_string(),
+                    actual: String::from_utf8_lossy(&stdout[..stdout.len().min(4096)]).into_owned(),
+                    cases: failure.cases,
+                    shrink_steps: failure.minimization.map(|m| m.stats.steps),
+                    shrink_runs: failure.minimization.map(|m| m.stats.runs),
+                    shrink_ms: failure.minimization.map(|m| m.elapsed.as_millis() as u64),
+                    one_minimal: failure.minimization.map(|m| m.stats.end == End::Minimal),
+                    explanation: failure.explain_path.clone(),
+                    replay: replay_test,
+                    elapsed_ms: failure.elapsed.as_millis() as u64,
+                };
+                println!("{}", json::line(&summary));
+            }
+            Ok(Status::Failure)
+        }
+    }
+}
+
+/// Runs the program on the failing cases saved for this problem, before any new seed;
+/// returns those that still fail.
+fn replay(config: &Config, out: &Human) -> anyhow::Result<Vec<String>> {
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+    if cases.is_empty() {
+        return Ok(Vec::new());
+    }
+    out.line(format!(
+        "replaying {} saved in {}",
+        crate::text::plural(cases.len() as u64, "failing case"),
+        config.save_dir.display()
+    ));
+    let run = crate::suite::SuiteRun {
+        runner: &ProcessRunner,
+        program: &config.program,
+        limits: &config.limits,
+        io: &config.io,
+        jobs: config.jobs,
+    };
+    let mut still = Vec::new();
+    crate::suite::judge_all(
+        &cases,
+        &run,
+        |i, outcome| {
+            let record = crate::report::CaseRecord::new(&cases[i].name, outcome);
+            out.line(ui::verdict_line(&crate::report::human_line(&record)));
+            if !record.verdict.is_accepted() {
+                out.text(crate::report::stderr_block(&record.stderr));
+                still.push(cases[i].name.clone());
+            }
+        },
+        || {},
+    )?;
+    out.line(if still.is_empty() {
+        "all of them pass now\n".to_string()
+    } else {
+        format!("{} still failing\n", still.len())
+    });
+    Ok(still)
+}
+
+/// The engine's configuration from the command line.
+fn config(args: &StressArgs) -> anyhow::Result<Config> {
+    let known = problem::by_name(&args.problem);
+    let source = match (&args.generator, known) {
+        (Some(command), _) => Source::External(command.0.clone()),
+        (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
+        (None, None) => bail!(
+            "duipai does not know the problem {} (it knows {}): give --generator and \
+             --reference for it",
+            quote(&args.problem),
+            problem::names().join(", ")
+        ),
+    };
+    let oracle = match (&args.reference, known) {
+        (Some(command), _) => Oracle::External(command.0.clone()),
+        (None, Some(_)) => Oracle::Builtin,
+        (None, None) => bail!(
+            "duipai has no reference solver for {}: give --reference for it",
+            quote(&args.problem)
+        ),
+    };
+    if known.is_none() && args.gen_args != Default::default() {
+        bail!(
+            "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
+            quote(&args.problem)
+        );
+    }
+    let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
+    let seeds = Seeds {
+        first: args.seed,
+        offset,
+        stride,
+    };
+    // Seeds never wrap around: the last seed asked for must be a u64.
+    if let Some(n) = args.iterations {
+        let last = (n - 1)
+            .checked_mul(stride)
+            .and_then(|x| x.checked_add(offset))
+            .and_then(|x| x.checked_add(args.seed));
+        if last.is_none() {
+            bail!(
+                "--seed {} with --iterations {n} runs past the largest seed, {}",
+                args.seed,
+                u64::MAX
+            );
+        }
+    }
+    let (limits, io) = match known {
+        Some(problem) => (args.limits.resolve(problem), args.limits.io_mode(problem)),
+        None => (
+            args.limits.resolve_with((1000, 1024)),
+            args.limits.io_mode_named(&args.problem),
+        ),
+    };
+    Ok(Config {
+        name: args.problem.clone(),
+        problem: known,
+        source,
+        oracle,
+        program: args.program.clone(),
+        limits,
+        io,
+        seeds,
+        jobs: jobs(args.jobs),
+        iterations: args.iterations,
+        time: args.time,
+        save_dir: PathBuf::from(&args.save),
+        shrink: !args.no_shrink,
+        shrink_budget: Budget {
+            time: args.shrink_time,
+        },
+        validator: args.validator.as_ref().map(|v| v.0.clone()),
+    })
+}

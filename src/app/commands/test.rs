@@ -1,0 +1,131 @@
+//! `duipai test`: judge a program on stored cases (`*.in` with `.ans`/`.out` answers, or the
+//! reference solver's), in parallel, with human, JSON and JUnit reports.
+
+use std::time::Instant;
+
+use anyhow::bail;
+
+use crate::app::args::TestArgs;
+use crate::app::exit::Status;
+use crate::app::ui::{self, Human, jobs};
+use crate::app::{interrupt, watch};
+use crate::judge::ProcessRunner;
+use crate::report::{self, CaseRecord, json, junit};
+use crate::stress::program_name;
+use crate::suite::{self, SuiteRun};
+use crate::text::{plural, plural_s};
+
+/// How many failing cases get a diff in the human report.
+const DIFFS_SHOWN: usize = 3;
+
+pub fn run(args: TestArgs) -> anyhow::Result<Status> {
+    interrupt::install();
+    if args.watch {
+        let files = watch::files_of(&[&args.program]);
+        return watch::watch(&files, || run_once(&args));
+    }
+    run_once(&args)
+}
+
+fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let problem = args.problem;
+    if let Some(path) = &args.junit {
+        junit::check_report_path(path)?;
+    }
+    let bounds = args.bounds.resolve(problem);
+    let cases = suite::collect_cases(problem, &bounds, &args.dir)?;
+    let limits = args.limits.resolve(problem);
+    let io = args.limits.io_mode(problem);
+    let jobs = jobs(args.jobs);
+    let out = Human::new(args.json);
+
+    out.line(format!(
+        "testing {} on {} from {} ({} worker{})",
+        program_name(&args.program),
+        plural(cases.len() as u64, "case"),
+        args.dir.display(),
+        jobs,
+        plural_s(jobs as u64),
+    ));
+    let run = SuiteRun {
+        runner: &ProcessRunner,
+        program: &args.program,
+        limits: &limits,
+        io: &io,
+        jobs,
+    };
+    let outcomes = suite::judge_all(
+        &cases,
+        &run,
+        |i, outcome| {
+            let record = CaseRecord::new(&cases[i].name, outcome);
+            out.line(ui::verdict_line(&report::human_line(&record)));
+            if !record.verdict.is_accepted() {
+                out.text(report::stderr_block(&record.stderr));
+            }
+            if args.json {
+                println!("{}", json::line(&record));
+            }
+        },
+        || {},
+    );
+    let outcomes = outcomes?;
+    if crate::run::cancelled() {
+        bail!(
+            "interrupted, {} of {} judged",
+            outcomes.len(),
+            plural(cases.len() as u64, "case")
+        );
+    }
+
+    let records: Vec<CaseRecord> = cases
+        .iter()
+        .zip(&outcomes)
+        .map(|(case, outcome)| CaseRecord::new(&case.name, outcome))
+        .collect();
+    let failures: Vec<usize> = (0..cases.len())
+        .filter(|&i| !outcomes[i].verdict().is_accepted())
+        .collect();
+    for &i in failures.iter().take(DIFFS_SHOWN) {
+        if report::shows_output(outcomes[i].verdict()) {
+            out.line(format!(
+                "\n{}: {}",
+                cases[i].name, outcomes[i].judgement.detail
+            ));
+            out.text(ui::diff(&report::diff::unified(
+                &cases[i].expected.to_text(),
+                &outcomes[i].execution.stdout,
+            )));
+        }
+    }
+    let elapsed = started.elapsed();
+    out.line(format!(
+        "\n{}: {} in {:.2} s",
+        plural(records.len() as u64, "case"),
+        report::summary(&records),
+        elapsed.as_secs_f64()
+    ));
+
+    if let Some(path) = &args.junit {
+        let suite = format!("duipai test {problem} {}", args.dir.display());
+        let xml = junit::junit_xml(&suite, &records, elapsed)?;
+        junit::write_report_file(path, &xml)?;
+    }
+    if args.json {
+        let summary = json::TestSummary {
+            status: if failures.is_empty() { "ok" } else { "failed" },
+            problem,
+            cases: &records,
+            passed: records.len() - failures.len(),
+            failed: failures.len(),
+            elapsed_ms: elapsed.as_millis() as u64,
+        };
+        println!("{}", json::line(&summary));
+    }
+    Ok(if failures.is_empty() {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}

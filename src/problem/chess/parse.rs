@@ -1,0 +1,48 @@
+//! The strict chess input parser: `n m`, then n lines of m integers (A), then n lines of m
+//! integers (B), each rejection positioned.
+
+use super::Chess;
+use crate::problem::Bounds;
+use crate::problem::input::{InputError, Scanner, more_integers, plural};
+
+impl Chess {
+    /// Strict parse: `n m`, then n lines of m integers (A), then n lines of m integers (B).
+    pub fn parse(text: &[u8], bounds: &Bounds) -> Result<Chess, InputError> {
+        let mut s = Scanner::new(text);
+        let max_n = bound(bounds.max_n);
+        let max_m = bound(bounds.max_m);
+        let expected_n = format!("n, an integer 1..={max_n}");
+        let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+        let expected_m = format!("m, an integer 1..={max_m}");
+        let m = s.integer(&expected_m, &expected_m, 1, max_m)?.0 as usize;
+        s.end_line("n and m")?;
+        let a = read_matrix(&mut s, n, m, bounds.max_value)?;
+        let b = read_matrix(&mut s, n, m, bounds.max_value)?;
+        s.finish()?;
+        Ok(Chess { n, m, a, b })
+    }
+}
+
+/// A usize bound as an i64 range end.
+fn bound(max: usize) -> i64 {
+    i64::try_from(max).unwrap_or(i64::MAX)
+}
+
+fn read_matrix(
+    s: &mut Scanner,
+    n: usize,
+    m: usize,
+    max_value: i64,
+) -> Result<Vec<Vec<i64>>, InputError> {
+    let expected = format!("an integer 0..={max_value}");
+    let mut rows = Vec::new();
+    for _ in 0..n {
+        let mut row = Vec::new();
+        for j in 0..m {
+            row.push(s.integer(&expected, &more_integers(m - j), 0, max_value)?.0);
+        }
+        s.end_line(&plural(m, "integer"))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}

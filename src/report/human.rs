@@ -1,0 +1,151 @@
+//! The human report of `stress`: one line per engine event, and the failing case with the
+//! expected and actual output and the reference line of play.
+
+use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
+use crate::text::{indent, plural_s};
+
+/// Moves shown at each end of a compact line of play.
+const COMPACT_MOVES: usize = 5;
+
+/// The line an engine event prints, if any (progress goes to the progress line instead).
+pub fn stress_event(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::Progress { .. } => return None,
+        Event::Failed {
+            seed,
+            cases,
+            verdict,
+            detail,
+        } => format!(
+            "FAILED on seed {seed} after {cases} case{}: {} {detail}",
+            plural_s(*cases),
+            verdict.code()
+        ),
+        Event::SavedOriginal(path) => format!("saved the failing case: {}", path.display()),
+        Event::MinimizeStarted => {
+            "minimizing (Ctrl-C stops and keeps the smallest case so far)...".to_string()
+        }
+        Event::MinimizeProgress(_) => return None,
+        Event::NotMinimized(why) => format!("not minimized: {why}"),
+        Event::MinimizeError(message) => format!("minimization stopped: {message}"),
+        Event::Minimized(m) => minimized(m),
+    })
+}
+
+fn minimized(m: &Minimization) -> String {
+    let stats = &m.stats;
+    let how = match stats.end {
+        _ if m.interrupted => "interrupted".to_string(),
+        End::Stopped => "stopped by the error above".to_string(),
+        End::Budget => format!(
+            "the time budget of {} s ran out first: a smaller case may still fail (--shrink-time)",
+            m.budget.as_secs_f64()
+        ),
+        End::Minimal => "1-minimal: no smaller candidate fails".to_string(),
+    };
+    format!(
+        "minimized in {} step{}, {} run{}, {:.1} s ({how})",
+        stats.steps,
+        plural_s(stats.steps as u64),
+        stats.runs,
+        plural_s(stats.runs as u64),
+        m.elapsed.as_secs_f64(),
+    )
+}
+
+/// The live line while minimizing: `minimizing: 12×12 → 3×3, values 1.2M → 14, 37 runs, 1.2 s`.
+pub fn minimize_status(status: &MinimizeStatus) -> String {
+    format!(
+        "minimizing: {} → {}, values {} → {}, {}, {:.1} s",
+        status.start_shape,
+        status.shape,
+        short_number(status.start_max),
+        short_number(status.max),
+        crate::text::plural(status.runs as u64, "run"),
+        status.elapsed.as_secs_f64()
+    )
+}
+
+/// 14, 9.5k, 1.2M: a value in at most four characters and a unit.
+fn short_number(v: i64) -> String {
+    let a = v.unsigned_abs() as f64;
+    if a < 10_000.0 {
+        v.to_string()
+    } else if a < 1e6 {
+        format!("{:.1}k", v as f64 / 1e3)
+    } else if a < 1e9 {
+        format!("{:.1}M", v as f64 / 1e6)
+    } else {
+        format!("{:.1}G", v as f64 / 1e9)
+    }
+}
+
+/// The stress summary when no case failed.
+pub fn stress_passed(
+    cases: u64,
+    first_seed: u64,
+    last_seed: Option<u64>,
+    interrupted: bool,
+    elapsed: std::time::Duration,
+) -> String {
+    let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
+    format!(
+        "{}: no failure in {cases} case{} (seeds {first_seed}{}), {rate:.0} cases/s, {:.1} s",
+        if interrupted { "interrupted" } else { "done" },
+        plural_s(cases),
+        last_seed.map(|l| format!("..={l}")).unwrap_or_default(),
+        elapsed.as_secs_f64()
+    )
+}
+
+/// The failing case, what was expected and what came, and the reference line of play.
+pub fn stress_failure(failure: &Failure) -> String {
+    let mut out = format!(
+        "\ncase ({}): {}\n",
+        failure
+            .instance
+            .as_ref()
+            .map_or("as generated".to_string(), |i| i.shape()),
+        failure.input_path.display()
+    );
+    out.push_str(&indent(&String::from_utf8_lossy(&failure.input)));
+    out.push_str(&format!(
+        "expected: {}\n",
+        failure.expected.to_text().trim_end()
+    ));
+    let outcome = &failure.outcome;
+    out.push_str(&format!(
+        "actual:   {} ({} {})\n",
+        shown_output(&outcome.execution.stdout),
+        outcome.verdict().code(),
+        outcome.judgement.detail
+    ));
+    out.push_str(&super::stderr_block(&super::stderr_tail(
+        &outcome.execution.stderr,
+    )));
+    if let Some(explanation) = &failure.explanation {
+        out.push_str("\nreference line of play:\n");
+        match &failure.explain_path {
+            Some(path) => {
+                out.push_str(&indent(&explanation.compact(COMPACT_MOVES)));
+                out.push_str(&format!(
+                    "    (the whole line of play: {})\n",
+                    path.display()
+                ));
+            }
+            None => out.push_str(&indent(&explanation.full())),
+        }
+    }
+    out
+}
+
+/// The start of a program's output for the report, or a note that there was none.
+pub fn shown_output(stdout: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&stdout[..stdout.len().min(200)]);
+    let text = text.trim_end();
+    match (text.is_empty(), stdout.len() > 200) {
+        (true, _) => "(no output)".to_string(),
+        (false, true) => format!("{text}…"),
+        (false, false) => text.to_string(),
+    }
+}

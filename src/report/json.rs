@@ -1,0 +1,80 @@
+//! The JSON reports' shapes, typed: the last stdout line of `test --json` and `stress --json`.
+//! Field order is the order of the fields here.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::CaseRecord;
+use crate::judge::Verdict;
+use crate::problem::Problem;
+
+/// `duipai test --json`: after one line per case, this summary.
+#[derive(Serialize)]
+pub struct TestSummary<'a> {
+    /// `ok` or `failed`.
+    pub status: &'static str,
+    pub problem: &'static dyn Problem,
+    pub cases: &'a [CaseRecord],
+    pub passed: usize,
+    pub failed: usize,
+    pub elapsed_ms: u64,
+}
+
+/// `duipai stress --json` when no case failed.
+#[derive(Serialize)]
+pub struct StressPassed {
+    /// Always `ok`.
+    pub status: &'static str,
+    pub problem: String,
+    pub cases: u64,
+    pub first_seed: u64,
+    pub last_seed: Option<u64>,
+    pub interrupted: bool,
+    /// Always null: no failing seed.
+    pub seed: Option<u64>,
+    pub verdict: Option<Verdict>,
+    pub input: Option<PathBuf>,
+    pub cases_per_second: f64,
+    pub elapsed_ms: u64,
+    /// Saved failing cases re-run first that still fail.
+    pub still_failing: Vec<String>,
+}
+
+/// `duipai stress --json` when a case failed.
+#[derive(Serialize)]
+pub struct StressFailed {
+    /// Always `failed`.
+    pub status: &'static str,
+    pub problem: String,
+    pub seed: u64,
+    pub verdict: Verdict,
+    pub detail: String,
+    /// The case reported (minimized, if it was).
+    pub input: PathBuf,
+    /// The case as found.
+    pub original_input: PathBuf,
+    pub expected: String,
+    /// The program's output, at most 4 KiB of it.
+    pub actual: String,
+    pub cases: u64,
+    pub shrink_steps: Option<usize>,
+    pub shrink_runs: Option<usize>,
+    /// Milliseconds spent minimizing.
+    pub shrink_ms: Option<u64>,
+    /// Whether the minimized case is 1-minimal (`null` when not minimized).
+    pub one_minimal: Option<bool>,
+    /// Where the whole line of play was saved, for large boards.
+    pub explanation: Option<PathBuf>,
+    /// The command that judges the program on the saved case again.
+    pub replay: String,
+    pub elapsed_ms: u64,
+    /// Saved failing cases re-run first that still fail.
+    pub still_failing: Vec<String>,
+}
+
+/// A one-line JSON rendering; the shapes above always serialize.
+pub fn line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value)
+        .unwrap_or_else(|e| format!("{{\"status\":\"error\",\"message\":\"{e}\"}}"))
+}

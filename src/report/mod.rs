@@ -1,0 +1,91 @@
+//! Reporters: what `test` and `stress` show of their results, for people ([`human`]), for
+//! scripts ([`json`]) and for CI systems ([`junit`]). The engines decide; these only render.
+
+use serde::Serialize;
+
+use crate::judge::Verdict;
+
+pub mod diff;
+pub mod human;
+pub mod json;
+pub mod junit;
+
+/// One judged case, as every report shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct CaseRecord {
+    /// The case's name: its path relative to the tested directory, or `seed N`.
+    pub name: String,
+    pub verdict: Verdict,
+    /// Why the verdict, in a few words (`expected 2, found 3`, `killed by SIGSEGV`).
+    pub detail: String,
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    pub memory_kib: u64,
+    /// The last lines the program wrote to stderr ([`crate::text::stderr_tail`]), empty if none.
+    pub stderr: String,
+}
+
+pub use crate::text::stderr_tail;
+
+/// The stderr tail indented under a case in the human report, or nothing.
+pub fn stderr_block(tail: &str) -> String {
+    tail.lines().map(|l| format!("    stderr| {l}\n")).collect()
+}
+
+/// Counts of each verdict, in a fixed order.
+pub fn verdict_counts(records: &[CaseRecord]) -> Vec<(Verdict, usize)> {
+    let mut counts: Vec<(Verdict, usize)> = Vec::new();
+    for record in records {
+        match counts.iter_mut().find(|(v, _)| *v == record.verdict) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((record.verdict, 1)),
+        }
+    }
+    counts.sort_by_key(|(v, _)| v.code());
+    counts
+}
+
+impl CaseRecord {
+    pub fn new(name: &str, outcome: &crate::judge::CaseOutcome) -> CaseRecord {
+        let e = &outcome.execution;
+        CaseRecord {
+            name: name.to_string(),
+            verdict: outcome.judgement.verdict,
+            detail: outcome.judgement.detail.clone(),
+            cpu_ms: e.cpu_time.as_millis() as u64,
+            wall_ms: e.wall_time.as_millis() as u64,
+            memory_kib: e.peak_memory_bytes / 1024,
+            stderr: stderr_tail(&e.stderr),
+        }
+    }
+}
+
+/// Verdicts whose output is worth a diff.
+pub fn shows_output(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::WrongAnswer | Verdict::PresentationError)
+}
+
+/// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
+pub fn human_line(record: &CaseRecord) -> String {
+    let mut line = format!(
+        "{:<3} {:<32} {:>6} ms {:>8.1} MiB",
+        record.verdict.code(),
+        record.name,
+        record.cpu_ms,
+        record.memory_kib as f64 / 1024.0
+    );
+    if !record.verdict.is_accepted() {
+        line.push_str("  ");
+        line.push_str(&record.detail);
+    }
+    line
+}
+
+/// `10 AC, 1 WA, 1 TLE`.
+pub fn summary(records: &[CaseRecord]) -> String {
+    verdict_counts(records)
+        .iter()
+        .map(|(v, n)| format!("{n} {}", v.code()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

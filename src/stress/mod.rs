@@ -1,0 +1,601 @@
+//! The stress engine (对拍): cases from consecutive seeds on the worker pool until the program
+//! fails one, then save it, minimize it and save the result. It prints nothing: it emits
+//! [`Event`]s while it works and returns an [`Outcome`]; reporters render both.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
+use crate::problem::{Explanation, Instance, Problem, Spec};
+use crate::run::{IoMode, Limits};
+use minimize::Shrinkable;
+
+pub mod minimize;
+pub mod save;
+mod search;
+
+pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk, TextCase};
+
+/// Where cases come from: the built-in generator, or an external program given the seed.
+pub enum Source {
+    Builtin(Spec),
+    /// The generator's command; the seed is appended as its last argument.
+    External(Vec<OsString>),
+}
+
+/// Who knows the right answer: the built-in solver, or an external reference program.
+pub enum Oracle {
+    Builtin,
+    External(Vec<OsString>),
+}
+
+/// Which seeds a run tries: `first + offset + i × stride` for i = 0, 1, 2, …
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeds {
+    pub first: u64,
+    /// 0-based share of the seed space (a shard's index − 1).
+    pub offset: u64,
+    /// How many shares there are.
+    pub stride: u64,
+}
+
+impl Seeds {
+    /// The seed of the `index`-th case.
+    pub fn seed(&self, index: u64) -> u64 {
+        self.first
+            .wrapping_add(self.offset)
+            .wrapping_add(index.wrapping_mul(self.stride))
+    }
+}
+
+/// Boards with more cells than this get a compact line of play in reports, and their whole
+/// explanation in a file beside the case.
+pub const COMPACT_ABOVE_CELLS: usize = 36;
+
+/// Everything a stress run needs.
+pub struct Config {
+    /// The problem's name, as typed; it names the saved files.
+    pub name: String,
+    /// The game, when duipai knows it: without one, cases come from an external generator,
+    /// answers from an external reference, and outputs are compared token by token.
+    pub problem: Option<&'static dyn Problem>,
+    pub source: Source,
+    pub oracle: Oracle,
+    pub program: Vec<OsString>,
+    pub limits: Limits,
+    pub io: IoMode,
+    pub seeds: Seeds,
+    pub jobs: usize,
+    /// Stop after this many cases.
+    pub iterations: Option<u64>,
+    /// Stop taking new cases after this long.
+    pub time: Option<Duration>,
+    /// Where failing cases are saved.
+    pub save_dir: PathBuf,
+    /// Minimize a failing case.
+    pub shrink: bool,
+    /// How long minimization may take.
+    pub shrink_budget: Budget,
+    /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
+    /// such cases can be minimized as text.
+    pub validator: Option<Vec<OsString>>,
+}
+
+impl Config {
+    /// Limits for the generator and the reference: generous, they are trusted.
+    fn helper_limits(&self) -> Limits {
+        let mut helper = self.limits;
+        helper.cpu = Duration::from_secs(10).max(self.limits.cpu * 4);
+        helper.wall = helper.cpu * 2;
+        helper.memory_bytes = self.limits.memory_bytes.max(1 << 30);
+        helper
+    }
+}
+
+/// What the engine reports while it works.
+#[derive(Debug)]
+pub enum Event {
+    /// Cases judged so far (sent about every 50 ms during the search).
+    Progress { cases: u64, elapsed: Duration },
+    /// The lowest failing seed, after `cases` cases.
+    Failed {
+        seed: u64,
+        cases: u64,
+        verdict: Verdict,
+        detail: String,
+    },
+    /// The case as found is on disk.
+    SavedOriginal(PathBuf),
+    /// Minimization begins.
+    MinimizeStarted,
+    /// Where minimization stands (after every batch of probes).
+    MinimizeProgress(MinimizeStatus),
+    /// The case is reported as found, and why it was not minimized.
+    NotMinimized(String),
+    /// Minimization stopped on a harness error; the smallest case so far is kept.
+    MinimizeError(String),
+    /// Minimization ended.
+    Minimized(Minimization),
+}
+
+/// How minimization went.
+#[derive(Clone, Copy, Debug)]
+pub struct Minimization {
+    pub stats: ShrinkStats,
+    pub elapsed: Duration,
+    /// Stopped by an interrupt.
+    pub interrupted: bool,
+    /// The time budget it had.
+    pub budget: Duration,
+}
+
+/// Where minimization stands: the case it started from, the current one, and the effort.
+#[derive(Clone, Debug)]
+pub struct MinimizeStatus {
+    /// Board shapes (`12×12`), or line counts for text cases.
+    pub start_shape: String,
+    pub shape: String,
+    /// The largest value or weight.
+    pub start_max: i64,
+    pub max: i64,
+    pub runs: usize,
+    pub elapsed: Duration,
+}
+
+/// The result of a stress run.
+pub enum Outcome {
+    /// No failure within the seeds tried.
+    Passed {
+        cases: u64,
+        first_seed: u64,
+        /// `None` when no case ran.
+        last_seed: Option<u64>,
+        interrupted: bool,
+        elapsed: Duration,
+    },
+    Failed(Box<Failure>),
+}
+
+/// A failing case, as found and as minimized.
+pub struct Failure {
+    pub seed: u64,
+    /// Cases tried up to and including the failing one.
+    pub cases: u64,
+    /// The case as found, saved before anything else.
+    pub original_path: PathBuf,
+    /// The case reported (the minimized one, or the original).
+    pub input_path: PathBuf,
+    pub input: Vec<u8>,
+    /// The parsed case, when duipai knows the problem's format.
+    pub instance: Option<Box<dyn Instance>>,
+    pub expected: Expected,
+    pub outcome: CaseOutcome,
+    /// When the built-in solver is the oracle: the answer and an optimal line of play.
+    pub explanation: Option<Explanation>,
+    /// Where the whole explanation was saved, for boards too big to show it all.
+    pub explain_path: Option<PathBuf>,
+    /// `None` when the case was not minimized.
+    pub minimization: Option<Minimization>,
+    pub elapsed: Duration,
+}
+
+/// One generated case.
+struct Case {
+    input: Vec<u8>,
+    /// The parsed input, when it is a valid input of the problem (always, for the built-in
+    /// generator); minimization and the line of play need it.
+    instance: Option<Box<dyn Instance>>,
+}
+
+/// The engine's working state, shared read-only by the workers.
+struct Engine<'a> {
+    config: &'a Config,
+    runner: &'a dyn Runner,
+    helper_limits: Limits,
+}
+
+/// Runs the search, and on a failure saves, minimizes and saves again.
+pub fn run(
+    config: &Config,
+    runner: &dyn Runner,
+    on_event: &mut dyn FnMut(Event),
+) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let engine = Engine {
+        config,
+        runner,
+        helper_limits: config.helper_limits(),
+    };
+    let found = search::search(&engine, started, on_event)?;
+    let elapsed = started.elapsed();
+    let Some(found) = found.failure else {
+        let last_seed = (found.cases > 0).then(|| config.seeds.seed(found.cases - 1));
+        return Ok(Outcome::Passed {
+            cases: found.cases,
+            first_seed: config.seeds.seed(0),
+            last_seed,
+            interrupted: crate::run::cancelled(),
+            elapsed,
+        });
+    };
+    let failure = engine.finish(found, started, on_event)?;
+    Ok(Outcome::Failed(Box::new(failure)))
+}
+
+impl Engine<'_> {
+    /// Generates, solves and judges one seed; `Some` when the program fails it.
+    fn try_seed(&self, seed: u64) -> anyhow::Result<Option<(Case, Expected, CaseOutcome)>> {
+        let case = self.make_case(seed)?;
+        let expected = self.expected(&case)?;
+        let outcome = self.judge(&case.input, &expected)?;
+        Ok((!outcome.verdict().is_accepted()).then_some((case, expected, outcome)))
+    }
+
+    fn make_case(&self, seed: u64) -> anyhow::Result<Case> {
+        match &self.config.source {
+            Source::Builtin(spec) => {
+                let instance = spec.generate(seed);
+                Ok(Case {
+                    input: instance.to_input().into_bytes(),
+                    instance: Some(instance),
+                })
+            }
+            Source::External(generator) => {
+                let mut command = generator.clone();
+                command.push(seed.to_string().into());
+                let input = self.run_helper(&command, b"", "generator")?;
+                let Some(problem) = self.config.problem else {
+                    return Ok(Case {
+                        input,
+                        instance: None,
+                    });
+                };
+                let parsed = problem.parse(&input, &problem.default_bounds());
+                let instance = match (parsed, &self.config.oracle) {
+                    (Ok(instance), _) => Some(instance),
+                    // Only the built-in solver needs to understand the input.
+                    (Err(_), Oracle::External(_)) => None,
+                    (Err(err), Oracle::Builtin) => bail!(
+                        "the generator's output for seed {seed} is not a valid {problem} input \
+                         ({err}); give a --reference for problems duipai does not know"
+                    ),
+                };
+                Ok(Case { input, instance })
+            }
+        }
+    }
+
+    fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
+        match (&self.config.oracle, &case.instance) {
+            (Oracle::Builtin, Some(instance)) => Ok(Expected::Answer(instance.solve())),
+            (Oracle::Builtin, None) => {
+                bail!("no reference answer for an input duipai cannot parse")
+            }
+            (Oracle::External(reference), _) => {
+                let output = self.run_helper(reference, &case.input, "reference")?;
+                Ok(Expected::from_bytes(&output))
+            }
+        }
+    }
+
+    fn judge(&self, input: &[u8], expected: &Expected) -> anyhow::Result<CaseOutcome> {
+        let config = self.config;
+        let execution = self
+            .runner
+            .run(&config.program, input, &config.limits, &config.io)
+            .with_context(|| format!("cannot run {}", program_name(&config.program)))?;
+        let judgement = decide(&execution, expected);
+        Ok(CaseOutcome {
+            judgement,
+            execution,
+        })
+    }
+
+    /// Runs the generator or the reference; anything but a clean exit is the harness's
+    /// problem, not the program's.
+    fn run_helper(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        role: &str,
+    ) -> anyhow::Result<Vec<u8>> {
+        let execution = self
+            .runner
+            .run(command, input, &self.helper_limits, &IoMode::Stdio)
+            .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
+        if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
+            let tail = crate::text::stderr_tail(&execution.stderr);
+            bail!(
+                "the {role} {} failed: {} ({}){}",
+                program_name(command),
+                stopped.verdict.code(),
+                stopped.detail,
+                if tail.is_empty() {
+                    String::new()
+                } else {
+                    format!("; its stderr ends:\n{}", tail.trim_end())
+                }
+            );
+        }
+        Ok(execution.stdout)
+    }
+
+    /// Saves the case as found, minimizes it, and saves the result.
+    fn finish(
+        &self,
+        found: search::Found,
+        started: Instant,
+        on_event: &mut dyn FnMut(Event),
+    ) -> anyhow::Result<Failure> {
+        let config = self.config;
+        let search::Found {
+            seed,
+            cases,
+            case,
+            expected,
+            outcome,
+        } = found;
+        let verdict = outcome.verdict();
+        on_event(Event::Failed {
+            seed,
+            cases,
+            verdict,
+            detail: outcome.judgement.detail.clone(),
+        });
+        std::fs::create_dir_all(&config.save_dir)
+            .with_context(|| format!("cannot create {}", config.save_dir.display()))?;
+        let stem = format!("{}-{seed}", config.name);
+
+        // The case as found goes to disk before anything else can go wrong or be interrupted.
+        let not_minimized = self.why_not_minimized(&case);
+        let shrinking = not_minimized.is_none();
+        let original_stem = if shrinking {
+            format!("{stem}.original")
+        } else {
+            stem.clone()
+        };
+        let original_path = save::save_case(
+            &config.save_dir,
+            &original_stem,
+            &case.input,
+            &expected,
+            &outcome.execution.stdout,
+            &outcome.execution.stderr,
+        )?;
+        on_event(Event::SavedOriginal(original_path.clone()));
+
+        let mut input = case.input;
+        let mut instance = case.instance;
+        let mut expected = expected;
+        let mut outcome = outcome;
+        let mut minimization = None;
+        if let Some(why) = not_minimized {
+            if config.shrink {
+                on_event(Event::NotMinimized(why));
+            }
+        } else {
+            on_event(Event::MinimizeStarted);
+            let result = match &instance {
+                Some(start) => {
+                    let (small, found, result) = self.minimize(start.clone(), verdict, on_event);
+                    if let Some((small_expected, small_outcome)) = found {
+                        input = small.to_input().into_bytes();
+                        instance = Some(small);
+                        expected = small_expected;
+                        outcome = small_outcome;
+                    }
+                    result
+                }
+                None => {
+                    let start = TextCase::new(&input);
+                    let (small, found, result) = self.minimize(start, verdict, on_event);
+                    if let Some((small_expected, small_outcome)) = found {
+                        input = small.to_bytes();
+                        expected = small_expected;
+                        outcome = small_outcome;
+                    }
+                    result
+                }
+            };
+            on_event(Event::Minimized(result));
+            minimization = Some(result);
+        }
+        let input_path = if shrinking {
+            save::save_case(
+                &config.save_dir,
+                &stem,
+                &input,
+                &expected,
+                &outcome.execution.stdout,
+                &outcome.execution.stderr,
+            )?
+        } else {
+            original_path.clone()
+        };
+        let explanation = match (&instance, &config.oracle) {
+            (Some(instance), Oracle::Builtin) => Some(instance.explain()),
+            _ => None,
+        };
+        let explain_path = match (&instance, &explanation) {
+            (Some(instance), Some(explanation)) if instance.size().cells > COMPACT_ABOVE_CELLS => {
+                let path = input_path.with_extension("explain.txt");
+                crate::fsutil::write_atomic(&path, explanation.full().as_bytes())?;
+                Some(path)
+            }
+            _ => None,
+        };
+        Ok(Failure {
+            seed,
+            cases,
+            original_path,
+            input_path,
+            input,
+            instance,
+            expected,
+            outcome,
+            explanation,
+            explain_path,
+            minimization,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// Why a failing case is reported as found, or `None` when it can be minimized.
+    fn why_not_minimized(&self, case: &Case) -> Option<String> {
+        let config = self.config;
+        if !config.shrink {
+            return Some("--no-shrink".to_string());
+        }
+        if case.instance.is_some() || config.validator.is_some() {
+            return None;
+        }
+        Some(match config.problem {
+            Some(problem) => format!(
+                "the case is not a valid {problem} input, and without a --validator smaller \
+                 versions of it cannot be checked"
+            ),
+            None => format!(
+                "duipai does not know the format of {}; give a --validator (exit status 0 for \
+                 a valid input) to minimize its cases as text",
+                config.name
+            ),
+        })
+    }
+
+    /// Whether the validator accepts `input` (exit status 0).
+    fn valid(&self, input: &[u8]) -> anyhow::Result<bool> {
+        let Some(validator) = &self.config.validator else {
+            return Ok(true);
+        };
+        let execution = self
+            .runner
+            .run(validator, input, &self.helper_limits, &IoMode::Stdio)
+            .with_context(|| format!("cannot run the validator {}", program_name(validator)))?;
+        Ok(matches!(
+            execution.termination,
+            crate::run::Termination::Exited(0)
+        ))
+    }
+
+    /// Shrinks `start` while the program still fails it with the same verdict. Returns the
+    /// smallest case, its expected answer and outcome when smaller than `start`, and how it went.
+    #[allow(clippy::type_complexity)]
+    fn minimize<S: Shrinkable + Describe>(
+        &self,
+        start: S,
+        verdict: Verdict,
+        on_event: &mut dyn FnMut(Event),
+    ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
+        let started = Instant::now();
+        let harness_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
+        let failed = || harness_error.lock().map_or(true, |e| e.is_some());
+        let probe = |candidate: &S| -> Probe<(Expected, CaseOutcome)> {
+            if crate::run::cancelled() || failed() {
+                return Probe::Stop;
+            }
+            let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
+                let case = candidate.to_case();
+                if case.instance.is_none() && !self.valid(&case.input)? {
+                    return Ok(None);
+                }
+                let expected = self.expected(&case)?;
+                let outcome = self.judge(&case.input, &expected)?;
+                Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
+            };
+            let result = attempt();
+            if crate::run::cancelled() {
+                // The run may have been killed by the interrupt: no verdict.
+                return Probe::Stop;
+            }
+            match result {
+                Ok(Some(found)) => Probe::Fails(found),
+                Ok(None) => Probe::Passes,
+                Err(err) => {
+                    if let Ok(mut e) = harness_error.lock() {
+                        e.get_or_insert(err);
+                    }
+                    Probe::Stop
+                }
+            }
+        };
+        let (start_shape, start_max) = (start.shape(), start.largest());
+        let mut on_progress = |current: &S, stats: &ShrinkStats| {
+            on_event(Event::MinimizeProgress(MinimizeStatus {
+                start_shape: start_shape.clone(),
+                shape: current.shape(),
+                start_max,
+                max: current.largest(),
+                runs: stats.runs,
+                elapsed: started.elapsed(),
+            }))
+        };
+        let budget = self.config.shrink_budget;
+        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        if let Some(err) = harness_error.into_inner().ok().flatten() {
+            on_event(Event::MinimizeError(format!("{err:#}")));
+        }
+        let result = Minimization {
+            stats: shrunk.stats,
+            elapsed: started.elapsed(),
+            interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
+            budget: budget.time,
+        };
+        (shrunk.case, shrunk.payload, result)
+    }
+}
+
+/// What the engine needs of a case it minimizes besides [`Shrinkable`].
+trait Describe {
+    fn to_case(&self) -> Case;
+    /// Board shape, or line count.
+    fn shape(&self) -> String;
+    /// The largest value.
+    fn largest(&self) -> i64;
+}
+
+impl Describe for Box<dyn Instance> {
+    fn to_case(&self) -> Case {
+        Case {
+            input: self.to_input().into_bytes(),
+            instance: Some(self.clone()),
+        }
+    }
+    fn shape(&self) -> String {
+        Instance::shape(self.as_ref())
+    }
+    fn largest(&self) -> i64 {
+        self.max_value()
+    }
+}
+
+impl Describe for TextCase {
+    fn to_case(&self) -> Case {
+        Case {
+            input: self.to_bytes(),
+            instance: None,
+        }
+    }
+    fn shape(&self) -> String {
+        crate::text::plural(self.key().lines().count() as u64, "line")
+    }
+    fn largest(&self) -> i64 {
+        (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)
+    }
+}
+
+/// The program's file name, for headings and messages.
+pub fn program_name(program: &[OsString]) -> String {
+    program
+        .first()
+        .map(|p| {
+            std::path::Path::new(p)
+                .file_name()
+                .unwrap_or(p.as_os_str())
+                .to_string_lossy()
+                .into_owned()
+        })
+        .unwrap_or_default()
+}

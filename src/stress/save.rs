@@ -1,0 +1,57 @@
+//! Saving a failing case beside its answer and the program's output, never overwriting an
+//! earlier failure.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+
+use crate::judge::Expected;
+
+/// Writes `<stem>.in`, `.ans`, `.out` and `.err` (the program's stderr, its last 64 KiB) into `dir` and returns the `.in` path. A stem whose
+/// files already exist with other contents is never overwritten: `-2`, `-3`, ... are tried.
+pub fn save_case(
+    dir: &Path,
+    stem: &str,
+    input: &[u8],
+    expected: &Expected,
+    actual: &[u8],
+    stderr: &[u8],
+) -> anyhow::Result<PathBuf> {
+    let answer = expected.to_text().into_bytes();
+    let contents: [(&str, &[u8]); 4] = [
+        ("in", input),
+        ("ans", &answer),
+        ("out", actual),
+        ("err", stderr),
+    ];
+    for attempt in 1..=1000u32 {
+        let name = if attempt == 1 {
+            stem.to_string()
+        } else {
+            format!("{stem}-{attempt}")
+        };
+        let paths: Vec<PathBuf> = contents
+            .iter()
+            .map(|(ext, _)| dir.join(format!("{name}.{ext}")))
+            .collect();
+        let same = paths
+            .iter()
+            .zip(&contents)
+            .all(|(p, (_, c))| std::fs::read(p).is_ok_and(|old| old == *c));
+        if same {
+            return Ok(paths[0].clone());
+        }
+        if paths.iter().any(|p| p.exists()) {
+            continue;
+        }
+        // The input last: its presence means the answer and output beside it are complete.
+        for (path, (_, bytes)) in paths.iter().zip(&contents).rev() {
+            crate::fsutil::write_new_atomic(path, bytes)?;
+        }
+        return Ok(paths[0].clone());
+    }
+    bail!(
+        "{}: 1000 failing cases named {stem} already; clear the directory",
+        dir.display()
+    )
+}

@@ -1,0 +1,104 @@
+//! The search over seeds: consecutive cases on the pool until one fails, reporting the
+//! lowest failing seed whatever the number of workers.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::{Case, Engine, Event};
+use crate::judge::{CaseOutcome, Expected};
+
+/// A case the program failed.
+pub(super) struct Found {
+    pub seed: u64,
+    /// Cases tried before it, and it.
+    pub cases: u64,
+    pub case: Case,
+    pub expected: Expected,
+    pub outcome: CaseOutcome,
+}
+
+/// What the search over seeds found.
+pub(super) struct Search {
+    pub cases: u64,
+    pub failure: Option<Found>,
+}
+
+/// Workers take indices in order and stop taking indices past the lowest failing one found
+/// so far, but finish every lower index, so the failure reported is the lowest failing seed:
+/// the same command reports the same case.
+pub(super) fn search(
+    engine: &Engine,
+    started: Instant,
+    on_event: &mut dyn FnMut(Event),
+) -> anyhow::Result<Search> {
+    let config = engine.config;
+    let lowest_failure = AtomicU64::new(u64::MAX);
+    let harness_failed = AtomicBool::new(false);
+    let harness_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let deadline = config.time.map(|t| started + t);
+    let mut failures: Vec<(u64, Found)> = Vec::new();
+    let done = std::cell::Cell::new(0u64);
+    crate::pool::run_indexed(
+        config.jobs,
+        config.iterations.unwrap_or(u64::MAX),
+        |index| {
+            let seed = config.seeds.seed(index);
+            let result = engine.try_seed(seed);
+            if crate::run::cancelled() {
+                // This run may have been killed by the interrupt: no verdict.
+                return None;
+            }
+            match result {
+                Ok(None) => Some(None),
+                Ok(Some((case, expected, outcome))) => {
+                    lowest_failure.fetch_min(index, Ordering::SeqCst);
+                    Some(Some(Found {
+                        seed,
+                        cases: index + 1,
+                        case,
+                        expected,
+                        outcome,
+                    }))
+                }
+                Err(err) => {
+                    if let Ok(mut e) = harness_error.lock() {
+                        e.get_or_insert(err.context(format!("seed {seed}")));
+                    }
+                    harness_failed.store(true, Ordering::SeqCst);
+                    None
+                }
+            }
+        },
+        |index| {
+            !harness_failed.load(Ordering::SeqCst)
+                && deadline.is_none_or(|d| Instant::now() < d)
+                && index <= lowest_failure.load(Ordering::SeqCst)
+        },
+        |index, found| {
+            done.set(done.get() + 1);
+            if let Some(found) = found {
+                failures.push((index, found));
+            }
+        },
+        || {
+            on_event(Event::Progress {
+                cases: done.get(),
+                elapsed: started.elapsed(),
+            })
+        },
+    );
+    if let Some(err) = harness_error.into_inner().ok().flatten() {
+        return Err(err);
+    }
+    let failure = failures
+        .into_iter()
+        .min_by_key(|(index, _)| *index)
+        .map(|(_, f)| f);
+    // Cases counted are the ones tried before the reported failure, and the failure itself.
+    let cases = match &failure {
+        Some(f) => f.cases,
+        None => done.get(),
+    };
+    Ok(Search { cases, failure })
+}

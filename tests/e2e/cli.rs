@@ -1,0 +1,246 @@
+//! The command line end to end: solve, validate and gen through the real binary.
+
+use std::ffi::OsStr;
+use std::process::Output;
+
+fn duipai(args: &[&str], stdin: &[u8]) -> Output {
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    crate::util::run_duipai(std::path::Path::new("."), &args, stdin)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn case(problem: &str, name: &str) -> String {
+    format!("{}/cases/{problem}/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn solve_prints_the_answer_from_a_file_or_stdin() {
+    let out = duipai(&["solve", "chess", &case("chess", "01-sample.in")], b"");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "2\n".into())
+    );
+    let sample = std::fs::read(case("chessboard", "01-sample.in")).unwrap();
+    for args in [&["solve", "chessboard"][..], &["solve", "chessboard", "-"]] {
+        let out = duipai(args, &sample);
+        assert_eq!(
+            (out.status.code(), text(&out.stdout)),
+            (Some(0), "3\n".into())
+        );
+    }
+}
+
+#[test]
+fn solve_explain_adds_the_line_of_play() {
+    let out = duipai(
+        &[
+            "solve",
+            "chess",
+            "--explain",
+            &case("chess", "01-sample.in"),
+        ],
+        b"",
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout.starts_with("2\n"), "{stdout}");
+    assert!(
+        stdout.contains("F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn solve_rejects_invalid_input_with_status_1() {
+    let out = duipai(&["solve", "chess"], b"2 3\n2 7 3\n9 1 2\n3 7 -4\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "<stdin>:4:5: expected an integer 0..=100000, found \"-4\"\n"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn solve_missing_file_is_status_2() {
+    let out = duipai(&["solve", "chess", "/nonexistent/duipai-case.in"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("/nonexistent/duipai-case.in"));
+}
+
+#[test]
+fn solve_honours_raised_bounds() {
+    let row = ["1"; 12].join(" ");
+    let input = format!("12 12\n{}", format!("{row}\n").repeat(24));
+    let out = duipai(&["solve", "chess"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("<stdin>:1:1: expected n, an integer 1..=10"));
+    let out = duipai(
+        &["solve", "chess", "--bound-n", "12", "--bound-m", "12"],
+        input.as_bytes(),
+    );
+    // All ones: each player's turns score 1 each, 72 apiece.
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), "0\n".into())
+    );
+}
+
+#[test]
+fn validate_reports_every_file_and_the_worst_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.in");
+    let bad = dir.path().join("bad.in");
+    std::fs::write(&good, "1\nW\n7\n").unwrap();
+    std::fs::write(&bad, "1\nW\n-7\n").unwrap();
+    let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
+
+    let out = duipai(&["validate", "chessboard", good], b"");
+    assert_eq!(
+        (out.status.code(), text(&out.stdout)),
+        (Some(0), format!("{good}: ok\n"))
+    );
+
+    let out = duipai(&["validate", "chessboard", good, bad], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{good}: ok\n{bad}:3:1: expected an integer 0..=1000000, found \"-7\"\n")
+    );
+
+    let missing = dir.path().join("missing.in");
+    let missing = missing.to_str().unwrap();
+    let out = duipai(&["validate", "chessboard", bad, missing, good], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stdout).ends_with(&format!("{good}: ok\n")));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(missing) && stderr.contains("No such file"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn validate_accepts_every_stored_case() {
+    for problem in ["chess", "chessboard"] {
+        let dir = format!("{}/cases/{problem}", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .map(|p| p.to_str().unwrap().to_string())
+            .collect();
+        files.sort();
+        let mut args = vec!["validate", problem];
+        args.extend(files.iter().map(String::as_str));
+        let out = duipai(&args, b"");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    }
+}
+
+fn gen_duipai(args: &[&str]) -> Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_duipai"))
+        .args(args)
+        .output()
+        .expect("running duipai")
+}
+
+/// What the library generates for these `gen` arguments.
+fn gen_text(args: &[&str]) -> String {
+    use clap::Parser;
+    use duipai::app::args::{Cli, Command};
+    let mut words = vec!["duipai", "gen"];
+    words.extend_from_slice(args);
+    let Command::Gen(g) = Cli::try_parse_from(&words).unwrap().command else {
+        panic!("not gen")
+    };
+    duipai::problem::Spec::new(g.problem, &g.gen_args.to_params())
+        .unwrap()
+        .generate(g.seed)
+        .to_input()
+}
+
+#[test]
+fn binary_prints_the_library_output() {
+    let out = gen_duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        gen_text(&["chess", "--seed", "42", "--n", "3..5", "--m", "2"])
+    );
+    let again = gen_duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
+    assert_eq!(
+        gen_text(&["chess", "--seed", "42", "--n", "3..5", "--m", "2"]).into_bytes(),
+        again.stdout
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["gen", "chessboard", "--seed", "1", "--m", "3"],
+            "--m does not apply to chessboard",
+        ),
+        (
+            &["gen", "chessboard", "--seed", "1", "--b-zero"],
+            "--b-zero does not apply to chessboard",
+        ),
+        (
+            &["gen", "chess", "--seed", "1", "--n", "11"],
+            "--n 11: chess allows 1 <= n <= 10",
+        ),
+        (
+            &["gen", "chess", "--seed", "1", "--m", "5..11"],
+            "--m 5..11: chess allows 1 <= m <= 10",
+        ),
+        (
+            &["gen", "chessboard", "--seed", "1", "--n", "13"],
+            "--n 13: chessboard allows 1 <= n <= 12",
+        ),
+        (
+            &["gen", "chess", "--seed", "1", "--max-value", "100001"],
+            "--max-value 100001",
+        ),
+        (
+            &["gen", "chessboard", "--seed", "1", "--max-value=-1"],
+            "--max-value -1",
+        ),
+        (
+            &["gen", "chess", "--seed", "1", "--family", "sparse"],
+            "--family sparse does not apply to chess",
+        ),
+        (
+            &["gen", "chessboard", "--seed", "1", "--family", "thin"],
+            "--family thin does not apply to chessboard",
+        ),
+        (
+            &["gen", "chess", "--seed", "1", "--n", "0"],
+            "need 1 <= LO <= HI",
+        ),
+        (&["gen", "chess", "--seed", "x"], "--seed"),
+        (&["gen", "chess", "--seed", "1", "--family", "nope"], "nope"),
+    ];
+    for (args, needle) in cases {
+        let out = gen_duipai(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn help_lists_every_family() {
+    let out = gen_duipai(&["gen", "--help"]);
+    let help = String::from_utf8(out.stdout).unwrap();
+    for &p in duipai::problem::ALL {
+        for f in p.families() {
+            assert!(help.contains(f.name), "{f} missing from --help");
+        }
+    }
+    assert!(help.contains("mixed"));
+}

@@ -1,0 +1,184 @@
+//! What contestants see: colour when asked for, never in pipes or JSON; saved failures
+//! re-run first; `--watch` running again after an edit.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::{code, duipai, duipai_in, fixture, stdout};
+
+fn cases_dir() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
+}
+
+#[test]
+fn colour_only_when_wanted() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    let args = |color: &'static str| {
+        vec![
+            "test",
+            "chess",
+            cases_dir(),
+            "--color",
+            color,
+            "--",
+            f,
+            "wrong",
+            "chess",
+        ]
+    };
+    let always = duipai_in(dir.path(), &args("always"));
+    assert!(stdout(&always).contains("\x1b["), "{}", stdout(&always));
+    // Piped (as here) with auto, and with never: plain text.
+    for color in ["auto", "never"] {
+        let out = duipai_in(dir.path(), &args(color));
+        assert!(!stdout(&out).contains('\x1b'), "{color}");
+    }
+    // NO_COLOR wins over a terminal-less auto and is honoured; CLICOLOR_FORCE forces colour.
+    let out = Command::new(duipai())
+        .args(args("auto"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
+    let out = Command::new(duipai())
+        .args(args("auto"))
+        .env_remove("NO_COLOR")
+        .env("CLICOLOR_FORCE", "1")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\x1b["));
+    // JSON never carries colour, even when forced.
+    let mut json = args("always");
+    json.insert(3, "--json");
+    let out = duipai_in(dir.path(), &json);
+    assert!(!stdout(&out).contains('\x1b'), "{}", stdout(&out));
+    // The line of play: whose cell is whose.
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "solve",
+            "chess",
+            "--explain",
+            "--color",
+            "always",
+            &format!("{}/01-sample.in", cases_dir()),
+        ],
+    );
+    assert!(stdout(&out).contains("\x1b["));
+}
+
+#[test]
+fn saved_failures_are_replayed_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    let out = duipai_in(d, &["stress", "chess", "--", f, "wrong", "chess"]);
+    assert_eq!(code(&out), 1);
+    // Fixed: the saved case passes now, and new seeds run.
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "20",
+            "--",
+            f,
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("replaying 1 failing case saved in duipai-failures"),
+        "{text}"
+    );
+    assert!(text.contains("all of them pass now"));
+    // Broken again: it still fails, and the run says so before any new seed.
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "1",
+            "--json",
+            "--",
+            f,
+            "wrong-thin",
+            "chess",
+        ],
+    );
+    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(text.contains("1 still failing"), "{text}");
+    let report = crate::util::last_json(&out);
+    assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
+    assert_eq!(code(&out), 1);
+    // --no-replay skips it.
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "5",
+            "--no-replay",
+            "--",
+            f,
+            "correct",
+            "chess",
+        ],
+    );
+    assert!(!stdout(&out).contains("replaying"));
+}
+
+#[test]
+fn watch_runs_again_after_an_edit() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let script = d.join("sol.sh");
+    let write = |body: &str| {
+        // Written under another name and renamed, as editors do.
+        let tmp = d.join("sol.sh.tmp");
+        std::fs::write(&tmp, format!("#!/bin/sh\ncat >/dev/null\n{body}\n")).unwrap();
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::rename(&tmp, &script).unwrap();
+    };
+    write("echo 0");
+    let sample = format!("{}/01-sample.in", cases_dir());
+    let mut child = Command::new(duipai())
+        .args(["test", "chess", &sample, "--watch", "--", "./sol.sh"])
+        .current_dir(d)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut wait_for = |needle: &str| {
+        let start = Instant::now();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            if line.contains(needle) {
+                return;
+            }
+            assert!(start.elapsed() < Duration::from_secs(30), "no {needle:?}");
+        }
+        panic!("output ended before {needle:?}");
+    };
+    wait_for("1 case: 1 WA");
+    // Let the watcher take its first look before the edit.
+    std::thread::sleep(Duration::from_millis(500));
+    write("echo 2");
+    wait_for("1 case: 1 AC");
+    // Ctrl-C ends the watch cleanly.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().unwrap();
+    // The watch ends with the status of its last run: all accepted.
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}

@@ -1,0 +1,321 @@
+//! Flags and files checked before any work, bounded reads, answers that are not answers,
+//! inputs of another problem, stale packs, manifests that work anywhere, JSON on errors, and
+//! the program's stderr where a user needs it.
+
+use std::path::Path;
+
+use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+
+fn cases_dir() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
+}
+
+#[test]
+fn report_and_save_paths_are_checked_before_any_case_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            cases_dir(),
+            "--junit",
+            "notes.txt",
+            "--",
+            f,
+            "slow",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("--junit notes.txt"),
+        "{}",
+        stderr(&out)
+    );
+    // Refused before judging: no case line, and the slow program never ran to its limit.
+    assert!(!stdout(&out).contains("TLE"), "{}", stdout(&out));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+        "mine"
+    );
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--save",
+            "notes.txt",
+            "--",
+            f,
+            "wrong",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(err.contains("--save notes.txt"), "{err}");
+    assert!(!stdout(&out).contains("FAILED"));
+    // Said once.
+    assert_eq!(err.matches("not a directory").count(), 1, "{err}");
+}
+
+#[test]
+fn endless_and_huge_inputs_end_with_a_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = duipai_in(dir.path(), &["solve", "chess", "/dev/zero"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("larger than 16 MiB"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+fn copy_sample(dir: &Path) {
+    std::fs::copy(format!("{}/01-sample.in", cases_dir()), dir.join("a.in")).unwrap();
+}
+
+#[test]
+fn a_malformed_expected_answer_is_a_harness_error_naming_the_file() {
+    let fixture = fixture();
+    for answer in ["", "2 extra\n", "two\n"] {
+        let dir = tempfile::tempdir().unwrap();
+        copy_sample(dir.path());
+        std::fs::write(dir.path().join("a.ans"), answer).unwrap();
+        let out = duipai_in(
+            dir.path(),
+            &[
+                "test",
+                "chess",
+                ".",
+                "--",
+                fixture.to_str().unwrap(),
+                "correct",
+                "chess",
+            ],
+        );
+        assert_eq!(code(&out), 2, "{answer:?}: {}", stdout(&out));
+        assert!(stderr(&out).contains("a.ans"), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn inputs_of_another_problem_are_refused_not_judged() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_sample(dir.path());
+    let fixture = fixture();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chessboard",
+            ".",
+            "--",
+            fixture.to_str().unwrap(),
+            "correct",
+            "chessboard",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("a.in:"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a valid chessboard input"),
+        "{}",
+        stderr(&out)
+    );
+    // Raised bounds admit what the defaults refuse.
+    let big = "11 1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n";
+    std::fs::write(dir.path().join("a.in"), big).unwrap();
+    let args = [
+        "test",
+        "chess",
+        ".",
+        "--",
+        fixture.to_str().unwrap(),
+        "correct",
+        "chess",
+    ];
+    assert_eq!(code(&duipai_in(dir.path(), &args)), 2);
+    let mut raised = args.to_vec();
+    raised.insert(3, "--bound-n=11");
+    // The fixture itself reads with the default bounds and gives up: a failure of the
+    // program (exit 1), no longer a refusal of the input (exit 2).
+    assert_eq!(code(&duipai_in(dir.path(), &raised)), 1);
+}
+
+#[test]
+fn json_ends_with_an_object_even_on_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["test", "chess", "missing-dir", "--json", "--", "true"],
+        vec!["stress", "chess", "--json", "-j", "0", "--", "true"],
+        vec![
+            "stress",
+            "chess",
+            "--json",
+            "--iterations",
+            "2",
+            "--",
+            "./no-such-program",
+        ],
+    ] {
+        let out = duipai_in(dir.path(), &args);
+        assert_eq!(code(&out), 2, "{args:?}");
+        let json = last_json(&out);
+        assert_eq!(json["status"], "error", "{args:?}");
+        assert!(!json["message"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn force_replaces_the_previous_pack_and_leaves_other_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_eq!(
+        code(&duipai_in(
+            d,
+            &["pack", "chess", "--out", "p", "--layout", "noi"]
+        )),
+        0
+    );
+    std::fs::write(d.join("p/notes.txt"), "mine").unwrap();
+    let out = duipai_in(d, &["pack", "chess", "--out", "p", "--force"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!d.join("p/chess1.in").exists());
+    assert!(d.join("p/1.in").exists());
+    assert_eq!(
+        std::fs::read_to_string(d.join("p/notes.txt")).unwrap(),
+        "mine"
+    );
+    assert!(stderr(&out).contains("left alone (not test data): notes.txt"));
+    // `test` now sees exactly the new pack.
+    let fixture = fixture();
+    let out = duipai_in(
+        d,
+        &[
+            "test",
+            "chess",
+            "p",
+            "--",
+            fixture.to_str().unwrap(),
+            "correct",
+            "chess",
+        ],
+    );
+    assert!(stdout(&out).contains("20 cases: 20 AC"), "{}", stdout(&out));
+}
+
+#[test]
+fn manifest_commands_work_from_anywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    assert_eq!(
+        code(&duipai_in(
+            d,
+            &["pack", "chessboard", "--out", "p", "--layout", "icpc"]
+        )),
+        0
+    );
+    let manifest = std::fs::read_to_string(d.join("p/manifest.txt")).unwrap();
+    assert!(!manifest.contains("cases/"), "{manifest}");
+    assert!(!manifest.contains("generators/"), "{manifest}");
+    let bin_dir = crate::util::duipai().parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    for row in manifest.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = row.split('\t').collect();
+        let out = std::process::Command::new("sh")
+            .args(["-c", fields[3]])
+            .current_dir(elsewhere.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{row}");
+        assert_eq!(
+            out.stdout,
+            std::fs::read(d.join("p").join(fields[0])).unwrap(),
+            "{row}"
+        );
+    }
+}
+
+#[test]
+fn stderr_is_shown_saved_and_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    // crash-max aborts with a message on stderr on the largest boards.
+    assert_eq!(code(&duipai_in(d, &["pack", "chess", "--out", "p"])), 0);
+    let out = duipai_in(
+        d,
+        &[
+            "test",
+            "chess",
+            "p",
+            "--junit",
+            "r.xml",
+            "--json",
+            "--",
+            f,
+            "crash-max",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stderr(&out).contains("stderr| duipai-fixture: crashing on a board of the maximum size")
+    );
+    let json = last_json(&out);
+    let failing: Vec<&serde_json::Value> = json["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["verdict"] == "RE")
+        .collect();
+    assert!(!failing.is_empty());
+    assert!(
+        failing
+            .iter()
+            .all(|c| c["stderr"].as_str().unwrap().contains("crashing"))
+    );
+    let xml = std::fs::read_to_string(d.join("r.xml")).unwrap();
+    assert!(xml.contains("<system-err>"), "{xml}");
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--no-shrink",
+            "--",
+            f,
+            "crash-max",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("stderr| duipai-fixture: crashing"),
+        "{}",
+        stdout(&out)
+    );
+    let saved: Vec<_> = std::fs::read_dir(d.join("duipai-failures"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "err"))
+        .collect();
+    assert_eq!(saved.len(), 1);
+    assert!(
+        std::fs::read_to_string(saved[0].path())
+            .unwrap()
+            .contains("crashing")
+    );
+}

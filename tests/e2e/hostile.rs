@@ -1,0 +1,861 @@
+//! duipai under hostile programs and hostile input, end to end: the real `duipai test`,
+//! `duipai stress` and `duipai pack` against fixtures that spin, sleep, hog memory, fork,
+//! flood, leave grandchildren, ignore their input or print garbage, interrupted by SIGINT at
+//! awkward moments; and the input parsers fed arbitrary and almost-valid bytes.
+//!
+//! Every fixture process records its pid (`DUIPAI_FIXTURE_PIDS`), so each test also checks
+//! that nothing it started outlives it. Every duipai process is awaited against a stated
+//! bound and killed (failing the test) if it overstays.
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+use crate::util::{Background, PidLog, code, fixture, last_json, stderr};
+use duipai::problem::{
+    Chess, ChessProblem, ChessboardProblem, GenParams, Instance, Problem, SizeRange, Spec,
+};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// Small limits, so that every hostile run is stopped within about a second.
+const LIMITS: [&str; 10] = [
+    "--time-limit",
+    "300",
+    "--wall-limit",
+    "1000",
+    "--memory-limit",
+    "64",
+    "--process-limit",
+    "16",
+    "--output-limit",
+    "1",
+];
+
+/// How long a `duipai test` or `duipai stress` run on a hostile fixture may take: two cases
+/// of at most the 1 s wall-clock limit each (even if the two workers got no parallelism) and
+/// the kill, plus start-up slack for a debug build on a loaded machine.
+const RUN_BOUND: Duration = Duration::from_secs(8);
+
+/// How long the recorded processes get to disappear after duipai returned. duipai itself
+/// waits for the groups it kills, so this only absorbs the kernel's own delay.
+const GRACE: Duration = Duration::from_millis(500);
+
+const CHESS_SAMPLE: &str = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
+/// The statement's sample answer (PROBLEMS.md).
+const CHESS_SAMPLE_ANSWER: i64 = 2;
+/// A 1×1 board of zeros: the answer is 0, which is also what `no-read` prints.
+const CHESS_ZERO: &str = "1 1\n0\n0\n";
+
+/// A 10×10 chess board (the largest): `crash-max` aborts on it.
+fn chess_max() -> String {
+    let row = format!("{}\n", ["1"; 10].join(" "));
+    format!("10 10\n{}", row.repeat(20))
+}
+
+/// A case directory: `NAME.in` with `NAME.ans` for each (name, input, answer).
+fn case_dir(cases: &[(&str, &str, i64)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, input, answer) in cases {
+        fs::write(dir.path().join(format!("{name}.in")), input).expect("write input");
+        fs::write(
+            dir.path().join(format!("{name}.ans")),
+            format!("{answer}\n"),
+        )
+        .expect("write answer");
+    }
+    dir
+}
+
+/// The usual two cases: the sample (answer 2) and the zero board (answer 0).
+fn two_cases() -> tempfile::TempDir {
+    case_dir(&[
+        ("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER),
+        ("b", CHESS_ZERO, 0),
+    ])
+}
+
+fn os(args: &[String]) -> Vec<&OsStr> {
+    args.iter().map(OsStr::new).collect()
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| s.to_string()).collect()
+}
+
+/// Runs duipai with the pid log, bounded; returns its output and how long it took.
+fn run_bounded(dir: &Path, args: &[String], pids: &PidLog, bound: Duration) -> (Output, Duration) {
+    let log = pids.path();
+    Background::start(dir, &os(args), &[(PidLog::VAR, log.as_os_str())]).finish_within(bound)
+}
+
+fn fixture_command(behaviour: &str) -> Vec<String> {
+    vec![
+        "--".into(),
+        fixture().to_string_lossy().into_owned(),
+        behaviour.into(),
+        "chess".into(),
+    ]
+}
+
+/// Reads and parses a saved input with the default bounds.
+fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    problem
+        .parse(&bytes, &problem.default_bounds())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Checks a saved trio `STEM.in`, `.ans`, `.out`: the input is valid, the answer is the
+/// reference answer of the input, and the program's output is there. Returns the instance.
+fn check_saved_case(problem: &'static dyn Problem, input: &Path) -> Box<dyn Instance> {
+    let instance = parse_file(problem, input);
+    let ans = fs::read_to_string(input.with_extension("ans"))
+        .unwrap_or_else(|e| panic!("answer beside {}: {e}", input.display()));
+    assert_eq!(
+        ans,
+        format!("{}\n", instance.solve()),
+        "{}",
+        input.display()
+    );
+    assert!(
+        input.with_extension("out").is_file(),
+        "no .out beside {}",
+        input.display()
+    );
+    instance
+}
+
+/// Every file below `dir`, recursively.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn assert_no_temporary_files(dir: &Path) {
+    let tmp: Vec<PathBuf> = files_below(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "tmp"))
+        .collect();
+    assert!(tmp.is_empty(), "temporary files left behind: {tmp:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// `duipai test` on each hostile fixture.
+
+/// Runs `duipai test chess DIR --json LIMITS -- fixture BEHAVIOUR chess` and checks the
+/// verdict of every case (in file-name order), the exit status, the bound and the survivors.
+fn test_verdicts(behaviour: &str, dir: &Path, verdicts: &[&str]) -> Value {
+    let pids = PidLog::new();
+    let mut args = strings(&["test", "chess", ".", "--json", "-j", "2"]);
+    args.extend(strings(&LIMITS));
+    args.extend(fixture_command(behaviour));
+    let (out, took) = run_bounded(dir, &args, &pids, RUN_BOUND);
+    let report = last_json(&out);
+    let got: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no cases in {report}"))
+        .iter()
+        .map(|c| c["verdict"].as_str().unwrap_or("?"))
+        .collect();
+    assert_eq!(got, verdicts, "{behaviour}: {report}");
+    let all_accepted = verdicts.iter().all(|&v| v == "AC");
+    assert_eq!(
+        code(&out),
+        if all_accepted { 0 } else { 1 },
+        "{behaviour}: {}",
+        stderr(&out)
+    );
+    assert_eq!(report["status"], if all_accepted { "ok" } else { "failed" });
+    let recorded = pids.assert_none_alive(GRACE);
+    // Each case started at least one fixture process (the no-read one too).
+    assert!(recorded >= verdicts.len(), "{behaviour}: {recorded} pids");
+    eprintln!("{behaviour}: {took:?}, {recorded} fixture processes");
+    report
+}
+
+#[test]
+fn test_slow_is_tle() {
+    let dir = two_cases();
+    let report = test_verdicts("slow", dir.path(), &["TLE", "TLE"]);
+    for case in report["cases"].as_array().unwrap() {
+        // Stopped at the CPU limit, or at the wall-clock limit if a busy machine gave it less
+        // than 300 ms of CPU in a second; either way only after one of them was reached.
+        let (cpu, wall) = (
+            case["cpu_ms"].as_u64().unwrap(),
+            case["wall_ms"].as_u64().unwrap(),
+        );
+        assert!(cpu >= 300 || wall >= 1000, "{case}");
+    }
+}
+
+#[test]
+fn test_sleep_is_tle() {
+    let dir = two_cases();
+    let report = test_verdicts("sleep", dir.path(), &["TLE", "TLE"]);
+    for case in report["cases"].as_array().unwrap() {
+        assert!(case["wall_ms"].as_u64().unwrap() >= 1000, "{case}");
+        assert!(
+            case["detail"].as_str().unwrap().contains("wall-clock"),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn test_memory_hog_is_mle() {
+    let dir = two_cases();
+    test_verdicts("memory-hog", dir.path(), &["MLE", "MLE"]);
+}
+
+#[test]
+fn test_fork_is_re() {
+    let dir = two_cases();
+    test_verdicts("fork", dir.path(), &["RE", "RE"]);
+}
+
+#[test]
+fn test_flood_is_ole() {
+    let dir = two_cases();
+    test_verdicts("flood", dir.path(), &["OLE", "OLE"]);
+}
+
+#[test]
+fn test_grandchild_is_ac_and_reaped() {
+    let dir = two_cases();
+    let pids = PidLog::new();
+    let mut args = strings(&["test", "chess", ".", "--json", "-j", "2"]);
+    args.extend(strings(&LIMITS));
+    args.extend(fixture_command("grandchild"));
+    let (out, took) = run_bounded(dir.path(), &args, &pids, RUN_BOUND);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "ok");
+    // The run ends when the program exits, not when the sleeping copy would time out.
+    assert!(
+        took < Duration::from_secs(3),
+        "took {took:?}: waited for the grandchild"
+    );
+    // Two programs, and their sleeping copies unless the kill got there before they recorded.
+    let recorded = pids.assert_none_alive(GRACE);
+    assert!((2..=4).contains(&recorded), "{recorded} pids");
+}
+
+#[test]
+fn test_no_read_is_judged_by_its_output() {
+    // 0 is right for the zero board and wrong for the sample.
+    let dir = two_cases();
+    test_verdicts("no-read", dir.path(), &["WA", "AC"]);
+}
+
+#[test]
+fn test_garbage_is_pe() {
+    let dir = two_cases();
+    test_verdicts("garbage", dir.path(), &["PE", "PE"]);
+}
+
+#[test]
+fn test_crash_max_is_re_on_the_largest_board_only() {
+    let big = chess_max();
+    // All ones, 100 cells: both players take 50.
+    let dir = case_dir(&[("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER), ("big", &big, 0)]);
+    let report = test_verdicts("crash-max", dir.path(), &["AC", "RE"]);
+    let detail = report["cases"][1]["detail"].as_str().unwrap();
+    assert!(detail.contains("SIGABRT"), "{detail}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// `duipai stress --iterations 3` on each hostile fixture.
+
+/// Runs stress with `gen` flags on `behaviour`, `-j 2`, saving into a fresh directory.
+fn stress(behaviour: &str, gen_flags: &[&str]) -> (Output, Value, tempfile::TempDir, PidLog) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pids = PidLog::new();
+    let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--iterations", "3"]);
+    args.extend(strings(gen_flags));
+    args.extend(strings(&["--save", "saved"]));
+    args.extend(strings(&LIMITS));
+    args.extend(fixture_command(behaviour));
+    let (out, took) = run_bounded(dir.path(), &args, &pids, RUN_BOUND);
+    let report = last_json(&out);
+    let recorded = pids.assert_none_alive(GRACE);
+    eprintln!("stress {behaviour}: {took:?}, {recorded} fixture processes");
+    (out, report, dir, pids)
+}
+
+/// Stress fails on the first seed with `verdict`, saves the case as found and the minimized
+/// case, both complete. Returns the minimized instance.
+fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Box<dyn Instance> {
+    let (out, report, dir, _pids) = stress(behaviour, gen_flags);
+    assert_eq!(code(&out), 1, "{behaviour}: {}", stderr(&out));
+    assert_eq!(report["status"], "failed", "{report}");
+    assert_eq!(report["verdict"], verdict, "{behaviour}: {report}");
+    // Every seed fails these fixtures; the lowest, the first, is the one reported.
+    assert_eq!(report["seed"], 1, "{report}");
+    let input = dir.path().join(report["input"].as_str().expect("input"));
+    assert_eq!(input, dir.path().join("saved/chess-1.in"));
+    let original = dir.path().join(report["original_input"].as_str().unwrap());
+    assert_eq!(original, dir.path().join("saved/chess-1.original.in"));
+    check_saved_case(&ChessProblem, &original);
+    assert_no_temporary_files(dir.path());
+    check_saved_case(&ChessProblem, &input)
+}
+
+/// 1×1 boards of zeros: nothing to minimize, so only the first runs are hostile.
+const TINY: [&str; 6] = ["--n", "1", "--m", "1", "--max-value", "0"];
+
+#[test]
+fn stress_slow_is_tle() {
+    stress_fails("slow", &TINY, "TLE");
+}
+
+#[test]
+fn stress_sleep_is_tle() {
+    stress_fails("sleep", &TINY, "TLE");
+}
+
+#[test]
+fn stress_memory_hog_is_mle() {
+    stress_fails("memory-hog", &TINY, "MLE");
+}
+
+#[test]
+fn stress_fork_is_re() {
+    stress_fails("fork", &TINY, "RE");
+}
+
+#[test]
+fn stress_flood_is_ole() {
+    let (out, report, _dir, _pids) = stress("flood", &TINY);
+    assert_eq!(code(&out), 1);
+    assert_eq!(report["verdict"], "OLE", "{report}");
+    // The report quotes a bounded prefix of the output, not the flood.
+    assert!(report["actual"].as_str().unwrap().len() <= 4096);
+    assert!(out.stdout.len() < 64 * 1024, "{} bytes", out.stdout.len());
+}
+
+#[test]
+fn stress_garbage_is_pe() {
+    stress_fails("garbage", &TINY, "PE");
+}
+
+#[test]
+fn stress_no_read_is_wa_and_minimized_to_a_one() {
+    // 1×1 boards with A up to 5: the answer is A, no-read prints 0.
+    let small = stress_fails(
+        "no-read",
+        &["--n", "1", "--m", "1", "--max-value", "5"],
+        "WA",
+    );
+    let c = small.downcast_ref::<Chess>().expect("chess");
+    assert_eq!((c.n, c.m, c.a[0][0]), (1, 1, 1));
+}
+
+#[test]
+fn stress_crash_max_is_re_and_keeps_the_size() {
+    let small = stress_fails(
+        "crash-max",
+        &["--n", "10", "--m", "10", "--max-value", "0"],
+        "RE",
+    );
+    let c = small.downcast_ref::<Chess>().expect("chess");
+    assert_eq!((c.n, c.m), (10, 10));
+}
+
+#[test]
+fn stress_grandchild_passes_and_leaves_nothing() {
+    let (out, report, dir, pids) = stress("grandchild", &["--n", "1..3", "--m", "1..3"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(report["status"], "ok");
+    assert_eq!(report["cases"], 3);
+    assert_eq!(report["interrupted"], false);
+    assert!(!dir.path().join("saved").exists());
+    let recorded = pids.pids().len();
+    assert!(
+        (3..=6).contains(&recorded),
+        "three programs and their copies: {recorded}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interrupts.
+
+/// Polls `ready` every few milliseconds until it holds; fails the test after `bound`.
+fn wait_for(what: &str, bound: Duration, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < bound, "waited {bound:?} for {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// How long duipai may take to stop once interrupted: kill the running program, save what it
+/// has, report.
+const STOP_BOUND: Duration = Duration::from_secs(3);
+
+#[test]
+fn stress_interrupted_while_minimizing_keeps_complete_cases() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pids = PidLog::new();
+    // Every case fails slowly (the 800 ms wall-clock limit) and every smaller board fails
+    // too, so minimization goes on one slow run after another until interrupted.
+    let mut args = strings(&[
+        "stress",
+        "chess",
+        "--json",
+        "-j",
+        "1",
+        "--n",
+        "3",
+        "--m",
+        "3",
+        "--save",
+        "saved",
+        "--time-limit",
+        "300",
+        "--wall-limit",
+        "800",
+    ]);
+    args.extend(fixture_command("sleep"));
+    let log = pids.path();
+    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    let original = dir.path().join("saved/chess-1.original.in");
+    wait_for("the saved failing case", Duration::from_secs(10), || {
+        assert!(!duipai.has_exited(), "stress ended before saving a case");
+        original.exists()
+    });
+    assert!(
+        duipai.signal(libc::SIGINT),
+        "duipai ended before the interrupt"
+    );
+    let interrupted = Instant::now();
+    let (out, _) = duipai.finish_within(STOP_BOUND);
+    let stopped = interrupted.elapsed();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "failed");
+    assert_eq!(report["verdict"], "TLE");
+    assert!(
+        stderr(&out).contains("(interrupted)"),
+        "minimization was not interrupted:\n{}",
+        stderr(&out)
+    );
+    // The case as found, complete: valid input, the reference answer, the (empty) output.
+    let found = check_saved_case(&ChessProblem, &original);
+    assert_eq!(
+        fs::read(original.with_extension("out")).unwrap(),
+        b"",
+        "sleep prints nothing"
+    );
+    // The smallest case so far, which the report points at, complete too.
+    let input = dir.path().join(report["input"].as_str().unwrap());
+    assert_eq!(input, dir.path().join("saved/chess-1.in"));
+    let small = check_saved_case(&ChessProblem, &input);
+    assert!(small.size().cells <= found.size().cells);
+    // Nothing else: no temporary file, no stray name.
+    assert_no_temporary_files(dir.path());
+    let names: Vec<String> = files_below(&dir.path().join("saved"))
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "chess-1.ans",
+            "chess-1.err",
+            "chess-1.in",
+            "chess-1.original.ans",
+            "chess-1.original.err",
+            "chess-1.original.in",
+            "chess-1.original.out",
+            "chess-1.out"
+        ]
+    );
+    pids.assert_none_alive(GRACE);
+    eprintln!("stopped {stopped:?} after SIGINT");
+}
+
+#[test]
+fn stress_interrupted_with_no_failure_exits_0() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pids = PidLog::new();
+    let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--n", "1..4"]);
+    args.extend(fixture_command("correct"));
+    let log = pids.path();
+    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    // A few programs have run: the interrupt handler is in place and cases are under way.
+    wait_for("some cases", Duration::from_secs(10), || {
+        pids.pids().len() >= 5
+    });
+    assert!(
+        duipai.signal(libc::SIGINT),
+        "duipai ended before the interrupt"
+    );
+    let (out, _) = duipai.finish_within(STOP_BOUND);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "ok");
+    assert_eq!(report["interrupted"], true);
+    assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
+    assert!(stderr(&out).contains("interrupted: no failure"));
+    assert!(!dir.path().join("duipai-failures").exists());
+    pids.assert_none_alive(GRACE);
+}
+
+#[test]
+fn pack_interrupted_leaves_only_complete_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pack = dir.path().join("pack");
+    let args: Vec<OsString> = vec![
+        "pack".into(),
+        "chessboard".into(),
+        "--out".into(),
+        pack.clone().into(),
+    ];
+    let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
+    let mut duipai = Background::start(dir.path(), &args, &[]);
+    let inputs = || {
+        files_below(&pack)
+            .into_iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "in"))
+            .count()
+    };
+    // Interrupted early, a few tests in (the whole pack takes seconds in a debug build).
+    wait_for("the first tests", Duration::from_secs(10), || {
+        duipai.has_exited() || inputs() >= 2
+    });
+    // A fast (release) build may have finished already: then there is nothing to interrupt.
+    let _ = duipai.signal(libc::SIGINT);
+    let (out, _) = duipai.finish_within(STOP_BOUND);
+    let finished = out.status.success();
+    if !finished {
+        // The interrupt is handled: pack stops between tests, says so, exits 2.
+        assert_eq!(out.status.code(), Some(2), "{:?}", out.status);
+        let says = String::from_utf8_lossy(&out.stderr);
+        assert!(says.contains("interrupted after"), "{says}");
+    }
+    let manifest = pack.join("manifest.txt");
+    assert_eq!(
+        manifest.exists(),
+        finished,
+        "a manifest marks a finished pack, and only one: {:?}",
+        out.status
+    );
+    let mut checked = 0;
+    for path in files_below(&pack) {
+        match path.extension().and_then(OsStr::to_str) {
+            Some("in") => {
+                let instance = parse_file(&ChessboardProblem, &path);
+                if let Ok(ans) = fs::read_to_string(path.with_extension("ans")) {
+                    assert_eq!(ans, format!("{}\n", instance.solve()), "{}", path.display());
+                }
+                checked += 1;
+            }
+            Some("ans") => {
+                // An answer may precede its input, but it is whole: one integer and a newline.
+                let text = fs::read_to_string(&path).unwrap();
+                assert!(
+                    text.ends_with('\n') && text.trim_end().parse::<i64>().is_ok(),
+                    "{}: {text:?}",
+                    path.display()
+                );
+            }
+            Some("txt") if finished => {}
+            // No temporary file either: the write in progress is finished first.
+            _ => panic!("unexpected file {}", path.display()),
+        }
+    }
+    assert!(checked >= 2, "only {checked} inputs");
+    eprintln!("pack: {:?} with {checked} inputs written", out.status);
+}
+
+/// Starts `duipai ARGS -- fixture sleepers chess` (each program and its two copies sleep
+/// forever), waits until `programs` programs are running with their copies, sends `signal`
+/// and checks that duipai stops within [`STOP_BOUND`] and that every process is gone.
+fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Output {
+    let dir = two_cases();
+    let pids = PidLog::new();
+    let mut args = strings(args);
+    args.extend(fixture_command("sleepers"));
+    let log = pids.path();
+    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    wait_for(
+        "the programs and their copies",
+        Duration::from_secs(10),
+        || {
+            assert!(!duipai.has_exited(), "duipai ended before the interrupt");
+            pids.pids().len() >= 3 * programs
+        },
+    );
+    assert!(duipai.signal(signal), "duipai ended before the interrupt");
+    let (out, _) = duipai.finish_within(STOP_BOUND);
+    pids.assert_none_alive(GRACE);
+    out
+}
+
+#[test]
+fn test_interrupted_kills_every_process_it_started() {
+    // Long limits: only the interrupt ends these runs.
+    let out = interrupt_sleepers(
+        &["test", "chess", ".", "-j", "2", "--time-limit", "5000"],
+        2,
+        libc::SIGINT,
+    );
+    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    // Runs cut short by the interrupt are not judged.
+    assert!(
+        !crate::util::stdout(&out).contains("RE "),
+        "{}",
+        crate::util::stdout(&out)
+    );
+}
+
+#[test]
+fn stress_terminated_kills_every_process_it_started() {
+    let out = interrupt_sleepers(
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "-j",
+            "2",
+            "--time-limit",
+            "5000",
+        ],
+        2,
+        libc::SIGTERM,
+    );
+    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["interrupted"], true);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile input: the parsers and validators on arbitrary and almost-valid bytes.
+//
+// tests/problems.rs pins the exact message of each kind of rejection and feeds bytes from a
+// small alphabet; here the bytes are anything, or a valid input with a few random edits, and
+// the properties are the ones every rejection must have.
+
+/// The lines of `text` as the parser counts them: split at `\n` only (a `\r` is a byte of
+/// its line), with a last, possibly empty, line after the final `\n`.
+fn lines_of(text: &[u8]) -> Vec<&[u8]> {
+    text.split(|&b| b == b'\n').collect()
+}
+
+/// Parses `text` as `problem`, timed, and checks what any outcome must satisfy: quick
+/// (proportionally to the length), a rejection positioned inside the input with a message,
+/// an acceptance that round-trips through its canonical text.
+fn check_parse(problem: &'static dyn Problem, text: &[u8]) -> Result<(), TestCaseError> {
+    let bounds = problem.default_bounds();
+    let start = Instant::now();
+    let result = problem.parse(text, &bounds);
+    let took = start.elapsed();
+    // About 30 times what a debug build needs (some 30 ns a byte on 2 MB); a superlinear
+    // parser would blow it on the longer inputs.
+    let bound = Duration::from_millis(100) + Duration::from_micros(1) * text.len() as u32;
+    prop_assert!(took < bound, "{} bytes took {took:?}", text.len());
+    match result {
+        Err(e) => {
+            let lines = lines_of(text);
+            // Line `lines.len()` is the text after the last newline: end of input is there.
+            prop_assert!(
+                e.line >= 1 && e.line <= lines.len(),
+                "line {} of {} lines: {e}",
+                e.line,
+                lines.len()
+            );
+            let line_len = lines[e.line - 1].len();
+            prop_assert!(
+                e.column >= 1 && e.column <= line_len + 1,
+                "column {} of a {line_len}-byte line: {e}",
+                e.column
+            );
+            prop_assert!(!e.message.trim().is_empty(), "empty message at {e:?}");
+            prop_assert_eq!(
+                e.to_string(),
+                format!("line {}, column {}: {}", e.line, e.column, e.message)
+            );
+        }
+        Ok(instance) => {
+            prop_assert_eq!(instance.problem(), problem);
+            let canonical = instance.to_input();
+            prop_assert_eq!(problem.parse(canonical.as_bytes(), &bounds), Ok(instance));
+        }
+    }
+    Ok(())
+}
+
+fn problem_strategy() -> impl Strategy<Value = &'static dyn Problem> {
+    prop_oneof![
+        Just(&ChessProblem as &'static dyn Problem),
+        Just(&ChessboardProblem as &'static dyn Problem)
+    ]
+}
+
+/// A valid input of `problem` from the built-in generator: small boards, so that edits land
+/// in every part of the file.
+fn valid_input(problem: &'static dyn Problem, seed: u64) -> Vec<u8> {
+    let args = GenParams {
+        n: Some(SizeRange { lo: 1, hi: 4 }),
+        m: (problem.name() == "chess").then_some(SizeRange { lo: 1, hi: 4 }),
+        ..GenParams::default()
+    };
+    let spec = Spec::new(problem, &args).expect("generator flags");
+    spec.generate(seed).to_input().into_bytes()
+}
+
+/// One edit of an input; positions are taken modulo the length when applied.
+#[derive(Clone, Debug)]
+enum Edit {
+    Delete(usize),
+    Insert(usize, u8),
+    /// Replace one byte.
+    Replace(usize, u8),
+    /// Repeat one line.
+    DuplicateLine(usize),
+    /// Remove one line.
+    DeleteLine(usize),
+    /// Cut the input short.
+    Truncate(usize),
+}
+
+/// Bytes an almost-valid input plausibly gets wrong: digits, signs, letters (cells and
+/// others), spaces and line ends, a NUL, a byte that is not UTF-8.
+fn nasty_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        4 => b'0'..=b'9',
+        1 => prop::sample::select(b"-+.WBwbxe \t\n\r\0\xff".to_vec()),
+        1 => any::<u8>(),
+    ]
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    let pos = any::<usize>();
+    prop_oneof![
+        3 => pos.prop_map(Edit::Delete),
+        3 => (pos, nasty_byte()).prop_map(|(p, b)| Edit::Insert(p, b)),
+        3 => (pos, nasty_byte()).prop_map(|(p, b)| Edit::Replace(p, b)),
+        1 => pos.prop_map(Edit::DuplicateLine),
+        1 => pos.prop_map(Edit::DeleteLine),
+        1 => pos.prop_map(Edit::Truncate),
+    ]
+}
+
+fn apply(text: &mut Vec<u8>, edit: &Edit) {
+    let at = |p: usize, len: usize| if len == 0 { 0 } else { p % len };
+    match *edit {
+        Edit::Delete(p) if !text.is_empty() => {
+            text.remove(at(p, text.len()));
+        }
+        Edit::Insert(p, b) => text.insert(at(p, text.len() + 1), b),
+        Edit::Replace(p, b) if !text.is_empty() => {
+            let i = at(p, text.len());
+            text[i] = b;
+        }
+        Edit::DuplicateLine(p) | Edit::DeleteLine(p) => {
+            let mut lines: Vec<Vec<u8>> = text
+                .split_inclusive(|&b| b == b'\n')
+                .map(<[u8]>::to_vec)
+                .collect();
+            if lines.is_empty() {
+                return;
+            }
+            let i = at(p, lines.len());
+            if matches!(edit, Edit::DuplicateLine(_)) {
+                let line = lines[i].clone();
+                lines.insert(i, line);
+            } else {
+                lines.remove(i);
+            }
+            *text = lines.concat();
+        }
+        Edit::Truncate(p) => text.truncate(at(p, text.len() + 1)),
+        Edit::Delete(_) | Edit::Replace(..) => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn parsers_survive_arbitrary_bytes(
+        problem in problem_strategy(),
+        bytes in prop::collection::vec(any::<u8>(), 0..600),
+    ) {
+        check_parse(problem, &bytes)?;
+    }
+
+}
+
+// Fewer cases where each one costs more to generate (a debug build draws every byte through
+// a weighted union, or generates and edits a whole input).
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Text-like garbage gets further into the parser than uniform bytes do.
+    #[test]
+    fn parsers_survive_text_like_bytes(
+        problem in problem_strategy(),
+        bytes in prop::collection::vec(nasty_byte(), 0..600),
+    ) {
+        check_parse(problem, &bytes)?;
+    }
+
+    #[test]
+    fn parsers_survive_almost_valid_inputs(
+        problem in problem_strategy(),
+        seed in any::<u64>(),
+        edits in prop::collection::vec(edit_strategy(), 1..4),
+    ) {
+        let mut text = valid_input(problem, seed);
+        check_parse(problem, &text)?;
+        prop_assert!(problem.parse(&text, &problem.default_bounds()).is_ok());
+        for edit in &edits {
+            apply(&mut text, edit);
+        }
+        check_parse(problem, &text)?;
+    }
+}
+
+#[test]
+fn parsers_reject_long_inputs_in_linear_time() {
+    // Long inputs of the shapes that make careless parsers slow: a huge token, a huge number
+    // of tokens on one line, a huge number of lines, runs of spaces, carriage returns.
+    let long = 2_000_000;
+    let mut inputs: Vec<Vec<u8>> = vec![
+        [b"3 3\n".as_slice(), &vec![b'7'; long]].concat(),
+        [b"3 3\n".as_slice(), &b"1 ".repeat(long / 2)].concat(),
+        [b"3 3\n".as_slice(), &b"\n".repeat(long)].concat(),
+        [b"3 3\n1".as_slice(), &vec![b' '; long], b"2"].concat(),
+        b"\r".repeat(long),
+        [b"3\n".as_slice(), &b"WB.".repeat(long / 3)].concat(),
+        vec![0; long],
+    ];
+    // A valid input followed by a long tail of blank lines and trailing spaces.
+    let mut padded = valid_input(&ChessboardProblem, 5);
+    padded.extend(b"  \n".repeat(long / 3));
+    inputs.push(padded);
+    for text in &inputs {
+        for &problem in duipai::problem::ALL {
+            check_parse(problem, text).unwrap_or_else(|e| panic!("{problem}: {e}"));
+        }
+    }
+}

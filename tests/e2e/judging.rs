@@ -1,0 +1,418 @@
+//! `duipai test` and `duipai stress` end to end, on the fixture programs: verdicts, reports,
+//! exit statuses, saved and minimized counterexamples, determinism, sharding and external
+//! generators and references.
+
+use std::fs;
+use std::path::Path;
+use std::process::Output;
+
+use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+use duipai::problem::{Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem};
+
+/// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
+fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
+    let fx = fixture_str();
+    let mut all = args.to_vec();
+    all.extend(["--", &fx, behaviour, problem]);
+    duipai_in(dir, &all)
+}
+
+fn fixture_str() -> String {
+    fixture().to_string_lossy().into_owned()
+}
+
+/// Parses a saved input with the default bounds: every saved case must be valid.
+fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
+    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    problem
+        .parse(&bytes, &problem.default_bounds())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn cells(instance: &dyn Instance) -> usize {
+    instance.size().cells
+}
+
+/// Sum of every value on the board: with `cells`, what "smaller" means.
+fn weight(instance: &dyn Instance) -> i64 {
+    instance.size().value_sum
+}
+
+/// Runs stress on a wrong fixture and checks the whole failure report.
+fn stress_finds(
+    problem: &'static dyn Problem,
+    behaviour: &str,
+    extra: &[&str],
+) -> (Box<dyn Instance>, Box<dyn Instance>) {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let mut args = vec!["stress", problem.name(), "--json", "-j", "2"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", &fx, behaviour, problem.name()]);
+    let out = duipai_in(dir.path(), &args);
+    assert_eq!(code(&out), 1, "stderr:\n{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "failed");
+    let seed = report["seed"].as_u64().expect("seed");
+    let input = dir
+        .path()
+        .join(report["input"].as_str().expect("input path"));
+    assert_eq!(
+        input.file_name().unwrap().to_string_lossy(),
+        format!("{problem}-{seed}.in")
+    );
+    let original = input.with_file_name(format!("{problem}-{seed}.original.in"));
+    let small = parse_file(problem, &input);
+    let found = parse_file(problem, &original);
+    assert!(
+        (cells(small.as_ref()), weight(small.as_ref()))
+            < (cells(found.as_ref()), weight(found.as_ref())),
+        "minimized {small:?} is not smaller than {found:?}"
+    );
+    // The saved answer is the reference's, and the program still fails on the minimized case.
+    let ans = fs::read_to_string(input.with_extension("ans")).unwrap();
+    assert_eq!(ans.trim(), small.solve().to_string());
+    let replay = on_fixture(
+        dir.path(),
+        &["test", problem.name(), input.to_str().unwrap()],
+        behaviour,
+        problem.name(),
+    );
+    assert_eq!(code(&replay), 1, "{}", stdout(&replay));
+    assert!(stdout(&replay).contains(report["verdict"].as_str().unwrap()));
+    // The human report went to stderr, with the line of play and a replay command.
+    let human = stderr(&out);
+    assert!(human.contains("reference line of play"), "{human}");
+    assert!(human.contains("replay: duipai test"), "{human}");
+    (found, small)
+}
+
+#[test]
+fn stress_finds_and_minimizes_a_wrong_chess_solution() {
+    let (_, small) = stress_finds(&ChessProblem, "wrong", &[]);
+    // `wrong` fails when the top-left A is odd: the smallest such case is 1×1 with A = 1.
+    let c = small.downcast_ref::<Chess>().unwrap();
+    assert_eq!((c.n, c.m, c.a[0][0], c.b[0][0]), (1, 1, 1, 0));
+}
+
+#[test]
+fn stress_finds_a_bug_on_thin_boards_only() {
+    let (_, small) = stress_finds(&ChessProblem, "wrong-thin", &[]);
+    let c = small.downcast_ref::<Chess>().unwrap();
+    assert_eq!((c.n, c.m), (1, 1));
+}
+
+#[test]
+fn stress_finds_a_wrong_chessboard_solution() {
+    let (_, small) = stress_finds(&ChessboardProblem, "wrong", &[]);
+    let c = small.downcast_ref::<Chessboard>().unwrap();
+    assert_eq!(c.n, 1);
+}
+
+#[test]
+fn stress_finds_a_crash_on_max_size_boards() {
+    let (found, small) = stress_finds(&ChessProblem, "crash-max", &["--n", "10", "--m", "10"]);
+    assert_eq!(cells(found.as_ref()), 100);
+    // It only crashes at 10×10, so the board keeps its size and loses its values.
+    assert_eq!(cells(small.as_ref()), 100);
+    assert_eq!(weight(small.as_ref()), 0);
+}
+
+#[test]
+fn stress_reports_the_lowest_failing_seed_every_time() {
+    let run = || {
+        let dir = tempfile::tempdir().unwrap();
+        let out = on_fixture(
+            dir.path(),
+            &["stress", "chess", "--json", "--no-shrink", "-j", "2"],
+            "wrong",
+            "chess",
+        );
+        assert_eq!(code(&out), 1);
+        last_json(&out)["seed"].as_u64().unwrap()
+    };
+    let first = run();
+    for _ in 0..3 {
+        assert_eq!(run(), first);
+    }
+    // No seed below it fails: one worker, seeds 1..first-1, all accepted.
+    if first > 1 {
+        let dir = tempfile::tempdir().unwrap();
+        let n = (first - 1).to_string();
+        let out = on_fixture(
+            dir.path(),
+            &["stress", "chess", "--json", "-j", "1", "--iterations", &n],
+            "wrong",
+            "chess",
+        );
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn stress_passes_a_correct_solution_and_counts_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = on_fixture(
+        dir.path(),
+        &[
+            "stress",
+            "chessboard",
+            "--n",
+            "1..6",
+            "--json",
+            "--iterations",
+            "40",
+            "--seed",
+            "100",
+        ],
+        "correct",
+        "chessboard",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "ok");
+    assert_eq!(report["cases"], 40);
+    assert_eq!(report["first_seed"], 100);
+    assert_eq!(report["last_seed"], 139);
+    assert!(!dir.path().join("duipai-failures").exists());
+}
+
+#[test]
+fn shards_split_the_seed_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = on_fixture(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "--seed",
+            "10",
+            "--shard",
+            "2/3",
+            "--iterations",
+            "4",
+        ],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = last_json(&out);
+    // Share 2 of 3 from seed 10: 11, 14, 17, 20.
+    assert_eq!(report["first_seed"], 11);
+    assert_eq!(report["last_seed"], 20);
+}
+
+#[test]
+fn external_generator_and_reference_replace_the_built_in_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let duipai = crate::util::duipai();
+    let script = |name: &str, body: String| {
+        let path = dir.path().join(name);
+        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let generator = script(
+        "gen.sh",
+        format!(
+            "exec {} gen chess --n 1..3 --m 1..3 --seed \"$1\"",
+            duipai.display()
+        ),
+    );
+    let reference = script("ref.sh", format!("exec {} solve chess", duipai.display()));
+    let out = on_fixture(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "--generator",
+            &generator,
+            "--reference",
+            &reference,
+        ],
+        "wrong",
+        "chess",
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["verdict"], "WA");
+    // A reference that is not a program is a harness error, exit 2.
+    let out = on_fixture(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--reference",
+            "/nonexistent/ref",
+            "--iterations",
+            "3",
+        ],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("reference"), "{}", stderr(&out));
+}
+
+/// A directory of cases: an answer file, an `.out` answer, and one left to the reference.
+fn case_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    fs::write(dir.path().join("a.in"), sample).unwrap();
+    fs::write(dir.path().join("a.ans"), "2\n").unwrap();
+    fs::write(dir.path().join("sub/b.in"), "1 1\n7\n3\n").unwrap();
+    fs::write(dir.path().join("sub/b.out"), "7\n").unwrap();
+    fs::write(dir.path().join("c.in"), "1 2\n4 1\n0 9\n").unwrap();
+    dir
+}
+
+#[test]
+fn test_accepts_a_correct_program_and_writes_reports() {
+    let dir = case_dir();
+    let junit = dir.path().join("report.xml");
+    let out = on_fixture(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            ".",
+            "--json",
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["status"], "ok");
+    let names: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a.in", "c.in", "sub/b.in"]);
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("tests=\"3\"") && xml.contains("failures=\"0\""),
+        "{xml}"
+    );
+}
+
+#[test]
+fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
+    let dir = case_dir();
+    fs::write(dir.path().join("a.ans"), "3\n").unwrap();
+    let junit = dir.path().join("report.xml");
+    let out = on_fixture(
+        dir.path(),
+        &["test", "chess", ".", "--junit", junit.to_str().unwrap()],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(text.contains("WA  a.in"), "{text}");
+    assert!(text.contains("expected 3, found 2"), "{text}");
+    // The first failures get a unified diff of expected and actual output.
+    assert!(
+        text.contains("--- expected") && text.contains("\n-3\n+2\n"),
+        "{text}"
+    );
+    assert!(text.contains("2 AC, 1 WA"), "{text}");
+    let xml = fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"1\""), "{xml}");
+}
+
+#[test]
+fn test_shows_a_diff_for_malformed_output() {
+    let dir = case_dir();
+    let out = on_fixture(dir.path(), &["test", "chess", "."], "garbage", "chess");
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(text.contains("PE  a.in"), "{text}");
+    assert!(
+        text.contains("--- expected") && text.contains("+++ actual"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n-2\n"),
+        "the expected answer is on the diff's minus side: {text}"
+    );
+}
+
+#[test]
+fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
+    let dir = case_dir();
+    let precious = dir.path().join("notes.txt");
+    fs::write(&precious, "my notes\n").unwrap();
+    let out = on_fixture(
+        dir.path(),
+        &["test", "chess", ".", "--junit", "notes.txt"],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("refusing to overwrite"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(fs::read_to_string(&precious).unwrap(), "my notes\n");
+}
+
+#[test]
+fn test_harness_errors_exit_2() {
+    let dir = case_dir();
+    // A program that cannot start.
+    let out = duipai_in(
+        dir.path(),
+        &["test", "chess", ".", "--", "/nonexistent/solution"],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("cannot start"), "{}", stderr(&out));
+    // A directory without inputs.
+    let empty = tempfile::tempdir().unwrap();
+    let out = on_fixture(empty.path(), &["test", "chess", "."], "correct", "chess");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("no *.in files"), "{}", stderr(&out));
+    // An invalid input with no answer beside it: positioned message.
+    fs::write(dir.path().join("d.in"), "1 1\n7\n").unwrap();
+    let out = on_fixture(dir.path(), &["test", "chess", "."], "correct", "chess");
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("d.in:3:1"), "{}", stderr(&out));
+}
+
+#[test]
+fn test_judges_file_io_programs() {
+    let dir = case_dir();
+    let fx = fixture_str();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            ".",
+            "--file-io",
+            "--",
+            &fx,
+            "correct",
+            "chess",
+            "--file-io",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    // The same program reading stdin under --file-io reads nothing and prints nothing.
+    let out = on_fixture(
+        dir.path(),
+        &["test", "chess", ".", "--file-io"],
+        "correct",
+        "chess",
+    );
+    assert_eq!(code(&out), 1);
+}

@@ -1,0 +1,13 @@
+//! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
+//! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
+
+mod cli;
+mod ergonomics;
+mod files;
+mod flags;
+mod hostile;
+mod judging;
+mod minimize;
+mod pack;
+mod runner;
+mod util;

@@ -1,0 +1,168 @@
+//! The conformance suite: what every registered game must satisfy, checked for each entry
+//! of `problem::ALL` with no per-game code. A new game gets all of it by registering.
+
+use duipai::app::args::parse_plan;
+use duipai::pack::plan::builtin_name;
+use duipai::problem::{self, GenParams, Instance, Problem, SizeRange, Spec};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// Small cases of every family of `game`, so that brute force can follow.
+fn small_spec(game: &'static dyn Problem, family: &str, side: usize) -> Spec {
+    let bounds = game.default_bounds();
+    let params = GenParams {
+        n: Some(SizeRange {
+            lo: 1,
+            hi: side.min(bounds.max_n),
+        }),
+        m: game.has_columns().then_some(SizeRange {
+            lo: 1,
+            hi: side.min(bounds.max_m),
+        }),
+        family: Some(family.to_string()),
+        ..GenParams::default()
+    };
+    Spec::new(game, &params).unwrap_or_else(|e| panic!("{game} {family}: {e}"))
+}
+
+/// Every family of every game, and `mixed`, as (game, family name).
+fn every_family() -> Vec<(&'static dyn Problem, &'static str)> {
+    problem::ALL
+        .iter()
+        .flat_map(|&g| {
+            g.families()
+                .iter()
+                .map(move |f| (g, f.name))
+                .chain([(g, "mixed")])
+        })
+        .collect()
+}
+
+/// Runs `check` on cases of every game and family for many seeds (proptest picks them and
+/// shrinks a failing seed).
+fn for_generated_cases(
+    side: usize,
+    cases: u32,
+    check: impl Fn(&dyn Instance) -> Result<(), TestCaseError>,
+) {
+    for (game, family) in every_family() {
+        let spec = small_spec(game, family, side);
+        let mut runner = TestRunner::new(Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        runner
+            .run(&any::<u64>(), |seed| check(spec.generate(seed).as_ref()))
+            .unwrap_or_else(|e| panic!("{game} --family {family}: {e}"));
+    }
+}
+
+#[test]
+fn every_game_has_a_unique_name_and_is_found_by_it() {
+    let names = problem::names();
+    for &game in problem::ALL {
+        assert_eq!(
+            problem::by_name(game.name()).map(|g| g.name()),
+            Some(game.name())
+        );
+        assert_eq!(names.iter().filter(|&&n| n == game.name()).count(), 1);
+        assert!(!game.families().is_empty(), "{game}");
+    }
+}
+
+#[test]
+fn the_reference_solver_agrees_with_brute_force() {
+    for_generated_cases(3, 60, |case| {
+        let brute = case.brute_force();
+        prop_assert!(
+            brute.is_some(),
+            "no brute force for a small case:\n{}",
+            case.to_input()
+        );
+        prop_assert_eq!(case.try_solve().ok(), brute, "{}", case.to_input());
+        Ok(())
+    });
+}
+
+#[test]
+fn the_text_form_round_trips_and_every_family_is_valid() {
+    for_generated_cases(12, 40, |case| {
+        let game = case.problem();
+        let text = case.to_input();
+        let parsed = game
+            .parse(text.as_bytes(), &game.default_bounds())
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(parsed.to_input(), text.clone());
+        prop_assert!(parsed.as_ref() == case);
+        Ok(())
+    });
+}
+
+#[test]
+fn the_explanation_reaches_the_answer() {
+    for_generated_cases(4, 30, |case| {
+        let explanation = case.try_explain().unwrap();
+        prop_assert_eq!(explanation.answer, case.solve());
+        let full = explanation.full();
+        prop_assert!(full.contains(&explanation.answer.to_string()), "{}", full);
+        prop_assert!(explanation.compact(1).len() <= full.len());
+        Ok(())
+    });
+}
+
+#[test]
+fn every_shrink_candidate_is_valid_smaller_and_new() {
+    for_generated_cases(4, 25, |case| {
+        let game = case.problem();
+        let size = case.size();
+        let text = case.to_input();
+        for candidate in case.shrink_candidates() {
+            let candidate_text = candidate.to_input();
+            prop_assert!(
+                candidate_text != text,
+                "a candidate equal to its parent:\n{}",
+                text
+            );
+            prop_assert!(
+                candidate.size() < size,
+                "not smaller: {:?} from {:?}\n{}",
+                candidate.size(),
+                size,
+                candidate_text
+            );
+            prop_assert!(
+                game.parse(candidate_text.as_bytes(), &game.default_bounds())
+                    .is_ok(),
+                "invalid candidate:\n{}",
+                candidate_text
+            );
+        }
+        // Every value slot can be set anywhere from 0 to its value and stays valid.
+        for slot in 0..case.value_slots() {
+            let v = case.value(slot);
+            prop_assert!(v >= 0);
+            let lowered = case.with_value(slot, v / 2);
+            prop_assert_eq!(lowered.value(slot), v / 2);
+            prop_assert!(
+                game.parse(lowered.to_input().as_bytes(), &game.default_bounds())
+                    .is_ok()
+            );
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn the_built_in_plan_parses_and_the_sample_solves_to_its_answer() {
+    for &game in problem::ALL {
+        let plan = parse_plan(&builtin_name(game), game.builtin_plan(), game)
+            .unwrap_or_else(|e| panic!("{game}: {e}"));
+        assert!(!plan.lines.is_empty(), "{game}");
+        let (input, answer) = game.sample();
+        let case = game
+            .parse(input.as_bytes(), &game.default_bounds())
+            .unwrap_or_else(|e| panic!("{game} sample: {e}"));
+        assert_eq!(format!("{}\n", case.solve()), answer, "{game}");
+    }
+}

@@ -1,0 +1,222 @@
+//! The stress engine and the suite on a test double of the runner: programs are Rust
+//! closures over the input, answered in-process, so that the search, minimization and
+//! ordering are tested without starting any process.
+
+use std::ffi::OsString;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use duipai::judge::{Expected, Runner, Verdict};
+use duipai::problem::{self, Chess, ChessProblem, GenParams, Instance, Problem, Spec};
+use duipai::run::{Execution, IoMode, Limits, RunError, Termination};
+use duipai::stress::{self, Budget, Config, End, Oracle, Outcome, Seeds, Source};
+use duipai::suite::{self, StoredCase, SuiteRun};
+
+/// A "program": output bytes for an input, or `None` to crash.
+type Program = dyn Fn(&dyn Instance) -> Option<String> + Sync;
+
+/// Answers every run in-process with `program` on the parsed input; counts the runs.
+struct FakeRunner<'a> {
+    game: &'static dyn Problem,
+    program: &'a Program,
+    runs: AtomicUsize,
+}
+
+impl Runner for FakeRunner<'_> {
+    fn run(
+        &self,
+        _command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        _io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        self.runs.fetch_add(1, Ordering::SeqCst);
+        let instance = self
+            .game
+            .parse(input, &self.game.default_bounds())
+            .expect("the engine only feeds valid inputs here");
+        let (termination, stdout) = match (self.program)(instance.as_ref()) {
+            Some(out) => (Termination::Exited(0), out.into_bytes()),
+            None => (Termination::Exited(3), Vec::new()),
+        };
+        Ok(Execution {
+            termination,
+            stdout,
+            stderr: b"fake\n".to_vec(),
+            stderr_bytes: 5,
+            cpu_time: Duration::from_millis(1),
+            wall_time: Duration::from_millis(1),
+            peak_memory_bytes: 0,
+            peak_processes: 1,
+            pgid: 0,
+            limits: *limits,
+        })
+    }
+}
+
+fn limits() -> Limits {
+    Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(3),
+        memory_bytes: 1 << 30,
+        output_bytes: 1 << 20,
+        processes: 8,
+    }
+}
+
+fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Config {
+    Config {
+        name: game.name().to_string(),
+        problem: Some(game),
+        source: Source::Builtin(Spec::new(game, &GenParams::default()).unwrap()),
+        oracle: Oracle::Builtin,
+        program: vec!["fake".into()],
+        limits: limits(),
+        io: IoMode::Stdio,
+        seeds: Seeds {
+            first: 1,
+            offset: 0,
+            stride: 1,
+        },
+        jobs,
+        iterations: Some(500),
+        time: None,
+        save_dir: save.to_path_buf(),
+        shrink: true,
+        shrink_budget: Budget::default(),
+        validator: None,
+    }
+}
+
+/// Wrong when Feifei's top-left value is odd (the answer is one too large).
+fn odd_corner(case: &dyn Instance) -> Option<String> {
+    let c = case.downcast_ref::<Chess>()?;
+    Some(format!("{}\n", case.solve() + c.a[0][0] % 2))
+}
+
+fn run_stress(jobs: usize, program: &Program) -> (Box<stress::Failure>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = FakeRunner {
+        game: &ChessProblem,
+        program,
+        runs: AtomicUsize::new(0),
+    };
+    let mut events = Vec::new();
+    let outcome = stress::run(
+        &config(&ChessProblem, jobs, dir.path()),
+        &runner,
+        &mut |e| {
+            events.push(
+                format!("{e:?}")
+                    .split([' ', '(', '{'])
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            )
+        },
+    )
+    .unwrap();
+    let Outcome::Failed(failure) = outcome else {
+        panic!("no failure found")
+    };
+    assert!(failure.input_path.exists());
+    (failure, events)
+}
+
+#[test]
+fn stress_finds_the_lowest_failing_seed_and_minimizes_it_whatever_the_workers() {
+    let (one, events) = run_stress(1, &odd_corner);
+    assert_eq!(one.outcome.verdict(), Verdict::WrongAnswer);
+    // The smallest case with an odd top-left A: 1×1, A = 1.
+    assert_eq!(one.instance.as_ref().unwrap().to_input(), "1 1\n1\n0\n");
+    let minimization = one.minimization.unwrap();
+    assert_eq!(minimization.stats.end, End::Minimal);
+    for event in ["Failed", "SavedOriginal", "MinimizeStarted", "Minimized"] {
+        assert!(events.iter().any(|e| e == event), "{event} in {events:?}");
+    }
+    for jobs in [2, 4] {
+        let (many, _) = run_stress(jobs, &odd_corner);
+        assert_eq!(many.seed, one.seed, "jobs {jobs}");
+        assert_eq!(many.input, one.input, "jobs {jobs}");
+    }
+}
+
+#[test]
+fn minimization_keeps_the_kind_of_failure() {
+    // Crashes on boards with at least 4 cells, and is wrong on odd corners: the crash found
+    // first must stay a crash, never become the easier wrong answer.
+    let program = |case: &dyn Instance| {
+        if case.size().cells >= 4 {
+            None
+        } else {
+            odd_corner(case)
+        }
+    };
+    let (failure, _) = run_stress(2, &program);
+    assert_eq!(failure.outcome.verdict(), Verdict::RuntimeError);
+    assert_eq!(failure.instance.as_ref().unwrap().size().cells, 4);
+    assert_eq!(failure.instance.as_ref().unwrap().size().value_sum, 0);
+}
+
+#[test]
+fn a_correct_program_passes_every_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = FakeRunner {
+        game: problem::by_name("chessboard").unwrap(),
+        program: &|case: &dyn Instance| Some(format!("{}\n", case.solve())),
+        runs: AtomicUsize::new(0),
+    };
+    let mut cfg = config(problem::by_name("chessboard").unwrap(), 2, dir.path());
+    cfg.iterations = Some(60);
+    let outcome = stress::run(&cfg, &runner, &mut |_| {}).unwrap();
+    let Outcome::Passed {
+        cases, last_seed, ..
+    } = outcome
+    else {
+        panic!("a correct program failed")
+    };
+    assert_eq!((cases, last_seed), (60, Some(60)));
+    assert_eq!(runner.runs.load(Ordering::SeqCst), 60);
+}
+
+#[test]
+fn the_suite_reports_in_case_order() {
+    let cases: Vec<StoredCase> = (0..30u64)
+        .map(|seed| {
+            let spec = Spec::new(&ChessProblem, &GenParams::default()).unwrap();
+            let case = spec.generate(seed);
+            StoredCase {
+                name: format!("{seed}.in"),
+                input: case.to_input().into_bytes(),
+                expected: Expected::Answer(case.solve()),
+            }
+        })
+        .collect();
+    let runner = FakeRunner {
+        game: &ChessProblem,
+        program: &odd_corner,
+        runs: AtomicUsize::new(0),
+    };
+    let command: Vec<OsString> = vec!["fake".into()];
+    let run = SuiteRun {
+        runner: &runner,
+        program: &command,
+        limits: &limits(),
+        io: &IoMode::Stdio,
+        jobs: 4,
+    };
+    let mut order = Vec::new();
+    let outcomes = suite::judge_all(&cases, &run, |i, _| order.push(i), || {}).unwrap();
+    assert_eq!(order, (0..30).collect::<Vec<_>>());
+    for (case, outcome) in cases.iter().zip(&outcomes) {
+        let game: &dyn Problem = &ChessProblem;
+        let instance = game.parse(&case.input, &game.default_bounds()).unwrap();
+        let odd = instance.downcast_ref::<Chess>().unwrap().a[0][0] % 2 == 1;
+        let want = if odd {
+            Verdict::WrongAnswer
+        } else {
+            Verdict::Accepted
+        };
+        assert_eq!(outcome.verdict(), want, "{}", case.name);
+    }
+}
