@@ -228,6 +228,10 @@ pub struct LimitArgs {
     /// and read `<problem>.out` back, instead of stdin/stdout.
     #[arg(long)]
     pub file_io: bool,
+    /// Judge every case on one run: no second and third measurement of a run whose CPU time
+    /// lands near the limit (0.8× to 1.5×) or that could not get a CPU.
+    #[arg(long)]
+    pub no_rerun: bool,
 }
 
 impl LimitArgs {
@@ -249,6 +253,13 @@ impl LimitArgs {
             memory_bytes: self.memory_limit.unwrap_or(default_mib).saturating_mul(MIB),
             output_bytes: self.output_limit.saturating_mul(MIB),
             processes: self.process_limit,
+        }
+    }
+
+    /// The process runner, re-running near the limit unless `--no-rerun`.
+    pub fn runner(&self) -> crate::judge::ProcessRunner {
+        crate::judge::ProcessRunner {
+            rerun: !self.no_rerun,
         }
     }
 
@@ -287,6 +298,9 @@ impl LimitArgs {
         }
         if self.file_io {
             flags.push_str(" --file-io");
+        }
+        if self.no_rerun {
+            flags.push_str(" --no-rerun");
         }
         flags
     }
@@ -670,6 +684,7 @@ mod tests {
             output_limit: 64,
             process_limit: 64,
             file_io: false,
+            no_rerun: false,
         }
     }
 

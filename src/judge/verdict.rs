@@ -109,8 +109,31 @@ impl fmt::Display for Judgement {
     }
 }
 
+/// Seconds with milliseconds, so that a time just over a limit reads differently from it
+/// (`1.004 s`, limit `1.000 s`).
 fn seconds(d: std::time::Duration) -> String {
-    format!("{:.2} s", d.as_secs_f64())
+    format!("{:.3} s", d.as_secs_f64())
+}
+
+/// Every CPU time measured for the case (more than one when it was run again near the
+/// limit), in the order they were measured: `1.004 s, 1.060 s, 1.050 s`.
+fn cpu_times(execution: &Execution) -> String {
+    if execution.cpu_times.len() <= 1 {
+        return seconds(execution.cpu_time);
+    }
+    execution
+        .cpu_times
+        .iter()
+        .map(|&t| seconds(t))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Whether a run stopped by the wall clock spent most of the time it did not run waiting for
+/// a CPU rather than sleeping.
+pub fn is_starved(execution: &Execution) -> bool {
+    let idle = execution.wall_time.saturating_sub(execution.cpu_time);
+    !idle.is_zero() && execution.cpu_wait * 2 >= idle
 }
 
 fn mebibytes(bytes: u64) -> String {
@@ -134,19 +157,30 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::CpuTime) => Judgement::new(
             Verdict::TimeLimitExceeded,
             format!(
-                "CPU time {} over the limit of {}",
-                seconds(execution.cpu_time),
+                "CPU {} (limit {})",
+                cpu_times(execution),
                 seconds(limits.cpu)
             ),
         ),
         Termination::LimitExceeded(Limit::WallTime) => Judgement::new(
             Verdict::TimeLimitExceeded,
-            format!(
-                "wall-clock time {} over the limit of {} with {} of CPU: the program waits or sleeps",
-                seconds(execution.wall_time),
-                seconds(limits.wall),
-                seconds(execution.cpu_time)
-            ),
+            if is_starved(execution) {
+                format!(
+                    "wall clock {} (limit {}) with only {} of CPU: CPU-starved, it waited {} \
+                     for a CPU (the machine is busy; fewer -j workers help)",
+                    seconds(execution.wall_time),
+                    seconds(limits.wall),
+                    seconds(execution.cpu_time),
+                    seconds(execution.cpu_wait)
+                )
+            } else {
+                format!(
+                    "wall clock {} (limit {}) with {} of CPU: the program waits or sleeps",
+                    seconds(execution.wall_time),
+                    seconds(limits.wall),
+                    seconds(execution.cpu_time)
+                )
+            },
         ),
         Termination::LimitExceeded(Limit::Memory) => Judgement::new(
             Verdict::MemoryLimitExceeded,

@@ -19,6 +19,8 @@ pub struct CaseRecord {
     /// Why the verdict, in a few words (`expected 2, found 3`, `killed by SIGSEGV`).
     pub detail: String,
     pub cpu_ms: u64,
+    /// Every CPU time measured, when the case was run again near the limit.
+    pub cpu_runs_ms: Vec<u64>,
     pub wall_ms: u64,
     pub memory_kib: u64,
     /// The last lines the program wrote to stderr ([`crate::text::stderr_tail`]), empty if none.
@@ -53,6 +55,7 @@ impl CaseRecord {
             verdict: outcome.judgement.verdict,
             detail: outcome.judgement.detail.clone(),
             cpu_ms: e.cpu_time.as_millis() as u64,
+            cpu_runs_ms: e.cpu_times.iter().map(|t| t.as_millis() as u64).collect(),
             wall_ms: e.wall_time.as_millis() as u64,
             memory_kib: e.peak_memory_bytes / 1024,
             stderr: stderr_tail(&e.stderr),
@@ -68,12 +71,18 @@ pub fn shows_output(verdict: Verdict) -> bool {
 /// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
 pub fn human_line(record: &CaseRecord) -> String {
     let mut line = format!(
-        "{:<3} {:<32} {:>6} ms {:>8.1} MiB",
+        "{:<3} {:<32} {:>6} ms CPU {:>6} ms wall {:>8.1} MiB",
         record.verdict.code(),
         record.name,
         record.cpu_ms,
+        record.wall_ms,
         record.memory_kib as f64 / 1024.0
     );
+    if record.cpu_runs_ms.len() > 1 && record.verdict.is_accepted() {
+        // A re-run that changed nothing visible still shows what was measured.
+        let runs: Vec<String> = record.cpu_runs_ms.iter().map(|ms| format!("{ms} ms")).collect();
+        line.push_str(&format!("  (CPU measured {})", runs.join(", ")));
+    }
     if !record.verdict.is_accepted() {
         line.push_str("  ");
         line.push_str(&record.detail);

@@ -9,6 +9,7 @@
 //! The outcome of a run is data ([`Execution`]); only a harness failure (the program cannot be
 //! started, the temporary directory cannot be made) is an error ([`RunError`]).
 
+mod escape;
 mod pipes;
 pub mod procfs;
 mod signal;
@@ -143,6 +144,12 @@ pub struct Execution {
     pub stderr_bytes: u64,
     /// CPU time (user + system) of the group, as far as it could be counted.
     pub cpu_time: Duration,
+    /// The CPU time of every run of this case, in order, when it was run more than once
+    /// because it landed near the limit (see `judge::ProcessRunner`); `[cpu_time]` otherwise.
+    pub cpu_times: Vec<Duration>,
+    /// Time the program was ready to run but waited for a CPU: large when the machine was too
+    /// busy to give it its share (a wall-clock limit then says so).
+    pub cpu_wait: Duration,
     /// From start until the leader exited or was stopped.
     pub wall_time: Duration,
     /// Peak resident memory: the largest sum over the group's processes seen at one sample, or
@@ -525,6 +532,8 @@ struct Observed {
     cpu: Duration,
     peak_rss: u64,
     peak_tasks: u64,
+    /// Time the group spent ready to run but waiting for a CPU, as last sampled.
+    cpu_wait: Duration,
 }
 
 /// Samples the group until the leader exits or a limit is exceeded; returns with the leader
@@ -538,6 +547,7 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
         cpu: Duration::ZERO,
         peak_rss: 0,
         peak_tasks: 0,
+        cpu_wait: Duration::ZERO,
     };
     let mut samples_taken = 0u32;
     loop {
@@ -577,6 +587,10 @@ fn supervise(leader: &Leader, start: Instant, limits: &Limits, shared: &pipes::S
         } else {
             None
         };
+        if seen.stop == Some(Limit::WallTime) {
+            // Read only now: whether it slept or could not get a CPU decides the message.
+            seen.cpu_wait = sampler.run_delay();
+        }
         if seen.stop.is_some() {
             return seen;
         }
@@ -654,8 +668,10 @@ pub fn run(
         ),
     };
 
+    escape::become_subreaper();
+    let token = escape::Token::new();
     let mut command = Command::new(resolve_program(exe));
-    command.stderr(Stdio::piped());
+    command.stderr(Stdio::piped()).env(escape::ENV, token.value());
     match &dir {
         None => {
             command.args(args);
@@ -726,6 +742,8 @@ pub fn run(
     // Always kill the group, even after a clean exit: a grandchild may still be running, and
     // may hold the output pipes open, which would keep the reader threads waiting.
     let (status, usage) = kill_and_reap(&mut leader)?;
+    // Processes that left the group (`setsid`) and were orphaned are duipai's children now.
+    escape::clean_up(&token);
     shared.group_dead.store(true, Ordering::Release);
 
     if let Some(feeder) = feeder {
@@ -786,6 +804,8 @@ pub fn run(
         stderr,
         stderr_bytes,
         cpu_time,
+        cpu_times: vec![cpu_time],
+        cpu_wait: seen.cpu_wait,
         wall_time: seen.wall,
         peak_memory_bytes: seen.peak_rss,
         peak_processes: seen.peak_tasks,

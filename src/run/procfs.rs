@@ -15,6 +15,8 @@ use std::time::Duration;
 pub struct ProcStat {
     pub pid: i32,
     pub state: u8,
+    /// The parent's pid.
+    pub ppid: i32,
     pub pgid: i32,
     /// utime + stime + cutime + cstime, in clock ticks: the process, its threads and its
     /// children it has already reaped.
@@ -59,11 +61,13 @@ pub fn parse_stat(text: &[u8]) -> Option<ProcStat> {
     let fields: Vec<&str> = rest.split_ascii_whitespace().collect();
     let field = |k: usize| -> Option<u64> { fields.get(k - 3)?.parse().ok() };
     let state = *fields.first()?.as_bytes().first()?;
+    let ppid: i32 = fields.get(4 - 3)?.parse().ok()?;
     let pgid: i32 = fields.get(5 - 3)?.parse().ok()?;
     let cpu_ticks = field(14)? + field(15)? + field(16)? + field(17)?;
     Some(ProcStat {
         pid,
         state,
+        ppid,
         pgid,
         cpu_ticks,
         threads: field(20)?,
@@ -209,6 +213,21 @@ impl GroupSampler {
             .max()
             .unwrap_or(0);
         sample
+    }
+}
+
+/// How long `pid` has been ready to run but waiting for a CPU (`/proc/PID/schedstat`, its
+/// second field, in nanoseconds): the mark of a machine too busy to give it its share.
+pub fn run_delay(pid: i32) -> Option<Duration> {
+    let text = fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
+    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
+
+impl GroupSampler {
+    /// The time the known members have spent waiting for a CPU, summed.
+    pub fn run_delay(&self) -> Duration {
+        self.known.iter().filter_map(|&p| run_delay(p)).sum()
     }
 }
 

@@ -10,4 +10,5 @@ mod judging;
 mod minimize;
 mod pack;
 mod runner;
+mod timing;
 mod util;

@@ -36,10 +36,11 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     let config = config(args)?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     let out = Human::new(args.json);
+    let runner = args.limits.runner();
     let still_failing = if args.no_replay {
         Vec::new()
     } else {
-        replay(&config, &out)?
+        replay(&config, &runner, &out)?
     };
 
     out.line(format!(
@@ -85,7 +86,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             progress.suspend(|| out.line(line));
         }
     };
-    let outcome = stress::run(&config, &ProcessRunner, &mut on_event);
+    let outcome = stress::run(&config, &runner, &mut on_event);
     progress.finish();
     match outcome? {
         Outcome::Passed {
@@ -175,7 +176,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
 
 /// Runs the program on the failing cases saved for this problem, before any new seed;
 /// returns those that still fail.
-fn replay(config: &Config, out: &Human) -> anyhow::Result<Vec<String>> {
+fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<String>> {
     let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
     if cases.is_empty() {
         return Ok(Vec::new());
@@ -186,7 +187,7 @@ fn replay(config: &Config, out: &Human) -> anyhow::Result<Vec<String>> {
         config.save_dir.display()
     ));
     let run = crate::suite::SuiteRun {
-        runner: &ProcessRunner,
+        runner,
         program: &config.program,
         limits: &config.limits,
         io: &config.io,

@@ -9,7 +9,6 @@ use crate::app::args::TestArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, watch};
-use crate::judge::ProcessRunner;
 use crate::report::{self, CaseRecord, json, junit};
 use crate::stress::program_name;
 use crate::suite::{self, SuiteRun};
@@ -49,7 +48,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         plural_s(jobs as u64),
     ));
     let run = SuiteRun {
-        runner: &ProcessRunner,
+        runner: &args.limits.runner(),
         program: &args.program,
         limits: &limits,
         io: &io,

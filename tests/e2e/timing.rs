@@ -1,0 +1,73 @@
+//! Verdicts that do not flip near the time limit: a run whose CPU time lands between 0.8×
+//! and 1.5× the limit is measured again (up to three runs in all) and judged on the fastest,
+//! and every time measured is reported.
+
+use crate::util::{code, duipai_in, fixture, last_json, stdout};
+
+fn sample() -> String {
+    format!("{}/cases/chess/01-sample.in", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The CPU times of the one case of `duipai test` on `burn-MS`, and the verdict.
+fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixture();
+    let burn = format!("burn-{burn_ms}");
+    let sample = sample();
+    let mut args = vec!["test", "chess", sample.as_str(), "--json", "--time-limit", "500"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", fixture.to_str().unwrap(), &burn, "chess"]);
+    let out = duipai_in(dir.path(), &args);
+    let report = last_json(&out);
+    let case = &report["cases"][0];
+    let runs = case["cpu_runs_ms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    let _ = code(&out);
+    (
+        runs,
+        case["verdict"].as_str().unwrap().to_string(),
+        stdout(&out),
+    )
+}
+
+#[test]
+fn a_run_near_the_limit_is_measured_again() {
+    // 450 ms of CPU against a 500 ms limit: 0.9×, in the band.
+    let (runs, verdict, _) = measured(450, &[]);
+    assert!(runs.len() >= 2, "{runs:?}");
+    assert!(runs.len() <= 3, "{runs:?}");
+    assert!(runs.iter().all(|&ms| ms >= 440), "{runs:?}");
+    assert_eq!(verdict, "AC");
+}
+
+#[test]
+fn a_run_over_the_limit_reports_every_time_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixture();
+    let sample = sample();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test", "chess", &sample, "--time-limit", "500", "--", fixture.to_str().unwrap(),
+            "burn-2000", "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    // Stopped just past the limit each time, so each run is in the band: three times shown.
+    let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
+    assert_eq!(line.matches(" s,").count(), 2, "{line}");
+    assert!(line.contains("(limit 0.500 s)"), "{line}");
+}
+
+#[test]
+fn runs_far_from_the_limit_and_no_rerun_are_measured_once() {
+    let (runs, verdict, _) = measured(50, &[]);
+    assert_eq!((runs.len(), verdict.as_str()), (1, "AC"), "{runs:?}");
+    let (runs, _, _) = measured(450, &["--no-rerun"]);
+    assert_eq!(runs.len(), 1, "{runs:?}");
+}
