@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod compile;
 pub mod diff;
 pub mod exit;
 pub mod fsutil;
