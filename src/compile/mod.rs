@@ -382,6 +382,7 @@ pub enum CompileError {
     Failed {
         source: PathBuf,
         language: Language,
+        /// The compiler command, without the source and output arguments duipai adds.
         command: Vec<String>,
         /// How the compiler ended: `exit status 1`, `killed by signal 9`.
         status: String,
@@ -744,10 +745,9 @@ fn build(plan: &Plan<'_>, out: &Path, timeout: Duration) -> Result<(), CompileEr
             other => other.into(),
         });
     }
-    let shown: Vec<String> = words
-        .iter()
-        .map(|w| w.to_string_lossy().into_owned())
-        .collect();
+    // Messages show the compiler's own words: the build directory's paths are gone by the
+    // time anyone reads them.
+    let shown = plan.compiler.words.clone();
     let captured = process::run(Command::new(&words[0]).args(&words[1..]), timeout)
         .map_err(|error| missing(plan.compiler, error))?;
 
