@@ -301,18 +301,29 @@ pub fn parse_answer(output: &[u8]) -> Result<i64, String> {
     let Some(token) = tokens.next() else {
         return Err("empty output".to_string());
     };
-    let bad = |why: &str| format!("expected an integer, found {}: {why}", quote(token));
+    // The first token's fault comes first, as in testlib; how much else there was helps to
+    // recognise the output (a sentence, a debug dump).
+    let bad = |why: &str, more: usize| {
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(" ({} tokens in all)", more + 1)
+        };
+        format!("expected an integer, found {}: {why}{tail}", quote(token))
+    };
     if let Some(why) = integer_error(token) {
-        return Err(bad(why));
+        return Err(bad(why, tokens.count()));
     }
     if let Some(what) = first_non_digit(token) {
-        return Err(bad(&format!("{what} is not a digit")));
+        return Err(bad(&format!("{what} is not a digit"), tokens.count()));
     }
     // An optional '-' and ASCII digits: valid UTF-8, so only overflow can fail.
-    let value = std::str::from_utf8(token)
+    let Some(value) = std::str::from_utf8(token)
         .ok()
         .and_then(|t| t.parse::<i64>().ok())
-        .ok_or_else(|| bad("it does not fit in 64 bits"))?;
+    else {
+        return Err(bad("it does not fit in 64 bits", tokens.count()));
+    };
     if let Some(extra) = tokens.next() {
         let more = tokens.count();
         let tail = if more == 0 {
@@ -487,7 +498,11 @@ mod tests {
             // The first token decides, as in testlib: its fault is named before any extra.
             (
                 b"x 2",
-                r#"expected an integer, found "x": 'x' is not a digit"#,
+                r#"expected an integer, found "x": 'x' is not a digit (2 tokens in all)"#,
+            ),
+            (
+                b"the answer is 42\n",
+                r#"expected an integer, found "the": 't' is not a digit (4 tokens in all)"#,
             ),
         ];
         for &(output, want) in table {

@@ -557,3 +557,105 @@ fn python_runs_with_an_absolute_path() {
     );
     assert!(err.to_string().contains("DUIPAI_PYTHON=COMMAND"), "{err}");
 }
+
+/// The environment is read in a child process (this test binary run again), so that no test
+/// here changes the environment the others run in.
+fn in_child(test: &str, env: &[(&str, &str)]) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", test, "--test-threads=1", "--nocapture"])
+        .env("DUIPAI_COMPILE_TEST_CHILD", "1");
+    for var in [
+        "DUIPAI_CC",
+        "DUIPAI_CXX",
+        "DUIPAI_RUSTC",
+        "DUIPAI_JAVAC",
+        "DUIPAI_JAVA",
+        "DUIPAI_PYTHON",
+        "DUIPAI_CACHE_DIR",
+        "XDG_CACHE_HOME",
+    ] {
+        command.env_remove(var);
+    }
+    for (var, value) in env {
+        command.env(var, value);
+    }
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "child run of {test} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn is_child() -> bool {
+    std::env::var_os("DUIPAI_COMPILE_TEST_CHILD").is_some()
+}
+
+#[test]
+fn environment_commands_sit_between_the_flag_and_the_default() {
+    use duipai::compile::Origin;
+    if !is_child() {
+        in_child(
+            "environment_commands_sit_between_the_flag_and_the_default",
+            &[
+                ("DUIPAI_CXX", "clang++ -O1 '-DNAME=a b'"),
+                ("DUIPAI_CC", "  "),
+                ("DUIPAI_RUSTC", "rustc \"-O"),
+            ],
+        );
+        return;
+    }
+    let mut opts = CompileOptions::default();
+    let cxx = opts.compiler(Language::Cpp).unwrap();
+    assert_eq!(cxx.words, ["clang++", "-O1", "-DNAME=a b"]);
+    assert_eq!(cxx.origin, Origin::Env("DUIPAI_CXX"));
+    // Blank means unset.
+    assert_eq!(opts.compiler(Language::C).unwrap().origin, Origin::Default);
+    let err = opts.compiler(Language::Rust).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "DUIPAI_RUSTC=\"rustc \"-O\" is not a command: a quote is not closed"
+    );
+    opts.overrides.push((Language::Cpp, vec!["g++".into()]));
+    assert_eq!(opts.compiler(Language::Cpp).unwrap().origin, Origin::Flag);
+    // With the environment off, the defaults come back.
+    opts.use_env = false;
+    opts.overrides.clear();
+    assert_eq!(
+        opts.compiler(Language::Cpp).unwrap().origin,
+        Origin::Default
+    );
+}
+
+#[test]
+fn the_cache_directory_follows_the_environment() {
+    use duipai::compile::default_cache_dir;
+    if !is_child() {
+        for (env, want) in [
+            (
+                &[
+                    ("DUIPAI_CACHE_DIR", "/d/c"),
+                    ("XDG_CACHE_HOME", "/x"),
+                    ("HOME", "/h"),
+                ][..],
+                "/d/c",
+            ),
+            (&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")][..], "/x/duipai"),
+            // XDG paths must be absolute; a relative one is ignored.
+            (
+                &[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")][..],
+                "/h/.cache/duipai",
+            ),
+            (&[("HOME", "/h")][..], "/h/.cache/duipai"),
+        ] {
+            let mut env = env.to_vec();
+            env.push(("DUIPAI_TEST_WANT", want));
+            in_child("the_cache_directory_follows_the_environment", &env);
+        }
+        return;
+    }
+    let want = std::env::var("DUIPAI_TEST_WANT").unwrap();
+    assert_eq!(default_cache_dir().unwrap(), PathBuf::from(want));
+}

@@ -402,6 +402,8 @@ pub enum CompileError {
         origin: Origin,
         error: io::Error,
     },
+    /// The program that runs compiled Java classes is not installed.
+    MissingRuntime { program: String },
     /// The compiler reported success but left nothing to run.
     NoOutput { source: PathBuf, what: String },
     /// An environment variable holds a command that cannot be split into words.
@@ -474,6 +476,11 @@ impl fmt::Display for CompileError {
                     language.id()
                 )
             }
+            CompileError::MissingRuntime { program } => write!(
+                f,
+                "cannot find the Java runtime `{program}`: install it, or name another with \
+                 DUIPAI_JAVA=COMMAND"
+            ),
             CompileError::NoOutput { source, what } => write!(
                 f,
                 "compiling {} reported success but wrote no {what}",
@@ -549,7 +556,17 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     })?;
     let dir = cache.join(format!("{}-{key}", language.id()));
     let runtime = match language {
-        Language::Java => Some(options.java_runtime(&compiler)?),
+        Language::Java => {
+            let runtime = options.java_runtime(&compiler)?;
+            // Checked here, where the fix can be named, rather than as a failure to start
+            // every test case.
+            if runtime.first().and_then(|p| which(p)).is_none() {
+                return Err(CompileError::MissingRuntime {
+                    program: runtime.first().cloned().unwrap_or_default(),
+                });
+            }
+            Some(runtime)
+        }
         _ => None,
     };
 
@@ -919,7 +936,7 @@ fn compiler_version(compiler: &Compiler, timeout: Duration) -> Result<String, Co
 /// Where PATH lookup finds `program` (or the program itself, if it is a path).
 fn which(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
-        return std::path::absolute(program).ok();
+        return std::path::absolute(program).ok().filter(|p| p.is_file());
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
