@@ -2,10 +2,11 @@
 //! staircase game problems (`chess`, `chessboard`).
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `stress`, `suite` → `pool`, `pack` → `judge` → `problem` → `run` → the leaves `random`,
-//! `text`, `fsutil`.
+//! `stress`, `suite` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
+//! `random`, `text`, `fsutil`.
 
 pub mod app;
+pub mod compile;
 pub mod fsutil;
 pub mod judge;
 pub mod pack;

@@ -78,6 +78,15 @@ impl Outcome {
         }
     }
 
+    /// The score under the Lemon special-judge protocol: the full score when accepted, 0
+    /// otherwise (the problems have one answer, so there is no partial credit).
+    pub fn lemon_score(&self, full_score: u64) -> u64 {
+        match self {
+            Outcome::Accepted { .. } => full_score,
+            _ => 0,
+        }
+    }
+
     /// Exit status under the Kattis output-validator protocol: 42 accepted, 43 rejected;
     /// anything else is a judge error, and 1 is used for that.
     pub fn kattis_code(&self) -> u8 {

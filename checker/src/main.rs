@@ -1,6 +1,7 @@
 //! `duipai-checker`: the judge-side checker for the duipai problems, speaking the testlib
-//! protocol (Polygon, Codeforces, Lemon, Hydro, CMS) or the Kattis output-validator protocol
-//! (DOMjudge, Kattis, the ICPC problem package format).
+//! protocol (Polygon, Codeforces, Hydro, LemonLime's testlib mode), the Lemon special-judge
+//! protocol (Lemon, LemonLime) or the Kattis output-validator protocol (DOMjudge, Kattis, the
+//! ICPC problem package format).
 
 use std::fs;
 use std::io::Read;
@@ -19,13 +20,25 @@ enum Protocol {
     /// `duipai-checker --protocol kattis <input> <answer> <feedback_dir> < output`;
     /// exit 42 accepted, 43 rejected, judgemessage.txt in feedback_dir.
     Kattis,
+    /// `duipai-checker --protocol lemon <input> <output> <answer> <full_score> <score_file>
+    /// <message_file>`: the score (full or 0) and a message written to those files, exit 0;
+    /// exit 3 when the checker itself fails.
+    Lemon,
+}
+
+/// The three arguments Lemon adds after input, output and answer.
+#[derive(Debug)]
+struct LemonFiles {
+    full_score: u64,
+    score_file: PathBuf,
+    message_file: PathBuf,
 }
 
 #[derive(Debug, Parser)]
 #[command(
     name = "duipai-checker",
     version,
-    about = "Checker for the duipai problems (testlib or Kattis protocol)",
+    about = "Checker for the duipai problems (testlib, Lemon or Kattis protocol)",
     after_help = "With --problem, an answer of `-` means: recompute the answer from the input \
                   with the reference solver, so no answer files are needed."
 )]
@@ -38,20 +51,48 @@ struct Cli {
     problem: Option<String>,
     /// The test's input file.
     input: PathBuf,
-    /// testlib: the contestant's output. kattis: the answer file.
+    /// testlib, lemon: the contestant's output. kattis: the answer file.
     second: PathBuf,
-    /// testlib: the answer file (`-` with --problem). kattis: the feedback directory.
+    /// testlib, lemon: the answer file (`-` with --problem). kattis: the feedback directory.
     third: PathBuf,
-    /// Further arguments some judges pass (a testlib result file, Kattis flags); ignored.
-    #[arg(hide = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    /// lemon: FULL_SCORE SCORE_FILE MESSAGE_FILE. Otherwise further arguments some judges
+    /// pass (a testlib result file, Kattis flags), ignored.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
     rest: Vec<String>,
 }
 
-/// testlib's and Kattis's code for "the checker failed".
+impl Cli {
+    /// Lemon's full score, score file and message file, checked before anything is judged.
+    fn lemon_files(&self) -> Result<LemonFiles, String> {
+        let [full, score, message] = self.rest.as_slice() else {
+            return Err(format!(
+                "--protocol lemon takes 6 arguments: input output answer full_score score_file \
+                 message_file; got {}",
+                3 + self.rest.len()
+            ));
+        };
+        // Lemon passes a plain decimal integer; anything else means the command line is wrong.
+        let full_score = full
+            .parse::<u64>()
+            .ok()
+            .filter(|_| full.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(|| {
+                format!("the full score must be a non-negative integer, found \"{full}\"")
+            })?;
+        Ok(LemonFiles {
+            full_score,
+            score_file: PathBuf::from(score),
+            message_file: PathBuf::from(message),
+        })
+    }
+}
+
+/// The protocol's code for "the checker failed": 3 for testlib and Lemon (any nonzero code
+/// makes Lemon report a special-judge error rather than score the contestant), 1 for Kattis.
 fn failure_code(protocol: Protocol) -> ExitCode {
     let fail = Outcome::Fail(String::new());
     ExitCode::from(match protocol {
-        Protocol::Testlib => fail.testlib_code(),
+        Protocol::Testlib | Protocol::Lemon => fail.testlib_code(),
         Protocol::Kattis => fail.kattis_code(),
     })
 }
@@ -74,12 +115,30 @@ fn main() -> ExitCode {
             return ExitCode::from(3);
         }
     };
+    let lemon = match cli.protocol {
+        Protocol::Lemon => match cli.lemon_files() {
+            Ok(files) => Some(files),
+            Err(why) => {
+                eprintln!("FAIL {why}");
+                return failure_code(cli.protocol);
+            }
+        },
+        _ => None,
+    };
     match decide(&cli) {
-        Ok(outcome) => report(&cli, &outcome),
+        Ok(outcome) => report(&cli, lemon.as_ref(), &outcome),
         Err(why) => {
             eprintln!("FAIL {why}");
-            if cli.protocol == Protocol::Kattis {
-                let _ = fs::write(cli.third.join("judgeerror.txt"), format!("{why}\n"));
+            match (&cli.protocol, &lemon) {
+                (Protocol::Kattis, _) => {
+                    let _ = fs::write(cli.third.join("judgeerror.txt"), format!("{why}\n"));
+                }
+                (Protocol::Lemon, Some(files)) => {
+                    // Best effort: the exit code already tells Lemon the checker failed.
+                    let _ = fs::write(&files.score_file, "0\n");
+                    let _ = fs::write(&files.message_file, format!("FAIL {why}\n"));
+                }
+                _ => {}
             }
             failure_code(cli.protocol)
         }
@@ -88,7 +147,7 @@ fn main() -> ExitCode {
 
 fn decide(cli: &Cli) -> Result<Outcome, String> {
     let (output, answer_path) = match cli.protocol {
-        Protocol::Testlib => (read(&cli.second, "output")?, &cli.third),
+        Protocol::Testlib | Protocol::Lemon => (read(&cli.second, "output")?, &cli.third),
         Protocol::Kattis => {
             if !cli.third.is_dir() {
                 return Err(format!(
@@ -122,12 +181,11 @@ fn decide(cli: &Cli) -> Result<Outcome, String> {
     Ok(check(Expected::AnswerFile(&answer), &output))
 }
 
-fn report(cli: &Cli, outcome: &Outcome) -> ExitCode {
+fn report(cli: &Cli, lemon: Option<&LemonFiles>, outcome: &Outcome) -> ExitCode {
     let message = outcome.message();
     eprintln!("{message}");
-    match cli.protocol {
-        Protocol::Testlib => ExitCode::from(outcome.testlib_code()),
-        Protocol::Kattis => {
+    match (cli.protocol, lemon) {
+        (Protocol::Kattis, _) => {
             let file = cli.third.join("judgemessage.txt");
             if let Err(e) = fs::write(&file, format!("{message}\n")) {
                 eprintln!("FAIL cannot write {}: {e}", file.display());
@@ -135,5 +193,24 @@ fn report(cli: &Cli, outcome: &Outcome) -> ExitCode {
             }
             ExitCode::from(outcome.kattis_code())
         }
+        (Protocol::Lemon, Some(files)) => {
+            let score = outcome.lemon_score(files.full_score);
+            let written = fs::write(&files.score_file, format!("{score}\n"))
+                .map_err(|e| (e, &files.score_file))
+                .and_then(|()| {
+                    fs::write(&files.message_file, format!("{message}\n"))
+                        .map_err(|e| (e, &files.message_file))
+                });
+            if let Err((e, file)) = written {
+                eprintln!("FAIL cannot write {}: {e}", file.display());
+                return failure_code(cli.protocol);
+            }
+            match outcome {
+                // A checker failure is never a score: Lemon must see it as the judge's error.
+                Outcome::Fail(_) => failure_code(cli.protocol),
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        _ => ExitCode::from(outcome.testlib_code()),
     }
 }

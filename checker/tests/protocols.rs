@@ -187,3 +187,206 @@ fn kattis_protocol_needs_an_existing_feedback_directory() {
     );
     assert_eq!(res.status.code(), Some(1));
 }
+
+/// testlib's integer reader is the rule: `0011`, `+12` and `-0` are presentation errors
+/// (exit 2), with the reason, and `duipai test` (through `verdict::compare`) says the same.
+#[test]
+fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
+    use duipai::judge::verdict::{Verdict, compare};
+    let table: &[(&[u8], i32, Verdict, &str)] = &[
+        (b"12\n", 0, Verdict::Accepted, "ok answer is 12"),
+        (
+            b"13\n",
+            1,
+            Verdict::WrongAnswer,
+            "wrong answer expected 12, found 13",
+        ),
+        (
+            b"0012\n",
+            2,
+            Verdict::PresentationError,
+            "wrong output format expected an integer, found \"0012\": leading zeros are not allowed",
+        ),
+        (
+            b"+12\n",
+            2,
+            Verdict::PresentationError,
+            "wrong output format expected an integer, found \"+12\": a leading '+' is not allowed",
+        ),
+        (
+            b"\xEF\xBB\xBF12\n",
+            2,
+            Verdict::PresentationError,
+            "wrong output format expected an integer, found \"\\xEF\\xBB\\xBF12\": it starts with \
+             a UTF-8 byte-order mark, which the program must not print",
+        ),
+    ];
+    for &(output, code, verdict, message) in table {
+        assert_eq!(testlib(output, b"12\n"), (code, message.to_string()));
+        assert_eq!(compare(output, 12).verdict, verdict, "{message}");
+    }
+    // `-0` against an answer of 0: still a presentation error, as testlib's reader has it.
+    assert_eq!(testlib(b"-0", b"0").0, 2);
+    assert_eq!(compare(b"-0", 0).verdict, Verdict::PresentationError);
+    // An answer file that testlib would not read is the checker's failure, not the contestant's.
+    let (code, message) = testlib(b"12\n", b"012\n");
+    assert_eq!(code, 3);
+    assert!(
+        message.contains("leading zeros are not allowed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_missing_input_fails_the_checker_when_it_is_needed() {
+    let f = Files::new();
+    let missing = f.path().join("no-such.in");
+    let out = f.put("chess.out", b"2\n");
+    let ans = f.put("chess.ans", b"2\n");
+    let dash = std::ffi::OsStr::new("-");
+    let flag = std::ffi::OsStr::new("--problem=chess");
+    // Needed: the answer is recomputed from it.
+    let res = checker(&[flag, missing.as_os_str(), out.as_os_str(), dash], b"");
+    assert_eq!(res.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(stderr.starts_with("FAIL cannot read input"), "{stderr}");
+    assert!(stderr.contains("no-such.in"), "{stderr}");
+    // Not needed (an answer file is given): the checker decides without it.
+    let res = checker(
+        &[missing.as_os_str(), out.as_os_str(), ans.as_os_str()],
+        b"",
+    );
+    assert_eq!(res.status.code(), Some(0));
+}
+
+/// Runs the Lemon protocol with a full score of 10 and returns (exit code, score file,
+/// message file), each file `None` if it was not written.
+fn lemon(extra: &[&str], output: &[u8], answer: &[u8]) -> (i32, Option<String>, Option<String>) {
+    let f = Files::new();
+    let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
+    let out = f.put("chess.out", output);
+    let ans = f.put("chess.ans", answer);
+    let score = f.path().join("_score");
+    let message = f.path().join("_message");
+    let mut args: Vec<&std::ffi::OsStr> = vec![std::ffi::OsStr::new("--protocol=lemon")];
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
+    args.extend([
+        input.as_os_str(),
+        out.as_os_str(),
+        ans.as_os_str(),
+        std::ffi::OsStr::new("10"),
+        score.as_os_str(),
+        message.as_os_str(),
+    ]);
+    let res = checker(&args, b"");
+    (
+        res.status.code().unwrap(),
+        fs::read_to_string(&score).ok(),
+        fs::read_to_string(&message).ok(),
+    )
+}
+
+#[test]
+fn lemon_protocol_writes_the_score_and_the_message() {
+    assert_eq!(
+        lemon(&[], b"2\n", b"2\n"),
+        (0, Some("10\n".into()), Some("ok answer is 2\n".into()))
+    );
+    assert_eq!(
+        lemon(&[], b"3\n", b"2\n"),
+        (
+            0,
+            Some("0\n".into()),
+            Some("wrong answer expected 2, found 3\n".into())
+        )
+    );
+    let (code, score, message) = lemon(&[], b"002\n", b"2\n");
+    assert_eq!((code, score.as_deref()), (0, Some("0\n")));
+    assert!(
+        message
+            .unwrap()
+            .starts_with("wrong output format expected an integer, found \"002\""),
+    );
+    // With --problem and `-`, the answer is recomputed (the sample's answer is 2).
+    let f = Files::new();
+    let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
+    let out = f.put("chess.out", b"2\n");
+    let score = f.path().join("s");
+    let message = f.path().join("m");
+    let res = checker(
+        &[
+            std::ffi::OsStr::new("--protocol=lemon"),
+            std::ffi::OsStr::new("--problem=chess"),
+            input.as_os_str(),
+            out.as_os_str(),
+            std::ffi::OsStr::new("-"),
+            std::ffi::OsStr::new("7"),
+            score.as_os_str(),
+            message.as_os_str(),
+        ],
+        b"",
+    );
+    assert_eq!(res.status.code(), Some(0));
+    assert_eq!(fs::read_to_string(&score).unwrap(), "7\n");
+}
+
+#[test]
+fn lemon_protocol_reports_its_own_failures_with_a_nonzero_exit() {
+    // A broken answer file: Lemon must see a special-judge error, not a zero for the contestant.
+    let (code, score, message) = lemon(&[], b"2\n", b"two\n");
+    assert_eq!(code, 3);
+    assert_eq!(score.as_deref(), Some("0\n"));
+    assert!(message.unwrap().starts_with("FAIL answer file"));
+
+    let f = Files::new();
+    let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
+    let out = f.put("chess.out", b"2\n");
+    let ans = f.put("chess.ans", b"2\n");
+    let flag = std::ffi::OsStr::new("--protocol=lemon");
+    // Too few arguments, and a full score that is not a number: usage failures (3).
+    let res = checker(
+        &[flag, input.as_os_str(), out.as_os_str(), ans.as_os_str()],
+        b"",
+    );
+    assert_eq!(res.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&res.stderr).contains("takes 6 arguments"));
+    let s = f.path().join("s");
+    let m = f.path().join("m");
+    let res = checker(
+        &[
+            flag,
+            input.as_os_str(),
+            out.as_os_str(),
+            ans.as_os_str(),
+            std::ffi::OsStr::new("+10"),
+            s.as_os_str(),
+            m.as_os_str(),
+        ],
+        b"",
+    );
+    assert_eq!(res.status.code(), Some(3));
+    assert!(
+        String::from_utf8_lossy(&res.stderr).contains("full score must be a non-negative integer")
+    );
+    assert!(!s.exists(), "nothing is scored on a usage error");
+    // A missing output file (the program wrote none): the checker cannot judge it.
+    let missing = f.path().join("none.out");
+    let res = checker(
+        &[
+            flag,
+            input.as_os_str(),
+            missing.as_os_str(),
+            ans.as_os_str(),
+            std::ffi::OsStr::new("10"),
+            s.as_os_str(),
+            m.as_os_str(),
+        ],
+        b"",
+    );
+    assert_eq!(res.status.code(), Some(3));
+    assert!(
+        fs::read_to_string(&m)
+            .unwrap()
+            .starts_with("FAIL cannot read output")
+    );
+}

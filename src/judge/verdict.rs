@@ -223,50 +223,159 @@ pub fn compare(output: &[u8], expected: i64) -> Judgement {
     }
 }
 
-/// Shows at most a few characters of a token, quoted.
-fn quote(token: &[u8]) -> String {
-    const SHOWN: usize = 24;
-    let text = String::from_utf8_lossy(token);
-    let mut shown: String = text.chars().take(SHOWN).collect();
-    if text.chars().count() > SHOWN {
-        shown.push('…');
-    }
-    format!("{shown:?}")
+/// How many characters (or raw bytes) of a token a message shows.
+const SHOWN_CHARS: usize = 24;
+
+/// Characters that print as nothing or as blank space: a message shows them as their UTF-8
+/// bytes (`\xE2\x80\x8B`), or a reader would see `"2"` and wonder what is wrong with it.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || c.is_whitespace()
+        || matches!(
+            c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+        )
 }
 
-/// The single integer an output holds: one token of an optional sign and decimal digits that
-/// fits in an `i64`, with only ASCII whitespace around it. Numeric equality decides, so `+2`
-/// and `002` both read as 2. The error says briefly what was found instead.
-pub fn parse_answer(output: &[u8]) -> Result<i64, String> {
-    if std::str::from_utf8(output).is_err() {
-        return Err("output is not UTF-8 text".to_string());
+fn push_bytes(out: &mut String, bytes: &[u8]) {
+    for b in bytes {
+        out.push_str(&format!("\\x{b:02X}"));
     }
+}
+
+/// One character of a token as a message shows it: itself when visible, else its bytes.
+fn show_char(c: char) -> String {
+    let mut out = String::new();
+    if is_invisible(c) {
+        push_bytes(&mut out, c.encode_utf8(&mut [0; 4]).as_bytes());
+    } else {
+        out.push(c);
+    }
+    out
+}
+
+/// A token in double quotes, as a person would type it: visible characters as they are,
+/// `"` and `\` escaped with a backslash, invisible characters and bytes that are not UTF-8
+/// as `\xEF`; at most `SHOWN_CHARS` of them, then `…`.
+fn quote(token: &[u8]) -> String {
+    let mut out = String::from("\"");
+    let mut shown = 0;
+    for chunk in token.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown == SHOWN_CHARS {
+                out.push_str("…\"");
+                return out;
+            }
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c => out.push_str(&show_char(c)),
+            }
+            shown += 1;
+        }
+        for &b in chunk.invalid() {
+            if shown == SHOWN_CHARS {
+                out.push_str("…\"");
+                return out;
+            }
+            push_bytes(&mut out, &[b]);
+            shown += 1;
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The first thing in `token` (after an optional leading `-`) that is not an ASCII digit,
+/// described for a message: `'.'`, `\xE2\x80\x8B`, `byte \xFF`.
+fn first_non_digit(token: &[u8]) -> Option<String> {
+    let body = token.strip_prefix(b"-").unwrap_or(token);
+    let at = body.iter().position(|b| !b.is_ascii_digit())?;
+    let rest = &body[at..];
+    let chunk = rest.utf8_chunks().next()?;
+    Some(match chunk.valid().chars().next() {
+        Some(c) if is_invisible(c) => show_char(c),
+        Some('\'') => "'\\''".to_string(),
+        Some(c) => format!("'{c}'"),
+        None => {
+            let mut out = String::from("byte ");
+            push_bytes(&mut out, &chunk.invalid()[..1]);
+            out
+        }
+    })
+}
+
+/// Why a token is not an integer as testlib reads one, or `None` if it is one.
+fn integer_error(token: &[u8]) -> Option<&'static str> {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    if token.starts_with("\u{FEFF}".as_bytes()) {
+        Some("it starts with a UTF-8 byte-order mark, which the program must not print")
+    } else if token.starts_with(b"+") {
+        Some("a leading '+' is not allowed")
+    } else if digits.is_empty() {
+        Some("a minus sign needs digits after it")
+    } else if !digits.iter().all(u8::is_ascii_digit) {
+        None // described by first_non_digit
+    } else if digits.len() > 1 && digits[0] == b'0' {
+        Some("leading zeros are not allowed")
+    } else if token == b"-0" {
+        Some("minus zero is not allowed, write 0")
+    } else {
+        None
+    }
+}
+
+/// The single integer an output holds, read as testlib's `readLong` reads it (testlib's
+/// `stringToLongLong`): an optional `-` and decimal digits, no leading `+`, no leading zeros
+/// (`0` itself is fine, `00`, `007` and `-0` are not), within the 64-bit range. Any ASCII
+/// whitespace may surround it; nothing else may. `duipai test`, `stress` and `duipai-checker`
+/// all judge with this, so they always agree, and agree with a testlib checker: `0011` and
+/// `+12` are presentation errors, never accepted as 11 and 12. The error says what was found
+/// and why it is wrong.
+pub fn parse_answer(output: &[u8]) -> Result<i64, String> {
     let mut tokens = output
         .split(|b| b.is_ascii_whitespace())
         .filter(|t| !t.is_empty());
     let Some(token) = tokens.next() else {
         return Err("empty output".to_string());
     };
-    let extra = tokens.count();
-    if extra > 0 {
-        return Err(format!(
-            "expected one integer, found {} tokens starting with {}",
-            extra + 1,
-            quote(token)
-        ));
+    // The first token's fault comes first, as in testlib; how much else there was helps to
+    // recognise the output (a sentence, a debug dump).
+    let bad = |why: &str, more: usize| {
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(" ({} tokens in all)", more + 1)
+        };
+        format!("expected an integer, found {}: {why}{tail}", quote(token))
+    };
+    if let Some(why) = integer_error(token) {
+        return Err(bad(why, tokens.count()));
     }
-    let digits = token
-        .strip_prefix(b"-")
-        .or_else(|| token.strip_prefix(b"+"));
-    let digits = digits.unwrap_or(token);
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return Err(format!("expected an integer, found {}", quote(token)));
+    if let Some(what) = first_non_digit(token) {
+        return Err(bad(&format!("{what} is not a digit"), tokens.count()));
     }
-    // The token is ASCII digits with a sign, so it is valid UTF-8 and only overflow can fail.
-    std::str::from_utf8(token)
+    // An optional '-' and ASCII digits: valid UTF-8, so only overflow can fail.
+    let Some(value) = std::str::from_utf8(token)
         .ok()
         .and_then(|t| t.parse::<i64>().ok())
-        .ok_or_else(|| format!("integer {} does not fit in 64 bits", quote(token)))
+    else {
+        return Err(bad("it does not fit in 64 bits", tokens.count()));
+    };
+    if let Some(extra) = tokens.next() {
+        let more = tokens.count();
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(" and {more} more token{}", if more == 1 { "" } else { "s" })
+        };
+        return Err(format!(
+            "expected one integer, found {}{tail} after {value}: nothing may follow the answer",
+            quote(extra)
+        ));
+    }
+    Ok(value)
 }
 
 #[cfg(test)]
@@ -282,6 +391,8 @@ mod tests {
             stderr: Vec::new(),
             stderr_bytes: 0,
             cpu_time: Duration::from_millis(1200),
+            cpu_times: vec![Duration::from_millis(1200)],
+            cpu_wait: Duration::ZERO,
             wall_time: Duration::from_millis(1300),
             peak_memory_bytes: 300 << 20,
             peak_processes: 1,
@@ -300,39 +411,190 @@ mod tests {
         judge(&execution(termination, stdout), expected).verdict
     }
 
+    /// testlib's own integer reader decides: these are its accepted forms.
     #[test]
-    fn parses_single_integers() {
-        assert_eq!(parse_answer(b"2\n"), Ok(2));
-        assert_eq!(parse_answer(b"  -17 \r\n\n"), Ok(-17));
-        assert_eq!(parse_answer(b"+5"), Ok(5));
-        assert_eq!(parse_answer(b"\t007\t"), Ok(7));
-        assert_eq!(parse_answer(b"-9223372036854775808"), Ok(i64::MIN));
-        assert_eq!(parse_answer(b"9223372036854775807\n"), Ok(i64::MAX));
+    fn reads_integers_as_testlib_does() {
+        let table: &[(&[u8], i64)] = &[
+            (b"2\n", 2),
+            (b"0", 0),
+            (b"  -17 \r\n\n", -17),
+            (b"\t7\t", 7),
+            (b"\x0c10\x0c", 10),
+            (b"-9223372036854775808", i64::MIN),
+            (b"9223372036854775807\n", i64::MAX),
+            (b"1000000000000", 1_000_000_000_000),
+        ];
+        for &(output, want) in table {
+            assert_eq!(
+                parse_answer(output),
+                Ok(want),
+                "{:?}",
+                String::from_utf8_lossy(output)
+            );
+        }
+    }
+
+    /// Everything else, each with the message that says why.
+    #[test]
+    fn rejects_with_a_reason() {
+        let table: &[(&[u8], &str)] = &[
+            (b"", "empty output"),
+            (b" \n\t", "empty output"),
+            (
+                b"0011",
+                r#"expected an integer, found "0011": leading zeros are not allowed"#,
+            ),
+            (
+                b"00",
+                r#"expected an integer, found "00": leading zeros are not allowed"#,
+            ),
+            (
+                b"-07",
+                r#"expected an integer, found "-07": leading zeros are not allowed"#,
+            ),
+            (
+                b"+12",
+                r#"expected an integer, found "+12": a leading '+' is not allowed"#,
+            ),
+            (
+                b"+",
+                r#"expected an integer, found "+": a leading '+' is not allowed"#,
+            ),
+            (
+                b"-0",
+                r#"expected an integer, found "-0": minus zero is not allowed, write 0"#,
+            ),
+            (
+                b"-",
+                r#"expected an integer, found "-": a minus sign needs digits after it"#,
+            ),
+            (
+                b"--5",
+                r#"expected an integer, found "--5": '-' is not a digit"#,
+            ),
+            (
+                b"two",
+                r#"expected an integer, found "two": 't' is not a digit"#,
+            ),
+            (
+                b"3.0",
+                r#"expected an integer, found "3.0": '.' is not a digit"#,
+            ),
+            (
+                b"1e3",
+                r#"expected an integer, found "1e3": 'e' is not a digit"#,
+            ),
+            (
+                b"12'",
+                r#"expected an integer, found "12'": '\'' is not a digit"#,
+            ),
+            (
+                b"2\"",
+                r#"expected an integer, found "2\"": '"' is not a digit"#,
+            ),
+            (
+                "\u{FF12}".as_bytes(),
+                "expected an integer, found \"\u{FF12}\": '\u{FF12}' is not a digit",
+            ),
+            (
+                b"\xEF\xBB\xBF2\n",
+                r#"expected an integer, found "\xEF\xBB\xBF2": it starts with a UTF-8 byte-order mark, which the program must not print"#,
+            ),
+            (
+                b"\xff2",
+                r#"expected an integer, found "\xFF2": byte \xFF is not a digit"#,
+            ),
+            (
+                b"2\x00",
+                r#"expected an integer, found "2\x00": \x00 is not a digit"#,
+            ),
+            (
+                "2\u{200B}".as_bytes(),
+                r#"expected an integer, found "2\xE2\x80\x8B": \xE2\x80\x8B is not a digit"#,
+            ),
+            (
+                b"a\\b",
+                r#"expected an integer, found "a\\b": 'a' is not a digit"#,
+            ),
+            (
+                b"9223372036854775808",
+                r#"expected an integer, found "9223372036854775808": it does not fit in 64 bits"#,
+            ),
+            (
+                b"-9223372036854775809",
+                r#"expected an integer, found "-9223372036854775809": it does not fit in 64 bits"#,
+            ),
+            (
+                b"2 3\n",
+                r#"expected one integer, found "3" after 2: nothing may follow the answer"#,
+            ),
+            (
+                b"2\n3\n4 5",
+                r#"expected one integer, found "3" and 2 more tokens after 2: nothing may follow the answer"#,
+            ),
+            (
+                b"2 \xff",
+                r#"expected one integer, found "\xFF" after 2: nothing may follow the answer"#,
+            ),
+            // The first token decides, as in testlib: its fault is named before any extra.
+            (
+                b"x 2",
+                r#"expected an integer, found "x": 'x' is not a digit (2 tokens in all)"#,
+            ),
+            (
+                b"the answer is 42\n",
+                r#"expected an integer, found "the": 't' is not a digit (4 tokens in all)"#,
+            ),
+        ];
+        for &(output, want) in table {
+            assert_eq!(
+                parse_answer(output),
+                Err(want.to_string()),
+                "{:?}",
+                String::from_utf8_lossy(output)
+            );
+        }
     }
 
     #[test]
-    fn rejects_everything_else() {
-        assert_eq!(parse_answer(b""), Err("empty output".to_string()));
-        assert_eq!(parse_answer(b" \n\t"), Err("empty output".to_string()));
+    fn long_tokens_are_cut() {
+        let err = parse_answer(&[b'x'; 100]).unwrap_err();
         assert_eq!(
-            parse_answer(b"2 3\n"),
-            Err("expected one integer, found 2 tokens starting with \"2\"".to_string())
+            err,
+            format!(
+                "expected an integer, found \"{}…\": 'x' is not a digit",
+                "x".repeat(24)
+            )
         );
-        assert_eq!(
-            parse_answer(b"two"),
-            Err("expected an integer, found \"two\"".to_string())
+        let err = parse_answer(&[0xff; 100]).unwrap_err();
+        assert!(
+            err.starts_with(&format!(
+                "expected an integer, found \"{}…\"",
+                r"\xFF".repeat(24)
+            )),
+            "{err}"
         );
-        assert!(parse_answer(b"-").is_err());
-        assert!(parse_answer(b"+-3").is_err());
-        assert!(parse_answer(b"3.0").is_err());
-        assert!(parse_answer(b"1e3").is_err());
-        assert!(parse_answer(b"\xff2").is_err());
-        assert_eq!(
-            parse_answer(b"9223372036854775808"),
-            Err("integer \"9223372036854775808\" does not fit in 64 bits".to_string())
-        );
-        let long = parse_answer(&[b'x'; 100]).unwrap_err();
-        assert!(long.len() < 60, "{long}");
+    }
+
+    /// No message ever carries a Rust debug escape (`\u{feff}`, `\0`, `\'`-style output of
+    /// `{:?}`), whatever the bytes.
+    #[test]
+    fn messages_have_no_debug_escapes() {
+        let samples: &[&[u8]] = &[
+            b"\xEF\xBB\xBF1",
+            "\u{FEFF}".as_bytes(),
+            b"\x00\x01\x7f",
+            "\u{202E}12".as_bytes(),
+            b"\t\"q\"",
+            b"1 \xc3",
+        ];
+        for sample in samples {
+            let err = parse_answer(sample).unwrap_err();
+            assert!(!err.contains("\\u{"), "{err}");
+            assert!(!err.contains("\\0"), "{err}");
+            assert!(!err.contains('\u{FEFF}'), "{err}");
+            assert!(!err.contains('\u{202E}'), "{err}");
+        }
     }
 
     #[test]
@@ -372,7 +634,19 @@ mod tests {
             Verdict::RuntimeError
         );
         let cpu = judge(&execution(Over(Limit::CpuTime), b""), 2);
-        assert_eq!(cpu.detail, "CPU time 1.20 s over the limit of 1.00 s");
+        assert_eq!(cpu.detail, "CPU 1.200 s (limit 1.000 s)");
+        let mut rerun = execution(Over(Limit::CpuTime), b"");
+        rerun.cpu_times = [1004, 1060, 1050].map(Duration::from_millis).to_vec();
+        assert_eq!(
+            judge(&rerun, 2).detail,
+            "CPU 1.004 s, 1.060 s, 1.050 s (limit 1.000 s)"
+        );
+        let mut sleeper = execution(Over(Limit::WallTime), b"");
+        sleeper.cpu_time = Duration::from_millis(100);
+        assert!(judge(&sleeper, 2).detail.contains("waits or sleeps"));
+        let mut starved = sleeper.clone();
+        starved.cpu_wait = Duration::from_millis(1000);
+        assert!(judge(&starved, 2).detail.contains("CPU-starved"));
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(
             mem.detail,

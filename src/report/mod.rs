@@ -80,7 +80,11 @@ pub fn human_line(record: &CaseRecord) -> String {
     );
     if record.cpu_runs_ms.len() > 1 && record.verdict.is_accepted() {
         // A re-run that changed nothing visible still shows what was measured.
-        let runs: Vec<String> = record.cpu_runs_ms.iter().map(|ms| format!("{ms} ms")).collect();
+        let runs: Vec<String> = record
+            .cpu_runs_ms
+            .iter()
+            .map(|ms| format!("{ms} ms"))
+            .collect();
         line.push_str(&format!("  (CPU measured {})", runs.join(", ")));
     }
     if !record.verdict.is_accepted() {

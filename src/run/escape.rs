@@ -108,7 +108,10 @@ fn own_children() -> Vec<i32> {
         for task in tasks.flatten() {
             if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
                 found_file = true;
-                out.extend(text.split_whitespace().filter_map(|p| p.parse::<i32>().ok()));
+                out.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<i32>().ok()),
+                );
             }
         }
     }

@@ -671,7 +671,9 @@ pub fn run(
     escape::become_subreaper();
     let token = escape::Token::new();
     let mut command = Command::new(resolve_program(exe));
-    command.stderr(Stdio::piped()).env(escape::ENV, token.value());
+    command
+        .stderr(Stdio::piped())
+        .env(escape::ENV, token.value());
     match &dir {
         None => {
             command.args(args);

@@ -2,6 +2,7 @@
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
 mod cli;
+mod compile;
 mod ergonomics;
 mod files;
 mod flags;

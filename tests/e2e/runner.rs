@@ -124,7 +124,8 @@ fn sleeper_is_stopped_at_the_wall_clock_limit() {
     assert!(execution.cpu_time < Duration::from_millis(300));
     let judgement = verdict::judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
-    assert!(judgement.detail.contains("wall-clock"), "{judgement}");
+    assert!(judgement.detail.contains("wall clock"), "{judgement}");
+    assert!(judgement.detail.contains("sleeps"), "{judgement}");
 }
 
 #[test]

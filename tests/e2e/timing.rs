@@ -14,7 +14,14 @@ fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
     let fixture = fixture();
     let burn = format!("burn-{burn_ms}");
     let sample = sample();
-    let mut args = vec!["test", "chess", sample.as_str(), "--json", "--time-limit", "500"];
+    let mut args = vec![
+        "test",
+        "chess",
+        sample.as_str(),
+        "--json",
+        "--time-limit",
+        "500",
+    ];
     args.extend_from_slice(extra);
     args.extend_from_slice(&["--", fixture.to_str().unwrap(), &burn, "chess"]);
     let out = duipai_in(dir.path(), &args);
@@ -52,8 +59,15 @@ fn a_run_over_the_limit_reports_every_time_measured() {
     let out = duipai_in(
         dir.path(),
         &[
-            "test", "chess", &sample, "--time-limit", "500", "--", fixture.to_str().unwrap(),
-            "burn-2000", "chess",
+            "test",
+            "chess",
+            &sample,
+            "--time-limit",
+            "500",
+            "--",
+            fixture.to_str().unwrap(),
+            "burn-2000",
+            "chess",
         ],
     );
     assert_eq!(code(&out), 1);

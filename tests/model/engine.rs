@@ -45,6 +45,8 @@ impl Runner for FakeRunner<'_> {
             stderr: b"fake\n".to_vec(),
             stderr_bytes: 5,
             cpu_time: Duration::from_millis(1),
+            cpu_times: vec![Duration::from_millis(1)],
+            cpu_wait: Duration::ZERO,
             wall_time: Duration::from_millis(1),
             peak_memory_bytes: 0,
             peak_processes: 1,

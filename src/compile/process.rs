@@ -1,0 +1,167 @@
+//! Running a compiler (or its `--version`) with a deadline: its own process group, killed
+//! whole at the deadline, its output captured up to a cap and always reaped.
+
+use std::io::{self, Read};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How much of each stream is kept: the first screens of a template error are the useful
+/// part, and a compiler printing without end must not fill memory.
+const KEPT_BYTES: usize = 256 * 1024;
+
+/// What a finished (or killed) compiler run left.
+#[derive(Debug)]
+pub(crate) struct Captured {
+    /// `None` when the run was killed at the deadline.
+    pub status: Option<ExitStatus>,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+/// Reads a pipe to its end, keeping the first `KEPT_BYTES`: the rest is drained so that the
+/// writer never blocks on a full pipe.
+fn drain(mut pipe: impl Read) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let room = KEPT_BYTES.saturating_sub(kept.len());
+                kept.extend_from_slice(&buf[..n.min(room)]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    kept
+}
+
+/// Kills the process group led by `child`, which has not been reaped yet: its pid, and so the
+/// group id, cannot have been reused by another process.
+fn kill_group(child: &Child) {
+    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: killpg takes plain integers; an error (the group already gone) is harmless.
+        unsafe {
+            libc::killpg(pgid, libc::SIGKILL);
+        }
+    }
+}
+
+/// Runs `command` with stdin closed and stdout and stderr captured, for at most `timeout`.
+/// Spawn errors (a missing program) are returned as they are, for the caller to explain.
+pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captured> {
+    use std::os::unix::process::CommandExt;
+    let deadline = Instant::now() + timeout;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so that the deadline also stops the compiler's children (cc1plus,
+        // as, ld) and a terminal's Ctrl-C reaches duipai's handler first.
+        .process_group(0)
+        .spawn()?;
+    let (sender, receiver) = mpsc::channel();
+    let mut readers = 0;
+    if let Some(out) = child.stdout.take() {
+        let sender = sender.clone();
+        thread::spawn(move || sender.send((true, drain(out))));
+        readers += 1;
+    }
+    if let Some(err) = child.stderr.take() {
+        let sender = sender.clone();
+        thread::spawn(move || sender.send((false, drain(err))));
+        readers += 1;
+    }
+    drop(sender);
+
+    let mut pause = Duration::from_millis(1);
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if Instant::now() >= deadline {
+            kill_group(&child);
+            child.wait()?;
+            break None;
+        }
+        thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(25));
+    };
+
+    // A descendant that outlived the compiler may hold the pipes open: wait for the readers
+    // only until the deadline (plus a moment after a kill), then keep what they have.
+    let mut captured = Captured {
+        status,
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+    };
+    let until = deadline.max(Instant::now()) + Duration::from_millis(200);
+    for _ in 0..readers {
+        let left = until.saturating_duration_since(Instant::now());
+        match receiver.recv_timeout(left) {
+            Ok((true, bytes)) => captured.stdout = bytes,
+            Ok((false, bytes)) => captured.stderr = bytes,
+            Err(_) => break,
+        }
+    }
+    Ok(captured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captures_both_streams_and_the_status() {
+        let got = run(
+            Command::new("sh").args(["-c", "echo out; echo err >&2; exit 3"]),
+            Duration::from_secs(10),
+        )
+        .unwrap();
+        assert_eq!(got.status.and_then(|s| s.code()), Some(3));
+        assert_eq!(got.stdout, b"out\n");
+        assert_eq!(got.stderr, b"err\n");
+    }
+
+    #[test]
+    fn kills_the_whole_group_at_the_deadline() {
+        let start = Instant::now();
+        // The child sleeps in a grandchild too: both must go.
+        let got = run(
+            Command::new("sh").args(["-c", "sleep 30 & sleep 30; echo never"]),
+            Duration::from_millis(300),
+        )
+        .unwrap();
+        assert!(got.status.is_none());
+        assert!(got.stdout.is_empty());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn keeps_only_the_first_part_of_a_flood() {
+        let got = run(
+            Command::new("sh").args(["-c", "yes 0123456789 | head -c 2000000 >&2"]),
+            Duration::from_secs(20),
+        )
+        .unwrap();
+        assert_eq!(got.status.and_then(|s| s.code()), Some(0));
+        assert_eq!(got.stderr.len(), KEPT_BYTES);
+    }
+
+    #[test]
+    fn a_missing_program_is_a_spawn_error() {
+        let err = run(
+            &mut Command::new("/nonexistent/duipai-no-such-compiler"),
+            Duration::from_secs(1),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+    }
+}

@@ -1,0 +1,661 @@
+//! Source files as programs, through `duipai::compile` with the real compilers: builds that
+//! run, cache hits that do not invoke the compiler, compile errors with their positions,
+//! rebuilds after an edit or a new command, and safe concurrent builds. A language whose
+//! compiler is missing is skipped with a printed reason, except C and C++, which must be here.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
+
+/// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
+/// change what is tested.
+fn options(cache: &Path) -> CompileOptions {
+    CompileOptions {
+        cache_dir: Some(cache.to_path_buf()),
+        use_env: false,
+        ..CompileOptions::default()
+    }
+}
+
+fn os(words: &[&str]) -> Vec<OsString> {
+    words.iter().map(OsString::from).collect()
+}
+
+fn path_command(path: &Path, args: &[&str]) -> Vec<OsString> {
+    let mut command = vec![path.as_os_str().to_owned()];
+    command.extend(args.iter().map(OsString::from));
+    command
+}
+
+/// Runs a prepared command on `stdin` and returns its stdout; it must succeed.
+fn run(prepared: &Prepared, stdin: &str) -> String {
+    let mut child = Command::new(&prepared.command[0])
+        .args(&prepared.command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {:?}: {e}", prepared.command));
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{:?} failed: {}",
+        prepared.command,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn have(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// Whether a language's tools are here; prints why a test is skipped when not.
+fn available(language: Language, programs: &[&str]) -> bool {
+    for program in programs {
+        if !have(program) {
+            eprintln!("skipping the {language} test: `{program}` is not installed");
+            return false;
+        }
+    }
+    true
+}
+
+/// C and C++ are required: their tests must not silently pass on a machine without them.
+fn require(program: &str) {
+    assert!(
+        have(program),
+        "`{program}` is needed for these tests (C and C++ are always covered)"
+    );
+}
+
+const C_SUM: &str = r#"#include <math.h>
+#include <stdio.h>
+int main(void) {
+    long long a, b;
+    if (scanf("%lld %lld", &a, &b) != 2) return 1;
+    /* sqrt of a runtime value needs libm: -lm must be on the command line. */
+    volatile double x = (double)(a * a);
+    printf("%lld\n", (long long)sqrt(x) + b);
+    return 0;
+}
+"#;
+
+const CPP_SUM: &str = r#"#include <bits/stdc++.h>
+static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
+int main() {
+    long long a, b;
+    std::cin >> a >> b;
+    if (auto [x, y] = std::pair{a, b}; true) std::cout << x + y << "\n";
+}
+"#;
+
+/// A shell script standing in for a compiler: it logs every invocation, then runs the real
+/// one. Probed until it can be executed, because a file just written may briefly be "busy"
+/// while another test thread forks.
+fn logging_wrapper(dir: &Path, real: &str) -> (PathBuf, PathBuf) {
+    let log = dir.join("invocations.log");
+    let script = dir.join(format!("{real}-wrapper"));
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\nexec {real} \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    wait_until_executable(&script);
+    fs::write(&log, "").unwrap();
+    (script, log)
+}
+
+fn wait_until_executable(script: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match Command::new(script)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+        {
+            Ok(_) => return,
+            Err(e) if e.raw_os_error() == Some(libc_etxtbsy()) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("cannot run {}: {e}", script.display()),
+        }
+    }
+}
+
+/// ETXTBSY on Linux.
+fn libc_etxtbsy() -> i32 {
+    26
+}
+
+/// The compile invocations in a wrapper's log (not `--version` probes).
+fn compiles(log: &Path) -> usize {
+    fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains(" -o "))
+        .count()
+}
+
+#[test]
+fn c_source_compiles_runs_and_is_cached() {
+    require("gcc");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("sum.c");
+    fs::write(&source, C_SUM).unwrap();
+    let opts = options(&dir.path().join("cache"));
+
+    let first = prepare(&path_command(&source, &["x", "y"]), &opts).unwrap();
+    assert_eq!(first.language, Some(Language::C));
+    assert!(first.compiled);
+    assert!(first.compile_time.is_some());
+    // The binary is named after the source and lives in the cache; arguments follow it.
+    let binary = Path::new(&first.command[0]);
+    assert_eq!(binary.file_name().unwrap(), "sum");
+    assert!(binary.starts_with(dir.path().join("cache")), "{binary:?}");
+    assert!(binary.is_absolute());
+    assert_eq!(&first.command[1..], &os(&["x", "y"])[..]);
+    assert_eq!(run(&first, "3 4\n"), "7\n");
+
+    let second = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(!second.compiled);
+    assert_eq!(second.compile_time, None);
+    assert_eq!(second.command, vec![first.command[0].clone()]);
+    assert_eq!(run(&second, "-5 1\n"), "6\n");
+}
+
+#[test]
+fn cpp_source_compiles_with_the_contest_flags() {
+    require("g++");
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["a.cpp", "b.cc", "c.cxx"] {
+        let source = dir.path().join(name);
+        fs::write(&source, CPP_SUM).unwrap();
+        let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+        assert_eq!(prepared.language, Some(Language::Cpp), "{name}");
+        assert!(prepared.compiled);
+        assert_eq!(run(&prepared, "40 2"), "42\n");
+    }
+}
+
+#[test]
+fn a_cache_hit_does_not_invoke_the_compiler() {
+    require("g++");
+    let dir = tempfile::tempdir().unwrap();
+    let (wrapper, log) = logging_wrapper(dir.path(), "g++");
+    let source = dir.path().join("a.cpp");
+    fs::write(&source, CPP_SUM).unwrap();
+    let mut opts = options(&dir.path().join("cache"));
+    opts.overrides.push((
+        Language::Cpp,
+        vec![wrapper.to_string_lossy().into_owned(), "-O2".into()],
+    ));
+
+    let first = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(first.compiled);
+    assert_eq!(compiles(&log), 1);
+    for _ in 0..3 {
+        let again = prepare(&path_command(&source, &[]), &opts).unwrap();
+        assert!(!again.compiled);
+        assert_eq!(again.command, first.command);
+    }
+    assert_eq!(compiles(&log), 1, "the compiler ran again on a cache hit");
+    // The log really records compiles: another cache directory builds again.
+    let other = options(&dir.path().join("cache2"));
+    let opts2 = CompileOptions {
+        overrides: opts.overrides.clone(),
+        ..other
+    };
+    assert!(
+        prepare(&path_command(&source, &[]), &opts2)
+            .unwrap()
+            .compiled
+    );
+    assert_eq!(compiles(&log), 2);
+    assert_eq!(run(&first, "1 1"), "2\n");
+}
+
+#[test]
+fn an_edited_source_is_recompiled() {
+    require("gcc");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("answer.c");
+    let opts = options(dir.path());
+    fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
+    )
+    .unwrap();
+    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert_eq!(run(&v1, ""), "1\n");
+    fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void){puts(\"2\");return 0;}\n",
+    )
+    .unwrap();
+    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(v2.compiled, "an edit must rebuild");
+    assert_ne!(v1.command, v2.command);
+    assert_eq!(run(&v2, ""), "2\n");
+    // Going back to the first version finds its build again.
+    fs::write(
+        &source,
+        "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
+    )
+    .unwrap();
+    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(!back.compiled);
+    assert_eq!(back.command, v1.command);
+}
+
+#[test]
+fn another_compiler_command_is_another_build() {
+    require("g++");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("v.cpp");
+    fs::write(
+        &source,
+        "#include <cstdio>\n#ifndef VALUE\n#define VALUE 0\n#endif\nint main(){std::printf(\"%d\\n\", VALUE);}\n",
+    )
+    .unwrap();
+    let plain = options(dir.path());
+    let default = prepare(&path_command(&source, &[]), &plain).unwrap();
+    assert_eq!(run(&default, ""), "0\n");
+
+    let (lang, words) =
+        duipai::compile::parse_override("cpp=g++ -std=c++17 -O2 -DVALUE=7").unwrap();
+    let mut flagged = options(dir.path());
+    flagged.overrides.push((lang, words));
+    let seven = prepare(&path_command(&source, &[]), &flagged).unwrap();
+    assert!(seven.compiled, "a new command must not reuse the old build");
+    assert_ne!(seven.command, default.command);
+    assert_eq!(run(&seven, ""), "7\n");
+    // And the default's build is still there, untouched.
+    let again = prepare(&path_command(&source, &[]), &plain).unwrap();
+    assert!(!again.compiled);
+    assert_eq!(run(&again, ""), "0\n");
+}
+
+#[test]
+fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
+    require("g++");
+    // A path relative to the working directory (the package root): the message must name it
+    // exactly so, so that an editor can jump to it.
+    fs::create_dir_all("target").unwrap();
+    let dir = tempfile::Builder::new()
+        .prefix("compile-test-")
+        .tempdir_in("target")
+        .unwrap();
+    let relative = Path::new("target")
+        .join(dir.path().file_name().unwrap())
+        .join("bad.cpp");
+    fs::write(
+        &relative,
+        "#include <cstdio>\nint main() {\n    return undeclared_name;\n}\n",
+    )
+    .unwrap();
+    let err = prepare(&path_command(&relative, &[]), &options(dir.path())).unwrap_err();
+    let CompileError::Failed {
+        ref source,
+        language,
+        ref status,
+        ref messages,
+        ..
+    } = err
+    else {
+        panic!("expected a compile failure, got {err}");
+    };
+    assert_eq!(source, &relative);
+    assert_eq!(language, Language::Cpp);
+    assert_eq!(status, "exit status 1");
+    let position = format!("{}:3:12: error", relative.display());
+    assert!(messages.contains(&position), "{messages}");
+    assert!(messages.contains("undeclared_name"), "{messages}");
+    let shown = err.to_string();
+    assert!(
+        shown.starts_with(&format!(
+            "{} does not compile (C++ compiler `g++ -std=c++17 -O2 -pipe",
+            relative.display()
+        )),
+        "{shown}"
+    );
+    assert!(shown.contains(&position), "{shown}");
+    // Nothing half-built is left in the cache.
+    let leftovers: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n != "bad.cpp")
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn a_missing_compiler_says_what_overrides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("a.cpp");
+    fs::write(&source, CPP_SUM).unwrap();
+    let mut opts = options(dir.path());
+    opts.overrides
+        .push((Language::Cpp, vec!["/nonexistent/duipai-g++".into()]));
+    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    assert!(matches!(err, CompileError::Missing { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "cannot run the C++ compiler `/nonexistent/duipai-g++` (from --compiler): not found; \
+         install it, or name another with DUIPAI_CXX=COMMAND or --compiler cpp=COMMAND"
+    );
+}
+
+#[test]
+fn a_hung_compiler_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("slow-cc");
+    fs::write(
+        &script,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60\n",
+    )
+    .unwrap();
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    wait_until_executable(&script);
+    let source = dir.path().join("a.c");
+    fs::write(&source, "int main(void){return 0;}\n").unwrap();
+    let mut opts = options(dir.path());
+    opts.timeout = Duration::from_millis(500);
+    opts.overrides
+        .push((Language::C, vec![script.to_string_lossy().into_owned()]));
+    let start = Instant::now();
+    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    assert!(matches!(err, CompileError::TimedOut { .. }), "{err:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn plain_programs_and_missing_sources_are_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = options(dir.path());
+    for command in [
+        os(&["/bin/echo", "hello.cpp"]),
+        os(&["./no-such-file.cpp", "arg"]),
+        os(&["python3", "gen.py"]),
+        Vec::new(),
+    ] {
+        let prepared = prepare(&command, &opts).unwrap();
+        assert_eq!(prepared.command, command);
+        assert_eq!(prepared.language, None);
+        assert!(!prepared.compiled);
+    }
+    assert_eq!(
+        fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no cache for plain programs"
+    );
+}
+
+#[test]
+fn concurrent_builds_of_one_source_agree() {
+    require("gcc");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("sum.c");
+    fs::write(&source, C_SUM).unwrap();
+    let cache = dir.path().join("cache");
+    let results: Vec<Prepared> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| prepare(&path_command(&source, &[]), &options(&cache)).unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for r in &results {
+        assert_eq!(r.command, results[0].command);
+        assert_eq!(run(r, "2 2"), "4\n");
+    }
+    // One build directory, no temporary ones left behind.
+    let entries: Vec<String> = fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(entries[0].starts_with("c-"), "{entries:?}");
+}
+
+#[test]
+fn rust_source_compiles_and_runs() {
+    if !available(Language::Rust, &["rustc"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("brute.rs");
+    fs::write(
+        &source,
+        "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n let v: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum(); println!(\"{v}\"); }\n",
+    )
+    .unwrap();
+    let opts = options(dir.path());
+    let prepared = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert_eq!(prepared.language, Some(Language::Rust));
+    assert!(prepared.compiled);
+    assert_eq!(run(&prepared, "1 2 3"), "6\n");
+    assert!(
+        !prepare(&path_command(&source, &[]), &opts)
+            .unwrap()
+            .compiled
+    );
+}
+
+#[test]
+fn java_public_class_runs_whatever_the_file_is_called() {
+    if !available(Language::Java, &["javac", "java"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // `a.java` holding `public class Main`: javac alone would refuse it.
+    let source = dir.path().join("a.java");
+    fs::write(
+        &source,
+        "import java.util.*;\n// public class NotThis {}\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    long a = in.nextLong(), b = in.nextLong();\n    System.out.println(a + b + args.length);\n  }\n}\n",
+    )
+    .unwrap();
+    let opts = options(dir.path());
+    let prepared = prepare(&path_command(&source, &["extra"]), &opts).unwrap();
+    assert_eq!(prepared.language, Some(Language::Java));
+    assert!(prepared.compiled);
+    let words: Vec<String> = prepared
+        .command
+        .iter()
+        .map(|w| w.to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(&words[words.len() - 2..], ["Main", "extra"], "{words:?}");
+    assert!(words.contains(&"-cp".to_string()), "{words:?}");
+    assert_eq!(run(&prepared, "20 21"), "42\n");
+    assert!(
+        !prepare(&path_command(&source, &[]), &opts)
+            .unwrap()
+            .compiled
+    );
+
+    // A Java compile error points at the file the user wrote, not at duipai's renamed copy.
+    let broken = dir.path().join("b.java");
+    fs::write(
+        &broken,
+        "public class Solution {\n  int f() { return y; }\n}\n",
+    )
+    .unwrap();
+    let err = prepare(&path_command(&broken, &[]), &opts).unwrap_err();
+    let shown = err.to_string();
+    assert!(
+        shown.contains(&format!("{}:2: error", broken.display())),
+        "{shown}"
+    );
+    assert!(!shown.contains("Solution.java"), "{shown}");
+}
+
+#[test]
+fn java_class_in_a_package_without_public_class() {
+    if !available(Language::Java, &["javac", "java"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("Gen.java");
+    fs::write(
+        &source,
+        "package contest.tools;\nclass Gen {\n  public static void main(String[] a) { System.out.println(\"gen \" + a[0]); }\n}\n",
+    )
+    .unwrap();
+    let prepared = prepare(&path_command(&source, &["5"]), &options(dir.path())).unwrap();
+    assert_eq!(run(&prepared, ""), "gen 5\n");
+}
+
+#[test]
+fn python_runs_with_an_absolute_path() {
+    if !available(Language::Python, &["python3"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("gen.py");
+    fs::write(&source, "import sys\nprint(int(sys.argv[1]) * 2)\n").unwrap();
+    let prepared = prepare(&path_command(&source, &["21"]), &options(dir.path())).unwrap();
+    assert_eq!(prepared.language, Some(Language::Python));
+    assert!(!prepared.compiled);
+    assert_eq!(
+        prepared.command,
+        vec![
+            OsString::from("python3"),
+            source.clone().into_os_string(),
+            OsString::from("21")
+        ]
+    );
+    assert_eq!(run(&prepared, ""), "42\n");
+    // A missing interpreter is reported before anything runs.
+    let mut opts = options(dir.path());
+    opts.overrides
+        .push((Language::Python, vec!["/nonexistent/pypy3".into()]));
+    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("cannot run the Python interpreter `/nonexistent/pypy3`"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("DUIPAI_PYTHON=COMMAND"), "{err}");
+}
+
+/// The environment is read in a child process (this test binary run again), so that no test
+/// here changes the environment the others run in.
+fn in_child(test: &str, env: &[(&str, &str)]) {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", test, "--test-threads=1", "--nocapture"])
+        .env("DUIPAI_COMPILE_TEST_CHILD", "1");
+    for var in [
+        "DUIPAI_CC",
+        "DUIPAI_CXX",
+        "DUIPAI_RUSTC",
+        "DUIPAI_JAVAC",
+        "DUIPAI_JAVA",
+        "DUIPAI_PYTHON",
+        "DUIPAI_CACHE_DIR",
+        "XDG_CACHE_HOME",
+    ] {
+        command.env_remove(var);
+    }
+    for (var, value) in env {
+        command.env(var, value);
+    }
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "child run of {test} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn is_child() -> bool {
+    std::env::var_os("DUIPAI_COMPILE_TEST_CHILD").is_some()
+}
+
+#[test]
+fn environment_commands_sit_between_the_flag_and_the_default() {
+    use duipai::compile::Origin;
+    if !is_child() {
+        in_child(
+            "compile::environment_commands_sit_between_the_flag_and_the_default",
+            &[
+                ("DUIPAI_CXX", "clang++ -O1 '-DNAME=a b'"),
+                ("DUIPAI_CC", "  "),
+                ("DUIPAI_RUSTC", "rustc \"-O"),
+            ],
+        );
+        return;
+    }
+    let mut opts = CompileOptions::default();
+    let cxx = opts.compiler(Language::Cpp).unwrap();
+    assert_eq!(cxx.words, ["clang++", "-O1", "-DNAME=a b"]);
+    assert_eq!(cxx.origin, Origin::Env("DUIPAI_CXX"));
+    // Blank means unset.
+    assert_eq!(opts.compiler(Language::C).unwrap().origin, Origin::Default);
+    let err = opts.compiler(Language::Rust).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "DUIPAI_RUSTC=\"rustc \"-O\" is not a command: a quote is not closed"
+    );
+    opts.overrides.push((Language::Cpp, vec!["g++".into()]));
+    assert_eq!(opts.compiler(Language::Cpp).unwrap().origin, Origin::Flag);
+    // With the environment off, the defaults come back.
+    opts.use_env = false;
+    opts.overrides.clear();
+    assert_eq!(
+        opts.compiler(Language::Cpp).unwrap().origin,
+        Origin::Default
+    );
+}
+
+#[test]
+fn the_cache_directory_follows_the_environment() {
+    use duipai::compile::default_cache_dir;
+    if !is_child() {
+        for (env, want) in [
+            (
+                &[
+                    ("DUIPAI_CACHE_DIR", "/d/c"),
+                    ("XDG_CACHE_HOME", "/x"),
+                    ("HOME", "/h"),
+                ][..],
+                "/d/c",
+            ),
+            (&[("XDG_CACHE_HOME", "/x"), ("HOME", "/h")][..], "/x/duipai"),
+            // XDG paths must be absolute; a relative one is ignored.
+            (
+                &[("XDG_CACHE_HOME", "rel"), ("HOME", "/h")][..],
+                "/h/.cache/duipai",
+            ),
+            (&[("HOME", "/h")][..], "/h/.cache/duipai"),
+        ] {
+            let mut env = env.to_vec();
+            env.push(("DUIPAI_TEST_WANT", want));
+            in_child("compile::the_cache_directory_follows_the_environment", &env);
+        }
+        return;
+    }
+    let want = std::env::var("DUIPAI_TEST_WANT").unwrap();
+    assert_eq!(default_cache_dir().unwrap(), PathBuf::from(want));
+}
