@@ -327,6 +327,11 @@ pub struct TestArgs {
     /// Run again whenever the program (or a file among its arguments) changes; Ctrl-C ends.
     #[arg(long)]
     pub watch: bool,
+    /// A compiler for source files given as programs, as LANG=COMMAND (c, cpp, rust, java,
+    /// python; `cpp=g++ -std=c++20 -O2`); repeatable. Default: the contest flags, or
+    /// DUIPAI_CC, DUIPAI_CXX, DUIPAI_RUSTC, DUIPAI_JAVAC, DUIPAI_PYTHON.
+    #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
+    pub compilers: Vec<CompilerOverride>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The program under test and its arguments.
@@ -419,6 +424,11 @@ pub struct StressArgs {
     /// words like a shell would.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
     pub validator: Option<CommandWords>,
+    /// A compiler for source files given as programs, as LANG=COMMAND (c, cpp, rust, java,
+    /// python; `cpp=g++ -std=c++20 -O2`); repeatable. Default: the contest flags, or
+    /// DUIPAI_CC, DUIPAI_CXX, DUIPAI_RUSTC, DUIPAI_JAVAC, DUIPAI_PYTHON.
+    #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
+    pub compilers: Vec<CompilerOverride>,
     #[command(flatten)]
     pub limits: LimitArgs,
     /// The program under test and its arguments.
@@ -441,6 +451,23 @@ fn parse_problem_name(s: &str) -> Result<String, String> {
             problem::names().join(", "),
             quote(s)
         ))
+    }
+}
+
+/// `--compiler LANG=COMMAND`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompilerOverride(pub crate::compile::Language, pub Vec<String>);
+
+fn parse_compiler(s: &str) -> Result<CompilerOverride, String> {
+    let (language, words) = crate::compile::parse_override(s)?;
+    Ok(CompilerOverride(language, words))
+}
+
+/// How source files are compiled, with these `--compiler` flags.
+pub fn compile_options(compilers: &[CompilerOverride]) -> crate::compile::CompileOptions {
+    crate::compile::CompileOptions {
+        overrides: compilers.iter().map(|c| (c.0, c.1.clone())).collect(),
+        ..crate::compile::CompileOptions::default()
     }
 }
 

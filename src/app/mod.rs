@@ -10,6 +10,7 @@ pub mod args;
 mod commands;
 pub mod exit;
 mod interrupt;
+mod programs;
 mod replay;
 mod ui;
 mod watch;

@@ -182,3 +182,111 @@ fn watch_runs_again_after_an_edit() {
     // The watch ends with the status of its last run: all accepted.
     assert_eq!(status.code(), Some(0), "{status:?}");
 }
+
+/// A correct chess solution in C++, as a contestant writes it: memoized minimax over the
+/// row profile.
+const RIGHT_CPP: &str = r#"#include <bits/stdc++.h>
+using namespace std;
+int n, m, A[10][10], B[10][10];
+unordered_map<long long, int> memo;
+int go(vector<int>& f, int turn) {
+    if (turn == n * m) return 0;
+    long long key = 0; for (int x : f) key = key * 11 + x;
+    auto it = memo.find(key); if (it != memo.end()) return it->second;
+    bool fei = turn % 2 == 0; int best = fei ? INT_MIN : INT_MAX;
+    for (int i = 0; i < n; i++) { int j = f[i];
+        if (j < m && (i == 0 || f[i-1] > j)) { f[i]++; int r = go(f, turn + 1); f[i]--;
+            best = fei ? max(best, A[i][j] + r) : min(best, r - B[i][j]); } }
+    return memo[key] = best;
+}
+int main() { cin >> n >> m; for (int i=0;i<n;i++) for(int j=0;j<m;j++) cin >> A[i][j];
+    for (int i=0;i<n;i++) for(int j=0;j<m;j++) cin >> B[i][j];
+    vector<int> f(n, 0); cout << go(f, 0) << endl; }
+"#;
+
+/// A 1×1 chess board's answer is A (Feifei takes the only cell); this Python program is
+/// wrong when A is odd.
+const WRONG_PY: &str = "import sys\na = int(sys.stdin.read().split()[2])\nprint(a + a % 2)\n";
+
+fn have(program: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    if !found {
+        eprintln!("skipped: {program} is not installed");
+    }
+    found
+}
+
+#[test]
+fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
+    if !have("g++") || !have("python3") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("right.cpp"), RIGHT_CPP).unwrap();
+    let cache = d.join("cache");
+    let run = |args: &[&str]| {
+        Command::new(duipai())
+            .args(args)
+            .current_dir(d)
+            .env("DUIPAI_CACHE_DIR", &cache)
+            .env_remove("DUIPAI_CXX")
+            .output()
+            .unwrap()
+    };
+    let first = run(&["stress", "chess", "--iterations", "30", "--", "right.cpp"]);
+    assert_eq!(
+        code(&first),
+        0,
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(String::from_utf8_lossy(&first.stderr).contains("compiled right.cpp"));
+    // The second run finds it in the cache: the compiler does not run again.
+    let second = run(&["test", "chess", cases_dir(), "--", "right.cpp"]);
+    assert_eq!(code(&second), 0, "{}", stdout(&second));
+    assert!(!String::from_utf8_lossy(&second.stderr).contains("compiled"));
+    // A source as the reference, a Python program under test.
+    std::fs::write(d.join("wrong.py"), WRONG_PY).unwrap();
+    let out = run(&[
+        "stress",
+        "chess",
+        "--n",
+        "1",
+        "--m",
+        "1",
+        "--iterations",
+        "200",
+        "--reference",
+        "right.cpp",
+        "--json",
+        "--",
+        "python3",
+        "wrong.py",
+    ]);
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    let report = crate::util::last_json(&out);
+    assert_eq!(report["verdict"], "WA");
+    let input = std::fs::read_to_string(d.join(report["input"].as_str().unwrap())).unwrap();
+    assert_eq!(input, "1 1\n1\n0\n");
+}
+
+#[test]
+fn a_compile_error_is_a_harness_error_with_its_position() {
+    if !have("g++") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bad.cpp"), "int main() {\n  return x;\n}\n").unwrap();
+    let out = Command::new(duipai())
+        .args(["test", "chess", cases_dir(), "--", "bad.cpp"])
+        .current_dir(d)
+        .env("DUIPAI_CACHE_DIR", d.join("cache"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.cpp:2:10"), "{err}");
+    assert!(err.contains("does not compile"), "{err}");
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use crate::app::args::StressArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, Progress, jobs};
-use crate::app::{interrupt, replay, watch};
+use crate::app::{interrupt, programs, replay, watch};
 use crate::judge::ProcessRunner;
 use anyhow::bail;
 
@@ -33,7 +33,18 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
 }
 
 fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
-    let config = config(args)?;
+    let mut config = config(args)?;
+    // Source files are compiled (or taken from the cache) once, before any case.
+    config.program = programs::ready(&config.program, &args.compilers, "program")?;
+    if let Source::External(generator) = &config.source {
+        config.source = Source::External(programs::ready(generator, &args.compilers, "generator")?);
+    }
+    if let Oracle::External(reference) = &config.oracle {
+        config.oracle = Oracle::External(programs::ready(reference, &args.compilers, "reference")?);
+    }
+    if let Some(validator) = &config.validator {
+        config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
+    }
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     let out = Human::new(args.json);
     let runner = args.limits.runner();

@@ -8,7 +8,7 @@ use anyhow::bail;
 use crate::app::args::TestArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
-use crate::app::{interrupt, watch};
+use crate::app::{interrupt, programs, watch};
 use crate::report::{self, CaseRecord, json, junit};
 use crate::stress::program_name;
 use crate::suite::{self, SuiteRun};
@@ -38,6 +38,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let io = args.limits.io_mode(problem);
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
+    let program = programs::ready(&args.program, &args.compilers, "program")?;
 
     out.line(format!(
         "testing {} on {} from {} ({} worker{})",
@@ -49,7 +50,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     ));
     let run = SuiteRun {
         runner: &args.limits.runner(),
-        program: &args.program,
+        program: &program,
         limits: &limits,
         io: &io,
         jobs,
