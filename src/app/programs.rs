@@ -30,3 +30,27 @@ pub fn ready(
     }
     Ok(prepared.command)
 }
+
+/// The hint for a program that wrote its answer to `NAME.out` instead of stdout: when a run
+/// without `--file-io` printed nothing and that file appeared in the working directory since
+/// `started`.
+pub fn file_io_hint(
+    name: &str,
+    file_io: bool,
+    empty_output: bool,
+    started: std::time::SystemTime,
+) -> Option<String> {
+    if file_io || !empty_output {
+        return None;
+    }
+    let file = format!("{name}.out");
+    let modified = std::fs::metadata(&file).ok()?.modified().ok()?;
+    // File times come from a coarse clock that can lag the one `started` was read from.
+    let slack = std::time::Duration::from_secs(1);
+    (modified + slack >= started).then(|| {
+        format!(
+            "hint: the program printed nothing but wrote {file}: it uses the contest's file \
+             I/O; run it with --file-io"
+        )
+    })
+}

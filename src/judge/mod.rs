@@ -156,7 +156,9 @@ pub fn decide(execution: &Execution, expected: &Expected) -> Judgement {
     match expected {
         Expected::Answer(value) => verdict::judge(execution, *value),
         Expected::Tokens(text) => {
-            if let Some(stopped) = verdict::termination_judgement(execution) {
+            if let Some(stopped) = verdict::termination_judgement(execution)
+                .or_else(|| verdict::missing_output_file(execution))
+            {
                 return stopped;
             }
             let actual = String::from_utf8_lossy(&execution.stdout);

@@ -142,7 +142,31 @@ fn mebibytes(bytes: u64) -> String {
 
 /// Judges one run against the expected answer.
 pub fn judge(execution: &Execution, expected: i64) -> Judgement {
-    termination_judgement(execution).unwrap_or_else(|| compare(&execution.stdout, expected))
+    termination_judgement(execution)
+        .or_else(|| missing_output_file(execution))
+        .unwrap_or_else(|| compare(&execution.stdout, expected))
+}
+
+/// In file I/O mode, a missing output file is a presentation error that says what the
+/// program wrote instead.
+pub fn missing_output_file(execution: &Execution) -> Option<Judgement> {
+    let io = execution.file_io.as_ref().filter(|io| !io.output_found)?;
+    let mut wrote = Vec::new();
+    if io.stdout_bytes > 0 {
+        wrote.push(format!("{} bytes on stdout", io.stdout_bytes));
+    }
+    for (name, len) in &io.other_files {
+        wrote.push(format!("{} ({len} bytes)", crate::text::quote(name)));
+    }
+    let instead = if wrote.is_empty() {
+        "it wrote nothing else".to_string()
+    } else {
+        format!("it wrote {}", wrote.join(", "))
+    };
+    Some(Judgement::new(
+        Verdict::PresentationError,
+        format!("no {} was written; {instead}", io.output),
+    ))
 }
 
 /// The verdict decided by how the run ended alone (a limit, a signal, a nonzero exit), or
@@ -393,6 +417,7 @@ mod tests {
             cpu_time: Duration::from_millis(1200),
             cpu_times: vec![Duration::from_millis(1200)],
             cpu_wait: Duration::ZERO,
+            file_io: None,
             wall_time: Duration::from_millis(1300),
             peak_memory_bytes: 300 << 20,
             peak_processes: 1,

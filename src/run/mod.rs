@@ -150,6 +150,8 @@ pub struct Execution {
     /// Time the program was ready to run but waited for a CPU: large when the machine was too
     /// busy to give it its share (a wall-clock limit then says so).
     pub cpu_wait: Duration,
+    /// In file I/O mode, what became of the output file and what else the program wrote.
+    pub file_io: Option<FileIo>,
     /// From start until the leader exited or was stopped.
     pub wall_time: Duration,
     /// Peak resident memory: the largest sum over the group's processes seen at one sample, or
@@ -163,6 +165,19 @@ pub struct Execution {
     pub pgid: i32,
     /// The limits it ran under.
     pub limits: Limits,
+}
+
+/// What a program in file I/O mode left behind, to explain a missing output file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileIo {
+    /// The output file's name (`chess.out`).
+    pub output: String,
+    /// Whether it was there after the run.
+    pub output_found: bool,
+    /// Bytes the program printed on stdout instead (at most the output limit).
+    pub stdout_bytes: u64,
+    /// Other files it created in its working directory, with their sizes, by name.
+    pub other_files: Vec<(String, u64)>,
 }
 
 /// A failure of the harness, not of the program.
@@ -698,7 +713,9 @@ pub fn run(
             let path = dir.path().join(input_name);
             std::fs::write(&path, input)
                 .map_err(setup_error(format!("cannot write {}", path.display())))?;
-            command.stdin(Stdio::null()).stdout(Stdio::null());
+            // Stdout is still read (and capped), to say what the program printed when the
+            // output file is missing.
+            command.stdin(Stdio::null()).stdout(Stdio::piped());
         }
     }
     let rlimits = Rlimits::new(limits);
@@ -760,12 +777,37 @@ pub fn run(
         _ => (Vec::new(), 0),
     };
     let mut output_exceeded = shared.output_exceeded.load(Ordering::Acquire);
-    if let (IoMode::Files { output, .. }, Some(dir)) = (io, &dir) {
-        stdout = read_capped(&dir.path().join(output), limits.output_bytes);
+    let mut file_io = None;
+    if let (IoMode::Files { input, output }, Some(dir)) = (io, &dir) {
+        let printed = std::mem::take(&mut stdout);
+        let path = dir.path().join(output);
+        let found = path.is_file();
+        stdout = read_capped(&path, limits.output_bytes);
         if stdout.len() as u64 > limits.output_bytes {
             stdout.truncate(limits.output_bytes as usize);
             output_exceeded = true;
         }
+        // Printing to stdout in file mode is no output limit breach: it is only reported.
+        output_exceeded &= found || printed.len() as u64 <= limits.output_bytes;
+        let mut other_files: Vec<(String, u64)> = std::fs::read_dir(dir.path())
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter_map(|e| {
+                        let name = e.file_name().to_string_lossy().into_owned();
+                        let len = e.metadata().ok()?.len();
+                        (name != *input && name != *output).then_some((name, len))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        other_files.sort();
+        file_io = Some(FileIo {
+            output: output.clone(),
+            output_found: found,
+            stdout_bytes: printed.len() as u64,
+            other_files,
+        });
     }
     drop(dir);
 
@@ -808,6 +850,7 @@ pub fn run(
         cpu_time,
         cpu_times: vec![cpu_time],
         cpu_wait: seen.cpu_wait,
+        file_io,
         wall_time: seen.wall,
         peak_memory_bytes: seen.peak_rss,
         peak_processes: seen.peak_tasks,

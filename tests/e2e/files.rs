@@ -319,3 +319,53 @@ fn stderr_is_shown_saved_and_reported() {
             .contains("crashing")
     );
 }
+
+fn script(dir: &Path, name: &str, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn file_io_says_what_was_written_instead_of_the_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_sample(d);
+    script(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
+    let out = duipai_in(
+        d,
+        &["test", "chess", "a.in", "--file-io", "--", "./upper.sh"],
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "no chess.out was written; it wrote 6 bytes on stdout, \"CHESS.OUT\" (2 bytes)"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_program_that_writes_the_output_file_is_told_about_file_io() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    copy_sample(d);
+    script(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
+    let out = duipai_in(d, &["test", "chess", "a.in", "--", "./tofile.sh"]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("run it with --file-io"),
+        "{}",
+        stdout(&out)
+    );
+    // With the flag it is judged on the file.
+    std::fs::remove_file(d.join("chess.out")).unwrap();
+    script(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
+    let out = duipai_in(
+        d,
+        &["test", "chess", "a.in", "--file-io", "--", "./files.sh"],
+    );
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+}

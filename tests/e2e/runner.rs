@@ -330,12 +330,15 @@ fn file_io_reads_and_writes_files() {
     let execution = run_within(&stdin_reader, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(execution.termination, Termination::Exited(3));
 
-    // No output file at all is empty output.
+    // No output file at all is a presentation error that says so.
     let silent = vec![OsString::from("true")];
     let execution = run_within(&silent, CHESS_SAMPLE, &limits(), &io, bound);
     let judgement = verdict::judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
-    assert_eq!(judgement.detail, "empty output");
+    assert_eq!(
+        judgement.detail,
+        "no chess.out was written; it wrote nothing else"
+    );
 
     // An output file over the limit is an output limit verdict.
     let mut small = limits();

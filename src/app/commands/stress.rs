@@ -33,6 +33,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
 }
 
 fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
+    let started_at = std::time::SystemTime::now();
     let mut config = config(args)?;
     // Source files are compiled (or taken from the cache) once, before any case.
     config.program = programs::ready(&config.program, &args.compilers, "program")?;
@@ -139,6 +140,12 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
         }
         Outcome::Failed(failure) => {
             out.text(ui::explanation(&human::stress_failure(&failure)));
+            let silent = failure.outcome.execution.stdout.is_empty();
+            if let Some(hint) =
+                programs::file_io_hint(&config.name, args.limits.file_io, silent, started_at)
+            {
+                out.line(format!("\n{hint}"));
+            }
             let problem = args.problem.as_str();
             let replay_test =
                 replay::test_command(problem, &failure.input_path, &args.limits, &args.program);

@@ -28,6 +28,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
 
 fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
+    let started_at = std::time::SystemTime::now();
     let problem = args.problem;
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
@@ -98,6 +99,14 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                 &outcomes[i].execution.stdout,
             )));
         }
+    }
+    let silent = outcomes.iter().any(|o| {
+        o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
+    });
+    if let Some(hint) =
+        programs::file_io_hint(problem.name(), args.limits.file_io, silent, started_at)
+    {
+        out.line(format!("\n{hint}"));
     }
     let elapsed = started.elapsed();
     out.line(format!(
