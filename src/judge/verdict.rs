@@ -176,7 +176,10 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
     Some(match execution.termination {
         Termination::LimitExceeded(Limit::Output) => Judgement::new(
             Verdict::OutputLimitExceeded,
-            format!("more than {} bytes of output", limits.output_bytes),
+            format!(
+                "more output than the limit of {}",
+                mebibytes(limits.output_bytes)
+            ),
         ),
         Termination::LimitExceeded(Limit::CpuTime) => Judgement::new(
             Verdict::TimeLimitExceeded,
@@ -209,7 +212,7 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::Memory) => Judgement::new(
             Verdict::MemoryLimitExceeded,
             format!(
-                "peak memory {} over the limit of {}",
+                "peak memory {} (limit {})",
                 mebibytes(execution.peak_memory_bytes),
                 mebibytes(limits.memory_bytes)
             ),
@@ -675,7 +678,7 @@ mod tests {
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(
             mem.detail,
-            "peak memory 300.0 MiB over the limit of 256.0 MiB"
+            "peak memory 300.0 MiB (limit 256.0 MiB)"
         );
     }
 
