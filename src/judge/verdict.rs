@@ -676,10 +676,7 @@ mod tests {
         starved.cpu_wait = Duration::from_millis(1000);
         assert!(judge(&starved, 2).detail.contains("CPU-starved"));
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
-        assert_eq!(
-            mem.detail,
-            "peak memory 300.0 MiB (limit 256.0 MiB)"
-        );
+        assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");
     }
 
     #[test]

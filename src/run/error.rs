@@ -1,0 +1,69 @@
+//! The runner's own failures ([`RunError`]): the harness could not run the program, as opposed
+//! to anything the program did.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+use super::group::KILL_GRACE;
+
+/// A failure of the harness, not of the program.
+#[derive(Debug)]
+pub enum RunError {
+    /// The program list was empty.
+    NoProgram,
+    /// The program could not be started (missing, not executable, ...).
+    Spawn {
+        program: OsString,
+        source: io::Error,
+    },
+    /// Preparing or cleaning up the run failed.
+    Setup { what: String, source: io::Error },
+    /// Processes of the group were still alive after being killed.
+    Survivors { pgid: i32, pids: Vec<i32> },
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::NoProgram => f.write_str("no program given to run"),
+            RunError::Spawn { program, source } => {
+                write!(f, "cannot start program {:?}", Path::new(program))?;
+                let bare = !program.as_encoded_bytes().contains(&b'/');
+                let missing = matches!(
+                    source.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
+                );
+                if bare && missing {
+                    f.write_str(
+                        " (a name without a slash is looked up in PATH; \
+                         write ./NAME for a file in the current directory)",
+                    )?;
+                }
+                Ok(())
+            }
+            RunError::Setup { what, .. } => f.write_str(what),
+            RunError::Survivors { pgid, pids } => write!(
+                f,
+                "processes {pids:?} of process group {pgid} survived SIGKILL for {} s",
+                KILL_GRACE.as_secs()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            RunError::Spawn { source, .. } | RunError::Setup { source, .. } => Some(source),
+            RunError::NoProgram | RunError::Survivors { .. } => None,
+        }
+    }
+}
+
+/// Wraps an I/O error of the harness's own preparation or cleanup, saying what it was doing.
+pub(crate) fn setup_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> RunError {
+    let what = what.into();
+    move |source| RunError::Setup { what, source }
+}

@@ -1,0 +1,355 @@
+//! The limits a program runs under ([`Limits`]), which one a run exceeded ([`exceeded`], the one
+//! precedence order of the runner), and the rlimits that back them up in the kernel.
+
+use std::fmt;
+use std::io;
+use std::time::Duration;
+
+use super::procfs;
+use super::signal::Signal;
+
+pub(crate) const MIB: u64 = 1024 * 1024;
+
+/// The resources a program under test may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Limits {
+    /// CPU time (user + system) of the whole process group.
+    pub cpu: Duration,
+    /// Wall-clock time from start to exit, for programs that sleep or wait.
+    pub wall: Duration,
+    /// Resident memory of the whole process group.
+    pub memory_bytes: u64,
+    /// Bytes of output (stdout, or the output file); one byte more is an output limit verdict.
+    pub output_bytes: u64,
+    /// Tasks (processes and threads) in the group at once.
+    pub processes: u64,
+}
+
+impl Limits {
+    /// The default wall-clock limit for a CPU limit: twice the CPU limit plus one second,
+    /// generous to a loaded machine, short for a sleeper.
+    pub fn default_wall(cpu: Duration) -> Duration {
+        cpu * 2 + Duration::from_secs(1)
+    }
+
+    /// The hard address-space bound (`RLIMIT_AS`): four times the memory limit plus 2 GiB.
+    /// The memory limit itself is enforced on resident memory by the supervisor; this bound
+    /// only protects the machine if the supervisor is late, so it is generous: runtimes
+    /// reserve far more address space than they touch (thread stacks, malloc arenas,
+    /// garbage-collected heaps), and a tight bound would stop them before they start. A
+    /// program that asks for more than this at once fails to allocate and usually aborts,
+    /// which is judged a runtime error.
+    pub fn address_space_bytes(&self) -> u64 {
+        self.memory_bytes
+            .saturating_mul(2)
+            .saturating_add(1024 * MIB)
+    }
+}
+
+/// A limit the harness found exceeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Limit {
+    CpuTime,
+    WallTime,
+    Memory,
+    Output,
+    Processes,
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Limit::CpuTime => "CPU time limit",
+            Limit::WallTime => "wall-clock limit",
+            Limit::Memory => "memory limit",
+            Limit::Output => "output limit",
+            Limit::Processes => "process limit",
+        })
+    }
+}
+
+/// What was observed of a run so far, as far as the limits go: the supervisor's figures while
+/// it runs, the final figures once it has ended.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Usage {
+    /// The program wrote more than the output limit.
+    pub output_exceeded: bool,
+    pub cpu: Duration,
+    pub wall: Duration,
+    /// The most tasks seen at once.
+    pub tasks: u64,
+    /// The peak resident memory seen.
+    pub memory_bytes: u64,
+    /// The signal that ended the program, once known: `SIGXFSZ` and `SIGXCPU` come from the
+    /// `RLIMIT_FSIZE` and `RLIMIT_CPU` backstops.
+    pub signal: Option<Signal>,
+}
+
+/// The limit a run exceeded, if any; when several are, the one that best explains the run.
+///
+/// The supervisor asks this at every sample (and stops the program on `Some`), and the final
+/// verdict asks it again of the final figures. The figures only grow, so the final answer is
+/// the supervisor's or one it ranks higher.
+///
+/// The order, and why:
+/// 1. Output: past the limit the harness stops reading, so a program blocked on a full pipe
+///    then waits, and everything after is a consequence of the flood.
+/// 2. CPU time: the judges' usual order, output, then time, then memory.
+/// 3. Processes, before memory: the group's resident sizes are summed, so the pages a fork
+///    storm's copies share are counted once per copy, and a storm of small processes would
+///    otherwise read as a memory hog.
+/// 4. Memory.
+/// 5. Wall-clock time, last: it depends on the machine's load and it is what any other excess
+///    turns into on a stalled machine (a swapping memory hog, a fork storm), so it is the
+///    explanation only when the program's own figures are all within their limits: a
+///    program that sleeps or waits.
+pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
+    let signal = usage.signal.map(|s| s.0);
+    if usage.output_exceeded || signal == Some(libc::SIGXFSZ) {
+        Some(Limit::Output)
+    } else if usage.cpu > limits.cpu || signal == Some(libc::SIGXCPU) {
+        Some(Limit::CpuTime)
+    } else if usage.tasks > limits.processes {
+        Some(Limit::Processes)
+    } else if usage.memory_bytes > limits.memory_bytes {
+        Some(Limit::Memory)
+    } else if usage.wall > limits.wall {
+        Some(Limit::WallTime)
+    } else {
+        None
+    }
+}
+
+/// The rlimits of a program, computed before it starts.
+pub(crate) struct Rlimits {
+    cpu: libc::rlimit,
+    address_space: libc::rlimit,
+    processes: libc::rlimit,
+    core: libc::rlimit,
+    file_size: libc::rlimit,
+    stack: libc::rlimit,
+}
+
+fn rlimit(soft: u64, hard: u64, current_hard: u64, privileged: bool) -> libc::rlimit {
+    // An unprivileged process cannot raise a hard limit; ask for no more than it has.
+    let hard = if privileged {
+        hard
+    } else {
+        hard.min(current_hard)
+    };
+    libc::rlimit {
+        rlim_cur: soft.min(hard) as libc::rlim_t,
+        rlim_max: hard as libc::rlim_t,
+    }
+}
+
+/// The harness's own hard limit for `resource` (0 if it cannot be read).
+fn current_hard(resource: libc::__rlimit_resource_t) -> u64 {
+    let mut cur = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: valid out-pointer.
+    if unsafe { libc::getrlimit(resource, &mut cur) } == 0 {
+        // rlim_t is 64 bits wide on the usual targets, not on every one.
+        #[allow(clippy::unnecessary_cast)]
+        let hard = cur.rlim_max as u64;
+        hard
+    } else {
+        0
+    }
+}
+
+impl Rlimits {
+    pub(crate) fn new(limits: &Limits) -> Rlimits {
+        // SAFETY: geteuid has no preconditions.
+        let privileged = unsafe { libc::geteuid() } == 0;
+        // RLIMIT_CPU counts whole seconds per process; the supervisor enforces the real limit on
+        // the group, this only stops a runaway process if the supervisor cannot.
+        let cpu_soft = limits.cpu.as_secs() + 2;
+        let address_space = limits.address_space_bytes();
+        // RLIMIT_NPROC counts every task of the user, not of the group, and root is exempt
+        // from it; above the user's current count it is a backstop against fork bombs for
+        // unprivileged users, while the supervisor's count of the group is the real limit.
+        let nproc = if privileged {
+            limits.processes
+        } else {
+            user_task_count().saturating_add(limits.processes)
+        };
+        // One byte over the output limit is allowed so that an over-long output file shows
+        // its excess instead of being silently cut at the limit.
+        let fsize = limits.output_bytes.saturating_add(1);
+        // Contest programs recurse deeply and judges traditionally let the stack grow to the
+        // memory limit; but glibc also gives every new thread a stack of this size, in address
+        // space, so it is capped well below the address-space bound.
+        let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
+        Rlimits {
+            cpu: rlimit(
+                cpu_soft,
+                cpu_soft + 1,
+                current_hard(libc::RLIMIT_CPU),
+                privileged,
+            ),
+            address_space: rlimit(
+                address_space,
+                address_space,
+                current_hard(libc::RLIMIT_AS),
+                privileged,
+            ),
+            processes: rlimit(nproc, nproc, current_hard(libc::RLIMIT_NPROC), privileged),
+            core: rlimit(0, 0, 0, privileged),
+            file_size: rlimit(fsize, fsize, current_hard(libc::RLIMIT_FSIZE), privileged),
+            stack: rlimit(stack, stack, current_hard(libc::RLIMIT_STACK), privileged),
+        }
+    }
+
+    /// Applies the limits to the started program. They are set from outside with `prlimit`
+    /// rather than between `fork` and `exec`: without code to run in the child, the standard
+    /// library starts programs with `posix_spawn` (a `vfork`), which spares copying the
+    /// harness's page tables on every run, the largest cost of a small case. The program runs
+    /// unlimited for the few microseconds in between; the supervisor's own checks cover them.
+    pub(crate) fn apply_to(&self, pid: i32) -> io::Result<()> {
+        let limits = [
+            (libc::RLIMIT_CPU, &self.cpu),
+            (libc::RLIMIT_AS, &self.address_space),
+            (libc::RLIMIT_NPROC, &self.processes),
+            (libc::RLIMIT_CORE, &self.core),
+            (libc::RLIMIT_FSIZE, &self.file_size),
+            (libc::RLIMIT_STACK, &self.stack),
+        ];
+        for (resource, limit) in limits {
+            // SAFETY: prlimit reads the new limit through a valid pointer and writes nothing
+            // (the old-limit pointer is null).
+            if unsafe { libc::prlimit(pid, resource, limit, std::ptr::null_mut()) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Tasks (threads) of processes owned by this user now: the base `RLIMIT_NPROC` is counted from.
+fn user_task_count() -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut count = 0;
+    for entry in dir.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.uid() != uid {
+            continue;
+        }
+        if let Ok(text) = std::fs::read(entry.path().join("stat"))
+            && let Some(stat) = procfs::parse_stat(&text)
+        {
+            count += stat.threads;
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits() -> Limits {
+        Limits {
+            cpu: Duration::from_secs(1),
+            wall: Duration::from_secs(3),
+            memory_bytes: 256 * MIB,
+            output_bytes: MIB,
+            processes: 8,
+        }
+    }
+
+    /// Figures that exceed every limit, then each removed in turn: the order is the
+    /// documented one, and each limit is found alone.
+    #[test]
+    fn precedence_is_output_cpu_processes_memory_wall() {
+        let limits = limits();
+        let mut usage = Usage {
+            output_exceeded: true,
+            cpu: Duration::from_millis(1001),
+            wall: Duration::from_millis(3001),
+            tasks: 9,
+            memory_bytes: 256 * MIB + 1,
+            signal: None,
+        };
+        let mut order = Vec::new();
+        while let Some(limit) = exceeded(&limits, &usage) {
+            order.push(limit);
+            match limit {
+                Limit::Output => usage.output_exceeded = false,
+                Limit::CpuTime => usage.cpu = Duration::ZERO,
+                Limit::Processes => usage.tasks = 1,
+                Limit::Memory => usage.memory_bytes = 0,
+                Limit::WallTime => usage.wall = Duration::ZERO,
+            }
+        }
+        assert_eq!(
+            order,
+            [
+                Limit::Output,
+                Limit::CpuTime,
+                Limit::Processes,
+                Limit::Memory,
+                Limit::WallTime
+            ]
+        );
+    }
+
+    #[test]
+    fn limits_are_exclusive_bounds() {
+        let limits = limits();
+        let at_the_limit = Usage {
+            output_exceeded: false,
+            cpu: limits.cpu,
+            wall: limits.wall,
+            tasks: limits.processes,
+            memory_bytes: limits.memory_bytes,
+            signal: None,
+        };
+        assert_eq!(exceeded(&limits, &at_the_limit), None);
+        assert_eq!(exceeded(&limits, &Usage::default()), None);
+    }
+
+    #[test]
+    fn backstop_signals_count_as_their_limits() {
+        let limits = limits();
+        let by = |signal| Usage {
+            signal: Some(Signal(signal)),
+            ..Usage::default()
+        };
+        assert_eq!(exceeded(&limits, &by(libc::SIGXFSZ)), Some(Limit::Output));
+        assert_eq!(exceeded(&limits, &by(libc::SIGXCPU)), Some(Limit::CpuTime));
+        assert_eq!(exceeded(&limits, &by(libc::SIGSEGV)), None);
+        // A backstop signal keeps its place in the order: output before CPU.
+        let both = Usage {
+            cpu: Duration::from_secs(2),
+            ..by(libc::SIGXFSZ)
+        };
+        assert_eq!(exceeded(&limits, &both), Some(Limit::Output));
+    }
+
+    /// The wall clock explains a run only when nothing of the program's own is over.
+    #[test]
+    fn wall_clock_comes_last() {
+        let limits = limits();
+        let stalled_hog = Usage {
+            wall: Duration::from_secs(10),
+            memory_bytes: 300 * MIB,
+            ..Usage::default()
+        };
+        assert_eq!(exceeded(&limits, &stalled_hog), Some(Limit::Memory));
+        let sleeper = Usage {
+            wall: Duration::from_secs(10),
+            cpu: Duration::from_millis(5),
+            ..Usage::default()
+        };
+        assert_eq!(exceeded(&limits, &sleeper), Some(Limit::WallTime));
+    }
+}
