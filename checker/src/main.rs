@@ -4,7 +4,6 @@
 //! ICPC problem package format).
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -97,8 +96,13 @@ fn failure_code(protocol: Protocol) -> ExitCode {
     })
 }
 
+/// Reads a file, at most [`duipai::fsutil::MAX_READ_BYTES`] of it: a checker fed `/dev/zero`
+/// fails with a message instead of growing without bound.
 fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
-    fs::read(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))
+    let file =
+        fs::File::open(path).map_err(|e| format!("cannot read {what} {}: {e}", path.display()))?;
+    duipai::fsutil::read_capped(file, &format!("{what} {}", path.display()))
+        .map_err(|e| format!("{e:#}"))
 }
 
 fn main() -> ExitCode {
@@ -145,9 +149,40 @@ fn main() -> ExitCode {
     }
 }
 
+/// The contestant's output, at most [`duipai::fsutil::MAX_READ_BYTES`]: more is the
+/// contestant's presentation error, not the checker's failure.
+fn read_output(reader: impl std::io::Read, name: &str) -> Result<Result<Vec<u8>, Outcome>, String> {
+    use std::io::Read;
+    let cap = duipai::fsutil::MAX_READ_BYTES;
+    let mut bytes = Vec::new();
+    reader
+        .take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Ok(Err(Outcome::PresentationError(format!(
+            "the output is larger than {} MiB; the answer is one integer",
+            cap / (1024 * 1024)
+        ))));
+    }
+    Ok(Ok(bytes))
+}
+
 fn decide(cli: &Cli) -> Result<Outcome, String> {
+    let output = match cli.protocol {
+        Protocol::Testlib | Protocol::Lemon => {
+            let file = fs::File::open(&cli.second)
+                .map_err(|e| format!("cannot read output {}: {e}", cli.second.display()))?;
+            read_output(file, &format!("output {}", cli.second.display()))?
+        }
+        Protocol::Kattis => read_output(std::io::stdin().lock(), "the output on stdin")?,
+    };
+    let output = match output {
+        Ok(bytes) => bytes,
+        Err(too_long) => return Ok(too_long),
+    };
     let (output, answer_path) = match cli.protocol {
-        Protocol::Testlib | Protocol::Lemon => (read(&cli.second, "output")?, &cli.third),
+        Protocol::Testlib | Protocol::Lemon => (output, &cli.third),
         Protocol::Kattis => {
             if !cli.third.is_dir() {
                 return Err(format!(
@@ -155,10 +190,6 @@ fn decide(cli: &Cli) -> Result<Outcome, String> {
                     cli.third.display()
                 ));
             }
-            let mut output = Vec::new();
-            std::io::stdin()
-                .read_to_end(&mut output)
-                .map_err(|e| format!("cannot read the output from stdin: {e}"))?;
             (output, &cli.second)
         }
     };

@@ -390,3 +390,22 @@ fn lemon_protocol_reports_its_own_failures_with_a_nonzero_exit() {
             .starts_with("FAIL cannot read output")
     );
 }
+
+#[test]
+fn endless_files_are_read_only_up_to_a_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::write(&input, "1 1\n1\n0\n").unwrap();
+    let answer = dir.path().join("ans");
+    std::fs::write(&answer, "1\n").unwrap();
+    let zero = std::ffi::OsStr::new("/dev/zero");
+    // An endless output is the contestant's: a presentation error.
+    let out = checker(&[input.as_os_str(), zero, answer.as_os_str()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 16 MiB"));
+    // An endless answer file is the judge's: a checker failure.
+    let output = dir.path().join("out");
+    std::fs::write(&output, "1\n").unwrap();
+    let out = checker(&[input.as_os_str(), output.as_os_str(), zero], b"");
+    assert_eq!(out.status.code(), Some(3));
+}
