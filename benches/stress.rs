@@ -3,7 +3,8 @@
 //! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (c) the classic
 //! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`).
 //! Run with `cargo bench --bench stress`; needs `cc` (skips with a note without).
-//! `DUIPAI_BENCH_CASES` sets the number of cases (default 400).
+//! `DUIPAI_BENCH_CASES` sets the number of cases (default 400); `DUIPAI_BENCH_BINARY` times
+//! another `duipai` binary instead of this build's.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,7 +46,10 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(400);
-    let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
+    // `DUIPAI_BENCH_BINARY` times another build (an older release, say) in the same run.
+    let duipai = std::env::var_os("DUIPAI_BENCH_BINARY")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_duipai")));
     let dir = tempfile::tempdir().expect("temporary directory");
     let work = dir.path();
     let trivial_src = work.join("trivial.c");

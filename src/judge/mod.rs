@@ -22,6 +22,18 @@ pub trait Runner: Sync {
         limits: &Limits,
         io: &IoMode,
     ) -> Result<Execution, RunError>;
+
+    /// One run, never repeated to steady a measurement: for probes whose number matters
+    /// more than their precision (minimization).
+    fn run_once(
+        &self,
+        program: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        self.run(program, input, limits, io)
+    }
 }
 
 /// The real runner: each run is a supervised process ([`crate::run::run`]).
@@ -68,7 +80,7 @@ impl Runner for ProcessRunner {
         limits: &Limits,
         io: &IoMode,
     ) -> Result<Execution, RunError> {
-        let first = crate::run::run(program, input, limits, io)?;
+        let first = self.run_once(program, input, limits, io)?;
         if !self.rerun || !near_the_limit(&first) {
             return Ok(first);
         }
@@ -90,6 +102,16 @@ impl Runner for ProcessRunner {
         }
         best.cpu_times = times;
         Ok(best)
+    }
+
+    fn run_once(
+        &self,
+        program: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        crate::run::run(program, input, limits, io)
     }
 }
 

@@ -135,6 +135,7 @@ pub fn shrink<S: Shrinkable, P: Clone + Send>(
         current: start,
         payload: None,
     };
+    (driver.on_progress)(&driver.current, &driver.stats);
     driver.run();
     Shrunk {
         case: driver.current,

@@ -282,11 +282,28 @@ impl Engine<'_> {
     }
 
     fn judge(&self, input: &[u8], expected: &Expected) -> anyhow::Result<CaseOutcome> {
+        self.judge_with(input, expected, false)
+    }
+
+    /// Judges one case; `quick` runs it once even near the time limit (minimization probes,
+    /// where many quick probes are worth more than steadier ones: the failure they keep was
+    /// measured steadily when it was found).
+    fn judge_with(
+        &self,
+        input: &[u8],
+        expected: &Expected,
+        quick: bool,
+    ) -> anyhow::Result<CaseOutcome> {
         let config = self.config;
-        let execution = self
-            .runner
-            .run(&config.program, input, &config.limits, &config.io)
-            .with_context(|| format!("cannot run {}", program_name(&config.program)))?;
+        let run = if quick { Runner::run_once } else { Runner::run };
+        let execution = run(
+            self.runner,
+            &config.program,
+            input,
+            &config.limits,
+            &config.io,
+        )
+        .with_context(|| format!("cannot run {}", program_name(&config.program)))?;
         let judgement = decide(&execution, expected);
         Ok(CaseOutcome {
             judgement,
@@ -502,7 +519,7 @@ impl Engine<'_> {
                     return Ok(None);
                 }
                 let expected = self.expected(&case)?;
-                let outcome = self.judge(&case.input, &expected)?;
+                let outcome = self.judge_with(&case.input, &expected, true)?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
             let result = attempt();
