@@ -282,29 +282,37 @@ impl Engine<'_> {
     }
 
     fn judge(&self, input: &[u8], expected: &Expected) -> anyhow::Result<CaseOutcome> {
-        self.judge_with(input, expected, false)
+        self.judge_with(input, expected, None)
     }
 
-    /// Judges one case; `quick` runs it once even near the time limit (minimization probes,
-    /// where many quick probes are worth more than steadier ones: the failure they keep was
-    /// measured steadily when it was found).
+    /// Judges one case. For a minimization probe looking for `wanted`, the case runs once
+    /// even near the time limit (many quick probes are worth more than steadier ones: the
+    /// failure they keep was measured steadily when it was found), unless that one run near
+    /// the limit, or starved by a busy machine, gave another verdict: then it is measured
+    /// steadily before the minimizer believes it.
     fn judge_with(
         &self,
         input: &[u8],
         expected: &Expected,
-        quick: bool,
+        wanted: Option<Verdict>,
     ) -> anyhow::Result<CaseOutcome> {
+        let quick = wanted.is_some();
         let config = self.config;
-        let run = if quick { Runner::run_once } else { Runner::run };
-        let execution = run(
-            self.runner,
-            &config.program,
-            input,
-            &config.limits,
-            &config.io,
-        )
-        .with_context(|| format!("cannot run {}", program_name(&config.program)))?;
-        let judgement = decide(&execution, expected);
+        let (program, limits, io) = (&config.program, &config.limits, &config.io);
+        let named = || format!("cannot run {}", program_name(program));
+        let mut execution = if quick {
+            self.runner.run_once(program, input, limits, io).with_context(named)?
+        } else {
+            self.runner.run(program, input, limits, io).with_context(named)?
+        };
+        let mut judgement = decide(&execution, expected);
+        if quick
+            && Some(judgement.verdict) != wanted
+            && crate::judge::near_the_limit(&execution)
+        {
+            execution = self.runner.run(program, input, limits, io).with_context(named)?;
+            judgement = decide(&execution, expected);
+        }
         Ok(CaseOutcome {
             judgement,
             execution,
@@ -519,7 +527,7 @@ impl Engine<'_> {
                     return Ok(None);
                 }
                 let expected = self.expected(&case)?;
-                let outcome = self.judge_with(&case.input, &expected, true)?;
+                let outcome = self.judge_with(&case.input, &expected, Some(verdict))?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
             let result = attempt();

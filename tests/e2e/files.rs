@@ -270,7 +270,7 @@ fn stderr_is_shown_saved_and_reported() {
             "chess",
         ],
     );
-    assert_eq!(code(&out), 1);
+    assert_eq!(code(&out), 1, "{}\n{}", stdout(&out), stderr(&out));
     assert!(
         stderr(&out).contains("stderr| duipai-fixture: crashing on a board of the maximum size")
     );
