@@ -6,8 +6,6 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
-use super::group::KILL_GRACE;
-
 /// A failure of the harness, not of the program.
 #[derive(Debug)]
 pub enum RunError {
@@ -21,7 +19,12 @@ pub enum RunError {
     /// Preparing or cleaning up the run failed.
     Setup { what: String, source: io::Error },
     /// Processes of the group were still alive after being killed.
-    Survivors { pgid: i32, pids: Vec<i32> },
+    Survivors {
+        pgid: i32,
+        pids: Vec<i32>,
+        /// How long they were given to die.
+        grace: std::time::Duration,
+    },
 }
 
 impl fmt::Display for RunError {
@@ -44,10 +47,10 @@ impl fmt::Display for RunError {
                 Ok(())
             }
             RunError::Setup { what, .. } => f.write_str(what),
-            RunError::Survivors { pgid, pids } => write!(
+            RunError::Survivors { pgid, pids, grace } => write!(
                 f,
                 "processes {pids:?} of process group {pgid} survived SIGKILL for {} s",
-                KILL_GRACE.as_secs()
+                grace.as_secs()
             ),
         }
     }

@@ -109,7 +109,11 @@ pub(crate) fn kill_and_reap(leader: &mut Leader) -> Result<(libc::c_int, libc::r
                 return Ok(reaped);
             }
             if start.elapsed() > KILL_GRACE {
-                return Err(RunError::Survivors { pgid, pids: live });
+                return Err(RunError::Survivors {
+                    pgid,
+                    pids: live,
+                    grace: KILL_GRACE,
+                });
             }
         }
         std::thread::sleep(Duration::from_millis(1));

@@ -301,16 +301,20 @@ impl Engine<'_> {
         let (program, limits, io) = (&config.program, &config.limits, &config.io);
         let named = || format!("cannot run {}", program_name(program));
         let mut execution = if quick {
-            self.runner.run_once(program, input, limits, io).with_context(named)?
+            self.runner
+                .run_once(program, input, limits, io)
+                .with_context(named)?
         } else {
-            self.runner.run(program, input, limits, io).with_context(named)?
+            self.runner
+                .run(program, input, limits, io)
+                .with_context(named)?
         };
         let mut judgement = decide(&execution, expected);
-        if quick
-            && Some(judgement.verdict) != wanted
-            && crate::judge::near_the_limit(&execution)
-        {
-            execution = self.runner.run(program, input, limits, io).with_context(named)?;
+        if quick && Some(judgement.verdict) != wanted && crate::judge::near_the_limit(&execution) {
+            execution = self
+                .runner
+                .run(program, input, limits, io)
+                .with_context(named)?;
             judgement = decide(&execution, expected);
         }
         Ok(CaseOutcome {
