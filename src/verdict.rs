@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::run::{Execution, Limit, Termination};
+use crate::run::{Execution, Limit, OutputFile, Termination};
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -108,6 +108,50 @@ fn seconds(d: std::time::Duration) -> String {
     format!("{:.2} s", d.as_secs_f64())
 }
 
+/// Every CPU time measured (a re-run near the limit measures up to three), to the millisecond:
+/// `1.004 s, 1.006 s`.
+fn cpu_times(execution: &Execution) -> String {
+    let times: &[std::time::Duration] = if execution.cpu_times.is_empty() {
+        std::slice::from_ref(&execution.cpu_time)
+    } else {
+        &execution.cpu_times
+    };
+    let shown: Vec<String> = times
+        .iter()
+        .map(|t| format!("{:.3} s", t.as_secs_f64()))
+        .collect();
+    shown.join(", ")
+}
+
+/// Why a file I/O run has no answer: the output file is missing, and what the program wrote
+/// instead (`no output file chess.out; the program wrote 2 bytes to stdout ("2\n") and left
+/// CHESS.OUT`).
+fn missing_output(file: &OutputFile) -> String {
+    let mut text = format!("no output file {}; the program wrote ", file.name);
+    if file.stdout_bytes == 0 {
+        text.push_str("nothing to stdout");
+    } else {
+        let plural = if file.stdout_bytes == 1 { "" } else { "s" };
+        text.push_str(&format!(
+            "{} byte{plural} to stdout ({})",
+            file.stdout_bytes,
+            quote(&file.stdout_head)
+        ));
+    }
+    const SHOWN: usize = 5;
+    match file.other_files.len() {
+        0 => text.push_str(" and left no other file"),
+        n => {
+            let names = file.other_files[..n.min(SHOWN)].join(", ");
+            text.push_str(&format!(" and left {names}"));
+            if n > SHOWN {
+                text.push_str(&format!(" and {} more", n - SHOWN));
+            }
+        }
+    }
+    text
+}
+
 fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
@@ -129,9 +173,9 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::CpuTime) => Judgement::new(
             Verdict::TimeLimitExceeded,
             format!(
-                "CPU time {} over the limit of {}",
-                seconds(execution.cpu_time),
-                seconds(limits.cpu)
+                "CPU {} (limit {:.3} s)",
+                cpu_times(execution),
+                limits.cpu.as_secs_f64()
             ),
         ),
         Termination::LimitExceeded(Limit::WallTime) => Judgement::new(
@@ -168,7 +212,14 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::Exited(code) if code != 0 => {
             Judgement::new(Verdict::RuntimeError, format!("exit code {code}"))
         }
-        Termination::Exited(_) => return None,
+        Termination::Exited(_) => match &execution.output_file {
+            // File I/O without the file: say what the program did instead (the usual mistakes
+            // are an answer on stdout and a misspelt name), rather than just "empty output".
+            Some(file) if !file.found => {
+                Judgement::new(Verdict::PresentationError, missing_output(file))
+            }
+            _ => return None,
+        },
     })
 }
 
@@ -254,6 +305,8 @@ mod tests {
                 output_bytes: 1 << 20,
                 processes: 8,
             },
+            cpu_times: vec![Duration::from_millis(1200)],
+            output_file: None,
         }
     }
 
@@ -333,7 +386,14 @@ mod tests {
             Verdict::RuntimeError
         );
         let cpu = judge(&execution(Over(Limit::CpuTime), b""), 2);
-        assert_eq!(cpu.detail, "CPU time 1.20 s over the limit of 1.00 s");
+        assert_eq!(cpu.detail, "CPU 1.200 s (limit 1.000 s)");
+        let mut rerun = execution(Over(Limit::CpuTime), b"");
+        rerun.cpu_times = [1004, 1006, 1005].map(Duration::from_millis).to_vec();
+        rerun.cpu_time = Duration::from_millis(1004);
+        assert_eq!(
+            judge(&rerun, 2).detail,
+            "CPU 1.004 s, 1.006 s, 1.005 s (limit 1.000 s)"
+        );
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(
             mem.detail,
@@ -356,6 +416,35 @@ mod tests {
         let code = judge(&execution(Termination::Exited(3), b"2"), 2);
         assert_eq!(code.verdict, Verdict::RuntimeError);
         assert_eq!(code.detail, "exit code 3");
+    }
+
+    #[test]
+    fn a_missing_output_file_says_what_the_program_did_instead() {
+        let mut run = execution(Termination::Exited(0), b"");
+        run.output_file = Some(OutputFile {
+            name: "chess.out".into(),
+            found: false,
+            stdout_bytes: 2,
+            stdout_head: b"2\n".to_vec(),
+            other_files: vec!["CHESS.OUT".into()],
+        });
+        let judgement = judge(&run, 2);
+        assert_eq!(judgement.verdict, Verdict::PresentationError);
+        assert_eq!(
+            judgement.detail,
+            "no output file chess.out; the program wrote 2 bytes to stdout (\"2\\n\") \
+             and left CHESS.OUT"
+        );
+        let file = run.output_file.as_mut().unwrap();
+        file.stdout_bytes = 0;
+        file.other_files.clear();
+        assert_eq!(
+            judge(&run, 2).detail,
+            "no output file chess.out; the program wrote nothing to stdout and left no other file"
+        );
+        // Found but empty is judged by its content, as before.
+        run.output_file.as_mut().unwrap().found = true;
+        assert_eq!(judge(&run, 2).detail, "empty output");
     }
 
     #[test]
