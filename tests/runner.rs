@@ -495,10 +495,12 @@ fn output_up_to_the_limit_is_kept_and_one_byte_more_is_not() {
 
 #[test]
 fn escaped_process_holding_stdout_does_not_hang_the_harness() {
-    // `setsid` moves the sleeper out of the group, holding stdout: the harness must neither
-    // wait for it to close the pipe nor leave it running.
+    // `setsid` moves the sleeper out of the group, holding stdout (fd 3 is the real stdout):
+    // the harness must neither wait for it to close the pipe nor leave it running. The
+    // command substitution returns once the sleeper has replaced the shell that reported its
+    // pid, so it has left the group by then.
     let execution = run_within(
-        &sh("setsid sleep 3 & echo $! >&2; echo 2"),
+        &sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 3 >&3' &); echo $p >&2; echo 2"),
         "",
         &limits(),
         &IoMode::Stdio,

@@ -224,8 +224,7 @@ fn timeval(tv: libc::timeval) -> Duration {
 /// seen by its sampler) and the leftovers of runs that are over. The usual answer, nothing,
 /// costs one read of the main thread's children list.
 fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<ProcStat> {
-    // SAFETY: getpid has no preconditions.
-    let me = unsafe { libc::getpid() };
+    let me = procfs::harness_pid();
     let candidates: Vec<ProcStat> = match procfs::main_thread_children() {
         Some(pids) => pids.into_iter().filter_map(procfs::stat).collect(),
         None => procfs::all_processes(),

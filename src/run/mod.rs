@@ -37,6 +37,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use cancel::{cancelled, kill_running};
@@ -370,7 +371,7 @@ fn run_until(
     // size, it can only be the program's own peak; it then also covers a program that
     // ended before the first sample.
     let maxrss = (reaped.usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-    if maxrss > own_peak_rss() {
+    if maxrss > own_peak_rss(maxrss) {
         seen.peak_rss = seen.peak_rss.max(maxrss);
     }
     let status = reaped.status;
@@ -409,16 +410,25 @@ fn run_until(
     })
 }
 
-/// The harness's own peak resident size (`VmHWM`), from `getrusage`: one system call, where
-/// reading `/proc/self/status` would cost a file parse on every run.
-fn own_peak_rss() -> u64 {
+/// The harness's own peak resident size (`VmHWM`), as far as it matters for comparing with
+/// `maxrss`: it only grows, so a remembered value at or above `maxrss` answers without asking
+/// again; otherwise `getrusage` tells (one system call, where `/proc/self/status` would cost a
+/// file parse).
+fn own_peak_rss(maxrss: u64) -> u64 {
+    static KNOWN: AtomicU64 = AtomicU64::new(0);
+    let known = KNOWN.load(Ordering::Relaxed);
+    if known >= maxrss {
+        return known;
+    }
     // SAFETY: a zeroed rusage is a valid out-parameter for getrusage.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: valid pointer to a local.
     if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
         return u64::MAX;
     }
-    (usage.ru_maxrss.max(0) as u64).saturating_mul(1024)
+    let peak = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+    KNOWN.fetch_max(peak, Ordering::Relaxed);
+    peak
 }
 
 #[cfg(test)]

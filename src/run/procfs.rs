@@ -102,10 +102,37 @@ pub fn ticks_to_duration(ticks: u64) -> Duration {
     Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz)
 }
 
-fn read_stat(pid: &str, buf: &mut Vec<u8>) -> Option<ProcStat> {
+/// This process's pid, asked once (the harness never forks without `exec`).
+pub fn harness_pid() -> i32 {
+    static PID: OnceLock<i32> = OnceLock::new();
+    // SAFETY: getpid has no preconditions.
+    *PID.get_or_init(|| unsafe { libc::getpid() })
+}
+
+/// Reads a small `/proc` file into `buf`. A plain `read`: the standard library's
+/// `read_to_end` first asks a `File` for its size (`statx`, `lseek`), two wasted system calls
+/// on a file that does not know it, on every sample. The kernel produces these files whole,
+/// so a read that does not fill the buffer has read everything.
+fn read_proc(path: &str, buf: &mut Vec<u8>) -> Option<()> {
     buf.clear();
-    let mut file = File::open(format!("/proc/{pid}/stat")).ok()?;
-    file.read_to_end(buf).ok()?;
+    let mut file = File::open(path).ok()?;
+    let mut chunk = [0u8; 4096];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(n) => {
+                buf.extend_from_slice(&chunk[..n]);
+                if n < chunk.len() {
+                    return Some(());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+fn read_stat(pid: &str, buf: &mut Vec<u8>) -> Option<ProcStat> {
+    read_proc(&format!("/proc/{pid}/stat"), buf)?;
     parse_stat(buf)
 }
 
@@ -149,12 +176,12 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
 /// thread of the subreaper gets them). `None` when the kernel does not offer the file
 /// (`CONFIG_PROC_CHILDREN`); then only a scan of all of `/proc` can tell.
 pub fn main_thread_children() -> Option<Vec<i32>> {
-    // SAFETY: getpid has no preconditions.
-    let pid = unsafe { libc::getpid() };
-    let text = fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    let pid = harness_pid();
+    let mut buf = Vec::new();
+    read_proc(&format!("/proc/{pid}/task/{pid}/children"), &mut buf)?;
     Some(
-        text.split_ascii_whitespace()
-            .filter_map(|p| p.parse().ok())
+        buf.split(u8::is_ascii_whitespace)
+            .filter_map(|p| std::str::from_utf8(p).ok()?.parse().ok())
             .collect(),
     )
 }
@@ -162,7 +189,9 @@ pub fn main_thread_children() -> Option<Vec<i32>> {
 /// The most recently allocated pid (last field of `/proc/loadavg`): if it has not changed, no
 /// process was created anywhere, so a group cannot have gained members.
 fn newest_pid() -> Option<i32> {
-    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    let mut buf = Vec::new();
+    read_proc("/proc/loadavg", &mut buf)?;
+    let text = std::str::from_utf8(&buf).ok()?;
     text.split_ascii_whitespace().last()?.parse().ok()
 }
 
@@ -257,8 +286,7 @@ impl RunSampler {
         all: Vec<ProcStat>,
         adopt: &dyn Fn(&ProcStat) -> bool,
     ) -> Vec<ProcStat> {
-        // SAFETY: getpid has no preconditions.
-        let me = unsafe { libc::getpid() };
+        let me = harness_pid();
         let mut children: HashMap<i32, Vec<usize>> = HashMap::new();
         for (i, p) in all.iter().enumerate() {
             children.entry(p.ppid).or_default().push(i);
@@ -306,8 +334,9 @@ impl RunSampler {
 /// `ru_maxrss` of a freshly spawned program already includes the resident size the harness had
 /// when it forked, so it cannot be used for the program's own peak.
 pub fn peak_rss(pid: i32) -> Option<u64> {
-    let text = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    parse_kib_field(&text, "VmHWM:")
+    let mut buf = Vec::new();
+    read_proc(&format!("/proc/{pid}/status"), &mut buf)?;
+    parse_kib_field(std::str::from_utf8(&buf).ok()?, "VmHWM:")
 }
 
 fn parse_kib_field(status: &str, key: &str) -> Option<u64> {

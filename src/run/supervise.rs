@@ -95,7 +95,9 @@ pub(crate) fn supervise(
     let adopt = |p: &_| tagged_for(p, run_id);
     let mut seen = Observed::default();
     let mut samples = 0u32;
-    let mut next_sample = start + interval(0);
+    // From now, not from `start`: a start slowed by a loaded machine should not bring the
+    // first sample (and the watching of the pipes) forward.
+    let mut next_sample = Instant::now() + interval(0);
     loop {
         // The descriptors to wait on, and which is which.
         let mut fds = [libc::pollfd {
