@@ -56,9 +56,6 @@ impl Default for ProcessRunner {
 /// The band of CPU time, as a fraction of the limit, in which a run is measured again.
 pub const RERUN_BAND: (f64, f64) = (0.8, 1.5);
 
-/// How many times a case is run again at most.
-pub const RERUNS: usize = 2;
-
 /// Whether a run is close enough to its time limit that another measurement could change
 /// the verdict.
 pub fn near_the_limit(execution: &Execution) -> bool {
@@ -80,28 +77,7 @@ impl Runner for ProcessRunner {
         limits: &Limits,
         io: &IoMode,
     ) -> Result<Execution, RunError> {
-        let first = self.run_once(program, input, limits, io)?;
-        if !self.rerun || !near_the_limit(&first) {
-            return Ok(first);
-        }
-        let mut times = vec![first.cpu_time];
-        let mut best = first;
-        for _ in 0..RERUNS {
-            if crate::run::cancelled() {
-                break;
-            }
-            let again = crate::run::run(program, input, limits, io)?;
-            times.push(again.cpu_time);
-            let settled = !near_the_limit(&again);
-            if again.cpu_time < best.cpu_time {
-                best = again;
-            }
-            if settled {
-                break;
-            }
-        }
-        best.cpu_times = times;
-        Ok(best)
+        crate::run::run_steady(program, input, limits, io, self.rerun)
     }
 
     fn run_once(

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::run::{Execution, Limit, Termination};
+use crate::run::{Execution, Limit, OutputFile, Termination};
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -148,25 +148,42 @@ pub fn judge(execution: &Execution, expected: i64) -> Judgement {
 }
 
 /// In file I/O mode, a missing output file is a presentation error that says what the
-/// program wrote instead.
+/// program did instead (the usual mistakes are an answer on stdout and a misspelt name),
+/// rather than just "empty output".
 pub fn missing_output_file(execution: &Execution) -> Option<Judgement> {
-    let io = execution.file_io.as_ref().filter(|io| !io.output_found)?;
-    let mut wrote = Vec::new();
-    if io.stdout_bytes > 0 {
-        wrote.push(format!("{} bytes on stdout", io.stdout_bytes));
-    }
-    for (name, len) in &io.other_files {
-        wrote.push(format!("{} ({len} bytes)", crate::text::quote(name)));
-    }
-    let instead = if wrote.is_empty() {
-        "it wrote nothing else".to_string()
-    } else {
-        format!("it wrote {}", wrote.join(", "))
-    };
+    let file = execution.output_file.as_ref().filter(|f| !f.found)?;
     Some(Judgement::new(
         Verdict::PresentationError,
-        format!("no {} was written; {instead}", io.output),
+        missing_output(file),
     ))
+}
+
+/// `no output file chess.out; the program wrote 2 bytes to stdout ("2\n") and left
+/// CHESS.OUT`.
+fn missing_output(file: &OutputFile) -> String {
+    let mut text = format!("no output file {}; the program wrote ", file.name);
+    if file.stdout_bytes == 0 {
+        text.push_str("nothing to stdout");
+    } else {
+        let plural = if file.stdout_bytes == 1 { "" } else { "s" };
+        text.push_str(&format!(
+            "{} byte{plural} to stdout ({})",
+            file.stdout_bytes,
+            quote(&file.stdout_head)
+        ));
+    }
+    const SHOWN: usize = 5;
+    match file.other_files.len() {
+        0 => text.push_str(" and left no other file"),
+        n => {
+            let names = file.other_files[..n.min(SHOWN)].join(", ");
+            text.push_str(&format!(" and left {names}"));
+            if n > SHOWN {
+                text.push_str(&format!(" and {} more", n - SHOWN));
+            }
+        }
+    }
+    text
 }
 
 /// The verdict decided by how the run ended alone (a limit, a signal, a nonzero exit), or
@@ -283,8 +300,8 @@ fn show_char(c: char) -> String {
 }
 
 /// A token in double quotes, as a person would type it: visible characters as they are,
-/// `"` and `\` escaped with a backslash, invisible characters and bytes that are not UTF-8
-/// as `\xEF`; at most `SHOWN_CHARS` of them, then `…`.
+/// `"` and `\` escaped with a backslash, line ends and tabs as `\n`, `\r`, `\t`, other
+/// invisible characters and bytes that are not UTF-8 as `\xEF`; at most `SHOWN_CHARS` of them, then `…`.
 fn quote(token: &[u8]) -> String {
     let mut out = String::from("\"");
     let mut shown = 0;
@@ -297,6 +314,10 @@ fn quote(token: &[u8]) -> String {
             match c {
                 '"' => out.push_str("\\\""),
                 '\\' => out.push_str("\\\\"),
+                // Line ends and tabs read better as the escapes everyone types.
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
                 c => out.push_str(&show_char(c)),
             }
             shown += 1;
@@ -420,7 +441,7 @@ mod tests {
             cpu_time: Duration::from_millis(1200),
             cpu_times: vec![Duration::from_millis(1200)],
             cpu_wait: Duration::ZERO,
-            file_io: None,
+            output_file: None,
             wall_time: Duration::from_millis(1300),
             peak_memory_bytes: 300 << 20,
             peak_processes: 1,

@@ -1,27 +1,141 @@
-//! The program's process group: its leader ([`Leader`]), killing the whole group and reaping
-//! the leader ([`kill_and_reap`]), and the check that nothing of the group survived.
+//! The program's processes as a whole: the leader of its process group ([`Leader`]), the
+//! harness as the child subreaper that inherits whatever the program orphans, the tag that
+//! marks a run's processes, and the cleanup after every run ([`kill_and_reap`]): kill the
+//! group, reap the leader, kill and reap every orphan of the run, and check that nothing of
+//! it is left.
+//!
+//! Why a subreaper: a process that leaves the program's group (`setsid`, a double fork) can
+//! no longer be reached through the group. But every process the program starts is a
+//! descendant of the harness, and once its parent is gone the kernel hands it to the nearest
+//! ancestor that is a child subreaper: the harness. So after the leader is reaped, whatever
+//! is left of the run hangs below the harness's own children, where it can be killed by pid
+//! without a race (a child's pid cannot be reused until its parent reaps it) and reaped.
+//!
+//! Why tags: with several runs going on at once, an orphan must be told apart from the
+//! leaders and orphans of the other runs. Each run's processes carry two marks naming it:
+//! - `RLIMIT_RTTIME`, set on the leader right after it starts, to a value that names the run.
+//!   Every descendant inherits it through `fork`, `exec`, `setsid` and a cleared environment;
+//!   it only matters to real-time scheduled programs, for which it is years of CPU time; a
+//!   process can change it only by lowering it on purpose. But it is set a moment after the
+//!   program starts, and a process forked in that moment (a shell can fork within the first
+//!   millisecond) does not have it.
+//! - The environment variable `DUIPAI_RUN`, given to the program at `exec`: no moment
+//!   without it, but a program can clear its environment for what it starts (`env -i`).
+//!
+//! An orphan marked for this run, or one the sampler saw as part of the run, is this run's;
+//! one marked for a run that is over is a leftover and is killed by whichever run cleans up
+//! next; anything else (another run's, or a child the embedding program started itself) is
+//! left alone. What escapes all of it: a process that both lost the environment variable and
+//! was forked before the rlimit was set, or lowered it, and left before the sampler saw it
+//! (the first scan of all processes comes 15 ms in). Only `waitpid` on one pid is ever used,
+//! never `waitpid(-1)`, which could take another run's leader.
 
 use std::io;
+use std::sync::Once;
 use std::time::{Duration, Instant};
 
+use super::cancel::{self, RunEntry};
 use super::error::{RunError, setup_error};
-use super::{cancel, procfs};
+use super::procfs::{self, ProcStat, RunSampler};
 
-/// How long the harness waits for a killed group to disappear before reporting a failure.
+/// How long the harness waits for killed processes to disappear before reporting a failure.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(5);
 
+/// The environment variable that names a program's run (see the module notes).
+pub(crate) const RUN_VAR: &str = "DUIPAI_RUN";
+
+/// The high half of a run tag: "duip".
+const TAG_MAGIC: u64 = 0x6475_6970 << 32;
+const TAG_MASK: u64 = 0xffff_ffff << 32;
+
+/// Makes the harness a child subreaper (once per process, before its first program starts),
+/// so that the processes a program orphans are handed to it rather than to init. On kernels
+/// without it (before 3.4) escaped processes are simply not found.
+pub(crate) fn become_subreaper() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag and has no memory effects.
+        unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) };
+    });
+}
+
+fn tag_value(id: u64) -> u64 {
+    TAG_MAGIC | (id & !TAG_MASK)
+}
+
+fn is_tag(value: u64) -> bool {
+    value & TAG_MASK == TAG_MAGIC
+}
+
+/// Marks the started program with its run's tag (see the module notes). Best effort: an
+/// unprivileged harness whose own hard limit is lower cannot set it, and the run then relies
+/// on what the sampler sees.
+pub(crate) fn set_tag(pid: i32, id: u64) {
+    let tag = tag_value(id) as libc::rlim_t;
+    let limit = libc::rlimit {
+        rlim_cur: tag,
+        rlim_max: tag,
+    };
+    // SAFETY: prlimit reads the new limit through a valid pointer and writes nothing.
+    unsafe { libc::prlimit(pid, libc::RLIMIT_RTTIME, &limit, std::ptr::null_mut()) };
+}
+
+/// The tag of a process (a child of the harness), if it carries one.
+fn read_tag(pid: i32) -> Option<u64> {
+    let mut old = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: prlimit with a null new limit only writes the old one through a valid pointer.
+    let r = unsafe { libc::prlimit(pid, libc::RLIMIT_RTTIME, std::ptr::null(), &mut old) };
+    #[allow(clippy::unnecessary_cast)]
+    let hard = old.rlim_max as u64;
+    (r == 0 && is_tag(hard)).then_some(hard)
+}
+
+/// The run named by a process's environment (`DUIPAI_RUN`), if it is readable and there.
+fn env_run(pid: i32) -> Option<u64> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{RUN_VAR}=");
+    let value = environ
+        .split(|&b| b == 0)
+        .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))?;
+    std::str::from_utf8(value).ok()?.parse().ok()
+}
+
+/// The run a process (a child of the harness) is marked for, as the low 32 bits of its id:
+/// its rlimit tag, or else its environment.
+fn marked_run(pid: i32) -> Option<u32> {
+    match read_tag(pid) {
+        Some(tag) => Some(tag as u32),
+        None => env_run(pid).map(|id| id as u32),
+    }
+}
+
+/// Whether a process handed to the harness is marked for run `id`: what the sampler counts as
+/// part of the run while it is going on.
+pub(crate) fn tagged_for(p: &ProcStat, id: u64) -> bool {
+    marked_run(p.pid) == Some(id as u32)
+}
+
 /// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
-/// kills the group and reaps the leader, so an early return or a panic leaves nothing behind.
-pub(crate) struct Leader {
+/// kills the group and reaps the leader, so an early return or a panic leaves nothing behind
+/// (what the program orphaned is then killed by the next run's cleanup, as a leftover).
+pub(crate) struct Leader<'a> {
     pub(crate) pid: i32,
+    entry: &'a RunEntry,
     reaped: bool,
 }
 
-impl Leader {
+impl<'a> Leader<'a> {
     /// Takes charge of a just-started leader, registering it for [`cancel::kill_running`].
-    pub(crate) fn new(pid: i32) -> Leader {
-        let stopping = cancel::register(pid);
-        let leader = Leader { pid, reaped: false };
+    pub(crate) fn new(pid: i32, entry: &'a RunEntry) -> Leader<'a> {
+        let stopping = entry.set_leader(pid);
+        let leader = Leader {
+            pid,
+            entry,
+            reaped: false,
+        };
         if stopping {
             // The harness is being interrupted: this run's result will be discarded.
             leader.kill_group();
@@ -51,7 +165,7 @@ impl Leader {
 
     /// Reaps the (dead) leader: its wait status and resource usage.
     fn reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
-        cancel::unregister(self.pid);
+        self.entry.leader_reaping();
         loop {
             let mut status = 0;
             // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
@@ -71,7 +185,7 @@ impl Leader {
     }
 }
 
-impl Drop for Leader {
+impl Drop for Leader<'_> {
     fn drop(&mut self) {
         if !self.reaped {
             self.kill_group();
@@ -80,33 +194,109 @@ impl Drop for Leader {
     }
 }
 
-/// Kills the group, reaps the leader, and makes sure no live process is left in the group;
-/// returns the leader's wait status and resource usage.
+/// What the cleanup collected: the leader's wait status and resource usage, and the CPU time
+/// of the orphans it reaped (which the leader's usage does not include).
+pub(crate) struct Reaped {
+    pub status: libc::c_int,
+    pub usage: libc::rusage,
+    pub orphans_cpu: Duration,
+}
+
+/// Reaps a child of the harness if it has ended; its resource usage.
+fn reap_if_dead(pid: i32) -> Option<libc::rusage> {
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid out-parameter for wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointers to locals; one pid, never -1.
+    let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+    (r == pid).then_some(usage)
+}
+
+pub(crate) fn rusage_cpu(usage: &libc::rusage) -> Duration {
+    timeval(usage.ru_utime) + timeval(usage.ru_stime)
+}
+
+fn timeval(tv: libc::timeval) -> Duration {
+    Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
+}
+
+/// The orphans handed to the harness that this run must clean up: its own (tagged for it, or
+/// seen by its sampler) and the leftovers of runs that are over. The usual answer, nothing,
+/// costs one read of the main thread's children list.
+fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<ProcStat> {
+    let me = procfs::harness_pid();
+    let candidates: Vec<ProcStat> = match procfs::main_thread_children() {
+        Some(pids) => pids.into_iter().filter_map(procfs::stat).collect(),
+        None => procfs::all_processes(),
+    };
+    candidates
+        .into_iter()
+        .filter(|p| p.ppid == me && !cancel::is_running_leader(p.pid))
+        .filter(|p| {
+            sampler.knows(p)
+                || match marked_run(p.pid) {
+                    Some(run) if run == id as u32 => true,
+                    Some(run) => cancel::run_is_over(run),
+                    None => false,
+                }
+        })
+        .collect()
+}
+
+/// Kills the group, reaps the leader, then kills and reaps every process the run left behind,
+/// and makes sure none is left alive.
 ///
 /// The group is killed while the leader is an unreaped zombie, which keeps the group id from
 /// being reused. After the reap, a group that still has members keeps its id reserved by
-/// them, so signalling it stays safe; an empty group answers `ESRCH` to signal 0 at once,
-/// which spares the usual case a scan of all of `/proc`. Members that linger as zombies (a
-/// container whose init does not reap) are told apart from live ones by a scan, after a short
-/// while.
-pub(crate) fn kill_and_reap(leader: &mut Leader) -> Result<(libc::c_int, libc::rusage), RunError> {
+/// them, so signalling it stays safe; an empty group answers `ESRCH` to signal 0 at once.
+/// Every other process of the run is by then an orphan handed to the harness, or below one:
+/// each orphan is killed (with its own group, if it leads one), its children become orphans
+/// in turn, and so on until none is left. Members that linger as zombies of a parent outside
+/// the run are told apart from live ones by a scan, after a short while.
+pub(crate) fn kill_and_reap(leader: &mut Leader, sampler: &RunSampler) -> Result<Reaped, RunError> {
     leader.kill_group();
-    let reaped = leader
+    let (status, usage) = leader
         .reap()
         .map_err(setup_error("cannot reap the program"))?;
     let pgid = leader.pid;
+    let id = leader.entry.id();
+    let mut orphans_cpu = Duration::ZERO;
     let start = Instant::now();
     loop {
         // SAFETY: signal 0 only checks for existence; see above for why the id is ours.
-        if unsafe { libc::kill(-pgid, 0) } != 0 {
-            return Ok(reaped);
+        let group_left = unsafe { libc::kill(-pgid, 0) } == 0;
+        if group_left {
+            // SAFETY: as above.
+            unsafe { libc::killpg(pgid, libc::SIGKILL) };
         }
-        // SAFETY: as above.
-        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        let orphans = orphans_to_clean(id, sampler);
+        for orphan in &orphans {
+            if !orphan.is_zombie() {
+                // SAFETY: kill has no memory effects; the orphan is an unreaped child of the
+                // harness, so its pid, and its group id if it leads one, are still its own.
+                unsafe {
+                    libc::kill(orphan.pid, libc::SIGKILL);
+                    if orphan.pgid == orphan.pid {
+                        libc::killpg(orphan.pid, libc::SIGKILL);
+                    }
+                }
+            }
+            if let Some(usage) = reap_if_dead(orphan.pid) {
+                orphans_cpu += rusage_cpu(&usage);
+            }
+        }
+        if !group_left && orphans.is_empty() {
+            break;
+        }
         if start.elapsed() > Duration::from_millis(20) {
-            let live = procfs::live_group_members(pgid);
+            let mut live: Vec<i32> = if group_left {
+                procfs::live_group_members(pgid)
+            } else {
+                Vec::new()
+            };
+            live.extend(orphans.iter().filter(|o| !o.is_zombie()).map(|o| o.pid));
             if live.is_empty() {
-                return Ok(reaped);
+                break;
             }
             if start.elapsed() > KILL_GRACE {
                 return Err(RunError::Survivors {
@@ -117,5 +307,28 @@ pub(crate) fn kill_and_reap(leader: &mut Leader) -> Result<(libc::c_int, libc::r
             }
         }
         std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(Reaped {
+        status,
+        usage,
+        orphans_cpu,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_name_runs_and_nothing_else() {
+        let tag = tag_value(7);
+        assert!(is_tag(tag));
+        assert_eq!(tag as u32, 7);
+        assert_ne!(tag_value(8), tag);
+        // The usual value of RLIMIT_RTTIME, unlimited, is no tag.
+        assert!(!is_tag(u64::MAX));
+        assert!(!is_tag(0));
+        // Ids wrap within the tag's 32 bits rather than spill into the magic.
+        assert!(is_tag(tag_value((1 << 32) + 5)));
     }
 }

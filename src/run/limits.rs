@@ -3,7 +3,8 @@
 
 use std::fmt;
 use std::io;
-use std::time::Duration;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use super::procfs;
 use super::signal::Signal;
@@ -161,17 +162,42 @@ fn current_hard(resource: libc::__rlimit_resource_t) -> u64 {
     }
 }
 
+/// What the harness may grant: whether it is root, and its own hard limits, which bound what
+/// an unprivileged harness can set. Read once: the harness never changes them, and six
+/// system calls per run add up over thousands of small cases.
+struct Grantable {
+    privileged: bool,
+    cpu: u64,
+    address_space: u64,
+    processes: u64,
+    file_size: u64,
+    stack: u64,
+}
+
+fn grantable() -> &'static Grantable {
+    static GRANTABLE: OnceLock<Grantable> = OnceLock::new();
+    GRANTABLE.get_or_init(|| Grantable {
+        // SAFETY: geteuid has no preconditions.
+        privileged: unsafe { libc::geteuid() } == 0,
+        cpu: current_hard(libc::RLIMIT_CPU),
+        address_space: current_hard(libc::RLIMIT_AS),
+        processes: current_hard(libc::RLIMIT_NPROC),
+        file_size: current_hard(libc::RLIMIT_FSIZE),
+        stack: current_hard(libc::RLIMIT_STACK),
+    })
+}
+
 impl Rlimits {
     pub(crate) fn new(limits: &Limits) -> Rlimits {
-        // SAFETY: geteuid has no preconditions.
-        let privileged = unsafe { libc::geteuid() } == 0;
+        let have = grantable();
+        let privileged = have.privileged;
         // RLIMIT_CPU counts whole seconds per process; the supervisor enforces the real limit on
         // the group, this only stops a runaway process if the supervisor cannot.
         let cpu_soft = limits.cpu.as_secs() + 2;
         let address_space = limits.address_space_bytes();
         // RLIMIT_NPROC counts every task of the user, not of the group, and root is exempt
         // from it; above the user's current count it is a backstop against fork bombs for
-        // unprivileged users, while the supervisor's count of the group is the real limit.
+        // unprivileged users, while the supervisor's count of the program is the real limit.
         let nproc = if privileged {
             limits.processes
         } else {
@@ -185,22 +211,12 @@ impl Rlimits {
         // space, so it is capped well below the address-space bound.
         let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
         Rlimits {
-            cpu: rlimit(
-                cpu_soft,
-                cpu_soft + 1,
-                current_hard(libc::RLIMIT_CPU),
-                privileged,
-            ),
-            address_space: rlimit(
-                address_space,
-                address_space,
-                current_hard(libc::RLIMIT_AS),
-                privileged,
-            ),
-            processes: rlimit(nproc, nproc, current_hard(libc::RLIMIT_NPROC), privileged),
+            cpu: rlimit(cpu_soft, cpu_soft + 1, have.cpu, privileged),
+            address_space: rlimit(address_space, address_space, have.address_space, privileged),
+            processes: rlimit(nproc, nproc, have.processes, privileged),
             core: rlimit(0, 0, 0, privileged),
-            file_size: rlimit(fsize, fsize, current_hard(libc::RLIMIT_FSIZE), privileged),
-            stack: rlimit(stack, stack, current_hard(libc::RLIMIT_STACK), privileged),
+            file_size: rlimit(fsize, fsize, have.file_size, privileged),
+            stack: rlimit(stack, stack, have.stack, privileged),
         }
     }
 
@@ -229,8 +245,27 @@ impl Rlimits {
     }
 }
 
-/// Tasks (threads) of processes owned by this user now: the base `RLIMIT_NPROC` is counted from.
+/// Tasks (threads) of processes owned by this user, counted at most once a second, plus
+/// slack: the base `RLIMIT_NPROC` is counted from. Counting scans all of `/proc`, which on a
+/// desktop costs milliseconds, more than a small case's whole run; the slack covers what the
+/// user's other programs start in the meantime, so that only a real fork storm meets the
+/// backstop.
 fn user_task_count() -> u64 {
+    const FRESH: Duration = Duration::from_secs(1);
+    const SLACK: u64 = 64;
+    static COUNTED: Mutex<Option<(Instant, u64)>> = Mutex::new(None);
+    let mut counted = COUNTED.lock().unwrap_or_else(|e| e.into_inner());
+    match *counted {
+        Some((at, count)) if at.elapsed() < FRESH => count + SLACK,
+        _ => {
+            let count = count_user_tasks();
+            *counted = Some((Instant::now(), count));
+            count + SLACK
+        }
+    }
+}
+
+fn count_user_tasks() -> u64 {
     use std::os::unix::fs::MetadataExt;
     // SAFETY: getuid has no preconditions.
     let uid = unsafe { libc::getuid() };

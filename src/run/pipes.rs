@@ -1,253 +1,273 @@
-//! The threads that feed a program's stdin and drain its stdout and stderr.
-//!
-//! Each pipe has its own thread so that no direction can block another (a program that floods
-//! stderr while we write its stdin, or never reads its input, cannot deadlock the harness).
-//! The parent's ends are non-blocking and polled with a short timeout, so every thread also
-//! notices when the supervisor declares the program's process group dead: a process that
-//! escaped the group while holding a pipe open then cannot keep a thread (and the harness)
-//! waiting forever.
+//! The program's standard streams, driven from the supervising thread: stdin fed and stdout
+//! and stderr drained with non-blocking writes and reads whenever the supervisor's `poll`
+//! finds them ready. No direction can block another (a program that floods stderr while its
+//! input is being written, or never reads its input, cannot deadlock the harness), and no
+//! thread is started per run.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-/// How long a thread waits in `poll` before looking at the shared flags again.
-const POLL_MS: i32 = 20;
-
-/// Once the group is dead, what is left in a pipe is at most one pipe buffer, read in far less
-/// than this; a writer still going after it is outside the group and is not waited for.
-const AFTER_DEATH: Duration = Duration::from_millis(250);
 
 /// How much of the end of stderr is kept: enough to show a panic message or a backtrace.
 pub const STDERR_TAIL: usize = 64 * 1024;
 
-/// Flags shared between the supervisor and the pipe threads.
-#[derive(Debug, Default)]
-pub struct Shared {
-    /// Set by the supervisor once no process of the group is left. A thread then stops at the
-    /// first poll that finds nothing more to transfer; data already in a pipe is still read.
-    pub group_dead: AtomicBool,
-    /// Set by the stdout reader when the program wrote more than the output limit.
-    pub output_exceeded: AtomicBool,
-}
+/// How much of stdout is kept in file I/O mode, where stdout is only counted: enough to show
+/// an answer printed there by mistake.
+const STDOUT_HEAD: usize = 256;
 
-/// Tells a pipe thread when to give up: after an idle poll once the group is dead, or a
-/// little later if something outside the group keeps the pipe busy.
-struct Watch<'a> {
-    shared: &'a Shared,
-    dead_since: Option<Instant>,
-}
+/// A pipe's usual capacity; a larger input gets a larger pipe (up to [`PIPE_MAX`]), so that it
+/// is written at once and the program reads it without waiting for the harness.
+const PIPE_USUAL: usize = 64 * 1024;
 
-impl<'a> Watch<'a> {
-    fn new(shared: &'a Shared) -> Self {
-        Watch {
-            shared,
-            dead_since: None,
-        }
-    }
+/// The largest pipe an unprivileged process may ask for by default
+/// (`/proc/sys/fs/pipe-max-size`).
+const PIPE_MAX: usize = 1024 * 1024;
 
-    /// Waits (one poll) for `fd` to be ready for `events`: `Some(true)` ready, `Some(false)`
-    /// not yet (poll again), `None` when the thread should give up.
-    fn ready(&mut self, fd: RawFd, events: libc::c_short) -> Option<bool> {
-        let ready = wait_ready(fd, events).ok()?;
-        (!self.should_stop(!ready)).then_some(ready)
-    }
+/// How much one wake-up reads from a pipe at most, so that a program writing as fast as the
+/// harness reads cannot keep the supervisor from its limits.
+const READ_BUDGET: u64 = 1024 * 1024;
 
-    fn should_stop(&mut self, idle: bool) -> bool {
-        if !self.shared.group_dead.load(Ordering::Acquire) {
-            return false;
-        }
-        let since = *self.dead_since.get_or_insert_with(Instant::now);
-        idle || since.elapsed() > AFTER_DEATH
-    }
-}
+/// Once the program's processes are all dead, how long a pipe may stay silent before the
+/// harness stops waiting for its end: a writer still holding it is outside the run.
+const IDLE_AFTER_DEATH: Duration = Duration::from_millis(20);
+
+/// Stops reading after death regardless, if something outside the run keeps writing.
+const AFTER_DEATH: Duration = Duration::from_millis(250);
 
 fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    // SAFETY: fcntl on a descriptor we own; F_GETFL/F_SETFL have no memory effects.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
-            return Err(io::Error::last_os_error());
-        }
+    // SAFETY: fcntl on a descriptor we own; F_SETFL has no memory effects. The pipe ends the
+    // standard library creates carry no other status flag, so none is lost.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
     }
     Ok(())
 }
 
-/// Waits until `fd` is ready for `events`. `Ok(false)` means the timeout passed.
-fn wait_ready(fd: RawFd, events: libc::c_short) -> io::Result<bool> {
-    let mut pfd = libc::pollfd {
-        fd,
-        events,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, count 1.
-    let r = unsafe { libc::poll(&mut pfd, 1, POLL_MS) };
-    if r < 0 {
-        let err = io::Error::last_os_error();
-        if err.kind() == io::ErrorKind::Interrupted {
-            return Ok(false);
-        }
-        return Err(err);
-    }
-    Ok(r > 0)
+/// Feeds `input` to the program's stdin, as far as the pipe takes it each time.
+pub(crate) struct Feed<'a> {
+    file: Option<File>,
+    rest: &'a [u8],
 }
 
-/// Reads `fd` until end of file (or until the group is dead and the pipe is idle), handing
-/// every chunk to `sink`; stops early when `sink` returns false.
-fn drain(fd: OwnedFd, shared: &Shared, mut sink: impl FnMut(&[u8]) -> bool) {
-    let raw = fd.as_raw_fd();
-    if set_nonblocking(raw).is_err() {
-        return;
+impl<'a> Feed<'a> {
+    /// Takes the parent's end of the stdin pipe and writes what fits at once; an input that
+    /// fits (most do) is then written and the pipe closed before the supervisor waits at all.
+    pub(crate) fn new(fd: OwnedFd, input: &'a [u8]) -> io::Result<Feed<'a>> {
+        set_nonblocking(fd.as_raw_fd())?;
+        if input.len() > PIPE_USUAL {
+            let size = input.len().min(PIPE_MAX) as libc::c_int;
+            // SAFETY: F_SETPIPE_SZ takes an integer and has no memory effects. A refusal (a
+            // user over the pipe-buffer quota) only means the input goes in smaller pieces.
+            unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, size) };
+        }
+        let mut feed = Feed {
+            file: Some(File::from(fd)),
+            rest: input,
+        };
+        feed.write_ready();
+        Ok(feed)
     }
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut watch = Watch::new(shared);
-    loop {
-        match watch.ready(raw, libc::POLLIN) {
-            None => return,
-            Some(false) => continue,
-            Some(true) => {}
-        }
-        // SAFETY: reading into a buffer we own, within its length.
-        let n = unsafe { libc::read(raw, buf.as_mut_ptr().cast(), buf.len()) };
-        if n == 0 {
+
+    /// The descriptor to wait on for room, while input is left to write.
+    pub(crate) fn waiting_fd(&self) -> Option<RawFd> {
+        self.file.as_ref().map(File::as_raw_fd)
+    }
+
+    /// Writes as much as the pipe takes now; closes it when everything is written or the
+    /// program will not read more (`EPIPE`: it exited or closed its stdin; the harness keeps
+    /// Rust's default of ignoring `SIGPIPE`). Closing it is what shows the program the end
+    /// of its input.
+    pub(crate) fn write_ready(&mut self) {
+        let Some(file) = self.file.as_mut() else {
             return;
-        }
-        if n < 0 {
-            let err = io::Error::last_os_error();
-            match err.kind() {
-                io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock => continue,
-                _ => return,
+        };
+        while !self.rest.is_empty() {
+            match file.write(self.rest) {
+                Ok(n) => self.rest = &self.rest[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => break,
             }
         }
-        if !sink(&buf[..n as usize]) {
+        self.file = None;
+    }
+
+    /// Stops feeding: the program is gone.
+    pub(crate) fn close(&mut self) {
+        self.file = None;
+    }
+}
+
+/// What a drained stream keeps.
+#[derive(Clone, Copy, Debug)]
+enum Keep {
+    /// Everything up to this many bytes; one byte more is an excess, and reading stops.
+    Upto(u64),
+    /// The last [`STDERR_TAIL`] bytes.
+    Tail,
+    /// The first [`STDOUT_HEAD`] bytes (the rest is only counted).
+    Head,
+}
+
+/// Drains one of the program's output pipes.
+pub(crate) struct Drain {
+    file: Option<File>,
+    keep: Keep,
+    kept: Vec<u8>,
+    /// Every byte read, kept or not.
+    total: u64,
+    /// More than the [`Keep::Upto`] limit arrived.
+    exceeded: bool,
+    /// Reading buffer for [`Keep::Head`], whose bytes are mostly not kept.
+    scratch: Vec<u8>,
+}
+
+impl Drain {
+    fn new(fd: OwnedFd, keep: Keep) -> io::Result<Drain> {
+        set_nonblocking(fd.as_raw_fd())?;
+        Ok(Drain {
+            file: Some(File::from(fd)),
+            keep,
+            kept: Vec::new(),
+            total: 0,
+            exceeded: false,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// stdout in stdin/stdout mode: up to `limit` bytes are the program's answer.
+    pub(crate) fn answer(fd: OwnedFd, limit: u64) -> io::Result<Drain> {
+        Drain::new(fd, Keep::Upto(limit))
+    }
+
+    /// stdout in file I/O mode: counted, and its start kept, to explain a missing output file.
+    pub(crate) fn stray(fd: OwnedFd) -> io::Result<Drain> {
+        Drain::new(fd, Keep::Head)
+    }
+
+    /// stderr: its end kept, for a panic message or a backtrace.
+    pub(crate) fn tail(fd: OwnedFd) -> io::Result<Drain> {
+        Drain::new(fd, Keep::Tail)
+    }
+
+    /// The descriptor to wait on for data, while the pipe is open.
+    pub(crate) fn fd(&self) -> Option<RawFd> {
+        self.file.as_ref().map(File::as_raw_fd)
+    }
+
+    pub(crate) fn exceeded(&self) -> bool {
+        self.exceeded
+    }
+
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Reads what the pipe holds now (within [`READ_BUDGET`]); closes it at end of file, on
+    /// an error, or past the output limit.
+    pub(crate) fn read_ready(&mut self) {
+        let Some(file) = self.file.as_ref() else {
             return;
-        }
-    }
-}
-
-/// What one attempt to write to a non-blocking pipe did.
-enum Written {
-    /// Some bytes went in (maybe not all).
-    Bytes(usize),
-    /// The pipe is full: the program has to read first.
-    Full,
-    /// The program will not read more (`EPIPE`: it exited or closed its stdin), or the pipe
-    /// failed otherwise.
-    Closed,
-}
-
-fn write_some(fd: RawFd, bytes: &[u8]) -> Written {
-    loop {
-        // SAFETY: writing from a slice we own, within its length.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        if n >= 0 {
-            return Written::Bytes(n as usize);
-        }
-        match io::Error::last_os_error().kind() {
-            io::ErrorKind::Interrupted => continue,
-            io::ErrorKind::WouldBlock => return Written::Full,
-            _ => return Written::Closed,
-        }
-    }
-}
-
-/// Feeds the program's stdin: an input that fits in the pipe is written at once and the pipe
-/// closed, with no thread (most cases are small, and a thread costs more than the write);
-/// what does not fit goes to a feeder thread. `None` when nothing is left to wait for.
-pub fn feed(fd: OwnedFd, input: &[u8], shared: Arc<Shared>) -> io::Result<Option<JoinHandle<()>>> {
-    set_nonblocking(fd.as_raw_fd())?;
-    let mut rest = input;
-    while !rest.is_empty() {
-        match write_some(fd.as_raw_fd(), rest) {
-            Written::Bytes(n) => rest = &rest[n..],
-            Written::Full => return spawn_feeder(fd, rest.into(), shared).map(Some),
-            Written::Closed => return Ok(None),
-        }
-    }
-    // Dropping `fd` closes the pipe: the program sees end of file.
-    Ok(None)
-}
-
-/// Writes `input` to the program's stdin, then closes it. A program that exits or closes its
-/// stdin early makes the write fail with `EPIPE`, which only ends the thread (the harness
-/// keeps Rust's default of ignoring `SIGPIPE`). The descriptor is already non-blocking.
-fn spawn_feeder(fd: OwnedFd, input: Arc<[u8]>, shared: Arc<Shared>) -> io::Result<JoinHandle<()>> {
-    std::thread::Builder::new()
-        .name("duipai-stdin".into())
-        .spawn(move || {
-            let raw = fd.as_raw_fd();
-            let mut rest: &[u8] = &input;
-            let mut watch = Watch::new(&shared);
-            while !rest.is_empty() {
-                match watch.ready(raw, libc::POLLOUT) {
-                    None => return,
-                    Some(false) => continue,
-                    Some(true) => {}
-                }
-                match write_some(raw, rest) {
-                    Written::Bytes(n) => rest = &rest[n..],
-                    Written::Full => continue,
-                    Written::Closed => return,
+        };
+        let budget = match self.keep {
+            Keep::Upto(limit) => READ_BUDGET.min(
+                limit
+                    .saturating_add(1)
+                    .saturating_sub(self.kept.len() as u64),
+            ),
+            Keep::Tail | Keep::Head => READ_BUDGET,
+        };
+        let into = match self.keep {
+            Keep::Upto(_) | Keep::Tail => &mut self.kept,
+            Keep::Head => &mut self.scratch,
+        };
+        let before = into.len();
+        // `read_to_end` on a non-blocking pipe keeps what it read when it stops at
+        // `WouldBlock`; `take` stops it at the budget, telling end of file (fewer bytes)
+        // from a budget spent.
+        let result = file.take(budget).read_to_end(into);
+        let got = (into.len() - before) as u64;
+        self.total += got;
+        let open = match result {
+            Ok(_) => got == budget && budget > 0,
+            Err(e) => e.kind() == io::ErrorKind::WouldBlock,
+        };
+        match self.keep {
+            Keep::Upto(limit) => {
+                if self.kept.len() as u64 > limit {
+                    self.kept.truncate(limit as usize);
+                    self.exceeded = true;
+                    self.file = None;
+                    return;
                 }
             }
-            // Dropping `fd` closes the pipe: the program sees end of file.
-        })
-}
-
-/// Collects stdout up to `limit` bytes. One byte more sets `output_exceeded` and stops reading:
-/// the supervisor then kills the group.
-pub fn spawn_stdout_reader(
-    fd: OwnedFd,
-    limit: u64,
-    shared: Arc<Shared>,
-) -> io::Result<JoinHandle<Vec<u8>>> {
-    std::thread::Builder::new()
-        .name("duipai-stdout".into())
-        .spawn(move || {
-            let mut out = Vec::new();
-            let limit = usize::try_from(limit).unwrap_or(usize::MAX);
-            drain(fd, &shared, |chunk| {
-                let room = limit - out.len();
-                if chunk.len() > room {
-                    out.extend_from_slice(&chunk[..room]);
-                    shared.output_exceeded.store(true, Ordering::Release);
-                    return false;
-                }
-                out.extend_from_slice(chunk);
-                true
-            });
-            out
-        })
-}
-
-/// What the stderr reader returns: the last [`STDERR_TAIL`] bytes and the total count.
-pub struct StderrTail {
-    pub tail: Vec<u8>,
-    pub total: u64,
-}
-
-/// Drains stderr to its end, keeping only the tail.
-pub fn spawn_stderr_reader(fd: OwnedFd, shared: Arc<Shared>) -> io::Result<JoinHandle<StderrTail>> {
-    std::thread::Builder::new()
-        .name("duipai-stderr".into())
-        .spawn(move || {
-            let mut tail = Vec::new();
-            let mut total = 0u64;
-            drain(fd, &shared, |chunk| {
-                total += chunk.len() as u64;
-                tail.extend_from_slice(chunk);
+            Keep::Tail => {
                 // Trim only when twice the cap is reached, so trimming stays amortized O(1).
-                if tail.len() > 2 * STDERR_TAIL {
-                    tail.drain(..tail.len() - STDERR_TAIL);
+                if self.kept.len() > 2 * STDERR_TAIL {
+                    self.kept.drain(..self.kept.len() - STDERR_TAIL);
                 }
-                true
-            });
-            if tail.len() > STDERR_TAIL {
-                tail.drain(..tail.len() - STDERR_TAIL);
             }
-            StderrTail { tail, total }
-        })
+            Keep::Head => {
+                let room = STDOUT_HEAD.saturating_sub(self.kept.len());
+                let take = room.min(self.scratch.len());
+                self.kept.extend_from_slice(&self.scratch[..take]);
+                self.scratch.clear();
+            }
+        }
+        if !open {
+            self.file = None;
+        }
+    }
+
+    /// What was kept.
+    pub(crate) fn into_kept(mut self) -> Vec<u8> {
+        if let Keep::Tail = self.keep
+            && self.kept.len() > STDERR_TAIL
+        {
+            self.kept.drain(..self.kept.len() - STDERR_TAIL);
+        }
+        self.kept
+    }
+}
+
+/// Reads what is left in the output pipes once every process of the run is dead: usually the
+/// data and the end of file are there at once. A pipe that stays open is held by something
+/// outside the run; it is given up after a silent [`IDLE_AFTER_DEATH`], or after
+/// [`AFTER_DEATH`] if it keeps talking.
+pub(crate) fn drain_after_death(drains: &mut [&mut Drain]) {
+    let start = Instant::now();
+    loop {
+        for drain in drains.iter_mut() {
+            drain.read_ready();
+        }
+        let mut fds: Vec<libc::pollfd> = drains
+            .iter()
+            .filter_map(|d| d.fd())
+            .map(|fd| libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            })
+            .collect();
+        if fds.is_empty() {
+            return;
+        }
+        let left = AFTER_DEATH.saturating_sub(start.elapsed());
+        let wait = IDLE_AFTER_DEATH.min(left);
+        // SAFETY: a valid array of pollfds and its length.
+        let ready = unsafe {
+            libc::poll(
+                fds.as_mut_ptr(),
+                fds.len() as libc::nfds_t,
+                wait.as_millis() as libc::c_int,
+            )
+        };
+        if ready == 0 || left.is_zero() {
+            for drain in drains.iter_mut() {
+                drain.file = None;
+            }
+            return;
+        }
+    }
 }

@@ -1,10 +1,11 @@
-//! Reading a process group's resource use from `/proc`: CPU time, resident memory, task count.
+//! Reading a program's resource use from `/proc`: CPU time, resident memory, task count.
 //!
 //! Linux offers no per-group counters without cgroups, so the supervisor samples every process
-//! whose `/proc/<pid>/stat` names the group, many times a second. A process that leaves the
-//! group (`setsid`, `setpgid`) escapes these figures; that is accepted: the runner contains
-//! mistakes, it is not a sandbox.
+//! of the run, many times a second: the members of the program's process group, their
+//! descendants (followed by parent pid, so a child that left the group with `setsid` is still
+//! counted), and the run's orphans the harness adopted as their subreaper.
 
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::Read;
 use std::sync::OnceLock;
@@ -15,13 +16,15 @@ use std::time::Duration;
 pub struct ProcStat {
     pub pid: i32,
     pub state: u8,
-    /// The parent's pid.
     pub ppid: i32,
     pub pgid: i32,
     /// utime + stime + cutime + cstime, in clock ticks: the process, its threads and its
     /// children it has already reaped.
     pub cpu_ticks: u64,
     pub threads: u64,
+    /// When the process started, in clock ticks after boot: with the pid, it names one process
+    /// even after the pid is reused.
+    pub start_time: u64,
     pub rss_pages: u64,
 }
 
@@ -71,6 +74,7 @@ pub fn parse_stat(text: &[u8]) -> Option<ProcStat> {
         pgid,
         cpu_ticks,
         threads: field(20)?,
+        start_time: field(22)?,
         rss_pages: field(24)?,
     })
 }
@@ -98,19 +102,51 @@ pub fn ticks_to_duration(ticks: u64) -> Duration {
     Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz)
 }
 
-fn read_stat(pid: &str, buf: &mut Vec<u8>) -> Option<ProcStat> {
+/// This process's pid, asked once (the harness never forks without `exec`).
+pub fn harness_pid() -> i32 {
+    static PID: OnceLock<i32> = OnceLock::new();
+    // SAFETY: getpid has no preconditions.
+    *PID.get_or_init(|| unsafe { libc::getpid() })
+}
+
+/// Reads a small `/proc` file into `buf`. A plain `read`: the standard library's
+/// `read_to_end` first asks a `File` for its size (`statx`, `lseek`), two wasted system calls
+/// on a file that does not know it, on every sample. The kernel produces these files whole,
+/// so a read that does not fill the buffer has read everything.
+fn read_proc(path: &str, buf: &mut Vec<u8>) -> Option<()> {
     buf.clear();
-    let mut file = File::open(format!("/proc/{pid}/stat")).ok()?;
-    file.read_to_end(buf).ok()?;
+    let mut file = File::open(path).ok()?;
+    let mut chunk = [0u8; 4096];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(n) => {
+                buf.extend_from_slice(&chunk[..n]);
+                if n < chunk.len() {
+                    return Some(());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+}
+
+fn read_stat(pid: &str, buf: &mut Vec<u8>) -> Option<ProcStat> {
+    read_proc(&format!("/proc/{pid}/stat"), buf)?;
     parse_stat(buf)
 }
 
-/// Every process currently in `/proc` whose process group is `pgid`, zombies included.
-/// Processes that vanish during the scan are skipped.
-pub fn group_members(pgid: i32) -> Vec<ProcStat> {
-    let mut members = Vec::new();
+/// One process's `/proc/<pid>/stat`, if it exists.
+pub fn stat(pid: i32) -> Option<ProcStat> {
+    read_stat(&pid.to_string(), &mut Vec::with_capacity(512))
+}
+
+/// Every process in `/proc` now, zombies included; processes that vanish during the scan are
+/// skipped. It costs one file read per process on the machine.
+pub fn all_processes() -> Vec<ProcStat> {
+    let mut all = Vec::new();
     let Ok(dir) = fs::read_dir("/proc") else {
-        return members;
+        return all;
     };
     let mut buf = Vec::with_capacity(512);
     for entry in dir.flatten() {
@@ -119,43 +155,84 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
         if !name.bytes().all(|b| b.is_ascii_digit()) {
             continue;
         }
-        if let Some(stat) = read_stat(name, &mut buf)
-            && stat.pgid == pgid
-        {
-            members.push(stat);
+        if let Some(stat) = read_stat(name, &mut buf) {
+            all.push(stat);
         }
     }
-    members
+    all
+}
+
+/// Every process currently in `/proc` whose process group is `pgid`, zombies included.
+/// Processes that vanish during the scan are skipped.
+pub fn group_members(pgid: i32) -> Vec<ProcStat> {
+    all_processes()
+        .into_iter()
+        .filter(|p| p.pgid == pgid)
+        .collect()
+}
+
+/// The children of this process's main thread, from `/proc/self/task/<pid>/children`: where
+/// the kernel puts the orphans it hands to this process as their subreaper (the first live
+/// thread of the subreaper gets them). `None` when the kernel does not offer the file
+/// (`CONFIG_PROC_CHILDREN`); then only a scan of all of `/proc` can tell.
+pub fn main_thread_children() -> Option<Vec<i32>> {
+    let pid = harness_pid();
+    let mut buf = Vec::new();
+    read_proc(&format!("/proc/{pid}/task/{pid}/children"), &mut buf)?;
+    Some(
+        buf.split(u8::is_ascii_whitespace)
+            .filter_map(|p| std::str::from_utf8(p).ok()?.parse().ok())
+            .collect(),
+    )
 }
 
 /// The most recently allocated pid (last field of `/proc/loadavg`): if it has not changed, no
 /// process was created anywhere, so a group cannot have gained members.
 fn newest_pid() -> Option<i32> {
-    let text = fs::read_to_string("/proc/loadavg").ok()?;
+    let mut buf = Vec::new();
+    read_proc("/proc/loadavg", &mut buf)?;
+    let text = std::str::from_utf8(&buf).ok()?;
     text.split_ascii_whitespace().last()?.parse().ok()
 }
 
-/// Samples one group repeatedly at a low cost. Scanning all of `/proc` costs a file read per
-/// process on the machine, so a full scan (which finds new members) runs at most every
-/// [`GroupSampler::FULL_SCAN_EVERY`] samples, and only if some process was created since the
-/// last one; the samples in between read only the members already known.
-pub struct GroupSampler {
-    pgid: i32,
-    known: Vec<i32>,
+/// The processes of one run: its leader, the members of its process group, their descendants
+/// and the orphans `adopt` claims, sampled repeatedly at a low cost. Scanning all of `/proc`
+/// costs a file read per process on the machine, so a full scan (which finds new processes)
+/// runs at most every [`RunSampler::FULL_SCAN_EVERY`] samples, and only if some process was
+/// created since the last one; the samples in between read only the processes already known.
+pub struct RunSampler {
+    leader: i32,
+    /// Known live processes of the run, as (pid, start time): a pid alone could name another
+    /// process once reused.
+    known: Vec<(i32, u64)>,
     samples: u64,
     last_full: u64,
     newest_at_full: Option<i32>,
     buf: Vec<u8>,
 }
 
-impl GroupSampler {
-    pub const FULL_SCAN_EVERY: u64 = 4;
-    pub const FIRST_FULL_SCAN: u64 = 4;
+/// How long `pid` has been ready to run but waiting for a CPU (`/proc/PID/schedstat`, its
+/// second field, in nanoseconds): the mark of a machine too busy to give it its share.
+pub fn run_delay(pid: i32) -> Option<Duration> {
+    let text = fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
+    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Duration::from_nanos(nanos))
+}
 
-    pub fn new(pgid: i32) -> GroupSampler {
-        GroupSampler {
-            pgid,
-            known: vec![pgid],
+impl RunSampler {
+    /// The time the known processes of the run have spent waiting for a CPU, summed.
+    pub fn run_delay(&self) -> Duration {
+        self.known.iter().filter_map(|&(p, _)| run_delay(p)).sum()
+    }
+
+    pub const FULL_SCAN_EVERY: u64 = 4;
+    pub const FIRST_FULL_SCAN: u64 = 3;
+
+    /// A sampler for the run whose leader (and process group) is `leader`.
+    pub fn new(leader: i32) -> RunSampler {
+        RunSampler {
+            leader,
+            known: Vec::new(),
             samples: 0,
             last_full: 0,
             newest_at_full: None,
@@ -163,8 +240,21 @@ impl GroupSampler {
         }
     }
 
-    pub fn sample(&mut self) -> GroupSample {
-        // The first samples, 1 to 8 ms after the start, read the leader alone: a full scan
+    /// The processes of the run seen alive at the last sample, as (pid, start time).
+    pub fn known(&self) -> &[(i32, u64)] {
+        &self.known
+    }
+
+    /// Whether `p` is a process the sampler saw alive as part of the run (by pid and start
+    /// time, so a reused pid is not mistaken for it).
+    pub fn knows(&self, p: &ProcStat) -> bool {
+        self.known.contains(&(p.pid, p.start_time))
+    }
+
+    /// One sample; a full scan when one is due. `adopt` says whether an orphan handed to this
+    /// process (a child of it that is not the leader) belongs to the run.
+    pub fn sample(&mut self, adopt: &dyn Fn(&ProcStat) -> bool) -> GroupSample {
+        // The first samples, 1 to 7 ms after the start, read the leader alone: a full scan
         // costs more than a small case's whole run, and a new program has had little time to
         // fork. The first full scan comes about 15 ms in.
         let due = self.samples == Self::FIRST_FULL_SCAN
@@ -176,35 +266,72 @@ impl GroupSampler {
             // Read before scanning: a process created during the scan triggers the next one.
             self.newest_at_full = newest_pid();
             self.last_full = self.samples;
-            let members = group_members(self.pgid);
-            self.known = members
-                .iter()
-                .filter(|m| !m.is_zombie())
-                .map(|m| m.pid)
-                .collect();
-            let mut sample = summarize(&members);
-            sample.max_hwm_bytes = self
-                .known
-                .iter()
-                .filter_map(|&p| peak_rss(p))
-                .max()
-                .unwrap_or(0);
-            return sample;
+            let members = self.members_among(all_processes(), adopt);
+            return self.record(&members);
         }
         self.sample_known()
     }
 
-    /// A sample of the members already known only: no scan for new ones.
+    /// A sample of the processes already known only: no scan for new ones.
     pub fn sample_known(&mut self) -> GroupSample {
-        let pgid = self.pgid;
-        let buf = &mut self.buf;
-        let members: Vec<ProcStat> = self
-            .known
+        let mut members = Vec::with_capacity(self.known.len().max(1));
+        let leader = self.leader;
+        if let Some(stat) = read_stat(&leader.to_string(), &mut self.buf) {
+            members.push(stat);
+        }
+        for &(pid, start) in &self.known {
+            if pid == leader {
+                continue;
+            }
+            if let Some(stat) = read_stat(&pid.to_string(), &mut self.buf)
+                && stat.start_time == start
+            {
+                members.push(stat);
+            }
+        }
+        self.record(&members)
+    }
+
+    /// The run's processes among `all`: the leader, its group, what the sampler already knew,
+    /// adopted orphans, and every descendant of those.
+    fn members_among(
+        &self,
+        all: Vec<ProcStat>,
+        adopt: &dyn Fn(&ProcStat) -> bool,
+    ) -> Vec<ProcStat> {
+        let me = harness_pid();
+        let mut children: HashMap<i32, Vec<usize>> = HashMap::new();
+        for (i, p) in all.iter().enumerate() {
+            children.entry(p.ppid).or_default().push(i);
+        }
+        let mut ours: HashSet<i32> = HashSet::new();
+        let mut stack = Vec::new();
+        for p in &all {
+            let root = p.pid == self.leader
+                || p.pgid == self.leader
+                || self.knows(p)
+                || (p.ppid == me && adopt(p));
+            if root && ours.insert(p.pid) {
+                stack.push(p.pid);
+            }
+        }
+        while let Some(pid) = stack.pop() {
+            for &i in children.get(&pid).map(Vec::as_slice).unwrap_or_default() {
+                if ours.insert(all[i].pid) {
+                    stack.push(all[i].pid);
+                }
+            }
+        }
+        all.into_iter().filter(|p| ours.contains(&p.pid)).collect()
+    }
+
+    fn record(&mut self, members: &[ProcStat]) -> GroupSample {
+        self.known = members
             .iter()
-            .filter_map(|pid| read_stat(&pid.to_string(), buf))
-            .filter(|m| m.pgid == pgid)
+            .filter(|m| !m.is_zombie())
+            .map(|m| (m.pid, m.start_time))
             .collect();
-        let mut sample = summarize(&members);
+        let mut sample = summarize(members);
         // VmHWM is the peak since exec: it covers the moments between samples.
         sample.max_hwm_bytes = members
             .iter()
@@ -216,27 +343,13 @@ impl GroupSampler {
     }
 }
 
-/// How long `pid` has been ready to run but waiting for a CPU (`/proc/PID/schedstat`, its
-/// second field, in nanoseconds): the mark of a machine too busy to give it its share.
-pub fn run_delay(pid: i32) -> Option<Duration> {
-    let text = fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
-    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
-}
-
-impl GroupSampler {
-    /// The time the known members have spent waiting for a CPU, summed.
-    pub fn run_delay(&self) -> Duration {
-        self.known.iter().filter_map(|&p| run_delay(p)).sum()
-    }
-}
-
 /// `VmHWM` of a process in bytes. Unlike `ru_maxrss` from `wait4`, it starts over at `exec`:
 /// `ru_maxrss` of a freshly spawned program already includes the resident size the harness had
 /// when it forked, so it cannot be used for the program's own peak.
 pub fn peak_rss(pid: i32) -> Option<u64> {
-    let text = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    parse_kib_field(&text, "VmHWM:")
+    let mut buf = Vec::new();
+    read_proc(&format!("/proc/{pid}/status"), &mut buf)?;
+    parse_kib_field(std::str::from_utf8(&buf).ok()?, "VmHWM:")
 }
 
 fn parse_kib_field(status: &str, key: &str) -> Option<u64> {
@@ -283,7 +396,9 @@ mod tests {
         let stat = parse_stat(text).expect("parses");
         assert_eq!(stat.pid, 4242);
         assert_eq!(stat.state, b'R');
+        assert_eq!(stat.ppid, 1);
         assert_eq!(stat.pgid, 4242);
+        assert_eq!(stat.start_time, 12345);
         assert_eq!(stat.cpu_ticks, 30 + 12 + 5 + 3);
         assert_eq!(stat.threads, 3);
         assert_eq!(stat.rss_pages, 256);

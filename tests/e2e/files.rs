@@ -341,7 +341,7 @@ fn file_io_says_what_was_written_instead_of_the_output_file() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "no chess.out was written; it wrote 6 bytes on stdout, \"CHESS.OUT\" (2 bytes)"
+            "no output file chess.out; the program wrote 6 bytes to stdout (\"debug\\n\") and left CHESS.OUT"
         ),
         "{text}"
     );

@@ -238,29 +238,6 @@ fn test_flood_is_ole() {
 }
 
 #[test]
-fn test_escapees_are_killed() {
-    // A copy that calls setsid (out of the process group and the session), and the daemon's
-    // double fork: both orphans come back to duipai, the child subreaper, and are killed.
-    for behaviour in ["escape", "double-escape"] {
-        let dir = two_cases();
-        let report = test_verdicts(behaviour, dir.path(), &["AC", "AC"]);
-        assert_eq!(report["status"], "ok");
-    }
-}
-
-#[test]
-fn stress_escapees_leave_nothing() {
-    for behaviour in ["escape", "double-escape"] {
-        let (out, report, _dir, pids) = stress(behaviour, &["--n", "1..3", "--m", "1..3"]);
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
-        assert_eq!(report["cases"], 3);
-        // The three programs at least; an escapee killed before it recorded its pid is not
-        // listed, and every one that was is gone (checked by `stress`).
-        assert!(pids.pids().len() >= 3, "{behaviour}: {:?}", pids.pids());
-    }
-}
-
-#[test]
 fn test_grandchild_is_ac_and_reaped() {
     let dir = two_cases();
     let pids = PidLog::new();
@@ -279,6 +256,20 @@ fn test_grandchild_is_ac_and_reaped() {
     // Two programs, and their sleeping copies unless the kill got there before they recorded.
     let recorded = pids.assert_none_alive(GRACE);
     assert!((2..=4).contains(&recorded), "{recorded} pids");
+}
+
+/// A program that leaves its process group (`setsid`) or orphans a process (a double fork)
+/// is judged on its answer, and nothing it started outlives the run: duipai is the
+/// escapee's subreaper and kills it with the run.
+#[test]
+fn test_escapees_are_ac_and_leave_nothing() {
+    for behaviour in ["escape-setsid", "escape-double-fork"] {
+        let dir = two_cases();
+        // Programs print the correct answer, so both cases are accepted; each recorded
+        // itself and its escapee.
+        let report = test_verdicts(behaviour, dir.path(), &["AC", "AC"]);
+        assert_eq!(report["status"], "ok");
+    }
 }
 
 #[test]
@@ -415,6 +406,21 @@ fn stress_grandchild_passes_and_leaves_nothing() {
         (3..=6).contains(&recorded),
         "three programs and their copies: {recorded}"
     );
+}
+
+#[test]
+fn stress_escapees_pass_and_leave_nothing() {
+    for behaviour in ["escape-setsid", "escape-double-fork"] {
+        let (out, report, dir, pids) = stress(behaviour, &["--n", "1..3", "--m", "1..3"]);
+        assert_eq!(code(&out), 0, "{behaviour}: {}", stderr(&out));
+        assert_eq!(report["status"], "ok");
+        assert_eq!(report["cases"], 3);
+        assert!(!dir.path().join("saved").exists());
+        // Three programs, each with its escapee (and, for the double fork, the process that
+        // forked it), all recorded and all gone (`stress` checked that).
+        let recorded = pids.pids().len();
+        assert!(recorded >= 6, "{behaviour}: {recorded} pids");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -613,10 +619,23 @@ fn pack_interrupted_leaves_only_complete_files() {
 /// forever), waits until `programs` programs are running with their copies, sends `signal`
 /// and checks that duipai stops within [`STOP_BOUND`] and that every process is gone.
 fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Output {
+    interrupt_while("sleepers", 3, args, programs, signal)
+}
+
+/// Starts `duipai ARGS -- fixture BEHAVIOUR chess`, waits until `programs` programs are
+/// running with `per_program` recorded processes each, sends `signal` and checks that duipai
+/// stops within [`STOP_BOUND`] and that every process is gone.
+fn interrupt_while(
+    behaviour: &str,
+    per_program: usize,
+    args: &[&str],
+    programs: usize,
+    signal: i32,
+) -> Output {
     let dir = two_cases();
     let pids = PidLog::new();
     let mut args = strings(args);
-    args.extend(fixture_command("sleepers"));
+    args.extend(fixture_command(behaviour));
     let log = pids.path();
     let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
     wait_for(
@@ -624,7 +643,7 @@ fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Output {
         Duration::from_secs(10),
         || {
             assert!(!duipai.has_exited(), "duipai ended before the interrupt");
-            pids.pids().len() >= 3 * programs
+            pids.pids().len() >= per_program * programs
         },
     );
     assert!(duipai.signal(signal), "duipai ended before the interrupt");
@@ -649,6 +668,42 @@ fn test_interrupted_kills_every_process_it_started() {
         "{}",
         crate::util::stdout(&out)
     );
+}
+
+/// Interrupted while each program sleeps beside a process that left its group: the
+/// escapees go too.
+#[test]
+fn test_interrupted_kills_escaped_processes() {
+    let out = interrupt_while(
+        "escape-wait",
+        2,
+        &["test", "chess", ".", "-j", "2", "--time-limit", "5000"],
+        2,
+        libc::SIGINT,
+    );
+    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
+    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+}
+
+#[test]
+fn stress_interrupted_kills_escaped_processes() {
+    let out = interrupt_while(
+        "escape-wait",
+        2,
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "-j",
+            "2",
+            "--time-limit",
+            "5000",
+        ],
+        2,
+        libc::SIGINT,
+    );
+    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["interrupted"], true);
 }
 
 #[test]

@@ -66,6 +66,54 @@ fn sh(script: &str) -> Vec<OsString> {
     vec!["sh".into(), "-c".into(), script.into()]
 }
 
+/// Fails unless process `pid` is gone: not in `/proc`, a zombie, or by now another program
+/// (the pid reused) whose command line does not mention `name`. The harness kills and reaps
+/// what it must before `run` returns, so no grace period is given.
+fn assert_gone(pid: i32, name: &str) {
+    let Some(stat) = procfs::stat(pid) else {
+        return;
+    };
+    let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    let ours = String::from_utf8_lossy(&cmdline).contains(name);
+    if !stat.is_zombie() && ours {
+        // SAFETY: kill has no memory effects; the process was checked to be the survivor.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        panic!("process {pid} ({name}) survived the run: {stat:?}");
+    }
+}
+
+/// The pid a fixture reported on stderr as `PREFIX pid N`.
+fn reported_pid(execution: &Execution, prefix: &str) -> i32 {
+    let stderr = String::from_utf8_lossy(&execution.stderr);
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix)?.strip_prefix(" pid "))
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {prefix} pid in {stderr:?}"))
+}
+
+/// `path` relative to the current directory (with `..` as needed), as a user would type it.
+fn relative_to_cwd(path: &Path) -> PathBuf {
+    let cwd = std::env::current_dir().expect("cwd");
+    let (mut from, to): (Vec<_>, Vec<_>) =
+        (cwd.components().collect(), path.components().collect());
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    from.drain(..common);
+    let mut relative = PathBuf::new();
+    for _ in from {
+        relative.push("..");
+    }
+    for part in &to[common..] {
+        relative.push(part);
+    }
+    relative
+}
+
+/// A fresh directory for files a test makes, under the target directory.
+fn test_dir() -> tempfile::TempDir {
+    tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir")
+}
+
 #[test]
 fn correct_is_accepted() {
     let execution = run_fixture("correct", "chess", CHESS_SAMPLE, &limits());
@@ -266,8 +314,7 @@ fn exit_codes_and_signals_are_reported() {
 }
 
 #[test]
-fn stdio_programs_run_where_duipai_runs() {
-    // `python3 sol.py`, `sh -c ./a.out`: relative names mean what they mean in the shell.
+fn stdio_programs_run_in_the_callers_directory() {
     let execution = run_within(
         &sh("pwd"),
         "",
@@ -275,44 +322,43 @@ fn stdio_programs_run_where_duipai_runs() {
         &IoMode::Stdio,
         Duration::from_secs(3),
     );
-    let text = String::from_utf8(execution.stdout).expect("UTF-8");
+    let dir = String::from_utf8(execution.stdout).expect("UTF-8");
     assert_eq!(
-        PathBuf::from(text.trim_end()),
+        Path::new(dir.trim_end()),
         std::env::current_dir().expect("cwd")
     );
 }
 
+/// File I/O runs in a scratch directory of the calling thread: the same one for every run of
+/// the thread, empty at the start of each, removed when the thread ends.
 #[test]
-fn file_io_runs_in_a_fresh_directory_that_is_removed_with_file_arguments_absolute() {
-    // The test binary's directory holds `Cargo.toml` relative to the package root, which is
-    // the working directory of `cargo test`.
-    let cwd = std::env::current_dir().expect("cwd");
-    assert!(cwd.join("Cargo.toml").exists());
-    let program: Vec<std::ffi::OsString> = vec![
-        "sh".into(),
-        "-c".into(),
-        "pwd > chess.out; ls -A | wc -l >> chess.out; echo \"$0\" >> chess.out".into(),
-        "Cargo.toml".into(),
-    ];
-    let execution = run_within(
-        &program,
-        "",
-        &limits(),
-        &IoMode::files_named("chess"),
-        Duration::from_secs(3),
-    );
-    let text = String::from_utf8(execution.stdout).expect("UTF-8");
-    let mut lines = text.lines();
-    let dir = PathBuf::from(lines.next().expect("pwd"));
-    assert_ne!(dir, cwd);
-    // Only chess.in (and chess.out, being written) are there.
-    assert_eq!(lines.next().map(str::trim), Some("2"), "{text}");
-    assert_eq!(
-        lines.next().map(PathBuf::from),
-        Some(cwd.join("Cargo.toml")),
-        "{text}"
-    );
-    assert!(!dir.exists(), "{} was left behind", dir.display());
+fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
+    let io = IoMode::files_named("chess");
+    let program = sh("{ pwd; ls -A; } > chess.out; touch left-behind; mkdir left-dir");
+    let (first, second, dir) = std::thread::spawn(move || {
+        let bound = Duration::from_secs(3);
+        let first = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
+        let second = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
+        let text = String::from_utf8(first.stdout.clone()).expect("UTF-8");
+        let dir = PathBuf::from(text.lines().next().expect("pwd"));
+        assert!(dir.is_dir(), "kept between runs of the thread");
+        (first, second, dir)
+    })
+    .join()
+    .expect("the thread's runs");
+    assert_ne!(dir, std::env::current_dir().expect("cwd"));
+    let listing = |e: &Execution| String::from_utf8_lossy(&e.stdout).into_owned();
+    let expected = format!("{}\nchess.in\nchess.out\n", dir.display());
+    assert_eq!(listing(&first), expected);
+    // The second run found the same directory with nothing of the first run's left.
+    assert_eq!(listing(&second), expected);
+    let file = first
+        .output_file
+        .as_ref()
+        .expect("file I/O says what it found");
+    assert!(file.found);
+    assert_eq!(file.other_files, ["left-behind", "left-dir/"]);
+    assert!(!dir.exists(), "{} outlived its thread", dir.display());
 }
 
 #[test]
@@ -330,14 +376,15 @@ fn file_io_reads_and_writes_files() {
     let execution = run_within(&stdin_reader, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(execution.termination, Termination::Exited(3));
 
-    // No output file at all is a presentation error that says so.
+    // No output file at all is no output, and the judgement says so.
     let silent = vec![OsString::from("true")];
     let execution = run_within(&silent, CHESS_SAMPLE, &limits(), &io, bound);
+    assert_eq!(execution.stdout, b"");
     let judgement = verdict::judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
         judgement.detail,
-        "no chess.out was written; it wrote nothing else"
+        "no output file chess.out; the program wrote nothing to stdout and left no other file"
     );
 
     // An output file over the limit is an output limit verdict.
@@ -447,10 +494,12 @@ fn output_up_to_the_limit_is_kept_and_one_byte_more_is_not() {
 
 #[test]
 fn escaped_process_holding_stdout_does_not_hang_the_harness() {
-    // `setsid` moves the sleeper out of the group: the harness cannot kill it (it is no
-    // sandbox), but must not wait for it to close the pipe either.
+    // `setsid` moves the sleeper out of the group, holding stdout (fd 3 is the real stdout):
+    // the harness must neither wait for it to close the pipe nor leave it running. The
+    // command substitution returns once the sleeper has replaced the shell that reported its
+    // pid, so it has left the group by then.
     let execution = run_within(
-        &sh("setsid sleep 3 & echo 2"),
+        &sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 3 >&3' &); echo $p >&2; echo 2"),
         "",
         &limits(),
         &IoMode::Stdio,
@@ -458,6 +507,11 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
     );
     assert_eq!(execution.stdout, b"2\n");
     assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    let pid: i32 = String::from_utf8_lossy(&execution.stderr)
+        .trim()
+        .parse()
+        .expect("the sleeper's pid");
+    assert_gone(pid, "sleep");
 }
 
 /// The rlimits reach the program (they are set on it right after it starts; the shell waits
@@ -490,4 +544,316 @@ fn rlimits_are_applied_to_the_program() {
         soft("Max address space"),
         lim.address_space_bytes().to_string()
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escaped processes: the harness is their subreaper and kills them with the run.
+
+#[test]
+fn a_child_that_leaves_the_group_is_killed_with_the_run() {
+    let execution = run_within(
+        &fixture_command("escape-setsid", "chess"),
+        CHESS_SAMPLE,
+        &limits(),
+        &IoMode::Stdio,
+        Duration::from_millis(1500),
+    );
+    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
+}
+
+#[test]
+fn an_orphan_of_a_double_fork_is_killed_with_the_run() {
+    let execution = run_within(
+        &fixture_command("escape-double-fork", "chess"),
+        CHESS_SAMPLE,
+        &limits(),
+        &IoMode::Stdio,
+        Duration::from_millis(1500),
+    );
+    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
+}
+
+/// The CPU time of a process outside the group counts: the spinning escapee is what exceeds
+/// the CPU limit, while the leader sleeps.
+#[test]
+fn an_escaped_spinner_counts_against_the_cpu_limit() {
+    let mut limits = limits();
+    limits.cpu = Duration::from_millis(500);
+    limits.wall = Duration::from_secs(10);
+    let execution = run_fixture("escape-spin", "chess", CHESS_SAMPLE, &limits);
+    assert_eq!(
+        execution.termination,
+        Termination::LimitExceeded(Limit::CpuTime),
+        "{execution:?}"
+    );
+    assert!(execution.cpu_time > Duration::from_millis(500));
+    assert!(execution.wall_time < Duration::from_secs(5));
+    assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
+}
+
+/// Runs going on at once on other threads clean up their own orphans only: an orphan of a run
+/// still going (here the shell's `setsid sleep`, orphaned by its subshell) is left alive
+/// until that run ends, however many other runs clean up meanwhile.
+#[test]
+fn concurrent_runs_kill_only_their_own_orphans() {
+    let watcher = std::thread::spawn(|| {
+        let script = "p=$( (setsid sleep 30 >/dev/null 2>&1 & echo $!) ); echo $p >&2; \
+                      sleep 1.5; kill -0 $p && echo alive";
+        run_within(
+            &sh(script),
+            "",
+            &limits(),
+            &IoMode::Stdio,
+            Duration::from_secs(5),
+        )
+    });
+    let start = Instant::now();
+    let mut runs = 0;
+    while start.elapsed() < Duration::from_millis(1500) {
+        let execution = run_fixture("escape-double-fork", "chess", CHESS_SAMPLE, &limits());
+        assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+        assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
+        runs += 1;
+    }
+    let watched = watcher.join().expect("the watcher's run");
+    assert_eq!(watched.stdout, b"alive\n", "{watched:?}");
+    let orphan: i32 = String::from_utf8_lossy(&watched.stderr)
+        .trim()
+        .parse()
+        .expect("the orphan's pid");
+    assert_gone(orphan, "sleep");
+    assert!(runs >= 2, "only {runs} runs beside the watcher");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Re-runs near the CPU limit.
+
+fn burn(ms: u64) -> Vec<OsString> {
+    vec![
+        fixture().into(),
+        "burn-cpu".into(),
+        ms.to_string().into(),
+        "chess".into(),
+    ]
+}
+
+fn steady(program: &[OsString], limits: &Limits, rerun: bool) -> Execution {
+    let execution = run::run_steady(
+        program,
+        CHESS_SAMPLE.as_bytes(),
+        limits,
+        &IoMode::Stdio,
+        rerun,
+    )
+    .expect("the runs start");
+    let left = procfs::live_group_members(execution.pgid);
+    assert!(left.is_empty(), "processes {left:?} survived");
+    execution
+}
+
+fn tight() -> Limits {
+    Limits {
+        cpu: Duration::from_millis(300),
+        wall: Duration::from_secs(3),
+        ..limits()
+    }
+}
+
+#[test]
+fn a_run_just_over_the_limit_is_run_again_and_judged_on_the_fastest() {
+    // 1.1 times the limit: every run lands in the band, so three runs, all over.
+    let execution = steady(&burn(330), &tight(), true);
+    assert_eq!(execution.cpu_times.len(), 3, "{:?}", execution.cpu_times);
+    assert_eq!(
+        execution.cpu_time,
+        *execution.cpu_times.iter().min().unwrap()
+    );
+    for &t in &execution.cpu_times {
+        // Each run was let finish (stopped only at 1.5 times the limit) and measured.
+        assert!(
+            t >= Duration::from_millis(330) && t <= Duration::from_millis(450),
+            "{t:?}"
+        );
+    }
+    let judgement = verdict::judge(&execution, 2);
+    assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
+    let shown: Vec<String> = execution
+        .cpu_times
+        .iter()
+        .map(|t| format!("{:.3} s", t.as_secs_f64()))
+        .collect();
+    assert_eq!(
+        judgement.detail,
+        format!("CPU {} (limit 0.300 s)", shown.join(", "))
+    );
+}
+
+#[test]
+fn a_run_just_under_the_limit_is_run_again_and_stays_accepted() {
+    let execution = steady(&burn(260), &tight(), true);
+    assert_eq!(execution.cpu_times.len(), 3, "{:?}", execution.cpu_times);
+    assert_eq!(execution.termination, Termination::Exited(0));
+    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+}
+
+#[test]
+fn runs_far_from_the_limit_are_measured_once() {
+    let quick = steady(&burn(50), &tight(), true);
+    assert_eq!(quick.cpu_times.len(), 1);
+    assert_eq!(verdict::judge(&quick, 2).verdict, Verdict::Accepted);
+
+    // An endless loop is stopped past the band, at 1.5 times the limit, and not run again.
+    let endless = steady(&fixture_command("slow", "chess"), &tight(), true);
+    assert_eq!(endless.cpu_times.len(), 1);
+    assert_eq!(
+        endless.termination,
+        Termination::LimitExceeded(Limit::CpuTime)
+    );
+    assert!(endless.cpu_time > Duration::from_millis(450));
+}
+
+#[test]
+fn without_reruns_a_run_is_stopped_at_the_limit_and_measured_once() {
+    let execution = steady(&burn(330), &tight(), false);
+    assert_eq!(execution.cpu_times, [execution.cpu_time]);
+    assert_eq!(
+        execution.termination,
+        Termination::LimitExceeded(Limit::CpuTime)
+    );
+    let plain = run_fixture("correct", "chess", CHESS_SAMPLE, &limits());
+    assert_eq!(plain.cpu_times, [plain.cpu_time]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs as users type them: relative paths mean the caller's directory.
+
+#[test]
+fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
+    let dir = test_dir();
+    let script = dir.path().join("answer.sh");
+    std::fs::write(&script, "read n m\necho 2\n").expect("write the script");
+    let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
+    let execution = run_within(
+        &program,
+        CHESS_SAMPLE,
+        &limits(),
+        &IoMode::Stdio,
+        Duration::from_secs(3),
+    );
+    assert_eq!(
+        verdict::judge(&execution, 2).verdict,
+        Verdict::Accepted,
+        "{execution:?}"
+    );
+
+    // `env ./a.out`: the program path is an argument of another program.
+    let through_env = vec![
+        "env".into(),
+        relative_to_cwd(&fixture()).into_os_string(),
+        "correct".into(),
+        "chess".into(),
+    ];
+    let execution = run_within(
+        &through_env,
+        CHESS_SAMPLE,
+        &limits(),
+        &IoMode::Stdio,
+        Duration::from_secs(3),
+    );
+    assert_eq!(
+        verdict::judge(&execution, 2).verdict,
+        Verdict::Accepted,
+        "{execution:?}"
+    );
+}
+
+#[test]
+fn relative_arguments_name_the_callers_files_with_file_io() {
+    let io = IoMode::files_named("chess");
+    let bound = Duration::from_secs(3);
+    let dir = test_dir();
+    let script = dir.path().join("answer.sh");
+    std::fs::write(&script, "read n m < chess.in\necho 2 > chess.out\n").expect("write");
+    let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
+    let execution = run_within(&program, "1 1\n2\n0\n", &limits(), &io, bound);
+    assert_eq!(
+        verdict::judge(&execution, 2).verdict,
+        Verdict::Accepted,
+        "{execution:?}"
+    );
+
+    let through_env = vec![
+        "env".into(),
+        relative_to_cwd(&fixture()).into_os_string(),
+        "correct".into(),
+        "chess".into(),
+        "--file-io".into(),
+    ];
+    let execution = run_within(&through_env, CHESS_SAMPLE, &limits(), &io, bound);
+    assert_eq!(
+        verdict::judge(&execution, 2).verdict,
+        Verdict::Accepted,
+        "{execution:?}"
+    );
+
+    // A bare file name (`python3 sol.py`): Cargo.toml of the package the tests run in.
+    let bare = vec![
+        "sh".into(),
+        "-c".into(),
+        "head -c 9 \"$1\" > chess.out".into(),
+        "sh".into(),
+        "Cargo.toml".into(),
+    ];
+    let execution = run_within(&bare, "", &limits(), &io, bound);
+    assert_eq!(execution.stdout, b"[package]", "{execution:?}");
+}
+
+#[test]
+fn a_missing_output_file_is_explained() {
+    let io = IoMode::files_named("chess");
+    let bound = Duration::from_secs(3);
+    let printed = run_within(
+        &fixture_command("file-to-stdout", "chess"),
+        CHESS_SAMPLE,
+        &limits(),
+        &io,
+        bound,
+    );
+    let file = printed.output_file.as_ref().expect("file I/O");
+    assert!(!file.found);
+    assert_eq!(
+        (file.stdout_bytes, file.stdout_head.as_slice()),
+        (2, &b"2\n"[..])
+    );
+    let judgement = verdict::judge(&printed, 2);
+    assert_eq!(judgement.verdict, Verdict::PresentationError);
+    assert_eq!(
+        judgement.detail,
+        "no output file chess.out; the program wrote 2 bytes to stdout (\"2\\n\") and left no \
+         other file"
+    );
+
+    let misnamed = run_within(
+        &fixture_command("upper-out", "chess"),
+        CHESS_SAMPLE,
+        &limits(),
+        &io,
+        bound,
+    );
+    assert_eq!(
+        misnamed.output_file.as_ref().unwrap().other_files,
+        ["CHESS.OUT"]
+    );
+    assert_eq!(
+        verdict::judge(&misnamed, 2).detail,
+        "no output file chess.out; the program wrote nothing to stdout and left CHESS.OUT"
+    );
+
+    // An output file that is not a regular file is no output file.
+    let fifo = run_within(&sh("mkfifo chess.out"), "", &limits(), &io, bound);
+    let file = fifo.output_file.as_ref().unwrap();
+    assert!(!file.found);
+    assert_eq!(file.other_files, ["chess.out"]);
 }

@@ -8,11 +8,11 @@ fn sample() -> String {
     format!("{}/cases/chess/01-sample.in", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The CPU times of the one case of `duipai test` on `burn-MS`, and the verdict.
+/// The CPU times of the one case of `duipai test` on `burn-cpu MS`, and the verdict.
 fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
     let dir = tempfile::tempdir().unwrap();
     let fixture = fixture();
-    let burn = format!("burn-{burn_ms}");
+    let burn = burn_ms.to_string();
     let sample = sample();
     let mut args = vec![
         "test",
@@ -23,7 +23,7 @@ fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
         "500",
     ];
     args.extend_from_slice(extra);
-    args.extend_from_slice(&["--", fixture.to_str().unwrap(), &burn, "chess"]);
+    args.extend_from_slice(&["--", fixture.to_str().unwrap(), "burn-cpu", &burn, "chess"]);
     let out = duipai_in(dir.path(), &args);
     let report = last_json(&out);
     let case = &report["cases"][0];
@@ -66,13 +66,15 @@ fn a_run_over_the_limit_reports_every_time_measured() {
             "500",
             "--",
             fixture.to_str().unwrap(),
-            "burn-2000",
+            "burn-cpu",
+            "600",
             "chess",
         ],
     );
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
-    // Stopped just past the limit each time, so each run is in the band: three times shown.
+    // 600 ms of CPU against a 500 ms limit, 1.2×: in the band, so measured three times, and
+    // over the limit every time.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
     assert_eq!(line.matches(" s,").count(), 2, "{line}");
     assert!(line.contains("(limit 0.500 s)"), "{line}");
@@ -84,4 +86,31 @@ fn runs_far_from_the_limit_and_no_rerun_are_measured_once() {
     assert_eq!((runs.len(), verdict.as_str()), (1, "AC"), "{runs:?}");
     let (runs, _, _) = measured(450, &["--no-rerun"]);
     assert_eq!(runs.len(), 1, "{runs:?}");
+}
+
+#[test]
+fn a_run_far_over_the_limit_is_stopped_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixture();
+    let sample = sample();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            &sample,
+            "--time-limit",
+            "500",
+            "--",
+            fixture.to_str().unwrap(),
+            "burn-cpu",
+            "5000",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    // Stopped at 1.5× the limit, past the band: one measurement is enough.
+    let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
+    assert_eq!(line.matches(" s,").count(), 0, "{line}");
 }

@@ -1,0 +1,175 @@
+//! The scratch directory of file I/O runs: one per thread (each worker of `test` and `stress`
+//! has its own), made on its first file I/O run, emptied after every run and removed when the
+//! thread ends. Runs on stdin and stdout need none: they run in the caller's directory.
+
+use std::cell::RefCell;
+use std::fs;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// A directory this thread owns; removed with everything in it when dropped.
+struct Owned {
+    path: PathBuf,
+}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        if fs::remove_dir_all(&self.path).is_err() {
+            make_removable(&self.path);
+            let _ = fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's scratch directory between runs. Thread-local destructors run when a
+    /// worker thread ends and, with glibc, when the process exits normally.
+    static IDLE: RefCell<Option<Owned>> = const { RefCell::new(None) };
+}
+
+/// The scratch directory, taken for one run. Dropping it empties it and gives it back to the
+/// thread; one that cannot be emptied is removed instead, and the next run gets a new one.
+pub(crate) struct Scratch {
+    dir: Option<Owned>,
+    emptied: bool,
+}
+
+impl Scratch {
+    /// This thread's scratch directory, empty.
+    pub(crate) fn acquire() -> io::Result<Scratch> {
+        let idle = IDLE.with(|slot| slot.borrow_mut().take());
+        let dir = match idle {
+            // A program may have removed it, or another process; then start over.
+            Some(dir) if dir.path.is_dir() => dir,
+            _ => create()?,
+        };
+        Ok(Scratch {
+            dir: Some(dir),
+            emptied: false,
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        match &self.dir {
+            Some(dir) => &dir.path,
+            None => Path::new(""),
+        }
+    }
+
+    /// Writes a file into the directory. If the directory has become unusable (a program may
+    /// have taken its permissions away), a new one replaces it once.
+    pub(crate) fn write(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        if fs::write(self.path().join(name), bytes).is_ok() {
+            return Ok(());
+        }
+        self.dir = Some(create()?);
+        fs::write(self.path().join(name), bytes)
+    }
+
+    /// Empties the directory; returns the names it held, sorted, each directory's with a `/`.
+    pub(crate) fn empty(&mut self) -> Vec<String> {
+        self.emptied = true;
+        let Some(dir) = &self.dir else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        let mut clean = true;
+        match fs::read_dir(&dir.path) {
+            Ok(entries) => {
+                for entry in entries {
+                    let Ok(entry) = entry else {
+                        clean = false;
+                        continue;
+                    };
+                    let path = entry.path();
+                    let mut name = entry.file_name().to_string_lossy().into_owned();
+                    let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+                    let removed = if is_dir {
+                        name.push('/');
+                        fs::remove_dir_all(&path).or_else(|_| {
+                            make_removable(&path);
+                            fs::remove_dir_all(&path)
+                        })
+                    } else {
+                        fs::remove_file(&path)
+                    };
+                    clean &= removed.is_ok();
+                    names.push(name);
+                }
+            }
+            Err(_) => clean = false,
+        }
+        if !clean {
+            // Dropping it makes a last attempt at removing it; the next run gets a new one.
+            self.dir = None;
+        }
+        names.sort();
+        names
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !self.emptied {
+            self.empty();
+        }
+        if let Some(dir) = self.dir.take() {
+            IDLE.with(|slot| *slot.borrow_mut() = Some(dir));
+        }
+    }
+}
+
+fn create() -> io::Result<Owned> {
+    let dir = tempfile::Builder::new().prefix("duipai-run-").tempdir()?;
+    Ok(Owned { path: dir.keep() })
+}
+
+/// Gives the owner full access to every directory below `path`, so that a tree a program left
+/// without write or search permission can be removed.
+fn make_removable(path: &Path) {
+    let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o700));
+    if let Ok(entries) = fs::read_dir(path) {
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                make_removable(&entry.path());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_directory_per_thread_emptied_between_runs() {
+        let first = {
+            let mut scratch = Scratch::acquire().expect("scratch");
+            scratch.write("a.in", b"1").expect("write");
+            fs::create_dir(scratch.path().join("sub")).expect("mkdir");
+            fs::write(scratch.path().join("sub/x"), "x").expect("write");
+            assert_eq!(scratch.empty(), ["a.in", "sub/"]);
+            scratch.path().to_path_buf()
+        };
+        let scratch = Scratch::acquire().expect("scratch again");
+        assert_eq!(scratch.path(), first, "the directory is reused");
+        assert_eq!(fs::read_dir(&first).unwrap().count(), 0, "and empty");
+        drop(scratch);
+        let other = std::thread::spawn(|| Scratch::acquire().unwrap().path().to_path_buf())
+            .join()
+            .unwrap();
+        assert_ne!(other, first, "another thread has its own");
+        assert!(!other.exists(), "removed when its thread ended");
+    }
+
+    #[test]
+    fn a_directory_that_cannot_be_used_is_replaced() {
+        let mut scratch = Scratch::acquire().expect("scratch");
+        let old = scratch.path().to_path_buf();
+        fs::remove_dir(&old).expect("remove it behind its back");
+        scratch.write("a.in", b"1").expect("written to a new one");
+        assert_ne!(scratch.path(), old);
+        assert!(scratch.path().join("a.in").is_file());
+    }
+}
