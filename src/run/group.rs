@@ -253,8 +253,18 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<ProcStat> {
 /// each orphan is killed (with its own group, if it leads one), its children become orphans
 /// in turn, and so on until none is left. Members that linger as zombies of a parent outside
 /// the run are told apart from live ones by a scan, after a short while.
-pub(crate) fn kill_and_reap(leader: &mut Leader, sampler: &RunSampler) -> Result<Reaped, RunError> {
-    leader.kill_group();
+///
+/// `exited` says the leader ended by itself; then the group is killed only after the reap, if
+/// it still has members (which keep its id reserved): most programs have none, and the usual
+/// run saves a system call.
+pub(crate) fn kill_and_reap(
+    leader: &mut Leader,
+    exited: bool,
+    sampler: &RunSampler,
+) -> Result<Reaped, RunError> {
+    if !exited {
+        leader.kill_group();
+    }
     let (status, usage) = leader
         .reap()
         .map_err(setup_error("cannot reap the program"))?;

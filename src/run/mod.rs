@@ -27,6 +27,7 @@ mod pipes;
 pub mod procfs;
 mod scratch;
 mod signal;
+mod spawn;
 mod steady;
 mod supervise;
 
@@ -34,9 +35,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -55,6 +54,7 @@ use limits::{Rlimits, Usage, exceeded};
 use pipes::{Drain, Feed};
 use procfs::RunSampler;
 use scratch::Scratch;
+use spawn::Stdin;
 use supervise::{Streams, supervise};
 
 /// Where the program reads its input and writes its answer.
@@ -214,15 +214,8 @@ fn run_until(
     group::become_subreaper();
 
     let mut scratch = None;
-    let mut command;
-    match io {
-        IoMode::Stdio => {
-            command = Command::new(exe);
-            command
-                .args(args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped());
-        }
+    let (exe_path, args, cwd, stdin) = match io {
+        IoMode::Stdio => (exe.into(), args.to_vec(), None, Stdin::Pipe),
         IoMode::Files {
             input: input_name,
             output: output_name,
@@ -235,69 +228,63 @@ fn run_until(
                 "cannot write {}",
                 dir.path().join(input_name).display()
             )))?;
-            command = Command::new(resolve_program(exe));
-            command
-                .args(resolve_args(args, &[input_name, output_name]))
-                .current_dir(dir.path())
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped());
+            let cwd = dir.path().to_path_buf();
             scratch = Some(dir);
+            (
+                resolve_program(exe).into_os_string(),
+                resolve_args(args, &[input_name, output_name]),
+                Some(cwd),
+                Stdin::Null,
+            )
         }
-    }
-    let entry = RunEntry::begin();
-    // The mark that names the run from the first instruction on (see `group`).
-    command
-        .env(group::RUN_VAR, entry.id().to_string())
-        .stderr(Stdio::piped());
-    // Its own process group from the first instruction on, so that the whole group can be
-    // measured and killed (`posix_spawn`'s SETPGROUP).
-    command.process_group(0);
+    };
     let stop_limits = Limits {
         cpu: cpu_stop,
         ..*limits
     };
     let rlimits = Rlimits::new(&stop_limits);
+    let entry = RunEntry::begin();
 
     let start = Instant::now();
-    let mut child = command.spawn().map_err(|source| RunError::Spawn {
+    // The environment variable is the mark that names the run from the first instruction on
+    // (see `group`); the program leads its own process group from then on too, so that the
+    // whole group can be measured and killed.
+    let started = spawn::spawn(
+        &exe_path,
+        &args,
+        cwd.as_deref(),
+        stdin,
+        &format!("{}={}", group::RUN_VAR, entry.id()),
+    )
+    .map_err(|source| RunError::Spawn {
         program: exe.clone(),
         source,
     })?;
-    // `spawn` returns once `exec` succeeded, so the child already leads its own group.
-    let mut leader = Leader::new(child.id() as i32, &entry);
-    // The tag first: what the program forks before it is set escapes it.
+    let mut leader = Leader::new(started.pid, &entry);
+    // The tag first: what the program forks before it is set does not carry it.
     group::set_tag(leader.pid, entry.id());
     rlimits
         .apply_to(leader.pid)
         .map_err(setup_error("cannot set the program's resource limits"))?;
 
     let mut streams = Streams {
-        stdin: match child.stdin.take() {
-            Some(fd) => Some(
-                Feed::new(fd.into(), input)
-                    .map_err(setup_error("cannot feed the program's stdin"))?,
-            ),
+        stdin: match started.stdin {
+            Some(fd) => {
+                Some(Feed::new(fd, input).map_err(setup_error("cannot feed the program's stdin"))?)
+            }
             None => None,
         },
-        stdout: match child.stdout.take() {
-            Some(fd) => Some(
-                match io {
-                    IoMode::Stdio => Drain::answer(fd.into(), limits.output_bytes),
-                    IoMode::Files { .. } => Drain::stray(fd.into()),
-                }
-                .map_err(setup_error("cannot read the program's stdout"))?,
-            ),
-            None => None,
-        },
-        stderr: match child.stderr.take() {
-            Some(fd) => Some(
-                Drain::tail(fd.into()).map_err(setup_error("cannot read the program's stderr"))?,
-            ),
-            None => None,
-        },
+        stdout: Some(
+            match io {
+                IoMode::Stdio => Drain::answer(started.stdout, limits.output_bytes),
+                IoMode::Files { .. } => Drain::stray(started.stdout),
+            }
+            .map_err(setup_error("cannot read the program's stdout"))?,
+        ),
+        stderr: Some(
+            Drain::tail(started.stderr).map_err(setup_error("cannot read the program's stderr"))?,
+        ),
     };
-    // The leader is reaped with wait4 below; std's handle must not wait for it again.
-    drop(child);
 
     let mut sampler = RunSampler::new(leader.pid);
     let mut seen = supervise(
@@ -310,7 +297,7 @@ fn run_until(
     );
     // Always kill, even after a clean exit: a child may still be running, and may hold the
     // output pipes open.
-    let reaped = kill_and_reap(&mut leader, &sampler)?;
+    let reaped = kill_and_reap(&mut leader, seen.exited, &sampler)?;
     let pgid = leader.pid;
     // The run is over: an orphan carrying its tag that turns up later is a leftover.
     drop(leader);

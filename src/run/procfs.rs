@@ -175,10 +175,32 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
 /// the kernel puts the orphans it hands to this process as their subreaper (the first live
 /// thread of the subreaper gets them). `None` when the kernel does not offer the file
 /// (`CONFIG_PROC_CHILDREN`); then only a scan of all of `/proc` can tell.
+///
+/// The file is opened once and read again from offset 0 each time (the kernel makes it anew
+/// on every read): one system call for the check every run ends with.
 pub fn main_thread_children() -> Option<Vec<i32>> {
-    let pid = harness_pid();
+    use std::os::unix::fs::FileExt;
+    static FILE: OnceLock<Option<File>> = OnceLock::new();
+    let file = FILE
+        .get_or_init(|| {
+            let pid = harness_pid();
+            File::open(format!("/proc/{pid}/task/{pid}/children")).ok()
+        })
+        .as_ref()?;
     let mut buf = Vec::new();
-    read_proc(&format!("/proc/{pid}/task/{pid}/children"), &mut buf)?;
+    let mut chunk = [0u8; 4096];
+    loop {
+        match file.read_at(&mut chunk, buf.len() as u64) {
+            Ok(n) => {
+                buf.extend_from_slice(&chunk[..n]);
+                if n < chunk.len() {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
     Some(
         buf.split(u8::is_ascii_whitespace)
             .filter_map(|p| std::str::from_utf8(p).ok()?.parse().ok())

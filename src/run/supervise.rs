@@ -37,6 +37,8 @@ impl Streams<'_> {
 /// What the supervisor saw.
 #[derive(Debug, Default)]
 pub(crate) struct Observed {
+    /// The leader exited by itself (it was not stopped).
+    pub exited: bool,
     /// The limit the program was stopped for, if it was.
     pub stop: Option<Limit>,
     pub wall: Duration,
@@ -159,6 +161,7 @@ pub(crate) fn supervise(
         };
         if exited {
             seen.wall = start.elapsed();
+            seen.exited = true;
             return seen;
         }
         if streams.output_exceeded() {
