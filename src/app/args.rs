@@ -229,7 +229,7 @@ pub struct LimitArgs {
     #[arg(long)]
     pub file_io: bool,
     /// Judge every case on one run: no second and third measurement of a run whose CPU time
-    /// lands near the limit (0.8× to 1.5×) or that could not get a CPU.
+    /// lands near the limit (0.8× to 1.5×).
     #[arg(long)]
     pub no_rerun: bool,
 }

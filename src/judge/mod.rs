@@ -38,10 +38,10 @@ pub trait Runner: Sync {
 
 /// The real runner: each run is a supervised process ([`crate::run::run`]).
 ///
-/// With `rerun`, a run whose CPU time lands near the limit (0.8× to 1.5×), or that the wall
-/// clock stopped while it could not get a CPU, is run again, up to two more times, and judged
-/// on the fastest: a verdict near the limit should not depend on what else the machine was
-/// doing. Every CPU time measured is kept in [`Execution::cpu_times`].
+/// With `rerun`, a run whose CPU time lands near the limit (0.8× to 1.5×) is run again, up to
+/// two more times, and judged on the fastest ([`crate::run::run_steady`]): a verdict near the
+/// limit should not depend on what else the machine was doing. Every CPU time measured is
+/// kept in [`Execution::cpu_times`].
 #[derive(Clone, Copy, Debug)]
 pub struct ProcessRunner {
     pub rerun: bool,
@@ -56,8 +56,9 @@ impl Default for ProcessRunner {
 /// The band of CPU time, as a fraction of the limit, in which a run is measured again.
 pub const RERUN_BAND: (f64, f64) = (0.8, 1.5);
 
-/// Whether a run is close enough to its time limit that another measurement could change
-/// the verdict.
+/// Whether a run is close enough to its time limit, or was starved of CPU by a busy machine,
+/// so that another measurement could change the verdict (minimization re-measures such
+/// probes).
 pub fn near_the_limit(execution: &Execution) -> bool {
     use crate::run::{Limit, Termination};
     let cpu = execution.cpu_time.as_secs_f64();
