@@ -26,7 +26,8 @@ pub(super) struct Search {
 
 /// Workers take indices in order and stop taking indices past the lowest failing one found
 /// so far, but finish every lower index, so the failure reported is the lowest failing seed:
-/// the same command reports the same case.
+/// the same command reports the same case. The first case always runs, however short the
+/// time given: a run that tried nothing must not pass.
 pub(super) fn search(
     engine: &Engine,
     started: Instant,
@@ -72,7 +73,7 @@ pub(super) fn search(
         },
         |index| {
             !harness_failed.load(Ordering::SeqCst)
-                && deadline.is_none_or(|d| Instant::now() < d)
+                && (index == 0 || deadline.is_none_or(|d| Instant::now() < d))
                 && index <= lowest_failure.load(Ordering::SeqCst)
         },
         |index, found| {

@@ -149,3 +149,26 @@ fn seeds_never_wrap_around() {
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
 }
+
+#[test]
+fn the_shortest_time_still_runs_a_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = fixture();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--time",
+            "0.001",
+            "--json",
+            "--",
+            fixture.to_str().unwrap(),
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = crate::util::last_json(&out);
+    assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
+}
