@@ -18,7 +18,8 @@ pub enum RunError {
     },
     /// Preparing or cleaning up the run failed.
     Setup { what: String, source: io::Error },
-    /// Processes of the group were still alive after being killed.
+    /// Processes of the program (in its group, or that it started outside it) were still
+    /// alive after being killed.
     Survivors {
         pgid: i32,
         pids: Vec<i32>,
@@ -49,7 +50,8 @@ impl fmt::Display for RunError {
             RunError::Setup { what, .. } => f.write_str(what),
             RunError::Survivors { pgid, pids, grace } => write!(
                 f,
-                "processes {pids:?} of process group {pgid} survived SIGKILL for {} s",
+                "processes {pids:?} of the program (process group {pgid}) survived SIGKILL for \
+                 {} s",
                 grace.as_secs()
             ),
         }

@@ -102,11 +102,11 @@ pub fn ticks_to_duration(ticks: u64) -> Duration {
     Duration::from_secs(ticks / hz) + Duration::from_nanos((ticks % hz) * 1_000_000_000 / hz)
 }
 
-/// This process's pid, asked once (the harness never forks without `exec`).
+/// This process's pid. Asked every time (a system call without work): a process forked
+/// without `exec` from one that ran programs must not take its parent's pid for its own.
 pub fn harness_pid() -> i32 {
-    static PID: OnceLock<i32> = OnceLock::new();
     // SAFETY: getpid has no preconditions.
-    *PID.get_or_init(|| unsafe { libc::getpid() })
+    unsafe { libc::getpid() }
 }
 
 /// Reads a small `/proc` file into `buf`. A plain `read`: the standard library's
@@ -180,13 +180,23 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
 /// on every read): one system call for the check every run ends with.
 pub fn main_thread_children() -> Option<Vec<i32>> {
     use std::os::unix::fs::FileExt;
-    static FILE: OnceLock<Option<File>> = OnceLock::new();
-    let file = FILE
-        .get_or_init(|| {
-            let pid = harness_pid();
-            File::open(format!("/proc/{pid}/task/{pid}/children")).ok()
-        })
-        .as_ref()?;
+    use std::sync::Mutex;
+    // Kept with the pid it belongs to: a forked copy of the harness opens its own.
+    static FILE: Mutex<Option<(i32, Option<std::sync::Arc<File>>)>> = Mutex::new(None);
+    let pid = harness_pid();
+    let file = {
+        let mut slot = FILE.lock().unwrap_or_else(|e| e.into_inner());
+        match &*slot {
+            Some((owner, file)) if *owner == pid => file.clone(),
+            _ => {
+                let file = File::open(format!("/proc/{pid}/task/{pid}/children"))
+                    .ok()
+                    .map(std::sync::Arc::new);
+                *slot = Some((pid, file.clone()));
+                file
+            }
+        }
+    }?;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
