@@ -220,10 +220,18 @@ fn timeval(tv: libc::timeval) -> Duration {
     Duration::from_secs(tv.tv_sec.max(0) as u64) + Duration::from_micros(tv.tv_usec.max(0) as u64)
 }
 
-/// The orphans handed to the harness that this run must clean up: its own (tagged for it, or
+/// An orphan handed to the harness that this run's cleanup kills.
+struct Orphan {
+    stat: ProcStat,
+    /// This run's own (its CPU time counts for the run), rather than a leftover of a run
+    /// that is over.
+    own: bool,
+}
+
+/// The orphans handed to the harness that this run must clean up: its own (marked for it, or
 /// seen by its sampler) and the leftovers of runs that are over. The usual answer, nothing,
 /// costs one read of the main thread's children list.
-fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<ProcStat> {
+fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
     let me = procfs::harness_pid();
     let candidates: Vec<ProcStat> = match procfs::main_thread_children() {
         Some(pids) => pids.into_iter().filter_map(procfs::stat).collect(),
@@ -232,13 +240,11 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<ProcStat> {
     candidates
         .into_iter()
         .filter(|p| p.ppid == me && !cancel::is_running_leader(p.pid))
-        .filter(|p| {
-            sampler.knows(p)
-                || match marked_run(p.pid) {
-                    Some(run) if run == id as u32 => true,
-                    Some(run) => cancel::run_is_over(run),
-                    None => false,
-                }
+        .filter_map(|stat| {
+            let mark = marked_run(stat.pid);
+            let own = sampler.knows(&stat) || mark == Some(id as u32);
+            let leftover = !own && mark.is_some_and(cancel::run_is_over);
+            (own || leftover).then_some(Orphan { stat, own })
         })
         .collect()
 }
@@ -280,7 +286,7 @@ pub(crate) fn kill_and_reap(
             unsafe { libc::killpg(pgid, libc::SIGKILL) };
         }
         let orphans = orphans_to_clean(id, sampler);
-        for orphan in &orphans {
+        for Orphan { stat: orphan, own } in &orphans {
             if !orphan.is_zombie() {
                 // SAFETY: kill has no memory effects; the orphan is an unreaped child of the
                 // harness, so its pid, and its group id if it leads one, are still its own.
@@ -291,7 +297,9 @@ pub(crate) fn kill_and_reap(
                     }
                 }
             }
-            if let Some(usage) = reap_if_dead(orphan.pid) {
+            if let Some(usage) = reap_if_dead(orphan.pid)
+                && *own
+            {
                 orphans_cpu += rusage_cpu(&usage);
             }
         }
@@ -304,7 +312,12 @@ pub(crate) fn kill_and_reap(
             } else {
                 Vec::new()
             };
-            live.extend(orphans.iter().filter(|o| !o.is_zombie()).map(|o| o.pid));
+            live.extend(
+                orphans
+                    .iter()
+                    .filter(|o| !o.stat.is_zombie())
+                    .map(|o| o.stat.pid),
+            );
             if live.is_empty() {
                 break;
             }

@@ -14,15 +14,16 @@ pub(crate) const MIB: u64 = 1024 * 1024;
 /// The resources a program under test may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Limits {
-    /// CPU time (user + system) of the whole process group.
+    /// CPU time (user + system) of all the program's processes: its process group, its
+    /// descendants, and the orphans it left.
     pub cpu: Duration,
     /// Wall-clock time from start to exit, for programs that sleep or wait.
     pub wall: Duration,
-    /// Resident memory of the whole process group.
+    /// Resident memory of all the program's processes at once.
     pub memory_bytes: u64,
     /// Bytes of output (stdout, or the output file); one byte more is an output limit verdict.
     pub output_bytes: u64,
-    /// Tasks (processes and threads) in the group at once.
+    /// Tasks (processes and threads) of all the program's processes at once.
     pub processes: u64,
 }
 

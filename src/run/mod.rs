@@ -117,7 +117,7 @@ pub struct Execution {
     /// or a single process's own high-water mark if larger. A program that ends within the
     /// first millisecond may show less than it used, or 0.
     pub peak_memory_bytes: u64,
-    /// The most tasks (processes and threads) seen at once.
+    /// The most tasks (processes and threads) of the program's processes seen at once.
     pub peak_processes: u64,
     /// The program's process group id (its pid). Nothing with this group id is left running
     /// when [`run`] returns; tests check exactly that.
