@@ -8,6 +8,17 @@ use std::time::Duration;
 /// How often the calling thread wakes while it waits, for progress displays.
 const IDLE_TICK: Duration = Duration::from_millis(50);
 
+/// What a task of [`run_steps`] asks for.
+pub enum Step<R> {
+    /// Hand this result to the calling thread.
+    Deliver(R),
+    /// Nothing to hand over; take the next index. A stress search's passing cases end so:
+    /// waking the calling thread for each would cost a context switch a case.
+    Done,
+    /// Stop this worker (its run was cut short by a cancel, say).
+    Stop,
+}
+
 /// Runs `task(index)` for indices 0, 1, 2, … below `count` on `jobs` threads.
 ///
 /// A worker takes the next index only while `admit(index)` says so and the run is not
@@ -19,6 +30,28 @@ pub fn run_indexed<R: Send>(
     jobs: usize,
     count: u64,
     task: impl Fn(u64) -> Option<R> + Sync,
+    admit: impl Fn(u64) -> bool + Sync,
+    on_result: impl FnMut(u64, R),
+    on_idle: impl FnMut(),
+) {
+    run_steps(
+        jobs,
+        count,
+        |i| match task(i) {
+            Some(r) => Step::Deliver(r),
+            None => Step::Stop,
+        },
+        admit,
+        on_result,
+        on_idle,
+    )
+}
+
+/// [`run_indexed`] with tasks that may have nothing to deliver ([`Step::Done`]).
+pub fn run_steps<R: Send>(
+    jobs: usize,
+    count: u64,
+    task: impl Fn(u64) -> Step<R> + Sync,
     admit: impl Fn(u64) -> bool + Sync,
     mut on_result: impl FnMut(u64, R),
     mut on_idle: impl FnMut(),
@@ -39,9 +72,14 @@ pub fn run_indexed<R: Send>(
                     if index >= count || !admit(index) {
                         break;
                     }
-                    let Some(result) = task(index) else { break };
-                    if tx.send((index, result)).is_err() {
-                        break;
+                    match task(index) {
+                        Step::Deliver(result) => {
+                            if tx.send((index, result)).is_err() {
+                                break;
+                            }
+                        }
+                        Step::Done => {}
+                        Step::Stop => break,
                     }
                 }
             });

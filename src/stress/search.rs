@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::{Case, Engine, Event};
 use crate::judge::{CaseOutcome, Expected};
+use crate::pool::Step;
 
 /// A case the program failed.
 pub(super) struct Found {
@@ -39,8 +40,9 @@ pub(super) fn search(
     let harness_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let deadline = config.time.map(|t| started + t);
     let mut failures: Vec<(u64, Found)> = Vec::new();
-    let done = std::cell::Cell::new(0u64);
-    crate::pool::run_indexed(
+    // Counted by the workers: a passing case wakes nobody.
+    let done = AtomicU64::new(0);
+    crate::pool::run_steps(
         config.jobs,
         config.iterations.unwrap_or(u64::MAX),
         |index| {
@@ -48,26 +50,30 @@ pub(super) fn search(
             let result = engine.try_seed(seed);
             if crate::run::cancelled() {
                 // This run may have been killed by the interrupt: no verdict.
-                return None;
+                return Step::Stop;
             }
             match result {
-                Ok(None) => Some(None),
+                Ok(None) => {
+                    done.fetch_add(1, Ordering::SeqCst);
+                    Step::Done
+                }
                 Ok(Some((case, expected, outcome))) => {
                     lowest_failure.fetch_min(index, Ordering::SeqCst);
-                    Some(Some(Found {
+                    done.fetch_add(1, Ordering::SeqCst);
+                    Step::Deliver(Found {
                         seed,
                         cases: index + 1,
                         case,
                         expected,
                         outcome,
-                    }))
+                    })
                 }
                 Err(err) => {
                     if let Ok(mut e) = harness_error.lock() {
                         e.get_or_insert(err.context(format!("seed {seed}")));
                     }
                     harness_failed.store(true, Ordering::SeqCst);
-                    None
+                    Step::Stop
                 }
             }
         },
@@ -76,15 +82,10 @@ pub(super) fn search(
                 && (index == 0 || deadline.is_none_or(|d| Instant::now() < d))
                 && index <= lowest_failure.load(Ordering::SeqCst)
         },
-        |index, found| {
-            done.set(done.get() + 1);
-            if let Some(found) = found {
-                failures.push((index, found));
-            }
-        },
+        |index, found| failures.push((index, found)),
         || {
             on_event(Event::Progress {
-                cases: done.get(),
+                cases: done.load(Ordering::SeqCst),
                 elapsed: started.elapsed(),
             })
         },
@@ -99,7 +100,7 @@ pub(super) fn search(
     // Cases counted are the ones tried before the reported failure, and the failure itself.
     let cases = match &failure {
         Some(f) => f.cases,
-        None => done.get(),
+        None => done.load(Ordering::SeqCst),
     };
     Ok(Search { cases, failure })
 }
