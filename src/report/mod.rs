@@ -70,13 +70,20 @@ pub fn shows_output(verdict: Verdict) -> bool {
 
 /// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
 pub fn human_line(record: &CaseRecord) -> String {
+    // A program that ends before the first sample (about a millisecond) has no memory figure;
+    // a dash says so where 0.0 would claim a measurement.
+    let memory = if record.memory_kib == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}", record.memory_kib as f64 / 1024.0)
+    };
     let mut line = format!(
-        "{:<3} {:<32} {:>6} ms CPU {:>6} ms wall {:>8.1} MiB",
+        "{:<3} {:<32} {:>6} ms CPU {:>6} ms wall {:>8} MiB",
         record.verdict.code(),
         record.name,
         record.cpu_ms,
         record.wall_ms,
-        record.memory_kib as f64 / 1024.0
+        memory
     );
     if record.cpu_runs_ms.len() > 1 && record.verdict.is_accepted() {
         // A re-run that changed nothing visible still shows what was measured.
