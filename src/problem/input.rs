@@ -250,10 +250,23 @@ pub(crate) fn show_token(token: &[u8]) -> String {
                 truncated = true;
                 break 'outer;
             }
-            if c.is_control() {
-                binary = true;
+            match c {
+                '"' => shown.push_str("\\\""),
+                '\\' => shown.push_str("\\\\"),
+                '\t' => shown.push_str("\\t"),
+                '\r' => shown.push_str("\\r"),
+                '\n' => shown.push_str("\\n"),
+                // A byte-order mark is invisible: say what it is.
+                '\u{feff}' => shown.push_str("<UTF-8 byte-order mark>"),
+                c if c.is_control() => {
+                    binary = true;
+                    let mut buf = [0; 4];
+                    for b in c.encode_utf8(&mut buf).bytes() {
+                        shown.push_str(&format!("\\x{b:02X}"));
+                    }
+                }
+                c => shown.push(c),
             }
-            shown.extend(c.escape_debug());
             count += 1;
         }
         for b in chunk.invalid() {
@@ -262,7 +275,7 @@ pub(crate) fn show_token(token: &[u8]) -> String {
                 break 'outer;
             }
             binary = true;
-            shown.push_str(&format!("\\x{b:02x}"));
+            shown.push_str(&format!("\\x{b:02X}"));
             count += 1;
         }
     }
@@ -272,6 +285,9 @@ pub(crate) fn show_token(token: &[u8]) -> String {
     }
     if binary {
         shown.push_str(" (binary data, not text)");
+    }
+    if token.starts_with("\u{feff}".as_bytes()) {
+        shown.push_str(" (the text starts with a byte-order mark: save it as UTF-8 without one)");
     }
     shown
 }
@@ -297,7 +313,13 @@ mod tests {
         assert_eq!(long, format!("\"{}\"... (1000 bytes)", "7".repeat(20)));
         assert_eq!(
             show_token(b"\xff\x00"),
-            "\"\\xff\\0\" (binary data, not text)"
+            "\"\\xFF\\x00\" (binary data, not text)"
+        );
+        // No Rust escapes: a byte-order mark is named, accents stay as they are.
+        assert_eq!(
+            show_token("\u{feff}5é".as_bytes()),
+            "\"<UTF-8 byte-order mark>5é\" (the text starts with a byte-order mark: save it as \
+             UTF-8 without one)"
         );
     }
 

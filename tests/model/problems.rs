@@ -565,7 +565,7 @@ const MALFORMED: &[Rejection] = &[
         b"2 3\n\xff\xfe\x00\n",
         2,
         1,
-        "expected an integer 0..=100000, found \"\\xff\\xfe\\0\" (binary data, not text)",
+        "expected an integer 0..=100000, found \"\\xFF\\xFE\\x00\" (binary data, not text)",
     ),
     (
         &ChessProblem,
