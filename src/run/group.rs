@@ -13,20 +13,19 @@
 //!
 //! Why tags: with several runs going on at once, an orphan must be told apart from the
 //! leaders and orphans of the other runs. Each run's processes carry two marks naming it:
-//! - `RLIMIT_RTTIME`, set on the leader right after it starts, to a value that names the run.
-//!   Every descendant inherits it through `fork`, `exec`, `setsid` and a cleared environment;
-//!   it only matters to real-time scheduled programs, for which it is years of CPU time; a
-//!   process can change it only by lowering it on purpose. But it is set a moment after the
-//!   program starts, and a process forked in that moment (a shell can fork within the first
-//!   millisecond) does not have it.
-//! - The environment variable `DUIPAI_RUN`, given to the program at `exec`: no moment
-//!   without it, but a program can clear its environment for what it starts (`env -i`).
+//! - `RLIMIT_RTTIME`, set to a value that names the run by the leader's process before it
+//!   `exec`s the program ([`tag_rlimit`]). Every descendant inherits it through `fork`, `exec`,
+//!   `setsid` and a cleared environment; it only matters to real-time scheduled programs, for
+//!   which it is years of CPU time; a process can change it only by lowering it on purpose.
+//!   An unprivileged harness whose own hard limit is lower cannot set it.
+//! - The environment variable `DUIPAI_RUN`, given to the program at `exec`, but a program can
+//!   clear its environment for what it starts (`env -i`).
 //!
 //! An orphan marked for this run, or one the sampler saw as part of the run, is this run's;
 //! one marked for a run that is over is a leftover and is killed by whichever run cleans up
 //! next; anything else (another run's, or a child the embedding program started itself) is
 //! left alone. What escapes all of it: a process that both lost the environment variable and
-//! was forked before the rlimit was set, or lowered it, and left before the sampler saw it
+//! lowered the rlimit (or never had it), and left before the sampler saw it
 //! (the first scan of all processes comes 15 ms in). Only `waitpid` on one pid is ever used,
 //! never `waitpid(-1)`, which could take another run's leader.
 
@@ -37,6 +36,7 @@ use std::time::{Duration, Instant};
 use super::cancel::{self, RunEntry};
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
+use super::spawn::Rlimit;
 
 /// How long the harness waits for killed processes to disappear before reporting a failure.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -67,17 +67,20 @@ fn is_tag(value: u64) -> bool {
     value & TAG_MASK == TAG_MAGIC
 }
 
-/// Marks the started program with its run's tag (see the module notes). Best effort: an
-/// unprivileged harness whose own hard limit is lower cannot set it, and the run then relies
-/// on what the sampler sees.
-pub(crate) fn set_tag(pid: i32, id: u64) {
+/// The rlimit that marks a program with its run's tag (see the module notes), set by the
+/// program's process before `exec`. Best effort: an unprivileged harness whose own hard limit
+/// is lower cannot set it, and the run then relies on the environment and on what the sampler
+/// sees.
+pub(crate) fn tag_rlimit(id: u64) -> Rlimit {
     let tag = tag_value(id) as libc::rlim_t;
-    let limit = libc::rlimit {
-        rlim_cur: tag,
-        rlim_max: tag,
-    };
-    // SAFETY: prlimit reads the new limit through a valid pointer and writes nothing.
-    unsafe { libc::prlimit(pid, libc::RLIMIT_RTTIME, &limit, std::ptr::null_mut()) };
+    Rlimit {
+        resource: libc::RLIMIT_RTTIME,
+        limit: libc::rlimit {
+            rlim_cur: tag,
+            rlim_max: tag,
+        },
+        required: false,
+    }
 }
 
 /// The tag of a process (a child of the harness), if it carries one.

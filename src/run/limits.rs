@@ -2,12 +2,12 @@
 //! precedence order of the runner), and the rlimits that back them up in the kernel.
 
 use std::fmt;
-use std::io;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::procfs;
 use super::signal::Signal;
+use super::spawn::Rlimit;
 
 pub(crate) const MIB: u64 = 1024 * 1024;
 
@@ -221,28 +221,24 @@ impl Rlimits {
         }
     }
 
-    /// Applies the limits to the started program. They are set from outside with `prlimit`
-    /// rather than between `fork` and `exec`: without code to run in the child, the standard
-    /// library starts programs with `posix_spawn` (a `vfork`), which spares copying the
-    /// harness's page tables on every run, the largest cost of a small case. The program runs
-    /// unlimited for the few microseconds in between; the supervisor's own checks cover them.
-    pub(crate) fn apply_to(&self, pid: i32) -> io::Result<()> {
-        let limits = [
-            (libc::RLIMIT_CPU, &self.cpu),
-            (libc::RLIMIT_AS, &self.address_space),
-            (libc::RLIMIT_NPROC, &self.processes),
-            (libc::RLIMIT_CORE, &self.core),
-            (libc::RLIMIT_FSIZE, &self.file_size),
-            (libc::RLIMIT_STACK, &self.stack),
-        ];
-        for (resource, limit) in limits {
-            // SAFETY: prlimit reads the new limit through a valid pointer and writes nothing
-            // (the old-limit pointer is null).
-            if unsafe { libc::prlimit(pid, resource, limit, std::ptr::null_mut()) } != 0 {
-                return Err(io::Error::last_os_error());
-            }
-        }
-        Ok(())
+    /// The limits as the child sets them on itself before `exec`, after `first` (the run's
+    /// tag): from the program's first instruction on, and before `exec` lays out its address
+    /// space by the stack limit.
+    pub(crate) fn with_tag(&self, first: Rlimit) -> [Rlimit; 7] {
+        let required = |resource, limit: &libc::rlimit| Rlimit {
+            resource,
+            limit: *limit,
+            required: true,
+        };
+        [
+            first,
+            required(libc::RLIMIT_CPU, &self.cpu),
+            required(libc::RLIMIT_AS, &self.address_space),
+            required(libc::RLIMIT_NPROC, &self.processes),
+            required(libc::RLIMIT_CORE, &self.core),
+            required(libc::RLIMIT_FSIZE, &self.file_size),
+            required(libc::RLIMIT_STACK, &self.stack),
+        ]
     }
 }
 

@@ -242,30 +242,20 @@ fn run_until(
         cpu: cpu_stop,
         ..*limits
     };
-    let rlimits = Rlimits::new(&stop_limits);
     let entry = RunEntry::begin();
+    // The rlimits, led by the tag, and the environment variable mark the program's processes
+    // as this run's from its first instruction on (see `group`); it leads its own process
+    // group from then on too, so that the whole group can be measured and killed.
+    let rlimits = Rlimits::new(&stop_limits).with_tag(group::tag_rlimit(entry.id()));
+    let run_var = format!("{}={}", group::RUN_VAR, entry.id());
 
     let start = Instant::now();
-    // The environment variable is the mark that names the run from the first instruction on
-    // (see `group`); the program leads its own process group from then on too, so that the
-    // whole group can be measured and killed.
-    let started = spawn::spawn(
-        &exe_path,
-        &args,
-        cwd.as_deref(),
-        stdin,
-        &format!("{}={}", group::RUN_VAR, entry.id()),
-    )
-    .map_err(|source| RunError::Spawn {
-        program: exe.clone(),
-        source,
-    })?;
+    let started = spawn::spawn(&exe_path, &args, cwd.as_deref(), stdin, &run_var, &rlimits)
+        .map_err(|source| RunError::Spawn {
+            program: exe.clone(),
+            source,
+        })?;
     let mut leader = Leader::new(started.pid, &entry);
-    // The tag first: what the program forks before it is set does not carry it.
-    group::set_tag(leader.pid, entry.id());
-    rlimits
-        .apply_to(leader.pid)
-        .map_err(setup_error("cannot set the program's resource limits"))?;
 
     let mut streams = Streams {
         stdin: match started.stdin {

@@ -1,17 +1,27 @@
-//! Starting the program: `posix_spawn` (a `vfork` and an `exec`, no copy of the harness's
-//! page tables) with its standard streams, its own process group, its working directory and
-//! the environment variable that names its run.
+//! Starting the program: a `vfork`-style `clone` that sets up the child and `exec`s it, with
+//! its standard streams, its own process group, its rlimits, its working directory and the
+//! environment variable that names its run.
 //!
-//! Why not `std::process::Command`: it does the same `posix_spawn`, but a `Command` with one
-//! variable added to the environment copies the whole environment into new strings on every
-//! spawn, which costs about 4% of a small case. Here the program's environment is the
-//! harness's own `environ` pointers plus the run's variable.
+//! Why not `posix_spawn` (what `std::process::Command` uses): it cannot set rlimits. Set from
+//! outside with `prlimit` once the program has started, they would leave it a few
+//! microseconds without them and without its run's tag (a process it forked at once would
+//! escape both), and the stack limit would come too late to shape the program's address
+//! space, which `exec` lays out by it. And glibc's child resets all 64 signal dispositions,
+//! one `sigaction` to read and one to write each, much of what a small case's start costs. Here the child sets its own rlimits before `exec` and resets only the signals the
+//! harness handles, and the program's environment is the harness's own `environ` pointers plus
+//! the run's variable (a `Command` copies the whole environment into new strings every time).
+//!
+//! The child shares the harness's memory until `exec` (`CLONE_VM | CLONE_VFORK`, the calling
+//! thread waits meanwhile), so it runs only [`child`]: plain system calls on data the parent
+//! prepared, no allocation, no lock; it reports a failure through the shared plan and exits.
 
-use std::ffi::{CString, OsStr, OsString};
+use std::cell::RefCell;
+use std::ffi::{CString, OsStr, OsString, c_int, c_void};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Where the program's stdin comes from.
 pub(crate) enum Stdin {
@@ -19,6 +29,15 @@ pub(crate) enum Stdin {
     Pipe,
     /// `/dev/null` (file I/O: the input is a file).
     Null,
+}
+
+/// An rlimit the program gets before `exec`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rlimit {
+    pub resource: libc::__rlimit_resource_t,
+    pub limit: libc::rlimit,
+    /// Whether failing to set it fails the start (otherwise it is best effort).
+    pub required: bool,
 }
 
 /// The started program: its pid and the harness's ends of its pipes.
@@ -53,6 +72,16 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok((above_standard(read)?, above_standard(write)?))
 }
 
+fn dev_null() -> io::Result<OwnedFd> {
+    // SAFETY: a valid NUL-terminated path; open returns a new descriptor or -1.
+    let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the descriptor was just created and is owned by nobody else.
+    above_standard(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 fn above_standard(fd: OwnedFd) -> io::Result<OwnedFd> {
     if fd.as_raw_fd() > 2 {
         return Ok(fd);
@@ -66,58 +95,228 @@ fn above_standard(fd: OwnedFd) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(new) })
 }
 
-/// The spawn attributes and file actions, destroyed on every path out.
-struct Plan {
-    actions: libc::posix_spawn_file_actions_t,
-    attributes: libc::posix_spawnattr_t,
+/// The files `exec` tries, in order: the program itself if its name has a `/`, else the name
+/// in each directory of `PATH` (an empty entry is the current directory; without `PATH`,
+/// `/bin:/usr/bin`, as `execvp` does).
+fn candidates(program: &OsStr) -> io::Result<Vec<CString>> {
+    let name = program.as_bytes();
+    if name.contains(&b'/') {
+        return Ok(vec![cstring(name)?]);
+    }
+    if name.is_empty() {
+        return Err(io::Error::from_raw_os_error(libc::ENOENT));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    path.as_bytes()
+        .split(|&b| b == b':')
+        .map(|dir| {
+            let dir = if dir.is_empty() { &b"."[..] } else { dir };
+            let mut full = Vec::with_capacity(dir.len() + 1 + name.len());
+            full.extend_from_slice(dir);
+            full.push(b'/');
+            full.extend_from_slice(name);
+            cstring(&full)
+        })
+        .collect()
 }
 
-impl Plan {
-    fn new() -> io::Result<Box<Plan>> {
-        // Boxed: glibc's objects must not move once initialized.
-        // SAFETY: zeroed memory is a valid place for the init functions to write to.
-        let mut plan: Box<Plan> = Box::new(unsafe { std::mem::zeroed() });
-        // SAFETY: both point to memory owned by `plan`; each is destroyed in Drop.
-        unsafe {
-            check(libc::posix_spawn_file_actions_init(&mut plan.actions))?;
-            if let Err(e) = check(libc::posix_spawnattr_init(&mut plan.attributes)) {
-                libc::posix_spawn_file_actions_destroy(&mut plan.actions);
-                return Err(e);
+/// The signals the child puts back to their default action before it unblocks signals: the
+/// ones the harness catches. Until `exec` the child runs on the harness's memory, so one of
+/// the harness's handlers running in it (a signal sent to the new pid in that instant) would
+/// act on the harness's state. `exec` itself resets caught signals; this only closes that
+/// instant. Read once, at the first start (the handlers are installed when the harness
+/// starts), plus the ones an interrupt handler may catch later.
+fn caught_signals() -> &'static [c_int] {
+    static CAUGHT: OnceLock<Vec<c_int>> = OnceLock::new();
+    CAUGHT.get_or_init(|| {
+        let mut caught = vec![libc::SIGHUP, libc::SIGINT, libc::SIGQUIT, libc::SIGTERM];
+        for signal in 1..=libc::SIGRTMAX() {
+            if caught.contains(&signal) {
+                continue;
+            }
+            // SAFETY: a zeroed sigaction is a valid out-parameter; a null new action only reads.
+            let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+            // SAFETY: as above; signals glibc reserves for itself just fail, and are skipped.
+            if unsafe { libc::sigaction(signal, std::ptr::null(), &mut old) } != 0 {
+                continue;
+            }
+            if old.sa_sigaction != libc::SIG_DFL && old.sa_sigaction != libc::SIG_IGN {
+                caught.push(signal);
             }
         }
-        Ok(plan)
-    }
+        caught
+    })
 }
 
-impl Drop for Plan {
-    fn drop(&mut self) {
-        // SAFETY: both were initialized in `Plan::new`.
-        unsafe {
-            libc::posix_spawn_file_actions_destroy(&mut self.actions);
-            libc::posix_spawnattr_destroy(&mut self.attributes);
+/// The child's stack: mapped once per thread (a thread starts one program at a time, and waits
+/// while it starts), with a guard page below it.
+struct ChildStack {
+    base: *mut c_void,
+    len: usize,
+}
+
+const CHILD_STACK: usize = 64 * 1024;
+const GUARD: usize = 4096;
+
+impl ChildStack {
+    fn map() -> io::Result<ChildStack> {
+        let len = CHILD_STACK + GUARD;
+        // SAFETY: a fresh private anonymous mapping; nothing else refers to it.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return Err(io::Error::last_os_error());
         }
+        let stack = ChildStack { base, len };
+        // The stack grows down, towards the guard page at the bottom.
+        // SAFETY: the first page of the mapping just made.
+        if unsafe { libc::mprotect(base, GUARD, libc::PROT_NONE) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(stack)
+    }
+
+    fn top(&self) -> *mut c_void {
+        // SAFETY: one past the end of the mapping, which is where a downward stack starts;
+        // the length is a multiple of 16, so the top is aligned as the ABI requires.
+        unsafe { self.base.cast::<u8>().add(self.len).cast() }
     }
 }
 
-fn check(code: libc::c_int) -> io::Result<()> {
-    if code == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::from_raw_os_error(code))
+impl Drop for ChildStack {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `map`, no longer used (the thread is ending).
+        unsafe { libc::munmap(self.base, self.len) };
+    }
+}
+
+thread_local! {
+    static STACK: RefCell<Option<ChildStack>> = const { RefCell::new(None) };
+}
+
+/// What the child failed at, reported through the plan.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(i32)]
+enum Stage {
+    None = 0,
+    ProcessGroup,
+    Rlimit,
+    Streams,
+    Directory,
+    Signals,
+    Exec,
+}
+
+/// Everything the child needs, prepared by the parent: raw pointers into data the parent
+/// keeps alive until the child has `exec`uted or exited.
+struct Plan {
+    candidates: *const *const libc::c_char,
+    argv: *const *mut libc::c_char,
+    envp: *const *mut libc::c_char,
+    cwd: *const libc::c_char,
+    /// The descriptors that become the child's stdin, stdout and stderr.
+    streams: [c_int; 3],
+    rlimits: *const Rlimit,
+    rlimits_len: usize,
+    signals: *const c_int,
+    signals_len: usize,
+    /// Written by the child when it fails: at what, and `errno`.
+    failed: Stage,
+    errno: c_int,
+}
+
+/// The child, between `clone` and `exec`. It shares the parent's memory (the parent is
+/// suspended) and so only makes system calls on the plan; it never returns but by `exec` or
+/// `_exit`, and cannot unwind (nothing in it panics).
+extern "C" fn child(arg: *mut c_void) -> c_int {
+    // SAFETY: `arg` is the parent's `Plan`, alive and untouched while the parent waits; every
+    // pointer in it is valid for its length, as `spawn` built them.
+    unsafe {
+        let plan = &mut *arg.cast::<Plan>();
+        let fail = |plan: &mut Plan, stage: Stage| -> c_int {
+            plan.errno = *libc::__errno_location();
+            plan.failed = stage;
+            libc::_exit(127)
+        };
+        if libc::setpgid(0, 0) != 0 {
+            return fail(plan, Stage::ProcessGroup);
+        }
+        for i in 0..plan.rlimits_len {
+            let rlimit = &*plan.rlimits.add(i);
+            if libc::setrlimit(rlimit.resource, &rlimit.limit) != 0 && rlimit.required {
+                return fail(plan, Stage::Rlimit);
+            }
+        }
+        for (target, &fd) in plan.streams.iter().enumerate() {
+            // dup2 clears close-on-exec on the copy, which the program keeps.
+            if libc::dup2(fd, target as c_int) < 0 {
+                return fail(plan, Stage::Streams);
+            }
+        }
+        if !plan.cwd.is_null() && libc::chdir(plan.cwd) != 0 {
+            return fail(plan, Stage::Directory);
+        }
+        let mut default: libc::sigaction = std::mem::zeroed();
+        default.sa_sigaction = libc::SIG_DFL;
+        // SIGPIPE back to its default too: the Rust runtime ignores it, and an ignored signal
+        // stays ignored across `exec`.
+        if libc::sigaction(libc::SIGPIPE, &default, std::ptr::null_mut()) != 0 {
+            return fail(plan, Stage::Signals);
+        }
+        for i in 0..plan.signals_len {
+            libc::sigaction(*plan.signals.add(i), &default, std::ptr::null_mut());
+        }
+        let mut empty: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut empty);
+        if libc::sigprocmask(libc::SIG_SETMASK, &empty, std::ptr::null_mut()) != 0 {
+            return fail(plan, Stage::Signals);
+        }
+        // As `execvp`: a file that is not there, or not a directory on the way, sends the
+        // search on; so does one that may not be executed, which is the error reported if
+        // nothing else is found.
+        let mut denied = false;
+        let mut candidate = plan.candidates;
+        while !(*candidate).is_null() {
+            libc::execve(*candidate, plan.argv.cast(), plan.envp.cast());
+            match *libc::__errno_location() {
+                libc::EACCES => denied = true,
+                libc::ENOENT | libc::ENOTDIR => {}
+                _ => return fail(plan, Stage::Exec),
+            }
+            candidate = candidate.add(1);
+        }
+        if denied {
+            *libc::__errno_location() = libc::EACCES;
+        }
+        fail(plan, Stage::Exec)
     }
 }
 
 /// Starts `program` with `args`, in `cwd` (else the caller's directory), as the leader of a
-/// new process group, with `run_var` (`NAME=VALUE`) added to the harness's environment
-/// (replacing a variable of that name). A program name without a `/` is looked up in `PATH`.
-/// Returns once the program has been `exec`uted, or with the error that prevented it.
+/// new process group, under `rlimits` (set in order, before `exec`), with `run_var`
+/// (`NAME=VALUE`) added to the harness's environment (replacing a variable of that name). A
+/// program name without a `/` is looked up in `PATH`. Returns once the program has been
+/// `exec`uted, or with the error that prevented it.
 pub(crate) fn spawn(
     program: &OsStr,
     args: &[OsString],
     cwd: Option<&Path>,
     stdin: Stdin,
     run_var: &str,
+    rlimits: &[Rlimit],
 ) -> io::Result<Started> {
+    let candidates_c = candidates(program)?;
+    let mut candidate_ptrs: Vec<*const libc::c_char> =
+        candidates_c.iter().map(|c| c.as_ptr()).collect();
+    candidate_ptrs.push(std::ptr::null());
     let program_c = cstring(program.as_bytes())?;
     let args_c = args
         .iter()
@@ -136,7 +335,7 @@ pub(crate) fn spawn(
     // is read without std's environment lock: changing the environment while another thread
     // reads it is already undefined behaviour (which is why `std::env::set_var` is unsafe),
     // so a caller that keeps `set_var`'s contract leaves it alone while runs are going on.
-    // The strings are only pointed to, and only until `posix_spawn` has copied them.
+    // The strings are only pointed to, and only until the child has `exec`uted.
     unsafe {
         let mut entry = libc::environ;
         while !entry.is_null() && !(*entry).is_null() {
@@ -151,89 +350,220 @@ pub(crate) fn spawn(
     envp.push(std::ptr::null_mut());
 
     let cwd_c = cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?;
-    let stdin_pipe = match stdin {
-        Stdin::Pipe => Some(pipe()?),
-        Stdin::Null => None,
+    let (stdin_read, stdin_write) = match stdin {
+        Stdin::Pipe => {
+            let (read, write) = pipe()?;
+            (read, Some(write))
+        }
+        Stdin::Null => (dev_null()?, None),
     };
     let stdout_pipe = pipe()?;
     let stderr_pipe = pipe()?;
-
-    let mut plan = Plan::new()?;
-    let dev_null = c"/dev/null";
-    // SAFETY: every pointer passed is valid for the call (the plan is initialized, the
-    // strings are live locals); the actions run in the child between `vfork` and `exec`.
-    unsafe {
-        let actions = &mut plan.actions;
-        match &stdin_pipe {
-            Some((read, _)) => {
-                check(libc::posix_spawn_file_actions_adddup2(
-                    actions,
-                    read.as_raw_fd(),
-                    0,
-                ))?;
-            }
-            None => check(libc::posix_spawn_file_actions_addopen(
-                actions,
-                0,
-                dev_null.as_ptr(),
-                libc::O_RDONLY,
-                0,
-            ))?,
-        }
-        check(libc::posix_spawn_file_actions_adddup2(
-            actions,
+    let signals = caught_signals();
+    let mut plan = Plan {
+        candidates: candidate_ptrs.as_ptr(),
+        argv: argv.as_ptr(),
+        envp: envp.as_ptr(),
+        cwd: cwd_c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
+        streams: [
+            stdin_read.as_raw_fd(),
             stdout_pipe.1.as_raw_fd(),
-            1,
-        ))?;
-        check(libc::posix_spawn_file_actions_adddup2(
-            actions,
             stderr_pipe.1.as_raw_fd(),
-            2,
-        ))?;
-        if let Some(dir) = &cwd_c {
-            check(libc::posix_spawn_file_actions_addchdir_np(
-                actions,
-                dir.as_ptr(),
-            ))?;
+        ],
+        rlimits: rlimits.as_ptr(),
+        rlimits_len: rlimits.len(),
+        signals: signals.as_ptr(),
+        signals_len: signals.len(),
+        failed: Stage::None,
+        errno: 0,
+    };
+
+    let pid = STACK.with(|cell| -> io::Result<c_int> {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(ChildStack::map()?);
         }
+        let top = slot.as_ref().map_or(std::ptr::null_mut(), ChildStack::top);
+        // SAFETY: all signals are blocked in this thread while the child runs on its memory
+        // (none of the harness's handlers may run in the child before it resets them), and
+        // restored after; the child gets its own stack and the plan, both alive until `clone`
+        // returns, which with CLONE_VFORK is after the child's `exec` or exit.
+        unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+            let pid = libc::clone(
+                child,
+                top,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                (&raw mut plan).cast(),
+            );
+            let error = io::Error::last_os_error();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            if pid < 0 { Err(error) } else { Ok(pid) }
+        }
+    })?;
+    // The child wrote these (if it failed) through the shared memory before it exited.
+    // SAFETY: reads of a live local.
+    let (failed, errno) = unsafe {
+        (
+            std::ptr::read_volatile(&raw const plan.failed),
+            std::ptr::read_volatile(&raw const plan.errno),
+        )
+    };
+    if failed != Stage::None {
+        reap(pid);
+        let os = io::Error::from_raw_os_error(errno);
+        return Err(match failed {
+            Stage::Exec => os,
+            stage => io::Error::new(os.kind(), format!("{}: {os}", stage_name(stage))),
+        });
+    }
+    // The child's ends close here, in the harness: the program holds its own copies.
+    drop(stdin_read);
+    Ok(Started {
+        pid,
+        stdin: stdin_write,
+        stdout: stdout_pipe.0,
+        stderr: stderr_pipe.0,
+    })
+}
 
-        let attributes = &mut plan.attributes;
-        // Its own process group, an empty signal mask, and SIGPIPE back to its default: the
-        // Rust runtime ignores SIGPIPE, and an ignored signal stays ignored across `exec`.
-        let mut signals: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut signals);
-        check(libc::posix_spawnattr_setsigmask(attributes, &signals))?;
-        libc::sigaddset(&mut signals, libc::SIGPIPE);
-        check(libc::posix_spawnattr_setsigdefault(attributes, &signals))?;
-        check(libc::posix_spawnattr_setpgroup(attributes, 0))?;
-        let flags = libc::POSIX_SPAWN_SETPGROUP
-            | libc::POSIX_SPAWN_SETSIGMASK
-            | libc::POSIX_SPAWN_SETSIGDEF;
-        check(libc::posix_spawnattr_setflags(
-            attributes,
-            flags as libc::c_short,
-        ))?;
+fn stage_name(stage: Stage) -> &'static str {
+    match stage {
+        Stage::None | Stage::Exec => "cannot execute it",
+        Stage::ProcessGroup => "cannot give it its own process group",
+        Stage::Rlimit => "cannot set its resource limits",
+        Stage::Streams => "cannot connect its standard streams",
+        Stage::Directory => "cannot enter its working directory",
+        Stage::Signals => "cannot reset its signals",
+    }
+}
 
-        let mut pid: libc::pid_t = 0;
-        let spawn = if program.as_bytes().contains(&b'/') {
-            libc::posix_spawn
-        } else {
-            libc::posix_spawnp
+/// Reaps a child that failed before `exec` (it has exited already).
+fn reap(pid: c_int) {
+    let mut status = 0;
+    // SAFETY: waits for our own child; the status goes to a local.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
+        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Read;
+
+    fn run(program: &str, args: &[&str], rlimits: &[Rlimit]) -> io::Result<(Vec<u8>, i32)> {
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let started = spawn(
+            OsStr::new(program),
+            &args,
+            None,
+            Stdin::Null,
+            "DUIPAI_SPAWN_TEST=7",
+            rlimits,
+        )?;
+        let mut out = Vec::new();
+        std::fs::File::from(started.stdout).read_to_end(&mut out)?;
+        let mut status = 0;
+        // SAFETY: our own child, status to a local.
+        unsafe { libc::waitpid(started.pid, &mut status, 0) };
+        Ok((out, status))
+    }
+
+    #[test]
+    fn a_missing_program_is_not_found() {
+        let err = run("/nonexistent/duipai-test", &[], &[]).expect_err("an error");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        let err = run("duipai-no-such-program-anywhere", &[], &[]).expect_err("an error");
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+    }
+
+    #[test]
+    fn a_directory_cannot_be_executed() {
+        let err = run("/tmp", &[], &[]).expect_err("an error");
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+    }
+
+    #[test]
+    fn names_are_looked_up_in_path_and_get_the_run_variable() {
+        let (out, status) = run("sh", &["-c", "echo $DUIPAI_SPAWN_TEST"], &[]).expect("sh runs");
+        assert_eq!(out, b"7\n");
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    }
+
+    #[test]
+    fn the_program_leads_its_own_group_with_an_empty_signal_mask() {
+        let (out, _) = run(
+            "sh",
+            &[
+                "-c",
+                "echo $$ $(cut -d' ' -f5 /proc/$$/stat); grep SigBlk /proc/$$/status",
+            ],
+            &[],
+        )
+        .expect("sh runs");
+        let text = String::from_utf8(out).unwrap();
+        let mut words = text.split_whitespace();
+        let (pid, pgid) = (words.next(), words.next());
+        assert_eq!(pid, pgid, "{text}");
+        assert!(text.contains("SigBlk:\t0000000000000000"), "{text}");
+    }
+
+    #[test]
+    fn rlimits_hold_from_the_first_instruction_also_in_a_child_forked_at_once() {
+        // A stack limit shows in `ulimit -s` (KiB) of the shell itself, and the tag-like
+        // RTTIME value in a `cat` the shell forks right away.
+        let rlimits = [
+            Rlimit {
+                resource: libc::RLIMIT_STACK,
+                limit: libc::rlimit {
+                    rlim_cur: 32 << 20,
+                    rlim_max: 32 << 20,
+                },
+                required: true,
+            },
+            Rlimit {
+                resource: libc::RLIMIT_RTTIME,
+                limit: libc::rlimit {
+                    rlim_cur: 123_456_789,
+                    rlim_max: 123_456_789,
+                },
+                required: false,
+            },
+        ];
+        let (out, _) =
+            run("sh", &["-c", "ulimit -s; cat /proc/self/limits"], &rlimits).expect("sh runs");
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("32768\n"), "{text}");
+        let rttime = text
+            .lines()
+            .find(|l| l.starts_with("Max realtime timeout"))
+            .expect("a realtime timeout line");
+        assert!(rttime.contains("123456789"), "{text}");
+    }
+
+    #[test]
+    fn an_rlimit_that_cannot_be_set_fails_the_start_when_required() {
+        // A soft limit above the hard one is invalid for everybody.
+        let invalid = libc::rlimit {
+            rlim_cur: 2 << 20,
+            rlim_max: 1 << 20,
         };
-        check(spawn(
-            &mut pid,
-            program_c.as_ptr(),
-            &plan.actions,
-            &plan.attributes,
-            argv.as_ptr(),
-            envp.as_ptr(),
-        ))?;
-        // The child's ends close here, in the harness: the program holds its own copies.
-        Ok(Started {
-            pid,
-            stdin: stdin_pipe.map(|(_, write)| write),
-            stdout: stdout_pipe.0,
-            stderr: stderr_pipe.0,
-        })
+        let required = Rlimit {
+            resource: libc::RLIMIT_FSIZE,
+            limit: invalid,
+            required: true,
+        };
+        let err = run("true", &[], &[required]).expect_err("an error");
+        assert!(err.to_string().contains("resource limits"), "{err}");
+        let optional = Rlimit {
+            required: false,
+            ..required
+        };
+        let (_, status) = run("true", &[], &[optional]).expect("best effort only");
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
     }
 }

@@ -546,6 +546,62 @@ fn rlimits_are_applied_to_the_program() {
     );
 }
 
+/// Judges let the stack grow to the memory limit (capped at 256 MiB): the limit must be in force
+/// when `exec` lays out the program's address space, which leaves room below the stack by the
+/// stack limit of that moment. Set later, the stack could not grow past the libraries mapped
+/// some 128 MiB below it.
+#[test]
+fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
+    let program: Vec<OsString> = vec![
+        fixture().into(),
+        "deep-stack".into(),
+        "200".into(),
+        "chess".into(),
+    ];
+    let limits = Limits {
+        wall: Duration::from_secs(10),
+        ..limits()
+    };
+    let execution = run_within(
+        &program,
+        CHESS_SAMPLE,
+        &limits,
+        &IoMode::Stdio,
+        Duration::from_secs(15),
+    );
+    assert_eq!(
+        execution.termination,
+        Termination::Exited(0),
+        "{}",
+        String::from_utf8_lossy(&execution.stderr)
+    );
+    assert_eq!(execution.stdout, b"2\n");
+
+    // Over the cap, it is a stack overflow, not an escape from the limit.
+    let program: Vec<OsString> = vec![
+        fixture().into(),
+        "deep-stack".into(),
+        "300".into(),
+        "chess".into(),
+    ];
+    let limits = Limits {
+        memory_bytes: 1024 * MIB,
+        ..limits
+    };
+    let execution = run_within(
+        &program,
+        CHESS_SAMPLE,
+        &limits,
+        &IoMode::Stdio,
+        Duration::from_secs(15),
+    );
+    assert!(
+        matches!(execution.termination, Termination::Signaled(_)),
+        "{:?}",
+        execution.termination
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Escaped processes: the harness is their subreaper and kills them with the run.
 
