@@ -497,14 +497,9 @@ impl fmt::Display for CompileError {
     }
 }
 
-impl std::error::Error for CompileError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            CompileError::Io { error, .. } => Some(error),
-            _ => None,
-        }
-    }
-}
+/// Every message already includes its cause (`cannot read a.cpp: No such file ...`), so none is
+/// given as a source too: an error chain would print it twice.
+impl std::error::Error for CompileError {}
 
 /// Turns a program command into the one to run, compiling its source first when the first
 /// word names an existing `.c`, `.cpp`, `.cc`, `.cxx`, `.rs`, `.java` or `.py` file (unless
@@ -515,10 +510,27 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     };
     let source = Path::new(first);
     let Some(language) = Language::from_path(source) else {
+        if let Some(script) = missing_script(command) {
+            return Err(CompileError::Io {
+                what: format!("cannot read {}", script.display()),
+                error: io::Error::from_raw_os_error(libc::ENOENT),
+            });
+        }
         return Ok(Prepared::unchanged(command));
     };
     if !source.is_file() {
-        return Ok(Prepared::unchanged(command));
+        // A directory of that name, or a program in PATH that happens to end like a source
+        // file, is run as it is; anything else is a source file that is not there, which
+        // must not be reported as a program missing from PATH.
+        let bare_in_path =
+            !first.as_encoded_bytes().contains(&b'/') && which(&first.to_string_lossy()).is_some();
+        if source.exists() || bare_in_path {
+            return Ok(Prepared::unchanged(command));
+        }
+        return Err(CompileError::Io {
+            what: format!("cannot read {}", source.display()),
+            error: io::Error::from_raw_os_error(libc::ENOENT),
+        });
     }
     let args = &command[1..];
     let compiler = options.compiler(language)?;
@@ -933,6 +945,26 @@ fn compiler_version(compiler: &Compiler, timeout: Duration) -> Result<String, Co
     Ok(version)
 }
 
+/// The script of a Python command (`python3 sol.py`, `pypy3 -O sol.py`) when that file is not
+/// there: caught before the runs, every one of which would fail the same way and be kept as a
+/// failing case.
+fn missing_script(command: &[OsString]) -> Option<&Path> {
+    let (interpreter, args) = command.split_first()?;
+    let name = Path::new(interpreter).file_name()?.to_str()?;
+    let version = name
+        .strip_prefix("python")
+        .or_else(|| name.strip_prefix("pypy"))?;
+    if !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        return None;
+    }
+    let script = Path::new(
+        args.iter()
+            .find(|a| !a.as_encoded_bytes().starts_with(b"-"))?,
+    );
+    let is_python = script.extension().is_some_and(|e| e == "py");
+    (is_python && !script.exists()).then_some(script)
+}
+
 /// Where PATH lookup finds `program` (or the program itself, if it is a path).
 fn which(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
@@ -965,6 +997,34 @@ mod tests {
         ];
         for (path, want) in cases {
             assert_eq!(Language::from_path(Path::new(path)), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn a_python_command_whose_script_is_missing_is_caught() {
+        let words = |ws: &[&str]| ws.iter().map(OsString::from).collect::<Vec<_>>();
+        let missing = "duipai-no-such-dir/sol.py";
+        for command in [
+            words(&["python3", missing]),
+            words(&["/usr/bin/python3.11", "-O", missing, "arg"]),
+            words(&["pypy3", missing]),
+        ] {
+            assert_eq!(
+                missing_script(&command),
+                Some(Path::new(missing)),
+                "{command:?}"
+            );
+        }
+        let here = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/support/slow_chess.py");
+        for command in [
+            words(&["python3", here]),
+            words(&["python3", "-m", "module"]),
+            words(&["python3", "-c", "print(1)"]),
+            words(&["pythonista", missing]),
+            words(&["./a.out", missing]),
+            words(&["python3"]),
+        ] {
+            assert_eq!(missing_script(&command), None, "{command:?}");
         }
     }
 
@@ -1053,7 +1113,7 @@ mod tests {
             language: Language::Cpp,
             program: "g++".into(),
             origin: Origin::Default,
-            error: io::Error::from(io::ErrorKind::NotFound),
+            error: io::Error::from_raw_os_error(libc::ENOENT),
         };
         assert_eq!(
             err.to_string(),

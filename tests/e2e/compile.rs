@@ -391,19 +391,29 @@ fn a_hung_compiler_is_stopped() {
 }
 
 #[test]
-fn plain_programs_and_missing_sources_are_left_alone() {
+fn plain_programs_are_left_alone_and_missing_sources_named() {
     let dir = tempfile::tempdir().unwrap();
     let opts = options(dir.path());
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/support/slow_chess.py");
     for command in [
         os(&["/bin/echo", "hello.cpp"]),
-        os(&["./no-such-file.cpp", "arg"]),
-        os(&["python3", "gen.py"]),
+        os(&["python3", script]),
         Vec::new(),
     ] {
         let prepared = prepare(&command, &opts).unwrap();
         assert_eq!(prepared.command, command);
         assert_eq!(prepared.language, None);
         assert!(!prepared.compiled);
+    }
+    for (command, missing) in [
+        (os(&["./no-such-file.cpp", "arg"]), "./no-such-file.cpp"),
+        (os(&["python3", "gen.py"]), "gen.py"),
+    ] {
+        let err = prepare(&command, &opts).expect_err("a missing source");
+        assert_eq!(
+            err.to_string(),
+            format!("cannot read {missing}: No such file or directory (os error 2)")
+        );
     }
     assert_eq!(
         fs::read_dir(dir.path()).unwrap().count(),

@@ -1,11 +1,12 @@
 //! What contestants see: colour when asked for, never in pipes or JSON; saved failures
-//! re-run first; `--watch` running again after an edit.
+//! re-run first; `--watch` running again after an edit; a mistyped program caught before any
+//! run.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{code, duipai, duipai_in, fixture, stdout};
+use crate::util::{code, duipai, duipai_in, fixture, stderr, stdout};
 
 fn cases_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
@@ -289,4 +290,28 @@ fn a_compile_error_is_a_harness_error_with_its_position() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("bad.cpp:2:10"), "{err}");
     assert!(err.contains("does not compile"), "{err}");
+}
+
+/// A mistyped source file or script is a usage error before any case runs, not a failure of
+/// every case (which would be saved, minimized and replayed from then on).
+#[test]
+fn a_missing_source_or_script_stops_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (program, named) in [
+        (&["sol.cpp"][..], "sol.cpp"),
+        (&["python3", "sol.py"][..], "sol.py"),
+    ] {
+        let mut args = vec!["stress", "chess", "--"];
+        args.extend_from_slice(program);
+        let out = duipai_in(d, &args);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let message = stderr(&out);
+        assert!(
+            message.contains(&format!("cannot read {named}: No such file or directory")),
+            "{message}"
+        );
+        assert!(!message.contains("PATH"), "{message}");
+        assert!(!d.join("duipai-failures").exists(), "nothing is saved");
+    }
 }
