@@ -552,23 +552,26 @@ fn rlimits_are_applied_to_the_program() {
 /// some 128 MiB below it.
 #[test]
 fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
-    let program: Vec<OsString> = vec![
-        fixture().into(),
-        "deep-stack".into(),
-        "200".into(),
-        "chess".into(),
-    ];
-    let limits = Limits {
-        wall: Duration::from_secs(10),
-        ..limits()
+    let deep_stack = |mib: u64, limits: &Limits| {
+        let program: Vec<OsString> = vec![
+            fixture().into(),
+            "deep-stack".into(),
+            mib.to_string().into(),
+            "chess".into(),
+        ];
+        let limits = Limits {
+            wall: Duration::from_secs(10),
+            ..*limits
+        };
+        run_within(
+            &program,
+            CHESS_SAMPLE,
+            &limits,
+            &IoMode::Stdio,
+            Duration::from_secs(15),
+        )
     };
-    let execution = run_within(
-        &program,
-        CHESS_SAMPLE,
-        &limits,
-        &IoMode::Stdio,
-        Duration::from_secs(15),
-    );
+    let execution = deep_stack(200, &limits());
     assert_eq!(
         execution.termination,
         Termination::Exited(0),
@@ -578,23 +581,11 @@ fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
     assert_eq!(execution.stdout, b"2\n");
 
     // Over the cap, it is a stack overflow, not an escape from the limit.
-    let program: Vec<OsString> = vec![
-        fixture().into(),
-        "deep-stack".into(),
-        "300".into(),
-        "chess".into(),
-    ];
-    let limits = Limits {
+    let roomy = Limits {
         memory_bytes: 1024 * MIB,
-        ..limits
+        ..limits()
     };
-    let execution = run_within(
-        &program,
-        CHESS_SAMPLE,
-        &limits,
-        &IoMode::Stdio,
-        Duration::from_secs(15),
-    );
+    let execution = deep_stack(300, &roomy);
     assert!(
         matches!(execution.termination, Termination::Signaled(_)),
         "{:?}",
