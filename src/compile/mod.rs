@@ -1,9 +1,10 @@
 //! Source files given where a program is expected (`a.cpp`, `brute.rs`, `gen.py`): compiled
 //! once with contest flags, cached by content, and turned into the command that runs them.
 //!
-//! The cache key is a SHA-256 of the source's bytes and name, the whole compiler command and
-//! the compiler's `--version` output, so an edit, another flag or an upgraded compiler each
-//! build anew and nothing else does. A build happens in a temporary directory inside the
+//! The cache key is a SHA-256 of the source's bytes and name, the user's own headers and
+//! modules it pulls in (`local`), the whole compiler command and the compiler's `--version`
+//! output, so an edit, another flag or an upgraded compiler each build anew and nothing else
+//! does. A build happens in a temporary directory inside the
 //! cache and is renamed into place whole: concurrent duipai processes building the same
 //! source are safe, and a half-written binary is never found under its final name.
 //!
@@ -11,6 +12,7 @@
 //! and errors, and wires `parse_override` to its `--compiler LANG=COMMAND` flag.
 
 mod java;
+mod local;
 mod process;
 
 use std::collections::HashMap;
@@ -688,6 +690,7 @@ impl<'a> Plan<'a> {
 /// A SHA-256, in hex, of everything that decides the build's result. Every field is
 /// length-prefixed so that no two different inputs hash the same byte stream.
 fn cache_key(plan: &Plan<'_>, version: &str, source: &[u8]) -> String {
+    let local = local::local_files(plan.language, plan.source, source);
     let mut hasher = Sha256::new();
     let mut field = |bytes: &[u8]| {
         hasher.update((bytes.len() as u64).to_le_bytes());
@@ -705,6 +708,13 @@ fn cache_key(plan: &Plan<'_>, version: &str, source: &[u8]) -> String {
     field(version.as_bytes());
     field(plan.stem.as_bytes());
     field(source);
+    // The user's headers and modules, named as the source reaches them.
+    let base = plan.source.parent().unwrap_or(Path::new(""));
+    for file in &local {
+        let name = file.path.strip_prefix(base).unwrap_or(&file.path);
+        field(name.as_os_str().as_encoded_bytes());
+        field(&file.contents);
+    }
     let digest = hasher.finalize();
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -266,6 +266,31 @@ fn an_edited_source_is_recompiled() {
 }
 
 #[test]
+fn an_edited_local_header_is_recompiled() {
+    require("g++");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("sol.cpp");
+    let header = dir.path().join("value.h");
+    let opts = options(&dir.path().join("cache"));
+    fs::write(
+        &source,
+        "#include <cstdio>\n#include \"value.h\"\nint main(){std::printf(\"%d\\n\", VALUE);}\n",
+    )
+    .unwrap();
+    fs::write(&header, "#define VALUE 1\n").unwrap();
+    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert_eq!(run(&v1, ""), "1\n");
+    fs::write(&header, "#define VALUE 2\n").unwrap();
+    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(v2.compiled, "an edited header must rebuild");
+    assert_eq!(run(&v2, ""), "2\n");
+    fs::write(&header, "#define VALUE 1\n").unwrap();
+    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    assert!(!back.compiled, "the first build is found again");
+    assert_eq!(back.command, v1.command);
+}
+
+#[test]
 fn another_compiler_command_is_another_build() {
     require("g++");
     let dir = tempfile::tempdir().unwrap();
