@@ -6,7 +6,8 @@
 //! output, so an edit, another flag or an upgraded compiler each build anew and nothing else
 //! does. A build happens in a temporary directory inside the
 //! cache and is renamed into place whole: concurrent duipai processes building the same
-//! source are safe, and a half-written binary is never found under its final name.
+//! source are safe, and a half-written binary is never found under its final name. Builds
+//! unused for 30 days are removed when a new one is stored (`prune`).
 //!
 //! This module prints nothing and knows no command-line parser: the caller shows progress
 //! and errors, and wires `parse_override` to its `--compiler LANG=COMMAND` flag.
@@ -14,6 +15,7 @@
 mod java;
 mod local;
 mod process;
+mod prune;
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -584,6 +586,8 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
         _ => None,
     };
 
+    // Touched before it is looked at, so that a concurrent prune sees it in use.
+    prune::touch(&dir);
     if let Some(run) = cached_command(&plan, &dir, runtime.as_deref()) {
         return Ok(Prepared {
             command: with_args(run, args),
@@ -609,6 +613,8 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     match fs::rename(tmp.path(), &dir) {
         Ok(()) => {
             let _kept = tmp.keep();
+            // A new build is the moment to drop old ones: rare, and never on a cache hit.
+            prune::prune(&cache, std::time::SystemTime::now());
         }
         Err(error) => {
             if cached_command(&plan, &dir, runtime.as_deref()).is_none() {
