@@ -15,6 +15,8 @@
 mod java;
 mod local;
 mod process;
+
+pub use process::cancel;
 mod prune;
 
 use std::collections::HashMap;
@@ -418,6 +420,8 @@ pub enum CompileError {
     },
     /// Neither DUIPAI_CACHE_DIR, XDG_CACHE_HOME nor HOME is set.
     NoCacheDir,
+    /// An interrupt ([`cancel`]) stopped the compiler.
+    Interrupted,
     /// Reading the source or writing the cache failed.
     Io { what: String, error: io::Error },
 }
@@ -497,6 +501,7 @@ impl fmt::Display for CompileError {
                 "no cache directory for compiled sources: set DUIPAI_CACHE_DIR (or HOME)",
             ),
             CompileError::Io { what, error } => write!(f, "{what}: {error}"),
+            CompileError::Interrupted => f.write_str("interrupted while compiling"),
         }
     }
 }
@@ -922,7 +927,11 @@ fn cap(text: &str) -> String {
     shown
 }
 
+/// Why a compiler run produced nothing: it could not be started, or an interrupt stopped it.
 fn missing(compiler: &Compiler, error: io::Error) -> CompileError {
+    if error.kind() == io::ErrorKind::Interrupted {
+        return CompileError::Interrupted;
+    }
     CompileError::Missing {
         language: compiler.language,
         program: compiler.words.first().cloned().unwrap_or_default(),

@@ -1,9 +1,11 @@
 //! Running a compiler (or its `--version`) with a deadline: its own process group, killed
-//! whole at the deadline, its output captured up to a cap and always reaped.
+//! whole at the deadline or on [`cancel`] (an interrupted duipai), its output captured up to
+//! a cap and always reaped.
 
 use std::io::{self, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -50,8 +52,38 @@ fn kill_group(child: &Child) {
     }
 }
 
+/// The process groups of the compilers running now; a group is taken off before its leader is
+/// reaped (under the lock), so that [`cancel`] never signals a reused group id.
+static RUNNING: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+
+/// Set by [`cancel`]: compilers started from then on are killed at once.
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+/// Kills every compiler running now, with everything it started, and every compiler started
+/// from now on; their runs end with an `Interrupted` error. Meant for an interrupt handler: the
+/// compilers run in their own groups, out of the terminal's Ctrl-C.
+pub fn cancel() {
+    let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    CANCELLED.store(true, Ordering::SeqCst);
+    for &pgid in running.iter() {
+        // SAFETY: killpg takes plain integers; the groups listed are led by unreaped children.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+}
+
+/// Reaps the child if it has ended, taking its group off [`RUNNING`] in the same step.
+fn try_reap(child: &mut Child, pgid: libc::pid_t) -> io::Result<Option<ExitStatus>> {
+    let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+    let status = child.try_wait()?;
+    if status.is_some() {
+        running.retain(|&p| p != pgid);
+    }
+    Ok(status)
+}
+
 /// Runs `command` with stdin closed and stdout and stderr captured, for at most `timeout`.
-/// Spawn errors (a missing program) are returned as they are, for the caller to explain.
+/// Spawn errors (a missing program) are returned as they are, for the caller to explain; a
+/// run stopped by [`cancel`] is an `Interrupted` error.
 pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captured> {
     use std::os::unix::process::CommandExt;
     let deadline = Instant::now() + timeout;
@@ -63,6 +95,14 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captur
         // as, ld) and a terminal's Ctrl-C reaches duipai's handler first.
         .process_group(0)
         .spawn()?;
+    let pgid = libc::pid_t::try_from(child.id()).unwrap_or(libc::pid_t::MAX);
+    {
+        let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
+        running.push(pgid);
+        if CANCELLED.load(Ordering::SeqCst) {
+            kill_group(&child);
+        }
+    }
     let (sender, receiver) = mpsc::channel();
     let mut readers = 0;
     if let Some(out) = child.stdout.take() {
@@ -79,18 +119,26 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captur
 
     let mut pause = Duration::from_millis(1);
     let status = loop {
-        if let Some(status) = child.try_wait()? {
+        if let Some(status) = try_reap(&mut child, pgid)? {
             break Some(status);
         }
         if Instant::now() >= deadline {
             kill_group(&child);
-            child.wait()?;
+            while try_reap(&mut child, pgid)?.is_none() {
+                thread::sleep(Duration::from_millis(1));
+            }
             break None;
         }
         thread::sleep(pause);
         pause = (pause * 2).min(Duration::from_millis(25));
     };
 
+    if CANCELLED.load(Ordering::SeqCst) {
+        return Err(io::Error::new(
+            io::ErrorKind::Interrupted,
+            "the compiler was stopped by an interrupt",
+        ));
+    }
     // A descendant that outlived the compiler may hold the pipes open: wait for the readers
     // only until the deadline (plus a moment after a kill), then keep what they have.
     let mut captured = Captured {

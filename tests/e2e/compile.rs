@@ -694,3 +694,72 @@ fn the_cache_directory_follows_the_environment() {
     let want = std::env::var("DUIPAI_TEST_WANT").unwrap();
     assert_eq!(default_cache_dir().unwrap(), PathBuf::from(want));
 }
+
+/// Ctrl-C while a source compiles stops the compiler at once (it runs in its own process
+/// group, out of the terminal's reach), with everything it started, and duipai exits 2.
+#[test]
+fn an_interrupt_stops_a_compile_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("sol.cpp"), "int main() {}\n").unwrap();
+    let compiler = d.join("slowcc.sh");
+    let sleeper = d.join("sleeper.pid");
+    fs::write(
+        &compiler,
+        format!(
+            "#!/bin/sh\ncase \"$1\" in --version) echo slowcc 1; exit 0;; esac\n\
+             sleep 60 &\necho $! > {}\nwait\n",
+            sleeper.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    wait_until_executable(&compiler);
+    let cache = d.join("cache");
+    let compiler_flag = format!("cpp={}", compiler.display());
+    let words = [
+        "stress",
+        "chess",
+        "--compiler",
+        compiler_flag.as_str(),
+        "--",
+        "sol.cpp",
+    ];
+    let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
+    let mut duipai =
+        crate::util::Background::start(d, &args, &[("DUIPAI_CACHE_DIR", cache.as_os_str())]);
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = fs::read_to_string(&sleeper)
+            .ok()
+            .and_then(|text| text.trim().parse::<i32>().ok())
+        {
+            break pid;
+        }
+        assert!(!duipai.has_exited(), "duipai ended before the interrupt");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the compiler never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(
+        duipai.signal(libc::SIGINT),
+        "duipai ended before the interrupt"
+    );
+    let (out, _) = duipai.finish_within(Duration::from_secs(5));
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("interrupted while compiling"), "{message}");
+    // The compiler's child is gone too (at most a zombie of init's for a moment).
+    let deadline = Instant::now() + Duration::from_secs(2);
+    while Path::new(&format!("/proc/{pid}/cmdline")).exists()
+        && fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|c| !c.is_empty())
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the compiler's child {pid} survived"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
