@@ -44,6 +44,13 @@ impl fmt::Display for RunError {
                         " (a name without a slash is looked up in PATH; \
                          write ./NAME for a file in the current directory)",
                     )?;
+                } else if source.raw_os_error() == Some(libc::ENOEXEC) {
+                    f.write_str(
+                        " (not a program this machine runs: a script needs a first line \
+                         such as #!/bin/sh, or name its interpreter: -- sh SCRIPT)",
+                    )?;
+                } else if source.kind() == io::ErrorKind::PermissionDenied {
+                    f.write_str(" (is it executable? chmod +x, or name its interpreter)")?;
                 }
                 Ok(())
             }

@@ -445,6 +445,25 @@ fn programs_that_cannot_start_are_harness_errors() {
         matches!(&refused, Err(RunError::Spawn { source, .. }) if source.kind() == std::io::ErrorKind::PermissionDenied),
         "{refused:?}"
     );
+    let message = refused.expect_err("refused").to_string();
+    assert!(message.contains("chmod +x"), "{message}");
+
+    // A script without a `#!` line: the kernel cannot run it, and the message says why.
+    use std::os::unix::fs::PermissionsExt;
+    let script = dir.path().join("script.sh");
+    std::fs::write(&script, "echo 2\n").expect("write");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let message = loop {
+        let unrunnable = run::run(&[script.clone().into_os_string()], b"", &limits(), &io);
+        match unrunnable {
+            // Another test's child may still hold the file open for writing for a moment.
+            Err(RunError::Spawn { source, .. }) if source.raw_os_error() == Some(libc::ETXTBSY) => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            other => break other.expect_err("no #! line").to_string(),
+        }
+    };
+    assert!(message.contains("#!/bin/sh"), "{message}");
 
     assert!(matches!(
         run::run(&[], b"", &limits(), &io),
