@@ -1,4 +1,5 @@
-//! Small text helpers every layer shares: plurals, indentation, shell quoting.
+//! Small text helpers every layer shares: plurals, indentation, the one way messages quote
+//! what users and programs wrote, shell quoting.
 
 use std::ffi::OsString;
 
@@ -17,32 +18,97 @@ pub fn plural_s(count: impl Into<u64>) -> &'static str {
     if count.into() == 1 { "" } else { "s" }
 }
 
-/// `s` in double quotes for a message, as a person would read it: printable characters as
-/// they are, a UTF-8 byte-order mark named, other invisible characters as `\xNN` or `\u{N}`.
-/// No Rust escaping of ordinary text (`é` stays `é`).
+/// `s` in double quotes for a message, as [`quote_bytes`] shows it, whole; a leading UTF-8
+/// byte-order mark is named.
 pub fn quote(s: &str) -> String {
     if let Some(rest) = s.strip_prefix('\u{feff}') {
         return format!("a UTF-8 byte-order mark then {}", quote(rest));
     }
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02X}", c as u32))
+    quote_bytes(s.as_bytes(), usize::MAX).text
+}
+
+/// A token as a message shows it ([`quote_bytes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quoted {
+    /// In double quotes, with `…` before the closing quote when cut.
+    pub text: String,
+    /// Only the first characters are shown.
+    pub cut: bool,
+    /// It holds bytes that are not UTF-8, or control characters other than line ends and
+    /// tabs: binary data rather than text.
+    pub binary: bool,
+}
+
+/// Characters that print as nothing or as blank space other than a plain space: a message
+/// shows them as their UTF-8 bytes (`\xE2\x80\x8B`), or a reader would see `"2"` and wonder
+/// what is wrong with it.
+pub fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+        )
+}
+
+/// Bytes as `\xNN` each.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("\\x{b:02X}")).collect()
+}
+
+/// One character as a message shows it: itself when visible, else its UTF-8 bytes.
+pub fn show_char(c: char) -> String {
+    if is_invisible(c) {
+        hex_bytes(c.encode_utf8(&mut [0; 4]).as_bytes())
+    } else {
+        c.to_string()
+    }
+}
+
+/// The one way messages quote what a user or a program wrote: in double quotes, as a person
+/// would type it. Visible characters stay as they are (no Rust escaping: `é` is `é`), `"` and
+/// `\` take a backslash, line ends and tabs are `\n`, `\r`, `\t`, other invisible characters
+/// and bytes that are not UTF-8 are `\xNN`; at most `max_chars` of them, then `…`.
+pub fn quote_bytes(bytes: &[u8], max_chars: usize) -> Quoted {
+    let mut text = String::from("\"");
+    let mut shown = 0;
+    let mut binary = false;
+    let mut cut = false;
+    'chunks: for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if shown == max_chars {
+                cut = true;
+                break 'chunks;
             }
-            c if c.is_control() || c == '\u{feff}' || c == '\u{200b}' => {
-                out.push_str(&format!("\\u{{{:X}}}", c as u32))
+            match c {
+                '"' => text.push_str("\\\""),
+                '\\' => text.push_str("\\\\"),
+                '\n' => text.push_str("\\n"),
+                '\r' => text.push_str("\\r"),
+                '\t' => text.push_str("\\t"),
+                c => {
+                    binary |= c.is_control();
+                    text.push_str(&show_char(c));
+                }
             }
-            c => out.push(c),
+            shown += 1;
+        }
+        for &b in chunk.invalid() {
+            if shown == max_chars {
+                cut = true;
+                break 'chunks;
+            }
+            binary = true;
+            text.push_str(&hex_bytes(&[b]));
+            shown += 1;
         }
     }
-    out.push('"');
-    out
+    if cut {
+        text.push('…');
+    }
+    text.push('"');
+    Quoted { text, cut, binary }
 }
 
 /// Every line of `text` indented by four spaces.
@@ -124,6 +190,20 @@ mod tests {
         assert_eq!(quote("é 对拍"), "\"é 对拍\"");
         assert_eq!(quote("a\tb\x01"), "\"a\\tb\\x01\"");
         assert_eq!(quote("\u{feff}12"), "a UTF-8 byte-order mark then \"12\"");
+        assert_eq!(quote("a b\u{200b}"), "\"a b\\xE2\\x80\\x8B\"");
+    }
+
+    #[test]
+    fn tokens_are_cut_and_binary_is_told_apart() {
+        let q = quote_bytes(b"1234567", 4);
+        assert_eq!(q.text, "\"1234…\"");
+        assert!(q.cut && !q.binary);
+        let q = quote_bytes(b"\xff\x00\"\\", 10);
+        assert_eq!(q.text, "\"\\xFF\\x00\\\"\\\\\"");
+        assert!(!q.cut && q.binary);
+        let q = quote_bytes("é\t\n".as_bytes(), 3);
+        assert_eq!(q.text, "\"é\\t\\n\"");
+        assert!(!q.cut && !q.binary);
     }
 
     #[test]

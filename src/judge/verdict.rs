@@ -11,6 +11,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::run::{Execution, Limit, OutputFile, Termination};
+use crate::text::{hex_bytes, is_invisible, show_char};
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -270,69 +271,10 @@ pub fn compare(output: &[u8], expected: i64) -> Judgement {
 /// How many characters (or raw bytes) of a token a message shows.
 const SHOWN_CHARS: usize = 24;
 
-/// Characters that print as nothing or as blank space: a message shows them as their UTF-8
-/// bytes (`\xE2\x80\x8B`), or a reader would see `"2"` and wonder what is wrong with it.
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || c.is_whitespace()
-        || matches!(
-            c,
-            '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}'
-                | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
-        )
-}
-
-fn push_bytes(out: &mut String, bytes: &[u8]) {
-    for b in bytes {
-        out.push_str(&format!("\\x{b:02X}"));
-    }
-}
-
-/// One character of a token as a message shows it: itself when visible, else its bytes.
-fn show_char(c: char) -> String {
-    let mut out = String::new();
-    if is_invisible(c) {
-        push_bytes(&mut out, c.encode_utf8(&mut [0; 4]).as_bytes());
-    } else {
-        out.push(c);
-    }
-    out
-}
-
-/// A token in double quotes, as a person would type it: visible characters as they are,
-/// `"` and `\` escaped with a backslash, line ends and tabs as `\n`, `\r`, `\t`, other
-/// invisible characters and bytes that are not UTF-8 as `\xEF`; at most `SHOWN_CHARS` of them, then `…`.
+/// A token in double quotes, as [`crate::text::quote_bytes`] shows it: at most
+/// `SHOWN_CHARS` characters.
 fn quote(token: &[u8]) -> String {
-    let mut out = String::from("\"");
-    let mut shown = 0;
-    for chunk in token.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if shown == SHOWN_CHARS {
-                out.push_str("…\"");
-                return out;
-            }
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                // Line ends and tabs read better as the escapes everyone types.
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                c => out.push_str(&show_char(c)),
-            }
-            shown += 1;
-        }
-        for &b in chunk.invalid() {
-            if shown == SHOWN_CHARS {
-                out.push_str("…\"");
-                return out;
-            }
-            push_bytes(&mut out, &[b]);
-            shown += 1;
-        }
-    }
-    out.push('"');
-    out
+    crate::text::quote_bytes(token, SHOWN_CHARS).text
 }
 
 /// The first thing in `token` (after an optional leading `-`) that is not an ASCII digit,
@@ -346,11 +288,7 @@ fn first_non_digit(token: &[u8]) -> Option<String> {
         Some(c) if is_invisible(c) => show_char(c),
         Some('\'') => "'\\''".to_string(),
         Some(c) => format!("'{c}'"),
-        None => {
-            let mut out = String::from("byte ");
-            push_bytes(&mut out, &chunk.invalid()[..1]);
-            out
-        }
+        None => format!("byte {}", hex_bytes(&chunk.invalid()[..1])),
     })
 }
 

@@ -237,53 +237,16 @@ fn parse_number(token: &[u8]) -> Number {
     Number::Value(value)
 }
 
-/// Quotes a token for a message: at most [`SHOWN_CHARS`] characters, control characters and
-/// bytes that are not UTF-8 escaped, with a note when the token is not text at all.
+/// Quotes a token for a message ([`crate::text::quote_bytes`]): at most [`SHOWN_CHARS`]
+/// characters, then its length, with a note when it is not text at all or starts with a
+/// byte-order mark.
 pub(crate) fn show_token(token: &[u8]) -> String {
-    let mut shown = String::from("\"");
-    let mut count = 0;
-    let mut truncated = false;
-    let mut binary = false;
-    'outer: for chunk in token.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if count == SHOWN_CHARS {
-                truncated = true;
-                break 'outer;
-            }
-            match c {
-                '"' => shown.push_str("\\\""),
-                '\\' => shown.push_str("\\\\"),
-                '\t' => shown.push_str("\\t"),
-                '\r' => shown.push_str("\\r"),
-                '\n' => shown.push_str("\\n"),
-                // A byte-order mark is invisible: say what it is.
-                '\u{feff}' => shown.push_str("<UTF-8 byte-order mark>"),
-                c if c.is_control() => {
-                    binary = true;
-                    let mut buf = [0; 4];
-                    for b in c.encode_utf8(&mut buf).bytes() {
-                        shown.push_str(&format!("\\x{b:02X}"));
-                    }
-                }
-                c => shown.push(c),
-            }
-            count += 1;
-        }
-        for b in chunk.invalid() {
-            if count == SHOWN_CHARS {
-                truncated = true;
-                break 'outer;
-            }
-            binary = true;
-            shown.push_str(&format!("\\x{b:02X}"));
-            count += 1;
-        }
+    let quoted = crate::text::quote_bytes(token, SHOWN_CHARS);
+    let mut shown = quoted.text;
+    if quoted.cut {
+        shown.push_str(&format!(" ({} bytes)", token.len()));
     }
-    shown.push('"');
-    if truncated {
-        shown.push_str(&format!("... ({} bytes)", token.len()));
-    }
-    if binary {
+    if quoted.binary {
         shown.push_str(" (binary data, not text)");
     }
     if token.starts_with("\u{feff}".as_bytes()) {
@@ -310,15 +273,16 @@ mod tests {
     fn shows_long_and_binary_tokens_briefly() {
         assert_eq!(show_token(b"abc"), "\"abc\"");
         let long = show_token(&[b'7'; 1000]);
-        assert_eq!(long, format!("\"{}\"... (1000 bytes)", "7".repeat(20)));
+        assert_eq!(long, format!("\"{}…\" (1000 bytes)", "7".repeat(20)));
         assert_eq!(
             show_token(b"\xff\x00"),
             "\"\\xFF\\x00\" (binary data, not text)"
         );
-        // No Rust escapes: a byte-order mark is named, accents stay as they are.
+        // No Rust escapes: a byte-order mark is shown as its bytes and named, accents stay as
+        // they are.
         assert_eq!(
             show_token("\u{feff}5é".as_bytes()),
-            "\"<UTF-8 byte-order mark>5é\" (the text starts with a byte-order mark: save it as \
+            "\"\\xEF\\xBB\\xBF5é\" (the text starts with a byte-order mark: save it as \
              UTF-8 without one)"
         );
     }

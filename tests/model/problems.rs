@@ -530,7 +530,7 @@ const MALFORMED: &[Rejection] = &[
         b"2 3\n1 2 999999999999999999999999999\n",
         2,
         5,
-        "expected an integer 0..=100000, found \"99999999999999999999\"... (27 bytes) (out of range)",
+        "expected an integer 0..=100000, found \"99999999999999999999…\" (27 bytes) (out of range)",
     ),
     (
         &ChessProblem,
