@@ -89,8 +89,9 @@ pub fn judge_all(
 
 /// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each checked
 /// against `bounds` and given its expected output: the sibling `.ans`, else `.out`, else the
-/// reference solver's answer. An invalid input or a malformed answer file is an error naming
-/// the file.
+/// reference solver's answer. A directory without `*.in` files is read as a Polygon `tests/`
+/// directory: inputs named by their number alone (`01`, `02`, ...), answers beside them as
+/// `01.a`. An invalid input or a malformed answer file is an error naming the file.
 pub fn collect_cases(
     problem: &dyn Problem,
     bounds: &Bounds,
@@ -102,16 +103,28 @@ pub fn collect_cases(
         (parent, vec![dir.to_path_buf()])
     } else {
         let mut inputs = Vec::new();
+        let mut numbered = Vec::new();
         for entry in WalkDir::new(dir).sort_by(|a, b| natural_order(a.file_name(), b.file_name())) {
             let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-            if entry.file_type().is_file() && entry.path().extension() == Some("in".as_ref()) {
-                inputs.push(entry.into_path());
+            if !entry.file_type().is_file() {
+                continue;
             }
+            if entry.path().extension() == Some("in".as_ref()) {
+                inputs.push(entry.into_path());
+            } else if is_polygon_test(entry.file_name()) {
+                numbered.push(entry.into_path());
+            }
+        }
+        if inputs.is_empty() {
+            inputs = numbered;
         }
         (dir.to_path_buf(), inputs)
     };
     if inputs.is_empty() {
-        bail!("no *.in files below {}", dir.display());
+        bail!(
+            "no *.in files (nor Polygon tests 01, 02, ...) below {}",
+            dir.display()
+        );
     }
     inputs
         .into_iter()
@@ -130,6 +143,12 @@ pub fn collect_cases(
             })
         })
         .collect()
+}
+
+/// A Polygon test input: a file named by its number alone (`01`, `7`).
+fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
+    let name = name.as_encoded_bytes();
+    !name.is_empty() && name.iter().all(u8::is_ascii_digit)
 }
 
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
@@ -218,8 +237,10 @@ fn expected_for(
             e.message
         )
     })?;
-    for ext in ["ans", "out"] {
-        let answer = input_path.with_extension(ext);
+    let polygon = is_polygon_test(input_path.file_name().unwrap_or_default())
+        .then(|| input_path.with_extension("a"));
+    let answers = ["ans", "out"].map(|ext| input_path.with_extension(ext));
+    for answer in polygon.into_iter().chain(answers) {
         if answer.exists() {
             let bytes = crate::fsutil::read_file_capped(&answer)?;
             // A malformed expected answer is the harness's problem, not the program's.

@@ -312,6 +312,7 @@ pub struct TestArgs {
     pub problem: &'static dyn Problem,
     /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
     /// expected answer is `NAME.ans` beside it, else `NAME.out`, else the reference solver's.
+    /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
     pub dir: PathBuf,
     #[command(flatten)]
     pub bounds: BoundsArgs,

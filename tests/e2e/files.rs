@@ -369,3 +369,48 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     );
     assert_eq!(code(&out), 0, "{}", stdout(&out));
 }
+
+/// A Polygon `tests/` directory: inputs named by their number, answers as `NN.a`; an input
+/// without an answer is judged against the reference solver.
+#[test]
+fn polygon_tests_directories_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let tests = dir.path().join("tests");
+    std::fs::create_dir(&tests).unwrap();
+    std::fs::write(tests.join("01"), "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n").unwrap();
+    std::fs::write(tests.join("02"), "1 1\n3\n0\n").unwrap();
+    // A deliberately different answer: the verdict shows it was read.
+    std::fs::write(tests.join("01.a"), "5\n").unwrap();
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test", "chess", "tests", "--json", "--", f, "correct", "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = last_json(&out);
+    let cases = report["cases"].as_array().expect("cases");
+    let seen: Vec<(&str, &str)> = cases
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap(), c["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(seen, [("01", "WA"), ("02", "AC")], "{report}");
+    assert!(
+        cases[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("expected 5, found 2"),
+        "{report}"
+    );
+
+    // `*.in` files win when both are there.
+    std::fs::write(tests.join("x.in"), "1 1\n3\n0\n").unwrap();
+    let out = duipai_in(
+        dir.path(),
+        &["test", "chess", "tests", "--", f, "correct", "chess"],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("1 case: 1 AC"), "{}", stdout(&out));
+}
