@@ -1,13 +1,16 @@
 //! Programs as users type them: a source file (`a.cpp`, `brute.py`) is compiled (or found in
 //! the cache) before the run, and the command that runs it replaces it; a compile error is a
-//! harness error showing the compiler's own messages.
+//! harness error showing the compiler's own messages. A bare `a.out` that PATH does not know
+//! is the file here.
 
 use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
 
 use anyhow::Context;
 
 use crate::app::args::{CompilerOverride, compile_options};
-use crate::compile::prepare;
+use crate::compile::{prepare, which};
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
 /// says on stderr when the compiler ran. `role` names the program in messages.
@@ -28,7 +31,28 @@ pub fn ready(
             prepared.compile_time.unwrap_or_default().as_secs_f64()
         );
     }
-    Ok(prepared.command)
+    Ok(here_if_not_in_path(prepared.command))
+}
+
+/// `a.out` typed without `./`: a shell would look it up in PATH and say "command not found";
+/// when PATH has no such program but the current directory has an executable file of that
+/// name, it is the one meant. A name PATH knows keeps its meaning.
+fn here_if_not_in_path(mut command: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = command.first() else {
+        return command;
+    };
+    let name = first.to_string_lossy();
+    if name.is_empty() || name.contains('/') || which(&name).is_some() {
+        return command;
+    }
+    let executable_here = std::fs::metadata(Path::new(first))
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    if executable_here {
+        let mut local = OsString::from("./");
+        local.push(first);
+        command[0] = local;
+    }
+    command
 }
 
 /// The hint for a program that wrote its answer to `NAME.out` instead of stdout: when a run

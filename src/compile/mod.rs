@@ -991,7 +991,7 @@ fn missing_script(command: &[OsString]) -> Option<&Path> {
 }
 
 /// Where PATH lookup finds `program` (or the program itself, if it is a path).
-fn which(program: &str) -> Option<PathBuf> {
+pub fn which(program: &str) -> Option<PathBuf> {
     if program.contains('/') {
         return std::path::absolute(program).ok().filter(|p| p.is_file());
     }

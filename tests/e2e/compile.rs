@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
+use crate::util::wait_until_executable;
+
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
 fn options(cache: &Path) -> CompileOptions {
@@ -120,29 +122,6 @@ fn logging_wrapper(dir: &Path, real: &str) -> (PathBuf, PathBuf) {
     wait_until_executable(&script);
     fs::write(&log, "").unwrap();
     (script, log)
-}
-
-fn wait_until_executable(script: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        match Command::new(script)
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-        {
-            Ok(_) => return,
-            Err(e) if e.raw_os_error() == Some(libc_etxtbsy()) && Instant::now() < deadline => {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => panic!("cannot run {}: {e}", script.display()),
-        }
-    }
-}
-
-/// ETXTBSY on Linux.
-fn libc_etxtbsy() -> i32 {
-    26
 }
 
 /// The compile invocations in a wrapper's log (not `--version` probes).

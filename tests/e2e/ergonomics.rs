@@ -315,3 +315,36 @@ fn a_missing_source_or_script_stops_before_any_run() {
         assert!(!d.join("duipai-failures").exists(), "nothing is saved");
     }
 }
+
+/// `a.out` without `./`: not in PATH, but an executable file here, so it is the one meant.
+#[test]
+fn a_bare_name_of_an_executable_here_runs_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let local = d.join("duipai-local-solution");
+    std::fs::copy(fixture(), &local).unwrap();
+    crate::util::wait_until_executable(&local);
+    let out = duipai_in(
+        d,
+        &[
+            "test",
+            "chess",
+            cases_dir(),
+            "--",
+            "duipai-local-solution",
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // A file that is not executable is not run: the PATH message stays.
+    let plain = d.join("not-a-program");
+    std::fs::write(&plain, "2\n").unwrap();
+    let out = duipai_in(d, &["test", "chess", cases_dir(), "--", "not-a-program"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("looked up in PATH"),
+        "{}",
+        stderr(&out)
+    );
+}

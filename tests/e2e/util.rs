@@ -271,3 +271,25 @@ impl Drop for Background {
         }
     }
 }
+
+/// Waits until a file just written can be executed: while another thread of the tests starts
+/// a process, that process holds a copy of every descriptor open at that moment until it
+/// `exec`s, and the kernel refuses to run a file open for writing (ETXTBSY).
+pub fn wait_until_executable(program: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match Command::new(program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+        {
+            Ok(_) => return,
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => panic!("cannot run {}: {e}", program.display()),
+        }
+    }
+}
