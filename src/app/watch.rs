@@ -17,14 +17,21 @@ const POLL: Duration = Duration::from_millis(200);
 const SETTLE: Duration = Duration::from_millis(300);
 
 /// The files a command line names that exist: the program itself and arguments that are
-/// files (`python3 sol.py` watches `sol.py`).
+/// files (`python3 sol.py` watches `sol.py`), and the local headers and modules of source
+/// files (`a.cpp` watches the `"lib.h"` it includes).
 pub fn files_of(commands: &[&[OsString]]) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let add = |path: PathBuf, out: &mut Vec<PathBuf>| {
+        if path.is_file() && !out.contains(&path) {
+            out.push(path);
+        }
+    };
     for command in commands {
         for word in command.iter() {
             let path = Path::new(word);
-            if path.is_file() && !out.iter().any(|p| p == path) {
-                out.push(path.to_path_buf());
+            add(path.to_path_buf(), &mut out);
+            for local in crate::compile::local_sources(path) {
+                add(local, &mut out);
             }
         }
     }
@@ -44,25 +51,28 @@ fn stamp(files: &[PathBuf]) -> Stamp {
         .collect()
 }
 
-/// Runs `run` now and again after every change of `files`, until an interrupt. Returns the
-/// status of the last run.
+/// Runs `run` now and again after every change of the files `files` lists, until an
+/// interrupt; the list is asked for again after every run (an edit may include a new header).
+/// Returns the status of the last run.
 pub fn watch(
-    files: &[PathBuf],
+    files: impl Fn() -> Vec<PathBuf>,
     mut run: impl FnMut() -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
-    if files.is_empty() {
+    if files().is_empty() {
         anyhow::bail!("--watch: the command names no file to watch");
     }
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     let mut status = report(run());
     loop {
         if crate::run::cancelled() {
             return Ok(status);
         }
+        let files = files();
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         eprintln!(
             "duipai: watching {} for changes (Ctrl-C to stop)",
             names.join(", ")
         );
+        let files = &files[..];
         let before = stamp(files);
         // Wait for a change, then for the files to settle.
         let mut changed_at = None;
@@ -93,5 +103,25 @@ fn report(result: anyhow::Result<Status>) -> Status {
             eprintln!("duipai: error: {err:#}");
             Status::Usage
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_source_is_watched_with_its_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("a.cpp");
+        let header = dir.path().join("lib.h");
+        std::fs::write(&source, "#include \"lib.h\"\nint main() {}\n").unwrap();
+        std::fs::write(&header, "").unwrap();
+        let script = dir.path().join("gen.py");
+        std::fs::write(&script, "print(1)\n").unwrap();
+        let program = [source.clone().into_os_string(), "--flag".into()];
+        let generator = ["python3".into(), script.clone().into_os_string()];
+        let files = files_of(&[&program, &generator]);
+        assert_eq!(files, [source, header, script]);
     }
 }

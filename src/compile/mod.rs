@@ -990,6 +990,21 @@ fn missing_script(command: &[OsString]) -> Option<&Path> {
     (is_python && !script.exists()).then_some(script)
 }
 
+/// The user's own files a source file pulls into its build (its local headers and modules),
+/// for a caller that watches them; nothing for a file that is not a source or cannot be read.
+pub fn local_sources(source: &Path) -> Vec<PathBuf> {
+    let Some(language) = Language::from_path(source) else {
+        return Vec::new();
+    };
+    let Ok(bytes) = fs::read(source) else {
+        return Vec::new();
+    };
+    local::local_files(language, source, &bytes)
+        .into_iter()
+        .map(|f| f.path)
+        .collect()
+}
+
 /// Where PATH lookup finds `program` (or the program itself, if it is a path).
 pub fn which(program: &str) -> Option<PathBuf> {
     if program.contains('/') {

@@ -26,8 +26,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         {
             commands.push(&helper.0);
         }
-        let files = watch::files_of(&commands);
-        return watch::watch(&files, || run_once(&args));
+        return watch::watch(|| watch::files_of(&commands), || run_once(&args));
     }
     run_once(&args)
 }

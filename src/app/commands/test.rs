@@ -20,8 +20,7 @@ const DIFFS_SHOWN: usize = 3;
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
     if args.watch {
-        let files = watch::files_of(&[&args.program]);
-        return watch::watch(&files, || run_once(&args));
+        return watch::watch(|| watch::files_of(&[&args.program]), || run_once(&args));
     }
     run_once(&args)
 }
