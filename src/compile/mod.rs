@@ -743,7 +743,11 @@ fn cached_command(
         if class.is_empty() || !classes.is_dir() {
             return None;
         }
-        let mut run: Vec<OsString> = runtime?.iter().map(OsString::from).collect();
+        // glibc gives every thread that allocates its own malloc arena, 64 MiB of address
+        // space each: a JVM's dozen threads then exceed the runner's RLIMIT_AS before `main`
+        // runs. Two arenas are plenty for a contest program.
+        let mut run: Vec<OsString> = vec!["env".into(), "MALLOC_ARENA_MAX=2".into()];
+        run.extend(runtime?.iter().map(OsString::from));
         run.push("-cp".into());
         run.push(classes.into_os_string());
         run.push(class.into());

@@ -742,3 +742,48 @@ fn an_interrupt_stops_a_compile_at_once() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A Java solution judged by duipai itself, under the runner's limits: the JVM must start
+/// within the address-space bound (it did not on a machine with many cores and much memory
+/// before its malloc arenas were capped).
+#[test]
+fn java_runs_under_the_runners_limits() {
+    if !available(Language::Java, &["javac", "java"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // On a 1×1 board Feifei takes the only cell: the answer is its A value.
+    fs::write(
+        d.join("Main.java"),
+        "import java.util.*;\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong());\n  }\n}\n",
+    )
+    .unwrap();
+    let cache = d.join("cache");
+    let out = Command::new(crate::util::duipai())
+        .args([
+            "stress",
+            "chess",
+            "--n",
+            "1",
+            "--m",
+            "1",
+            "--iterations",
+            "4",
+            "-j",
+            "2",
+            "--",
+            "Main.java",
+        ])
+        .current_dir(d)
+        .env("DUIPAI_CACHE_DIR", &cache)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
