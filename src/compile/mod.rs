@@ -109,11 +109,13 @@ impl Language {
         }
     }
 
-    /// The contest command: the flags most judges (Codeforces, AtCoder, NOI) use.
+    /// The contest command: the flags most judges (Codeforces, AtCoder, NOI) use, with
+    /// `ONLINE_JUDGE` defined as judges define it, so that a solution's `#ifndef ONLINE_JUDGE`
+    /// debugging (a `freopen` of a local file, extra output) is off as it will be when judged.
     pub fn default_command(self) -> Vec<String> {
         let words: &[&str] = match self {
-            Language::C => &["gcc", "-std=c11", "-O2", "-pipe"],
-            Language::Cpp => &["g++", "-std=c++17", "-O2", "-pipe"],
+            Language::C => &["gcc", "-std=c11", "-O2", "-pipe", "-DONLINE_JUDGE"],
+            Language::Cpp => &["g++", "-std=c++17", "-O2", "-pipe", "-DONLINE_JUDGE"],
             Language::Rust => &["rustc", "--edition", "2021", "-O"],
             Language::Java => &["javac"],
             Language::Python => &["python3"],
@@ -314,6 +316,8 @@ impl CompileOptions {
         Ok([
             program.as_str(),
             "-Xss64m",
+            // Codeforces' convention: `System.getProperty("ONLINE_JUDGE")` is set.
+            "-DONLINE_JUDGE=true",
             "-XX:+UseSerialGC",
             "-XX:CompressedClassSpaceSize=64m",
             "-XX:ReservedCodeCacheSize=64m",
@@ -1118,7 +1122,10 @@ mod tests {
             ..CompileOptions::default()
         };
         let default = options.compiler(Language::Cpp).unwrap();
-        assert_eq!(default.words, ["g++", "-std=c++17", "-O2", "-pipe"]);
+        assert_eq!(
+            default.words,
+            ["g++", "-std=c++17", "-O2", "-pipe", "-DONLINE_JUDGE"]
+        );
         assert_eq!(default.origin, Origin::Default);
         options
             .overrides

@@ -270,6 +270,20 @@ fn an_edited_local_header_is_recompiled() {
 }
 
 #[test]
+fn online_judge_is_defined_as_judges_define_it() {
+    require("g++");
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("where.cpp");
+    fs::write(
+        &source,
+        "#include <cstdio>\nint main(){\n#ifdef ONLINE_JUDGE\nstd::puts(\"judge\");\n#else\nstd::puts(\"local\");\n#endif\n}\n",
+    )
+    .unwrap();
+    let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+    assert_eq!(run(&prepared, ""), "judge\n");
+}
+
+#[test]
 fn another_compiler_command_is_another_build() {
     require("g++");
     let dir = tempfile::tempdir().unwrap();
@@ -335,7 +349,7 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
     let shown = err.to_string();
     assert!(
         shown.starts_with(&format!(
-            "{} does not compile (C++ compiler `g++ -std=c++17 -O2 -pipe",
+            "{} does not compile (C++ compiler `g++ -std=c++17 -O2 -pipe -DONLINE_JUDGE",
             relative.display()
         )),
         "{shown}"
