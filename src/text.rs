@@ -143,17 +143,54 @@ pub const STDERR_LINES: usize = 5;
 /// Characters of one stderr line shown.
 const STDERR_LINE_CHARS: usize = 200;
 
-/// The last few lines of a program's stderr, each cut to a readable length, as text (bytes
-/// that are not UTF-8 become U+FFFD); empty when it wrote nothing.
+/// What a sanitizer's report has in lines that contain these: the error, the bad access's
+/// own frame (`#0 ... in main a.cpp:3`, found after the error), UBSan's `runtime error:` lines
+/// and the one-line summary. The rest (the stack's other frames, the shadow-memory legend at
+/// the end) is what the last lines would show instead.
+const SANITIZER_LINES: [&str; 7] = [
+    "ERROR: AddressSanitizer",
+    "ERROR: LeakSanitizer",
+    "ERROR: MemorySanitizer",
+    "ERROR: HWAddressSanitizer",
+    "WARNING: ThreadSanitizer",
+    "runtime error: ",
+    "SUMMARY: ",
+];
+
+/// The lines of a sanitizer report worth showing, in order, or none if there is no report.
+fn sanitizer_report(lines: &[&str]) -> Vec<usize> {
+    let mut picked = Vec::new();
+    let mut want_frame = false;
+    for (i, line) in lines.iter().enumerate() {
+        if SANITIZER_LINES.iter().any(|marker| line.contains(marker)) {
+            want_frame = line.contains("ERROR: ") || line.contains("WARNING: ");
+            picked.push(i);
+        } else if want_frame && line.trim_start().starts_with("#0 ") {
+            want_frame = false;
+            picked.push(i);
+        }
+    }
+    picked
+}
+
+/// A program's stderr as reports show it: its last few lines, or, when it holds a sanitizer's
+/// report (AddressSanitizer and its kin, UBSan), that report's key lines; each line cut to a
+/// readable length, as text (bytes that are not UTF-8 become U+FFFD); empty when it wrote
+/// nothing.
 pub fn stderr_tail(stderr: &[u8]) -> String {
     let text = String::from_utf8_lossy(stderr);
     let lines: Vec<&str> = text.lines().collect();
-    let start = lines.len().saturating_sub(STDERR_LINES);
+    let mut shown = sanitizer_report(&lines);
+    shown.truncate(STDERR_LINES);
+    if shown.is_empty() {
+        shown = (lines.len().saturating_sub(STDERR_LINES)..lines.len()).collect();
+    }
     let mut out = String::new();
-    if start > 0 {
+    if shown.len() < lines.len() {
         out.push_str("…\n");
     }
-    for line in &lines[start..] {
+    for &i in &shown {
+        let line = lines[i];
         match line.char_indices().nth(STDERR_LINE_CHARS) {
             Some((cut, _)) => {
                 out.push_str(&line[..cut]);
@@ -182,6 +219,24 @@ mod tests {
         let long = "x".repeat(500);
         assert_eq!(stderr_tail(long.as_bytes()).chars().count(), 202);
         assert_eq!(stderr_tail(b"\xEF\xBB bad"), "\u{FFFD} bad\n");
+    }
+
+    #[test]
+    fn a_sanitizer_report_shows_its_key_lines() {
+        let report = "==7==ERROR: AddressSanitizer: global-buffer-overflow on address 0x5\n\
+                      WRITE of size 4 at 0x5 thread T0\n    #0 0x4 in main /w/oob.cpp:3\n\
+                      \x20   #1 0x7 in __libc_start_main\n\
+                      SUMMARY: AddressSanitizer: global-buffer-overflow /w/oob.cpp:3 in main\n\
+                      Shadow bytes around the buggy address:\n  Heap left redzone: fa\n\
+                      \x20 Freed heap region: fd\n  Stack left redzone: f1\n==7==ABORTING\n";
+        assert_eq!(
+            stderr_tail(report.as_bytes()),
+            "…\n==7==ERROR: AddressSanitizer: global-buffer-overflow on address 0x5\n\
+             \x20   #0 0x4 in main /w/oob.cpp:3\n\
+             SUMMARY: AddressSanitizer: global-buffer-overflow /w/oob.cpp:3 in main\n"
+        );
+        let ubsan = "a.cpp:5:9: runtime error: signed integer overflow: 2147483647 + 1\n";
+        assert_eq!(stderr_tail(ubsan.as_bytes()), ubsan);
     }
 
     #[test]

@@ -126,7 +126,8 @@ pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
 /// The rlimits of a program, computed before it starts.
 pub(crate) struct Rlimits {
     cpu: libc::rlimit,
-    address_space: libc::rlimit,
+    /// None for a program built with a sanitizer (see `sanitizer`).
+    address_space: Option<libc::rlimit>,
     processes: libc::rlimit,
     core: libc::rlimit,
     file_size: libc::rlimit,
@@ -189,7 +190,9 @@ fn grantable() -> &'static Grantable {
 }
 
 impl Rlimits {
-    pub(crate) fn new(limits: &Limits) -> Rlimits {
+    /// The rlimits for `limits`; without an address-space bound when `bound_address_space` is
+    /// false (a sanitized program).
+    pub(crate) fn new(limits: &Limits, bound_address_space: bool) -> Rlimits {
         let have = grantable();
         let privileged = have.privileged;
         // RLIMIT_CPU counts whole seconds per process; the supervisor enforces the real limit on
@@ -213,7 +216,8 @@ impl Rlimits {
         let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
         Rlimits {
             cpu: rlimit(cpu_soft, cpu_soft + 1, have.cpu, privileged),
-            address_space: rlimit(address_space, address_space, have.address_space, privileged),
+            address_space: bound_address_space
+                .then(|| rlimit(address_space, address_space, have.address_space, privileged)),
             processes: rlimit(nproc, nproc, have.processes, privileged),
             core: rlimit(0, 0, 0, privileged),
             file_size: rlimit(fsize, fsize, have.file_size, privileged),
@@ -224,21 +228,23 @@ impl Rlimits {
     /// The limits as the child sets them on itself before `exec`, after `first` (the run's
     /// tag): from the program's first instruction on, and before `exec` lays out its address
     /// space by the stack limit.
-    pub(crate) fn with_tag(&self, first: Rlimit) -> [Rlimit; 7] {
+    pub(crate) fn with_tag(&self, first: Rlimit) -> Vec<Rlimit> {
         let required = |resource, limit: &libc::rlimit| Rlimit {
             resource,
             limit: *limit,
             required: true,
         };
-        [
-            first,
-            required(libc::RLIMIT_CPU, &self.cpu),
-            required(libc::RLIMIT_AS, &self.address_space),
+        let mut all = vec![first, required(libc::RLIMIT_CPU, &self.cpu)];
+        if let Some(address_space) = &self.address_space {
+            all.push(required(libc::RLIMIT_AS, address_space));
+        }
+        all.extend([
             required(libc::RLIMIT_NPROC, &self.processes),
             required(libc::RLIMIT_CORE, &self.core),
             required(libc::RLIMIT_FSIZE, &self.file_size),
             required(libc::RLIMIT_STACK, &self.stack),
-        ]
+        ]);
+        all
     }
 }
 

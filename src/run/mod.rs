@@ -25,6 +25,7 @@ mod group;
 mod limits;
 mod pipes;
 pub mod procfs;
+mod sanitizer;
 mod scratch;
 mod signal;
 mod spawn;
@@ -246,7 +247,8 @@ fn run_until(
     // The rlimits, led by the tag, and the environment variable mark the program's processes
     // as this run's from its first instruction on (see `group`); it leads its own process
     // group from then on too, so that the whole group can be measured and killed.
-    let rlimits = Rlimits::new(&stop_limits).with_tag(group::tag_rlimit(entry.id()));
+    let rlimits = Rlimits::new(&stop_limits, !sanitizer::is_sanitized(&exe_path))
+        .with_tag(group::tag_rlimit(entry.id()));
     let run_var = format!("{}={}", group::RUN_VAR, entry.id());
 
     let start = Instant::now();

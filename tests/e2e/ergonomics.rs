@@ -348,3 +348,59 @@ fn a_bare_name_of_an_executable_here_runs_it() {
         stderr(&out)
     );
 }
+
+/// A solution built with `-fsanitize=address,undefined` (as contestants stress-test for
+/// undefined behaviour) starts despite the address-space bound, and its failure shows the
+/// sanitizer's key lines rather than the report's last lines. Skipped, with a note, where the
+/// compiler has no sanitizer runtime.
+#[test]
+fn a_sanitized_solution_runs_and_its_report_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let source = d.join("oob.cpp");
+    // Right on every board but 2×2, where it writes one past the end of `seen`.
+    std::fs::write(
+        &source,
+        "#include <cstdio>\nint seen[4];\nint main() {\n  int n, m;\n  if (std::scanf(\"%d %d\", &n, &m) != 2) return 0;\n  if (n == 2 && m == 2) seen[n * m] = 1;\n  std::printf(\"0\\n\");\n}\n",
+    )
+    .unwrap();
+    let binary = d.join("oob");
+    let built = Command::new("g++")
+        .args(["-O1", "-g", "-fsanitize=address,undefined", "-o"])
+        .arg(&binary)
+        .arg(&source)
+        .output();
+    if !built.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: g++ cannot build with -fsanitize=address,undefined here");
+        return;
+    }
+    crate::util::wait_until_executable(&binary);
+    // All values zero: every answer is 0, so only the sanitizer can fail a case.
+    let out = duipai_in(
+        d,
+        &[
+            "stress",
+            "chess",
+            "--n",
+            "1..2",
+            "--m",
+            "1..2",
+            "--max-value",
+            "0",
+            "--",
+            "./oob",
+        ],
+    );
+    let text = format!("{}{}", stdout(&out), stderr(&out));
+    assert_eq!(code(&out), 1, "{text}");
+    assert!(text.contains("case (2×2)"), "{text}");
+    assert!(
+        text.contains("SUMMARY: AddressSanitizer: global-buffer-overflow"),
+        "{text}"
+    );
+    assert!(
+        text.contains("runtime error: index 4 out of bounds"),
+        "{text}"
+    );
+    assert!(!text.contains("ReserveShadowMemoryRange"), "{text}");
+}
