@@ -55,6 +55,34 @@ fn here_if_not_in_path(mut command: Vec<OsString>) -> Vec<OsString> {
     command
 }
 
+/// duipai's own long flags among the program's arguments (`-- ./a.out --file-io`): everything
+/// after `--` goes to the program, which is rarely what was meant when the word is one of
+/// `subcommand`'s flags. Says so on stderr, once per flag; the run goes on as typed.
+pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
+    use clap::CommandFactory;
+    let cli = crate::app::args::Cli::command();
+    let Some(command) = cli.find_subcommand(subcommand) else {
+        return;
+    };
+    let flags: Vec<String> = command
+        .get_arguments()
+        .chain(cli.get_arguments())
+        .filter_map(|arg| arg.get_long())
+        .map(|long| format!("--{long}"))
+        .collect();
+    let mut warned: Vec<&str> = Vec::new();
+    for word in program.iter().skip(1).filter_map(|w| w.to_str()) {
+        let name = word.split_once('=').map_or(word, |(name, _)| name);
+        if flags.iter().any(|f| f == name) && !warned.contains(&name) {
+            warned.push(name);
+            eprintln!(
+                "duipai: note: {name} comes after `--`, so it is an argument of the program, \
+                 not a flag of duipai; put duipai's flags before `--`"
+            );
+        }
+    }
+}
+
 /// The hint for a program that wrote its answer to `NAME.out` instead of stdout: when a run
 /// without `--file-io` printed nothing and that file appeared in the working directory since
 /// `started`.

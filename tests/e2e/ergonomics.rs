@@ -404,3 +404,34 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
     );
     assert!(!text.contains("ReserveShadowMemoryRange"), "{text}");
 }
+
+/// `-- ./a.out --file-io`: the flag goes to the program, as typed, and duipai says so.
+#[test]
+fn duipai_flags_after_the_separator_are_pointed_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = format!("{}/01-sample.in", cases_dir());
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            &sample,
+            "--",
+            "sh",
+            "-c",
+            "cat >/dev/null; echo 2",
+            "sh",
+            "--file-io",
+            "--time-limit=5",
+            "--not-ours",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let message = stderr(&out);
+    assert!(
+        message.contains("--file-io comes after `--`, so it is an argument of the program"),
+        "{message}"
+    );
+    assert!(message.contains("--time-limit comes after"), "{message}");
+    assert!(!message.contains("--not-ours"), "{message}");
+}

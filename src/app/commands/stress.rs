@@ -18,6 +18,7 @@ use crate::text::{plural_s, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     interrupt::install();
+    programs::warn_flags_after_separator("stress", &args.program);
     if args.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         for helper in [&args.reference, &args.generator, &args.validator]

@@ -19,6 +19,7 @@ const DIFFS_SHOWN: usize = 3;
 
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
+    programs::warn_flags_after_separator("test", &args.program);
     if args.watch {
         return watch::watch(|| watch::files_of(&[&args.program]), || run_once(&args));
     }
