@@ -97,6 +97,20 @@ pub fn collect_cases(
     bounds: &Bounds,
     dir: &Path,
 ) -> anyhow::Result<Vec<StoredCase>> {
+    collect(Some((problem, bounds)), "", dir)
+}
+
+/// [`collect_cases`] for a problem duipai does not know, named `name`: inputs are not checked,
+/// and every one needs its answer file, compared token by token.
+pub fn collect_unknown_cases(name: &str, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
+    collect(None, name, dir)
+}
+
+fn collect(
+    known: Option<(&dyn Problem, &Bounds)>,
+    name: &str,
+    dir: &Path,
+) -> anyhow::Result<Vec<StoredCase>> {
     let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
         let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -130,7 +144,19 @@ pub fn collect_cases(
         .into_iter()
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
-            let expected = expected_for(problem, bounds, &path, &input)?;
+            let expected = match known {
+                Some((problem, bounds)) => expected_for(problem, bounds, &path, &input)?,
+                None => answer_file(&path)?
+                    .map(|(_, bytes)| Expected::from_bytes(&bytes))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{}: no answer file beside it (.ans, .out); duipai does not know \
+                             the problem {}, so it has no reference answers",
+                            path.display(),
+                            crate::text::quote(name)
+                        )
+                    })?,
+            };
             let name = path
                 .strip_prefix(&root)
                 .unwrap_or(&path)
@@ -221,6 +247,21 @@ fn trim_zeros(digits: &[u8]) -> &[u8] {
     &digits[first..]
 }
 
+/// The answer file beside an input and its bytes: `NN.a` for a Polygon test, else `.ans`,
+/// else `.out`; `None` if there is none.
+fn answer_file(input_path: &Path) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> {
+    let polygon = is_polygon_test(input_path.file_name().unwrap_or_default())
+        .then(|| input_path.with_extension("a"));
+    let answers = ["ans", "out"].map(|ext| input_path.with_extension(ext));
+    for answer in polygon.into_iter().chain(answers) {
+        if answer.exists() {
+            let bytes = crate::fsutil::read_file_capped(&answer)?;
+            return Ok(Some((answer, bytes)));
+        }
+    }
+    Ok(None)
+}
+
 fn expected_for(
     problem: &dyn Problem,
     bounds: &Bounds,
@@ -237,21 +278,15 @@ fn expected_for(
             e.message
         )
     })?;
-    let polygon = is_polygon_test(input_path.file_name().unwrap_or_default())
-        .then(|| input_path.with_extension("a"));
-    let answers = ["ans", "out"].map(|ext| input_path.with_extension(ext));
-    for answer in polygon.into_iter().chain(answers) {
-        if answer.exists() {
-            let bytes = crate::fsutil::read_file_capped(&answer)?;
-            // A malformed expected answer is the harness's problem, not the program's.
-            let value = crate::judge::verdict::parse_answer(&bytes).map_err(|why| {
-                anyhow::anyhow!(
-                    "{}: not a {problem} answer (one integer): {why}",
-                    answer.display()
-                )
-            })?;
-            return Ok(Expected::Answer(value));
-        }
+    if let Some((answer, bytes)) = answer_file(input_path)? {
+        // A malformed expected answer is the harness's problem, not the program's.
+        let value = crate::judge::verdict::parse_answer(&bytes).map_err(|why| {
+            anyhow::anyhow!(
+                "{}: not a {problem} answer (one integer): {why}",
+                answer.display()
+            )
+        })?;
+        return Ok(Expected::Answer(value));
     }
     let answer = instance
         .try_solve()

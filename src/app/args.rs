@@ -126,6 +126,11 @@ pub struct BoundsArgs {
 }
 
 impl BoundsArgs {
+    /// Whether any bound was given.
+    pub fn is_set(&self) -> bool {
+        self.bound_n.is_some() || self.bound_m.is_some() || self.bound_value.is_some()
+    }
+
     pub fn resolve(&self, problem: &dyn Problem) -> Bounds {
         let mut bounds = problem.default_bounds();
         if let Some(n) = self.bound_n {
@@ -308,8 +313,10 @@ impl LimitArgs {
 
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    #[arg(value_parser = problem_parser())]
-    pub problem: &'static dyn Problem,
+    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
+    /// does not know: every input then needs its answer file, compared token by token.
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
     /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
     /// expected answer is `NAME.ans` beside it, else `NAME.out`, else the reference solver's.
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....

@@ -7,14 +7,13 @@ use serde::Serialize;
 
 use super::CaseRecord;
 use crate::judge::Verdict;
-use crate::problem::Problem;
 
 /// `duipai test --json`: after one line per case, this summary.
 #[derive(Serialize)]
 pub struct TestSummary<'a> {
     /// `ok` or `failed`.
     pub status: &'static str,
-    pub problem: &'static dyn Problem,
+    pub problem: &'a str,
     pub cases: &'a [CaseRecord],
     pub passed: usize,
     pub failed: usize,

@@ -414,3 +414,54 @@ fn polygon_tests_directories_are_read() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).contains("1 case: 1 AC"), "{}", stdout(&out));
 }
+
+/// `test` on a problem duipai does not know: answers from the files, compared token by token;
+/// an input without one is a harness error, and a note says the inputs are not checked.
+#[test]
+fn test_judges_problems_it_does_not_know_by_their_answer_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("1.in"), "1 2\n").unwrap();
+    std::fs::write(d.join("1.ans"), "3\n").unwrap();
+    std::fs::write(d.join("2.in"), "20 22\n").unwrap();
+    std::fs::write(d.join("2.ans"), "42 \n").unwrap();
+    let adder = ["sh", "-c", "read a b; echo $((a + b))"];
+    let mut args = vec!["test", "aplusb", ".", "--"];
+    args.extend(adder);
+    let out = duipai_in(d, &args);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("2 cases: 2 AC"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("\"aplusb\" is not a problem duipai knows"),
+        "{}",
+        stderr(&out)
+    );
+
+    let mut args = vec!["test", "aplusb", ".", "--"];
+    args.extend(["sh", "-c", "read a b; echo $((a - b))"]);
+    let out = duipai_in(d, &args);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("expected 3, found -1"),
+        "{}",
+        stdout(&out)
+    );
+
+    std::fs::write(d.join("3.in"), "5 5\n").unwrap();
+    let mut args = vec!["test", "aplusb", ".", "--"];
+    args.extend(adder);
+    let out = duipai_in(d, &args);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("3.in: no answer file beside it"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = duipai_in(
+        d,
+        &["test", "aplusb", "1.in", "--bound-n", "5", "--", "cat"],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("--bound-*"), "{}", stderr(&out));
+}

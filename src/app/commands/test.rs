@@ -29,14 +29,36 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
 fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
-    let problem = args.problem;
+    let problem = args.problem.as_str();
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
     }
-    let bounds = args.bounds.resolve(problem);
-    let cases = suite::collect_cases(problem, &bounds, &args.dir)?;
-    let limits = args.limits.resolve(problem);
-    let io = args.limits.io_mode(problem);
+    let (cases, limits) = match crate::problem::by_name(problem) {
+        Some(known) => {
+            let bounds = args.bounds.resolve(known);
+            let cases = suite::collect_cases(known, &bounds, &args.dir)?;
+            (cases, args.limits.resolve(known))
+        }
+        None => {
+            if args.bounds.is_set() {
+                bail!(
+                    "the --bound-* flags are for the problems duipai knows; {} is not one",
+                    crate::text::quote(problem)
+                );
+            }
+            let cases = suite::collect_unknown_cases(problem, &args.dir)?;
+            // A misspelt `chess` must not pass unnoticed.
+            eprintln!(
+                "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
+                 and outputs are compared with the answer files token by token",
+                crate::text::quote(problem),
+                crate::problem::names().join(", ")
+            );
+            // As `stress` runs a problem it does not know.
+            (cases, args.limits.resolve_with((1000, 1024)))
+        }
+    };
+    let io = args.limits.io_mode_named(problem);
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
     let program = programs::ready(&args.program, &args.compilers, "program")?;
@@ -103,9 +125,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let silent = outcomes.iter().any(|o| {
         o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
     });
-    if let Some(hint) =
-        programs::file_io_hint(problem.name(), args.limits.file_io, silent, started_at)
-    {
+    if let Some(hint) = programs::file_io_hint(problem, args.limits.file_io, silent, started_at) {
         out.line(format!("\n{hint}"));
     }
     let elapsed = started.elapsed();
