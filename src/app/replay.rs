@@ -24,15 +24,24 @@ pub fn test_command(
 
 /// `duipai stress PROBLEM [gen flags] --seed S --iterations 1 [limits] -- PROGRAM`: finds the
 /// same case again from its seed.
+/// `helpers` are the generator, reference and validator commands as (flag, words), each given
+/// again as one shell word (`--generator 'python3 gen.py'`).
 pub fn stress_command(
     problem: &str,
     gen_args: &GenArgs,
+    helpers: &[(&str, &[OsString])],
     seed: u64,
     no_shrink: bool,
     limits: &LimitArgs,
     program: &[OsString],
 ) -> String {
-    let flags = gen_args.to_params().to_flags();
+    let mut flags = gen_args.to_params().to_flags();
+    for (flag, words) in helpers {
+        if !flags.is_empty() {
+            flags.push(' ');
+        }
+        flags.push_str(&format!("{flag} {}", shell_quote(&quote_command(words))));
+    }
     format!(
         "duipai stress {problem}{}{flags} --seed {seed} --iterations 1{}{} -- {}",
         if flags.is_empty() { "" } else { " " },

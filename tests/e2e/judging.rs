@@ -239,6 +239,13 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let report = last_json(&out);
     assert_eq!(report["verdict"], "WA");
+    // The replay from the seed names the same generator and reference.
+    let seed = report["seed"].as_u64().expect("a seed");
+    let replay = format!(
+        "duipai stress chess --generator {generator} --reference {reference} --seed {seed} \
+         --iterations 1 -- "
+    );
+    assert!(stderr(&out).contains(&replay), "{}", stderr(&out));
     // A reference that is not a program is a harness error, exit 2.
     let out = on_fixture(
         dir.path(),

@@ -150,19 +150,26 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             let replay_test =
                 replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
             out.line(format!("\nreplay: {replay_test}"));
-            if matches!(config.source, Source::Builtin(_)) {
-                out.line(format!(
-                    "        {}",
-                    replay::stress_command(
-                        problem,
-                        &args.gen_args,
-                        failure.seed,
-                        args.no_shrink,
-                        &args.limits,
-                        &args.program
-                    )
-                ));
-            }
+            let helpers: Vec<(&str, &[std::ffi::OsString])> = [
+                ("--generator", &args.generator),
+                ("--reference", &args.reference),
+                ("--validator", &args.validator),
+            ]
+            .into_iter()
+            .filter_map(|(flag, command)| Some((flag, command.as_ref()?.0.as_slice())))
+            .collect();
+            out.line(format!(
+                "        {}",
+                replay::stress_command(
+                    problem,
+                    &args.gen_args,
+                    &helpers,
+                    failure.seed,
+                    args.no_shrink,
+                    &args.limits,
+                    &args.program
+                )
+            ));
             if args.json {
                 let stdout = &failure.outcome.execution.stdout;
                 let summary = json::StressFailed {
