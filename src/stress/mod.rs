@@ -615,16 +615,61 @@ impl Describe for TextCase {
     }
 }
 
-/// The program's file name, for headings and messages.
+/// The program's file name, for headings and messages; for an interpreter, with the file of
+/// its script (`python3 sol.py`, not `python3`).
 pub fn program_name(program: &[OsString]) -> String {
-    program
-        .first()
-        .map(|p| {
-            std::path::Path::new(p)
-                .file_name()
-                .unwrap_or(p.as_os_str())
-                .to_string_lossy()
-                .into_owned()
-        })
-        .unwrap_or_default()
+    let file_name = |word: &OsString| {
+        std::path::Path::new(word)
+            .file_name()
+            .unwrap_or(word.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let Some(first) = program.first() else {
+        return String::new();
+    };
+    let name = file_name(first);
+    let interpreter = [
+        "python", "pypy", "node", "ruby", "perl", "sh", "bash", "php",
+    ]
+    .iter()
+    .any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    });
+    let script = program[1..]
+        .iter()
+        .find(|w| !w.as_encoded_bytes().starts_with(b"-"))
+        .filter(|w| std::path::Path::new(w).is_file());
+    match script {
+        Some(script) if interpreter => format!("{name} {}", file_name(script)),
+        _ => name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::program_name;
+    use std::ffi::OsString;
+
+    fn words(ws: &[&str]) -> Vec<OsString> {
+        ws.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn programs_are_named_by_their_file_and_scripts_by_theirs() {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/support/slow_chess.py");
+        assert_eq!(program_name(&words(&["./build/a.out", "x"])), "a.out");
+        assert_eq!(
+            program_name(&words(&["/usr/bin/python3.11", "-O", script])),
+            "python3.11 slow_chess.py"
+        );
+        // Not a file: the interpreter alone.
+        assert_eq!(
+            program_name(&words(&["python3", "-c", "print(2)"])),
+            "python3"
+        );
+        assert_eq!(program_name(&words(&["./pythonic", script])), "pythonic");
+        assert_eq!(program_name(&[]), "");
+    }
 }
