@@ -12,11 +12,13 @@
 //! The outcome of a run is data ([`Execution`]); only a harness failure (the program cannot be
 //! started, the scratch directory cannot be made) is an error ([`RunError`]).
 //!
-//! One module per mechanism: `limits` (the limits, the one precedence order, the rlimits),
-//! `group` (leader, subreaper, run tags, kill and reap), `supervise` (the poll loop),
-//! `pipes` (the three streams), [`procfs`] (sampling), `cancel` ([`kill_running`],
-//! [`cancelled`]), `command` (the command line in the run's directory), `scratch` (file I/O's
-//! directory), `steady` ([`run_steady`]), `error` ([`RunError`]).
+//! One module per mechanism: `spawn` (the start: a `vfork`-style child that sets the rlimits
+//! and execs), `limits` (the limits, the one precedence order, the rlimits), `sanitizer`
+//! (programs that need no address-space bound), `group` (leader, subreaper, run tags, kill
+//! and reap), `supervise` (the poll loop), `pipes` (the three streams), [`procfs`]
+//! (sampling), `cancel` ([`kill_running`], [`cancelled`]), `command` (the command line in the
+//! run's directory), `scratch` (file I/O's directory), `steady` ([`run_steady`]), `error`
+//! ([`RunError`]).
 
 mod cancel;
 mod command;
