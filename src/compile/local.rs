@@ -2,9 +2,10 @@
 //! `mod name;`), found so that editing one of them changes the build's cache key.
 //!
 //! The search is textual and errs on the side of including: a directive in a block comment or
-//! an `#if 0` still counts, which only costs a rebuild. Only the including file's directory is
-//! searched for a quoted include (the first place a compiler looks); headers found through
-//! `-I` directories of a custom compiler command are not.
+//! an `#if 0` still counts, which only costs a rebuild. A quoted include is looked for where a
+//! compiler looks first: the including file's directory, then the `-I` directories of the
+//! compiler command (`--compiler cpp='g++ -Ilib'`). System headers (`<...>`) are not
+//! followed: an upgraded compiler changes its `--version`, which is in the key.
 
 use std::collections::HashSet;
 use std::fs;
@@ -26,7 +27,12 @@ pub(super) struct LocalFile {
 
 /// The local files `source` (whose text is `bytes`) pulls in, directly or through each other,
 /// in the order found; each once.
-pub(super) fn local_files(language: Language, source: &Path, bytes: &[u8]) -> Vec<LocalFile> {
+pub(super) fn local_files(
+    language: Language,
+    source: &Path,
+    bytes: &[u8],
+    include_dirs: &[PathBuf],
+) -> Vec<LocalFile> {
     if !matches!(language, Language::C | Language::Cpp | Language::Rust) {
         return Vec::new();
     }
@@ -43,7 +49,7 @@ pub(super) fn local_files(language: Language, source: &Path, bytes: &[u8]) -> Ve
         let text = String::from_utf8_lossy(&text);
         let candidates = match language {
             Language::Rust => rust_modules(&file, root, &text),
-            _ => quoted_includes(&file, &text),
+            _ => quoted_includes(&file, &text, include_dirs),
         };
         for candidate in candidates {
             if found.len() >= MAX_FILES || read >= MAX_BYTES {
@@ -69,17 +75,38 @@ pub(super) fn local_files(language: Language, source: &Path, bytes: &[u8]) -> Ve
     found
 }
 
-/// `#include "name"` lines, resolved next to `file`.
-fn quoted_includes(file: &Path, text: &str) -> Vec<PathBuf> {
+/// `#include "name"` lines, each resolved next to `file`, else in the first of `include_dirs`
+/// that has it.
+fn quoted_includes(file: &Path, text: &str, include_dirs: &[PathBuf]) -> Vec<PathBuf> {
     let dir = file.parent().unwrap_or(Path::new(""));
     text.lines()
         .filter_map(|line| {
             let rest = line.trim_start().strip_prefix('#')?.trim_start();
             let rest = rest.strip_prefix("include")?.trim_start();
             let name = rest.strip_prefix('"')?.split('"').next()?;
-            (!name.is_empty()).then(|| dir.join(name))
+            if name.is_empty() {
+                return None;
+            }
+            std::iter::once(dir)
+                .chain(include_dirs.iter().map(PathBuf::as_path))
+                .map(|d| d.join(name))
+                .find(|candidate| candidate.is_file())
         })
         .collect()
+}
+
+/// The `-I` directories of a compiler command (`-Idir` and `-I dir`).
+pub(super) fn include_dirs(words: &[String]) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        if word == "-I" {
+            dirs.extend(words.next().map(PathBuf::from));
+        } else if let Some(dir) = word.strip_prefix("-I") {
+            dirs.push(PathBuf::from(dir));
+        }
+    }
+    dirs
 }
 
 /// `mod name;` lines, resolved as rustc does without `#[path]`: `name.rs` or `name/mod.rs` in
@@ -147,13 +174,32 @@ mod tests {
         fs::write(d.join("lib/c.h"), "int c;\n").unwrap();
         fs::write(d.join("b.h"), "#include \"b.h\"\n").unwrap();
         fs::write(d.join("commented.h"), "").unwrap();
-        let files = local_files(Language::Cpp, &d.join("sol.cpp"), source.as_bytes());
+        let files = local_files(Language::Cpp, &d.join("sol.cpp"), source.as_bytes(), &[]);
         // b.h once, though reached three ways; a line comment is not a directive.
         let mut found = names(&files, d);
         found.sort();
         assert_eq!(found, ["b.h", "lib/a.h", "lib/c.h"]);
         let c = files.iter().find(|f| f.path.ends_with("c.h")).unwrap();
         assert_eq!(c.contents, b"int c;\n");
+    }
+
+    #[test]
+    fn include_directories_of_the_command_are_searched_after_the_files_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("lib")).unwrap();
+        fs::write(d.join("lib/util.h"), "int u;\n").unwrap();
+        fs::write(d.join("lib/here.h"), "from lib\n").unwrap();
+        fs::write(d.join("here.h"), "beside\n").unwrap();
+        let source = "#include \"util.h\"\n#include \"here.h\"\n";
+        let lib = d.join("lib").display().to_string();
+        let words = ["g++".to_string(), "-O2".into(), "-I".into(), lib];
+        let dirs = include_dirs(&words);
+        assert_eq!(dirs, [d.join("lib")]);
+        assert_eq!(include_dirs(&["-Ifoo".to_string()]), [PathBuf::from("foo")]);
+        let files = local_files(Language::Cpp, &d.join("sol.cpp"), source.as_bytes(), &dirs);
+        let found: Vec<&[u8]> = files.iter().map(|f| f.contents.as_slice()).collect();
+        assert_eq!(found, [&b"int u;\n"[..], b"beside\n"]);
     }
 
     #[test]
@@ -168,7 +214,7 @@ mod tests {
         fs::write(d.join("util/deep.rs"), "").unwrap();
         fs::write(d.join("graph/mod.rs"), "mod edge;\n").unwrap();
         fs::write(d.join("graph/edge.rs"), "").unwrap();
-        let files = local_files(Language::Rust, &d.join("main.rs"), main.as_bytes());
+        let files = local_files(Language::Rust, &d.join("main.rs"), main.as_bytes(), &[]);
         let mut found = names(&files, d);
         found.sort();
         assert_eq!(
@@ -182,6 +228,6 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("b.h"), "").unwrap();
         let text = b"#include \"b.h\"\n";
-        assert!(local_files(Language::Java, &dir.path().join("Main.java"), text).is_empty());
+        assert!(local_files(Language::Java, &dir.path().join("Main.java"), text, &[]).is_empty());
     }
 }

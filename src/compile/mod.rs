@@ -705,7 +705,8 @@ impl<'a> Plan<'a> {
 /// A SHA-256, in hex, of everything that decides the build's result. Every field is
 /// length-prefixed so that no two different inputs hash the same byte stream.
 fn cache_key(plan: &Plan<'_>, version: &str, source: &[u8]) -> String {
-    let local = local::local_files(plan.language, plan.source, source);
+    let include_dirs = local::include_dirs(&plan.compiler.words);
+    let local = local::local_files(plan.language, plan.source, source, &include_dirs);
     let mut hasher = Sha256::new();
     let mut field = |bytes: &[u8]| {
         hasher.update((bytes.len() as u64).to_le_bytes());
@@ -1007,7 +1008,7 @@ pub fn local_sources(source: &Path) -> Vec<PathBuf> {
     let Ok(bytes) = fs::read(source) else {
         return Vec::new();
     };
-    local::local_files(language, source, &bytes)
+    local::local_files(language, source, &bytes, &[])
         .into_iter()
         .map(|f| f.path)
         .collect()
