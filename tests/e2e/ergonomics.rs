@@ -403,6 +403,22 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
         "{text}"
     );
     assert!(!text.contains("ReserveShadowMemoryRange"), "{text}");
+
+    // The runtime linked into the program (gcc's -static-libasan) is recognized too.
+    let linked_in = d.join("oob-static");
+    let built = Command::new("g++")
+        .args(["-O1", "-fsanitize=address", "-static-libasan", "-o"])
+        .arg(&linked_in)
+        .arg(&source)
+        .output();
+    if !built.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: g++ cannot link the sanitizer runtime statically here");
+        return;
+    }
+    crate::util::wait_until_executable(&linked_in);
+    std::fs::write(d.join("zero.in"), "1 1\n0\n0\n").unwrap();
+    let out = duipai_in(d, &["test", "chess", "zero.in", "--", "./oob-static"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
 }
 
 /// `-- ./a.out --file-io`: the flag goes to the program, as typed, and duipai says so.
