@@ -245,8 +245,17 @@ impl LimitArgs {
         self.resolve_with(problem.default_limits())
     }
 
+    /// The limits for the problem named `name`: its own defaults if duipai knows it, else 1 s
+    /// and 1024 MiB; this command line's overrides over them.
+    pub fn resolve_named(&self, name: &str) -> Limits {
+        match problem::by_name(name) {
+            Some(known) => self.resolve(known),
+            None => self.resolve_with((1000, 1024)),
+        }
+    }
+
     /// The limits with these defaults (CPU milliseconds, MiB) and this command line's overrides.
-    pub fn resolve_with(&self, (default_cpu_ms, default_mib): (u64, u64)) -> Limits {
+    fn resolve_with(&self, (default_cpu_ms, default_mib): (u64, u64)) -> Limits {
         let cpu = Duration::from_millis(self.time_limit.unwrap_or(default_cpu_ms));
         let wall = match self.wall_limit {
             Some(ms) => Duration::from_millis(ms),
@@ -268,12 +277,7 @@ impl LimitArgs {
         }
     }
 
-    /// Stdio, or the problem's contest files (`chess.in` / `chess.out`) with `--file-io`.
-    pub fn io_mode(&self, problem: &dyn Problem) -> IoMode {
-        self.io_mode_named(problem.name())
-    }
-
-    /// Stdio, or `NAME.in` / `NAME.out` with `--file-io`.
+    /// Stdio, or the problem's contest files (`NAME.in` / `NAME.out`) with `--file-io`.
     pub fn io_mode_named(&self, name: &str) -> IoMode {
         if self.file_io {
             IoMode::files_named(name)
@@ -758,10 +762,10 @@ mod tests {
     #[test]
     fn file_io_names_follow_the_problem() {
         let mut a = limit_args();
-        assert_eq!(a.io_mode(&problem::ChessProblem), IoMode::Stdio);
+        assert_eq!(a.io_mode_named("chess"), IoMode::Stdio);
         a.file_io = true;
         assert_eq!(
-            a.io_mode(&problem::ChessboardProblem),
+            a.io_mode_named("chessboard"),
             IoMode::files_named("chessboard")
         );
     }

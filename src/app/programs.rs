@@ -10,7 +10,8 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::app::args::{CompilerOverride, compile_options};
-use crate::compile::{prepare, which};
+use crate::compile::prepare;
+use crate::run::find_program;
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
 /// says on stderr when the compiler ran. `role` names the program in messages.
@@ -41,8 +42,8 @@ fn here_if_not_in_path(mut command: Vec<OsString>) -> Vec<OsString> {
     let Some(first) = command.first() else {
         return command;
     };
-    let name = first.to_string_lossy();
-    if name.is_empty() || name.contains('/') || which(&name).is_some() {
+    let bare = !first.is_empty() && !first.as_encoded_bytes().contains(&b'/');
+    if !bare || find_program(first).is_some() {
         return command;
     }
     let executable_here = std::fs::metadata(Path::new(first))

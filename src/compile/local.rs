@@ -36,20 +36,24 @@ pub(super) fn local_files(
     if !matches!(language, Language::C | Language::Cpp | Language::Rust) {
         return Vec::new();
     }
-    let mut found = Vec::new();
+    let mut found: Vec<LocalFile> = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
     if let Ok(canonical) = fs::canonicalize(source) {
         seen.insert(canonical);
     }
-    // (file, its text, whether it is the Rust crate root)
-    let mut queue: Vec<(PathBuf, Vec<u8>, bool)> =
-        vec![(source.to_path_buf(), bytes.to_vec(), true)];
     let mut read = 0u64;
-    while let Some((file, text, root)) = queue.pop() {
-        let text = String::from_utf8_lossy(&text);
+    // Files still to look into: the source (the Rust crate root), then each file found, by
+    // its index in `found`.
+    let mut queue: Vec<Option<usize>> = vec![None];
+    while let Some(next) = queue.pop() {
+        let (file, text, root) = match next {
+            None => (source, bytes, true),
+            Some(i) => (found[i].path.as_path(), found[i].contents.as_slice(), false),
+        };
+        let text = String::from_utf8_lossy(text);
         let candidates = match language {
-            Language::Rust => rust_modules(&file, root, &text),
-            _ => quoted_includes(&file, &text, include_dirs),
+            Language::Rust => rust_modules(file, root, &text),
+            _ => quoted_includes(file, &text, include_dirs),
         };
         for candidate in candidates {
             if found.len() >= MAX_FILES || read >= MAX_BYTES {
@@ -65,7 +69,7 @@ pub(super) fn local_files(
                 continue;
             };
             read += contents.len() as u64;
-            queue.push((candidate.clone(), contents.clone(), false));
+            queue.push(Some(found.len()));
             found.push(LocalFile {
                 path: candidate,
                 contents,

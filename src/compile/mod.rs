@@ -32,6 +32,8 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
+use crate::run::find_program;
+
 /// The command-line flag that overrides a compiler, named in error messages; its value is
 /// parsed by [`parse_override`].
 pub const OVERRIDE_FLAG: &str = "--compiler";
@@ -524,10 +526,7 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     let source = Path::new(first);
     let Some(language) = Language::from_path(source) else {
         if let Some(script) = missing_script(command) {
-            return Err(CompileError::Io {
-                what: format!("cannot read {}", script.display()),
-                error: io::Error::from_raw_os_error(libc::ENOENT),
-            });
+            return Err(not_there(script));
         }
         return Ok(Prepared::unchanged(command));
     };
@@ -536,14 +535,11 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
         // file, is run as it is; anything else is a source file that is not there, which
         // must not be reported as a program missing from PATH.
         let bare_in_path =
-            !first.as_encoded_bytes().contains(&b'/') && which(&first.to_string_lossy()).is_some();
+            !first.as_encoded_bytes().contains(&b'/') && find_program(first).is_some();
         if source.exists() || bare_in_path {
             return Ok(Prepared::unchanged(command));
         }
-        return Err(CompileError::Io {
-            what: format!("cannot read {}", source.display()),
-            error: io::Error::from_raw_os_error(libc::ENOENT),
-        });
+        return Err(not_there(source));
     }
     let args = &command[1..];
     let compiler = options.compiler(language)?;
@@ -585,7 +581,11 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
             let runtime = options.java_runtime(&compiler)?;
             // Checked here, where the fix can be named, rather than as a failure to start
             // every test case.
-            if runtime.first().and_then(|p| which(p)).is_none() {
+            if runtime
+                .first()
+                .and_then(|p| find_program(OsStr::new(p)))
+                .is_none()
+            {
                 return Err(CompileError::MissingRuntime {
                     program: runtime.first().cloned().unwrap_or_default(),
                 });
@@ -970,13 +970,21 @@ fn compiler_version(compiler: &Compiler, timeout: Duration) -> Result<String, Co
     if let Some(status) = captured.status {
         version.push_str(&describe(status));
     }
-    if let Some(path) = which(&program) {
+    if let Some(path) = find_program(OsStr::new(&program)) {
         version.push_str(&path.to_string_lossy());
     }
     seen.lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(program, version.clone());
     Ok(version)
+}
+
+/// A source or script the command names that is not there.
+fn not_there(path: &Path) -> CompileError {
+    CompileError::Io {
+        what: format!("cannot read {}", path.display()),
+        error: io::Error::from_raw_os_error(libc::ENOENT),
+    }
 }
 
 /// The script of a Python command (`python3 sol.py`, `pypy3 -O sol.py`) when that file is not
@@ -1012,17 +1020,6 @@ pub fn local_sources(source: &Path) -> Vec<PathBuf> {
         .into_iter()
         .map(|f| f.path)
         .collect()
-}
-
-/// Where PATH lookup finds `program` (or the program itself, if it is a path).
-pub fn which(program: &str) -> Option<PathBuf> {
-    if program.contains('/') {
-        return std::path::absolute(program).ok().filter(|p| p.is_file());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
 }
 
 #[cfg(test)]

@@ -23,6 +23,19 @@ pub(crate) fn resolve_program(program: &OsStr) -> PathBuf {
     }
 }
 
+/// The file a program name starts, as `exec` would find it: the program itself (made
+/// absolute) if the name has a `/`, else the first file of that name in a `PATH` directory;
+/// `None` if there is no such file.
+pub fn find_program(program: &OsStr) -> Option<PathBuf> {
+    if program.as_encoded_bytes().contains(&b'/') {
+        return std::path::absolute(program).ok().filter(|p| p.is_file());
+    }
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(program))
+        .find(|candidate| candidate.is_file())
+}
+
 /// The arguments for a program that runs in a scratch directory. An argument is made absolute
 /// when it names something that exists in the caller's directory and reads as a path: it
 /// contains a `/` (`./a.out`, `src/sol.py`), is `.` or `..`, or names a regular file

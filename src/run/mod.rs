@@ -43,6 +43,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 pub use cancel::{cancelled, kill_running};
+pub use command::find_program;
 pub use error::RunError;
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;

@@ -36,7 +36,7 @@ static KNOWN: Mutex<Option<HashMap<PathBuf, (Identity, bool)>>> = Mutex::new(Non
 /// Whether `program` (as it is started: a path, or a name looked up in `PATH`) is built with
 /// a sanitizer that maps shadow memory. Anything that cannot be read is not.
 pub(crate) fn is_sanitized(program: &OsStr) -> bool {
-    let Some(path) = locate(program) else {
+    let Some(path) = super::find_program(program) else {
         return false;
     };
     let Ok(meta) = std::fs::metadata(&path) else {
@@ -56,18 +56,6 @@ pub(crate) fn is_sanitized(program: &OsStr) -> bool {
     let answer = has_marker(&path);
     known.insert(path, (identity, answer));
     answer
-}
-
-/// The file a program name starts: itself if it has a `/`, else the first match in `PATH`.
-fn locate(program: &OsStr) -> Option<PathBuf> {
-    let path = Path::new(program);
-    if program.as_encoded_bytes().contains(&b'/') {
-        return Some(path.to_path_buf());
-    }
-    let dirs = std::env::var_os("PATH")?;
-    std::env::split_paths(&dirs)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
 }
 
 fn has_marker(path: &Path) -> bool {
@@ -157,7 +145,7 @@ mod tests {
         assert!(!is_sanitized(OsStr::new("duipai-no-such-program-in-path")));
         // A real program from PATH, built without a sanitizer: its dynamic strings are read.
         assert!(!is_sanitized(OsStr::new("sh")));
-        let sh = locate(OsStr::new("sh")).expect("sh in PATH");
+        let sh = super::super::find_program(OsStr::new("sh")).expect("sh in PATH");
         let tables = symbol_names(&std::fs::File::open(sh).unwrap()).expect("an ELF file");
         assert!(
             tables

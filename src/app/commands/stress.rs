@@ -287,13 +287,8 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             );
         }
     }
-    let (limits, io) = match known {
-        Some(problem) => (args.limits.resolve(problem), args.limits.io_mode(problem)),
-        None => (
-            args.limits.resolve_with((1000, 1024)),
-            args.limits.io_mode_named(&args.problem),
-        ),
-    };
+    let limits = args.limits.resolve_named(&args.problem);
+    let io = args.limits.io_mode_named(&args.problem);
     Ok(Config {
         name: args.problem.clone(),
         problem: known,

@@ -33,12 +33,8 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
     }
-    let (cases, limits) = match crate::problem::by_name(problem) {
-        Some(known) => {
-            let bounds = args.bounds.resolve(known);
-            let cases = suite::collect_cases(known, &bounds, &args.dir)?;
-            (cases, args.limits.resolve(known))
-        }
+    let cases = match crate::problem::by_name(problem) {
+        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known), &args.dir)?,
         None => {
             if args.bounds.is_set() {
                 bail!(
@@ -54,10 +50,10 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                 crate::text::quote(problem),
                 crate::problem::names().join(", ")
             );
-            // As `stress` runs a problem it does not know.
-            (cases, args.limits.resolve_with((1000, 1024)))
+            cases
         }
     };
+    let limits = args.limits.resolve_named(problem);
     let io = args.limits.io_mode_named(problem);
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
