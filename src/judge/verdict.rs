@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
-use crate::run::{Execution, Limit, OutputFile, Termination};
+use crate::run::{Execution, Limit, OutputFile, Termination, starved};
 use crate::text::{hex_bytes, is_invisible, show_char};
 
 /// The outcome of one run.
@@ -130,11 +130,37 @@ fn cpu_times(execution: &Execution) -> String {
         .join(", ")
 }
 
-/// Whether a run stopped by the wall clock spent most of the time it did not run waiting for
-/// a CPU rather than sleeping.
-pub fn is_starved(execution: &Execution) -> bool {
-    let idle = execution.wall_time.saturating_sub(execution.cpu_time);
-    !idle.is_zero() && execution.cpu_wait * 2 >= idle
+/// Why the wall clock stopped a run: the machine starved it (after the cap on waiting for a
+/// CPU, see [`starved`]), or the program waited or slept, or, under a wall-clock limit below
+/// the CPU limit, it ran longer than the wall-clock limit.
+fn wall_clock_detail(execution: &Execution) -> String {
+    let limits = &execution.limits;
+    let (wall, limit, cpu) = (
+        seconds(execution.wall_time),
+        seconds(limits.wall),
+        seconds(execution.cpu_time),
+    );
+    if starved(execution) {
+        return format!(
+            "wall clock {wall} (limit {limit}) with only {cpu} of CPU: CPU-starved, it waited {} \
+             for a CPU (the machine is busy; fewer -j workers help)",
+            seconds(execution.cpu_wait)
+        );
+    }
+    let waited = if execution.cpu_wait >= std::time::Duration::from_millis(1) {
+        format!(
+            ", besides {} waiting for a CPU",
+            seconds(execution.cpu_wait)
+        )
+    } else {
+        String::new()
+    };
+    let why = if execution.cpu_time > limits.wall {
+        "more CPU time than the wall-clock limit"
+    } else {
+        "the program waits or sleeps"
+    };
+    format!("wall clock {wall} (limit {limit}{waited}) with {cpu} of CPU: {why}")
 }
 
 fn mebibytes(bytes: u64) -> String {
@@ -207,31 +233,14 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
                 seconds(limits.cpu)
             ),
         ),
-        Termination::LimitExceeded(Limit::WallTime) => Judgement::new(
-            Verdict::TimeLimitExceeded,
-            if is_starved(execution) {
-                format!(
-                    "wall clock {} (limit {}) with only {} of CPU: CPU-starved, it waited {} \
-                     for a CPU (the machine is busy; fewer -j workers help)",
-                    seconds(execution.wall_time),
-                    seconds(limits.wall),
-                    seconds(execution.cpu_time),
-                    seconds(execution.cpu_wait)
-                )
-            } else {
-                format!(
-                    "wall clock {} (limit {}) with {} of CPU: the program waits or sleeps",
-                    seconds(execution.wall_time),
-                    seconds(limits.wall),
-                    seconds(execution.cpu_time)
-                )
-            },
-        ),
+        Termination::LimitExceeded(Limit::WallTime) => {
+            Judgement::new(Verdict::TimeLimitExceeded, wall_clock_detail(execution))
+        }
         Termination::LimitExceeded(Limit::Memory) => Judgement::new(
             Verdict::MemoryLimitExceeded,
             format!(
                 "peak memory {} (limit {})",
-                mebibytes(execution.peak_memory_bytes),
+                mebibytes(execution.peak_memory_bytes.unwrap_or_default()),
                 mebibytes(limits.memory_bytes)
             ),
         ),
@@ -381,7 +390,7 @@ mod tests {
             cpu_wait: Duration::ZERO,
             output_file: None,
             wall_time: Duration::from_millis(1300),
-            peak_memory_bytes: 300 << 20,
+            peak_memory_bytes: Some(300 << 20),
             peak_processes: 1,
             pgid: 1,
             limits: Limits {
@@ -630,9 +639,21 @@ mod tests {
         );
         let mut sleeper = execution(Over(Limit::WallTime), b"");
         sleeper.cpu_time = Duration::from_millis(100);
-        assert!(judge(&sleeper, 2).detail.contains("waits or sleeps"));
+        sleeper.wall_time = Duration::from_millis(3200);
+        assert_eq!(
+            judge(&sleeper, 2).detail,
+            "wall clock 3.200 s (limit 3.000 s) with 0.100 s of CPU: the program waits or sleeps"
+        );
+        sleeper.cpu_wait = Duration::from_millis(150);
+        assert!(
+            judge(&sleeper, 2)
+                .detail
+                .contains("(limit 3.000 s, besides 0.150 s waiting for a CPU)")
+        );
+        // Stopped only by the cap on waiting for a CPU.
         let mut starved = sleeper.clone();
-        starved.cpu_wait = Duration::from_millis(1000);
+        starved.wall_time = Duration::from_secs(30);
+        starved.cpu_wait = Duration::from_millis(29_000);
         assert!(judge(&starved, 2).detail.contains("CPU-starved"));
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");

@@ -45,9 +45,9 @@ pub(crate) struct Observed {
     pub cpu: Duration,
     pub peak_rss: u64,
     pub peak_tasks: u64,
-    /// Time the run spent ready to run but waiting for a CPU, read when the wall clock
-    /// stopped it.
-    pub cpu_wait: Duration,
+    /// Time the run's processes spent ready to run but waiting for a CPU, as of the last
+    /// sample.
+    pub waited: Duration,
 }
 
 /// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
@@ -86,13 +86,16 @@ fn wait(fds: &mut [libc::pollfd], timeout: Duration) {
     };
 }
 
-/// Runs the program's side of the run until the leader exits or a limit of `limits` is
-/// exceeded; returns with the leader not yet reaped.
+/// Runs the program's side of the run until the leader exits, a limit of `limits` is
+/// exceeded, or the wall clock passes `wall_cap` (however long the program waited for a CPU:
+/// on a machine that busy, a run is stopped all the same, as exceeding the wall-clock limit);
+/// returns with the leader not yet reaped.
 pub(crate) fn supervise(
     leader: &Leader,
     run_id: u64,
     start: Instant,
     limits: &Limits,
+    wall_cap: Duration,
     streams: &mut Streams,
     sampler: &mut RunSampler,
 ) -> Observed {
@@ -182,18 +185,24 @@ pub(crate) fn supervise(
             .max(sample.rss_bytes)
             .max(sample.max_hwm_bytes);
         seen.peak_tasks = seen.peak_tasks.max(sample.tasks);
+        seen.waited = sampler.waited();
         let usage = Usage {
             output_exceeded: false,
             cpu: seen.cpu,
             wall: seen.wall,
+            waited: seen.waited,
             tasks: seen.peak_tasks,
             memory_bytes: seen.peak_rss,
             signal: None,
         };
         seen.stop = exceeded(limits, &usage);
-        if seen.stop == Some(Limit::WallTime) {
-            // Read only now: whether it slept or could not get a CPU decides the message.
-            seen.cpu_wait = sampler.run_delay();
+        if seen.stop == Some(Limit::WallTime) && sample.runnable && seen.cpu <= limits.wall {
+            // A process ready to run may be waiting for a CPU right now, a wait its figures
+            // count only once it runs again: the next sample decides.
+            seen.stop = None;
+        }
+        if seen.stop.is_none() && seen.wall > wall_cap {
+            seen.stop = Some(Limit::WallTime);
         }
         if seen.stop.is_some() {
             return seen;

@@ -289,7 +289,8 @@ impl Engine<'_> {
     /// even near the time limit (many quick probes are worth more than steadier ones: the
     /// failure they keep was measured steadily when it was found), unless that one run near
     /// the limit, or starved by a busy machine, gave another verdict: then it is measured
-    /// steadily before the minimizer believes it.
+    /// steadily before the minimizer believes it. A case the machine still starved after
+    /// that is no verdict on the program: a harness error, never a failure reported.
     fn judge_with(
         &self,
         input: &[u8],
@@ -310,12 +311,19 @@ impl Engine<'_> {
                 .with_context(named)?
         };
         let mut judgement = decide(&execution, expected);
-        if quick && Some(judgement.verdict) != wanted && crate::judge::near_the_limit(&execution) {
+        if quick && Some(judgement.verdict) != wanted && crate::run::near_the_limit(&execution) {
             execution = self
                 .runner
                 .run(program, input, limits, io)
                 .with_context(named)?;
             judgement = decide(&execution, expected);
+        }
+        if crate::run::starved(&execution) {
+            bail!(
+                "cannot judge {}: the machine is too busy ({}); run fewer -j workers",
+                program_name(program),
+                judgement.detail
+            );
         }
         Ok(CaseOutcome {
             judgement,

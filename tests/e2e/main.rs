@@ -8,6 +8,8 @@ mod files;
 mod flags;
 mod hostile;
 mod judging;
+mod load;
+mod memory;
 mod minimize;
 mod pack;
 mod runner;

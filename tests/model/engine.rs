@@ -49,7 +49,7 @@ impl Runner for FakeRunner<'_> {
             cpu_wait: Duration::ZERO,
             output_file: None,
             wall_time: Duration::from_millis(1),
-            peak_memory_bytes: 0,
+            peak_memory_bytes: None,
             peak_processes: 1,
             pgid: 0,
             limits: *limits,
