@@ -130,6 +130,48 @@ fn cpu_times(execution: &Execution) -> String {
         .join(", ")
 }
 
+/// What a program's stderr says when an allocation it asked for was refused, and how a verdict
+/// names it: the C++ and Java exceptions, Python's error, Rust's abort message, `ENOMEM`'s
+/// text (from `perror` and most runtimes), and the runtimes that say "out of memory" (Go,
+/// Node.js, OCaml, the JVM's native allocator), matched without regard to case.
+const REFUSED_ALLOCATION: [(&str, &str); 6] = [
+    ("std::bad_alloc", "std::bad_alloc"),
+    ("memoryerror", "MemoryError"),
+    ("outofmemoryerror", "OutOfMemoryError"),
+    ("memory allocation of", "a failed memory allocation"),
+    ("cannot allocate memory", "ENOMEM"),
+    ("out of memory", "out of memory"),
+];
+
+/// Which sign of a refused allocation a failed run's stderr shows, if any.
+fn refused_allocation(stderr: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(stderr).to_lowercase();
+    REFUSED_ALLOCATION
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map(|&(_, name)| name)
+}
+
+/// A run that failed after an allocation was refused is a memory limit verdict, as judges
+/// give it: the program asked for more memory than its limits allow (the address-space
+/// bound, `RLIMIT_AS`, refuses it whole, before any of it is resident).
+fn allocation_refused(execution: &Execution, what: &str) -> Judgement {
+    let limits = &execution.limits;
+    let resident = match execution.peak_memory_bytes {
+        Some(bytes) => format!("peak resident memory {}, ", mebibytes(bytes)),
+        None => String::new(),
+    };
+    Judgement::new(
+        Verdict::MemoryLimitExceeded,
+        format!(
+            "an allocation was refused ({what}): more memory than the limit allows ({resident}\
+             limit {}, address space bounded at {})",
+            mebibytes(limits.memory_bytes),
+            mebibytes(limits.address_space_bytes())
+        ),
+    )
+}
+
 /// Why the wall clock stopped a run: the machine starved it (after the cap on waiting for a
 /// CPU, see [`starved`]), or the program waited or slept, or, under a wall-clock limit below
 /// the CPU limit, it ran longer than the wall-clock limit.
@@ -217,6 +259,13 @@ fn missing_output(file: &OutputFile) -> String {
 /// `None` for a clean exit, whose output then decides.
 pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
     let limits = &execution.limits;
+    let failed = matches!(
+        execution.termination,
+        Termination::Signaled(_) | Termination::Exited(1..)
+    );
+    if failed && let Some(what) = refused_allocation(&execution.stderr) {
+        return Some(allocation_refused(execution, what));
+    }
     Some(match execution.termination {
         Termination::LimitExceeded(Limit::Output) => Judgement::new(
             Verdict::OutputLimitExceeded,
@@ -657,6 +706,49 @@ mod tests {
         assert!(judge(&starved, 2).detail.contains("CPU-starved"));
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");
+    }
+
+    #[test]
+    fn a_failure_after_a_refused_allocation_is_a_memory_limit_verdict() {
+        let stderrs: [&[u8]; 6] = [
+            b"terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n",
+            b"Traceback (most recent call last):\n  File \"a.py\", line 1\nMemoryError\n",
+            b"Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n",
+            b"memory allocation of 3200000000 bytes failed\n",
+            b"malloc: Cannot allocate memory\n",
+            b"fatal error: runtime: out of memory\n",
+        ];
+        for stderr in stderrs {
+            for termination in [
+                Termination::Signaled(Signal(libc::SIGABRT)),
+                Termination::Exited(1),
+            ] {
+                let mut e = execution(termination, b"");
+                e.stderr = stderr.to_vec();
+                let judgement = judge(&e, 2);
+                assert_eq!(
+                    judgement.verdict,
+                    Verdict::MemoryLimitExceeded,
+                    "{}",
+                    String::from_utf8_lossy(stderr)
+                );
+                assert!(
+                    judgement.detail.starts_with("an allocation was refused ("),
+                    "{judgement}"
+                );
+            }
+            // A clean exit is judged on its output, whatever it logged.
+            let mut e = execution(Termination::Exited(0), b"2\n");
+            e.stderr = stderr.to_vec();
+            assert_eq!(judge(&e, 2).verdict, Verdict::Accepted);
+        }
+        let mut e = execution(Termination::Signaled(Signal(libc::SIGABRT)), b"");
+        e.stderr = b"terminate called after throwing an instance of 'std::bad_alloc'\n".to_vec();
+        assert_eq!(
+            judge(&e, 2).detail,
+            "an allocation was refused (std::bad_alloc): more memory than the limit allows \
+             (peak resident memory 300.0 MiB, limit 256.0 MiB, address space bounded at 1536.0 MiB)"
+        );
     }
 
     #[test]

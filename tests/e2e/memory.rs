@@ -1,5 +1,6 @@
-//! Memory figures on real compiled programs: every run has a figure, counted from the
-//! program's own start (a program that ends at once too).
+//! Memory figures and memory verdicts on real compiled programs: every run has a figure,
+//! counted from the program's own start (a program that ends at once too), and a run that
+//! fails after an allocation was refused is a memory limit verdict.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -119,4 +120,72 @@ fn a_program_that_touches_64_mib_shows_64_to_80_mib() {
             peak / MIB
         );
     }
+}
+
+/// Asks for 3.2 GiB at once: more than the address-space bound of a 512 MiB limit (2 GiB),
+/// so the allocation is refused before any of it is resident.
+const HUGE_VECTOR_CPP: &str = "#include <cstdio>\n#include <vector>\n\
+int main() {\n\
+  std::vector<char> v(3200000000ULL);\n\
+  v[12345] = 2;\n\
+  std::printf(\"%d\\n\", v[12345]);\n\
+}\n";
+
+const HUGE_BYTEARRAY_PY: &str = "x = bytearray(3200000000)\nprint(len(x))\n";
+
+/// `duipai test` on one sample case with a 512 MiB memory limit: the case's verdict and
+/// detail.
+fn judged(dir: &Path, program: &[&str]) -> (String, String) {
+    std::fs::write(dir.join("sample.in"), CHESS_SAMPLE).unwrap();
+    let mut args = vec![
+        "test",
+        "chess",
+        "sample.in",
+        "--memory-limit",
+        "512",
+        "--json",
+        "--",
+    ];
+    args.extend_from_slice(program);
+    let out = duipai_in(dir, &args);
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    let case = &last_json(&out)["cases"][0];
+    (
+        case["verdict"].as_str().unwrap_or_default().to_string(),
+        case["detail"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[test]
+fn a_refused_cpp_allocation_is_a_memory_limit_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), "huge.cpp", HUGE_VECTOR_CPP);
+    let (verdict, detail) = judged(dir.path(), &["./huge"]);
+    assert_eq!(verdict, "MLE", "{detail}");
+    assert!(detail.contains("allocation was refused"), "{detail}");
+    assert!(detail.contains("std::bad_alloc"), "{detail}");
+}
+
+#[test]
+fn a_python_memory_error_is_a_memory_limit_verdict() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("huge.py"), HUGE_BYTEARRAY_PY).unwrap();
+    let (verdict, detail) = judged(dir.path(), &["python3", "huge.py"]);
+    assert_eq!(verdict, "MLE", "{detail}");
+    assert!(detail.contains("MemoryError"), "{detail}");
+}
+
+/// A crash that is not about memory stays a runtime error.
+#[test]
+fn an_abort_without_a_refused_allocation_is_a_runtime_error() {
+    let dir = tempfile::tempdir().unwrap();
+    build(
+        dir.path(),
+        "aborts.cpp",
+        "#include <cstdlib>\nint main() { std::abort(); }\n",
+    );
+    let (verdict, detail) = judged(dir.path(), &["./aborts"]);
+    assert_eq!(verdict, "RE", "{detail}");
+    assert!(detail.contains("SIGABRT"), "{detail}");
 }
