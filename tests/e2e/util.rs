@@ -23,6 +23,18 @@ pub fn fixture() -> PathBuf {
     path
 }
 
+/// The CPU time the calling thread has used: what a timing assertion can rely on when other
+/// programs share the machine.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 /// What to install for a tool the tests need.
 fn install_hint(program: &str) -> &'static str {
     match program {
