@@ -23,8 +23,9 @@
 //!
 //! An orphan marked for this run, or one the sampler saw as part of the run, is this run's;
 //! one marked for a run that is over is a leftover and is killed by whichever run cleans up
-//! next; anything else (another run's, or a child the embedding program started itself) is
-//! left alone. What escapes all of it: a process that both lost the environment variable and
+//! next; anything else (another run's, a spawner, or a child the embedding program started
+//! itself) is left alone. (Programs are the harness's children although a spawner starts
+//! them: see `spawner`.) What escapes all of it: a process that both lost the environment variable and
 //! lowered the rlimit (or never had it), and left before the sampler saw it
 //! (the first scan of all processes comes 15 ms in). Only `waitpid` on one pid is ever used,
 //! never `waitpid(-1)`, which could take another run's leader.

@@ -380,10 +380,10 @@ fn run_until(
 
     let cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
     // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of the
-    // address space it was started from on (see `spawner`): a spawner's, a few hundred KiB,
-    // so the program's own; it covers a program that ended before the first sample. Started
-    // from the harness, it counts from the harness's peak, and only a figure above that can
-    // be the program's.
+    // address space it was started from on (see `spawner`): a spawner's, about 2 MiB, so the
+    // program's own as soon as it is larger; it covers a program that ended before the first
+    // sample. Started from the harness, it counts from the harness's peak, and only a figure
+    // above that can be the program's.
     let maxrss = (reaped.usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
     if started.maxrss_from_start || maxrss > own_peak_rss(maxrss) {
         seen.peak_rss = seen.peak_rss.max(maxrss);

@@ -6,9 +6,9 @@
 //! address space's high-water mark. A program started from the harness's own address space
 //! (a `vfork`-style child shares it) therefore shows at least the harness's peak, and a quick
 //! program has no figure of its own. A spawner is the harness's executable started again in
-//! spawner mode (`serve`), which drops what it can of its own resident set (a few hundred KiB
-//! remain); the program is `exec`uted from the spawner's address space instead, and its
-//! `ru_maxrss` is its own.
+//! spawner mode (`serve`), which keeps its resident set small (about 2 MiB, mostly the code it
+//! runs); the program is `exec`uted from the spawner's address space instead, and its
+//! `ru_maxrss` is its own peak, or the spawner's size if that is larger.
 //!
 //! The spawner clones the program with `CLONE_PARENT`: the program is the harness's child, as
 //! if the harness had started it (it reaps it, gets its resource usage, waits on its pidfd,
@@ -17,7 +17,7 @@
 //! is its pid or what failed, once it has `exec`uted. The spawners are kept in a pool, one
 //! per start under way at once (one per worker), started on first need; each lives until the
 //! harness exits (the socket's other end closes). When none can be had, the harness starts
-//! programs itself (`spawn::launch_here`).
+//! programs itself (`spawn::launch_here`) for a second before it tries again.
 
 mod serve;
 mod wire;
@@ -26,7 +26,7 @@ use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::spawn::{self, Failed, Program};
 
@@ -44,8 +44,17 @@ static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
 /// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
 static PIDS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 
-/// Set once a spawner could not be started: programs are then started by the harness.
-static UNAVAILABLE: AtomicBool = AtomicBool::new(false);
+/// Until when, after a spawner could not be started, programs are started by the harness
+/// itself (the cause may pass: a moment with no process to spare, say).
+static UNAVAILABLE_UNTIL: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How long the harness starts programs itself after a spawner could not be started.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+fn unavailable() -> bool {
+    let until = UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner());
+    until.is_some_and(|t| Instant::now() < t)
+}
 
 /// Whether `pid` is one of this harness's spawners.
 pub(crate) fn is_spawner(pid: i32) -> bool {
@@ -58,7 +67,7 @@ pub(crate) fn is_spawner(pid: i32) -> bool {
 /// failed. `None` when no spawner can do it (none can be started, or the request is too
 /// large); the caller then starts it itself.
 pub(crate) fn launch(program: &Program, streams: [RawFd; 3]) -> Option<Result<i32, Failed>> {
-    if UNAVAILABLE.load(Ordering::Relaxed) {
+    if unavailable() {
         return None;
     }
     let mut request = Vec::with_capacity(4096);
@@ -67,7 +76,8 @@ pub(crate) fn launch(program: &Program, streams: [RawFd; 3]) -> Option<Result<i3
         let spawner = match checkout() {
             Ok(spawner) => spawner,
             Err(_) => {
-                UNAVAILABLE.store(true, Ordering::Relaxed);
+                *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(Instant::now() + RETRY_AFTER);
                 return None;
             }
         };
