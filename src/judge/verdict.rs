@@ -437,6 +437,7 @@ mod tests {
             cpu_time: Duration::from_millis(1200),
             cpu_times: vec![Duration::from_millis(1200)],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             output_file: None,
             wall_time: Duration::from_millis(1300),
             peak_memory_bytes: Some(300 << 20),
@@ -703,6 +704,7 @@ mod tests {
         let mut starved = sleeper.clone();
         starved.wall_time = Duration::from_secs(30);
         starved.cpu_wait = Duration::from_millis(29_000);
+        starved.cpu_starved = true;
         assert!(judge(&starved, 2).detail.contains("CPU-starved"));
         let mem = judge(&execution(Over(Limit::Memory), b""), 2);
         assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");

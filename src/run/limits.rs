@@ -17,7 +17,8 @@ pub struct Limits {
     /// CPU time (user + system) of all the program's processes: its process group, its
     /// descendants, and the orphans it left.
     pub cpu: Duration,
-    /// Wall-clock time from start to exit, for programs that sleep or wait.
+    /// Wall-clock time from start to exit, for programs that sleep or wait: the time the
+    /// program's processes wait for a CPU on a busy machine does not count (see `exceeded`).
     pub wall: Duration,
     /// Resident memory of all the program's processes at once.
     pub memory_bytes: u64,

@@ -120,6 +120,9 @@ pub struct Execution {
     /// machine was too busy to give it its share. It does not count against the wall-clock
     /// limit (see [`starved`]).
     pub cpu_wait: Duration,
+    /// The wall clock stopped the run only because it had waited so long for a CPU (ten times
+    /// the wall-clock limit, see [`starved`]); the wall-clock limit itself would not have.
+    pub cpu_starved: bool,
     /// From the program's start (its `exec`) until the leader exited or was stopped.
     pub wall_time: Duration,
     /// Peak resident memory: the largest sum over the program's processes seen at one sample,
@@ -150,6 +153,7 @@ impl Execution {
             cpu_time: Duration::ZERO,
             cpu_times: vec![Duration::ZERO],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             wall_time: Duration::ZERO,
             peak_memory_bytes: None,
             peak_processes: 0,
@@ -418,6 +422,7 @@ fn run_until(
         cpu_time,
         cpu_times: vec![cpu_time],
         cpu_wait: seen.waited,
+        cpu_starved: seen.capped && termination == Termination::LimitExceeded(Limit::WallTime),
         wall_time: seen.wall,
         peak_memory_bytes: (seen.peak_rss > 0).then_some(seen.peak_rss),
         peak_processes: seen.peak_tasks,

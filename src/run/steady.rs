@@ -48,13 +48,12 @@ pub(crate) fn wall_cap(limits: &Limits, attempt: usize) -> Duration {
         .saturating_mul(WALL_CAP_FACTOR.saturating_mul(1 << attempt.min(8)))
 }
 
-/// Whether the machine, not the program, decided the run: it was stopped by the wall clock
-/// while the time it did not spend waiting for a CPU was within the wall-clock limit (so only
-/// the cap on waiting stopped it). Such a run says nothing about the program: it is measured
-/// again, and a stress test never reports it as a failure.
+/// Whether the machine, not the program, decided the run: the wall clock stopped it at the
+/// cap on waiting for a CPU ([`Execution::cpu_starved`]), where the wall-clock limit itself
+/// would not have. Such a run says nothing about the program: it is measured again, and a
+/// stress test never reports it as a failure.
 pub fn starved(execution: &Execution) -> bool {
-    execution.termination == Termination::LimitExceeded(Limit::WallTime)
-        && execution.wall_time.saturating_sub(execution.cpu_wait) <= execution.limits.wall
+    execution.termination == Termination::LimitExceeded(Limit::WallTime) && execution.cpu_starved
 }
 
 /// Whether another measurement could change how the run is judged: its CPU time lands between
@@ -129,11 +128,13 @@ mod tests {
         e
     }
 
-    /// A run stopped by the wall clock after `wall_ms`, `waited_ms` of it waiting for a CPU.
-    fn stopped_by_the_wall_clock(wall_ms: u64, waited_ms: u64) -> Execution {
+    /// A run stopped by the wall clock after `wall_ms`, `waited_ms` of it waiting for a CPU,
+    /// at the cap on waiting or by the limit.
+    fn stopped_by_the_wall_clock(wall_ms: u64, waited_ms: u64, capped: bool) -> Execution {
         let mut e = at(200, Termination::LimitExceeded(Limit::WallTime));
         e.wall_time = Duration::from_millis(wall_ms);
         e.cpu_wait = Duration::from_millis(waited_ms);
+        e.cpu_starved = capped;
         e
     }
 
@@ -159,16 +160,20 @@ mod tests {
             900,
             Termination::LimitExceeded(Limit::WallTime)
         )));
+        assert!(!near_the_limit(&at(
+            300,
+            Termination::LimitExceeded(Limit::WallTime)
+        )));
     }
 
     #[test]
     fn a_run_stopped_only_by_the_cap_on_waiting_is_starved() {
-        // 30 s at the cap, 28 s of it waiting: 2 s of its own, within the 3 s limit.
-        let capped = stopped_by_the_wall_clock(30_000, 28_000);
+        // 30 s at the cap, 28 s of it waiting.
+        let capped = stopped_by_the_wall_clock(30_000, 28_000, true);
         assert!(starved(&capped));
         assert!(near_the_limit(&capped));
         // A sleeper: 3.1 s of its own.
-        let sleeper = stopped_by_the_wall_clock(3_200, 100);
+        let sleeper = stopped_by_the_wall_clock(3_200, 100, false);
         assert!(!starved(&sleeper));
         assert!(!near_the_limit(&sleeper));
         // Only a wall-clock stop can be starved.
@@ -190,11 +195,14 @@ mod tests {
         let runs = [at(1040, tle), at(1010, tle), at(1010, tle)];
         assert_eq!(judged(&runs), 1);
         // A starved run's CPU time is cut short: it is not the fastest.
-        let runs = [stopped_by_the_wall_clock(30_000, 28_000), at(900, tle)];
+        let runs = [
+            stopped_by_the_wall_clock(30_000, 28_000, true),
+            at(900, tle),
+        ];
         assert_eq!(judged(&runs), 1);
         let all_starved = [
-            stopped_by_the_wall_clock(30_000, 28_000),
-            stopped_by_the_wall_clock(60_000, 58_000),
+            stopped_by_the_wall_clock(30_000, 28_000, true),
+            stopped_by_the_wall_clock(60_000, 58_000, true),
         ];
         assert_eq!(judged(&all_starved), 1);
     }

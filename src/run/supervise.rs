@@ -1,6 +1,8 @@
 //! Supervision while the program runs, on the caller's thread: one `poll` waits at once for
 //! the leader's exit (its pidfd), room in stdin, data on stdout and stderr, and the next
-//! sample of the run's processes from `/proc`; the first limit found exceeded stops it.
+//! sample of the run's processes from `/proc`; the first limit found exceeded stops it. The
+//! wall-clock limit is decided only at a sample where none of the run's processes is ready
+//! to run (one that is may be waiting for a CPU, a wait its figures do not show yet).
 //!
 //! Each time the supervisor sleeps and is woken costs more than most system calls (on a
 //! virtual machine, an idle CPU's wake-up is a round trip through the host), so a small case
@@ -48,6 +50,8 @@ pub(crate) struct Observed {
     /// Time the run's processes spent ready to run but waiting for a CPU, as of the last
     /// sample.
     pub waited: Duration,
+    /// Stopped at the cap on the wall clock, not by a limit.
+    pub capped: bool,
 }
 
 /// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
@@ -203,6 +207,7 @@ pub(crate) fn supervise(
         }
         if seen.stop.is_none() && seen.wall > wall_cap {
             seen.stop = Some(Limit::WallTime);
+            seen.capped = true;
         }
         if seen.stop.is_some() {
             return seen;

@@ -47,6 +47,7 @@ impl Runner for FakeRunner<'_> {
             cpu_time: Duration::from_millis(1),
             cpu_times: vec![Duration::from_millis(1)],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             output_file: None,
             wall_time: Duration::from_millis(1),
             peak_memory_bytes: None,
