@@ -37,9 +37,9 @@ const LIMITS: [&str; 10] = [
 /// How long a `duipai test` or `duipai stress` run on a hostile fixture may take: a bound that
 /// catches a hang, not a measurement. On an idle machine a case takes at most the 1 s
 /// wall-clock limit; on a busy one a spinning program is given the time it waits for a CPU
-/// until its 300 ms of CPU time (up to ten times the wall-clock limit), and minimization
-/// probes it again for up to its 30 s budget.
-const RUN_BOUND: Duration = Duration::from_secs(90);
+/// until its 300 ms of CPU time (ten times the wall-clock limit, then twice and four times
+/// that if it was starved), and minimization probes it again for up to its 30 s budget.
+const RUN_BOUND: Duration = Duration::from_secs(300);
 
 /// How long the recorded processes get to disappear after duipai returned. duipai itself
 /// waits for the groups it kills, so this only absorbs the kernel's own delay.
