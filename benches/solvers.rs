@@ -6,7 +6,9 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance};
+use duipai::problem::{
+    CHESSBOARD, Cases, Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem,
+};
 
 /// Set in a child process of this benchmark: run the baseline once on the file it names.
 const CHILD_ENV: &str = "DUIPAI_BENCH_BASELINE_CHILD";
@@ -272,11 +274,7 @@ fn row(name: &str, t: &Timing) {
 fn main() {
     if let Ok(path) = std::env::var(CHILD_ENV) {
         let text = std::fs::read(path).expect("the board file");
-        let bounds = Bounds {
-            max_n: 12,
-            max_m: 12,
-            max_value: 1_000_000,
-        };
+        let bounds = CHESSBOARD.default_bounds();
         let Ok(board) = Chessboard::parse(&text, &bounds) else {
             panic!("the bench wrote an invalid board");
         };
@@ -286,8 +284,11 @@ fn main() {
 
     let chess = chess_board(10, 2018);
     let chessboard = chessboard_board(12, 2019);
-    let chess_instance: Box<dyn Instance> = Box::new(chess.clone());
-    let board_instance: Box<dyn Instance> = Box::new(chessboard.clone());
+    // Through the engine's interface, as `duipai solve` reaches the solvers.
+    let chess_instance: Box<dyn Instance> = Box::new(Cases::<ChessProblem>::single(chess.clone()));
+    let board_instance: Box<dyn Instance> =
+        Box::new(Cases::<ChessboardProblem>::single(chessboard.clone()));
+    let answer = |i: &dyn Instance| -> i64 { i.solve()[0].parse().expect("an integer answer") };
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("board12.in");
@@ -320,11 +321,11 @@ fn main() {
 
     println!("duipai solvers: medians (CPU time of the thread, wall time)");
     println!("  {:<38} {:>11} {:>11}", "", "cpu", "wall");
-    let chess_dp = measure(31, || chess_instance.solve());
+    let chess_dp = measure(31, || answer(chess_instance.as_ref()));
     row("chess 10×10, rank-indexed DP", &chess_dp);
     let chess_dense = measure(31, || DenseChess::solve(&chess));
     row("chess 10×10, dense f[1 << 20] baseline", &chess_dense);
-    let board_dp = measure(9, || board_instance.solve());
+    let board_dp = measure(9, || answer(board_instance.as_ref()));
     row("chessboard 12×12, rank-indexed DP", &board_dp);
     let board_dense = measure(5, || DenseChessboard::solve(&chessboard));
     row("chessboard 12×12, dense f[1 << 24]", &board_dense);

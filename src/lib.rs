@@ -5,6 +5,7 @@
 //! `stress`, `suite` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
 //! `random`, `text`, `fsutil`.
 
+pub mod answer;
 pub mod app;
 pub mod compile;
 pub mod fsutil;

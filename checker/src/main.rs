@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Parser, ValueEnum};
+use duipai::answer::Syntax;
 use duipai::problem;
 use duipai_checker::{Expected, Outcome, check};
 
@@ -45,7 +46,8 @@ struct Cli {
     /// The judge protocol to speak.
     #[arg(long, value_enum, default_value_t = Protocol::Testlib)]
     protocol: Protocol,
-    /// The problem, needed when the answer is `-`.
+    /// The problem: its answers are read and compared its way (several cases, words, real
+    /// numbers). Needed when the answer is `-`; without it, the answer is one integer.
     #[arg(long, value_parser = PossibleValuesParser::new(problem::names()))]
     problem: Option<String>,
     /// The test's input file.
@@ -206,10 +208,28 @@ fn decide(cli: &Cli) -> Result<Outcome, String> {
                 input: &input,
             },
             &output,
+            syntax(cli.protocol),
         ));
     }
     let answer = read(answer_path, "answer")?;
-    Ok(check(Expected::AnswerFile(&answer), &output))
+    let problem = cli.problem.as_deref().and_then(problem::by_name);
+    Ok(check(
+        Expected::AnswerFile {
+            answer: &answer,
+            problem,
+        },
+        &output,
+        syntax(cli.protocol),
+    ))
+}
+
+/// Each protocol reads outputs its own way: testlib's blanks, or every ASCII space (the ICPC
+/// default output validator).
+fn syntax(protocol: Protocol) -> Syntax {
+    match protocol {
+        Protocol::Testlib | Protocol::Lemon => Syntax::Testlib,
+        Protocol::Kattis => Syntax::Icpc,
+    }
 }
 
 fn report(cli: &Cli, lemon: Option<&LemonFiles>, outcome: &Outcome) -> ExitCode {

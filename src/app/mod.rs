@@ -4,8 +4,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 pub mod args;
 mod commands;
 pub mod exit;
@@ -29,7 +27,7 @@ pub fn main() -> ExitCode {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(&argv) {
+    let cli = match parse(&argv) {
         Ok(cli) => cli,
         Err(err) => {
             let usage_error = err.use_stderr();
@@ -70,6 +68,29 @@ pub fn main() -> ExitCode {
             Status::Usage.into()
         }
     }
+}
+
+/// Parses the command line. The help of a subcommand that names a game (`duipai gen gems
+/// --help`) ends with that game's own parameters, bounds and families.
+fn parse(argv: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Cli::command();
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    if let Some(at) = words.iter().position(|w| !w.starts_with('-')) {
+        let sub = words[at];
+        let game = words[at + 1..]
+            .iter()
+            .take_while(|w| **w != "--")
+            .find_map(|w| crate::problem::by_name(w));
+        if let Some(game) = game
+            && command.find_subcommand(sub).is_some()
+        {
+            let help = args::game_help(game);
+            command = command.mut_subcommand(sub, |c| c.after_help(help));
+        }
+    }
+    let matches = command.try_get_matches_from(argv)?;
+    Cli::from_arg_matches(&matches)
 }
 
 /// The JSON line of a harness or usage error.

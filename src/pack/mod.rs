@@ -19,7 +19,7 @@ use crate::problem::{Problem, Spec};
 
 pub mod plan;
 
-pub use plan::{Plan, PlanError, PlanLine, effective_seed};
+pub use plan::{Plan, PlanError, PlanLine, effective_seed, parse_plan};
 
 /// How a pack names its files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -221,7 +221,7 @@ pub fn write_pack_report(
         let answer = instance
             .try_solve()
             .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
-        let answer = format!("{answer}\n");
+        let answer: String = answer.iter().map(|a| format!("{a}\n")).collect();
         let stem = test_stem(problem, opts.layout, i + 1, count);
         write(format!("{stem}.in"), &input, Some(line), false)?;
         write(format!("{stem}.ans"), &answer, Some(line), true)?;

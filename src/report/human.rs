@@ -1,6 +1,7 @@
 //! The human report of `stress`: one line per engine event, and the failing case with the
 //! expected and actual output and the reference line of play.
 
+use crate::problem::explanations_text;
 use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
 use crate::text::{indent, plural_s};
 
@@ -109,10 +110,7 @@ pub fn stress_failure(failure: &Failure) -> String {
         failure.input_path.display()
     );
     out.push_str(&indent(&String::from_utf8_lossy(&failure.input)));
-    out.push_str(&format!(
-        "expected: {}\n",
-        failure.expected.to_text().trim_end()
-    ));
+    out.push_str(&format!("expected: {}\n", failure.expected.text.trim_end()));
     let outcome = &failure.outcome;
     out.push_str(&format!(
         "actual:   {} ({} {})\n",
@@ -123,17 +121,15 @@ pub fn stress_failure(failure: &Failure) -> String {
     out.push_str(&super::stderr_block(&super::stderr_tail(
         &outcome.execution.stderr,
     )));
-    if let Some(explanation) = &failure.explanation {
+    if let Some(explanations) = &failure.explanation {
         out.push_str("\nreference line of play:\n");
-        match &failure.explain_path {
-            Some(path) => {
-                out.push_str(&indent(&explanation.compact(COMPACT_MOVES)));
-                out.push_str(&format!(
-                    "    (the whole line of play: {})\n",
-                    path.display()
-                ));
-            }
-            None => out.push_str(&indent(&explanation.full())),
+        let text = explanations_text(explanations, Some(COMPACT_MOVES));
+        out.push_str(&indent(&text));
+        if let Some(path) = &failure.explain_path {
+            out.push_str(&format!(
+                "    (the whole line of play: {})\n",
+                path.display()
+            ));
         }
     }
     out

@@ -503,16 +503,20 @@ impl Shrinkable for TextCase {
 #[allow(clippy::borrowed_box)]
 mod tests {
     use super::*;
-    use crate::problem::{Chess, Chessboard, ChessboardProblem, Problem};
+    use crate::problem::{CHESSBOARD, Cases, Chess, ChessProblem, ChessboardProblem, Problem};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn chess(rows_a: &[&[i64]], rows_b: &[&[i64]]) -> Box<dyn Instance> {
-        Box::new(Chess {
+        Box::new(Cases::<ChessProblem>::single(Chess {
             n: rows_a.len(),
             m: rows_a[0].len(),
             a: rows_a.iter().map(|r| r.to_vec()).collect(),
             b: rows_b.iter().map(|r| r.to_vec()).collect(),
-        })
+        }))
+    }
+
+    fn board(i: &Box<dyn Instance>) -> &Chess {
+        i.first_case::<ChessProblem>().unwrap()
     }
 
     fn run<S: Shrinkable>(
@@ -542,10 +546,7 @@ mod tests {
             &[&[1, 2, 3], &[4, 99, 6], &[7, 8, 60]],
             &[&[9, 9, 9], &[9, 9, 9], &[9, 9, 9]],
         );
-        let fails = |i: &Box<dyn Instance>| {
-            i.downcast_ref::<Chess>()
-                .is_some_and(|c| c.a.iter().flatten().any(|&v| v >= 50))
-        };
+        let fails = |i: &Box<dyn Instance>| board(i).a.iter().flatten().any(|&v| v >= 50);
         let out = run(start, 1, fails);
         assert_eq!(out.case.to_input(), "1 1\n50\n0\n");
         assert_eq!(out.stats.end, End::Minimal);
@@ -560,7 +561,7 @@ mod tests {
             &[&[9, 9, 9, 3], &[9, 9, 9, 3], &[9, 9, 9, 3]],
         );
         let fails = |i: &Box<dyn Instance>| {
-            let c = i.downcast_ref::<Chess>().unwrap();
+            let c = board(i);
             let sum: i64 = c.a.iter().flatten().sum();
             sum % 2 == 1 && sum > 1000
         };
@@ -585,7 +586,7 @@ mod tests {
                 if !seen.lock().unwrap().insert(c.to_input()) {
                     repeats.fetch_add(1, Ordering::SeqCst);
                 }
-                let d = c.downcast_ref::<Chess>().unwrap();
+                let d = board(c);
                 if d.a.iter().flatten().sum::<i64>() >= 7 {
                     Probe::Fails(())
                 } else {
@@ -610,21 +611,22 @@ mod tests {
     #[test]
     fn an_empty_board_is_tried_first() {
         // Crashes on every 12×12 board: clearing all pieces is one probe.
-        let text = ChessboardProblem.sample().0;
-        let mut board = ChessboardProblem
-            .parse(text.as_bytes(), &ChessboardProblem.default_bounds())
+        let text = CHESSBOARD.sample().0;
+        let mut board = CHESSBOARD
+            .parse(text.as_bytes(), &CHESSBOARD.default_bounds())
             .unwrap()
-            .downcast_ref::<Chessboard>()
+            .first_case::<ChessboardProblem>()
             .unwrap()
             .clone();
         let n = 12;
         board.n = n;
         board.cells = vec![vec![crate::problem::Cell::White; n]; n];
         board.weights = vec![vec![7; n]; n];
-        let out = run(Box::new(board) as Box<dyn Instance>, 2, |c| {
-            c.downcast_ref::<Chessboard>().unwrap().n == 12
+        let start = Box::new(Cases::<ChessboardProblem>::single(board)) as Box<dyn Instance>;
+        let out = run(start, 2, |c| {
+            c.first_case::<ChessboardProblem>().unwrap().n == 12
         });
-        let small = out.case.downcast_ref::<Chessboard>().unwrap();
+        let small = out.case.first_case::<ChessboardProblem>().unwrap();
         assert_eq!((small.n, small.pieces()), (12, 0));
         assert!(out.stats.runs < 60, "{} runs", out.stats.runs);
     }

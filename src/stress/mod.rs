@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use crate::answer::Rule;
 use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
@@ -51,10 +52,6 @@ impl Seeds {
     }
 }
 
-/// Boards with more cells than this get a compact line of play in reports, and their whole
-/// explanation in a file beside the case.
-pub const COMPACT_ABOVE_CELLS: usize = 36;
-
 /// Everything a stress run needs.
 pub struct Config {
     /// The problem's name, as typed; it names the saved files.
@@ -82,6 +79,8 @@ pub struct Config {
     /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
     /// such cases can be minimized as text.
     pub validator: Option<Vec<OsString>>,
+    /// How outputs are compared for a problem duipai does not know.
+    pub rule: Rule,
 }
 
 impl Config {
@@ -173,8 +172,9 @@ pub struct Failure {
     pub instance: Option<Box<dyn Instance>>,
     pub expected: Expected,
     pub outcome: CaseOutcome,
-    /// When the built-in solver is the oracle: the answer and an optimal line of play.
-    pub explanation: Option<Explanation>,
+    /// When the built-in solver is the oracle: per case, the answer and an optimal line of
+    /// play.
+    pub explanation: Option<Vec<Explanation>>,
     /// Where the whole explanation was saved, for boards too big to show it all.
     pub explain_path: Option<PathBuf>,
     /// `None` when the case was not minimized.
@@ -270,13 +270,25 @@ impl Engine<'_> {
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
         match (&self.config.oracle, &case.instance) {
-            (Oracle::Builtin, Some(instance)) => Ok(Expected::Answer(instance.solve())),
+            (Oracle::Builtin, Some(instance)) => Ok(instance.expected()?),
             (Oracle::Builtin, None) => {
                 bail!("no reference answer for an input duipai cannot parse")
             }
-            (Oracle::External(reference), _) => {
+            (Oracle::External(reference), instance) => {
                 let output = self.run_helper(reference, &case.input, "reference")?;
-                Ok(Expected::from_bytes(&output))
+                match instance {
+                    Some(instance) => instance
+                        .problem()
+                        .read_answers(&output, instance.as_ref())
+                        .map_err(|why| {
+                            anyhow::anyhow!(
+                                "the reference {} printed what is not a {} answer: {why}",
+                                program_name(reference),
+                                instance.problem()
+                            )
+                        }),
+                    None => Ok(Expected::unknown(&output, self.config.rule)),
+                }
             }
         }
     }
@@ -445,13 +457,14 @@ impl Engine<'_> {
             original_path.clone()
         };
         let explanation = match (&instance, &config.oracle) {
-            (Some(instance), Oracle::Builtin) => Some(instance.explain()),
+            (Some(instance), Oracle::Builtin) => Some(instance.try_explain()?),
             _ => None,
         };
-        let explain_path = match (&instance, &explanation) {
-            (Some(instance), Some(explanation)) if instance.size().cells > COMPACT_ABOVE_CELLS => {
+        let explain_path = match &explanation {
+            Some(explanations) if explanations.iter().any(|e| e.long) => {
                 let path = input_path.with_extension("explain.txt");
-                crate::fsutil::write_atomic(&path, explanation.full().as_bytes())?;
+                let text = crate::problem::explanations_text(explanations, None);
+                crate::fsutil::write_atomic(&path, text.as_bytes())?;
                 Some(path)
             }
             _ => None,
@@ -596,7 +609,7 @@ impl Describe for Box<dyn Instance> {
         Instance::shape(self.as_ref())
     }
     fn largest(&self) -> i64 {
-        self.max_value()
+        Instance::largest(self.as_ref())
     }
 }
 

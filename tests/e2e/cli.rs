@@ -219,7 +219,7 @@ fn usage_errors_exit_2_with_a_message() {
         ),
         (
             &["gen", "chess", "--seed", "1", "--n", "0"],
-            "need 1 <= LO <= HI",
+            "--n 0: chess allows 1 <= n <= 10",
         ),
         (&["gen", "chess", "--seed", "x"], "--seed"),
         (&["gen", "chess", "--seed", "1", "--family", "nope"], "nope"),

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::util::{Background, PidLog, code, fixture, last_json, stderr};
 use duipai::problem::{
-    Chess, ChessProblem, ChessboardProblem, GenParams, Instance, Problem, SizeRange, Spec,
+    CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -114,12 +114,7 @@ fn check_saved_case(problem: &'static dyn Problem, input: &Path) -> Box<dyn Inst
     let instance = parse_file(problem, input);
     let ans = fs::read_to_string(input.with_extension("ans"))
         .unwrap_or_else(|e| panic!("answer beside {}: {e}", input.display()));
-    assert_eq!(
-        ans,
-        format!("{}\n", instance.solve()),
-        "{}",
-        input.display()
-    );
+    assert_eq!(ans, instance.answer_text(), "{}", input.display());
     assert!(
         input.with_extension("out").is_file(),
         "no .out beside {}",
@@ -327,9 +322,9 @@ fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Box<dyn I
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
     let original = dir.path().join(report["original_input"].as_str().unwrap());
     assert_eq!(original, dir.path().join("saved/chess-1.original.in"));
-    check_saved_case(&ChessProblem, &original);
+    check_saved_case(&CHESS, &original);
     assert_no_temporary_files(dir.path());
-    check_saved_case(&ChessProblem, &input)
+    check_saved_case(&CHESS, &input)
 }
 
 /// 1×1 boards of zeros: nothing to minimize, so only the first runs are hostile.
@@ -378,7 +373,7 @@ fn stress_no_read_is_wa_and_minimized_to_a_one() {
         &["--n", "1", "--m", "1", "--max-value", "5"],
         "WA",
     );
-    let c = small.downcast_ref::<Chess>().expect("chess");
+    let c = small.first_case::<ChessProblem>().expect("chess");
     assert_eq!((c.n, c.m, c.a[0][0]), (1, 1, 1));
 }
 
@@ -389,7 +384,7 @@ fn stress_crash_max_is_re_and_keeps_the_size() {
         &["--n", "10", "--m", "10", "--max-value", "0"],
         "RE",
     );
-    let c = small.downcast_ref::<Chess>().expect("chess");
+    let c = small.first_case::<ChessProblem>().expect("chess");
     assert_eq!((c.n, c.m), (10, 10));
 }
 
@@ -487,7 +482,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
         stderr(&out)
     );
     // The case as found, complete: valid input, the reference answer, the (empty) output.
-    let found = check_saved_case(&ChessProblem, &original);
+    let found = check_saved_case(&CHESS, &original);
     assert_eq!(
         fs::read(original.with_extension("out")).unwrap(),
         b"",
@@ -496,8 +491,8 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     // The smallest case so far, which the report points at, complete too.
     let input = dir.path().join(report["input"].as_str().unwrap());
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
-    let small = check_saved_case(&ChessProblem, &input);
-    assert!(small.size().cells <= found.size().cells);
+    let small = check_saved_case(&CHESS, &input);
+    assert!(small.size().measure[0] <= found.size().measure[0]);
     // Nothing else: no temporary file, no stray name.
     assert_no_temporary_files(dir.path());
     let names: Vec<String> = files_below(&dir.path().join("saved"))
@@ -591,9 +586,9 @@ fn pack_interrupted_leaves_only_complete_files() {
     for path in files_below(&pack) {
         match path.extension().and_then(OsStr::to_str) {
             Some("in") => {
-                let instance = parse_file(&ChessboardProblem, &path);
+                let instance = parse_file(&CHESSBOARD, &path);
                 if let Ok(ans) = fs::read_to_string(path.with_extension("ans")) {
-                    assert_eq!(ans, format!("{}\n", instance.solve()), "{}", path.display());
+                    assert_eq!(ans, instance.answer_text(), "{}", path.display());
                 }
                 checked += 1;
             }
@@ -783,19 +778,20 @@ fn check_parse(problem: &'static dyn Problem, text: &[u8]) -> Result<(), TestCas
 
 fn problem_strategy() -> impl Strategy<Value = &'static dyn Problem> {
     prop_oneof![
-        Just(&ChessProblem as &'static dyn Problem),
-        Just(&ChessboardProblem as &'static dyn Problem)
+        Just(&CHESS as &'static dyn Problem),
+        Just(&CHESSBOARD as &'static dyn Problem)
     ]
 }
 
 /// A valid input of `problem` from the built-in generator: small boards, so that edits land
 /// in every part of the file.
 fn valid_input(problem: &'static dyn Problem, seed: u64) -> Vec<u8> {
-    let args = GenParams {
-        n: Some(SizeRange { lo: 1, hi: 4 }),
-        m: (problem.name() == "chess").then_some(SizeRange { lo: 1, hi: 4 }),
-        ..GenParams::default()
-    };
+    let small = ParamValue::Range(SizeRange { lo: 1, hi: 4 });
+    let mut args = GenParams::default().with("n", small);
+    if problem.name() == "chess" {
+        args.set("m", small);
+    }
+
     let spec = Spec::new(problem, &args).expect("generator flags");
     spec.generate(seed).to_input().into_bytes()
 }
@@ -928,7 +924,7 @@ fn parsers_reject_long_inputs_in_linear_time() {
         vec![0; long],
     ];
     // A valid input followed by a long tail of blank lines and trailing spaces.
-    let mut padded = valid_input(&ChessboardProblem, 5);
+    let mut padded = valid_input(&CHESSBOARD, 5);
     padded.extend(b"  \n".repeat(long / 3));
     inputs.push(padded);
     for text in &inputs {

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
-use duipai::problem::{Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem};
+use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
 fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
@@ -30,12 +30,13 @@ fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
 }
 
 fn cells(instance: &dyn Instance) -> usize {
-    instance.size().cells
+    // Both staircase games measure cells first.
+    instance.size().measure[0] as usize
 }
 
 /// Sum of every value on the board: with `cells`, what "smaller" means.
 fn weight(instance: &dyn Instance) -> i64 {
-    instance.size().value_sum
+    *instance.size().measure.last().unwrap()
 }
 
 /// Runs stress on a wrong fixture and checks the whole failure report.
@@ -71,7 +72,7 @@ fn stress_finds(
     );
     // The saved answer is the reference's, and the program still fails on the minimized case.
     let ans = fs::read_to_string(input.with_extension("ans")).unwrap();
-    assert_eq!(ans.trim(), small.solve().to_string());
+    assert_eq!(ans.trim(), small.solve().join("\n"));
     let replay = on_fixture(
         dir.path(),
         &["test", problem.name(), input.to_str().unwrap()],
@@ -89,29 +90,29 @@ fn stress_finds(
 
 #[test]
 fn stress_finds_and_minimizes_a_wrong_chess_solution() {
-    let (_, small) = stress_finds(&ChessProblem, "wrong", &[]);
+    let (_, small) = stress_finds(&CHESS, "wrong", &[]);
     // `wrong` fails when the top-left A is odd: the smallest such case is 1×1 with A = 1.
-    let c = small.downcast_ref::<Chess>().unwrap();
+    let c = small.first_case::<ChessProblem>().unwrap();
     assert_eq!((c.n, c.m, c.a[0][0], c.b[0][0]), (1, 1, 1, 0));
 }
 
 #[test]
 fn stress_finds_a_bug_on_thin_boards_only() {
-    let (_, small) = stress_finds(&ChessProblem, "wrong-thin", &[]);
-    let c = small.downcast_ref::<Chess>().unwrap();
+    let (_, small) = stress_finds(&CHESS, "wrong-thin", &[]);
+    let c = small.first_case::<ChessProblem>().unwrap();
     assert_eq!((c.n, c.m), (1, 1));
 }
 
 #[test]
 fn stress_finds_a_wrong_chessboard_solution() {
-    let (_, small) = stress_finds(&ChessboardProblem, "wrong", &[]);
-    let c = small.downcast_ref::<Chessboard>().unwrap();
+    let (_, small) = stress_finds(&CHESSBOARD, "wrong", &[]);
+    let c = small.first_case::<ChessboardProblem>().unwrap();
     assert_eq!(c.n, 1);
 }
 
 #[test]
 fn stress_finds_a_crash_on_max_size_boards() {
-    let (found, small) = stress_finds(&ChessProblem, "crash-max", &["--n", "10", "--m", "10"]);
+    let (found, small) = stress_finds(&CHESS, "crash-max", &["--n", "10", "--m", "10"]);
     assert_eq!(cells(found.as_ref()), 100);
     // It only crashes at 10×10, so the board keeps its size and loses its values.
     assert_eq!(cells(small.as_ref()), 100);

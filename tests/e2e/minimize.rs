@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use duipai::problem::{self, Chess, Chessboard, Instance};
+use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
 use crate::util::{code, duipai_in, fixture, last_json, stdout};
 
@@ -38,7 +38,7 @@ fn a_greedy_player_shrinks_to_a_two_by_two_board() {
     let (report, case) = stress(dir.path(), "chess", "greedy", "2", &[]);
     assert_eq!(report["verdict"], "WA");
     assert_eq!(report["one_minimal"], true);
-    let c = case.downcast_ref::<Chess>().unwrap();
+    let c = case.first_case::<ChessProblem>().unwrap();
     assert!(c.n * c.m <= 4, "{}×{}", c.n, c.m);
     let sum: i64 = c.a.iter().chain(&c.b).flatten().sum();
     assert!(sum <= 10, "value sum {sum}");
@@ -54,7 +54,7 @@ fn an_array_too_small_for_the_largest_board_shrinks_to_an_empty_board() {
     let dir = tempfile::tempdir().unwrap();
     let (report, case) = stress(dir.path(), "chessboard", "crash-max", "2", &[]);
     assert_eq!(report["verdict"], "RE");
-    let b = case.downcast_ref::<Chessboard>().unwrap();
+    let b = case.first_case::<ChessboardProblem>().unwrap();
     assert_eq!(b.n, 12);
     assert!(b.pieces() <= 1, "{} pieces", b.pieces());
     assert!(report["shrink_runs"].as_u64().unwrap() < 200);
@@ -79,7 +79,8 @@ fn a_threshold_bug_keeps_failing_the_same_way_on_a_smaller_board() {
     let original = chess.parse(&original, &chess.default_bounds()).unwrap();
     assert!(case.size() < original.size());
     // The bug only shows beyond ±10^6, and the minimized case still gets there.
-    assert!(case.solve().abs() > 1_000_000, "{}", case.solve());
+    let answer: i64 = case.solve()[0].parse().unwrap();
+    assert!(answer.abs() > 1_000_000, "{answer}");
 }
 
 #[test]
@@ -93,7 +94,7 @@ fn a_slow_program_keeps_its_time_limit_verdict() {
         &["--time-limit", "300", "--no-replay"],
     );
     assert_eq!(report["verdict"], "TLE");
-    let c = case.downcast_ref::<Chess>().unwrap();
+    let c = case.first_case::<ChessProblem>().unwrap();
     assert!(
         c.n * c.m >= 6,
         "a tiny board cannot be slow: {}×{}",

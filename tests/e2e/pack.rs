@@ -8,10 +8,11 @@ use std::process::Command;
 use std::sync::Mutex;
 
 use clap::Parser;
-use duipai::app::args::{Cli, Command as Sub, parse_plan};
+use duipai::app::args::{Cli, Command as Sub};
+use duipai::pack::parse_plan;
 use duipai::pack::{self, Layout, MANIFEST, PackOptions, plan};
 use duipai::problem::{
-    Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem, Spec,
+    CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem, Spec,
 };
 
 const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::Noi, Layout::Icpc];
@@ -142,13 +143,13 @@ fn layouts_name_their_files() {
 fn icpc_layout_has_samples_and_limits() {
     for (problem, sample_in, sample_ans, memory) in [
         (
-            &ChessProblem as &'static dyn Problem,
+            &CHESS as &'static dyn Problem,
             "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
             "2\n",
             512,
         ),
         (
-            &ChessboardProblem,
+            &CHESSBOARD,
             "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n",
             "3\n",
             1024,
@@ -208,10 +209,10 @@ fn chess_plan_is_the_official_table() {
         (10, 10),
         (10, 10),
     ];
-    let cases = plan_instances(&ChessProblem, 0);
+    let cases = plan_instances(&CHESS, 0);
     assert_eq!(cases.len(), 20);
     for (i, (case, &(n, m))) in cases.iter().zip(&sizes).enumerate() {
-        let c = case.downcast_ref::<Chess>().unwrap();
+        let c = case.first_case::<ChessProblem>().unwrap();
         assert_eq!((c.n, c.m), (n, m), "test point {}", i + 1);
         let point = i + 1;
         let b_zero = c.b.iter().flatten().all(|&v| v == 0);
@@ -229,25 +230,25 @@ fn chess_plan_is_the_official_table() {
     }
     // Values use the whole range: some test point reaches above 99000.
     assert!(cases.iter().any(|c| {
-        c.downcast_ref::<Chess>()
+        c.first_case::<ChessProblem>()
             .is_some_and(|c| c.a.iter().flatten().any(|&v| v > 99_000))
     }));
 }
 
 #[test]
 fn chessboard_plan_covers_sizes_and_families() {
-    let plan = builtin_plan(&ChessboardProblem);
+    let plan = builtin_plan(&CHESSBOARD);
     assert!(plan.lines.len() >= 20);
-    let cases = plan_instances(&ChessboardProblem, 0);
+    let cases = plan_instances(&CHESSBOARD, 0);
     let sizes: Vec<usize> = cases
         .iter()
-        .map(|c| c.downcast_ref::<Chessboard>().unwrap().n)
+        .map(|c| c.first_case::<ChessboardProblem>().unwrap().n)
         .collect();
     for n in 1..=12 {
         assert!(sizes.contains(&n), "no board of size {n}");
     }
     assert!(sizes.iter().filter(|&&n| n == 12).count() >= 3);
-    for f in ChessboardProblem.families() {
+    for f in CHESSBOARD.families() {
         assert!(
             plan.lines
                 .iter()
@@ -259,12 +260,12 @@ fn chessboard_plan_covers_sizes_and_families() {
 
 #[test]
 fn seed_zero_keeps_the_written_seeds_and_others_change_every_test() {
-    let a = &packed(&ChessProblem, Layout::Plain, 0).tree;
+    let a = &packed(&CHESS, Layout::Plain, 0).tree;
     let first = duipai(&[
         "gen", "chess", "--n", "2", "--m", "2", "--b-zero", "--family", "uniform", "--seed", "101",
     ]);
     assert_eq!(a["1.in"], first.stdout);
-    let b = &packed(&ChessProblem, Layout::Plain, 7).tree;
+    let b = &packed(&CHESS, Layout::Plain, 7).tree;
     // The random 10×10 points differ with another seed (18 is every value at the bound, and
     // small boards may coincide by chance).
     for i in [17, 19, 20] {
@@ -344,7 +345,7 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                     "{name} is canonical"
                 );
                 let answer = text(&tree[&format!("{stem}.ans")]);
-                assert_eq!(answer, format!("{}\n", instance.solve()), "{name}");
+                assert_eq!(answer, instance.answer_text(), "{name}");
                 checked += 1;
             }
             assert!(checked >= 20, "{problem} {layout:?}: {checked}");
@@ -389,7 +390,7 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
     assert!(stderr.contains("tests"), "{stderr}");
 
     let tree = read_tree(&out_dir);
-    assert_eq!(&tree, &packed(&ChessboardProblem, Layout::Icpc, 0).tree);
+    assert_eq!(&tree, &packed(&CHESSBOARD, Layout::Icpc, 0).tree);
     assert!(
         tree.keys().all(|k| !k.contains(".duipai-")),
         "{:?}",
@@ -433,7 +434,7 @@ fn force_removes_a_stale_manifest_before_writing() {
         "stale"
     );
     // ...and a good run replaces the manifest.
-    let mut opts = options(&ChessProblem, dir.path(), Layout::Plain, 0);
+    let mut opts = options(&CHESS, dir.path(), Layout::Plain, 0);
     opts.force = true;
     pack::write_pack(&opts, &mut |_, _| {}).unwrap();
     let manifest = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
@@ -454,7 +455,7 @@ fn plan_errors_name_file_and_line() {
         ),
         (
             "gen chess --n 2 --bogus --seed 1\n",
-            ":1: unexpected argument '--bogus'",
+            ":1: unknown flag --bogus: a plan line takes --seed, --family and the parameters of chess",
         ),
         ("gen chess --n 2\n", ":1: "),
         (

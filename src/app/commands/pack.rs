@@ -2,10 +2,11 @@
 
 use anyhow::Context;
 
-use crate::app::args::{PackArgs, parse_plan};
+use crate::app::args::PackArgs;
 use crate::app::exit::Status;
 use crate::app::interrupt;
 use crate::app::ui::Progress;
+use crate::pack::parse_plan;
 use crate::pack::{self, PackOptions, plan};
 
 pub fn run(args: PackArgs) -> anyhow::Result<Status> {

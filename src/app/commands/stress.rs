@@ -181,7 +181,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                     detail: failure.outcome.judgement.detail.clone(),
                     input: failure.input_path.clone(),
                     original_input: failure.original_path.clone(),
-                    expected: failure.expected.to_text().trim_end().to_string(),
+                    expected: failure.expected.text.trim_end().to_string(),
                     actual: String::from_utf8_lossy(&stdout[..stdout.len().min(4096)]).into_owned(),
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
@@ -307,5 +307,6 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
+        rule: crate::answer::Rule::EXACT,
     })
 }

@@ -34,7 +34,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         junit::check_report_path(path)?;
     }
     let cases = match crate::problem::by_name(problem) {
-        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known), &args.dir)?,
+        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known)?, &args.dir)?,
         None => {
             if args.bounds.is_set() {
                 bail!(
@@ -113,7 +113,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                 cases[i].name, outcomes[i].judgement.detail
             ));
             out.text(ui::diff(&report::diff::unified(
-                &cases[i].expected.to_text(),
+                &cases[i].expected.text,
                 &outcomes[i].execution.stdout,
             )));
         }
