@@ -20,6 +20,7 @@ pub mod chess;
 pub mod chessboard;
 pub mod file;
 pub mod game;
+pub mod gems;
 pub mod generate;
 pub mod input;
 pub mod params;
@@ -31,6 +32,7 @@ pub use chess::{CHESS, Chess, ChessProblem};
 pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
 pub use file::Structure;
 pub use game::{Builtin, Cases, Game};
+pub use gems::{GEMS, Gems, GemsProblem};
 pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
@@ -38,7 +40,7 @@ pub use solution::{Explanation, SolveError, explanations_text};
 
 /// Every game duipai knows, in the order help texts list them. Adding a game is one folder
 /// and one entry here.
-pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD];
+pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS];
 
 /// The registered game called `name` (as typed on the command line).
 pub fn by_name(name: &str) -> Option<&'static dyn Problem> {

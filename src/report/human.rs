@@ -109,15 +109,28 @@ pub fn stress_failure(failure: &Failure) -> String {
             .map_or("as generated".to_string(), |i| i.shape()),
         failure.input_path.display()
     );
+    if let Some(origin) = origin(failure) {
+        out.push_str(&format!("    ({origin})\n"));
+    }
     out.push_str(&indent(&String::from_utf8_lossy(&failure.input)));
-    out.push_str(&format!("expected: {}\n", failure.expected.text.trim_end()));
     let outcome = &failure.outcome;
-    out.push_str(&format!(
-        "actual:   {} ({} {})\n",
-        shown_output(&outcome.execution.stdout),
+    let verdict = format!(
+        "({} {})",
         outcome.verdict().code(),
         outcome.judgement.detail
-    ));
+    );
+    let expected = failure.expected.text.trim_end();
+    let actual = shown_output(&outcome.execution.stdout);
+    if expected.contains('\n') || actual.contains('\n') {
+        // Answers of several cases: each on its own line, as the program prints them.
+        out.push_str("expected:\n");
+        out.push_str(&indent(expected));
+        out.push_str(&format!("actual: {verdict}\n"));
+        out.push_str(&indent(&actual));
+    } else {
+        out.push_str(&format!("expected: {expected}\n"));
+        out.push_str(&format!("actual:   {actual} {verdict}\n"));
+    }
     out.push_str(&super::stderr_block(&super::stderr_tail(
         &outcome.execution.stderr,
     )));
@@ -133,6 +146,21 @@ pub fn stress_failure(failure: &Failure) -> String {
         }
     }
     out
+}
+
+/// Which cases of the input as found the reported input holds, when the file had several:
+/// `case 3 of the 8 in the input as found`.
+fn origin(failure: &Failure) -> Option<String> {
+    let total = failure.original_cases.filter(|&n| n > 1)?;
+    let origins = failure.instance.as_ref()?.origins();
+    let numbers: Vec<String> = origins.iter().map(|o| (o + 1).to_string()).collect();
+    Some(match numbers.as_slice() {
+        [one] => format!("case {one} of the {total} in the input as found"),
+        many => format!(
+            "cases {} of the {total} in the input as found",
+            many.join(", ")
+        ),
+    })
 }
 
 /// The start of a program's output for the report, or a note that there was none.

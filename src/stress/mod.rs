@@ -170,6 +170,8 @@ pub struct Failure {
     pub input: Vec<u8>,
     /// The parsed case, when duipai knows the problem's format.
     pub instance: Option<Box<dyn Instance>>,
+    /// How many cases the input as found held (when duipai knows the format).
+    pub original_cases: Option<usize>,
     pub expected: Expected,
     pub outcome: CaseOutcome,
     /// When the built-in solver is the oracle: per case, the answer and an optimal line of
@@ -408,6 +410,7 @@ impl Engine<'_> {
         )?;
         on_event(Event::SavedOriginal(original_path.clone()));
 
+        let original_cases = case.instance.as_ref().map(|i| i.case_count());
         let mut input = case.input;
         let mut instance = case.instance;
         let mut expected = expected;
@@ -419,9 +422,16 @@ impl Engine<'_> {
             }
         } else {
             on_event(Event::MinimizeStarted);
+            let failed_case = outcome.judgement.case;
             let result = match &instance {
                 Some(start) => {
-                    let (small, found, result) = self.minimize(start.clone(), verdict, on_event);
+                    // The failing case alone, when the file has others and the output says
+                    // which one: one run that often settles most of the minimization.
+                    let focus = failed_case
+                        .filter(|_| start.case_count() > 1)
+                        .map(|k| start.only_case(k));
+                    let (small, found, result) =
+                        self.minimize(start.clone(), focus, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_input().into_bytes();
                         instance = Some(small);
@@ -432,7 +442,7 @@ impl Engine<'_> {
                 }
                 None => {
                     let start = TextCase::new(&input);
-                    let (small, found, result) = self.minimize(start, verdict, on_event);
+                    let (small, found, result) = self.minimize(start, None, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_bytes();
                         expected = small_expected;
@@ -476,6 +486,7 @@ impl Engine<'_> {
             input_path,
             input,
             instance,
+            original_cases,
             expected,
             outcome,
             explanation,
@@ -522,12 +533,14 @@ impl Engine<'_> {
         ))
     }
 
-    /// Shrinks `start` while the program still fails it with the same verdict. Returns the
-    /// smallest case, its expected answer and outcome when smaller than `start`, and how it went.
+    /// Shrinks `start` while the program still fails it with the same verdict, trying
+    /// `focus` (a smaller case the failure points at) first. Returns the smallest case, its
+    /// expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
     fn minimize<S: Shrinkable + Describe>(
         &self,
         start: S,
+        focus: Option<S>,
         verdict: Verdict,
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
@@ -575,7 +588,18 @@ impl Engine<'_> {
             }))
         };
         let budget = self.config.shrink_budget;
-        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        let focus = focus.map(|f| (probe(&f), f));
+        let probed = usize::from(focus.is_some());
+        let (start, focused) = match focus {
+            Some((Probe::Fails(found), f)) => (f, Some(found)),
+            _ => (start, None),
+        };
+        let steps = usize::from(focused.is_some());
+        let mut shrunk =
+            minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        shrunk.stats.runs += probed;
+        shrunk.stats.steps += steps;
+        let payload = shrunk.payload.take().or(focused);
         if let Some(err) = harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
@@ -585,7 +609,7 @@ impl Engine<'_> {
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
             budget: budget.time,
         };
-        (shrunk.case, shrunk.payload, result)
+        (shrunk.case, payload, result)
     }
 }
 

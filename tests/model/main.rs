@@ -4,5 +4,6 @@
 
 mod conformance;
 mod engine;
+mod gems;
 mod generate;
 mod problems;
