@@ -253,7 +253,8 @@ pub struct TestArgs {
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// Print a JSON report on stdout (human text goes to stderr).
+    /// Print JSON Lines on stdout: one object per case as it is judged, then a summary
+    /// object; each has "schema": 1 (human text goes to stderr).
     #[arg(long)]
     pub json: bool,
     /// Write a JUnit XML report to FILE.
@@ -340,9 +341,13 @@ pub struct StressArgs {
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,
-    /// Print a JSON report on stdout; its last line is a JSON object.
+    /// Print JSON Lines on stdout: one summary object per run, with "schema": 1 (human
+    /// text goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Write a JUnit XML report to FILE: one test case for the run, or for the failing seed.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
