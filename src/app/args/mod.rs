@@ -129,7 +129,9 @@ pub struct PackArgs {
     /// Mixed into every plan line's seed; 0 keeps the plan's seeds as written.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write into a non-empty directory, replacing files of the same name.
+    /// Write into a non-empty directory: replace files of the same names, remove the files
+    /// manifest.txt lists for the previous pack of this problem and layout that this one
+    /// does not write, and leave everything else in place.
     #[arg(long)]
     pub force: bool,
 }
