@@ -164,9 +164,9 @@ fn kattis_protocol_accepts_and_rejects() {
     let (code, message) = kattis(b"2 2\n", b"2\n");
     assert_eq!(code, 43);
     assert!(message.starts_with("wrong output format"), "{message}");
-    // A broken answer file is a judge error: neither 42 nor 43.
-    let (code, _) = kattis(b"2\n", b"?\n");
-    assert_eq!(code, 1);
+    // A broken answer file is a judge error: neither 42 nor 43, and no judge message.
+    let (code, message) = kattis(b"2\n", b"?\n");
+    assert_eq!((code, message.as_str()), (1, ""));
 }
 
 #[test]
@@ -186,6 +186,127 @@ fn kattis_protocol_needs_an_existing_feedback_directory() {
         b"2\n",
     );
     assert_eq!(res.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        stderr.contains("FAIL feedback directory") && stderr.contains("does not exist"),
+        "{stderr}"
+    );
+    assert!(!missing.exists(), "nothing is created in its place");
+}
+
+/// One Kattis-protocol run whose checker must fail: (exit code, judgeerror.txt,
+/// judgemessage.txt, stderr).
+fn kattis_failure(args: &[&str], stdin: &[u8]) -> (i32, Option<String>, Option<String>, String) {
+    let f = Files::new();
+    f.put("chess.in", CHESS_SAMPLE.as_bytes());
+    f.put("broken.in", b"2 3\n1 2\n");
+    f.put("good.ans", b"2\n");
+    f.put("bad.ans", b"two\n");
+    f.put("zero.ans", b"012\n");
+    fs::create_dir(f.path().join("feedback")).unwrap();
+    let mut full: Vec<std::ffi::OsString> = Vec::new();
+    for arg in args {
+        // Names of files in the test directory become paths in it; other words stay.
+        if arg.ends_with(".in") || arg.ends_with(".ans") || *arg == "feedback" {
+            full.push(f.path().join(arg).into_os_string());
+        } else {
+            full.push(arg.into());
+        }
+    }
+    let full: Vec<&std::ffi::OsStr> = full.iter().map(|a| a.as_os_str()).collect();
+    let res = checker(&full, stdin);
+    let feedback = f.path().join("feedback");
+    (
+        res.status.code().unwrap(),
+        fs::read_to_string(feedback.join("judgeerror.txt")).ok(),
+        fs::read_to_string(feedback.join("judgemessage.txt")).ok(),
+        String::from_utf8_lossy(&res.stderr).into_owned(),
+    )
+}
+
+/// Every way the checker can fail under the Kattis protocol ends the same: exit 1 (neither
+/// 42 nor 43, so the judge reports a judge error), the reason in `judgeerror.txt` in the
+/// feedback directory and on stderr, and no `judgemessage.txt` (which would read as a
+/// verdict on the contestant).
+#[test]
+fn every_kattis_checker_failure_writes_judgeerror_and_exits_1() {
+    let kattis = "--protocol=kattis";
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            "a missing answer file",
+            &[kattis, "chess.in", "none.ans", "feedback"],
+            "cannot read answer",
+        ),
+        (
+            "a malformed answer file",
+            &[kattis, "chess.in", "bad.ans", "feedback"],
+            "answer file is not one integer",
+        ),
+        (
+            "an answer file testlib would not read",
+            &[kattis, "chess.in", "zero.ans", "feedback"],
+            "leading zeros are not allowed",
+        ),
+        (
+            "an endless answer file",
+            &[kattis, "chess.in", "/dev/zero", "feedback"],
+            "larger than 16 MiB",
+        ),
+        (
+            "an answer of `-` without --problem",
+            &[kattis, "chess.in", "-", "feedback"],
+            "needs --problem",
+        ),
+        (
+            "a missing input that is needed",
+            &[kattis, "--problem=chess", "none.in", "-", "feedback"],
+            "cannot read input",
+        ),
+        (
+            "an invalid input that is needed",
+            &[kattis, "--problem=chess", "broken.in", "-", "feedback"],
+            "input file is invalid",
+        ),
+        (
+            "bad usage: an unknown problem",
+            &[kattis, "--problem=nope", "chess.in", "-", "feedback"],
+            "invalid value 'nope'",
+        ),
+        (
+            "bad usage, with the protocol as two words",
+            &[
+                "--protocol",
+                "kattis",
+                "--problem",
+                "nope",
+                "chess.in",
+                "-",
+                "feedback",
+            ],
+            "invalid value 'nope'",
+        ),
+    ];
+    for (what, args, reason) in cases {
+        let (code, error, message, stderr) = kattis_failure(args, b"2\n");
+        assert_eq!(code, 1, "{what}: {stderr}");
+        let error = error.unwrap_or_else(|| panic!("{what}: no judgeerror.txt; stderr {stderr}"));
+        assert!(
+            error.contains(reason),
+            "{what}: judgeerror.txt says {error:?}"
+        );
+        assert!(
+            error.ends_with('\n') && error.lines().count() == 1,
+            "{what}: {error:?}"
+        );
+        assert!(stderr.contains(reason), "{what}: {stderr}");
+        assert_eq!(message, None, "{what}: a judgemessage.txt was written");
+    }
+    // The same answer files decide nothing under testlib either: 3, the testlib failure.
+    for answer in ["bad.ans", "zero.ans", "none.ans"] {
+        let (code, _, _, stderr) = kattis_failure(&["chess.in", "good.ans", answer], b"");
+        assert_eq!(code, 3, "{answer}: {stderr}");
+        assert!(stderr.starts_with("FAIL "), "{stderr}");
+    }
 }
 
 /// testlib's integer reader is the rule: `0011`, `+12` and `-0` are presentation errors

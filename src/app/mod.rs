@@ -18,7 +18,8 @@ use exit::Status;
 
 /// Parse the command line, run the subcommand, and turn its outcome into an exit status.
 /// Errors are printed once, with their chain of causes; with `--json`, stdout's last line is
-/// then `{"status":"error","message":...}`.
+/// then `{"schema":1,"status":"error","message":...}`, and with `--junit FILE` the report is
+/// rewritten to show the error.
 pub fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
@@ -27,6 +28,13 @@ pub fn main() -> ExitCode {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
+    // Read before clap, so that a usage error too replaces the previous report.
+    let junit = junit_report(&argv);
+    let junit_error = |message: &str| {
+        if let Some((suite, path)) = &junit {
+            crate::report::junit::write_error_report(path, suite, message);
+        }
+    };
     let cli = match parse(&argv) {
         Ok(cli) => cli,
         Err(err) => {
@@ -38,6 +46,11 @@ pub fn main() -> ExitCode {
                     "{}",
                     error_json(first.strip_prefix("error: ").unwrap_or(first))
                 );
+            }
+            if usage_error {
+                let rendered = err.render().to_string();
+                let first = rendered.lines().next().unwrap_or_default();
+                junit_error(first.strip_prefix("error: ").unwrap_or(first));
             }
             let _ = err.print();
             return if usage_error {
@@ -62,6 +75,7 @@ pub fn main() -> ExitCode {
         Err(err) => {
             let message = format!("{err:#}");
             eprintln!("duipai: error: {message}");
+            junit_error(&message);
             if json {
                 println!("{}", error_json(&message));
             }
@@ -93,7 +107,35 @@ fn parse(argv: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches)
 }
 
+/// The `--junit FILE` of a `test` or `stress` command line, as the report's suite name and
+/// FILE, read from the words before `--` without clap (which may have refused them).
+fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathBuf)> {
+    let words: Vec<&std::ffi::OsString> = argv.iter().skip(1).take_while(|a| *a != "--").collect();
+    let command = words.iter().find_map(|w| {
+        let w = w.to_str()?;
+        ["solve", "validate", "gen", "pack", "test", "stress"]
+            .contains(&w)
+            .then_some(w)
+    })?;
+    if command != "test" && command != "stress" {
+        return None;
+    }
+    let mut path = None;
+    for (i, word) in words.iter().enumerate() {
+        let text = word.to_string_lossy();
+        if text == "--junit" {
+            path = words.get(i + 1).map(std::path::PathBuf::from);
+        } else if let Some(value) = text.strip_prefix("--junit=") {
+            path = Some(std::path::PathBuf::from(value));
+        }
+    }
+    Some((format!("duipai {command}"), path?))
+}
+
 /// The JSON line of a harness or usage error.
 fn error_json(message: &str) -> String {
-    serde_json::json!({ "status": "error", "message": message }).to_string()
+    crate::report::json::line(&crate::report::json::ErrorReport {
+        status: "error",
+        message,
+    })
 }

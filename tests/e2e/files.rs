@@ -183,15 +183,41 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
         0
     );
     std::fs::write(d.join("p/notes.txt"), "mine").unwrap();
-    let out = duipai_in(d, &["pack", "chess", "--out", "p", "--force"]);
+    std::fs::write(
+        d.join("three.plan"),
+        "gen chess --n 2 --seed 1\ngen chess --n 3 --seed 2\ngen chess --n 4 --seed 3\n",
+    )
+    .unwrap();
+    let out = duipai_in(
+        d,
+        &[
+            "pack",
+            "chess",
+            "--out",
+            "p",
+            "--layout",
+            "noi",
+            "--plan",
+            "three.plan",
+            "--force",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(!d.join("p/chess1.in").exists());
-    assert!(d.join("p/1.in").exists());
+    assert!(d.join("p/chess3.in").exists());
+    assert!(!d.join("p/chess4.in").exists());
     assert_eq!(
         std::fs::read_to_string(d.join("p/notes.txt")).unwrap(),
         "mine"
     );
-    assert!(stderr(&out).contains("left alone (not test data): notes.txt"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left in place 1 file that no pack in manifest.txt lists: notes.txt"),
+        "{err}"
+    );
     // `test` now sees exactly the new pack.
     let fixture = fixture();
     let out = duipai_in(
@@ -206,7 +232,7 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
             "chess",
         ],
     );
-    assert!(stdout(&out).contains("20 cases: 20 AC"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("3 cases: 3 AC"), "{}", stdout(&out));
 }
 
 #[test]

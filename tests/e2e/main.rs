@@ -10,6 +10,7 @@ mod hostile;
 mod judging;
 mod minimize;
 mod pack;
+mod reports;
 mod runner;
 mod timing;
 mod util;

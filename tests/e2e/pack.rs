@@ -409,36 +409,387 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
 }
 
 #[test]
-fn force_removes_a_stale_manifest_before_writing() {
+fn a_failed_plan_leaves_the_previous_manifest_and_a_good_run_replaces_it() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join(MANIFEST), "stale").unwrap();
+    let d = dir.path();
+    let out_dir = d.join("p");
+    std::fs::write(d.join("one.plan"), "gen chess --n 2 --seed 1\n").unwrap();
+    let before = in_dir(d, &["pack", "chess", "--out", "p", "--plan", "one.plan"]);
+    assert_eq!(before.status.code(), Some(0), "{}", text(&before.stderr));
+    let manifest = std::fs::read(out_dir.join(MANIFEST)).unwrap();
     // A plan whose second line is bad fails before anything is written...
-    let plan_path = dir.path().join("bad.plan");
     std::fs::write(
-        &plan_path,
+        d.join("bad.plan"),
         "gen chess --n 2 --seed 1\ngen chess --n 2 --seed x\n",
     )
     .unwrap();
-    let out = duipai(&[
-        "pack",
-        "chess",
-        "--out",
-        dir.path().to_str().unwrap(),
-        "--force",
-        "--plan",
-        plan_path.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert_eq!(
-        text(&std::fs::read(dir.path().join(MANIFEST)).unwrap()),
-        "stale"
+    let out = in_dir(
+        d,
+        &[
+            "pack", "chess", "--out", "p", "--force", "--plan", "bad.plan",
+        ],
     );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(std::fs::read(out_dir.join(MANIFEST)).unwrap(), manifest);
     // ...and a good run replaces the manifest.
-    let mut opts = options(&CHESS, dir.path(), Layout::Plain, 0);
+    let mut opts = options(&CHESS, &out_dir, Layout::Plain, 0);
     opts.force = true;
     pack::write_pack(&opts, &mut |_, _| {}).unwrap();
-    let manifest = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
-    assert!(manifest.starts_with("# duipai pack chess --layout plain --seed 0"));
+    let manifest = std::fs::read_to_string(out_dir.join(MANIFEST)).unwrap();
+    assert!(manifest.starts_with("# duipai pack chess --layout plain --seed 0 (plan <built-in"));
+    assert_eq!(manifest.matches("# duipai pack").count(), 1, "{manifest}");
+}
+
+/// Runs `duipai ARGS` in `dir`.
+fn in_dir(dir: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_duipai"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("running duipai")
+}
+
+/// A plan of `n` small chess tests (`tN.plan` in `dir`).
+fn small_plan(dir: &Path, problem: &str, n: usize) -> String {
+    let name = format!("{problem}{n}.plan");
+    let lines: String = (1..=n)
+        .map(|i| format!("gen {problem} --n {} --seed {i}\n", 1 + i % 3))
+        .collect();
+    std::fs::write(dir.join(&name), lines).unwrap();
+    name
+}
+
+#[test]
+fn force_removes_only_what_the_manifest_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = d.join("p");
+    let out = in_dir(d, &["pack", "chess", "--out", "p", "--layout", "icpc"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The setter's own test and notes, which no manifest lists.
+    std::fs::write(p.join("data/secret/99-hand.in"), "1 1\n5\n0\n").unwrap();
+    std::fs::write(p.join("data/secret/99-hand.ans"), "5\n").unwrap();
+    std::fs::write(p.join("notes.txt"), "keep me").unwrap();
+    let plan = small_plan(d, "chess", 2);
+    let args = [
+        "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan,
+    ];
+
+    // Without --force: refused, and the refusal says exactly what --force would do.
+    let before = read_tree(&p);
+    let out = in_dir(d, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(read_tree(&p), before, "nothing changed");
+    for says in [
+        "p is not empty; pass --force to write the chess pack (icpc layout) into it",
+        "replaces 6 files that the previous pack listed in manifest.txt (data/sample/01-sample.in,",
+        "creates 0 files",
+        "merges problem.yaml",
+        "removes 36 files that the previous pack listed in manifest.txt and this one does not \
+         write (data/secret/03.in, data/secret/03.ans,",
+        "leaves in place 3 files that no pack in manifest.txt lists (data/secret/99-hand.ans, \
+         data/secret/99-hand.in, notes.txt)",
+    ] {
+        assert!(err.contains(says), "missing {says:?} in\n{err}");
+    }
+
+    let out = in_dir(d, &[&args[..], &["--force"]].concat());
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let tree = read_tree(&p);
+    let mut names: Vec<&str> = tree.keys().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "data/sample/01-sample.ans",
+            "data/sample/01-sample.in",
+            "data/secret/01.ans",
+            "data/secret/01.in",
+            "data/secret/02.ans",
+            "data/secret/02.in",
+            "data/secret/99-hand.ans",
+            "data/secret/99-hand.in",
+            "manifest.txt",
+            "notes.txt",
+            "problem.yaml",
+        ]
+    );
+    assert_eq!(text(&tree["data/secret/99-hand.ans"]), "5\n");
+    assert!(
+        err.contains("removed 36 files of the previous chess pack (icpc layout)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "left in place 3 files that no pack in manifest.txt lists: data/secret/99-hand.ans, \
+             data/secret/99-hand.in, notes.txt"
+        ),
+        "{err}"
+    );
+
+    // Without a manifest, nothing is the previous pack's: a forced pack removes nothing.
+    std::fs::remove_file(p.join(MANIFEST)).unwrap();
+    let plan = small_plan(d, "chess", 1);
+    let out = in_dir(
+        d,
+        &[
+            "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan, "--force",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(p.join("data/secret/02.in").exists(), "{err}");
+    assert!(!err.contains("removed"), "{err}");
+    assert!(
+        err.contains("replaced 4 files of the same names that manifest.txt did not list"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = small_plan(d, "chess", 1);
+    let args = [
+        "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan, "--force",
+    ];
+    assert_eq!(in_dir(d, &args).status.code(), Some(0));
+    let yaml = d.join("p/problem.yaml");
+    // The setter adds a license and a uuid, a comment, and changes the order and the name.
+    let edited = "# NOI 2018 day 1, problem A\n\
+                  name: 一双木棋\n\
+                  problem_format_version: 2023-07-draft\n\
+                  uuid: 4c3b6e2a-59d1-4f0e-9a43-0a3c1f2b7d11\n\
+                  license: cc by-sa  # see the statement\n\
+                  limits:\n  \
+                    memory: 256\n  \
+                    output: 8\n";
+    std::fs::write(&yaml, edited).unwrap();
+    let out = in_dir(d, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&yaml).unwrap(),
+        edited.replace(
+            "memory: 256\n  output: 8\n",
+            "memory: 512\n  output: 8\n  time_limit: 1\n"
+        )
+    );
+    assert!(
+        err.contains("problem.yaml: added limits.time_limit, limits.memory 256 -> 512"),
+        "{err}"
+    );
+    // Packing again changes nothing and says nothing about it.
+    let out = in_dir(d, &args);
+    assert!(
+        !text(&out.stderr).contains("problem.yaml"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A file duipai cannot merge line by line is left exactly as it is, with a warning.
+    let flow = "name: Chess\nlimits: {time_limit: 2, memory: 64}\nlicense: cc0\n";
+    std::fs::write(&yaml, flow).unwrap();
+    let out = in_dir(d, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), flow);
+    assert!(
+        err.contains("warning: problem.yaml left as it is (line 2: limits is written on one line"),
+        "{err}"
+    );
+    assert!(err.contains("time_limit: 1 and memory: 512"), "{err}");
+}
+
+#[test]
+fn packs_of_two_problems_share_one_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = d.join("evaldata");
+    let out = in_dir(
+        d,
+        &["pack", "chess", "--out", "evaldata", "--layout", "noi"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let chess = read_tree(&p);
+    let chess_manifest = text(&chess[MANIFEST]).to_string();
+    let plan = small_plan(d, "chessboard", 2);
+    let args = [
+        "pack",
+        "chessboard",
+        "--out",
+        "evaldata",
+        "--layout",
+        "noi",
+        "--plan",
+        &plan,
+    ];
+
+    let out = in_dir(d, &args);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for says in [
+        "replaces no file",
+        "creates 4 files",
+        "removes no file",
+        "keeps the 40 files of the chess pack (noi layout)",
+    ] {
+        assert!(err.contains(says), "missing {says:?} in\n{err}");
+    }
+    assert_eq!(read_tree(&p), chess);
+
+    let out = in_dir(d, &[&args[..], &["--force"]].concat());
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("kept the 40 files of the chess pack (noi layout)"),
+        "{err}"
+    );
+    let both = read_tree(&p);
+    for (name, bytes) in &chess {
+        if name != MANIFEST {
+            assert_eq!(&both[name], bytes, "{name} is untouched");
+        }
+    }
+    assert_eq!(both.len(), chess.len() + 4);
+    let manifest = text(&both[MANIFEST]);
+    assert!(
+        manifest.starts_with(&chess_manifest),
+        "the chess rows stay:\n{manifest}"
+    );
+    assert!(manifest.contains(
+        "\n# duipai pack chessboard --layout noi --seed 0 (plan chessboard2.plan, 2 tests)\n"
+    ));
+    assert!(manifest.contains("\nchessboard2.ans\t2\t"), "{manifest}");
+
+    // Packing chess again removes only chess files: the chessboard pack stays whole.
+    let plan = small_plan(d, "chess", 3);
+    let out = in_dir(
+        d,
+        &[
+            "pack", "chess", "--out", "evaldata", "--layout", "noi", "--plan", &plan, "--force",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("kept the 4 files of the chessboard pack (noi layout)"),
+        "{err}"
+    );
+    let after = read_tree(&p);
+    for name in [
+        "chessboard1.in",
+        "chessboard1.ans",
+        "chessboard2.in",
+        "chessboard2.ans",
+    ] {
+        assert_eq!(after[name], both[name], "{name}");
+    }
+    assert!(after.contains_key("chess3.ans") && !after.contains_key("chess4.in"));
+    let manifest = text(&after[MANIFEST]);
+    assert_eq!(manifest.matches("# duipai pack ").count(), 2, "{manifest}");
+    assert!(manifest.contains("\nchessboard1.in\t1\t"), "{manifest}");
+    assert!(!manifest.contains("\nchess4.in\t"), "{manifest}");
+
+    // Two packs that would write the same names are refused, --force or not.
+    let plain = d.join("plain");
+    let out = in_dir(d, &["pack", "chess", "--out", "plain", "--plan", &plan]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let before = read_tree(&plain);
+    let plan = small_plan(d, "chessboard", 1);
+    let out = in_dir(
+        d,
+        &[
+            "pack",
+            "chessboard",
+            "--out",
+            "plain",
+            "--plan",
+            &plan,
+            "--force",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "the chessboard pack (plain layout) would overwrite 1.in, 1.ans, which manifest.txt \
+             lists for the chess pack (plain layout)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("--layout noi"), "{err}");
+    assert_eq!(read_tree(&plain), before);
+}
+
+#[test]
+fn an_interrupted_pack_is_cleared_by_the_next_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = d.join("p");
+    let plan = small_plan(d, "chess", 4);
+    let out = in_dir(d, &["pack", "chess", "--out", "p", "--plan", &plan]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // As an interrupted pack leaves it: the section marked, naming every file.
+    let manifest = std::fs::read_to_string(p.join(MANIFEST)).unwrap();
+    let marked = manifest.replacen("\n", &format!("\n{}\n", pack::manifest::INCOMPLETE), 1);
+    std::fs::write(p.join(MANIFEST), &marked).unwrap();
+    let plan = small_plan(d, "chess", 1);
+    let out = in_dir(
+        d,
+        &["pack", "chess", "--out", "p", "--plan", &plan, "--force"],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains("removed 6 files"), "{err}");
+    let tree = read_tree(&p);
+    assert_eq!(tree.len(), 3, "{:?}", tree.keys());
+    assert!(!text(&tree[MANIFEST]).contains("INCOMPLETE"));
+}
+
+#[test]
+fn a_manifest_duipai_did_not_write_is_never_acted_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = d.join("p");
+    std::fs::create_dir(&p).unwrap();
+    std::fs::write(d.join("outside.in"), "mine").unwrap();
+    std::fs::write(p.join("1.in"), "mine too").unwrap();
+    let plan = small_plan(d, "chess", 1);
+    let header = "# duipai pack chess --layout plain --seed 0 (plan x, 1 tests)";
+    for (manifest, says) in [
+        (
+            "my shopping list\n".to_string(),
+            "manifest.txt:1: a file row before any",
+        ),
+        (
+            format!("{header}\n../outside.in\t1\tx\ty\n"),
+            "manifest.txt:2: \"../outside.in\" is not a path inside the pack",
+        ),
+    ] {
+        std::fs::write(p.join(MANIFEST), &manifest).unwrap();
+        let out = in_dir(
+            d,
+            &["pack", "chess", "--out", "p", "--plan", &plan, "--force"],
+        );
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(err.contains("not a manifest duipai wrote"), "{err}");
+        assert_eq!(std::fs::read_to_string(p.join(MANIFEST)).unwrap(), manifest);
+        assert_eq!(
+            std::fs::read_to_string(d.join("outside.in")).unwrap(),
+            "mine"
+        );
+        assert_eq!(std::fs::read_to_string(p.join("1.in")).unwrap(), "mine too");
+    }
 }
 
 #[test]

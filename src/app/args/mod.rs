@@ -129,7 +129,9 @@ pub struct PackArgs {
     /// Mixed into every plan line's seed; 0 keeps the plan's seeds as written.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write into a non-empty directory, replacing files of the same name.
+    /// Write into a non-empty directory: replace files of the same names, remove the files
+    /// manifest.txt lists for the previous pack of this problem and layout that this one
+    /// does not write, and leave everything else in place.
     #[arg(long)]
     pub force: bool,
 }
@@ -253,7 +255,8 @@ pub struct TestArgs {
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// Print a JSON report on stdout (human text goes to stderr).
+    /// Print JSON Lines on stdout: one object per case as it is judged, then a summary
+    /// object; each has "schema": 1 (human text goes to stderr).
     #[arg(long)]
     pub json: bool,
     /// Write a JUnit XML report to FILE.
@@ -340,9 +343,13 @@ pub struct StressArgs {
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,
-    /// Print a JSON report on stdout; its last line is a JSON object.
+    /// Print JSON Lines on stdout: one summary object per run, with "schema": 1 (human
+    /// text goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Write a JUnit XML report to FILE: one test case for the run, or for the failing seed.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,

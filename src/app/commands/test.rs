@@ -21,7 +21,10 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("test", &args.program);
     if args.watch {
-        return watch::watch(|| watch::files_of(&[&args.program]), || run_once(&args));
+        return watch::watch(
+            || watch::files_of(&[&args.program]),
+            || junit::on_error(args.junit.as_deref(), "duipai test", run_once(&args)),
+        );
     }
     run_once(&args)
 }
@@ -78,7 +81,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         &cases,
         &run,
         |i, outcome| {
-            let record = CaseRecord::new(&cases[i].name, outcome);
+            let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
             out.line(ui::verdict_line(&report::human_line(&record)));
             if !record.verdict.is_accepted() {
                 out.text(report::stderr_block(&record.stderr));
@@ -101,7 +104,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let records: Vec<CaseRecord> = cases
         .iter()
         .zip(&outcomes)
-        .map(|(case, outcome)| CaseRecord::new(&case.name, outcome))
+        .map(|(case, outcome)| CaseRecord::new(&case.name, &case.expected.text, outcome))
         .collect();
     let failures: Vec<usize> = (0..cases.len())
         .filter(|&i| !outcomes[i].verdict().is_accepted())
