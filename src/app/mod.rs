@@ -20,7 +20,7 @@ use exit::Status;
 
 /// Parse the command line, run the subcommand, and turn its outcome into an exit status.
 /// Errors are printed once, with their chain of causes; with `--json`, stdout's last line is
-/// then `{"status":"error","message":...}`.
+/// then `{"status":"error","message":...}`, or `"status":"interrupted"` after Ctrl-C.
 pub fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
@@ -38,7 +38,10 @@ pub fn main() -> ExitCode {
                 let first = rendered.lines().next().unwrap_or_default();
                 println!(
                     "{}",
-                    error_json(first.strip_prefix("error: ").unwrap_or(first))
+                    status_json(
+                        Status::Usage,
+                        first.strip_prefix("error: ").unwrap_or(first)
+                    )
                 );
             }
             let _ = err.print();
@@ -62,17 +65,17 @@ pub fn main() -> ExitCode {
     match result {
         Ok(status) => status.into(),
         Err(err) => {
-            let message = format!("{err:#}");
-            eprintln!("duipai: error: {message}");
+            let status = exit::report_error(&err);
             if json {
-                println!("{}", error_json(&message));
+                println!("{}", status_json(status, &format!("{err:#}")));
             }
-            Status::Usage.into()
+            status.into()
         }
     }
 }
 
-/// The JSON line of a harness or usage error.
-fn error_json(message: &str) -> String {
-    serde_json::json!({ "status": "error", "message": message }).to_string()
+/// The JSON line of a harness or usage error (`"status":"error"`), or of an interrupt
+/// (`"status":"interrupted"`).
+fn status_json(status: Status, message: &str) -> String {
+    serde_json::json!({ "status": status.json_name(), "message": message }).to_string()
 }

@@ -200,7 +200,7 @@ pub fn write_pack_report(
         if crate::run::cancelled() {
             // Every file written so far is whole; without the manifest the pack says it is not.
             bail!(
-                "interrupted after {i} of {count} tests; {} is incomplete (it has no {MANIFEST})",
+                "stopped after {i} of {count} tests; {} is incomplete (it has no {MANIFEST})",
                 out.display()
             );
         }

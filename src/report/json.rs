@@ -23,7 +23,7 @@ pub struct TestSummary<'a> {
 /// `duipai stress --json` when no case failed.
 #[derive(Serialize)]
 pub struct StressPassed {
-    /// Always `ok`.
+    /// `ok`, or `interrupted` when an interrupt stopped the search (exit 130).
     pub status: &'static str,
     pub problem: String,
     pub cases: u64,

@@ -689,7 +689,8 @@ fn the_cache_directory_follows_the_environment() {
 }
 
 /// Ctrl-C while a source compiles stops the compiler at once (it runs in its own process
-/// group, out of the terminal's reach), with everything it started, and duipai exits 2.
+/// group, out of the terminal's reach), with everything it started, and duipai exits 130 as
+/// every interrupted command does.
 #[test]
 fn an_interrupt_stops_a_compile_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -742,7 +743,8 @@ fn an_interrupt_stops_a_compile_at_once() {
     );
     let (out, _) = duipai.finish_within(Duration::from_secs(5));
     let message = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert_eq!(out.status.code(), Some(130), "{message}");
+    assert!(message.contains("duipai: interrupted: "), "{message}");
     assert!(message.contains("interrupted while compiling"), "{message}");
     // The compiler's child is gone too (at most a zombie of init's for a moment).
     let deadline = Instant::now() + Duration::from_secs(2);

@@ -115,10 +115,23 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 interrupted,
                 elapsed,
             ));
+            // Saved cases that still fail are a failure found, interrupt or not; with none, an
+            // interrupted search has not shown that the program passes.
+            let status = if !still_failing.is_empty() {
+                Status::Failure
+            } else if interrupted {
+                Status::Interrupted
+            } else {
+                Status::Success
+            };
             if args.json {
                 let summary = json::StressPassed {
                     still_failing: still_failing.clone(),
-                    status: "ok",
+                    status: if status == Status::Interrupted {
+                        "interrupted"
+                    } else {
+                        "ok"
+                    },
                     problem: args.problem.clone(),
                     cases,
                     first_seed,
@@ -132,11 +145,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 };
                 println!("{}", json::line(&summary));
             }
-            Ok(if still_failing.is_empty() {
-                Status::Success
-            } else {
-                Status::Failure
-            })
+            Ok(status)
         }
         Outcome::Failed(failure) => {
             out.text(ui::explanation(&human::stress_failure(&failure)));
