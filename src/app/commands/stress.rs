@@ -156,28 +156,17 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 out.line(format!("\n{hint}"));
             }
             let problem = args.problem.as_str();
-            let replay_test =
-                replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
+            let replay_test = replay::test_command(
+                problem,
+                &failure.input_path,
+                &args.limits,
+                &args.compilers,
+                &args.program,
+            );
             out.line(format!("\nreplay: {replay_test}"));
-            let helpers: Vec<(&str, &[std::ffi::OsString])> = [
-                ("--generator", &args.generator),
-                ("--reference", &args.reference),
-                ("--validator", &args.validator),
-            ]
-            .into_iter()
-            .filter_map(|(flag, command)| Some((flag, command.as_ref()?.0.as_slice())))
-            .collect();
             out.line(format!(
                 "        {}",
-                replay::stress_command(
-                    problem,
-                    &args.gen_args,
-                    &helpers,
-                    failure.seed,
-                    args.no_shrink,
-                    &args.limits,
-                    &args.program
-                )
+                replay::stress_command(args, failure.seed)
             ));
             if args.json {
                 let stdout = &failure.outcome.execution.stdout;
