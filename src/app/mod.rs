@@ -18,8 +18,8 @@ use exit::Status;
 
 /// Parse the command line, run the subcommand, and turn its outcome into an exit status.
 /// Errors are printed once, with their chain of causes; with `--json`, stdout's last line is
-/// then `{"schema":1,"status":"error","message":...}`, and with `--junit FILE` the report is
-/// rewritten to show the error.
+/// then `{"schema":1,"status":"error","message":...}` (`"status":"interrupted"` after Ctrl-C),
+/// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
@@ -44,7 +44,10 @@ pub fn main() -> ExitCode {
                 let first = rendered.lines().next().unwrap_or_default();
                 println!(
                     "{}",
-                    error_json(first.strip_prefix("error: ").unwrap_or(first))
+                    status_json(
+                        Status::Usage,
+                        first.strip_prefix("error: ").unwrap_or(first)
+                    )
                 );
             }
             if usage_error {
@@ -73,13 +76,12 @@ pub fn main() -> ExitCode {
     match result {
         Ok(status) => status.into(),
         Err(err) => {
-            let message = format!("{err:#}");
-            eprintln!("duipai: error: {message}");
-            junit_error(&message);
+            let status = exit::report_error(&err);
+            junit_error(&format!("{err:#}"));
             if json {
-                println!("{}", error_json(&message));
+                println!("{}", status_json(status, &format!("{err:#}")));
             }
-            Status::Usage.into()
+            status.into()
         }
     }
 }
@@ -132,10 +134,11 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
     Some((format!("duipai {command}"), path?))
 }
 
-/// The JSON line of a harness or usage error.
-fn error_json(message: &str) -> String {
+/// The JSON line of a harness or usage error (`"status":"error"`), or of an interrupt
+/// (`"status":"interrupted"`).
+fn status_json(status: Status, message: &str) -> String {
     crate::report::json::line(&crate::report::json::ErrorReport {
-        status: "error",
+        status: status.json_name(),
         message,
     })
 }

@@ -261,8 +261,8 @@ fn write_files(
         if crate::run::cancelled() {
             // Every file written so far is whole; the manifest says the pack is not.
             bail!(
-                "interrupted after {i} of {count} tests; {} is incomplete ({MANIFEST} marks \
-                 the {problem} pack incomplete until it is packed again)",
+                "stopped after {i} of {count} tests; {} is incomplete ({MANIFEST} marks the \
+                 {problem} pack incomplete until it is packed again)",
                 out.display()
             );
         }

@@ -24,7 +24,7 @@ pub struct TestSummary<'a> {
 /// `duipai stress --json` when no case failed.
 #[derive(Serialize)]
 pub struct StressPassed {
-    /// Always `ok`.
+    /// `ok`, or `interrupted` when an interrupt stopped the search (exit 130).
     pub status: &'static str,
     pub problem: String,
     pub cases: u64,
@@ -76,7 +76,7 @@ pub struct StressFailed {
 /// A harness or usage error (exit 2): the last line whenever a command fails that way.
 #[derive(Serialize)]
 pub struct ErrorReport<'a> {
-    /// Always `error`.
+    /// `error`, or `interrupted` after Ctrl-C.
     pub status: &'static str,
     pub message: &'a str,
 }

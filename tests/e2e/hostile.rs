@@ -517,7 +517,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
 }
 
 #[test]
-fn stress_interrupted_with_no_failure_exits_0() {
+fn stress_interrupted_with_no_failure_exits_130() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pids = PidLog::new();
     let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--n", "1..4"]);
@@ -533,9 +533,11 @@ fn stress_interrupted_with_no_failure_exits_0() {
         "duipai ended before the interrupt"
     );
     let (out, _) = duipai.finish_within(STOP_BOUND);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // No failure found is not a pass: the search was cut short (a CI job killed by its
+    // timeout must not succeed).
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
     let report = last_json(&out);
-    assert_eq!(report["status"], "ok");
+    assert_eq!(report["status"], "interrupted");
     assert_eq!(report["interrupted"], true);
     assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
     assert!(stderr(&out).contains("interrupted: no failure"));
@@ -570,10 +572,13 @@ fn pack_interrupted_leaves_only_complete_files() {
     let (out, _) = duipai.finish_within(STOP_BOUND);
     let finished = out.status.success();
     if !finished {
-        // The interrupt is handled: pack stops between tests, says so, exits 2.
-        assert_eq!(out.status.code(), Some(2), "{:?}", out.status);
+        // The interrupt is handled: pack stops between tests, says so, exits 130.
+        assert_eq!(out.status.code(), Some(130), "{:?}", out.status);
         let says = String::from_utf8_lossy(&out.stderr);
-        assert!(says.contains("interrupted after"), "{says}");
+        assert!(
+            says.contains("duipai: interrupted: stopped after"),
+            "{says}"
+        );
     }
     // The manifest is written first with the pack marked incomplete, listing every file it
     // may write, and the mark goes only when the pack is finished.
@@ -657,12 +662,27 @@ fn interrupt_while(
 fn test_interrupted_kills_every_process_it_started() {
     // Long limits: only the interrupt ends these runs.
     let out = interrupt_sleepers(
-        &["test", "chess", ".", "-j", "2", "--time-limit", "5000"],
+        &[
+            "test",
+            "chess",
+            ".",
+            "--json",
+            "-j",
+            "2",
+            "--time-limit",
+            "5000",
+        ],
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
-    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert!(
+        stderr(&out).contains("duipai: interrupted: 0 of 2 cases judged"),
+        "{}",
+        stderr(&out)
+    );
+    let report = last_json(&out);
+    assert_eq!(report["status"], "interrupted", "{report}");
     // Runs cut short by the interrupt are not judged.
     assert!(
         !crate::util::stdout(&out).contains("RE "),
@@ -682,7 +702,7 @@ fn test_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
 }
 
@@ -703,8 +723,8 @@ fn stress_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["interrupted"], true);
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["status"], "interrupted");
 }
 
 #[test]
@@ -722,8 +742,8 @@ fn stress_terminated_kills_every_process_it_started() {
         2,
         libc::SIGTERM,
     );
-    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["interrupted"], true);
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["status"], "interrupted");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -265,6 +265,114 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     assert!(stderr(&out).contains("reference"), "{}", stderr(&out));
 }
 
+/// The words of the replay lines a failure report printed: the `duipai test` one and the
+/// `duipai stress` one, each split as a shell would.
+fn replay_lines(human: &str) -> (Vec<String>, Vec<String>) {
+    let test = human
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: "))
+        .unwrap_or_else(|| panic!("no replay line:\n{human}"));
+    let stress = human
+        .lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with("duipai stress "))
+        .unwrap_or_else(|| panic!("no stress replay line:\n{human}"));
+    let split = |line: &str| shell_words::split(line).expect("a replay line is shell words");
+    (split(test), split(stress))
+}
+
+/// Whether `words` holds `flag` (one or more words) in a row before `--`.
+fn has_flag(words: &[String], flag: &[&str]) -> bool {
+    let end = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    words[..end].windows(flag.len()).any(|w| w == flag)
+}
+
+#[test]
+fn replay_lines_carry_every_flag_that_decides_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let limits = [
+        "--time-limit",
+        "2000",
+        "--memory-limit",
+        "256",
+        "--output-limit",
+        "8",
+        "--process-limit",
+        "16",
+        "--no-rerun",
+        "--file-io",
+    ];
+    let mut args = vec!["stress", "chess", "--json", "-j", "2", "--save", "rp"];
+    args.extend(["--n", "2..3", "--m", "2", "--max-value", "9"]);
+    args.extend(["--shrink-time", "5", "--compiler", "cpp=g++ -O1"]);
+    args.extend(limits);
+    let program = [fx.as_str(), "wrong", "chess", "--file-io"];
+    args.push("--");
+    args.extend(program);
+    let out = duipai_in(dir.path(), &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let seed = last_json(&out)["seed"].as_u64().expect("a seed");
+    let (test, stress) = replay_lines(&stderr(&out));
+
+    let limit_flags: Vec<&[&str]> = vec![
+        &["--time-limit", "2000"],
+        &["--memory-limit", "256"],
+        &["--output-limit", "8"],
+        &["--process-limit", "16"],
+        &["--no-rerun"],
+        &["--file-io"],
+        &["--compiler", "cpp=g++ -O1"],
+    ];
+    let seed_flag = seed.to_string();
+    let seed_flags = ["--seed", &seed_flag, "--iterations", "1"];
+    let stress_flags: Vec<&[&str]> = vec![
+        &["--save", "rp"],
+        &["--n", "2..3"],
+        &["--m", "2"],
+        &["--max-value", "9"],
+        &["--shrink-time", "5"],
+        &seed_flags,
+    ];
+    for (words, flags) in [
+        (&test, limit_flags.clone()),
+        (&stress, [limit_flags, stress_flags].concat()),
+    ] {
+        for flag in flags {
+            assert!(has_flag(words, flag), "{flag:?} missing from {words:?}");
+        }
+        let after = words.iter().position(|w| w == "--").expect("--") + 1;
+        assert_eq!(words[after..], program, "{words:?}");
+    }
+    assert_eq!(
+        test[..4],
+        ["duipai", "test", "chess", &format!("rp/chess-{seed}.in")]
+    );
+
+    // Both lines, run as printed, find the same failure, and the saved cases stay in rp/.
+    let replayed = duipai_in(
+        dir.path(),
+        &stress[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&replayed), 1, "{}", stderr(&replayed));
+    let human = stdout(&replayed);
+    assert!(
+        human.contains(&format!("FAILED on seed {seed} after 1 case")),
+        "{human}"
+    );
+    assert!(
+        human.contains("replaying 1 failing case saved in rp"),
+        "{human}"
+    );
+    let judged = duipai_in(
+        dir.path(),
+        &test[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&judged), 1, "{}", stderr(&judged));
+    assert!(stdout(&judged).contains("WA"), "{}", stdout(&judged));
+    assert!(!dir.path().join("duipai-failures").exists());
+}
+
 /// A directory of cases: an answer file, an `.out` answer, and one left to the reference.
 fn case_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ mod hostile;
 mod judging;
 mod minimize;
 mod pack;
+mod readme;
 mod reports;
 mod runner;
 mod timing;

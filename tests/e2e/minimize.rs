@@ -219,6 +219,12 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
     );
     assert!(input.contains("100"));
     assert!(report["input"].as_str().unwrap().contains("sum-1"));
+    // A text case is labelled with its size in lines.
+    let human = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        human.contains("\ncase (1 line): duipai-failures/sum-1.in\n"),
+        "{human}"
+    );
 }
 
 #[test]
@@ -245,4 +251,9 @@ fn unknown_problems_without_a_validator_say_why_they_are_not_minimized() {
         "{text}"
     );
     assert!(!text.contains("chess"), "{text}");
+    // Reported as found: the generator's three lines.
+    assert!(
+        text.contains("\ncase (3 lines): duipai-failures/sum-1.in\n"),
+        "{text}"
+    );
 }

@@ -258,6 +258,155 @@ fn chessboard_plan_covers_sizes_and_families() {
     }
 }
 
+/// The plain-layout input of test point `point`, as text.
+fn point_text(problem: &'static dyn Problem, point: usize) -> &'static str {
+    text(&packed(problem, Layout::Plain, 0).tree[&format!("{point}.in")])
+}
+
+/// Whether a test point's input is what the comment on its plan line says it is. Every claim
+/// a plan line makes needs a check here, read from the input text itself.
+fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
+    let lines: Vec<&str> = input.lines().collect();
+    let numbers = |rows: &[&str]| -> Vec<i64> {
+        rows.iter()
+            .flat_map(|r| r.split_whitespace())
+            .map(|v| v.parse().unwrap())
+            .collect()
+    };
+    match problem {
+        "chess" => {
+            let size = numbers(&lines[..1]);
+            let values = numbers(&lines[1..]);
+            match claim {
+                "a single column" => size[1] == 1,
+                "the largest board" => size == [10, 10],
+                "every value 100000" => values.iter().all(|&v| v == 100_000),
+                _ => panic!("no check for the chess plan's claim {claim:?}: add one"),
+            }
+        }
+        "chessboard" => {
+            let n = numbers(&lines[..1])[0] as usize;
+            let board = &lines[1..=n];
+            let weights = numbers(&lines[n + 1..]);
+            let pieces = || board.iter().flat_map(|r| r.chars()).filter(|&c| c != '.');
+            match claim {
+                "a single cell" => n == 1,
+                "n = 12" => n == 12,
+                "nothing can pair" => pieces().all(|c| c == 'W') || pieces().all(|c| c == 'B'),
+                "every weight 10^6" => board
+                    .iter()
+                    .flat_map(|r| r.chars())
+                    .zip(&weights)
+                    .all(|(c, &w)| w == if c == '.' { 0 } else { 1_000_000 }),
+                "the self-blocked trap, `BW / W.`" => board.join(" / ") == "BW / W.",
+                _ => panic!("no check for the chessboard plan's claim {claim:?}: add one"),
+            }
+        }
+        "gems" => {
+            let file = duipai::problem::GEMS
+                .parse(input.as_bytes(), &duipai::problem::GEMS.default_bounds())
+                .unwrap();
+            let cases = file
+                .cases_of::<duipai::problem::GemsProblem>()
+                .unwrap()
+                .to_vec();
+            let every = |f: &dyn Fn(&duipai::problem::Gems) -> bool| cases.iter().all(f);
+            let maximal = |c: &duipai::problem::Gems| {
+                (c.g, c.bags.len(), c.gem_count()) == (8, 21, 210)
+            };
+            match claim {
+                "3 cases of at most 3 bags" => cases.len() == 3 && every(&|c| c.bags.len() <= 3),
+                "5 cases of at most 3 colours" => cases.len() == 5 && every(&|c| c.g <= 3),
+                "6 cases with S at most 4" => cases.len() == 6 && every(&|c| c.s <= 4),
+                "S = 1 in every case" => every(&|c| c.s == 1),
+                "single-colour bags" => {
+                    every(&|c| c.bags.iter().all(|b| b.iter().all(|&x| x == b[0])))
+                }
+                "S of 2 or 3 in every case" => every(&|c| (2..=3).contains(&c.s)),
+                "S of at least 14 in every case" => every(&|c| c.s >= 14),
+                "a case with no bag before the last case" => cases
+                    .iter()
+                    .position(|c| c.bags.is_empty())
+                    .is_some_and(|k| k + 1 < cases.len()),
+                "210 gems of one colour in every case" => {
+                    every(&|c| c.g == 1 && c.gem_count() == 210)
+                }
+                "20 cases" => cases.len() == 20,
+                "5 maximal cases" => cases.len() == 5 && every(&maximal),
+                "20 maximal cases" => cases.len() == 20 && every(&maximal),
+                _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
+            }
+        }
+        _ => panic!("no checks for the {problem} plan's claims: add them"),
+    }
+}
+
+/// The built-in plans' comments are true: the `duipai gen` commands they quote print the test
+/// points they name (run through the binary), and what a line's comment says of its point
+/// (`# 11: a single column`) holds of the packed input.
+#[test]
+fn plan_comments_are_true() {
+    let mut commands = 0;
+    for &problem in duipai::problem::ALL {
+        let plan_text = problem.builtin_plan();
+        let header: Vec<&str> = plan_text
+            .lines()
+            .filter_map(|l| l.strip_prefix('#'))
+            .map(str::trim)
+            .collect();
+        let header = header.join(" ");
+        for (at, _) in header.match_indices("`duipai gen ") {
+            let quoted = &header[at + 1..];
+            let (command, after) = quoted.split_once('`').unwrap();
+            let point: usize = after
+                .strip_prefix(" prints test point ")
+                .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|digits| digits.parse().ok())
+                .unwrap_or_else(|| panic!("`{command}` is not followed by the point it prints"));
+            let words = shell_words::split(command).unwrap();
+            let words: Vec<&str> = words[1..].iter().map(String::as_str).collect();
+            let out = duipai(&words);
+            assert!(out.status.success(), "{command}: {out:?}");
+            assert_eq!(
+                text(&out.stdout),
+                point_text(problem, point),
+                "`{command}` does not print test point {point}"
+            );
+            commands += 1;
+        }
+        for line in plan_text.lines().filter(|l| l.starts_with("gen ")) {
+            let (_, comment) = line.split_once('#').unwrap();
+            let (point, claim) = match comment.trim().split_once(": ") {
+                Some((point, claim)) => (point, Some(claim)),
+                None => (comment.trim(), None),
+            };
+            let point: usize = point.parse().unwrap();
+            if let Some(claim) = claim {
+                assert!(
+                    claim_holds(problem.name(), claim, point_text(problem, point)),
+                    "{problem} test point {point} is not {claim:?}:\n{}",
+                    point_text(problem, point)
+                );
+            }
+        }
+    }
+    assert!(commands >= 2, "the plans quote {commands} commands");
+    // `every family at least twice but max-size, once`, as the chessboard plan says.
+    let plan = builtin_plan(&CHESSBOARD);
+    for family in CHESSBOARD.families() {
+        let uses = plan
+            .lines
+            .iter()
+            .filter(|l| l.params.family.as_deref() == Some(family.name))
+            .count();
+        if family.name == "max-size" {
+            assert_eq!(uses, 1, "{family}");
+        } else {
+            assert!(uses >= 2, "{family} is in {uses} test points");
+        }
+    }
+}
+
 #[test]
 fn seed_zero_keeps_the_written_seeds_and_others_change_every_test() {
     let a = &packed(&CHESS, Layout::Plain, 0).tree;
@@ -348,7 +497,9 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 assert_eq!(answer, instance.answer_text(), "{name}");
                 checked += 1;
             }
-            assert!(checked >= 20, "{problem} {layout:?}: {checked}");
+            let tests = problem.builtin_plan().lines().filter(|l| l.starts_with("gen ")).count();
+            let samples = usize::from(layout == Layout::Icpc);
+            assert_eq!(checked, tests + samples, "{problem} {layout:?}");
         }
     }
 }

@@ -306,6 +306,11 @@ impl FromStr for Shard {
     }
 }
 
+/// Where `stress` saves failing cases unless `--save` says otherwise.
+pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
+/// `--shrink-time`'s default (`"30"` in the flag's definition).
+pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
+
 #[derive(Debug, Args)]
 pub struct StressArgs {
     /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
@@ -328,7 +333,7 @@ pub struct StressArgs {
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Where failing cases are saved.
-    #[arg(long, value_name = "DIR", default_value = "duipai-failures")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
     pub save: PathBuf,
     /// Report the failing case as found, without minimizing it.
     #[arg(long)]

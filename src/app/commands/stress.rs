@@ -144,10 +144,23 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 });
                 write_junit(path, &junit_cases, elapsed)?;
             }
+            // Saved cases that still fail are a failure found, interrupt or not; with none, an
+            // interrupted search has not shown that the program passes.
+            let status = if !still_failing.is_empty() {
+                Status::Failure
+            } else if interrupted {
+                Status::Interrupted
+            } else {
+                Status::Success
+            };
             if args.json {
                 let summary = json::StressPassed {
                     still_failing: still_failing.clone(),
-                    status: "ok",
+                    status: if status == Status::Interrupted {
+                        "interrupted"
+                    } else {
+                        "ok"
+                    },
                     problem: args.problem.clone(),
                     cases,
                     first_seed,
@@ -161,11 +174,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 };
                 println!("{}", json::line(&summary));
             }
-            Ok(if still_failing.is_empty() {
-                Status::Success
-            } else {
-                Status::Failure
-            })
+            Ok(status)
         }
         Outcome::Failed(failure) => {
             let explained = human::stress_failure(&failure);
@@ -177,27 +186,16 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 out.line(format!("\n{hint}"));
             }
             let problem = args.problem.as_str();
-            let replay_test =
-                replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
-            let helpers: Vec<(&str, &[std::ffi::OsString])> = [
-                ("--generator", &args.generator),
-                ("--reference", &args.reference),
-                ("--validator", &args.validator),
-            ]
-            .into_iter()
-            .filter_map(|(flag, command)| Some((flag, command.as_ref()?.0.as_slice())))
-            .collect();
+            let replay_test = replay::test_command(
+                problem,
+                &failure.input_path,
+                &args.limits,
+                &args.compilers,
+                &args.program,
+            );
             let replay_lines = format!(
                 "replay: {replay_test}\n        {}",
-                replay::stress_command(
-                    problem,
-                    &args.gen_args,
-                    &helpers,
-                    failure.seed,
-                    args.no_shrink,
-                    &args.limits,
-                    &args.program
-                )
+                replay::stress_command(args, failure.seed)
             );
             out.line(format!("\n{replay_lines}"));
             if let Some(path) = &args.junit {

@@ -94,8 +94,9 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     );
     let outcomes = outcomes?;
     if crate::run::cancelled() {
+        // An error after the interrupt: the command ends as interrupted (exit 130).
         bail!(
-            "interrupted, {} of {} judged",
+            "{} of {} judged",
             outcomes.len(),
             plural(cases.len() as u64, "case")
         );
