@@ -4,5 +4,6 @@
 
 mod conformance;
 mod engine;
+mod fishhead;
 mod generate;
 mod problems;
