@@ -19,8 +19,6 @@ mod parse;
 mod shrink;
 mod solve;
 
-pub use solve::JUDGE_REMAINING;
-
 /// The game's type: its [`Game`] implementation; [`FISHHEAD`] is its registry entry.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct FishheadProblem;

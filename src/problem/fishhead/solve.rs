@@ -15,12 +15,12 @@ use super::{Fishhead, Outcome, Player, Stroke};
 use crate::problem::SolveError;
 
 /// Cases with at most this many edges left (every case of the judge's data) always get a table
-/// of their own over the subsets of those edges: 2^12 one-byte entries, built in about 0.1 ms.
-pub const JUDGE_REMAINING: usize = 12;
+/// of their own over the subsets of those edges: 2^12 one-byte entries, built in about 60 µs.
+const JUDGE_REMAINING: usize = 12;
 
 /// Entries built by this process in tables of their own for cases with more edges left (only
 /// below the judge's smallest n). Once they would reach the size of the shared table over all
-/// 2^24 drawn-edge sets (16 MiB, about 0.6 s to build), that table is built and every later
+/// 2^24 drawn-edge sets (16 MiB, about 0.5 s to build), that table is built and every later
 /// such case looks its value up there: so a file of many such cases costs at most about twice
 /// what the better of the two ways would have cost, and a single one stays cheap.
 static LOCAL_ENTRIES: AtomicU64 = AtomicU64::new(0);
