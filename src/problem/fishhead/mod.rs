@@ -189,7 +189,7 @@ const BOUNDS: &[BoundSpec] = &[
     },
     BoundSpec {
         name: "cases",
-        about: "largest T, the number of cases in a file",
+        about: "most cases in a file",
         default: 1000,
         min: 1,
         max: 1_000_000,
@@ -211,11 +211,11 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "cases",
-        about: "T, the number of cases in a file",
+        about: "cases in a file",
         kind: ParamKind::Range {
             min: 1,
             bound: "cases",
-            default: Some((1, 10)),
+            default: Some((1, 4)),
         },
     },
 ];
