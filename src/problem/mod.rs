@@ -19,6 +19,7 @@ use crate::answer::{Expected, Rule};
 pub mod chess;
 pub mod chessboard;
 pub mod file;
+pub mod fishhead;
 pub mod game;
 pub mod gems;
 pub mod generate;
@@ -31,6 +32,7 @@ pub mod staircase;
 pub use chess::{CHESS, Chess, ChessProblem};
 pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
 pub use file::Structure;
+pub use fishhead::{FISHHEAD, Fishhead, FishheadProblem};
 pub use game::{Builtin, Cases, Game};
 pub use gems::{GEMS, Gems, GemsProblem};
 pub use generate::{Family, GenError, SizeProfile, Spec};
@@ -40,7 +42,7 @@ pub use solution::{Explanation, SolveError, explanations_text};
 
 /// Every game duipai knows, in the order help texts list them. Adding a game is one folder
 /// and one entry here.
-pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS];
+pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS, &FISHHEAD];
 
 /// The registered game called `name` (as typed on the command line).
 pub fn by_name(name: &str) -> Option<&'static dyn Problem> {

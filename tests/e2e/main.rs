@@ -5,6 +5,7 @@ mod cli;
 mod compile;
 mod ergonomics;
 mod files;
+mod fishhead;
 mod flags;
 mod hostile;
 mod judging;

@@ -311,9 +311,8 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 .unwrap()
                 .to_vec();
             let every = |f: &dyn Fn(&duipai::problem::Gems) -> bool| cases.iter().all(f);
-            let maximal = |c: &duipai::problem::Gems| {
-                (c.g, c.bags.len(), c.gem_count()) == (8, 21, 210)
-            };
+            let maximal =
+                |c: &duipai::problem::Gems| (c.g, c.bags.len(), c.gem_count()) == (8, 21, 210);
             match claim {
                 "3 cases of at most 3 bags" => cases.len() == 3 && every(&|c| c.bags.len() <= 3),
                 "5 cases of at most 3 colours" => cases.len() == 5 && every(&|c| c.g <= 3),
@@ -335,6 +334,26 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "5 maximal cases" => cases.len() == 5 && every(&maximal),
                 "20 maximal cases" => cases.len() == 20 && every(&maximal),
                 _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
+            }
+        }
+        "fishhead" => {
+            let file = duipai::problem::FISHHEAD
+                .parse(
+                    input.as_bytes(),
+                    &duipai::problem::FISHHEAD.default_bounds(),
+                )
+                .unwrap();
+            let cases = file.cases_of::<duipai::problem::FishheadProblem>().unwrap();
+            let all_n = |n: usize| cases.iter().all(|c| c.edges.len() == n);
+            match claim {
+                "2 cases" => cases.len() == 2,
+                "3 cases" => cases.len() == 3,
+                "1000 cases" => cases.len() == 1000,
+                "n = 23 in every case" => all_n(23),
+                "n = 24 in every case" => all_n(24),
+                "n = 12 in every case" => all_n(12),
+                "1000 cases, n = 12 in every case" => cases.len() == 1000 && all_n(12),
+                _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),
             }
         }
         _ => panic!("no checks for the {problem} plan's claims: add them"),
@@ -497,7 +516,11 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 assert_eq!(answer, instance.answer_text(), "{name}");
                 checked += 1;
             }
-            let tests = problem.builtin_plan().lines().filter(|l| l.starts_with("gen ")).count();
+            let tests = problem
+                .builtin_plan()
+                .lines()
+                .filter(|l| l.starts_with("gen "))
+                .count();
             let samples = usize::from(layout == Layout::Icpc);
             assert_eq!(checked, tests + samples, "{problem} {layout:?}");
         }

@@ -4,6 +4,7 @@
 
 mod conformance;
 mod engine;
+mod fishhead;
 mod gems;
 mod generate;
 mod problems;
