@@ -23,6 +23,7 @@ pub mod game;
 pub mod generate;
 pub mod input;
 pub mod params;
+pub mod shooting;
 pub mod shrink;
 mod solution;
 pub mod staircase;
@@ -34,11 +35,12 @@ pub use game::{Builtin, Cases, Game};
 pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
+pub use shooting::{SHOOTING, Shooting, ShootingProblem};
 pub use solution::{Explanation, SolveError, explanations_text};
 
 /// Every game duipai knows, in the order help texts list them. Adding a game is one folder
 /// and one entry here.
-pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD];
+pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &SHOOTING];
 
 /// The registered game called `name` (as typed on the command line).
 pub fn by_name(name: &str) -> Option<&'static dyn Problem> {

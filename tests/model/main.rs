@@ -6,3 +6,4 @@ mod conformance;
 mod engine;
 mod generate;
 mod problems;
+mod shooting;
