@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::answer::Rule;
 use crate::problem::{Problem, Spec};
 
 pub mod plan;
@@ -70,17 +71,57 @@ pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usi
     }
 }
 
-/// `problem.yaml` of the ICPC layout (problem package format 2023-07): the name and the
-/// judge's limits, the time limit in seconds and the memory in MiB.
+/// `problem.yaml` of the ICPC layout (problem package format 2023-07-draft): the name and
+/// the judge's limits, the time limit in seconds and the memory in MiB. When the answers
+/// need flags of the default output validator ([`validator_flags`]), it also says
+/// `validation: default`; the flags themselves go to [`testdata_yaml`], since that version
+/// of the format has no `problem.yaml` key for them.
 pub fn problem_yaml(problem: &dyn Problem) -> String {
     let (time_ms, memory_mib) = problem.default_limits();
     let seconds = time_ms as f64 / 1000.0;
+    let validation = match validator_flags(problem.rule()) {
+        Some(_) => "validation: default\n",
+        None => "",
+    };
     format!(
         "problem_format_version: 2023-07-draft\nname: {}\nlimits:\n  time_limit: {seconds}\n  \
-         memory: {memory_mib}\n",
+         memory: {memory_mib}\n{validation}",
         problem.name()
     )
 }
+
+/// `data/testdata.yaml` of the ICPC layout, for problems whose answers need flags of the
+/// default output validator: `output_validator_flags`, which every test group inherits.
+pub fn testdata_yaml(problem: &dyn Problem) -> Option<String> {
+    let flags = validator_flags(problem.rule())?;
+    Some(format!("output_validator_flags: {flags}\n"))
+}
+
+/// The default output validator's flags that make it compare answers as `rule` does:
+/// `float_tolerance ε` for real numbers (accepted within ε, absolutely or relatively) and
+/// `case_sensitive` for words compared exactly (it ignores case by default); `None` when
+/// its defaults already do.
+pub fn validator_flags(rule: Rule) -> Option<String> {
+    let (tolerance, case_sensitive) = match rule {
+        Rule::Integers => (None, false),
+        Rule::Reals { tolerance } => (Some(tolerance), false),
+        Rule::Tokens {
+            tolerance,
+            ignore_case,
+        } => (tolerance, !ignore_case),
+    };
+    let mut flags = Vec::new();
+    if case_sensitive {
+        flags.push("case_sensitive".to_string());
+    }
+    if let Some(eps) = tolerance {
+        flags.push(format!("float_tolerance {eps:e}"));
+    }
+    (!flags.is_empty()).then(|| flags.join(" "))
+}
+
+/// Where [`testdata_yaml`] goes in the pack.
+const TESTDATA_YAML: &str = "data/testdata.yaml";
 
 /// Writes the pack, calling `on_progress(done, total)` after each test. Fails before writing
 /// anything if the directory is not empty and `force` is off; stops between tests on a
@@ -119,11 +160,12 @@ fn printf_command(text: &str) -> String {
 }
 
 /// Is `rel` (a path relative to the pack) test data a pack writes: inputs, answers, outputs,
-/// the ICPC `problem.yaml`, the manifest?
+/// the ICPC `problem.yaml` and `testdata.yaml`, the manifest?
 fn is_test_data(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name == MANIFEST
         || name == "problem.yaml"
+        || name == "testdata.yaml"
         || [".in", ".ans", ".out"]
             .iter()
             .any(|ext| name.ends_with(ext))
@@ -228,8 +270,15 @@ pub fn write_pack_report(
         on_progress(i + 1, count);
     }
 
+    // The package's own files, besides the tests.
+    let mut metadata: Vec<&str> = Vec::new();
     if opts.layout == Layout::Icpc {
         write_atomic(out, "problem.yaml", problem_yaml(problem).as_bytes())?;
+        metadata.push("problem.yaml");
+        if let Some(testdata) = testdata_yaml(problem) {
+            write_atomic(out, TESTDATA_YAML, testdata.as_bytes())?;
+            metadata.push(TESTDATA_YAML);
+        }
     }
 
     let mut manifest = format!(
@@ -245,7 +294,7 @@ pub fn write_pack_report(
     let written: Vec<&str> = files.iter().map(|(f, _)| f.path.as_str()).collect();
     let mut report = PackReport::default();
     for rel in before {
-        if written.contains(&rel.as_str()) || rel == "problem.yaml" && opts.layout == Layout::Icpc {
+        if written.contains(&rel.as_str()) || metadata.contains(&rel.as_str()) {
             continue;
         }
         if is_test_data(&rel) {
@@ -305,4 +354,42 @@ fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(out);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     crate::fsutil::write_atomic(&path, content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{CHESS, SHOOTING};
+
+    #[test]
+    fn real_answers_declare_the_default_validators_tolerance() {
+        assert_eq!(
+            validator_flags(Rule::Reals { tolerance: 1e-6 }).as_deref(),
+            Some("float_tolerance 1e-6")
+        );
+        assert_eq!(validator_flags(Rule::Integers), None);
+        assert_eq!(
+            validator_flags(Rule::EXACT).as_deref(),
+            Some("case_sensitive")
+        );
+        let words = Rule::Tokens {
+            tolerance: Some(1e-9),
+            ignore_case: true,
+        };
+        assert_eq!(
+            validator_flags(words).as_deref(),
+            Some("float_tolerance 1e-9")
+        );
+        assert_eq!(
+            problem_yaml(&SHOOTING),
+            "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
+             memory: 128\nvalidation: default\n"
+        );
+        assert_eq!(
+            testdata_yaml(&SHOOTING).as_deref(),
+            Some("output_validator_flags: float_tolerance 1e-6\n")
+        );
+        assert!(!problem_yaml(&CHESS).contains("validation"));
+        assert_eq!(testdata_yaml(&CHESS), None);
+    }
 }

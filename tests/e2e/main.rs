@@ -11,5 +11,6 @@ mod judging;
 mod minimize;
 mod pack;
 mod runner;
+mod shooting;
 mod timing;
 mod util;

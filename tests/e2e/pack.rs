@@ -12,7 +12,7 @@ use duipai::app::args::{Cli, Command as Sub};
 use duipai::pack::parse_plan;
 use duipai::pack::{self, Layout, MANIFEST, PackOptions, plan};
 use duipai::problem::{
-    CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem, Spec,
+    CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem, SHOOTING, Spec,
 };
 
 const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::Noi, Layout::Icpc];
@@ -131,6 +131,9 @@ fn layouts_name_their_files() {
                     "data/sample/01-sample.ans".to_string(),
                     "problem.yaml".to_string(),
                 ]);
+                if pack::testdata_yaml(problem).is_some() {
+                    expected.push("data/testdata.yaml".to_string());
+                }
             }
             expected.sort();
             let got: Vec<String> = tree.keys().cloned().collect();
@@ -165,7 +168,27 @@ fn icpc_layout_has_samples_and_limits() {
                  time_limit: 1\n  memory: {memory}\n"
             )
         );
+        assert!(!tree.contains_key("data/testdata.yaml"));
     }
+}
+
+/// Real answers: the package says the default output validator judges them, within the
+/// problem's tolerance (format 2023-07-draft keeps the flags in `data/testdata.yaml`), so a
+/// judge that reads the package accepts what `duipai test` accepts.
+#[test]
+fn icpc_layout_declares_the_float_tolerance_of_real_answers() {
+    let tree = &packed(&SHOOTING, Layout::Icpc, 0).tree;
+    assert_eq!(text(&tree["data/sample/01-sample.in"]), "3\n2 1 1\n0\n");
+    assert_eq!(text(&tree["data/sample/01-sample.ans"]), "0.555556\n");
+    assert_eq!(
+        text(&tree["problem.yaml"]),
+        "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
+         memory: 128\nvalidation: default\n"
+    );
+    assert_eq!(
+        text(&tree["data/testdata.yaml"]),
+        "output_validator_flags: float_tolerance 1e-6\n"
+    );
 }
 
 #[test]
@@ -296,10 +319,13 @@ fn manifest_replays_every_file() {
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
             assert_eq!(rows.len(), files.len());
-            assert_eq!(
-                rows.len() + 1 + usize::from(layout == Layout::Icpc),
-                tree.len()
-            );
+            // Besides the listed files: the manifest, and the ICPC package's problem.yaml
+            // and, for answers that need validator flags, data/testdata.yaml.
+            let metadata = match layout {
+                Layout::Icpc => 1 + usize::from(pack::testdata_yaml(problem).is_some()),
+                _ => 0,
+            };
+            assert_eq!(rows.len() + 1 + metadata, tree.len());
             for row in rows {
                 let cols: Vec<&str> = row.split('\t').collect();
                 assert_eq!(cols.len(), 4, "{row}");
@@ -439,6 +465,30 @@ fn force_removes_a_stale_manifest_before_writing() {
     pack::write_pack(&opts, &mut |_, _| {}).unwrap();
     let manifest = std::fs::read_to_string(dir.path().join(MANIFEST)).unwrap();
     assert!(manifest.starts_with("# duipai pack chess --layout plain --seed 0"));
+}
+
+/// A chess pack written over a shooting package removes the tolerance it no longer has,
+/// and a shooting pack written over it again brings the file back.
+#[test]
+fn force_removes_a_stale_testdata_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = |problem: &'static dyn Problem, text: &str| {
+        let mut opts = options(problem, dir.path(), Layout::Icpc, 0);
+        opts.plan = parse_plan("small.plan", text, problem).unwrap();
+        opts.force = true;
+        pack::write_pack_report(&opts, &mut |_, _| {}).unwrap()
+    };
+    let testdata = dir.path().join("data/testdata.yaml");
+    small(&SHOOTING, "gen shooting --family smallest --seed 1\n");
+    assert!(testdata.exists());
+    let report = small(&CHESS, "gen chess --n 2 --m 2 --seed 1\n");
+    assert!(!testdata.exists());
+    assert!(
+        report.removed.contains(&"data/testdata.yaml".to_string()),
+        "{report:?}"
+    );
+    small(&SHOOTING, "gen shooting --family smallest --seed 1\n");
+    assert!(testdata.exists());
 }
 
 #[test]
