@@ -11,6 +11,7 @@
 //! increasing mixed-radix order sees every successor first.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::Shooting;
 use crate::problem::SolveError;
@@ -21,10 +22,19 @@ pub const MAX_STATES: usize = 1 << 21;
 
 /// The board every case within the official bounds fits in once padded with empty columns
 /// on the left (an empty column is never hit, so it changes nothing): 6 columns of height 6,
-/// 7^6 positions, built once per process and shared by every case.
+/// 7^6 positions, shared by every later case of the process.
 const STANDARD: [usize; 6] = [6; 6];
 
+/// 7^6.
+const STANDARD_POSITIONS: usize = 117_649;
+
 static STANDARD_TABLE: OnceLock<Table> = OnceLock::new();
+
+/// Positions of the tables built case by case so far. Once they reach the shared table's
+/// size, that table is built and answers every case: a process solving a few small cases
+/// (a one-shot `duipai solve`) never pays for it, and one solving many never spends more
+/// than twice what the shared table alone costs.
+static POSITIONS_BUILT: AtomicUsize = AtomicUsize::new(0);
 
 /// The side a bullet is fired from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +113,7 @@ impl Table {
     }
 
     fn build(top: &[usize], strides: Vec<usize>, states: usize) -> Table {
+        POSITIONS_BUILT.fetch_add(states, Ordering::Relaxed);
         let mut table = Table {
             top: top.to_vec(),
             strides,
@@ -116,7 +127,7 @@ impl Table {
     fn standard() -> &'static Table {
         STANDARD_TABLE.get_or_init(|| {
             let strides = (0..STANDARD.len()).map(|j| 7usize.pow(j as u32)).collect();
-            Table::build(&STANDARD, strides, 7usize.pow(STANDARD.len() as u32))
+            Table::build(&STANDARD, strides, STANDARD_POSITIONS)
         })
     }
 
@@ -223,7 +234,10 @@ impl Shooting {
     pub fn try_solve(&self) -> Result<f64, SolveError> {
         self.check()?;
         let n = self.heights.len();
-        if n <= STANDARD.len() && self.heights.iter().all(|&h| h <= STANDARD[0]) {
+        let fits = n <= STANDARD.len() && self.heights.iter().all(|&h| h <= STANDARD[0]);
+        let shared = STANDARD_TABLE.get().is_some()
+            || POSITIONS_BUILT.load(Ordering::Relaxed) >= STANDARD_POSITIONS;
+        if fits && shared {
             let mut padded = vec![0; STANDARD.len() - n];
             padded.extend_from_slice(&self.heights);
             return Ok(Table::standard().chance(&padded));
@@ -300,8 +314,12 @@ mod tests {
     fn the_shared_table_agrees_with_a_table_of_the_board_alone() {
         for heights in [vec![2, 1, 1], vec![1, 3, 6, 6, 2], vec![6, 6, 6, 6, 6, 5]] {
             let own = Table::new(&heights).unwrap().chance(&heights);
-            let shared = Shooting::new(heights.clone()).try_solve().unwrap();
+            let mut padded = vec![0; 6 - heights.len()];
+            padded.extend_from_slice(&heights);
+            let shared = Table::standard().chance(&padded);
             assert_eq!(own.to_bits(), shared.to_bits(), "{heights:?}");
+            let solved = Shooting::new(heights.clone()).try_solve().unwrap();
+            assert_eq!(own.to_bits(), solved.to_bits(), "{heights:?}");
         }
     }
 
