@@ -6,8 +6,10 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use duipai::problem::shooting::{Table, unimodal_violation};
 use duipai::problem::{
     CHESSBOARD, Cases, Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem,
+    Shooting, ShootingProblem,
 };
 
 /// Set in a child process of this benchmark: run the baseline once on the file it names.
@@ -345,5 +347,65 @@ fn main() {
     println!(
         "  chessboard 12×12  {:>6.2}×   (target >= 3×)",
         ratio(&board_dense, &board_dp)
+    );
+    shooting_figures();
+}
+
+/// Every legal shooting board: 1 to 6 columns of heights 1 to 6, unimodal, not all equal.
+fn shooting_boards() -> Vec<Vec<usize>> {
+    let mut boards = Vec::new();
+    for n in 1..=6u32 {
+        for code in 0..6usize.pow(n) {
+            let h: Vec<usize> = (0..n).map(|j| code / 6usize.pow(j) % 6 + 1).collect();
+            if unimodal_violation(&h).is_none() && h.iter().any(|&x| x != h[0]) {
+                boards.push(h);
+            }
+        }
+    }
+    boards
+}
+
+fn shooting_figures() {
+    let boards = shooting_boards();
+    let files: Vec<Cases<ShootingProblem>> = boards
+        .iter()
+        .map(|h| Cases::single(Shooting::new(h.clone())))
+        .collect();
+    // A checksum of the answers in millionths, so both sides are compared.
+    let all = || -> i64 {
+        files
+            .iter()
+            .map(|f| {
+                let line = &(f as &dyn Instance).solve()[0];
+                (line.parse::<f64>().expect("a real") * 1e6).round() as i64
+            })
+            .sum()
+    };
+    println!("shooting, all {} legal boards: medians", boards.len());
+    let table = measure(9, || {
+        let t = Table::new(&[6; 6]).expect("7^6 positions fit");
+        (t.chance(&[6, 6, 6, 6, 6, 5]) * 1e6) as i64
+    });
+    row("the shared 6×6 table (7^6 positions)", &table);
+    let ours = measure(9, all);
+    row("every board, answered from it", &ours);
+    // The alternative: a table over each board's own positions, built case by case.
+    let baseline = measure(5, || {
+        boards
+            .iter()
+            .map(|h| {
+                let t = Table::new(h).expect("a legal board fits");
+                (t.chance(h) * 1e6).round() as i64
+            })
+            .sum()
+    });
+    row("every board, a table of its own", &baseline);
+    assert_eq!(ours.answer, baseline.answer, "shooting answers differ");
+    let total = table.cpu + ours.cpu;
+    println!(
+        "  shared table and answers {} against {}: {:.1}× faster",
+        ms(total),
+        ms(baseline.cpu),
+        baseline.cpu.as_secs_f64() / total.as_secs_f64().max(1e-9)
     );
 }

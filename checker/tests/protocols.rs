@@ -540,3 +540,124 @@ fn endless_files_are_read_only_up_to_a_bound() {
     let out = checker(&[input.as_os_str(), output.as_os_str(), zero], b"");
     assert_eq!(out.status.code(), Some(3));
 }
+
+/// shooting's two-case sample-like input and its answers: reals within 1e-6.
+const SHOOTING_INPUT: &str = "3\n2 1 1\n2\n1 2\n0\n";
+const SHOOTING_ANSWER: &str = "0.555556\n0.333333\n";
+
+/// What each protocol says about one shooting output, with the answer file or recomputed
+/// (`-`): testlib's exit code, Kattis's exit code, Lemon's score out of 10 with its message.
+fn shooting_verdicts(output: &[u8], answer: &str) -> (i32, i32, String, String) {
+    let f = Files::new();
+    let input = f.put("shooting.in", SHOOTING_INPUT.as_bytes());
+    let out = f.put("shooting.out", output);
+    let ans = if answer == "-" {
+        std::path::PathBuf::from("-")
+    } else {
+        f.put("shooting.ans", answer.as_bytes())
+    };
+    let flag = std::ffi::OsStr::new("--problem=shooting");
+    let testlib = checker(
+        &[flag, input.as_os_str(), out.as_os_str(), ans.as_os_str()],
+        b"",
+    );
+    let feedback = f.path().join("feedback");
+    fs::create_dir(&feedback).unwrap();
+    let kattis = checker(
+        &[
+            std::ffi::OsStr::new("--protocol=kattis"),
+            flag,
+            input.as_os_str(),
+            ans.as_os_str(),
+            feedback.as_os_str(),
+        ],
+        output,
+    );
+    let (score, message) = (f.path().join("score"), f.path().join("message"));
+    let lemon = checker(
+        &[
+            std::ffi::OsStr::new("--protocol=lemon"),
+            flag,
+            input.as_os_str(),
+            out.as_os_str(),
+            ans.as_os_str(),
+            std::ffi::OsStr::new("10"),
+            score.as_os_str(),
+            message.as_os_str(),
+        ],
+        b"",
+    );
+    assert_eq!(lemon.status.code(), Some(0));
+    let testlib_message = String::from_utf8_lossy(&testlib.stderr).trim().to_string();
+    let kattis_message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap();
+    assert_eq!(kattis_message.trim(), testlib_message);
+    assert_eq!(
+        fs::read_to_string(&message).unwrap().trim(),
+        testlib_message
+    );
+    (
+        testlib.status.code().unwrap(),
+        kattis.status.code().unwrap(),
+        fs::read_to_string(&score).unwrap().trim().to_string(),
+        testlib_message,
+    )
+}
+
+#[test]
+fn shooting_answers_are_reals_within_a_millionth_in_every_protocol() {
+    for answer in [SHOOTING_ANSWER, "-"] {
+        // Exact, and one unit of the 6th decimal off (single precision): accepted.
+        for output in [
+            &b"0.555556\n0.333333\n"[..],
+            b"0.555555 0.333334",
+            b"5.55556e-1\n0.3333333\n",
+        ] {
+            let (testlib, kattis, score, message) = shooting_verdicts(output, answer);
+            assert_eq!(
+                (testlib, kattis, score.as_str()),
+                (0, 42, "10"),
+                "{output:?}: {message}"
+            );
+            assert_eq!(message, "ok 2 cases");
+        }
+        // Two decimals: a wrong answer that names its case.
+        let (testlib, kattis, score, message) = shooting_verdicts(b"0.56\n0.33\n", answer);
+        assert_eq!((testlib, kattis, score.as_str()), (1, 43, "0"));
+        assert_eq!(
+            message,
+            "wrong answer case 1 of 2: expected 0.555556, found 0.56"
+        );
+        // Two units off in the second case.
+        let (testlib, _, _, message) = shooting_verdicts(b"0.555556\n0.333331\n", answer);
+        assert_eq!(testlib, 1);
+        assert_eq!(
+            message,
+            "wrong answer case 2 of 2: expected 0.333333, found 0.333331"
+        );
+        // A missing answer and a word: presentation errors.
+        let (testlib, kattis, score, message) = shooting_verdicts(b"0.555556\n", answer);
+        assert_eq!((testlib, kattis, score.as_str()), (2, 43, "0"));
+        assert!(
+            message.starts_with("wrong output format case 2 of 2"),
+            "{message}"
+        );
+        let (testlib, _, _, message) = shooting_verdicts(b"0.555556\nhalf\n", answer);
+        assert_eq!(testlib, 2, "{message}");
+    }
+}
+
+#[test]
+fn an_invalid_shooting_input_fails_the_checker_when_it_recomputes() {
+    let f = Files::new();
+    let input = f.put("bad.in", b"4\n2 3 1 3\n0\n");
+    let out = f.put("bad.out", b"0.5\n");
+    let flag = std::ffi::OsStr::new("--problem=shooting");
+    let dash = std::ffi::OsStr::new("-");
+    let res = checker(&[flag, input.as_os_str(), out.as_os_str(), dash], b"");
+    assert_eq!(res.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        stderr.contains("line 2, column 7: heights 3 1 3 are not unimodal"),
+        "{stderr}"
+    );
+}

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::answer::Rule;
 use crate::problem::{Problem, Spec};
 
 pub mod manifest;
@@ -82,6 +83,40 @@ pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usi
         }
     }
 }
+
+/// `data/testdata.yaml` of the ICPC layout, for problems whose answers need flags of the
+/// default output validator: `output_validator_flags`, which every test group inherits (the
+/// 2023-07 format has no `problem.yaml` key for them).
+pub fn testdata_yaml(problem: &dyn Problem) -> Option<String> {
+    let flags = validator_flags(problem.rule())?;
+    Some(format!("output_validator_flags: {flags}\n"))
+}
+
+/// The default output validator's flags that make it compare answers as `rule` does:
+/// `float_tolerance ε` for real numbers (accepted within ε, absolutely or relatively) and
+/// `case_sensitive` for words compared exactly (it ignores case by default); `None` when
+/// its defaults already do.
+pub fn validator_flags(rule: Rule) -> Option<String> {
+    let (tolerance, case_sensitive) = match rule {
+        Rule::Integers => (None, false),
+        Rule::Reals { tolerance } => (Some(tolerance), false),
+        Rule::Tokens {
+            tolerance,
+            ignore_case,
+        } => (tolerance, !ignore_case),
+    };
+    let mut flags = Vec::new();
+    if case_sensitive {
+        flags.push("case_sensitive".to_string());
+    }
+    if let Some(eps) = tolerance {
+        flags.push(format!("float_tolerance {eps:e}"));
+    }
+    (!flags.is_empty()).then(|| flags.join(" "))
+}
+
+/// Where [`testdata_yaml`] goes in the pack.
+pub const TESTDATA_YAML: &str = "data/testdata.yaml";
 
 /// Writes the pack, calling `on_progress(done, total)` after each test. Fails before writing
 /// anything if the directory is not empty and `force` is off; stops between tests on a
@@ -156,6 +191,10 @@ fn planned_files(opts: &PackOptions) -> Vec<Planned> {
             "sample",
             printf_command(answer),
         );
+        if let Some(testdata) = testdata_yaml(problem) {
+            let command = printf_command(&testdata);
+            add(TESTDATA_YAML.to_string(), None, "validator flags", command);
+        }
     }
     for (i, line) in opts.plan.lines.iter().enumerate() {
         let stem = test_stem(problem, opts.layout, i + 1, count);
@@ -252,7 +291,11 @@ fn write_files(
     let mut files = planned.iter();
     if opts.layout == Layout::Icpc {
         let (input, answer) = problem.sample();
-        for content in [input, answer] {
+        let testdata = testdata_yaml(problem);
+        for content in [Some(input), Some(answer), testdata.as_deref()]
+            .into_iter()
+            .flatten()
+        {
             let file = files.next().context("the plan of files is short")?;
             write_atomic(out, &file.file.path, content.as_bytes())?;
         }
@@ -344,4 +387,42 @@ fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(out);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     crate::fsutil::write_atomic(&path, content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{CHESS, SHOOTING};
+
+    #[test]
+    fn real_answers_declare_the_default_validators_tolerance() {
+        assert_eq!(
+            validator_flags(Rule::Reals { tolerance: 1e-6 }).as_deref(),
+            Some("float_tolerance 1e-6")
+        );
+        assert_eq!(validator_flags(Rule::Integers), None);
+        assert_eq!(
+            validator_flags(Rule::EXACT).as_deref(),
+            Some("case_sensitive")
+        );
+        let words = Rule::Tokens {
+            tolerance: Some(1e-9),
+            ignore_case: true,
+        };
+        assert_eq!(
+            validator_flags(words).as_deref(),
+            Some("float_tolerance 1e-9")
+        );
+        assert_eq!(
+            problem_yaml(&SHOOTING),
+            "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
+             memory: 128\nvalidation: default\n"
+        );
+        assert_eq!(
+            testdata_yaml(&SHOOTING).as_deref(),
+            Some("output_validator_flags: float_tolerance 1e-6\n")
+        );
+        assert!(!problem_yaml(&CHESS).contains("validation"));
+        assert_eq!(testdata_yaml(&CHESS), None);
+    }
 }

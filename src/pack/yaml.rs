@@ -28,8 +28,13 @@ pub enum YamlOutcome {
 /// judge's limits, the time limit in seconds and the memory in MiB.
 pub fn problem_yaml(problem: &dyn Problem) -> String {
     let values = Owned::of(problem);
+    let validation = match values.validation {
+        Some(v) => format!("validation: {v}\n"),
+        None => String::new(),
+    };
     format!(
-        "problem_format_version: {}\nname: {}\nlimits:\n  time_limit: {}\n  memory: {}\n",
+        "problem_format_version: {}\nname: {}\nlimits:\n  time_limit: {}\n  memory: {}\n\
+         {validation}",
         values.version, values.name, values.time_limit, values.memory
     )
 }
@@ -38,6 +43,8 @@ pub fn problem_yaml(problem: &dyn Problem) -> String {
 struct Owned {
     version: &'static str,
     name: String,
+    /// `default` when the default output validator needs flags (in `data/testdata.yaml`).
+    validation: Option<&'static str>,
     time_limit: String,
     memory: String,
 }
@@ -48,6 +55,7 @@ impl Owned {
         Owned {
             version: "2023-07-draft",
             name: problem.name().to_string(),
+            validation: super::validator_flags(problem.rule()).map(|_| "default"),
             time_limit: (time_ms as f64 / 1000.0).to_string(),
             memory: memory_mib.to_string(),
         }
@@ -213,10 +221,12 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     let mut replaced: Vec<(usize, String)> = Vec::new();
     let mut inserted: Vec<(usize, String)> = Vec::new();
     let first_key = entries.first().map_or(lines.len(), |e| e.at);
-    for (key, value) in [
-        ("problem_format_version", owned.version),
-        ("name", &owned.name),
-    ] {
+    let supplied = [
+        ("problem_format_version", Some(owned.version)),
+        ("name", Some(owned.name.as_str())),
+        ("validation", owned.validation),
+    ];
+    for (key, value) in supplied.iter().filter_map(|(k, v)| Some((*k, (*v)?))) {
         if !entries.iter().any(|e| e.key == key) {
             inserted.push((first_key, format!("{key}: {value}{eol}")));
             changes.push(format!("added {key}"));

@@ -25,6 +25,7 @@ pub mod gems;
 pub mod generate;
 pub mod input;
 pub mod params;
+pub mod shooting;
 pub mod shrink;
 mod solution;
 pub mod staircase;
@@ -38,11 +39,12 @@ pub use gems::{GEMS, Gems, GemsProblem};
 pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
+pub use shooting::{SHOOTING, Shooting, ShootingProblem};
 pub use solution::{Explanation, SolveError, explanations_text};
 
 /// Every game duipai knows, in the order help texts list them. Adding a game is one folder
 /// and one entry here.
-pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS, &FISHHEAD];
+pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS, &FISHHEAD, &SHOOTING];
 
 /// The registered game called `name` (as typed on the command line).
 pub fn by_name(name: &str) -> Option<&'static dyn Problem> {

@@ -14,5 +14,6 @@ mod pack;
 mod readme;
 mod reports;
 mod runner;
+mod shooting;
 mod timing;
 mod util;

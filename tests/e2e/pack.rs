@@ -12,7 +12,7 @@ use duipai::app::args::{Cli, Command as Sub};
 use duipai::pack::parse_plan;
 use duipai::pack::{self, Layout, MANIFEST, PackOptions, plan};
 use duipai::problem::{
-    CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem, Spec,
+    CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem, SHOOTING, Spec,
 };
 
 const LAYOUTS: [Layout; 3] = [Layout::Plain, Layout::Noi, Layout::Icpc];
@@ -131,6 +131,9 @@ fn layouts_name_their_files() {
                     "data/sample/01-sample.ans".to_string(),
                     "problem.yaml".to_string(),
                 ]);
+                if pack::testdata_yaml(problem).is_some() {
+                    expected.push("data/testdata.yaml".to_string());
+                }
             }
             expected.sort();
             let got: Vec<String> = tree.keys().cloned().collect();
@@ -165,7 +168,27 @@ fn icpc_layout_has_samples_and_limits() {
                  time_limit: 1\n  memory: {memory}\n"
             )
         );
+        assert!(!tree.contains_key("data/testdata.yaml"));
     }
+}
+
+/// Real answers: the package says the default output validator judges them, within the
+/// problem's tolerance (format 2023-07-draft keeps the flags in `data/testdata.yaml`), so a
+/// judge that reads the package accepts what `duipai test` accepts.
+#[test]
+fn icpc_layout_declares_the_float_tolerance_of_real_answers() {
+    let tree = &packed(&SHOOTING, Layout::Icpc, 0).tree;
+    assert_eq!(text(&tree["data/sample/01-sample.in"]), "3\n2 1 1\n0\n");
+    assert_eq!(text(&tree["data/sample/01-sample.ans"]), "0.555556\n");
+    assert_eq!(
+        text(&tree["problem.yaml"]),
+        "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
+         memory: 128\nvalidation: default\n"
+    );
+    assert_eq!(
+        text(&tree["data/testdata.yaml"]),
+        "output_validator_flags: float_tolerance 1e-6\n"
+    );
 }
 
 #[test]
@@ -356,6 +379,33 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),
             }
         }
+        "shooting" => {
+            let file = SHOOTING
+                .parse(input.as_bytes(), &SHOOTING.default_bounds())
+                .unwrap();
+            let cases = file.cases_of::<duipai::problem::ShootingProblem>().unwrap();
+            let every = |f: &dyn Fn(&[usize]) -> bool| cases.iter().all(|c| f(&c.heights));
+            let lowest = |h: &[usize]| *h.iter().max().unwrap() <= 2;
+            // All heights but one equal.
+            let one_off = |h: &[usize]| {
+                h.iter()
+                    .any(|&x| h.iter().filter(|&&y| y != x).count() == 1)
+            };
+            match claim {
+                "the smallest boards" => every(&|h| h.len() <= 3 && lowest(h)),
+                "sample-like" => {
+                    every(&|h| (2..=3).contains(&h.len()) && h.iter().all(|&x| x <= 3))
+                }
+                "six columns" => every(&|h| h.len() == 6),
+                "tall towers" => every(&|h| h.contains(&6)),
+                "one column off" => every(&one_off),
+                "six columns, one off" => every(&|h| h.len() == 6 && one_off(h)),
+                "25 cases" => cases.len() == 25,
+                "low, one off" => every(&|h| lowest(h) && one_off(h)),
+                "flat and wide" => every(&|h| h.len() == 6 && lowest(h)),
+                _ => panic!("no check for the shooting plan's claim {claim:?}: add one"),
+            }
+        }
         _ => panic!("no checks for the {problem} plan's claims: add them"),
     }
 }
@@ -464,17 +514,22 @@ fn manifest_replays_every_file() {
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
             assert_eq!(rows.len(), files.len());
-            assert_eq!(
-                rows.len() + 1 + usize::from(layout == Layout::Icpc),
-                tree.len()
-            );
+            // Besides the listed files (data/testdata.yaml among them): the manifest, and the
+            // ICPC package's problem.yaml, which is merged rather than replaced.
+            let metadata = match layout {
+                Layout::Icpc => 1,
+                _ => 0,
+            };
+            assert_eq!(rows.len() + 1 + metadata, tree.len());
             for row in rows {
                 let cols: Vec<&str> = row.split('\t').collect();
                 assert_eq!(cols.len(), 4, "{row}");
                 let (file, line, written, command) = (cols[0], cols[1], cols[2], cols[3]);
                 assert!(tree.contains_key(file), "{file}");
                 if line == "-" {
-                    assert!(file.starts_with("data/sample/"));
+                    // The sample and the validator flags: their own text, as a printf.
+                    assert!(file.starts_with("data/sample/") || file == pack::TESTDATA_YAML);
+                    assert!(command.starts_with("printf '"), "{command}");
                     continue;
                 }
                 // The plan line number and text point at the line in the plan.

@@ -8,3 +8,4 @@ mod fishhead;
 mod gems;
 mod generate;
 mod problems;
+mod shooting;
