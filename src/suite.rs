@@ -98,19 +98,24 @@ pub fn collect_cases(
     bounds: &Bounds,
     dir: &Path,
 ) -> anyhow::Result<Vec<StoredCase>> {
-    collect(Some((problem, bounds)), "", dir)
+    collect(Some((problem, bounds)), "", dir, problem.rule())
 }
 
 /// [`collect_cases`] for a problem duipai does not know, named `name`: inputs are not checked,
 /// and every one needs its answer file, compared token by token.
-pub fn collect_unknown_cases(name: &str, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
-    collect(None, name, dir)
+pub fn collect_unknown_cases(
+    name: &str,
+    dir: &Path,
+    rule: Rule,
+) -> anyhow::Result<Vec<StoredCase>> {
+    collect(None, name, dir, rule)
 }
 
 fn collect(
     known: Option<(&dyn Problem, &Bounds)>,
     name: &str,
     dir: &Path,
+    rule: Rule,
 ) -> anyhow::Result<Vec<StoredCase>> {
     let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
@@ -148,7 +153,7 @@ fn collect(
             let expected = match known {
                 Some((problem, bounds)) => expected_for(problem, bounds, &path, &input)?,
                 None => answer_file(&path)?
-                    .map(|(_, bytes)| Expected::unknown(&bytes, Rule::EXACT))
+                    .map(|(_, bytes)| Expected::unknown(&bytes, rule))
                     .ok_or_else(|| {
                         anyhow::anyhow!(
                             "{}: no answer file beside it (.ans, .out); duipai does not know \
@@ -181,7 +186,7 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
 /// minimized ones, not `.original`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
-pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> {
+pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
@@ -204,7 +209,7 @@ pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> 
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
             let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
-            let expected = saved_answer(problem, &path, &input, &answer)?;
+            let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
                 input,
@@ -321,13 +326,14 @@ fn saved_answer(
     path: &Path,
     input: &[u8],
     answer: &[u8],
+    rule: Rule,
 ) -> anyhow::Result<Expected> {
     let instance = problem.and_then(|p| Some((p, p.parse(input, &p.default_bounds()).ok()?)));
     match instance {
         Some((problem, instance)) => problem
             .read_answers(answer, instance.as_ref())
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.with_extension("ans").display())),
-        None => Ok(Expected::unknown(answer, Rule::EXACT)),
+        None => Ok(Expected::unknown(answer, rule)),
     }
 }
 

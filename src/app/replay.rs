@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
+use crate::app::args::{CompareArgs, GenArgs, LimitArgs};
 use crate::app::args::{CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs};
-use crate::app::args::{GenArgs, LimitArgs};
 use crate::text::{quote_command, shell_quote};
 
 /// `duipai test PROBLEM FILE [limits] [compilers] -- PROGRAM`: judges the program on the saved
@@ -13,13 +13,15 @@ use crate::text::{quote_command, shell_quote};
 pub fn test_command(
     problem: &str,
     input: &Path,
+    compare: &CompareArgs,
     limits: &LimitArgs,
     compilers: &[CompilerOverride],
     program: &[OsString],
 ) -> String {
     format!(
-        "duipai test {problem} {}{}{} -- {}",
+        "duipai test {problem} {}{}{}{} -- {}",
         shell_quote(&input.to_string_lossy()),
+        compare.to_flags(),
         limits.to_flags(),
         compiler_flags(compilers),
         quote_command(program)
@@ -31,6 +33,7 @@ pub fn test_command(
 /// minimizes it the same way and saves it in the same directory.
 pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     let mut flags = gen_flags(&args.gen_args);
+    flags.push_str(&args.compare.to_flags());
     let helpers = [
         ("--generator", &args.generator),
         ("--reference", &args.reference),

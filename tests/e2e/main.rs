@@ -16,4 +16,5 @@ mod reports;
 mod runner;
 mod shooting;
 mod timing;
+mod tolerance;
 mod util;

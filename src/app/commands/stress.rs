@@ -189,6 +189,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             let replay_test = replay::test_command(
                 problem,
                 &failure.input_path,
+                &args.compare,
                 &args.limits,
                 &args.compilers,
                 &args.program,
@@ -286,7 +287,7 @@ fn write_junit(
 /// Runs the program on the failing cases saved for this problem, before any new seed;
 /// returns the record of each.
 fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
-    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
     }
@@ -392,6 +393,6 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
-        rule: crate::answer::Rule::EXACT,
+        rule: args.compare.rule(known)?,
     })
 }

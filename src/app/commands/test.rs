@@ -45,7 +45,8 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                     crate::text::quote(problem)
                 );
             }
-            let cases = suite::collect_unknown_cases(problem, &args.dir)?;
+            let rule = args.compare.rule(None)?;
+            let cases = suite::collect_unknown_cases(problem, &args.dir, rule)?;
             // A misspelt `chess` must not pass unnoticed.
             eprintln!(
                 "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
