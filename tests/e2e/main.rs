@@ -7,6 +7,7 @@ mod ergonomics;
 mod files;
 mod fishhead;
 mod flags;
+mod gems;
 mod hostile;
 mod judging;
 mod minimize;
