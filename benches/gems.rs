@@ -5,35 +5,19 @@
 //! 7), interleaved so that both see the same load. Needs g++.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
-/// CPU time (user + system) and peak resident memory of one finished child, and its stdout.
+#[path = "support/measured.rs"]
+mod measured;
+use measured::run_measured;
+
+/// CPU time, peak resident memory and stdout of one successful run fed `input`.
 fn measure(command: &mut Command, input: &Path) -> (Duration, f64, String) {
     let file = std::fs::File::open(input).expect("the input file");
-    let child = command
-        .stdin(file)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the command starts");
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
-        out
-    });
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own child, not yet reaped; both pointers are valid.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
-    assert_eq!(status, 0, "the command failed");
-    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
-    let out = reader.join().unwrap_or_default();
-    (cpu, usage.ru_maxrss as f64 / 1024.0, out)
+    let run = run_measured(command.stdin(file)).expect("the command starts");
+    assert_eq!(run.status, 0, "the command failed");
+    (run.cpu, run.peak_mib, run.stdout)
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
