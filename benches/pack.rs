@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use duipai::app::args::parse_plan;
+use duipai::pack::parse_plan;
 use duipai::pack::{self, Layout, PackOptions, plan};
 
 fn main() {

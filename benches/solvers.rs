@@ -3,10 +3,18 @@
 //! whole process. Run with `cargo bench --bench solvers`.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use duipai::problem::{Bounds, Cell, Chess, Chessboard, Instance};
+#[path = "support/measured.rs"]
+mod measured;
+use measured::run_measured;
+
+use duipai::problem::shooting::{Table, unimodal_violation};
+use duipai::problem::{
+    CHESSBOARD, Cases, Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem,
+    Shooting, ShootingProblem,
+};
 
 /// Set in a child process of this benchmark: run the baseline once on the file it names.
 const CHILD_ENV: &str = "DUIPAI_BENCH_BASELINE_CHILD";
@@ -233,29 +241,6 @@ fn measure(runs: usize, mut f: impl FnMut() -> i64) -> Timing {
     }
 }
 
-/// Runs a command to completion and returns its peak resident set size in MiB (wait4's
-/// ru_maxrss, KiB on Linux) and its stdout.
-fn peak_rss(command: &mut Command) -> std::io::Result<(f64, String)> {
-    let child = command.stdout(Stdio::piped()).spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
-        out
-    });
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own child, not yet reaped; both pointers are valid.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    if reaped != pid {
-        return Err(std::io::Error::last_os_error());
-    }
-    let out = reader.join().unwrap_or_default();
-    Ok((usage.ru_maxrss as f64 / 1024.0, out))
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
@@ -272,11 +257,7 @@ fn row(name: &str, t: &Timing) {
 fn main() {
     if let Ok(path) = std::env::var(CHILD_ENV) {
         let text = std::fs::read(path).expect("the board file");
-        let bounds = Bounds {
-            max_n: 12,
-            max_m: 12,
-            max_value: 1_000_000,
-        };
+        let bounds = CHESSBOARD.default_bounds();
         let Ok(board) = Chessboard::parse(&text, &bounds) else {
             panic!("the bench wrote an invalid board");
         };
@@ -286,8 +267,11 @@ fn main() {
 
     let chess = chess_board(10, 2018);
     let chessboard = chessboard_board(12, 2019);
-    let chess_instance: Box<dyn Instance> = Box::new(chess.clone());
-    let board_instance: Box<dyn Instance> = Box::new(chessboard.clone());
+    // Through the engine's interface, as `duipai solve` reaches the solvers.
+    let chess_instance: Box<dyn Instance> = Box::new(Cases::<ChessProblem>::single(chess.clone()));
+    let board_instance: Box<dyn Instance> =
+        Box::new(Cases::<ChessboardProblem>::single(chessboard.clone()));
+    let answer = |i: &dyn Instance| -> i64 { i.solve()[0].parse().expect("an integer answer") };
 
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("board12.in");
@@ -298,33 +282,45 @@ fn main() {
     // resident size of the process image it was started from.
     println!("peak RSS of a whole process on the 12×12 chessboard:");
     let duipai = env!("CARGO_BIN_EXE_duipai");
-    match peak_rss(
+    match run_measured(
         Command::new(duipai)
             .args(["solve", "chessboard"])
             .arg(&file),
     ) {
-        Ok((mib, out)) => println!(
-            "  duipai solve chessboard   {mib:>7.1} MiB   (answer {}, target < 16 MiB)",
-            out.trim()
+        Ok(run) if run.status == 0 => println!(
+            "  duipai solve chessboard   {:>7.1} MiB   CPU {}   (answer {}, target < 16 MiB)",
+            run.peak_mib,
+            ms(run.cpu),
+            run.stdout.trim()
+        ),
+        Ok(run) => println!(
+            "  duipai solve chessboard   failed: wait status {}",
+            run.status
         ),
         Err(e) => println!("  duipai solve chessboard   failed: {e}"),
     }
     let me = std::env::current_exe().expect("the bench executable");
-    match peak_rss(Command::new(me).env(CHILD_ENV, &file)) {
-        Ok((mib, out)) => println!(
-            "  dense baseline (child)    {mib:>7.1} MiB   (answer {})",
-            out.trim()
+    match run_measured(Command::new(me).env(CHILD_ENV, &file)) {
+        Ok(run) if run.status == 0 => println!(
+            "  dense baseline (child)    {:>7.1} MiB   CPU {}   (answer {})",
+            run.peak_mib,
+            ms(run.cpu),
+            run.stdout.trim()
+        ),
+        Ok(run) => println!(
+            "  dense baseline (child)    failed: wait status {}",
+            run.status
         ),
         Err(e) => println!("  dense baseline (child)    failed: {e}"),
     }
 
     println!("duipai solvers: medians (CPU time of the thread, wall time)");
     println!("  {:<38} {:>11} {:>11}", "", "cpu", "wall");
-    let chess_dp = measure(31, || chess_instance.solve());
+    let chess_dp = measure(31, || answer(chess_instance.as_ref()));
     row("chess 10×10, rank-indexed DP", &chess_dp);
     let chess_dense = measure(31, || DenseChess::solve(&chess));
     row("chess 10×10, dense f[1 << 20] baseline", &chess_dense);
-    let board_dp = measure(9, || board_instance.solve());
+    let board_dp = measure(9, || answer(board_instance.as_ref()));
     row("chessboard 12×12, rank-indexed DP", &board_dp);
     let board_dense = measure(5, || DenseChessboard::solve(&chessboard));
     row("chessboard 12×12, dense f[1 << 24]", &board_dense);
@@ -344,5 +340,65 @@ fn main() {
     println!(
         "  chessboard 12×12  {:>6.2}×   (target >= 3×)",
         ratio(&board_dense, &board_dp)
+    );
+    shooting_figures();
+}
+
+/// Every legal shooting board: 1 to 6 columns of heights 1 to 6, unimodal, not all equal.
+fn shooting_boards() -> Vec<Vec<usize>> {
+    let mut boards = Vec::new();
+    for n in 1..=6u32 {
+        for code in 0..6usize.pow(n) {
+            let h: Vec<usize> = (0..n).map(|j| code / 6usize.pow(j) % 6 + 1).collect();
+            if unimodal_violation(&h).is_none() && h.iter().any(|&x| x != h[0]) {
+                boards.push(h);
+            }
+        }
+    }
+    boards
+}
+
+fn shooting_figures() {
+    let boards = shooting_boards();
+    let files: Vec<Cases<ShootingProblem>> = boards
+        .iter()
+        .map(|h| Cases::single(Shooting::new(h.clone())))
+        .collect();
+    // A checksum of the answers in millionths, so both sides are compared.
+    let all = || -> i64 {
+        files
+            .iter()
+            .map(|f| {
+                let line = &(f as &dyn Instance).solve()[0];
+                (line.parse::<f64>().expect("a real") * 1e6).round() as i64
+            })
+            .sum()
+    };
+    println!("shooting, all {} legal boards: medians", boards.len());
+    let table = measure(9, || {
+        let t = Table::new(&[6; 6]).expect("7^6 positions fit");
+        (t.chance(&[6, 6, 6, 6, 6, 5]) * 1e6) as i64
+    });
+    row("the shared 6×6 table (7^6 positions)", &table);
+    let ours = measure(9, all);
+    row("every board, answered from it", &ours);
+    // The alternative: a table over each board's own positions, built case by case.
+    let baseline = measure(5, || {
+        boards
+            .iter()
+            .map(|h| {
+                let t = Table::new(h).expect("a legal board fits");
+                (t.chance(h) * 1e6).round() as i64
+            })
+            .sum()
+    });
+    row("every board, a table of its own", &baseline);
+    assert_eq!(ours.answer, baseline.answer, "shooting answers differ");
+    let total = table.cpu + ours.cpu;
+    println!(
+        "  shared table and answers {} against {}: {:.1}× faster",
+        ms(total),
+        ms(baseline.cpu),
+        baseline.cpu.as_secs_f64() / total.as_secs_f64().max(1e-9)
     );
 }

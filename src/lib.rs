@@ -4,17 +4,43 @@
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
 //! `stress`, `suite` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
 //! `random`, `text`, `fsutil`.
+//!
+//! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
+//! waits on pidfds, and measures and finds processes in `/proc`. On any other system the
+//! build stops with one message saying so, not with an error for every Linux call (hence
+//! every module is compiled for Linux only).
 
+#[cfg(not(target_os = "linux"))]
+compile_error!(
+    "duipai runs only on Linux: its runner needs pidfds, /proc, a clone-based process start \
+     and Linux rlimits. On Windows, build and run it inside WSL 2."
+);
+
+#[cfg(target_os = "linux")]
+pub mod answer;
+#[cfg(target_os = "linux")]
 pub mod app;
+#[cfg(target_os = "linux")]
 pub mod compile;
+#[cfg(target_os = "linux")]
 pub mod fsutil;
+#[cfg(target_os = "linux")]
 pub mod judge;
+#[cfg(target_os = "linux")]
 pub mod pack;
+#[cfg(target_os = "linux")]
 pub mod pool;
+#[cfg(target_os = "linux")]
 pub mod problem;
+#[cfg(target_os = "linux")]
 pub mod random;
+#[cfg(target_os = "linux")]
 pub mod report;
+#[cfg(target_os = "linux")]
 pub mod run;
+#[cfg(target_os = "linux")]
 pub mod stress;
+#[cfg(target_os = "linux")]
 pub mod suite;
+#[cfg(target_os = "linux")]
 pub mod text;

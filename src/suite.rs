@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, bail};
 use walkdir::WalkDir;
 
+use crate::answer::Rule;
 use crate::judge::{CaseOutcome, Expected, Runner, judge_case};
 use crate::problem::{Bounds, Problem};
 use crate::run::{IoMode, Limits};
@@ -97,19 +98,24 @@ pub fn collect_cases(
     bounds: &Bounds,
     dir: &Path,
 ) -> anyhow::Result<Vec<StoredCase>> {
-    collect(Some((problem, bounds)), "", dir)
+    collect(Some((problem, bounds)), "", dir, problem.rule())
 }
 
 /// [`collect_cases`] for a problem duipai does not know, named `name`: inputs are not checked,
 /// and every one needs its answer file, compared token by token.
-pub fn collect_unknown_cases(name: &str, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
-    collect(None, name, dir)
+pub fn collect_unknown_cases(
+    name: &str,
+    dir: &Path,
+    rule: Rule,
+) -> anyhow::Result<Vec<StoredCase>> {
+    collect(None, name, dir, rule)
 }
 
 fn collect(
     known: Option<(&dyn Problem, &Bounds)>,
     name: &str,
     dir: &Path,
+    rule: Rule,
 ) -> anyhow::Result<Vec<StoredCase>> {
     let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
     let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
@@ -147,7 +153,7 @@ fn collect(
             let expected = match known {
                 Some((problem, bounds)) => expected_for(problem, bounds, &path, &input)?,
                 None => answer_file(&path)?
-                    .map(|(_, bytes)| Expected::from_bytes(&bytes))
+                    .map(|(_, bytes)| Expected::unknown(&bytes, rule))
                     .ok_or_else(|| {
                         anyhow::anyhow!(
                             "{}: no answer file beside it (.ans, .out); duipai does not know \
@@ -180,7 +186,8 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
 /// minimized ones, not `.original`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
-pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> {
+pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
+    let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
     };
@@ -202,10 +209,11 @@ pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> 
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
             let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
+            let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
                 input,
-                expected: Expected::from_bytes(&answer),
+                expected,
             })
         })
         .collect()
@@ -280,18 +288,53 @@ fn expected_for(
     })?;
     if let Some((answer, bytes)) = answer_file(input_path)? {
         // A malformed expected answer is the harness's problem, not the program's.
-        let value = crate::judge::verdict::parse_answer(&bytes).map_err(|why| {
-            anyhow::anyhow!(
-                "{}: not a {problem} answer (one integer): {why}",
-                answer.display()
-            )
-        })?;
-        return Ok(Expected::Answer(value));
+        return problem
+            .read_answers(&bytes, instance.as_ref())
+            .map_err(|why| {
+                anyhow::anyhow!(
+                    "{}: not a {problem} answer ({}): {why}",
+                    answer.display(),
+                    answer_form(problem, instance.case_count())
+                )
+            });
     }
-    let answer = instance
-        .try_solve()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", input_path.display()))?;
-    Ok(Expected::Answer(answer))
+    instance
+        .expected()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", input_path.display()))
+}
+
+/// What an answer file of `problem` holds, for messages: `one integer`, `3 lines, one per case`.
+fn answer_form(problem: &dyn Problem, cases: usize) -> String {
+    if problem.structure().is_multi() {
+        format!(
+            "{}, one per case",
+            crate::text::plural(cases as u64, "line")
+        )
+    } else {
+        match problem.rule() {
+            Rule::Integers => "one integer".to_string(),
+            Rule::Reals { .. } => "one real number".to_string(),
+            Rule::Tokens { .. } => "one line".to_string(),
+        }
+    }
+}
+
+/// The answer saved beside a failing case: read as the problem's answers when duipai knows
+/// the problem and the case parses, else as an unknown problem's.
+fn saved_answer(
+    problem: Option<&dyn Problem>,
+    path: &Path,
+    input: &[u8],
+    answer: &[u8],
+    rule: Rule,
+) -> anyhow::Result<Expected> {
+    let instance = problem.and_then(|p| Some((p, p.parse(input, &p.default_bounds()).ok()?)));
+    match instance {
+        Some((problem, instance)) => problem
+            .read_answers(answer, instance.as_ref())
+            .map_err(|why| anyhow::anyhow!("{}: {why}", path.with_extension("ans").display())),
+        None => Ok(Expected::unknown(answer, rule)),
+    }
 }
 
 #[cfg(test)]

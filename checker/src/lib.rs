@@ -1,21 +1,18 @@
 //! The checker's decision, apart from any protocol: compare a contestant's output with the
-//! expected answer (read from an answer file, or recomputed from the input by the reference
-//! solver), and say why.
+//! expected answers (read from an answer file, or recomputed from the input by the reference
+//! solver) through duipai's own comparison, and say why.
 
-use duipai::judge::verdict::parse_answer;
+use duipai::answer::{self, Check, Syntax, parse_answer};
 use duipai::problem::Problem;
 
 /// The checker's decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    Accepted {
-        answer: i64,
-    },
-    WrongAnswer {
-        expected: i64,
-        found: i64,
-    },
-    /// The output is not exactly one integer.
+    /// Accepted; what was accepted (`answer is 2`, `3 cases`).
+    Accepted(String),
+    /// A well-formed wrong answer: why (`expected 2, found 3`).
+    WrongAnswer(String),
+    /// The output does not have the answer's form.
     PresentationError(String),
     /// The checker itself cannot decide: the answer file or the input is unusable.
     Fail(String),
@@ -24,8 +21,12 @@ pub enum Outcome {
 /// Where the expected answer comes from.
 #[derive(Clone, Copy, Debug)]
 pub enum Expected<'a> {
-    /// The contents of an answer file.
-    AnswerFile(&'a [u8]),
+    /// An answer file. Without a problem it holds one integer; with one, the problem's
+    /// answers, one line per case.
+    AnswerFile {
+        answer: &'a [u8],
+        problem: Option<&'static dyn Problem>,
+    },
     /// Recompute with the reference solver from the input file's contents.
     Solve {
         problem: &'static dyn Problem,
@@ -33,24 +34,51 @@ pub enum Expected<'a> {
     },
 }
 
-/// Decides one output. Never panics, whatever the bytes.
-pub fn check(expected: Expected<'_>, output: &[u8]) -> Outcome {
+/// Decides one output, reading it with `syntax`'s blanks. Never panics, whatever the bytes.
+pub fn check(expected: Expected<'_>, output: &[u8], syntax: Syntax) -> Outcome {
     let expected = match expected {
-        Expected::AnswerFile(bytes) => match parse_answer(bytes) {
-            Ok(value) => value,
+        Expected::AnswerFile {
+            answer,
+            problem: None,
+        } => match parse_answer(answer) {
+            Ok(value) => answer::Expected::integer(value),
             Err(why) => return Outcome::Fail(format!("answer file is not one integer: {why}")),
         },
+        Expected::AnswerFile {
+            answer,
+            problem: Some(problem),
+        } => {
+            let multi = problem.structure().is_multi();
+            let lines = answer
+                .split(|&b| b == b'\n')
+                .filter(|l| l.iter().any(|b| !b.is_ascii_whitespace()))
+                .count();
+            let cases = if multi { lines } else { 1 };
+            match answer::Expected::read(answer, problem.rule(), cases, multi) {
+                Ok(expected) => expected,
+                Err(why) => {
+                    return Outcome::Fail(format!("answer file is not a {problem} answer: {why}"));
+                }
+            }
+        }
         Expected::Solve { problem, input } => {
             match problem.parse(input, &problem.default_bounds()) {
-                Ok(instance) => instance.solve(),
+                Ok(instance) => match instance.expected() {
+                    Ok(expected) => expected,
+                    Err(err) => return Outcome::Fail(format!("cannot solve the input: {err}")),
+                },
                 Err(err) => return Outcome::Fail(format!("input file is invalid: {err}")),
             }
         }
     };
-    match parse_answer(output) {
-        Err(why) => Outcome::PresentationError(why),
-        Ok(found) if found == expected => Outcome::Accepted { answer: found },
-        Ok(found) => Outcome::WrongAnswer { expected, found },
+    let single = expected.as_integer();
+    match answer::check(&expected.with_syntax(syntax), output) {
+        Check::Accepted(detail) => Outcome::Accepted(match single {
+            Some(value) => format!("answer is {value}"),
+            None => detail,
+        }),
+        Check::Wrong(why) => Outcome::WrongAnswer(why),
+        Check::Format(why) => Outcome::PresentationError(why),
     }
 }
 
@@ -58,10 +86,8 @@ impl Outcome {
     /// The one-line verdict message, worded like testlib's.
     pub fn message(&self) -> String {
         match self {
-            Outcome::Accepted { answer } => format!("ok answer is {answer}"),
-            Outcome::WrongAnswer { expected, found } => {
-                format!("wrong answer expected {expected}, found {found}")
-            }
+            Outcome::Accepted(what) => format!("ok {what}"),
+            Outcome::WrongAnswer(why) => format!("wrong answer {why}"),
             Outcome::PresentationError(why) => format!("wrong output format {why}"),
             Outcome::Fail(why) => format!("FAIL {why}"),
         }
@@ -71,18 +97,18 @@ impl Outcome {
     /// 3 checker failure.
     pub fn testlib_code(&self) -> u8 {
         match self {
-            Outcome::Accepted { .. } => 0,
-            Outcome::WrongAnswer { .. } => 1,
+            Outcome::Accepted(_) => 0,
+            Outcome::WrongAnswer(_) => 1,
             Outcome::PresentationError(_) => 2,
             Outcome::Fail(_) => 3,
         }
     }
 
     /// The score under the Lemon special-judge protocol: the full score when accepted, 0
-    /// otherwise (the problems have one answer, so there is no partial credit).
+    /// otherwise (the problems have one answer per case, so there is no partial credit).
     pub fn lemon_score(&self, full_score: u64) -> u64 {
         match self {
-            Outcome::Accepted { .. } => full_score,
+            Outcome::Accepted(_) => full_score,
             _ => 0,
         }
     }
@@ -91,8 +117,8 @@ impl Outcome {
     /// anything else is a judge error, and 1 is used for that.
     pub fn kattis_code(&self) -> u8 {
         match self {
-            Outcome::Accepted { .. } => 42,
-            Outcome::WrongAnswer { .. } | Outcome::PresentationError(_) => 43,
+            Outcome::Accepted(_) => 42,
+            Outcome::WrongAnswer(_) | Outcome::PresentationError(_) => 43,
             Outcome::Fail(_) => 1,
         }
     }
@@ -111,18 +137,18 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(output in proptest::collection::vec(any::<u8>(), 0..40),
                                        answer in proptest::collection::vec(any::<u8>(), 0..40)) {
-            let outcome = check(Expected::AnswerFile(&answer), &output);
+            let outcome = check(Expected::AnswerFile { answer: &answer, problem: None }, &output, Syntax::Testlib);
             prop_assert!(outcome.testlib_code() <= 3);
-            if let Outcome::Accepted { answer: a } = outcome {
-                prop_assert_eq!(parse_answer(&output), Ok(a));
-                prop_assert_eq!(parse_answer(&answer), Ok(a));
+            if let Outcome::Accepted(_) = outcome {
+                prop_assert_eq!(parse_answer(&output), parse_answer(&answer));
+                prop_assert!(parse_answer(&answer).is_ok());
             }
         }
 
         /// Integer-looking noise (signs, digits, spaces) reaches the comparison paths.
         #[test]
         fn integer_like_bytes_never_panic(output in "[-+0-9 \n\r\t]{0,24}", answer in "[-+0-9 \n]{0,24}") {
-            let outcome = check(Expected::AnswerFile(answer.as_bytes()), output.as_bytes());
+            let outcome = check(Expected::AnswerFile { answer: answer.as_bytes(), problem: None }, output.as_bytes(), Syntax::Icpc);
             prop_assert!(outcome.testlib_code() <= 3);
         }
 
@@ -130,7 +156,7 @@ mod tests {
         #[test]
         fn arbitrary_inputs_never_panic(input in proptest::collection::vec(any::<u8>(), 0..60)) {
             for &problem in duipai::problem::ALL {
-                let outcome = check(Expected::Solve { problem, input: &input }, b"0\n");
+                let outcome = check(Expected::Solve { problem, input: &input }, b"0\n", Syntax::Testlib);
                 prop_assert!(outcome.testlib_code() <= 3);
             }
         }

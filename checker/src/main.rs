@@ -3,12 +3,14 @@
 //! protocol (Lemon, LemonLime) or the Kattis output-validator protocol (DOMjudge, Kattis, the
 //! ICPC problem package format).
 
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::builder::PossibleValuesParser;
 use clap::{Parser, ValueEnum};
+use duipai::answer::Syntax;
 use duipai::problem;
 use duipai_checker::{Expected, Outcome, check};
 
@@ -17,7 +19,8 @@ enum Protocol {
     /// `duipai-checker <input> <output> <answer>`; exit 0 ok, 1 WA, 2 PE, 3 checker failure.
     Testlib,
     /// `duipai-checker --protocol kattis <input> <answer> <feedback_dir> < output`;
-    /// exit 42 accepted, 43 rejected, judgemessage.txt in feedback_dir.
+    /// exit 42 accepted, 43 rejected, judgemessage.txt in feedback_dir; a checker failure
+    /// exits 1 with its message in judgeerror.txt.
     Kattis,
     /// `duipai-checker --protocol lemon <input> <output> <answer> <full_score> <score_file>
     /// <message_file>`: the score (full or 0) and a message written to those files, exit 0;
@@ -45,7 +48,8 @@ struct Cli {
     /// The judge protocol to speak.
     #[arg(long, value_enum, default_value_t = Protocol::Testlib)]
     protocol: Protocol,
-    /// The problem, needed when the answer is `-`.
+    /// The problem: its answers are read and compared its way (several cases, words, real
+    /// numbers). Needed when the answer is `-`; without it, the answer is one integer.
     #[arg(long, value_parser = PossibleValuesParser::new(problem::names()))]
     problem: Option<String>,
     /// The test's input file.
@@ -106,7 +110,8 @@ fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(err) if !err.use_stderr() => {
             // --help and --version.
@@ -114,9 +119,8 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(err) => {
-            // A usage error must never look like a contestant's presentation error (exit 2).
             let _ = err.print();
-            return ExitCode::from(3);
+            return usage_failure(&argv, &err.to_string());
         }
     };
     let lemon = match cli.protocol {
@@ -129,23 +133,93 @@ fn main() -> ExitCode {
         },
         _ => None,
     };
-    match decide(&cli) {
+    // A checker that cannot decide fails the same way whatever the cause: an unreadable or
+    // malformed answer file, a needed input that is missing or invalid, bad usage.
+    let decided = decide(&cli).and_then(|outcome| match outcome {
+        Outcome::Fail(why) => Err(why),
+        outcome => Ok(outcome),
+    });
+    match decided {
         Ok(outcome) => report(&cli, lemon.as_ref(), &outcome),
-        Err(why) => {
-            eprintln!("FAIL {why}");
-            match (&cli.protocol, &lemon) {
-                (Protocol::Kattis, _) => {
-                    let _ = fs::write(cli.third.join("judgeerror.txt"), format!("{why}\n"));
-                }
-                (Protocol::Lemon, Some(files)) => {
-                    // Best effort: the exit code already tells Lemon the checker failed.
-                    let _ = fs::write(&files.score_file, "0\n");
-                    let _ = fs::write(&files.message_file, format!("FAIL {why}\n"));
-                }
-                _ => {}
-            }
-            failure_code(cli.protocol)
+        Err(why) => fail(&cli, lemon.as_ref(), &why),
+    }
+}
+
+/// Reports that the checker itself failed, in the protocol's way, and returns its exit code:
+/// testlib `FAIL` and 3; Lemon a score of 0 with the message and 3; Kattis the message in
+/// `judgeerror.txt` in the feedback directory (where problemtools' `validate.h`, DOMjudge and
+/// BAPCtools look for a validator's own error) and 1, which is neither 42 nor 43.
+fn fail(cli: &Cli, lemon: Option<&LemonFiles>, why: &str) -> ExitCode {
+    eprintln!("FAIL {why}");
+    match (cli.protocol, lemon) {
+        (Protocol::Kattis, _) => write_judge_error(&cli.third, why),
+        (Protocol::Lemon, Some(files)) => {
+            // Best effort: the exit code already tells Lemon the checker failed.
+            let _ = fs::write(&files.score_file, "0\n");
+            let _ = fs::write(&files.message_file, format!("FAIL {why}\n"));
         }
+        _ => {}
+    }
+    failure_code(cli.protocol)
+}
+
+/// Writes `judgeerror.txt` into the feedback directory, if there is one to write into.
+fn write_judge_error(feedback_dir: &Path, why: &str) {
+    if !feedback_dir.is_dir() {
+        return;
+    }
+    let file = feedback_dir.join("judgeerror.txt");
+    if let Err(e) = fs::write(&file, format!("{why}\n")) {
+        eprintln!("FAIL cannot write {}: {e}", file.display());
+    }
+}
+
+/// A command line that does not parse: exit 3 (never 2, which testlib reads as a
+/// presentation error), or under `--protocol kattis` the Kattis failure, with
+/// `judgeerror.txt` when the feedback directory can be told from the arguments.
+fn usage_failure(argv: &[OsString], rendered: &str) -> ExitCode {
+    let words = CommandWords::of(argv);
+    if words.protocol.as_deref() != Some("kattis") {
+        return failure_code(Protocol::Testlib);
+    }
+    let why = rendered
+        .lines()
+        .next()
+        .unwrap_or("bad usage")
+        .trim_start_matches("error: ");
+    if let Some(dir) = words.positionals.get(2) {
+        write_judge_error(Path::new(dir), why);
+    }
+    failure_code(Protocol::Kattis)
+}
+
+/// The protocol and the positional arguments of a command line that clap refused, read as
+/// far as they can be.
+struct CommandWords {
+    protocol: Option<String>,
+    positionals: Vec<OsString>,
+}
+
+impl CommandWords {
+    fn of(argv: &[OsString]) -> CommandWords {
+        let mut words = CommandWords {
+            protocol: None,
+            positionals: Vec::new(),
+        };
+        let mut args = argv.iter().skip(1);
+        while let Some(arg) = args.next() {
+            let text = arg.to_string_lossy();
+            if let Some(value) = text.strip_prefix("--protocol=") {
+                words.protocol = Some(value.to_string());
+            } else if text == "--protocol" {
+                words.protocol = args.next().map(|v| v.to_string_lossy().into_owned());
+            } else if text == "--problem" {
+                args.next();
+            } else if !text.starts_with('-') || text == "-" {
+                words.positionals.push(arg.clone());
+            }
+        }
+        words
     }
 }
 
@@ -206,10 +280,28 @@ fn decide(cli: &Cli) -> Result<Outcome, String> {
                 input: &input,
             },
             &output,
+            syntax(cli.protocol),
         ));
     }
     let answer = read(answer_path, "answer")?;
-    Ok(check(Expected::AnswerFile(&answer), &output))
+    let problem = cli.problem.as_deref().and_then(problem::by_name);
+    Ok(check(
+        Expected::AnswerFile {
+            answer: &answer,
+            problem,
+        },
+        &output,
+        syntax(cli.protocol),
+    ))
+}
+
+/// Each protocol reads outputs its own way: testlib's blanks, or every ASCII space (the ICPC
+/// default output validator).
+fn syntax(protocol: Protocol) -> Syntax {
+    match protocol {
+        Protocol::Testlib | Protocol::Lemon => Syntax::Testlib,
+        Protocol::Kattis => Syntax::Icpc,
+    }
 }
 
 fn report(cli: &Cli, lemon: Option<&LemonFiles>, outcome: &Outcome) -> ExitCode {
@@ -219,8 +311,7 @@ fn report(cli: &Cli, lemon: Option<&LemonFiles>, outcome: &Outcome) -> ExitCode 
         (Protocol::Kattis, _) => {
             let file = cli.third.join("judgemessage.txt");
             if let Err(e) = fs::write(&file, format!("{message}\n")) {
-                eprintln!("FAIL cannot write {}: {e}", file.display());
-                return failure_code(cli.protocol);
+                return fail(cli, lemon, &format!("cannot write {}: {e}", file.display()));
             }
             ExitCode::from(outcome.kattis_code())
         }
@@ -236,11 +327,7 @@ fn report(cli: &Cli, lemon: Option<&LemonFiles>, outcome: &Outcome) -> ExitCode 
                 eprintln!("FAIL cannot write {}: {e}", file.display());
                 return failure_code(cli.protocol);
             }
-            match outcome {
-                // A checker failure is never a score: Lemon must see it as the judge's error.
-                Outcome::Fail(_) => failure_code(cli.protocol),
-                _ => ExitCode::SUCCESS,
-            }
+            ExitCode::SUCCESS
         }
         _ => ExitCode::from(outcome.testlib_code()),
     }

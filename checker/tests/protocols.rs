@@ -164,9 +164,9 @@ fn kattis_protocol_accepts_and_rejects() {
     let (code, message) = kattis(b"2 2\n", b"2\n");
     assert_eq!(code, 43);
     assert!(message.starts_with("wrong output format"), "{message}");
-    // A broken answer file is a judge error: neither 42 nor 43.
-    let (code, _) = kattis(b"2\n", b"?\n");
-    assert_eq!(code, 1);
+    // A broken answer file is a judge error: neither 42 nor 43, and no judge message.
+    let (code, message) = kattis(b"2\n", b"?\n");
+    assert_eq!((code, message.as_str()), (1, ""));
 }
 
 #[test]
@@ -186,12 +186,134 @@ fn kattis_protocol_needs_an_existing_feedback_directory() {
         b"2\n",
     );
     assert_eq!(res.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        stderr.contains("FAIL feedback directory") && stderr.contains("does not exist"),
+        "{stderr}"
+    );
+    assert!(!missing.exists(), "nothing is created in its place");
+}
+
+/// One Kattis-protocol run whose checker must fail: (exit code, judgeerror.txt,
+/// judgemessage.txt, stderr).
+fn kattis_failure(args: &[&str], stdin: &[u8]) -> (i32, Option<String>, Option<String>, String) {
+    let f = Files::new();
+    f.put("chess.in", CHESS_SAMPLE.as_bytes());
+    f.put("broken.in", b"2 3\n1 2\n");
+    f.put("good.ans", b"2\n");
+    f.put("bad.ans", b"two\n");
+    f.put("zero.ans", b"012\n");
+    fs::create_dir(f.path().join("feedback")).unwrap();
+    let mut full: Vec<std::ffi::OsString> = Vec::new();
+    for arg in args {
+        // Names of files in the test directory become paths in it; other words stay.
+        if arg.ends_with(".in") || arg.ends_with(".ans") || *arg == "feedback" {
+            full.push(f.path().join(arg).into_os_string());
+        } else {
+            full.push(arg.into());
+        }
+    }
+    let full: Vec<&std::ffi::OsStr> = full.iter().map(|a| a.as_os_str()).collect();
+    let res = checker(&full, stdin);
+    let feedback = f.path().join("feedback");
+    (
+        res.status.code().unwrap(),
+        fs::read_to_string(feedback.join("judgeerror.txt")).ok(),
+        fs::read_to_string(feedback.join("judgemessage.txt")).ok(),
+        String::from_utf8_lossy(&res.stderr).into_owned(),
+    )
+}
+
+/// Every way the checker can fail under the Kattis protocol ends the same: exit 1 (neither
+/// 42 nor 43, so the judge reports a judge error), the reason in `judgeerror.txt` in the
+/// feedback directory and on stderr, and no `judgemessage.txt` (which would read as a
+/// verdict on the contestant).
+#[test]
+fn every_kattis_checker_failure_writes_judgeerror_and_exits_1() {
+    let kattis = "--protocol=kattis";
+    let cases: &[(&str, &[&str], &str)] = &[
+        (
+            "a missing answer file",
+            &[kattis, "chess.in", "none.ans", "feedback"],
+            "cannot read answer",
+        ),
+        (
+            "a malformed answer file",
+            &[kattis, "chess.in", "bad.ans", "feedback"],
+            "answer file is not one integer",
+        ),
+        (
+            "an answer file testlib would not read",
+            &[kattis, "chess.in", "zero.ans", "feedback"],
+            "leading zeros are not allowed",
+        ),
+        (
+            "an endless answer file",
+            &[kattis, "chess.in", "/dev/zero", "feedback"],
+            "larger than 16 MiB",
+        ),
+        (
+            "an answer of `-` without --problem",
+            &[kattis, "chess.in", "-", "feedback"],
+            "needs --problem",
+        ),
+        (
+            "a missing input that is needed",
+            &[kattis, "--problem=chess", "none.in", "-", "feedback"],
+            "cannot read input",
+        ),
+        (
+            "an invalid input that is needed",
+            &[kattis, "--problem=chess", "broken.in", "-", "feedback"],
+            "input file is invalid",
+        ),
+        (
+            "bad usage: an unknown problem",
+            &[kattis, "--problem=nope", "chess.in", "-", "feedback"],
+            "invalid value 'nope'",
+        ),
+        (
+            "bad usage, with the protocol as two words",
+            &[
+                "--protocol",
+                "kattis",
+                "--problem",
+                "nope",
+                "chess.in",
+                "-",
+                "feedback",
+            ],
+            "invalid value 'nope'",
+        ),
+    ];
+    for (what, args, reason) in cases {
+        let (code, error, message, stderr) = kattis_failure(args, b"2\n");
+        assert_eq!(code, 1, "{what}: {stderr}");
+        let error = error.unwrap_or_else(|| panic!("{what}: no judgeerror.txt; stderr {stderr}"));
+        assert!(
+            error.contains(reason),
+            "{what}: judgeerror.txt says {error:?}"
+        );
+        assert!(
+            error.ends_with('\n') && error.lines().count() == 1,
+            "{what}: {error:?}"
+        );
+        assert!(stderr.contains(reason), "{what}: {stderr}");
+        assert_eq!(message, None, "{what}: a judgemessage.txt was written");
+    }
+    // The same answer files decide nothing under testlib either: 3, the testlib failure.
+    for answer in ["bad.ans", "zero.ans", "none.ans"] {
+        let (code, _, _, stderr) = kattis_failure(&["chess.in", "good.ans", answer], b"");
+        assert_eq!(code, 3, "{answer}: {stderr}");
+        assert!(stderr.starts_with("FAIL "), "{stderr}");
+    }
 }
 
 /// testlib's integer reader is the rule: `0011`, `+12` and `-0` are presentation errors
 /// (exit 2), with the reason, and `duipai test` (through `verdict::compare`) says the same.
 #[test]
 fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
+    use duipai::judge::Expected;
     use duipai::judge::verdict::{Verdict, compare};
     let table: &[(&[u8], i32, Verdict, &str)] = &[
         (b"12\n", 0, Verdict::Accepted, "ok answer is 12"),
@@ -213,21 +335,30 @@ fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
             Verdict::PresentationError,
             "wrong output format expected an integer, found \"+12\": a leading '+' is not allowed",
         ),
+        // testlib skips a byte-order mark at the start of the output.
+        (b"\xEF\xBB\xBF12\n", 0, Verdict::Accepted, "ok answer is 12"),
+        // Its blanks are space, tab, CR and LF: a form feed is part of the token.
         (
-            b"\xEF\xBB\xBF12\n",
+            b"12\x0C\n",
             2,
             Verdict::PresentationError,
-            "wrong output format expected an integer, found \"\\xEF\\xBB\\xBF12\": it starts with \
-             a UTF-8 byte-order mark, which the program must not print",
+            "wrong output format expected an integer, found \"12\\x0C\": \\x0C is not a digit",
         ),
     ];
     for &(output, code, verdict, message) in table {
         assert_eq!(testlib(output, b"12\n"), (code, message.to_string()));
-        assert_eq!(compare(output, 12).verdict, verdict, "{message}");
+        assert_eq!(
+            compare(output, &Expected::integer(12)).verdict,
+            verdict,
+            "{message}"
+        );
     }
     // `-0` against an answer of 0: still a presentation error, as testlib's reader has it.
     assert_eq!(testlib(b"-0", b"0").0, 2);
-    assert_eq!(compare(b"-0", 0).verdict, Verdict::PresentationError);
+    assert_eq!(
+        compare(b"-0", &Expected::integer(0)).verdict,
+        Verdict::PresentationError
+    );
     // An answer file that testlib would not read is the checker's failure, not the contestant's.
     let (code, message) = testlib(b"12\n", b"012\n");
     assert_eq!(code, 3);
@@ -408,4 +539,125 @@ fn endless_files_are_read_only_up_to_a_bound() {
     std::fs::write(&output, "1\n").unwrap();
     let out = checker(&[input.as_os_str(), output.as_os_str(), zero], b"");
     assert_eq!(out.status.code(), Some(3));
+}
+
+/// shooting's two-case sample-like input and its answers: reals within 1e-6.
+const SHOOTING_INPUT: &str = "3\n2 1 1\n2\n1 2\n0\n";
+const SHOOTING_ANSWER: &str = "0.555556\n0.333333\n";
+
+/// What each protocol says about one shooting output, with the answer file or recomputed
+/// (`-`): testlib's exit code, Kattis's exit code, Lemon's score out of 10 with its message.
+fn shooting_verdicts(output: &[u8], answer: &str) -> (i32, i32, String, String) {
+    let f = Files::new();
+    let input = f.put("shooting.in", SHOOTING_INPUT.as_bytes());
+    let out = f.put("shooting.out", output);
+    let ans = if answer == "-" {
+        std::path::PathBuf::from("-")
+    } else {
+        f.put("shooting.ans", answer.as_bytes())
+    };
+    let flag = std::ffi::OsStr::new("--problem=shooting");
+    let testlib = checker(
+        &[flag, input.as_os_str(), out.as_os_str(), ans.as_os_str()],
+        b"",
+    );
+    let feedback = f.path().join("feedback");
+    fs::create_dir(&feedback).unwrap();
+    let kattis = checker(
+        &[
+            std::ffi::OsStr::new("--protocol=kattis"),
+            flag,
+            input.as_os_str(),
+            ans.as_os_str(),
+            feedback.as_os_str(),
+        ],
+        output,
+    );
+    let (score, message) = (f.path().join("score"), f.path().join("message"));
+    let lemon = checker(
+        &[
+            std::ffi::OsStr::new("--protocol=lemon"),
+            flag,
+            input.as_os_str(),
+            out.as_os_str(),
+            ans.as_os_str(),
+            std::ffi::OsStr::new("10"),
+            score.as_os_str(),
+            message.as_os_str(),
+        ],
+        b"",
+    );
+    assert_eq!(lemon.status.code(), Some(0));
+    let testlib_message = String::from_utf8_lossy(&testlib.stderr).trim().to_string();
+    let kattis_message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap();
+    assert_eq!(kattis_message.trim(), testlib_message);
+    assert_eq!(
+        fs::read_to_string(&message).unwrap().trim(),
+        testlib_message
+    );
+    (
+        testlib.status.code().unwrap(),
+        kattis.status.code().unwrap(),
+        fs::read_to_string(&score).unwrap().trim().to_string(),
+        testlib_message,
+    )
+}
+
+#[test]
+fn shooting_answers_are_reals_within_a_millionth_in_every_protocol() {
+    for answer in [SHOOTING_ANSWER, "-"] {
+        // Exact, and one unit of the 6th decimal off (single precision): accepted.
+        for output in [
+            &b"0.555556\n0.333333\n"[..],
+            b"0.555555 0.333334",
+            b"5.55556e-1\n0.3333333\n",
+        ] {
+            let (testlib, kattis, score, message) = shooting_verdicts(output, answer);
+            assert_eq!(
+                (testlib, kattis, score.as_str()),
+                (0, 42, "10"),
+                "{output:?}: {message}"
+            );
+            assert_eq!(message, "ok 2 cases");
+        }
+        // Two decimals: a wrong answer that names its case.
+        let (testlib, kattis, score, message) = shooting_verdicts(b"0.56\n0.33\n", answer);
+        assert_eq!((testlib, kattis, score.as_str()), (1, 43, "0"));
+        assert_eq!(
+            message,
+            "wrong answer case 1 of 2: expected 0.555556, found 0.56"
+        );
+        // Two units off in the second case.
+        let (testlib, _, _, message) = shooting_verdicts(b"0.555556\n0.333331\n", answer);
+        assert_eq!(testlib, 1);
+        assert_eq!(
+            message,
+            "wrong answer case 2 of 2: expected 0.333333, found 0.333331"
+        );
+        // A missing answer and a word: presentation errors.
+        let (testlib, kattis, score, message) = shooting_verdicts(b"0.555556\n", answer);
+        assert_eq!((testlib, kattis, score.as_str()), (2, 43, "0"));
+        assert!(
+            message.starts_with("wrong output format case 2 of 2"),
+            "{message}"
+        );
+        let (testlib, _, _, message) = shooting_verdicts(b"0.555556\nhalf\n", answer);
+        assert_eq!(testlib, 2, "{message}");
+    }
+}
+
+#[test]
+fn an_invalid_shooting_input_fails_the_checker_when_it_recomputes() {
+    let f = Files::new();
+    let input = f.put("bad.in", b"4\n2 3 1 3\n0\n");
+    let out = f.put("bad.out", b"0.5\n");
+    let flag = std::ffi::OsStr::new("--problem=shooting");
+    let dash = std::ffi::OsStr::new("-");
+    let res = checker(&[flag, input.as_os_str(), out.as_os_str(), dash], b"");
+    assert_eq!(res.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        stderr.contains("line 2, column 7: heights 3 1 3 are not unimodal"),
+        "{stderr}"
+    );
 }

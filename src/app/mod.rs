@@ -4,8 +4,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 pub mod args;
 mod commands;
 pub mod exit;
@@ -20,7 +18,8 @@ use exit::Status;
 
 /// Parse the command line, run the subcommand, and turn its outcome into an exit status.
 /// Errors are printed once, with their chain of causes; with `--json`, stdout's last line is
-/// then `{"status":"error","message":...}`.
+/// then `{"schema":1,"status":"error","message":...}` (`"status":"interrupted"` after Ctrl-C),
+/// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
@@ -29,7 +28,14 @@ pub fn main() -> ExitCode {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
-    let cli = match Cli::try_parse_from(&argv) {
+    // Read before clap, so that a usage error too replaces the previous report.
+    let junit = junit_report(&argv);
+    let junit_error = |message: &str| {
+        if let Some((suite, path)) = &junit {
+            crate::report::junit::write_error_report(path, suite, message);
+        }
+    };
+    let cli = match parse(&argv) {
         Ok(cli) => cli,
         Err(err) => {
             let usage_error = err.use_stderr();
@@ -38,8 +44,16 @@ pub fn main() -> ExitCode {
                 let first = rendered.lines().next().unwrap_or_default();
                 println!(
                     "{}",
-                    error_json(first.strip_prefix("error: ").unwrap_or(first))
+                    status_json(
+                        Status::Usage,
+                        first.strip_prefix("error: ").unwrap_or(first)
+                    )
                 );
+            }
+            if usage_error {
+                let rendered = err.render().to_string();
+                let first = rendered.lines().next().unwrap_or_default();
+                junit_error(first.strip_prefix("error: ").unwrap_or(first));
             }
             let _ = err.print();
             return if usage_error {
@@ -62,17 +76,69 @@ pub fn main() -> ExitCode {
     match result {
         Ok(status) => status.into(),
         Err(err) => {
-            let message = format!("{err:#}");
-            eprintln!("duipai: error: {message}");
+            let status = exit::report_error(&err);
+            junit_error(&format!("{err:#}"));
             if json {
-                println!("{}", error_json(&message));
+                println!("{}", status_json(status, &format!("{err:#}")));
             }
-            Status::Usage.into()
+            status.into()
         }
     }
 }
 
-/// The JSON line of a harness or usage error.
-fn error_json(message: &str) -> String {
-    serde_json::json!({ "status": "error", "message": message }).to_string()
+/// Parses the command line. The help of a subcommand that names a game (`duipai gen gems
+/// --help`) ends with that game's own parameters, bounds and families.
+fn parse(argv: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Cli::command();
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    if let Some(at) = words.iter().position(|w| !w.starts_with('-')) {
+        let sub = words[at];
+        let game = words[at + 1..]
+            .iter()
+            .take_while(|w| **w != "--")
+            .find_map(|w| crate::problem::by_name(w));
+        if let Some(game) = game
+            && command.find_subcommand(sub).is_some()
+        {
+            let help = args::game_help(game);
+            command = command.mut_subcommand(sub, |c| c.after_help(help));
+        }
+    }
+    let matches = command.try_get_matches_from(argv)?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// The `--junit FILE` of a `test` or `stress` command line, as the report's suite name and
+/// FILE, read from the words before `--` without clap (which may have refused them).
+fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathBuf)> {
+    let words: Vec<&std::ffi::OsString> = argv.iter().skip(1).take_while(|a| *a != "--").collect();
+    let command = words.iter().find_map(|w| {
+        let w = w.to_str()?;
+        ["solve", "validate", "gen", "pack", "test", "stress"]
+            .contains(&w)
+            .then_some(w)
+    })?;
+    if command != "test" && command != "stress" {
+        return None;
+    }
+    let mut path = None;
+    for (i, word) in words.iter().enumerate() {
+        let text = word.to_string_lossy();
+        if text == "--junit" {
+            path = words.get(i + 1).map(std::path::PathBuf::from);
+        } else if let Some(value) = text.strip_prefix("--junit=") {
+            path = Some(std::path::PathBuf::from(value));
+        }
+    }
+    Some((format!("duipai {command}"), path?))
+}
+
+/// The JSON line of a harness or usage error (`"status":"error"`), or of an interrupt
+/// (`"status":"interrupted"`).
+fn status_json(status: Status, message: &str) -> String {
+    crate::report::json::line(&crate::report::json::ErrorReport {
+        status: status.json_name(),
+        message,
+    })
 }

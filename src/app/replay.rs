@@ -1,52 +1,96 @@
-//! The commands a report prints to replay a failure: the limit and generator flags as they
-//! were typed, with the program quoted for a shell.
+//! The commands a report prints to replay a failure: every flag that decides the case, its
+//! judging or where it is saved, as typed, with the program quoted for a shell.
 
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::app::args::{GenArgs, LimitArgs};
+use crate::app::args::{CompareArgs, GenArgs, LimitArgs};
+use crate::app::args::{CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs};
 use crate::text::{quote_command, shell_quote};
 
-/// `duipai test PROBLEM FILE [limits] -- PROGRAM`: judges the program on the saved case.
+/// `duipai test PROBLEM FILE [limits] [compilers] -- PROGRAM`: judges the program on the saved
+/// case.
 pub fn test_command(
     problem: &str,
     input: &Path,
+    compare: &CompareArgs,
     limits: &LimitArgs,
+    compilers: &[CompilerOverride],
     program: &[OsString],
 ) -> String {
     format!(
-        "duipai test {problem} {}{} -- {}",
+        "duipai test {problem} {}{}{}{} -- {}",
         shell_quote(&input.to_string_lossy()),
+        compare.to_flags(),
         limits.to_flags(),
+        compiler_flags(compilers),
         quote_command(program)
     )
 }
 
-/// `duipai stress PROBLEM [gen flags] --seed S --iterations 1 [limits] -- PROGRAM`: finds the
-/// same case again from its seed.
-/// `helpers` are the generator, reference and validator commands as (flag, words), each given
-/// again as one shell word (`--generator 'python3 gen.py'`).
-pub fn stress_command(
-    problem: &str,
-    gen_args: &GenArgs,
-    helpers: &[(&str, &[OsString])],
-    seed: u64,
-    no_shrink: bool,
-    limits: &LimitArgs,
-    program: &[OsString],
-) -> String {
-    let mut flags = gen_args.to_params().to_flags();
-    for (flag, words) in helpers {
-        if !flags.is_empty() {
-            flags.push(' ');
+/// `duipai stress PROBLEM [gen flags] [helpers] --seed S --iterations 1 [--save DIR]
+/// [minimizing] [compilers] [limits] -- PROGRAM`: finds the same case again from its seed,
+/// minimizes it the same way and saves it in the same directory.
+pub fn stress_command(args: &StressArgs, seed: u64) -> String {
+    let mut flags = gen_flags(&args.gen_args);
+    flags.push_str(&args.compare.to_flags());
+    let helpers = [
+        ("--generator", &args.generator),
+        ("--reference", &args.reference),
+        ("--validator", &args.validator),
+    ];
+    for (flag, command) in helpers {
+        if let Some(words) = command {
+            flags.push_str(&format!(
+                " {flag} {}",
+                shell_quote(&quote_command(&words.0))
+            ));
         }
-        flags.push_str(&format!("{flag} {}", shell_quote(&quote_command(words))));
+    }
+    flags.push_str(&format!(" --seed {seed} --iterations 1"));
+    if args.save != Path::new(DEFAULT_SAVE_DIR) {
+        flags.push_str(&format!(
+            " --save {}",
+            shell_quote(&args.save.to_string_lossy())
+        ));
+    }
+    if args.no_shrink {
+        flags.push_str(" --no-shrink");
+    } else if args.shrink_time != DEFAULT_SHRINK_TIME {
+        flags.push_str(&format!(
+            " --shrink-time {}",
+            args.shrink_time.as_secs_f64()
+        ));
     }
     format!(
-        "duipai stress {problem}{}{flags} --seed {seed} --iterations 1{}{} -- {}",
-        if flags.is_empty() { "" } else { " " },
-        if no_shrink { " --no-shrink" } else { "" },
-        limits.to_flags(),
-        quote_command(program)
+        "duipai stress {}{flags}{}{} -- {}",
+        args.problem,
+        compiler_flags(&args.compilers),
+        args.limits.to_flags(),
+        quote_command(&args.program)
     )
+}
+
+/// The generator flags, each with a leading space.
+fn gen_flags(gen_args: &GenArgs) -> String {
+    let flags = gen_args.to_params().to_flags();
+    if flags.is_empty() {
+        flags
+    } else {
+        format!(" {flags}")
+    }
+}
+
+/// `--compiler LANG=COMMAND` for each override, as one shell word each, with a leading space.
+fn compiler_flags(compilers: &[CompilerOverride]) -> String {
+    compilers
+        .iter()
+        .map(|CompilerOverride(language, words)| {
+            let words: Vec<OsString> = words.iter().map(OsString::from).collect();
+            format!(
+                " --compiler {}",
+                shell_quote(&format!("{}={}", language.id(), quote_command(&words)))
+            )
+        })
+        .collect()
 }

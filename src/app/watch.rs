@@ -53,7 +53,8 @@ fn stamp(files: &[PathBuf]) -> Stamp {
 
 /// Runs `run` now and again after every change of the files `files` lists, until an
 /// interrupt; the list is asked for again after every run (an edit may include a new header).
-/// Returns the status of the last run.
+/// Only an interrupt ends it, so it returns [`Status::Interrupted`], as every interrupted
+/// command does.
 pub fn watch(
     files: impl Fn() -> Vec<PathBuf>,
     mut run: impl FnMut() -> anyhow::Result<Status>,
@@ -61,10 +62,10 @@ pub fn watch(
     if files().is_empty() {
         anyhow::bail!("--watch: the command names no file to watch");
     }
-    let mut status = report(run());
+    report(run());
     loop {
         if crate::run::cancelled() {
-            return Ok(status);
+            return Ok(Status::Interrupted);
         }
         let files = files();
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -80,7 +81,7 @@ pub fn watch(
         loop {
             std::thread::sleep(POLL);
             if crate::run::cancelled() {
-                return Ok(status);
+                return Ok(Status::Interrupted);
             }
             let now = stamp(files);
             if now != last {
@@ -91,7 +92,7 @@ pub fn watch(
             }
         }
         eprintln!("duipai: changed; running again");
-        status = report(run());
+        report(run());
     }
 }
 
@@ -99,10 +100,7 @@ pub fn watch(
 fn report(result: anyhow::Result<Status>) -> Status {
     match result {
         Ok(status) => status,
-        Err(err) => {
-            eprintln!("duipai: error: {err:#}");
-            Status::Usage
-        }
+        Err(err) => crate::app::exit::report_error(&err),
     }
 }
 

@@ -1,10 +1,11 @@
 //! Judging one case end to end: run the program through a [`Runner`] and decide its verdict
-//! against the expected output, an integer answer or, for external references, plain tokens.
+//! against the expected answers ([`crate::answer`]).
 
 use std::ffi::OsString;
 
 use crate::run::{Execution, IoMode, Limits, RunError};
-use crate::text::quote;
+
+pub use crate::answer::Expected;
 
 pub mod verdict;
 
@@ -75,34 +76,6 @@ impl Runner for ProcessRunner {
     }
 }
 
-/// What the program should print.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Expected {
-    /// One integer (both built-in problems): malformed output is a presentation error.
-    Answer(i64),
-    /// Any text, compared token by token (whitespace-insensitive), for problems duipai does
-    /// not know (answers from `.ans` files or an external reference).
-    Tokens(String),
-}
-
-impl Expected {
-    /// Reads an answer file or a reference's output: one integer if it is one, tokens otherwise.
-    pub fn from_bytes(bytes: &[u8]) -> Expected {
-        match verdict::parse_answer(bytes) {
-            Ok(value) => Expected::Answer(value),
-            Err(_) => Expected::Tokens(String::from_utf8_lossy(bytes).into_owned()),
-        }
-    }
-
-    /// The expected output as a program should print it.
-    pub fn to_text(&self) -> String {
-        match self {
-            Expected::Answer(v) => format!("{v}\n"),
-            Expected::Tokens(t) => t.clone(),
-        }
-    }
-}
-
 /// The result of running a program on one case.
 #[derive(Clone, Debug)]
 pub struct CaseOutcome {
@@ -135,46 +108,5 @@ pub fn judge_case(
 
 /// The verdict of a finished execution against the expected output.
 pub fn decide(execution: &Execution, expected: &Expected) -> Judgement {
-    match expected {
-        Expected::Answer(value) => verdict::judge(execution, *value),
-        Expected::Tokens(text) => {
-            if let Some(stopped) = verdict::termination_judgement(execution)
-                .or_else(|| verdict::missing_output_file(execution))
-            {
-                return stopped;
-            }
-            let actual = String::from_utf8_lossy(&execution.stdout);
-            let mut want = text.split_whitespace();
-            let mut got = actual.split_whitespace();
-            let mut index = 1usize;
-            loop {
-                match (want.next(), got.next()) {
-                    (None, None) => {
-                        return Judgement {
-                            verdict: Verdict::Accepted,
-                            detail: format!("{} tokens", index - 1),
-                        };
-                    }
-                    (Some(w), Some(g)) if w == g => index += 1,
-                    (w, g) => {
-                        return Judgement {
-                            verdict: Verdict::WrongAnswer,
-                            detail: format!(
-                                "token {index}: expected {}, found {}",
-                                w.map_or("end of output".into(), |t| quote(&short(t))),
-                                g.map_or("end of output".into(), |t| quote(&short(t)))
-                            ),
-                        };
-                    }
-                }
-            }
-        }
-    }
-}
-
-fn short(token: &str) -> String {
-    match token.char_indices().nth(20) {
-        Some((cut, _)) => format!("{}…", &token[..cut]),
-        None => token.to_string(),
-    }
+    verdict::judge(execution, expected)
 }

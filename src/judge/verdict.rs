@@ -2,16 +2,15 @@
 //!
 //! The order of the checks is the usual judges' one: a limit the harness enforced comes first
 //! (output, then time, then memory), then an abnormal end (runtime error), and only then the
-//! output itself. Both problems answer with one integer, so the output comparison is a strict
-//! single-token integer comparison: surrounding whitespace of any kind is accepted, anything
-//! else around the number is a presentation error.
+//! output itself, compared with the expected answers by [`crate::answer`]: a wrong answer is
+//! WA, an output that does not have the answers' form is PE.
 
 use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+use crate::answer::{self, Check, Expected};
 use crate::run::{Execution, Limit, OutputFile, Termination, starved};
-use crate::text::{hex_bytes, is_invisible, show_char};
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,13 +88,17 @@ impl Serialize for Verdict {
 pub struct Judgement {
     pub verdict: Verdict,
     pub detail: String,
+    /// The 0-based case of the input whose answer was wrong, when the output decided.
+    #[serde(skip)]
+    pub case: Option<usize>,
 }
 
 impl Judgement {
-    fn new(verdict: Verdict, detail: impl Into<String>) -> Judgement {
+    pub fn new(verdict: Verdict, detail: impl Into<String>) -> Judgement {
         Judgement {
             verdict,
             detail: detail.into(),
+            case: None,
         }
     }
 }
@@ -209,11 +212,31 @@ fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
-/// Judges one run against the expected answer.
-pub fn judge(execution: &Execution, expected: i64) -> Judgement {
+/// A program's output in double quotes for a message, at most 24 characters of it.
+fn quote(bytes: &[u8]) -> String {
+    crate::text::quote_bytes(bytes, 24).text
+}
+
+/// Judges one run against the expected answers.
+pub fn judge(execution: &Execution, expected: &Expected) -> Judgement {
     termination_judgement(execution)
         .or_else(|| missing_output_file(execution))
         .unwrap_or_else(|| compare(&execution.stdout, expected))
+}
+
+/// Judges the output of a program that ran cleanly.
+pub fn compare(output: &[u8], expected: &Expected) -> Judgement {
+    let (check, case) = answer::check_cases(expected, output);
+    let (verdict, detail) = match check {
+        Check::Accepted(detail) => (Verdict::Accepted, detail),
+        Check::Wrong(detail) => (Verdict::WrongAnswer, detail),
+        Check::Format(detail) => (Verdict::PresentationError, detail),
+    };
+    Judgement {
+        verdict,
+        detail,
+        case,
+    }
 }
 
 /// In file I/O mode, a missing output file is a presentation error that says what the
@@ -314,117 +337,10 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
     })
 }
 
-/// Judges the output of a program that ran cleanly.
-pub fn compare(output: &[u8], expected: i64) -> Judgement {
-    match parse_answer(output) {
-        Ok(found) if found == expected => Judgement::new(Verdict::Accepted, ""),
-        Ok(found) => Judgement::new(
-            Verdict::WrongAnswer,
-            format!("expected {expected}, found {found}"),
-        ),
-        Err(why) => Judgement::new(Verdict::PresentationError, why),
-    }
-}
-
-/// How many characters (or raw bytes) of a token a message shows.
-const SHOWN_CHARS: usize = 24;
-
-/// A token in double quotes, as [`crate::text::quote_bytes`] shows it: at most
-/// `SHOWN_CHARS` characters.
-fn quote(token: &[u8]) -> String {
-    crate::text::quote_bytes(token, SHOWN_CHARS).text
-}
-
-/// The first thing in `token` (after an optional leading `-`) that is not an ASCII digit,
-/// described for a message: `'.'`, `\xE2\x80\x8B`, `byte \xFF`.
-fn first_non_digit(token: &[u8]) -> Option<String> {
-    let body = token.strip_prefix(b"-").unwrap_or(token);
-    let at = body.iter().position(|b| !b.is_ascii_digit())?;
-    let rest = &body[at..];
-    let chunk = rest.utf8_chunks().next()?;
-    Some(match chunk.valid().chars().next() {
-        Some(c) if is_invisible(c) => show_char(c),
-        Some('\'') => "'\\''".to_string(),
-        Some(c) => format!("'{c}'"),
-        None => format!("byte {}", hex_bytes(&chunk.invalid()[..1])),
-    })
-}
-
-/// Why a token is not an integer as testlib reads one, or `None` if it is one.
-fn integer_error(token: &[u8]) -> Option<&'static str> {
-    let digits = token.strip_prefix(b"-").unwrap_or(token);
-    if token.starts_with("\u{FEFF}".as_bytes()) {
-        Some("it starts with a UTF-8 byte-order mark, which the program must not print")
-    } else if token.starts_with(b"+") {
-        Some("a leading '+' is not allowed")
-    } else if digits.is_empty() {
-        Some("a minus sign needs digits after it")
-    } else if !digits.iter().all(u8::is_ascii_digit) {
-        None // described by first_non_digit
-    } else if digits.len() > 1 && digits[0] == b'0' {
-        Some("leading zeros are not allowed")
-    } else if token == b"-0" {
-        Some("minus zero is not allowed, write 0")
-    } else {
-        None
-    }
-}
-
-/// The single integer an output holds, read as testlib's `readLong` reads it (testlib's
-/// `stringToLongLong`): an optional `-` and decimal digits, no leading `+`, no leading zeros
-/// (`0` itself is fine, `00`, `007` and `-0` are not), within the 64-bit range. Any ASCII
-/// whitespace may surround it; nothing else may. `duipai test`, `stress` and `duipai-checker`
-/// all judge with this, so they always agree, and agree with a testlib checker: `0011` and
-/// `+12` are presentation errors, never accepted as 11 and 12. The error says what was found
-/// and why it is wrong.
-pub fn parse_answer(output: &[u8]) -> Result<i64, String> {
-    let mut tokens = output
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|t| !t.is_empty());
-    let Some(token) = tokens.next() else {
-        return Err("empty output".to_string());
-    };
-    // The first token's fault comes first, as in testlib; how much else there was helps to
-    // recognise the output (a sentence, a debug dump).
-    let bad = |why: &str, more: usize| {
-        let tail = if more == 0 {
-            String::new()
-        } else {
-            format!(" ({} tokens in all)", more + 1)
-        };
-        format!("expected an integer, found {}: {why}{tail}", quote(token))
-    };
-    if let Some(why) = integer_error(token) {
-        return Err(bad(why, tokens.count()));
-    }
-    if let Some(what) = first_non_digit(token) {
-        return Err(bad(&format!("{what} is not a digit"), tokens.count()));
-    }
-    // An optional '-' and ASCII digits: valid UTF-8, so only overflow can fail.
-    let Some(value) = std::str::from_utf8(token)
-        .ok()
-        .and_then(|t| t.parse::<i64>().ok())
-    else {
-        return Err(bad("it does not fit in 64 bits", tokens.count()));
-    };
-    if let Some(extra) = tokens.next() {
-        let more = tokens.count();
-        let tail = if more == 0 {
-            String::new()
-        } else {
-            format!(" and {more} more token{}", if more == 1 { "" } else { "s" })
-        };
-        return Err(format!(
-            "expected one integer, found {}{tail} after {value}: nothing may follow the answer",
-            quote(extra)
-        ));
-    }
-    Ok(value)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::answer::Expected;
     use crate::run::{Limits, Signal};
     use std::time::Duration;
 
@@ -454,200 +370,24 @@ mod tests {
     }
 
     fn verdict_of(termination: Termination, stdout: &[u8], expected: i64) -> Verdict {
-        judge(&execution(termination, stdout), expected).verdict
-    }
-
-    /// testlib's own integer reader decides: these are its accepted forms.
-    #[test]
-    fn reads_integers_as_testlib_does() {
-        let table: &[(&[u8], i64)] = &[
-            (b"2\n", 2),
-            (b"0", 0),
-            (b"  -17 \r\n\n", -17),
-            (b"\t7\t", 7),
-            (b"\x0c10\x0c", 10),
-            (b"-9223372036854775808", i64::MIN),
-            (b"9223372036854775807\n", i64::MAX),
-            (b"1000000000000", 1_000_000_000_000),
-        ];
-        for &(output, want) in table {
-            assert_eq!(
-                parse_answer(output),
-                Ok(want),
-                "{:?}",
-                String::from_utf8_lossy(output)
-            );
-        }
-    }
-
-    /// Everything else, each with the message that says why.
-    #[test]
-    fn rejects_with_a_reason() {
-        let table: &[(&[u8], &str)] = &[
-            (b"", "empty output"),
-            (b" \n\t", "empty output"),
-            (
-                b"0011",
-                r#"expected an integer, found "0011": leading zeros are not allowed"#,
-            ),
-            (
-                b"00",
-                r#"expected an integer, found "00": leading zeros are not allowed"#,
-            ),
-            (
-                b"-07",
-                r#"expected an integer, found "-07": leading zeros are not allowed"#,
-            ),
-            (
-                b"+12",
-                r#"expected an integer, found "+12": a leading '+' is not allowed"#,
-            ),
-            (
-                b"+",
-                r#"expected an integer, found "+": a leading '+' is not allowed"#,
-            ),
-            (
-                b"-0",
-                r#"expected an integer, found "-0": minus zero is not allowed, write 0"#,
-            ),
-            (
-                b"-",
-                r#"expected an integer, found "-": a minus sign needs digits after it"#,
-            ),
-            (
-                b"--5",
-                r#"expected an integer, found "--5": '-' is not a digit"#,
-            ),
-            (
-                b"two",
-                r#"expected an integer, found "two": 't' is not a digit"#,
-            ),
-            (
-                b"3.0",
-                r#"expected an integer, found "3.0": '.' is not a digit"#,
-            ),
-            (
-                b"1e3",
-                r#"expected an integer, found "1e3": 'e' is not a digit"#,
-            ),
-            (
-                b"12'",
-                r#"expected an integer, found "12'": '\'' is not a digit"#,
-            ),
-            (
-                b"2\"",
-                r#"expected an integer, found "2\"": '"' is not a digit"#,
-            ),
-            (
-                "\u{FF12}".as_bytes(),
-                "expected an integer, found \"\u{FF12}\": '\u{FF12}' is not a digit",
-            ),
-            (
-                b"\xEF\xBB\xBF2\n",
-                r#"expected an integer, found "\xEF\xBB\xBF2": it starts with a UTF-8 byte-order mark, which the program must not print"#,
-            ),
-            (
-                b"\xff2",
-                r#"expected an integer, found "\xFF2": byte \xFF is not a digit"#,
-            ),
-            (
-                b"2\x00",
-                r#"expected an integer, found "2\x00": \x00 is not a digit"#,
-            ),
-            (
-                "2\u{200B}".as_bytes(),
-                r#"expected an integer, found "2\xE2\x80\x8B": \xE2\x80\x8B is not a digit"#,
-            ),
-            (
-                b"a\\b",
-                r#"expected an integer, found "a\\b": 'a' is not a digit"#,
-            ),
-            (
-                b"9223372036854775808",
-                r#"expected an integer, found "9223372036854775808": it does not fit in 64 bits"#,
-            ),
-            (
-                b"-9223372036854775809",
-                r#"expected an integer, found "-9223372036854775809": it does not fit in 64 bits"#,
-            ),
-            (
-                b"2 3\n",
-                r#"expected one integer, found "3" after 2: nothing may follow the answer"#,
-            ),
-            (
-                b"2\n3\n4 5",
-                r#"expected one integer, found "3" and 2 more tokens after 2: nothing may follow the answer"#,
-            ),
-            (
-                b"2 \xff",
-                r#"expected one integer, found "\xFF" after 2: nothing may follow the answer"#,
-            ),
-            // The first token decides, as in testlib: its fault is named before any extra.
-            (
-                b"x 2",
-                r#"expected an integer, found "x": 'x' is not a digit (2 tokens in all)"#,
-            ),
-            (
-                b"the answer is 42\n",
-                r#"expected an integer, found "the": 't' is not a digit (4 tokens in all)"#,
-            ),
-        ];
-        for &(output, want) in table {
-            assert_eq!(
-                parse_answer(output),
-                Err(want.to_string()),
-                "{:?}",
-                String::from_utf8_lossy(output)
-            );
-        }
-    }
-
-    #[test]
-    fn long_tokens_are_cut() {
-        let err = parse_answer(&[b'x'; 100]).unwrap_err();
-        assert_eq!(
-            err,
-            format!(
-                "expected an integer, found \"{}…\": 'x' is not a digit",
-                "x".repeat(24)
-            )
-        );
-        let err = parse_answer(&[0xff; 100]).unwrap_err();
-        assert!(
-            err.starts_with(&format!(
-                "expected an integer, found \"{}…\"",
-                r"\xFF".repeat(24)
-            )),
-            "{err}"
-        );
-    }
-
-    /// No message ever carries a Rust debug escape (`\u{feff}`, `\0`, `\'`-style output of
-    /// `{:?}`), whatever the bytes.
-    #[test]
-    fn messages_have_no_debug_escapes() {
-        let samples: &[&[u8]] = &[
-            b"\xEF\xBB\xBF1",
-            "\u{FEFF}".as_bytes(),
-            b"\x00\x01\x7f",
-            "\u{202E}12".as_bytes(),
-            b"\t\"q\"",
-            b"1 \xc3",
-        ];
-        for sample in samples {
-            let err = parse_answer(sample).unwrap_err();
-            assert!(!err.contains("\\u{"), "{err}");
-            assert!(!err.contains("\\0"), "{err}");
-            assert!(!err.contains('\u{FEFF}'), "{err}");
-            assert!(!err.contains('\u{202E}'), "{err}");
-        }
+        judge(
+            &execution(termination, stdout),
+            &Expected::integer(expected),
+        )
+        .verdict
     }
 
     #[test]
     fn compares_the_answer() {
-        let ok = judge(&execution(Termination::Exited(0), b"2\n"), 2);
+        let ok = judge(
+            &execution(Termination::Exited(0), b"2\n"),
+            &Expected::integer(2),
+        );
         assert_eq!(ok.verdict, Verdict::Accepted);
-        let wrong = judge(&execution(Termination::Exited(0), b"3\n"), 2);
+        let wrong = judge(
+            &execution(Termination::Exited(0), b"3\n"),
+            &Expected::integer(2),
+        );
         assert_eq!(wrong.verdict, Verdict::WrongAnswer);
         assert_eq!(wrong.detail, "expected 2, found 3");
         assert_eq!(
@@ -679,24 +419,24 @@ mod tests {
             verdict_of(Over(Limit::Processes), b"2", 2),
             Verdict::RuntimeError
         );
-        let cpu = judge(&execution(Over(Limit::CpuTime), b""), 2);
+        let cpu = judge(&execution(Over(Limit::CpuTime), b""), &Expected::integer(2));
         assert_eq!(cpu.detail, "CPU 1.200 s (limit 1.000 s)");
         let mut rerun = execution(Over(Limit::CpuTime), b"");
         rerun.cpu_times = [1004, 1060, 1050].map(Duration::from_millis).to_vec();
         assert_eq!(
-            judge(&rerun, 2).detail,
+            judge(&rerun, &Expected::integer(2)).detail,
             "CPU 1.004 s, 1.060 s, 1.050 s (limit 1.000 s)"
         );
         let mut sleeper = execution(Over(Limit::WallTime), b"");
         sleeper.cpu_time = Duration::from_millis(100);
         sleeper.wall_time = Duration::from_millis(3200);
         assert_eq!(
-            judge(&sleeper, 2).detail,
+            judge(&sleeper, &Expected::integer(2)).detail,
             "wall clock 3.200 s (limit 3.000 s) with 0.100 s of CPU: the program waits or sleeps"
         );
         sleeper.cpu_wait = Duration::from_millis(150);
         assert!(
-            judge(&sleeper, 2)
+            judge(&sleeper, &Expected::integer(2))
                 .detail
                 .contains("(limit 3.000 s, besides 0.150 s waiting for a CPU)")
         );
@@ -705,8 +445,12 @@ mod tests {
         starved.wall_time = Duration::from_secs(30);
         starved.cpu_wait = Duration::from_millis(29_000);
         starved.cpu_starved = true;
-        assert!(judge(&starved, 2).detail.contains("CPU-starved"));
-        let mem = judge(&execution(Over(Limit::Memory), b""), 2);
+        assert!(
+            judge(&starved, &Expected::integer(2))
+                .detail
+                .contains("CPU-starved")
+        );
+        let mem = judge(&execution(Over(Limit::Memory), b""), &Expected::integer(2));
         assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");
     }
 
@@ -727,7 +471,7 @@ mod tests {
             ] {
                 let mut e = execution(termination, b"");
                 e.stderr = stderr.to_vec();
-                let judgement = judge(&e, 2);
+                let judgement = judge(&e, &Expected::integer(2));
                 assert_eq!(
                     judgement.verdict,
                     Verdict::MemoryLimitExceeded,
@@ -742,12 +486,12 @@ mod tests {
             // A clean exit is judged on its output, whatever it logged.
             let mut e = execution(Termination::Exited(0), b"2\n");
             e.stderr = stderr.to_vec();
-            assert_eq!(judge(&e, 2).verdict, Verdict::Accepted);
+            assert_eq!(judge(&e, &Expected::integer(2)).verdict, Verdict::Accepted);
         }
         let mut e = execution(Termination::Signaled(Signal(libc::SIGABRT)), b"");
         e.stderr = b"terminate called after throwing an instance of 'std::bad_alloc'\n".to_vec();
         assert_eq!(
-            judge(&e, 2).detail,
+            judge(&e, &Expected::integer(2)).detail,
             "an allocation was refused (std::bad_alloc): more memory than the limit allows \
              (peak resident memory 300.0 MiB, limit 256.0 MiB, address space bounded at 1536.0 MiB)"
         );
@@ -757,7 +501,7 @@ mod tests {
     fn abnormal_ends_are_runtime_errors() {
         let segv = judge(
             &execution(Termination::Signaled(Signal(libc::SIGSEGV)), b"2"),
-            2,
+            &Expected::integer(2),
         );
         assert_eq!(segv.verdict, Verdict::RuntimeError);
         assert!(
@@ -765,7 +509,10 @@ mod tests {
             "{}",
             segv.detail
         );
-        let code = judge(&execution(Termination::Exited(3), b"2"), 2);
+        let code = judge(
+            &execution(Termination::Exited(3), b"2"),
+            &Expected::integer(2),
+        );
         assert_eq!(code.verdict, Verdict::RuntimeError);
         assert_eq!(code.detail, "exit code 3");
     }

@@ -7,19 +7,33 @@
 //! `duipai gen ... --seed S` for an `.in`, the same piped into `duipai solve` for an `.ans`.
 //! Statement samples (ICPC layout) have `-` as their line and `sample` as their text.
 //!
+//! Several packs (of different problems, or layouts) may share a directory: the manifest has
+//! a section per pack ([`manifest`]), and `--force` removes only files that the previous pack
+//! of the same problem and layout listed there ([`survey`] says what it replaces, removes and
+//! leaves). The ICPC `problem.yaml` is merged into the setter's ([`yaml`]).
+//!
 //! Every file is written under a temporary name in its final directory and renamed into
-//! place, and the manifest is written last (an existing one is removed first), so a pack that
-//! has a manifest is complete.
+//! place. Before the first file, the pack's section of the manifest is marked incomplete and
+//! lists every file the pack may write and every file of the pack it replaces; the complete
+//! section is written last, so a pack whose section has no incomplete mark is complete, and
+//! an interrupted one can still be cleared away by packing again.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::answer::Rule;
 use crate::problem::{Problem, Spec};
 
+pub mod manifest;
 pub mod plan;
+pub mod survey;
+pub mod yaml;
 
-pub use plan::{Plan, PlanError, PlanLine, effective_seed};
+use manifest::{Manifest, Section};
+pub use plan::{Plan, PlanError, PlanLine, effective_seed, parse_plan};
+pub use survey::Survey;
+pub use yaml::{YamlOutcome, problem_yaml};
 
 /// How a pack names its files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,21 +84,43 @@ pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usi
     }
 }
 
-/// `problem.yaml` of the ICPC layout (problem package format 2023-07): the name and the
-/// judge's limits, the time limit in seconds and the memory in MiB.
-pub fn problem_yaml(problem: &dyn Problem) -> String {
-    let (time_ms, memory_mib) = problem.default_limits();
-    let seconds = time_ms as f64 / 1000.0;
-    format!(
-        "problem_format_version: 2023-07-draft\nname: {}\nlimits:\n  time_limit: {seconds}\n  \
-         memory: {memory_mib}\n",
-        problem.name()
-    )
+/// `data/testdata.yaml` of the ICPC layout, for problems whose answers need flags of the
+/// default output validator: `output_validator_flags`, which every test group inherits (the
+/// 2023-07 format has no `problem.yaml` key for them).
+pub fn testdata_yaml(problem: &dyn Problem) -> Option<String> {
+    let flags = validator_flags(problem.rule())?;
+    Some(format!("output_validator_flags: {flags}\n"))
 }
+
+/// The default output validator's flags that make it compare answers as `rule` does:
+/// `float_tolerance ε` for real numbers (accepted within ε, absolutely or relatively) and
+/// `case_sensitive` for words compared exactly (it ignores case by default); `None` when
+/// its defaults already do.
+pub fn validator_flags(rule: Rule) -> Option<String> {
+    let (tolerance, case_sensitive) = match rule {
+        Rule::Integers => (None, false),
+        Rule::Reals { tolerance } => (Some(tolerance), false),
+        Rule::Tokens {
+            tolerance,
+            ignore_case,
+        } => (tolerance, !ignore_case),
+    };
+    let mut flags = Vec::new();
+    if case_sensitive {
+        flags.push("case_sensitive".to_string());
+    }
+    if let Some(eps) = tolerance {
+        flags.push(format!("float_tolerance {eps:e}"));
+    }
+    (!flags.is_empty()).then(|| flags.join(" "))
+}
+
+/// Where [`testdata_yaml`] goes in the pack.
+pub const TESTDATA_YAML: &str = "data/testdata.yaml";
 
 /// Writes the pack, calling `on_progress(done, total)` after each test. Fails before writing
 /// anything if the directory is not empty and `force` is off; stops between tests on a
-/// cancel ([`crate::run::cancelled`]), leaving whole files and no manifest.
+/// cancel ([`crate::run::cancelled`]), leaving whole files and the pack marked incomplete.
 pub fn write_pack(
     opts: &PackOptions,
     on_progress: &mut dyn FnMut(usize, usize),
@@ -96,10 +132,24 @@ pub fn write_pack(
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PackReport {
     pub files: Vec<PackedFile>,
-    /// Test data of the previous pack that this one does not have, removed (`--force`).
+    /// Files of the previous pack of the same problem and layout, listed in the manifest,
+    /// that this one does not write: removed.
     pub removed: Vec<String>,
-    /// Files in the directory that are not test data, left alone.
-    pub foreign: Vec<String>,
+    /// Existing files of the same names that no pack in the manifest listed: replaced.
+    pub replaced_unlisted: Vec<String>,
+    /// Files no pack in the manifest lists, left in place.
+    pub left_in_place: Vec<String>,
+    /// The other packs in the manifest, kept: `the 40 files of the chess pack (noi layout)`.
+    pub kept: Vec<String>,
+    /// What became of `problem.yaml` (ICPC layout).
+    pub yaml: Option<YamlOutcome>,
+}
+
+/// One file the pack will write, with its manifest row.
+#[derive(Debug, Clone)]
+struct Planned {
+    file: PackedFile,
+    row: String,
 }
 
 /// A `printf` command that prints `text` exactly: one line, whatever `text` holds.
@@ -118,148 +168,199 @@ fn printf_command(text: &str) -> String {
     format!("printf '{format}'")
 }
 
-/// Is `rel` (a path relative to the pack) test data a pack writes: inputs, answers, outputs,
-/// the ICPC `problem.yaml`, the manifest?
-fn is_test_data(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    name == MANIFEST
-        || name == "problem.yaml"
-        || [".in", ".ans", ".out"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
+/// Every file the pack writes, in order, with its manifest row: known before anything is
+/// generated, so that the manifest can name them before they exist.
+fn planned_files(opts: &PackOptions) -> Vec<Planned> {
+    let problem = opts.problem;
+    let count = opts.plan.lines.len();
+    let mut planned = Vec::new();
+    let mut add = |path: String, line: Option<usize>, text: &str, command: String| {
+        let number = line.map_or("-".to_string(), |n| n.to_string());
+        planned.push(Planned {
+            row: format!("{path}\t{number}\t{text}\t{command}"),
+            file: PackedFile { path, line },
+        });
+    };
+    if opts.layout == Layout::Icpc {
+        // The sample's own text, so the command needs nothing but a shell.
+        let (input, answer) = problem.sample();
+        add(SAMPLE_IN.to_string(), None, "sample", printf_command(input));
+        add(
+            SAMPLE_ANS.to_string(),
+            None,
+            "sample",
+            printf_command(answer),
+        );
+        if let Some(testdata) = testdata_yaml(problem) {
+            let command = printf_command(&testdata);
+            add(TESTDATA_YAML.to_string(), None, "validator flags", command);
+        }
+    }
+    for (i, line) in opts.plan.lines.iter().enumerate() {
+        let stem = test_stem(problem, opts.layout, i + 1, count);
+        let command = line.command(opts.seed);
+        let answer = format!("{command} | duipai solve {problem}");
+        add(format!("{stem}.in"), Some(line.line), &line.text, command);
+        add(format!("{stem}.ans"), Some(line.line), &line.text, answer);
+    }
+    planned
 }
 
-/// Every file below `out`, relative and `/`-separated, in name order.
-fn files_below(out: &Path) -> Vec<String> {
-    walkdir::WalkDir::new(out)
-        .sort_by_file_name()
-        .into_iter()
-        .flatten()
-        .filter(|e| e.file_type().is_file())
-        .filter_map(|e| {
-            let rel = e.path().strip_prefix(out).ok()?;
-            Some(
-                rel.components()
-                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                    .collect::<Vec<_>>()
-                    .join("/"),
-            )
-        })
-        .collect()
+const SAMPLE_IN: &str = "data/sample/01-sample.in";
+const SAMPLE_ANS: &str = "data/sample/01-sample.ans";
+/// The ICPC package's metadata file, at the top of the pack.
+pub const PROBLEM_YAML: &str = "problem.yaml";
+
+/// The manifest section header of this pack.
+fn section_header(opts: &PackOptions) -> String {
+    format!(
+        "# duipai pack {} --layout {} --seed {} (plan {}, {} tests)",
+        opts.problem,
+        layout_name(opts.layout),
+        opts.seed,
+        opts.plan.name,
+        opts.plan.lines.len()
+    )
 }
 
-/// Writes the pack like [`write_pack`]. With `force` over a previous pack, that pack's test
-/// data that the new one does not write is removed (before the manifest is written, so a
-/// pack with a manifest is exactly what it lists), and other files are left and reported.
+/// Writes the pack like [`write_pack`], and says what it did to the files already there.
+/// With `force` over a previous pack of the same problem and layout, the files that pack
+/// listed in the manifest and this one does not write are removed; nothing else is. Packs
+/// of other problems or layouts stay, and so do their manifest sections.
 pub fn write_pack_report(
     opts: &PackOptions,
     on_progress: &mut dyn FnMut(usize, usize),
 ) -> anyhow::Result<PackReport> {
     let out = &opts.out;
-    prepare_dir(out, opts.force)?;
-    let before = files_below(out);
-    let problem = opts.problem;
-    let count = opts.plan.lines.len();
-    let mut files: Vec<(PackedFile, String)> = Vec::new();
-    let mut write = |rel: String, content: &str, source: Option<&PlanLine>, answer: bool| {
-        write_atomic(out, &rel, content.as_bytes())?;
-        let (line, text, command) = match source {
-            Some(l) => {
-                let gen_cmd = l.command(opts.seed);
-                let cmd = if answer {
-                    format!("{gen_cmd} | duipai solve {problem}")
-                } else {
-                    gen_cmd
-                };
-                (l.line.to_string(), l.text.clone(), cmd)
-            }
-            // The sample's own text, so the command needs nothing but a shell.
-            None => (
-                "-".to_string(),
-                "sample".to_string(),
-                printf_command(content),
-            ),
-        };
-        files.push((
-            PackedFile {
-                path: rel.clone(),
-                line: source.map(|l| l.line),
-            },
-            format!("{rel}\t{line}\t{text}\t{command}\n"),
-        ));
-        anyhow::Ok(())
-    };
+    check_out_dir(out)?;
+    let mut manifest = Manifest::read(out)?.unwrap_or_default();
+    let planned = planned_files(opts);
+    let names: Vec<&str> = planned.iter().map(|p| p.file.path.as_str()).collect();
+    let survey = Survey::of(out, &manifest, opts.problem, opts.layout, &names)?;
+    if let Some(why) = survey.conflict() {
+        bail!(why);
+    }
+    if !survey.empty && !opts.force {
+        bail!(survey.not_empty_message(out));
+    }
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("creating the directory {}", out.display()))?;
 
+    // Until it is finished, the pack's section names every file it may leave behind.
+    let header = section_header(opts);
+    let mut rows: Vec<String> = planned.iter().map(|p| p.row.clone()).collect();
+    if let Some(old) = manifest.section(opts.problem.name(), layout_name(opts.layout)) {
+        rows.extend(
+            old.rows()
+                .filter(|row| !names.contains(&row.split('\t').next().unwrap_or_default()))
+                .map(str::to_string),
+        );
+    }
+    manifest.put(Section::new(header.clone(), false, rows));
+    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
+
+    write_files(opts, &planned, on_progress)?;
+    let yaml = if opts.layout == Layout::Icpc {
+        Some(write_problem_yaml(out, opts.problem)?)
+    } else {
+        None
+    };
+    for rel in &survey.removed {
+        let path = out.join(rel);
+        std::fs::remove_file(&path)
+            .with_context(|| format!("removing {} of the previous pack", path.display()))?;
+    }
+    let rows = planned.iter().map(|p| p.row.clone()).collect();
+    manifest.put(Section::new(header, true, rows));
+    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
+    Ok(PackReport {
+        files: planned.into_iter().map(|p| p.file).collect(),
+        yaml,
+        ..survey.into_report()
+    })
+}
+
+/// Generates every test and writes the planned files, in order.
+fn write_files(
+    opts: &PackOptions,
+    planned: &[Planned],
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<()> {
+    let (out, problem) = (&opts.out, opts.problem);
+    let count = opts.plan.lines.len();
+    let mut files = planned.iter();
     if opts.layout == Layout::Icpc {
         let (input, answer) = problem.sample();
-        write("data/sample/01-sample.in".to_string(), input, None, false)?;
-        write("data/sample/01-sample.ans".to_string(), answer, None, true)?;
+        let testdata = testdata_yaml(problem);
+        for content in [Some(input), Some(answer), testdata.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            let file = files.next().context("the plan of files is short")?;
+            write_atomic(out, &file.file.path, content.as_bytes())?;
+        }
     }
-
     for (i, line) in opts.plan.lines.iter().enumerate() {
         if crate::run::cancelled() {
-            // Every file written so far is whole; without the manifest the pack says it is not.
+            // Every file written so far is whole; the manifest says the pack is not.
             bail!(
-                "interrupted after {i} of {count} tests; {} is incomplete (it has no {MANIFEST})",
+                "stopped after {i} of {count} tests; {} is incomplete ({MANIFEST} marks the \
+                 {problem} pack incomplete until it is packed again)",
                 out.display()
             );
         }
-        let spec = Spec::new(problem, &line.params)
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
-        let instance = spec.generate(effective_seed(line.seed, opts.seed));
-        let input = instance.to_input();
-        // The validator's own check, so a pack never ships an input `duipai validate` rejects.
-        problem
-            .parse(input.as_bytes(), &problem.default_bounds())
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "{}:{}: generated input is invalid: {e}",
-                    opts.plan.name,
-                    line.line
-                )
-            })?;
-        let answer = instance
-            .try_solve()
-            .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
-        let answer = format!("{answer}\n");
-        let stem = test_stem(problem, opts.layout, i + 1, count);
-        write(format!("{stem}.in"), &input, Some(line), false)?;
-        write(format!("{stem}.ans"), &answer, Some(line), true)?;
+        let (input, answer) = generate(opts, line)?;
+        for content in [input, answer] {
+            let file = files.next().context("the plan of files is short")?;
+            write_atomic(out, &file.file.path, content.as_bytes())?;
+        }
         on_progress(i + 1, count);
     }
+    Ok(())
+}
 
-    if opts.layout == Layout::Icpc {
-        write_atomic(out, "problem.yaml", problem_yaml(problem).as_bytes())?;
-    }
+/// The input of one plan line and its reference answer, as file contents.
+fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, String)> {
+    let problem = opts.problem;
+    let spec = Spec::new(problem, &line.params)
+        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
+    let instance = spec.generate(effective_seed(line.seed, opts.seed));
+    let input = instance.to_input();
+    // The validator's own check, so a pack never ships an input `duipai validate` rejects.
+    problem
+        .parse(input.as_bytes(), &problem.default_bounds())
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{}:{}: generated input is invalid: {e}",
+                opts.plan.name,
+                line.line
+            )
+        })?;
+    let answer = instance
+        .try_solve()
+        .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
+    let answer: String = answer.iter().map(|a| format!("{a}\n")).collect();
+    Ok((input, answer))
+}
 
-    let mut manifest = format!(
-        "# duipai pack {problem} --layout {} --seed {} (plan {}, {count} tests)\n\
-         # file\tplan line\tplan text\tregenerate with\n",
-        layout_name(opts.layout),
-        opts.seed,
-        opts.plan.name,
-    );
-    for (_, row) in &files {
-        manifest.push_str(row);
-    }
-    let written: Vec<&str> = files.iter().map(|(f, _)| f.path.as_str()).collect();
-    let mut report = PackReport::default();
-    for rel in before {
-        if written.contains(&rel.as_str()) || rel == "problem.yaml" && opts.layout == Layout::Icpc {
-            continue;
+/// Writes or merges `problem.yaml`; a file that is not a regular file is left alone.
+fn write_problem_yaml(out: &Path, problem: &dyn Problem) -> anyhow::Result<YamlOutcome> {
+    let path = out.join(PROBLEM_YAML);
+    let existing = match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Ok(meta) if !meta.is_file() => {
+            return Ok(YamlOutcome::LeftAlone(
+                "it is not a regular file".to_string(),
+            ));
         }
-        if is_test_data(&rel) {
-            let path = out.join(&rel);
-            std::fs::remove_file(&path)
-                .with_context(|| format!("removing the stale {}", path.display()))?;
-            report.removed.push(rel);
-        } else {
-            report.foreign.push(rel);
-        }
+        Ok(_) => Some(crate::fsutil::read_file_capped(&path)?),
+    };
+    let (text, outcome) = yaml::merge(existing.as_deref(), problem);
+    if let Some(text) = text {
+        write_atomic(out, PROBLEM_YAML, text.as_bytes())?;
     }
-    write_atomic(out, MANIFEST, manifest.as_bytes())?;
-    report.files = files.into_iter().map(|(f, _)| f).collect();
-    Ok(report)
+    Ok(outcome)
 }
 
 pub fn layout_name(layout: Layout) -> &'static str {
@@ -270,32 +371,13 @@ pub fn layout_name(layout: Layout) -> &'static str {
     }
 }
 
-/// Creates the directory, or checks that it may be written into. With `force`, an old
-/// manifest is removed first: the pack is only marked complete again once rewritten.
-fn prepare_dir(out: &Path, force: bool) -> anyhow::Result<()> {
-    match std::fs::read_dir(out) {
-        Ok(mut entries) => {
-            if entries.next().is_some() && !force {
-                bail!(
-                    "{} is not empty; pass --force to write into it (files of the same name are replaced)",
-                    out.display()
-                );
-            }
-            let manifest = out.join(MANIFEST);
-            if manifest.exists() {
-                std::fs::remove_file(&manifest)
-                    .with_context(|| format!("removing the old {}", manifest.display()))?;
-            }
-            Ok(())
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => std::fs::create_dir_all(out)
-            .with_context(|| format!("creating the directory {}", out.display())),
-        Err(e) => {
-            if out.exists() && !out.is_dir() {
-                bail!("{} exists and is not a directory", out.display());
-            }
-            Err(e).with_context(|| format!("reading the directory {}", out.display()))
-        }
+/// Checks that the pack can go to `out`: a directory, or a path that does not exist yet.
+fn check_out_dir(out: &Path) -> anyhow::Result<()> {
+    match std::fs::metadata(out) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => bail!("{} exists and is not a directory", out.display()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("reading the directory {}", out.display())),
     }
 }
 
@@ -305,4 +387,42 @@ fn write_atomic(out: &Path, rel: &str, content: &[u8]) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(out);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     crate::fsutil::write_atomic(&path, content)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{CHESS, SHOOTING};
+
+    #[test]
+    fn real_answers_declare_the_default_validators_tolerance() {
+        assert_eq!(
+            validator_flags(Rule::Reals { tolerance: 1e-6 }).as_deref(),
+            Some("float_tolerance 1e-6")
+        );
+        assert_eq!(validator_flags(Rule::Integers), None);
+        assert_eq!(
+            validator_flags(Rule::EXACT).as_deref(),
+            Some("case_sensitive")
+        );
+        let words = Rule::Tokens {
+            tolerance: Some(1e-9),
+            ignore_case: true,
+        };
+        assert_eq!(
+            validator_flags(words).as_deref(),
+            Some("float_tolerance 1e-9")
+        );
+        assert_eq!(
+            problem_yaml(&SHOOTING),
+            "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
+             memory: 128\nvalidation: default\n"
+        );
+        assert_eq!(
+            testdata_yaml(&SHOOTING).as_deref(),
+            Some("output_validator_flags: float_tolerance 1e-6\n")
+        );
+        assert!(!problem_yaml(&CHESS).contains("validation"));
+        assert_eq!(testdata_yaml(&CHESS), None);
+    }
 }

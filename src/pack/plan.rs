@@ -5,11 +5,12 @@
 //! # comment
 //! gen chess --n 2 --m 2 --b-zero --seed 101   # test point 1
 //! ```
-//! and are parsed by the command-line layer, with the same flags as `duipai gen`.
+//! with the same flags as `duipai gen`: the seed, the family and the game's own parameters.
 
 use std::fmt;
 
-use crate::problem::{GenParams, Problem};
+use crate::problem::{self, GenParams, ParamKind, ParamValue, Problem, SizeRange, Spec};
+use crate::text::quote;
 
 /// The name a built-in plan is reported under.
 pub fn builtin_name(problem: &dyn Problem) -> String {
@@ -71,6 +72,149 @@ impl fmt::Display for PlanError {
 
 impl std::error::Error for PlanError {}
 
+/// Parses a whole plan for `problem`: `#` starts a comment anywhere on a line, blank lines
+/// are skipped, every other line is `gen PROBLEM [GEN flags] --seed N`, exactly the
+/// arguments of `duipai gen`. Every line is checked (flags against the problem's bounds too),
+/// so a bad plan fails before anything is written.
+pub fn parse_plan(
+    name: &str,
+    text: &str,
+    problem: &'static dyn Problem,
+) -> Result<Plan, PlanError> {
+    let mut lines = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let code = raw.split('#').next().unwrap_or("");
+        let words: Vec<&str> = code.split_whitespace().collect();
+        if words.is_empty() {
+            continue;
+        }
+        let (params, seed) = parse_line(&words, problem).map_err(|message| PlanError {
+            file: name.to_string(),
+            line,
+            message,
+        })?;
+        lines.push(PlanLine {
+            line,
+            text: words.join(" "),
+            problem,
+            params,
+            seed,
+        });
+    }
+    if lines.is_empty() {
+        return Err(PlanError {
+            file: name.to_string(),
+            line: 0,
+            message: "the plan has no `gen` line".to_string(),
+        });
+    }
+    Ok(Plan {
+        name: name.to_string(),
+        lines,
+    })
+}
+
+/// One plan line's words: `gen PROBLEM`, then `--seed N`, `--family NAME` and parameters
+/// (`--n 3`, `--n=3`, `--b-zero`) in any order, each at most once.
+fn parse_line(words: &[&str], problem: &'static dyn Problem) -> Result<(GenParams, u64), String> {
+    if words[0] != "gen" {
+        return Err(format!(
+            "expected a `gen {problem} ... --seed N` line, found {}",
+            quote(words[0])
+        ));
+    }
+    let Some(&game) = words.get(1) else {
+        return Err(format!("expected `gen {problem}`, found nothing after gen"));
+    };
+    if game != problem.name() {
+        return Err(match problem::by_name(game) {
+            Some(other) => format!("this line generates {other} but the pack is for {problem}"),
+            None => format!("expected `gen {problem}`, found {}", quote(game)),
+        });
+    }
+    let mut params = GenParams::default();
+    let mut seed = None;
+    let mut rest = words[2..].iter();
+    while let Some(&word) = rest.next() {
+        let Some(flag) = word.strip_prefix("--") else {
+            return Err(format!(
+                "expected a flag like --seed N, found {}",
+                quote(word)
+            ));
+        };
+        let (flag, inline) = match flag.split_once('=') {
+            Some((f, v)) => (f, Some(v)),
+            None => (flag, None),
+        };
+        let mut value = |what: &str| {
+            inline
+                .or_else(|| rest.next().copied())
+                .ok_or_else(|| format!("--{flag} needs a value ({what})"))
+        };
+        let seen = |present: bool| {
+            if present {
+                Err(format!("--{flag} is given twice"))
+            } else {
+                Ok(())
+            }
+        };
+        match flag {
+            "seed" => {
+                seen(seed.is_some())?;
+                let v = value("a whole number")?;
+                seed = Some(v.parse::<u64>().map_err(|_| {
+                    format!(
+                        "--seed: expected a whole number 0..={}, found {}",
+                        u64::MAX,
+                        quote(v)
+                    )
+                })?);
+            }
+            "family" => {
+                seen(params.family.is_some())?;
+                params.family = Some(value("a family name")?.to_string());
+            }
+            _ => {
+                let Some(spec) = problem::all_params().into_iter().find(|p| p.name == flag) else {
+                    let own: Vec<String> = problem
+                        .params()
+                        .iter()
+                        .map(|p| format!("--{}", p.name))
+                        .collect();
+                    return Err(format!(
+                        "unknown flag --{flag}: a plan line takes --seed, --family and the \
+                         parameters of {problem} ({})",
+                        own.join(", ")
+                    ));
+                };
+                seen(params.get(spec.name).is_some())?;
+                let parsed = match spec.kind {
+                    ParamKind::Flag if inline.is_none() => ParamValue::Flag,
+                    ParamKind::Flag => return Err(format!("--{flag} takes no value")),
+                    ParamKind::Range { .. } => {
+                        let v = value("N or LO..HI")?;
+                        ParamValue::Range(
+                            v.parse::<SizeRange>()
+                                .map_err(|e| format!("--{flag}: {e}"))?,
+                        )
+                    }
+                    ParamKind::Value { .. } => {
+                        let v = value("an integer")?;
+                        ParamValue::Value(v.parse::<i64>().map_err(|_| {
+                            format!("--{flag}: expected an integer, found {}", quote(v))
+                        })?)
+                    }
+                };
+                params.set(spec.name, parsed);
+            }
+        }
+    }
+    let seed = seed.ok_or("the line has no --seed N (every test point names its seed)")?;
+    Spec::new(problem, &params).map_err(|e| e.message)?;
+    Ok((params, seed))
+}
+
 /// The seed a plan line is generated with: the written seed when the pack seed is 0, otherwise
 /// both mixed by SplitMix64 so that every pack seed gives an unrelated pack.
 pub fn effective_seed(line_seed: u64, pack_seed: u64) -> u64 {
@@ -93,6 +237,64 @@ fn splitmix64(x: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::{CHESS, CHESSBOARD};
+    #[test]
+    fn builtin_plans_parse_plan() {
+        let chess = parse_plan("chess.plan", CHESS.builtin_plan(), &CHESS).unwrap();
+        assert_eq!(chess.lines.len(), 20);
+        let board = parse_plan("chessboard.plan", CHESSBOARD.builtin_plan(), &CHESSBOARD).unwrap();
+        assert!(board.lines.len() >= 20);
+    }
+
+    #[test]
+    fn errors_carry_file_and_line() {
+        let text = "# header\n\ngen chess --n 2 --seed 1\ngen chess --n 2 --sed 4\n";
+        let e = parse_plan("my.plan", text, &CHESS).unwrap_err();
+        assert_eq!(e.line, 4);
+        assert!(e.to_string().starts_with("my.plan:4: "), "{e}");
+        assert!(e.message.contains("--sed"), "{e}");
+
+        let e = parse_plan("p", "gen chessboard --n 2 --seed 1", &CHESS).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "p:1: this line generates chessboard but the pack is for chess"
+        );
+
+        let e = parse_plan("p", "gen chess --n 11 --seed 1", &CHESS).unwrap_err();
+        assert_eq!(e.to_string(), "p:1: --n 11: chess allows 1 <= n <= 10");
+
+        let e = parse_plan("p", "gen chess --n 3", &CHESS).unwrap_err();
+        assert!(e.message.contains("--seed"), "{e}");
+
+        let e = parse_plan("p", "chess --n 3 --seed 2", &CHESS).unwrap_err();
+        assert_eq!(e.line, 1);
+
+        let e = parse_plan("p", "# nothing\n", &CHESS).unwrap_err();
+        assert_eq!(e.to_string(), "p: the plan has no `gen` line");
+    }
+
+    #[test]
+    fn command_replays_with_the_effective_seed() {
+        let plan = parse_plan(
+            "p",
+            "gen chess --n 2 --m 2 --b-zero --seed 101  # one",
+            &CHESS,
+        )
+        .unwrap();
+        let line = &plan.lines[0];
+        assert_eq!(line.text, "gen chess --n 2 --m 2 --b-zero --seed 101");
+        assert_eq!(
+            line.command(0),
+            "duipai gen chess --n 2 --m 2 --b-zero --seed 101"
+        );
+        assert_eq!(
+            line.command(5),
+            format!(
+                "duipai gen chess --n 2 --m 2 --b-zero --seed {}",
+                effective_seed(101, 5)
+            )
+        );
+    }
 
     #[test]
     fn seeds_mix_only_when_asked() {

@@ -7,91 +7,10 @@
 //! dependency version.
 
 use std::fmt;
-use std::str::FromStr;
 
+use super::params::{Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
 use super::{Instance, Problem};
 use crate::random::Rng;
-
-/// The generator flags shared by `gen`, `stress` and plan lines, as plain data.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct GenParams {
-    /// Rows (default: the problem's whole range).
-    pub n: Option<SizeRange>,
-    /// Columns, for games with their own column count.
-    pub m: Option<SizeRange>,
-    /// Largest value or weight generated (default: the problem's bound).
-    pub max_value: Option<i64>,
-    /// Chess only: all B = 0 (the official subtask).
-    pub b_zero: bool,
-    /// The family's name (default: mixed, a family chosen by the seed).
-    pub family: Option<String>,
-}
-
-impl GenParams {
-    /// The flags as they are typed on the command line (empty for the defaults), so a report
-    /// can say exactly what replays a case.
-    pub fn to_flags(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(n) = self.n {
-            parts.push(format!("--n {n}"));
-        }
-        if let Some(m) = self.m {
-            parts.push(format!("--m {m}"));
-        }
-        if let Some(v) = self.max_value {
-            parts.push(format!("--max-value {v}"));
-        }
-        if self.b_zero {
-            parts.push("--b-zero".to_string());
-        }
-        if let Some(f) = &self.family {
-            parts.push(format!("--family {f}"));
-        }
-        parts.join(" ")
-    }
-}
-
-/// An inclusive range of sizes, written `N` or `LO..HI`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SizeRange {
-    pub lo: usize,
-    pub hi: usize,
-}
-
-impl FromStr for SizeRange {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let parse = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("expected N or LO..HI, found {}", crate::text::quote(s)))
-        };
-        let (lo, hi) = match s.split_once("..") {
-            Some((lo, hi)) => (parse(lo)?, parse(hi.strip_prefix('=').unwrap_or(hi))?),
-            None => {
-                let v = parse(s)?;
-                (v, v)
-            }
-        };
-        if lo == 0 || lo > hi {
-            return Err(format!(
-                "size range {}: need 1 <= LO <= HI",
-                crate::text::quote(s)
-            ));
-        }
-        Ok(SizeRange { lo, hi })
-    }
-}
-
-impl fmt::Display for SizeRange {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.lo == self.hi {
-            write!(f, "{}", self.lo)
-        } else {
-            write!(f, "{}..{}", self.lo, self.hi)
-        }
-    }
-}
 
 /// A kind of case. Each game lists its own ([`Problem::families`]); `mixed` picks one of them
 /// from the seed.
@@ -165,59 +84,49 @@ impl SizeProfile {
     }
 }
 
-/// Validated generator settings: the flags resolved against the problem's bounds.
+/// Validated generator settings: the flags resolved against the problem's parameters and
+/// default bounds, every parameter with a value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spec {
     pub problem: &'static dyn Problem,
-    pub n: SizeRange,
-    /// Columns; for square boards always equal to `n`.
-    pub m: SizeRange,
-    pub max_value: i64,
-    pub b_zero: bool,
+    values: Vec<(&'static str, Resolved)>,
     /// `None` for mixed.
     pub family: Option<Family>,
 }
 
+/// A parameter's value after defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Resolved {
+    Range(SizeRange),
+    Value(i64),
+    Flag(bool),
+}
+
 impl Spec {
     /// Checks the flags against the problem: flags of another game, sizes beyond the
-    /// bounds and values outside `0..=bound` are refused with a message naming the flag.
+    /// bounds and values outside their range are refused with a message naming the flag.
     pub fn new(problem: &'static dyn Problem, params: &GenParams) -> Result<Spec, GenError> {
-        let bounds = problem.default_bounds();
         let name = problem.name();
-        problem.check_params(params)?;
-        let full_n = SizeRange {
-            lo: 1,
-            hi: bounds.max_n,
-        };
-        let n = params.n.unwrap_or(full_n);
-        if n.hi > bounds.max_n {
-            return Err(usage(format!(
-                "--n {n}: {name} allows 1 <= n <= {}",
-                bounds.max_n
-            )));
-        }
-        let m = if problem.has_columns() {
-            let m = params.m.unwrap_or(SizeRange {
-                lo: 1,
-                hi: bounds.max_m,
-            });
-            if m.hi > bounds.max_m {
+        for (flag, _) in params.given() {
+            if !problem.params().iter().any(|p| p.name == *flag) {
+                let own: Vec<String> = problem
+                    .params()
+                    .iter()
+                    .map(|p| format!("--{}", p.name))
+                    .chain(["--family".to_string()])
+                    .collect();
                 return Err(usage(format!(
-                    "--m {m}: {name} allows 1 <= m <= {}",
-                    bounds.max_m
+                    "--{flag} does not apply to {name}; its parameters are {}",
+                    own.join(", ")
                 )));
             }
-            m
-        } else {
-            n
-        };
-        let max_value = params.max_value.unwrap_or(bounds.max_value);
-        if !(0..=bounds.max_value).contains(&max_value) {
-            return Err(usage(format!(
-                "--max-value {max_value}: {name} allows values 0..={}",
-                bounds.max_value
-            )));
         }
+        let bounds = problem.default_bounds();
+        let values = problem
+            .params()
+            .iter()
+            .map(|p| Ok((p.name, resolve(name, p, params.get(p.name), &bounds)?)))
+            .collect::<Result<_, GenError>>()?;
         let family = match params.family.as_deref() {
             None | Some(Family::MIXED) => None,
             Some(wanted) => match problem.families().iter().find(|f| f.name == wanted) {
@@ -233,27 +142,54 @@ impl Spec {
         };
         Ok(Spec {
             problem,
-            n,
-            m,
-            max_value,
-            b_zero: params.b_zero,
+            values,
             family,
         })
     }
 
+    fn resolved(&self, name: &str) -> Resolved {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| *v)
+            .unwrap_or_else(|| panic!("{} has no generator parameter {name}", self.problem))
+    }
+
+    /// The range parameter `name` (`--n`).
+    ///
+    /// # Panics
+    /// When the game declares no range parameter of that name: games read only their own.
+    pub fn range(&self, name: &str) -> SizeRange {
+        match self.resolved(name) {
+            Resolved::Range(r) => r,
+            other => panic!("--{name} is not a range: {other:?}"),
+        }
+    }
+
+    /// The value parameter `name` (`--max-value`). Panics as [`Spec::range`] does.
+    pub fn value(&self, name: &str) -> i64 {
+        match self.resolved(name) {
+            Resolved::Value(v) => v,
+            other => panic!("--{name} is not a value: {other:?}"),
+        }
+    }
+
+    /// The switch `name` (`--b-zero`). Panics as [`Spec::range`] does.
+    pub fn flag(&self, name: &str) -> bool {
+        match self.resolved(name) {
+            Resolved::Flag(on) => on,
+            other => panic!("--{name} is not a switch: {other:?}"),
+        }
+    }
+
     /// The case for one seed.
     pub fn generate(&self, seed: u64) -> Box<dyn Instance> {
-        let mut rng = Rng::from_seed(seed);
-        let (family, profile) = self.choose(&mut rng);
-        self.problem.generate(&mut rng, &family, profile, self)
+        self.problem.generate(self, seed)
     }
 
-    /// The family and size profile a seed gets (for `mixed`, drawn first from the stream).
-    pub fn family_for(&self, seed: u64) -> (Family, SizeProfile) {
-        self.choose(&mut Rng::from_seed(seed))
-    }
-
-    fn choose(&self, rng: &mut Rng) -> (Family, SizeProfile) {
+    /// The family and size profile a case gets: the family asked for, or (for `mixed`) one
+    /// drawn first from the stream, with a small board two times in three.
+    pub fn choose(&self, rng: &mut Rng) -> (Family, SizeProfile) {
         match self.family {
             None => {
                 let families = self.problem.families();
@@ -267,6 +203,68 @@ impl Spec {
                 (family, profile)
             }
             Some(family) => (family, SizeProfile::Uniform),
+        }
+    }
+}
+
+/// One declared parameter's value: the flag's, checked against the bound, or the default.
+fn resolve(
+    game: &str,
+    param: &ParamSpec,
+    given: Option<ParamValue>,
+    bounds: &Bounds,
+) -> Result<Resolved, GenError> {
+    let name = param.name;
+    match (param.kind, given) {
+        (ParamKind::Flag, given) => Ok(Resolved::Flag(given.is_some())),
+        (
+            ParamKind::Range {
+                min,
+                bound,
+                default,
+            },
+            given,
+        ) => {
+            let max = bounds.get(bound);
+            let range = match given {
+                Some(ParamValue::Range(r)) => r,
+                Some(other) => {
+                    return Err(usage(format!(
+                        "--{name}: expected N or LO..HI, found {other:?}"
+                    )));
+                }
+                None => {
+                    let (lo, hi) = default.unwrap_or((min, max));
+                    SizeRange {
+                        lo: lo as usize,
+                        hi: hi as usize,
+                    }
+                }
+            };
+            if (range.lo as i64) < min || range.hi as i64 > max {
+                return Err(usage(format!(
+                    "--{name} {range}: {game} allows {min} <= {name} <= {max}"
+                )));
+            }
+            Ok(Resolved::Range(range))
+        }
+        (ParamKind::Value { min, bound, noun }, given) => {
+            let max = bounds.get(bound);
+            let value = match given {
+                Some(ParamValue::Value(v)) => v,
+                Some(other) => {
+                    return Err(usage(format!(
+                        "--{name}: expected a value, found {other:?}"
+                    )));
+                }
+                None => max,
+            };
+            if !(min..=max).contains(&value) {
+                return Err(usage(format!(
+                    "--{name} {value}: {game} allows {noun} {min}..={max}"
+                )));
+            }
+            Ok(Resolved::Value(value))
         }
     }
 }
@@ -294,15 +292,6 @@ pub(crate) fn grid(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn size_range_round_trips_through_display() {
-        for s in ["3", "1..10", "2..=5"] {
-            let r: SizeRange = s.parse().unwrap();
-            assert_eq!(r.to_string().parse::<SizeRange>().unwrap(), r);
-        }
-        assert_eq!("2..=5".parse::<SizeRange>().unwrap().to_string(), "2..5");
-    }
 
     #[test]
     fn family_names_are_unique_within_each_game() {

@@ -42,7 +42,7 @@ enum Number {
 }
 
 /// A cursor over the input bytes that knows its line and column.
-pub(crate) struct Scanner<'a> {
+pub struct Scanner<'a> {
     text: &'a [u8],
     pos: usize,
     line: usize,
@@ -58,7 +58,7 @@ fn ends_token(b: u8) -> bool {
 }
 
 impl<'a> Scanner<'a> {
-    pub(crate) fn new(text: &'a [u8]) -> Self {
+    pub fn new(text: &'a [u8]) -> Self {
         Scanner {
             text,
             pos: 0,
@@ -68,7 +68,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// An error at the current position.
-    pub(crate) fn error_here(&self, message: String) -> InputError {
+    pub fn error_here(&self, message: String) -> InputError {
         self.error_at(self.pos, message)
     }
 
@@ -88,7 +88,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Describes what sits at the current position, for a "found ..." clause.
-    pub(crate) fn found_here(&self) -> String {
+    pub fn found_here(&self) -> String {
         let rest = &self.text[self.pos..];
         match rest {
             [] if self.text.is_empty() => "end of input (the input is empty)".to_string(),
@@ -123,7 +123,7 @@ impl<'a> Scanner<'a> {
 
     /// Reads an integer in `lo..=hi` and returns it with its column. `expected` names what
     /// belongs here ("an integer 0..=100000"); `missing` is said instead when the line has ended.
-    pub(crate) fn integer(
+    pub fn integer(
         &mut self,
         expected: &str,
         missing: &str,
@@ -149,13 +149,13 @@ impl<'a> Scanner<'a> {
     }
 
     /// Reads one whole token as raw bytes, with its starting column.
-    pub(crate) fn word(&mut self, missing: &str) -> Result<(usize, &'a [u8]), InputError> {
+    pub fn word(&mut self, missing: &str) -> Result<(usize, &'a [u8]), InputError> {
         let (start, token) = self.token(missing)?;
         Ok((start - self.line_start + 1, token))
     }
 
     /// An error at a 1-based column of the current line.
-    pub(crate) fn error_at_column(&self, column: usize, message: String) -> InputError {
+    pub fn error_at_column(&self, column: usize, message: String) -> InputError {
         InputError {
             line: self.line,
             column,
@@ -165,7 +165,7 @@ impl<'a> Scanner<'a> {
 
     /// Requires the end of the current line (or of the input), then moves to the next line.
     /// `what` completes "expected end of line after ...".
-    pub(crate) fn end_line(&mut self, what: &str) -> Result<(), InputError> {
+    pub fn end_line(&mut self, what: &str) -> Result<(), InputError> {
         self.skip_blanks();
         match &self.text[self.pos..] {
             [] => Ok(()),
@@ -190,8 +190,59 @@ impl<'a> Scanner<'a> {
         self.line_start = self.pos;
     }
 
+    /// Skips lines holding nothing but spaces and tabs.
+    pub fn skip_blank_lines(&mut self) {
+        loop {
+            let mut at = self.pos;
+            while at < self.text.len() && is_blank(self.text[at]) {
+                at += 1;
+            }
+            match &self.text[at..] {
+                [b'\n', ..] => {
+                    self.pos = at;
+                    self.newline(1);
+                }
+                [b'\r', b'\n', ..] => {
+                    self.pos = at;
+                    self.newline(2);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// The tokens of the rest of the current line, without moving.
+    pub fn line_tokens(&self) -> Vec<&'a [u8]> {
+        let end = self.text[self.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.text.len(), |i| self.pos + i);
+        self.text[self.pos..end]
+            .split(|&b| is_blank(b) || b == b'\r')
+            .filter(|t| !t.is_empty())
+            .collect()
+    }
+
+    /// Moves past the end of the current line.
+    pub fn skip_line(&mut self) {
+        match self.text[self.pos..].iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                self.pos += i;
+                self.newline(1);
+            }
+            None => self.pos = self.text.len(),
+        }
+    }
+
+    /// Whether only whitespace remains.
+    pub fn at_end(&self) -> bool {
+        self.text[self.pos..]
+            .iter()
+            .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+    }
+
     /// Requires that only whitespace (including blank lines) remains.
-    pub(crate) fn finish(&mut self) -> Result<(), InputError> {
+    pub fn finish(&mut self) -> Result<(), InputError> {
         loop {
             match self.text.get(self.pos) {
                 None => return Ok(()),

@@ -1,39 +1,57 @@
-//! The problems duipai knows: the `Problem` and `Instance` traits every game implements, and
-//! the registry [`ALL`], the one place that names the games.
+//! The problems duipai knows: the object-safe [`Problem`] and [`Instance`] the engine uses,
+//! and the registry [`ALL`], the one place that names the games.
 //!
 //! A game is one folder (`chess/`, `chessboard/`): its strict parser, reference solver,
-//! explanation, independent brute force, generator families and shrink candidates. What the
-//! games share lives beside them: the staircase state space ([`staircase`]), the input
-//! scanner, the generator settings ([`generate`]) and the solver's result types.
+//! explanation, independent brute force, generator families and shrink candidates, tied
+//! together by an implementation of the typed [`Game`] trait; the generic [`Builtin`] adapter
+//! makes it a `Problem`. What the games share lives beside them: the file structure
+//! ([`file`]), bounds and generator parameters ([`params`]), generator settings
+//! ([`generate`]), the staircase state space ([`staircase`]), the input scanner and the
+//! solver's result types.
 
 use std::any::Any;
 use std::fmt;
 
 use serde::Serialize;
 
+use crate::answer::{Expected, Rule};
+
 pub mod chess;
 pub mod chessboard;
+pub mod file;
+pub mod fishhead;
+pub mod game;
+pub mod gems;
 pub mod generate;
-mod input;
+pub mod input;
+pub mod params;
+pub mod shooting;
 pub mod shrink;
 mod solution;
 pub mod staircase;
 
-pub use chess::{Chess, ChessProblem};
-pub use chessboard::{Cell, Chessboard, ChessboardProblem};
-pub use generate::{Family, GenError, GenParams, SizeProfile, SizeRange, Spec};
+pub use chess::{CHESS, Chess, ChessProblem};
+pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
+pub use file::Structure;
+pub use fishhead::{FISHHEAD, Fishhead, FishheadProblem};
+pub use game::{Builtin, Cases, Game};
+pub use gems::{GEMS, Gems, GemsProblem};
+pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
-pub use solution::{Explanation, SolveError};
-
-use crate::random::Rng;
+pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
+pub use shooting::{SHOOTING, Shooting, ShootingProblem};
+pub use solution::{Explanation, SolveError, explanations_text};
 
 /// Every game duipai knows, in the order help texts list them. Adding a game is one folder
 /// and one entry here.
-pub static ALL: &[&dyn Problem] = &[&ChessProblem, &ChessboardProblem];
+pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS, &FISHHEAD, &SHOOTING];
 
 /// The registered game called `name` (as typed on the command line).
 pub fn by_name(name: &str) -> Option<&'static dyn Problem> {
-    ALL.iter().copied().find(|p| p.name() == name)
+    ALL.iter()
+        .copied()
+        .find(|p| p.name() == name)
+        .map(|p| p as &dyn Problem)
 }
 
 /// The names of every registered game, for messages and `--help`.
@@ -41,16 +59,34 @@ pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|p| p.name()).collect()
 }
 
-/// Inclusive upper bounds the validator enforces; lower bounds are fixed (n, m >= 1, values >= 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Bounds {
-    pub max_n: usize,
-    /// Columns; games with square boards ignore it.
-    pub max_m: usize,
-    pub max_value: i64,
+/// Every generator parameter of every game, each name once (its first declaration), in
+/// registry order: the command line's generator flags, and the order replay lines use.
+pub fn all_params() -> Vec<&'static ParamSpec> {
+    let mut out: Vec<&'static ParamSpec> = Vec::new();
+    for game in ALL {
+        for p in game.params() {
+            if !out.iter().any(|q| q.name == p.name) {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
-/// A game: its identity, constraints, parser and generator.
+/// Every bound of every game, each name once, in registry order: the `--bound-*` flags.
+pub fn all_bounds() -> Vec<&'static BoundSpec> {
+    let mut out: Vec<&'static BoundSpec> = Vec::new();
+    for game in ALL {
+        for b in game.bounds() {
+            if !out.iter().any(|q| q.name == b.name) {
+                out.push(b);
+            }
+        }
+    }
+    out
+}
+
+/// A game: its identity, constraints, parser and generator. The engine's whole view of it.
 pub trait Problem: Send + Sync + 'static {
     /// The name typed on the command line and used in file names (`chess`).
     fn name(&self) -> &'static str;
@@ -58,15 +94,23 @@ pub trait Problem: Send + Sync + 'static {
     /// One line for `--help`.
     fn about(&self) -> &'static str;
 
-    /// The official constraints.
-    fn default_bounds(&self) -> Bounds;
+    /// The validator's bounds with their defaults (the official constraints).
+    fn bounds(&self) -> &'static [BoundSpec];
+
+    /// The generator's parameters.
+    fn params(&self) -> &'static [ParamSpec];
+
+    /// The case families (`--family`), in the order `mixed` draws from (without `mixed`).
+    fn families(&self) -> &'static [Family];
+
+    /// How an input file holds its cases.
+    fn structure(&self) -> Structure;
+
+    /// How answers are compared.
+    fn rule(&self) -> Rule;
 
     /// The judge's limits: (CPU milliseconds, memory MiB).
     fn default_limits(&self) -> (u64, u64);
-
-    /// Strict parse and validation against `bounds` in one pass; every rejection carries the
-    /// 1-based line and column and says what was expected and what was found.
-    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError>;
 
     /// The statement's sample: (input, answer).
     fn sample(&self) -> (&'static str, &'static str);
@@ -74,28 +118,37 @@ pub trait Problem: Send + Sync + 'static {
     /// The built-in test plan `pack` follows (`generators/<name>.plan`).
     fn builtin_plan(&self) -> &'static str;
 
-    /// Whether the board has its own column count (`--m`); square boards take `--n` only.
-    fn has_columns(&self) -> bool;
+    /// Strict parse and validation against `bounds` in one pass; every rejection carries the
+    /// 1-based line and column and says what was expected and what was found.
+    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError>;
 
-    /// Refuses generator settings that do not apply to this game, with a message naming the flag.
-    fn check_params(&self, params: &GenParams) -> Result<(), GenError> {
-        let _ = params;
-        Ok(())
+    /// The input for one seed under validated settings.
+    fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance>;
+
+    /// The official constraints.
+    fn default_bounds(&self) -> Bounds {
+        Bounds::defaults(self.bounds())
     }
 
-    /// The case families (`--family`), in the order `mixed` draws from (without `mixed`).
-    fn families(&self) -> &'static [Family];
-
-    /// One case of `family` drawn from `rng`. The draw order is part of the output format:
-    /// changing it changes every golden hash.
-    fn generate(
-        &self,
-        rng: &mut Rng,
-        family: &Family,
-        profile: SizeProfile,
-        spec: &Spec,
-    ) -> Box<dyn Instance>;
+    /// Reads an answer file (or a reference's output) for `instance`: its answers, each read
+    /// as this problem's answers are; the error says why it is not one.
+    fn read_answers(&self, bytes: &[u8], instance: &dyn Instance) -> Result<Expected, String> {
+        let multi = self.structure().is_multi();
+        Expected::read(bytes, self.rule(), instance.case_count(), multi)
+    }
 }
+
+/// What the tests check a game with beyond what the engine needs.
+pub trait Verify {
+    /// The answer lines by an independent exhaustive search; `None` when some case is too big
+    /// for it, or the instance is not this game's.
+    fn brute_force(&self, instance: &dyn Instance) -> Option<Vec<String>>;
+}
+
+/// A registry entry: the engine's [`Problem`] and the tests' [`Verify`].
+pub trait Registered: Problem + Verify {}
+
+impl<T: Problem + Verify> Registered for T {}
 
 impl fmt::Debug for dyn Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -104,6 +157,12 @@ impl fmt::Debug for dyn Problem {
 }
 
 impl fmt::Display for dyn Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for dyn Registered {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -123,16 +182,15 @@ impl Serialize for dyn Problem {
     }
 }
 
-/// How big a case is, in the order minimization makes cases smaller: cells first, then
-/// pieces, then the sum of the values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// How big an input is, in the order minimization makes inputs smaller: cases first, then
+/// the game's own measure summed over the cases, compared lexicographically.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Size {
-    pub cells: usize,
-    pub pieces: usize,
-    pub value_sum: i64,
+    pub cases: usize,
+    pub measure: Vec<i64>,
 }
 
-/// One input of a game.
+/// One input file of a game: one case or several.
 pub trait Instance: fmt::Debug + Send + Sync + 'static {
     /// The game it belongs to.
     fn problem(&self) -> &'static dyn Problem;
@@ -140,35 +198,32 @@ pub trait Instance: fmt::Debug + Send + Sync + 'static {
     /// The canonical input text: single spaces, `\n` line ends, a final newline.
     fn to_input(&self) -> String;
 
-    /// The board's shape for reports (`3×4`).
+    /// How many cases the file holds.
+    fn case_count(&self) -> usize;
+
+    /// The shape for reports (`3×4`, or `2 cases: 3×4, 1×1`).
     fn shape(&self) -> String;
 
-    /// Its size, the order candidates of [`Instance::shrink_candidates`] decrease in.
+    /// Its size, the order shrink candidates decrease in.
     fn size(&self) -> Size;
 
-    /// The largest value or weight on the board (0 for an empty one).
-    fn max_value(&self) -> i64;
+    /// The largest value or weight of any case (0 for an empty one).
+    fn largest(&self) -> i64;
 
-    /// The exact answer, or why the solver declines: more than
-    /// [`staircase::MAX_STATES`] states, values whose sum overflows an i64, or a hand-built
-    /// instance whose rows disagree with its sizes.
-    fn try_solve(&self) -> Result<i64, SolveError>;
+    /// The exact answer lines, one per case, or why the solver declines: more states than
+    /// it builds a table for, values whose sum overflows, and the like (only with raised
+    /// bounds).
+    fn try_solve(&self) -> Result<Vec<String>, SolveError>;
 
-    /// Bytes per entry of the solver's table: 4 when every value provably fits an i32
-    /// (the default bounds always do), 8 otherwise.
-    fn table_entry_bytes(&self) -> Result<usize, SolveError>;
+    /// Per case: the answer, the board and one optimal line of play, as text.
+    fn try_explain(&self) -> Result<Vec<Explanation>, SolveError>;
 
-    /// The answer, the board and one optimal line of play, as text.
-    fn try_explain(&self) -> Result<Explanation, SolveError>;
-
-    /// Independent exhaustive search; `None` when the board is too big for it.
-    fn brute_force(&self) -> Option<i64>;
-
-    /// How many shrink passes the game has (the same for every instance of it).
+    /// How many shrink passes there are (the same for every file of the game).
     fn shrink_passes(&self) -> usize;
 
-    /// The candidates of shrink pass `pass`, most drastic first: each strictly smaller in
-    /// [`Instance::size`], never equal to this one, and valid wherever this one is.
+    /// The candidates of shrink pass `pass`, most drastic first (whole cases before anything
+    /// inside one): each strictly smaller in [`Instance::size`], never equal to this one, and
+    /// valid wherever this one is.
     fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>>;
 
     /// How many values (slots) the minimizer may lower one by one.
@@ -181,21 +236,11 @@ pub trait Instance: fmt::Debug + Send + Sync + 'static {
     /// `0..=self.value(slot)`).
     fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance>;
 
-    /// Every pass's candidates, then each value slot at 0 and halved: the one-step
-    /// neighbourhood the minimizer explores, for tests and for callers without a driver.
-    fn shrink_candidates(&self) -> Box<dyn Iterator<Item = Box<dyn Instance>> + '_> {
-        let passes = (0..self.shrink_passes()).flat_map(move |p| self.shrink_pass(p));
-        let values = (0..self.value_slots()).flat_map(move |slot| {
-            let v = self.value(slot);
-            let mut lower = vec![0, v / 2];
-            lower.dedup();
-            lower
-                .into_iter()
-                .filter(move |&x| x < v)
-                .map(move |x| self.with_value(slot, x))
-        });
-        Box::new(passes.chain(values))
-    }
+    /// The file holding case `index` (0-based) alone.
+    fn only_case(&self, index: usize) -> Box<dyn Instance>;
+
+    /// For each case, its 0-based index in the file this one was shrunk from.
+    fn origins(&self) -> Vec<usize>;
 
     fn clone_box(&self) -> Box<dyn Instance>;
 
@@ -204,23 +249,44 @@ pub trait Instance: fmt::Debug + Send + Sync + 'static {
 }
 
 impl dyn Instance {
-    /// The exact reference answer (rank-indexed staircase DP).
+    /// The expected answers: the reference solver's, compared by the problem's rule.
+    pub fn expected(&self) -> Result<Expected, SolveError> {
+        let problem = self.problem();
+        let lines = self.try_solve()?;
+        Ok(Expected::from_lines(
+            &lines,
+            problem.rule(),
+            problem.structure().is_multi(),
+        ))
+    }
+
+    /// The answer lines.
     ///
     /// # Panics
     /// When [`Instance::try_solve`] fails, which parsed inputs within the default bounds never
     /// do; code that accepts raised bounds should call `try_solve`.
-    pub fn solve(&self) -> i64 {
+    pub fn solve(&self) -> Vec<String> {
         self.try_solve()
             .unwrap_or_else(|e| panic!("reference solver declined the instance: {e}"))
     }
 
-    /// The answer and one optimal line of play.
+    /// The cases, if this is a file of the game `G`.
+    pub fn cases_of<G: Game>(&self) -> Option<&[G::Case]> {
+        self.downcast_ref::<Cases<G>>().map(Cases::cases)
+    }
+
+    /// The first case, if this is a file of the game `G` (the only one, for single-case
+    /// games).
+    pub fn first_case<G: Game>(&self) -> Option<&G::Case> {
+        self.cases_of::<G>()?.first()
+    }
+
+    /// The answers as a program prints them: one line per case.
     ///
     /// # Panics
-    /// When [`Instance::try_explain`] fails (see [`dyn Instance::solve`]).
-    pub fn explain(&self) -> Explanation {
-        self.try_explain()
-            .unwrap_or_else(|e| panic!("reference solver declined the instance: {e}"))
+    /// As [`dyn Instance::solve`].
+    pub fn answer_text(&self) -> String {
+        self.solve().iter().map(|l| format!("{l}\n")).collect()
     }
 
     /// The concrete instance, if it is a `T`.

@@ -5,12 +5,20 @@ use std::fmt;
 
 use super::staircase::TooLarge;
 
+/// Boards with more cells than this are long: reports show their line of play compact and
+/// save the whole one beside the case.
+pub(crate) const LONG_ABOVE_CELLS: usize = 36;
+
 /// The exact answer and one optimal line of play that reaches it, rendered by the game: the
 /// board, one line per move, and the totals. [`Explanation::full`] is what `solve --explain`
 /// prints; [`Explanation::compact`] keeps a long line readable in a report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Explanation {
-    pub answer: i64,
+    /// The answer as the game states it (`2`, `Tom200`, `0.555556`).
+    pub answer: String,
+    /// A board too big to show its whole line of play in a report: reports show it compact
+    /// and save the whole text beside the case.
+    pub long: bool,
     /// The board and what the move lines mean.
     pub board: String,
     /// One line per move, each ending in a newline.
@@ -49,6 +57,25 @@ impl Explanation {
         }
         out.push_str(&self.totals);
         out
+    }
+}
+
+/// The explanations of a file's cases as one text: the case alone as it is, several cases
+/// each under a `Case K:` heading. With `compact`, long cases keep only that many moves at
+/// each end ([`Explanation::compact`]).
+pub fn explanations_text(explanations: &[Explanation], compact: Option<usize>) -> String {
+    let render = |e: &Explanation| match compact {
+        Some(keep) if e.long => e.compact(keep),
+        _ => e.full(),
+    };
+    match explanations {
+        [one] => render(one),
+        many => many
+            .iter()
+            .enumerate()
+            .map(|(i, e)| format!("Case {}:\n{}", i + 1, crate::text::indent(&render(e))))
+            .collect::<Vec<_>>()
+            .join("\n"),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The human report of `stress`: one line per engine event, and the failing case with the
 //! expected and actual output and the reference line of play.
 
+use crate::problem::explanations_text;
 use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
 use crate::text::{indent, plural_s};
 
@@ -28,6 +29,7 @@ pub fn stress_event(event: &Event) -> Option<String> {
         Event::MinimizeProgress(_) => return None,
         Event::NotMinimized(why) => format!("not minimized: {why}"),
         Event::MinimizeError(message) => format!("minimization stopped: {message}"),
+        Event::Note(note) => format!("note: {note}"),
         Event::Minimized(m) => minimized(m),
     })
 }
@@ -41,7 +43,7 @@ fn minimized(m: &Minimization) -> String {
             "the time budget of {} s ran out first: a smaller case may still fail (--shrink-time)",
             m.budget.as_secs_f64()
         ),
-        End::Minimal => "1-minimal: no smaller candidate fails".to_string(),
+        End::Minimal => "no smaller candidate fails".to_string(),
     };
     format!(
         "minimized in {} step{}, {} run{}, {:.1} s ({how})",
@@ -100,43 +102,64 @@ pub fn stress_passed(
 
 /// The failing case, what was expected and what came, and the reference line of play.
 pub fn stress_failure(failure: &Failure) -> String {
-    let mut out = format!(
-        "\ncase ({}): {}\n",
-        failure
-            .instance
-            .as_ref()
-            .map_or("as generated".to_string(), |i| i.shape()),
-        failure.input_path.display()
-    );
+    // A case duipai cannot parse (a problem it does not know) is measured as text.
+    let size = match &failure.instance {
+        Some(instance) => instance.shape(),
+        None => crate::stress::TextCase::new(&failure.input).size_label(),
+    };
+    let mut out = format!("\ncase ({size}): {}\n", failure.input_path.display());
+    if let Some(origin) = origin(failure) {
+        out.push_str(&format!("    ({origin})\n"));
+    }
     out.push_str(&indent(&String::from_utf8_lossy(&failure.input)));
-    out.push_str(&format!(
-        "expected: {}\n",
-        failure.expected.to_text().trim_end()
-    ));
     let outcome = &failure.outcome;
-    out.push_str(&format!(
-        "actual:   {} ({} {})\n",
-        shown_output(&outcome.execution.stdout),
+    let verdict = format!(
+        "({} {})",
         outcome.verdict().code(),
         outcome.judgement.detail
-    ));
+    );
+    let expected = failure.expected.text.trim_end();
+    let actual = shown_output(&outcome.execution.stdout);
+    if expected.contains('\n') || actual.contains('\n') {
+        // Answers of several cases: each on its own line, as the program prints them.
+        out.push_str("expected:\n");
+        out.push_str(&indent(expected));
+        out.push_str(&format!("actual: {verdict}\n"));
+        out.push_str(&indent(&actual));
+    } else {
+        out.push_str(&format!("expected: {expected}\n"));
+        out.push_str(&format!("actual:   {actual} {verdict}\n"));
+    }
     out.push_str(&super::stderr_block(&super::stderr_tail(
         &outcome.execution.stderr,
     )));
-    if let Some(explanation) = &failure.explanation {
+    if let Some(explanations) = &failure.explanation {
         out.push_str("\nreference line of play:\n");
-        match &failure.explain_path {
-            Some(path) => {
-                out.push_str(&indent(&explanation.compact(COMPACT_MOVES)));
-                out.push_str(&format!(
-                    "    (the whole line of play: {})\n",
-                    path.display()
-                ));
-            }
-            None => out.push_str(&indent(&explanation.full())),
+        let text = explanations_text(explanations, Some(COMPACT_MOVES));
+        out.push_str(&indent(&text));
+        if let Some(path) = &failure.explain_path {
+            out.push_str(&format!(
+                "    (the whole line of play: {})\n",
+                path.display()
+            ));
         }
     }
     out
+}
+
+/// Which cases of the input as found the reported input holds, when the file had several:
+/// `case 3 of the 8 in the input as found`.
+fn origin(failure: &Failure) -> Option<String> {
+    let total = failure.original_cases.filter(|&n| n > 1)?;
+    let origins = failure.instance.as_ref()?.origins();
+    let numbers: Vec<String> = origins.iter().map(|o| (o + 1).to_string()).collect();
+    Some(match numbers.as_slice() {
+        [one] => format!("case {one} of the {total} in the input as found"),
+        many => format!(
+            "cases {} of the {total} in the input as found",
+            many.join(", ")
+        ),
+    })
 }
 
 /// The start of a program's output for the report, or a note that there was none.

@@ -1,5 +1,6 @@
-//! The JSON reports' shapes, typed: the last stdout line of `test --json` and `stress --json`.
-//! Field order is the order of the fields here.
+//! The JSON reports' shapes, typed. `--json` prints JSON Lines: one object per line, each
+//! with `"schema": 1` first (the version of these shapes), the summary last. Field order is
+//! the order of the fields here.
 
 use std::path::PathBuf;
 
@@ -8,7 +9,7 @@ use serde::Serialize;
 use super::CaseRecord;
 use crate::judge::Verdict;
 
-/// `duipai test --json`: after one line per case, this summary.
+/// `duipai test --json`: after one line per case (a [`CaseRecord`]), this summary.
 #[derive(Serialize)]
 pub struct TestSummary<'a> {
     /// `ok` or `failed`.
@@ -23,7 +24,7 @@ pub struct TestSummary<'a> {
 /// `duipai stress --json` when no case failed.
 #[derive(Serialize)]
 pub struct StressPassed {
-    /// Always `ok`.
+    /// `ok`, or `interrupted` when an interrupt stopped the search (exit 130).
     pub status: &'static str,
     pub problem: String,
     pub cases: u64,
@@ -72,8 +73,34 @@ pub struct StressFailed {
     pub still_failing: Vec<String>,
 }
 
-/// A one-line JSON rendering; the shapes above always serialize.
+/// A harness or usage error (exit 2): the last line whenever a command fails that way.
+#[derive(Serialize)]
+pub struct ErrorReport<'a> {
+    /// `error`, or `interrupted` after Ctrl-C.
+    pub status: &'static str,
+    pub message: &'a str,
+}
+
+/// The version of the shapes above, printed as `schema` in every line. It changes when a field
+/// is removed or changes its meaning; new fields may appear without a change.
+pub const SCHEMA: u32 = 1;
+
+/// A report with the schema version before its own fields.
+#[derive(Serialize)]
+struct Versioned<'a, T> {
+    schema: u32,
+    #[serde(flatten)]
+    report: &'a T,
+}
+
+/// A one-line JSON rendering with the schema version; the shapes above always serialize.
 pub fn line<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value)
-        .unwrap_or_else(|e| format!("{{\"status\":\"error\",\"message\":\"{e}\"}}"))
+    serde_json::to_string(&Versioned {
+        schema: SCHEMA,
+        report: value,
+    })
+    .unwrap_or_else(|e| {
+        serde_json::json!({ "schema": SCHEMA, "status": "error", "message": e.to_string() })
+            .to_string()
+    })
 }

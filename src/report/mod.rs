@@ -18,6 +18,10 @@ pub struct CaseRecord {
     pub verdict: Verdict,
     /// Why the verdict, in a few words (`expected 2, found 3`, `killed by SIGSEGV`).
     pub detail: String,
+    /// The expected answer as text, without its final line break.
+    pub expected: String,
+    /// The program's output, at most [`ACTUAL_SHOWN_BYTES`] of it ([`actual_text`]).
+    pub actual: String,
     pub cpu_ms: u64,
     /// Every CPU time measured, when the case was run again near the limit.
     pub cpu_runs_ms: Vec<u64>,
@@ -48,13 +52,31 @@ pub fn verdict_counts(records: &[CaseRecord]) -> Vec<(Verdict, usize)> {
     counts
 }
 
+/// How much of a program's output the reports carry.
+pub const ACTUAL_SHOWN_BYTES: usize = 4096;
+
+/// The program's output as the reports carry it: its first [`ACTUAL_SHOWN_BYTES`] bytes, bytes
+/// that are not UTF-8 replaced.
+pub fn actual_text(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(&stdout[..stdout.len().min(ACTUAL_SHOWN_BYTES)]).into_owned()
+}
+
+/// The expected answer as the reports carry it: its text without the final line break.
+pub fn expected_text(answer_text: &str) -> String {
+    answer_text.trim_end().to_string()
+}
+
 impl CaseRecord {
-    pub fn new(name: &str, outcome: &crate::judge::CaseOutcome) -> CaseRecord {
+    /// The record of a case whose expected answer, as a program should print it, is
+    /// `answer_text`.
+    pub fn new(name: &str, answer_text: &str, outcome: &crate::judge::CaseOutcome) -> CaseRecord {
         let e = &outcome.execution;
         CaseRecord {
             name: name.to_string(),
             verdict: outcome.judgement.verdict,
             detail: outcome.judgement.detail.clone(),
+            expected: expected_text(answer_text),
+            actual: actual_text(&e.stdout),
             cpu_ms: e.cpu_time.as_millis() as u64,
             cpu_runs_ms: e.cpu_times.iter().map(|t| t.as_millis() as u64).collect(),
             wall_ms: e.wall_time.as_millis() as u64,

@@ -389,130 +389,25 @@ fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
     out
 }
 
-/// A case of a problem duipai does not know: lines of text. Its passes drop chunks of lines
-/// and single lines; its values are the non-negative integer tokens. Validity is the
-/// caller's business (a validator program in the probe).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextCase {
-    lines: Vec<String>,
-}
-
-impl TextCase {
-    pub fn new(text: &[u8]) -> TextCase {
-        TextCase {
-            lines: String::from_utf8_lossy(text)
-                .lines()
-                .map(str::to_string)
-                .collect(),
-        }
-    }
-
-    pub fn to_bytes(&self) -> Vec<u8> {
-        self.key().into_bytes()
-    }
-
-    /// The (line, token) of every non-negative integer token.
-    fn tokens(&self) -> Vec<(usize, usize)> {
-        let mut out = Vec::new();
-        for (i, line) in self.lines.iter().enumerate() {
-            for (j, token) in line.split_whitespace().enumerate() {
-                if is_count(token) {
-                    out.push((i, j));
-                }
-            }
-        }
-        out
-    }
-
-    fn without_lines(&self, drop: &[usize]) -> TextCase {
-        TextCase {
-            lines: self
-                .lines
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !drop.contains(i))
-                .map(|(_, l)| l.clone())
-                .collect(),
-        }
-    }
-}
-
-/// A token made of ASCII digits only that fits an i64.
-fn is_count(token: &str) -> bool {
-    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) && token.parse::<i64>().is_ok()
-}
-
-impl Shrinkable for TextCase {
-    fn key(&self) -> String {
-        let mut text = self.lines.join("\n");
-        text.push('\n');
-        text
-    }
-
-    fn passes(&self) -> usize {
-        2
-    }
-
-    fn pass(&self, pass: usize) -> Vec<Self> {
-        let len = self.lines.len();
-        match pass {
-            0 => crate::problem::shrink::chunks(len)
-                .iter()
-                .map(|chunk| self.without_lines(chunk))
-                .collect(),
-            1 if len > 1 => (0..len).map(|i| self.without_lines(&[i])).collect(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn slots(&self) -> usize {
-        self.tokens().len()
-    }
-
-    fn value(&self, slot: usize) -> i64 {
-        self.tokens()
-            .get(slot)
-            .and_then(|&(i, j)| self.lines[i].split_whitespace().nth(j))
-            .and_then(|t| t.parse().ok())
-            .unwrap_or(0)
-    }
-
-    fn with_value(&self, slot: usize, value: i64) -> Self {
-        let mut next = self.clone();
-        if let Some(&(i, j)) = self.tokens().get(slot) {
-            // Single spaces between tokens: the canonical form of a line of numbers.
-            let words: Vec<String> = self.lines[i]
-                .split_whitespace()
-                .enumerate()
-                .map(|(k, w)| {
-                    if k == j {
-                        value.to_string()
-                    } else {
-                        w.to_string()
-                    }
-                })
-                .collect();
-            next.lines[i] = words.join(" ");
-        }
-        next
-    }
-}
-
 #[cfg(test)]
 // The minimizer's case type here is `Box<dyn Instance>` itself, so probes take `&Box<..>`.
 #[allow(clippy::borrowed_box)]
 mod tests {
     use super::*;
-    use crate::problem::{Chess, Chessboard, ChessboardProblem, Problem};
+    use crate::problem::{CHESSBOARD, Cases, Chess, ChessProblem, ChessboardProblem, Problem};
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn chess(rows_a: &[&[i64]], rows_b: &[&[i64]]) -> Box<dyn Instance> {
-        Box::new(Chess {
+        Box::new(Cases::<ChessProblem>::single(Chess {
             n: rows_a.len(),
             m: rows_a[0].len(),
             a: rows_a.iter().map(|r| r.to_vec()).collect(),
             b: rows_b.iter().map(|r| r.to_vec()).collect(),
-        })
+        }))
+    }
+
+    fn board(i: &Box<dyn Instance>) -> &Chess {
+        i.first_case::<ChessProblem>().unwrap()
     }
 
     fn run<S: Shrinkable>(
@@ -542,10 +437,7 @@ mod tests {
             &[&[1, 2, 3], &[4, 99, 6], &[7, 8, 60]],
             &[&[9, 9, 9], &[9, 9, 9], &[9, 9, 9]],
         );
-        let fails = |i: &Box<dyn Instance>| {
-            i.downcast_ref::<Chess>()
-                .is_some_and(|c| c.a.iter().flatten().any(|&v| v >= 50))
-        };
+        let fails = |i: &Box<dyn Instance>| board(i).a.iter().flatten().any(|&v| v >= 50);
         let out = run(start, 1, fails);
         assert_eq!(out.case.to_input(), "1 1\n50\n0\n");
         assert_eq!(out.stats.end, End::Minimal);
@@ -560,7 +452,7 @@ mod tests {
             &[&[9, 9, 9, 3], &[9, 9, 9, 3], &[9, 9, 9, 3]],
         );
         let fails = |i: &Box<dyn Instance>| {
-            let c = i.downcast_ref::<Chess>().unwrap();
+            let c = board(i);
             let sum: i64 = c.a.iter().flatten().sum();
             sum % 2 == 1 && sum > 1000
         };
@@ -585,7 +477,7 @@ mod tests {
                 if !seen.lock().unwrap().insert(c.to_input()) {
                     repeats.fetch_add(1, Ordering::SeqCst);
                 }
-                let d = c.downcast_ref::<Chess>().unwrap();
+                let d = board(c);
                 if d.a.iter().flatten().sum::<i64>() >= 7 {
                     Probe::Fails(())
                 } else {
@@ -610,21 +502,22 @@ mod tests {
     #[test]
     fn an_empty_board_is_tried_first() {
         // Crashes on every 12×12 board: clearing all pieces is one probe.
-        let text = ChessboardProblem.sample().0;
-        let mut board = ChessboardProblem
-            .parse(text.as_bytes(), &ChessboardProblem.default_bounds())
+        let text = CHESSBOARD.sample().0;
+        let mut board = CHESSBOARD
+            .parse(text.as_bytes(), &CHESSBOARD.default_bounds())
             .unwrap()
-            .downcast_ref::<Chessboard>()
+            .first_case::<ChessboardProblem>()
             .unwrap()
             .clone();
         let n = 12;
         board.n = n;
         board.cells = vec![vec![crate::problem::Cell::White; n]; n];
         board.weights = vec![vec![7; n]; n];
-        let out = run(Box::new(board) as Box<dyn Instance>, 2, |c| {
-            c.downcast_ref::<Chessboard>().unwrap().n == 12
+        let start = Box::new(Cases::<ChessboardProblem>::single(board)) as Box<dyn Instance>;
+        let out = run(start, 2, |c| {
+            c.first_case::<ChessboardProblem>().unwrap().n == 12
         });
-        let small = out.case.downcast_ref::<Chessboard>().unwrap();
+        let small = out.case.first_case::<ChessboardProblem>().unwrap();
         assert_eq!((small.n, small.pieces()), (12, 0));
         assert!(out.stats.runs < 60, "{} runs", out.stats.runs);
     }
@@ -666,19 +559,5 @@ mod tests {
         );
         assert_eq!(out.stats.end, End::Budget);
         assert_eq!(out.stats.runs, 0);
-    }
-
-    #[test]
-    fn text_cases_shrink_by_lines_and_integers() {
-        let start = TextCase::new(b"5\n10 20 30\n400 500\nx 7\n");
-        // Fails while some line holds a number of at least 15.
-        let out = run(start, 2, |t: &TextCase| {
-            t.key()
-                .split_whitespace()
-                .any(|w| w.parse::<i64>().is_ok_and(|v| v >= 15))
-        });
-        // The lines with no large number go first; the last such line keeps its shape.
-        assert_eq!(out.case.key(), "0 15\n");
-        assert_eq!(out.stats.end, End::Minimal);
     }
 }

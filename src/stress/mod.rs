@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 
+use crate::answer::Rule;
 use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
@@ -16,8 +17,10 @@ use minimize::Shrinkable;
 pub mod minimize;
 pub mod save;
 mod search;
+mod text_case;
 
-pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk, TextCase};
+pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk};
+pub use text_case::TextCase;
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
 pub enum Source {
@@ -51,10 +54,6 @@ impl Seeds {
     }
 }
 
-/// Boards with more cells than this get a compact line of play in reports, and their whole
-/// explanation in a file beside the case.
-pub const COMPACT_ABOVE_CELLS: usize = 36;
-
 /// Everything a stress run needs.
 pub struct Config {
     /// The problem's name, as typed; it names the saved files.
@@ -82,6 +81,8 @@ pub struct Config {
     /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
     /// such cases can be minimized as text.
     pub validator: Option<Vec<OsString>>,
+    /// How outputs are compared for a problem duipai does not know.
+    pub rule: Rule,
 }
 
 impl Config {
@@ -115,6 +116,8 @@ pub enum Event {
     MinimizeProgress(MinimizeStatus),
     /// The case is reported as found, and why it was not minimized.
     NotMinimized(String),
+    /// Something the report should say about how the case was minimized.
+    Note(String),
     /// Minimization stopped on a harness error; the smallest case so far is kept.
     MinimizeError(String),
     /// Minimization ended.
@@ -171,10 +174,13 @@ pub struct Failure {
     pub input: Vec<u8>,
     /// The parsed case, when duipai knows the problem's format.
     pub instance: Option<Box<dyn Instance>>,
+    /// How many cases the input as found held (when duipai knows the format).
+    pub original_cases: Option<usize>,
     pub expected: Expected,
     pub outcome: CaseOutcome,
-    /// When the built-in solver is the oracle: the answer and an optimal line of play.
-    pub explanation: Option<Explanation>,
+    /// When the built-in solver is the oracle: per case, the answer and an optimal line of
+    /// play.
+    pub explanation: Option<Vec<Explanation>>,
     /// Where the whole explanation was saved, for boards too big to show it all.
     pub explain_path: Option<PathBuf>,
     /// `None` when the case was not minimized.
@@ -270,13 +276,25 @@ impl Engine<'_> {
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
         match (&self.config.oracle, &case.instance) {
-            (Oracle::Builtin, Some(instance)) => Ok(Expected::Answer(instance.solve())),
+            (Oracle::Builtin, Some(instance)) => Ok(instance.expected()?),
             (Oracle::Builtin, None) => {
                 bail!("no reference answer for an input duipai cannot parse")
             }
-            (Oracle::External(reference), _) => {
+            (Oracle::External(reference), instance) => {
                 let output = self.run_helper(reference, &case.input, "reference")?;
-                Ok(Expected::from_bytes(&output))
+                match instance {
+                    Some(instance) => instance
+                        .problem()
+                        .read_answers(&output, instance.as_ref())
+                        .map_err(|why| {
+                            anyhow::anyhow!(
+                                "the reference {} printed what is not a {} answer: {why}",
+                                program_name(reference),
+                                instance.problem()
+                            )
+                        }),
+                    None => Ok(Expected::unknown(&output, self.config.rule)),
+                }
             }
         }
     }
@@ -346,7 +364,7 @@ impl Engine<'_> {
             .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
         if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
             let tail = crate::text::stderr_tail(&execution.stderr);
-            bail!(
+            return Err(anyhow::Error::new(HelperFailed(format!(
                 "the {role} {} failed: {} ({}){}",
                 program_name(command),
                 stopped.verdict.code(),
@@ -356,7 +374,7 @@ impl Engine<'_> {
                 } else {
                     format!("; its stderr ends:\n{}", tail.trim_end())
                 }
-            );
+            ))));
         }
         Ok(execution.stdout)
     }
@@ -405,6 +423,7 @@ impl Engine<'_> {
         )?;
         on_event(Event::SavedOriginal(original_path.clone()));
 
+        let original_cases = case.instance.as_ref().map(|i| i.case_count());
         let mut input = case.input;
         let mut instance = case.instance;
         let mut expected = expected;
@@ -416,9 +435,16 @@ impl Engine<'_> {
             }
         } else {
             on_event(Event::MinimizeStarted);
+            let failed_case = outcome.judgement.case;
             let result = match &instance {
                 Some(start) => {
-                    let (small, found, result) = self.minimize(start.clone(), verdict, on_event);
+                    // The failing case alone, when the file has others and the output says
+                    // which one: one run that often settles most of the minimization.
+                    let focus = failed_case
+                        .filter(|_| start.case_count() > 1)
+                        .map(|k| start.only_case(k));
+                    let (small, found, result) =
+                        self.minimize(start.clone(), focus, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_input().into_bytes();
                         instance = Some(small);
@@ -428,8 +454,15 @@ impl Engine<'_> {
                     result
                 }
                 None => {
-                    let start = TextCase::new(&input);
-                    let (small, found, result) = self.minimize(start, verdict, on_event);
+                    if self.checked_by_reference() {
+                        on_event(Event::Note(
+                            "without a --validator, a smaller input counts as valid when the \
+                             reference runs on it without an error"
+                                .to_string(),
+                        ));
+                    }
+                    let start = TextCase::new(&input).validated(!self.checked_by_reference());
+                    let (small, found, result) = self.minimize(start, None, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_bytes();
                         expected = small_expected;
@@ -454,13 +487,14 @@ impl Engine<'_> {
             original_path.clone()
         };
         let explanation = match (&instance, &config.oracle) {
-            (Some(instance), Oracle::Builtin) => Some(instance.explain()),
+            (Some(instance), Oracle::Builtin) => Some(instance.try_explain()?),
             _ => None,
         };
-        let explain_path = match (&instance, &explanation) {
-            (Some(instance), Some(explanation)) if instance.size().cells > COMPACT_ABOVE_CELLS => {
+        let explain_path = match &explanation {
+            Some(explanations) if explanations.iter().any(|e| e.long) => {
                 let path = input_path.with_extension("explain.txt");
-                crate::fsutil::write_atomic(&path, explanation.full().as_bytes())?;
+                let text = crate::problem::explanations_text(explanations, None);
+                crate::fsutil::write_atomic(&path, text.as_bytes())?;
                 Some(path)
             }
             _ => None,
@@ -472,6 +506,7 @@ impl Engine<'_> {
             input_path,
             input,
             instance,
+            original_cases,
             expected,
             outcome,
             explanation,
@@ -481,26 +516,28 @@ impl Engine<'_> {
         })
     }
 
-    /// Why a failing case is reported as found, or `None` when it can be minimized.
+    /// Why a failing case is reported as found, or `None` when it can be minimized: a case
+    /// duipai cannot parse is minimized as text, its smaller versions checked by the
+    /// validator, or else by the reference running on them cleanly.
     fn why_not_minimized(&self, case: &Case) -> Option<String> {
         let config = self.config;
         if !config.shrink {
             return Some("--no-shrink".to_string());
         }
-        if case.instance.is_some() || config.validator.is_some() {
+        let checkable = config.validator.is_some() || matches!(config.oracle, Oracle::External(_));
+        if case.instance.is_some() || checkable {
             return None;
         }
-        Some(match config.problem {
-            Some(problem) => format!(
-                "the case is not a valid {problem} input, and without a --validator smaller \
-                 versions of it cannot be checked"
-            ),
-            None => format!(
-                "duipai does not know the format of {}; give a --validator (exit status 0 for \
-                 a valid input) to minimize its cases as text",
-                config.name
-            ),
-        })
+        let problem = config.problem.map_or(config.name.as_str(), |p| p.name());
+        Some(format!(
+            "the case is not a valid {problem} input, and without a --validator smaller \
+             versions of it cannot be checked"
+        ))
+    }
+
+    /// For a text case, whether its validity rests on the reference alone (no validator).
+    fn checked_by_reference(&self) -> bool {
+        self.config.validator.is_none()
     }
 
     /// Whether the validator accepts `input` (exit status 0).
@@ -518,12 +555,14 @@ impl Engine<'_> {
         ))
     }
 
-    /// Shrinks `start` while the program still fails it with the same verdict. Returns the
-    /// smallest case, its expected answer and outcome when smaller than `start`, and how it went.
+    /// Shrinks `start` while the program still fails it with the same verdict, trying
+    /// `focus` (a smaller case the failure points at) first. Returns the smallest case, its
+    /// expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
     fn minimize<S: Shrinkable + Describe>(
         &self,
         start: S,
+        focus: Option<S>,
         verdict: Verdict,
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
@@ -539,7 +578,18 @@ impl Engine<'_> {
                 if case.instance.is_none() && !self.valid(&case.input)? {
                     return Ok(None);
                 }
-                let expected = self.expected(&case)?;
+                let expected = match self.expected(&case) {
+                    Ok(expected) => expected,
+                    // Without a validator, an input the reference fails on is not valid.
+                    Err(e)
+                        if case.instance.is_none()
+                            && self.checked_by_reference()
+                            && e.is::<HelperFailed>() =>
+                    {
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                };
                 let outcome = self.judge_with(&case.input, &expected, Some(verdict))?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
@@ -571,7 +621,18 @@ impl Engine<'_> {
             }))
         };
         let budget = self.config.shrink_budget;
-        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        let focus = focus.map(|f| (probe(&f), f));
+        let probed = usize::from(focus.is_some());
+        let (start, focused) = match focus {
+            Some((Probe::Fails(found), f)) => (f, Some(found)),
+            _ => (start, None),
+        };
+        let steps = usize::from(focused.is_some());
+        let mut shrunk =
+            minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        shrunk.stats.runs += probed;
+        shrunk.stats.steps += steps;
+        let payload = shrunk.payload.take().or(focused);
         if let Some(err) = harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
@@ -581,9 +642,21 @@ impl Engine<'_> {
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
             budget: budget.time,
         };
-        (shrunk.case, shrunk.payload, result)
+        (shrunk.case, payload, result)
     }
 }
+
+/// A generator, reference or validator that ran and failed (rather than could not start).
+#[derive(Debug)]
+struct HelperFailed(String);
+
+impl std::fmt::Display for HelperFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HelperFailed {}
 
 /// What the engine needs of a case it minimizes besides [`Shrinkable`].
 trait Describe {
@@ -605,7 +678,7 @@ impl Describe for Box<dyn Instance> {
         Instance::shape(self.as_ref())
     }
     fn largest(&self) -> i64 {
-        self.max_value()
+        Instance::largest(self.as_ref())
     }
 }
 
@@ -617,7 +690,7 @@ impl Describe for TextCase {
         }
     }
     fn shape(&self) -> String {
-        crate::text::plural(self.key().lines().count() as u64, "line")
+        self.size_label()
     }
     fn largest(&self) -> i64 {
         (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)

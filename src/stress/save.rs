@@ -17,7 +17,7 @@ pub fn save_case(
     actual: &[u8],
     stderr: &[u8],
 ) -> anyhow::Result<PathBuf> {
-    let answer = expected.to_text().into_bytes();
+    let answer = expected.text.as_bytes().to_vec();
     let contents: [(&str, &[u8]); 4] = [
         ("in", input),
         ("ans", &answer),

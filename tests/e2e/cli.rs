@@ -89,6 +89,47 @@ fn solve_honours_raised_bounds() {
     );
 }
 
+/// A valid board past the reference solver's 2^26 staircase states is the harness's limit,
+/// not an invalid input: exit 2, with and without `--explain`, for both problems.
+#[test]
+fn solve_of_a_board_too_big_for_the_solver_is_status_2() {
+    let row = ["1"; 15].join(" ");
+    let chess = format!("15 15\n{}", format!("{row}\n").repeat(30));
+    let chessboard = format!(
+        "15\n{}{}",
+        format!("{}\n", "W".repeat(15)).repeat(15),
+        format!("{row}\n").repeat(15)
+    );
+    for (problem, input, bounds) in [
+        ("chess", &chess, &["--bound-n", "15", "--bound-m", "15"][..]),
+        ("chessboard", &chessboard, &["--bound-n", "15"][..]),
+    ] {
+        for explain in [false, true] {
+            let mut args = vec!["solve", problem];
+            args.extend(bounds);
+            if explain {
+                args.push("--explain");
+            }
+            let out = duipai(&args, input.as_bytes());
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{args:?}: {}",
+                text(&out.stderr)
+            );
+            assert!(
+                text(&out.stderr).contains(
+                    "cannot solve <stdin>: a 15×15 board has more than 67108864 staircase \
+                     states (C(30, 15))"
+                ),
+                "{}",
+                text(&out.stderr)
+            );
+            assert!(out.stdout.is_empty());
+        }
+    }
+}
+
 #[test]
 fn validate_reports_every_file_and_the_worst_status() {
     let dir = tempfile::tempdir().unwrap();
@@ -219,7 +260,7 @@ fn usage_errors_exit_2_with_a_message() {
         ),
         (
             &["gen", "chess", "--seed", "1", "--n", "0"],
-            "need 1 <= LO <= HI",
+            "--n 0: chess allows 1 <= n <= 10",
         ),
         (&["gen", "chess", "--seed", "x"], "--seed"),
         (&["gen", "chess", "--seed", "1", "--family", "nope"], "nope"),

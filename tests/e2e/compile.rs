@@ -653,7 +653,8 @@ fn the_cache_directory_follows_the_environment() {
 }
 
 /// Ctrl-C while a source compiles stops the compiler at once (it runs in its own process
-/// group, out of the terminal's reach), with everything it started, and duipai exits 2.
+/// group, out of the terminal's reach), with everything it started, and duipai exits 130 as
+/// every interrupted command does.
 #[test]
 fn an_interrupt_stops_a_compile_at_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -706,7 +707,8 @@ fn an_interrupt_stops_a_compile_at_once() {
     );
     let (out, _) = duipai.finish_within(Duration::from_secs(5));
     let message = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert_eq!(out.status.code(), Some(130), "{message}");
+    assert!(message.contains("duipai: interrupted: "), "{message}");
     assert!(message.contains("interrupted while compiling"), "{message}");
     // The compiler's child is gone too (at most a zombie of init's for a moment).
     let deadline = Instant::now() + Duration::from_secs(2);
@@ -761,5 +763,54 @@ fn java_runs_under_the_runners_limits() {
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `--compiler py=...`, `python=...`, `python3=...` (in any case) all name the Python
+/// interpreter; an unknown language is a usage error naming the ones there are.
+#[test]
+fn every_spelling_of_python_overrides_the_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The script is wrong; the stand-in interpreter ignores it and prints the right answer.
+    fs::write(d.join("sol.py"), "print(3)\n").unwrap();
+    let interpreter = d.join("fake-python.sh");
+    fs::write(&interpreter, "#!/bin/sh\ncat >/dev/null\necho 2\n").unwrap();
+    fs::set_permissions(&interpreter, fs::Permissions::from_mode(0o755)).unwrap();
+    wait_until_executable(&interpreter);
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
+    let cache = d.join("cache");
+    for language in ["py", "python", "python3", "Python"] {
+        let flag = format!("{language}={}", interpreter.display());
+        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
+            .args(["test", "chess", sample, "--compiler", &flag, "--", "sol.py"])
+            .current_dir(d)
+            .env("DUIPAI_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "--compiler {flag}: {stdout}");
+        assert!(
+            stdout.contains("1 case: 1 AC"),
+            "--compiler {flag}: {stdout}"
+        );
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
+        .args([
+            "test",
+            "chess",
+            sample,
+            "--compiler",
+            "pyy=python3",
+            "--",
+            "sol.py",
+        ])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("unknown language \"pyy\": expected one of c, cpp, rust, java, python")
     );
 }

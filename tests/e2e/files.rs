@@ -183,15 +183,41 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
         0
     );
     std::fs::write(d.join("p/notes.txt"), "mine").unwrap();
-    let out = duipai_in(d, &["pack", "chess", "--out", "p", "--force"]);
+    std::fs::write(
+        d.join("three.plan"),
+        "gen chess --n 2 --seed 1\ngen chess --n 3 --seed 2\ngen chess --n 4 --seed 3\n",
+    )
+    .unwrap();
+    let out = duipai_in(
+        d,
+        &[
+            "pack",
+            "chess",
+            "--out",
+            "p",
+            "--layout",
+            "noi",
+            "--plan",
+            "three.plan",
+            "--force",
+        ],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(!d.join("p/chess1.in").exists());
-    assert!(d.join("p/1.in").exists());
+    assert!(d.join("p/chess3.in").exists());
+    assert!(!d.join("p/chess4.in").exists());
     assert_eq!(
         std::fs::read_to_string(d.join("p/notes.txt")).unwrap(),
         "mine"
     );
-    assert!(stderr(&out).contains("left alone (not test data): notes.txt"));
+    let err = stderr(&out);
+    assert!(
+        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("left in place 1 file that no pack in manifest.txt lists: notes.txt"),
+        "{err}"
+    );
     // `test` now sees exactly the new pack.
     let fixture = fixture();
     let out = duipai_in(
@@ -206,7 +232,7 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
             "chess",
         ],
     );
-    assert!(stdout(&out).contains("20 cases: 20 AC"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("3 cases: 3 AC"), "{}", stdout(&out));
 }
 
 #[test]
@@ -464,4 +490,83 @@ fn test_judges_problems_it_does_not_know_by_their_answer_files() {
     );
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("--bound-*"), "{}", stderr(&out));
+}
+
+/// The names of the files in `dir`, sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `NAME-SEED.original.*` as found and `NAME-SEED.*` minimized; `NAME-SEED.*` alone when not
+/// minimized; `-2` added to a name whose files hold something else, which stays as it was.
+#[test]
+fn saved_cases_are_named_as_the_readme_says() {
+    let fixture = fixture();
+    let f = fixture.to_str().unwrap();
+    let exts = |stem: &str| -> Vec<String> {
+        ["ans", "err", "in", "out"]
+            .iter()
+            .map(|e| format!("{stem}.{e}"))
+            .collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stress = |extra: &[&str]| {
+        let mut args = vec!["stress", "chess", "--json", "--no-replay"];
+        args.extend(extra);
+        args.extend(["--", f, "wrong", "chess"]);
+        let out = duipai_in(d, &args);
+        assert_eq!(code(&out), 1, "{}", stderr(&out));
+        last_json(&out)
+    };
+    let report = stress(&[]);
+    let seed = report["seed"].as_u64().unwrap();
+    let stem = format!("chess-{seed}");
+    let saved = d.join("duipai-failures");
+    let mut both = [exts(&stem), exts(&format!("{stem}.original"))].concat();
+    both.sort();
+    assert_eq!(names_in(&saved), both);
+    assert_eq!(report["input"], format!("duipai-failures/{stem}.in"));
+    assert_eq!(
+        report["original_input"],
+        format!("duipai-failures/{stem}.original.in")
+    );
+
+    // Found again: the same contents, the same files.
+    stress(&[]);
+    assert_eq!(names_in(&saved).len(), 8);
+    // Files of those names holding something else are kept, and the new ones get `-2`.
+    for name in [format!("{stem}.out"), format!("{stem}.original.out")] {
+        std::fs::write(saved.join(name), "mine").unwrap();
+    }
+    let report = stress(&[]);
+    assert_eq!(report["input"], format!("duipai-failures/{stem}-2.in"));
+    assert_eq!(
+        report["original_input"],
+        format!("duipai-failures/{stem}.original-2.in")
+    );
+    assert_eq!(
+        std::fs::read_to_string(saved.join(format!("{stem}.out"))).unwrap(),
+        "mine"
+    );
+    assert_eq!(names_in(&saved).len(), 16);
+
+    // Not minimized: the case as found is NAME-SEED.in, with no `.original`.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut args = vec!["stress", "chess", "--json", "--no-shrink", "--save", "s"];
+    args.extend(["--", f, "wrong", "chess"]);
+    let out = duipai_in(d, &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert_eq!(last_json(&out)["input"], format!("s/{stem}.in"));
+    // The 10×8 board's whole line of play is saved beside it.
+    let mut files = [exts(&stem), vec![format!("{stem}.explain.txt")]].concat();
+    files.sort();
+    assert_eq!(names_in(&d.join("s")), files);
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::util::{Background, PidLog, code, fixture, last_json, stderr};
 use duipai::problem::{
-    Chess, ChessProblem, ChessboardProblem, GenParams, Instance, Problem, SizeRange, Spec,
+    CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -116,12 +116,7 @@ fn check_saved_case(problem: &'static dyn Problem, input: &Path) -> Box<dyn Inst
     let instance = parse_file(problem, input);
     let ans = fs::read_to_string(input.with_extension("ans"))
         .unwrap_or_else(|e| panic!("answer beside {}: {e}", input.display()));
-    assert_eq!(
-        ans,
-        format!("{}\n", instance.solve()),
-        "{}",
-        input.display()
-    );
+    assert_eq!(ans, instance.answer_text(), "{}", input.display());
     assert!(
         input.with_extension("out").is_file(),
         "no .out beside {}",
@@ -326,9 +321,9 @@ fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Box<dyn I
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
     let original = dir.path().join(report["original_input"].as_str().unwrap());
     assert_eq!(original, dir.path().join("saved/chess-1.original.in"));
-    check_saved_case(&ChessProblem, &original);
+    check_saved_case(&CHESS, &original);
     assert_no_temporary_files(dir.path());
-    check_saved_case(&ChessProblem, &input)
+    check_saved_case(&CHESS, &input)
 }
 
 /// 1×1 boards of zeros: nothing to minimize, so only the first runs are hostile.
@@ -377,7 +372,7 @@ fn stress_no_read_is_wa_and_minimized_to_a_one() {
         &["--n", "1", "--m", "1", "--max-value", "5"],
         "WA",
     );
-    let c = small.downcast_ref::<Chess>().expect("chess");
+    let c = small.first_case::<ChessProblem>().expect("chess");
     assert_eq!((c.n, c.m, c.a[0][0]), (1, 1, 1));
 }
 
@@ -388,7 +383,7 @@ fn stress_crash_max_is_re_and_keeps_the_size() {
         &["--n", "10", "--m", "10", "--max-value", "0"],
         "RE",
     );
-    let c = small.downcast_ref::<Chess>().expect("chess");
+    let c = small.first_case::<ChessProblem>().expect("chess");
     assert_eq!((c.n, c.m), (10, 10));
 }
 
@@ -486,7 +481,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
         stderr(&out)
     );
     // The case as found, complete: valid input, the reference answer, the (empty) output.
-    let found = check_saved_case(&ChessProblem, &original);
+    let found = check_saved_case(&CHESS, &original);
     assert_eq!(
         fs::read(original.with_extension("out")).unwrap(),
         b"",
@@ -495,8 +490,8 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     // The smallest case so far, which the report points at, complete too.
     let input = dir.path().join(report["input"].as_str().unwrap());
     assert_eq!(input, dir.path().join("saved/chess-1.in"));
-    let small = check_saved_case(&ChessProblem, &input);
-    assert!(small.size().cells <= found.size().cells);
+    let small = check_saved_case(&CHESS, &input);
+    assert!(small.size().measure[0] <= found.size().measure[0]);
     // Nothing else: no temporary file, no stray name.
     assert_no_temporary_files(dir.path());
     let names: Vec<String> = files_below(&dir.path().join("saved"))
@@ -521,7 +516,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
 }
 
 #[test]
-fn stress_interrupted_with_no_failure_exits_0() {
+fn stress_interrupted_with_no_failure_exits_130() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pids = PidLog::new();
     let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--n", "1..4"]);
@@ -537,9 +532,11 @@ fn stress_interrupted_with_no_failure_exits_0() {
         "duipai ended before the interrupt"
     );
     let (out, _) = duipai.finish_within(STOP_BOUND);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    // No failure found is not a pass: the search was cut short (a CI job killed by its
+    // timeout must not succeed).
+    assert_eq!(code(&out), 130, "{}", stderr(&out));
     let report = last_json(&out);
-    assert_eq!(report["status"], "ok");
+    assert_eq!(report["status"], "interrupted");
     assert_eq!(report["interrupted"], true);
     assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
     assert!(stderr(&out).contains("interrupted: no failure"));
@@ -574,25 +571,34 @@ fn pack_interrupted_leaves_only_complete_files() {
     let (out, _) = duipai.finish_within(STOP_BOUND);
     let finished = out.status.success();
     if !finished {
-        // The interrupt is handled: pack stops between tests, says so, exits 2.
-        assert_eq!(out.status.code(), Some(2), "{:?}", out.status);
+        // The interrupt is handled: pack stops between tests, says so, exits 130.
+        assert_eq!(out.status.code(), Some(130), "{:?}", out.status);
         let says = String::from_utf8_lossy(&out.stderr);
-        assert!(says.contains("interrupted after"), "{says}");
+        assert!(
+            says.contains("duipai: interrupted: stopped after"),
+            "{says}"
+        );
     }
-    let manifest = pack.join("manifest.txt");
+    // The manifest is written first with the pack marked incomplete, listing every file it
+    // may write, and the mark goes only when the pack is finished.
+    let manifest = fs::read_to_string(pack.join("manifest.txt")).expect("a manifest");
     assert_eq!(
-        manifest.exists(),
+        !manifest.contains("\n# INCOMPLETE"),
         finished,
-        "a manifest marks a finished pack, and only one: {:?}",
+        "only a finished pack is unmarked: {:?}\n{manifest}",
         out.status
+    );
+    assert!(
+        manifest.contains("\n24.ans\t"),
+        "every file is named: {manifest}"
     );
     let mut checked = 0;
     for path in files_below(&pack) {
         match path.extension().and_then(OsStr::to_str) {
             Some("in") => {
-                let instance = parse_file(&ChessboardProblem, &path);
+                let instance = parse_file(&CHESSBOARD, &path);
                 if let Ok(ans) = fs::read_to_string(path.with_extension("ans")) {
-                    assert_eq!(ans, format!("{}\n", instance.solve()), "{}", path.display());
+                    assert_eq!(ans, instance.answer_text(), "{}", path.display());
                 }
                 checked += 1;
             }
@@ -605,7 +611,7 @@ fn pack_interrupted_leaves_only_complete_files() {
                     path.display()
                 );
             }
-            Some("txt") if finished => {}
+            Some("txt") => {}
             // No temporary file either: the write in progress is finished first.
             _ => panic!("unexpected file {}", path.display()),
         }
@@ -655,12 +661,27 @@ fn interrupt_while(
 fn test_interrupted_kills_every_process_it_started() {
     // Long limits: only the interrupt ends these runs.
     let out = interrupt_sleepers(
-        &["test", "chess", ".", "-j", "2", "--time-limit", "5000"],
+        &[
+            "test",
+            "chess",
+            ".",
+            "--json",
+            "-j",
+            "2",
+            "--time-limit",
+            "5000",
+        ],
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
-    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert!(
+        stderr(&out).contains("duipai: interrupted: 0 of 2 cases judged"),
+        "{}",
+        stderr(&out)
+    );
+    let report = last_json(&out);
+    assert_eq!(report["status"], "interrupted", "{report}");
     // Runs cut short by the interrupt are not judged.
     assert!(
         !crate::util::stdout(&out).contains("RE "),
@@ -680,7 +701,7 @@ fn test_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 2, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
     assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
 }
 
@@ -701,8 +722,8 @@ fn stress_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["interrupted"], true);
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["status"], "interrupted");
 }
 
 #[test]
@@ -720,8 +741,8 @@ fn stress_terminated_kills_every_process_it_started() {
         2,
         libc::SIGTERM,
     );
-    assert_eq!(code(&out), 0, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["interrupted"], true);
+    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    assert_eq!(last_json(&out)["status"], "interrupted");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -783,19 +804,20 @@ fn check_parse(problem: &'static dyn Problem, text: &[u8]) -> Result<(), TestCas
 
 fn problem_strategy() -> impl Strategy<Value = &'static dyn Problem> {
     prop_oneof![
-        Just(&ChessProblem as &'static dyn Problem),
-        Just(&ChessboardProblem as &'static dyn Problem)
+        Just(&CHESS as &'static dyn Problem),
+        Just(&CHESSBOARD as &'static dyn Problem)
     ]
 }
 
 /// A valid input of `problem` from the built-in generator: small boards, so that edits land
 /// in every part of the file.
 fn valid_input(problem: &'static dyn Problem, seed: u64) -> Vec<u8> {
-    let args = GenParams {
-        n: Some(SizeRange { lo: 1, hi: 4 }),
-        m: (problem.name() == "chess").then_some(SizeRange { lo: 1, hi: 4 }),
-        ..GenParams::default()
-    };
+    let small = ParamValue::Range(SizeRange { lo: 1, hi: 4 });
+    let mut args = GenParams::default().with("n", small);
+    if problem.name() == "chess" {
+        args.set("m", small);
+    }
+
     let spec = Spec::new(problem, &args).expect("generator flags");
     spec.generate(seed).to_input().into_bytes()
 }
@@ -928,7 +950,7 @@ fn parsers_reject_long_inputs_in_linear_time() {
         vec![0; long],
     ];
     // A valid input followed by a long tail of blank lines and trailing spaces.
-    let mut padded = valid_input(&ChessboardProblem, 5);
+    let mut padded = valid_input(&CHESSBOARD, 5);
     padded.extend(b"  \n".repeat(long / 3));
     inputs.push(padded);
     for text in &inputs {

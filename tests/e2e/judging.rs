@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Output;
 
 use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
-use duipai::problem::{Chess, ChessProblem, Chessboard, ChessboardProblem, Instance, Problem};
+use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
 fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
@@ -30,12 +30,13 @@ fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
 }
 
 fn cells(instance: &dyn Instance) -> usize {
-    instance.size().cells
+    // Both staircase games measure cells first.
+    instance.size().measure[0] as usize
 }
 
 /// Sum of every value on the board: with `cells`, what "smaller" means.
 fn weight(instance: &dyn Instance) -> i64 {
-    instance.size().value_sum
+    *instance.size().measure.last().unwrap()
 }
 
 /// Runs stress on a wrong fixture and checks the whole failure report.
@@ -71,7 +72,7 @@ fn stress_finds(
     );
     // The saved answer is the reference's, and the program still fails on the minimized case.
     let ans = fs::read_to_string(input.with_extension("ans")).unwrap();
-    assert_eq!(ans.trim(), small.solve().to_string());
+    assert_eq!(ans.trim(), small.solve().join("\n"));
     let replay = on_fixture(
         dir.path(),
         &["test", problem.name(), input.to_str().unwrap()],
@@ -89,29 +90,29 @@ fn stress_finds(
 
 #[test]
 fn stress_finds_and_minimizes_a_wrong_chess_solution() {
-    let (_, small) = stress_finds(&ChessProblem, "wrong", &[]);
+    let (_, small) = stress_finds(&CHESS, "wrong", &[]);
     // `wrong` fails when the top-left A is odd: the smallest such case is 1×1 with A = 1.
-    let c = small.downcast_ref::<Chess>().unwrap();
+    let c = small.first_case::<ChessProblem>().unwrap();
     assert_eq!((c.n, c.m, c.a[0][0], c.b[0][0]), (1, 1, 1, 0));
 }
 
 #[test]
 fn stress_finds_a_bug_on_thin_boards_only() {
-    let (_, small) = stress_finds(&ChessProblem, "wrong-thin", &[]);
-    let c = small.downcast_ref::<Chess>().unwrap();
+    let (_, small) = stress_finds(&CHESS, "wrong-thin", &[]);
+    let c = small.first_case::<ChessProblem>().unwrap();
     assert_eq!((c.n, c.m), (1, 1));
 }
 
 #[test]
 fn stress_finds_a_wrong_chessboard_solution() {
-    let (_, small) = stress_finds(&ChessboardProblem, "wrong", &[]);
-    let c = small.downcast_ref::<Chessboard>().unwrap();
+    let (_, small) = stress_finds(&CHESSBOARD, "wrong", &[]);
+    let c = small.first_case::<ChessboardProblem>().unwrap();
     assert_eq!(c.n, 1);
 }
 
 #[test]
 fn stress_finds_a_crash_on_max_size_boards() {
-    let (found, small) = stress_finds(&ChessProblem, "crash-max", &["--n", "10", "--m", "10"]);
+    let (found, small) = stress_finds(&CHESS, "crash-max", &["--n", "10", "--m", "10"]);
     assert_eq!(cells(found.as_ref()), 100);
     // It only crashes at 10×10, so the board keeps its size and loses its values.
     assert_eq!(cells(small.as_ref()), 100);
@@ -262,6 +263,114 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     );
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(stderr(&out).contains("reference"), "{}", stderr(&out));
+}
+
+/// The words of the replay lines a failure report printed: the `duipai test` one and the
+/// `duipai stress` one, each split as a shell would.
+fn replay_lines(human: &str) -> (Vec<String>, Vec<String>) {
+    let test = human
+        .lines()
+        .find_map(|l| l.strip_prefix("replay: "))
+        .unwrap_or_else(|| panic!("no replay line:\n{human}"));
+    let stress = human
+        .lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with("duipai stress "))
+        .unwrap_or_else(|| panic!("no stress replay line:\n{human}"));
+    let split = |line: &str| shell_words::split(line).expect("a replay line is shell words");
+    (split(test), split(stress))
+}
+
+/// Whether `words` holds `flag` (one or more words) in a row before `--`.
+fn has_flag(words: &[String], flag: &[&str]) -> bool {
+    let end = words.iter().position(|w| w == "--").unwrap_or(words.len());
+    words[..end].windows(flag.len()).any(|w| w == flag)
+}
+
+#[test]
+fn replay_lines_carry_every_flag_that_decides_the_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let limits = [
+        "--time-limit",
+        "2000",
+        "--memory-limit",
+        "256",
+        "--output-limit",
+        "8",
+        "--process-limit",
+        "16",
+        "--no-rerun",
+        "--file-io",
+    ];
+    let mut args = vec!["stress", "chess", "--json", "-j", "2", "--save", "rp"];
+    args.extend(["--n", "2..3", "--m", "2", "--max-value", "9"]);
+    args.extend(["--shrink-time", "5", "--compiler", "cpp=g++ -O1"]);
+    args.extend(limits);
+    let program = [fx.as_str(), "wrong", "chess", "--file-io"];
+    args.push("--");
+    args.extend(program);
+    let out = duipai_in(dir.path(), &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let seed = last_json(&out)["seed"].as_u64().expect("a seed");
+    let (test, stress) = replay_lines(&stderr(&out));
+
+    let limit_flags: Vec<&[&str]> = vec![
+        &["--time-limit", "2000"],
+        &["--memory-limit", "256"],
+        &["--output-limit", "8"],
+        &["--process-limit", "16"],
+        &["--no-rerun"],
+        &["--file-io"],
+        &["--compiler", "cpp=g++ -O1"],
+    ];
+    let seed_flag = seed.to_string();
+    let seed_flags = ["--seed", &seed_flag, "--iterations", "1"];
+    let stress_flags: Vec<&[&str]> = vec![
+        &["--save", "rp"],
+        &["--n", "2..3"],
+        &["--m", "2"],
+        &["--max-value", "9"],
+        &["--shrink-time", "5"],
+        &seed_flags,
+    ];
+    for (words, flags) in [
+        (&test, limit_flags.clone()),
+        (&stress, [limit_flags, stress_flags].concat()),
+    ] {
+        for flag in flags {
+            assert!(has_flag(words, flag), "{flag:?} missing from {words:?}");
+        }
+        let after = words.iter().position(|w| w == "--").expect("--") + 1;
+        assert_eq!(words[after..], program, "{words:?}");
+    }
+    assert_eq!(
+        test[..4],
+        ["duipai", "test", "chess", &format!("rp/chess-{seed}.in")]
+    );
+
+    // Both lines, run as printed, find the same failure, and the saved cases stay in rp/.
+    let replayed = duipai_in(
+        dir.path(),
+        &stress[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&replayed), 1, "{}", stderr(&replayed));
+    let human = stdout(&replayed);
+    assert!(
+        human.contains(&format!("FAILED on seed {seed} after 1 case")),
+        "{human}"
+    );
+    assert!(
+        human.contains("replaying 1 failing case saved in rp"),
+        "{human}"
+    );
+    let judged = duipai_in(
+        dir.path(),
+        &test[1..].iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(code(&judged), 1, "{}", stderr(&judged));
+    assert!(stdout(&judged).contains("WA"), "{}", stdout(&judged));
+    assert!(!dir.path().join("duipai-failures").exists());
 }
 
 /// A directory of cases: an answer file, an `.out` answer, and one left to the reference.

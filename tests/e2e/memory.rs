@@ -8,6 +8,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::util::{code, duipai_in, last_json, require, wait_until_executable};
+use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Verdict};
 use duipai::run::{self, IoMode, Limits};
 
@@ -58,7 +59,7 @@ fn peak_of(binary: &Path, memory_mib: u64) -> u64 {
     )
     .expect("the run starts");
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
         "{execution:?}"
     );

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::util::fixture;
+use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Verdict};
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
 
@@ -131,7 +132,7 @@ fn correct_is_accepted() {
     let execution = run_fixture("correct", "chess", CHESS_SAMPLE, &limits());
     assert_eq!(execution.termination, Termination::Exited(0));
     assert_eq!(execution.stdout, b"2\n");
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::Accepted, "{judgement}");
     assert!(execution.cpu_time < Duration::from_millis(500));
     // A quick program ends before the first sample: its figure is its own peak all the same.
@@ -140,14 +141,17 @@ fn correct_is_accepted() {
     assert!(execution.peak_processes <= 1);
 
     let board = run_fixture("correct", "chessboard", CHESSBOARD_SAMPLE, &limits());
-    assert_eq!(verdict::judge(&board, 3).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&board, &Expected::integer(3)).verdict,
+        Verdict::Accepted
+    );
 }
 
 #[test]
 fn wrong_is_wrong_answer() {
     // The 1×1 board's answer is its A value, 3; A[1][1] is odd, so `wrong` adds one.
     let execution = run_fixture("wrong", "chess", "1 1\n3\n5\n", &limits());
-    let judgement = verdict::judge(&execution, 3);
+    let judgement = verdict::judge(&execution, &Expected::integer(3));
     assert_eq!(judgement.verdict, Verdict::WrongAnswer);
     assert_eq!(judgement.detail, "expected 3, found 4");
 }
@@ -167,7 +171,7 @@ fn busy_loop_is_stopped_at_the_cpu_limit() {
     assert!(execution.cpu_time > Duration::from_millis(300));
     assert!(execution.cpu_time < Duration::from_millis(450));
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::TimeLimitExceeded
     );
 }
@@ -184,7 +188,7 @@ fn sleeper_is_stopped_at_the_wall_clock_limit() {
     // Stopped past the limit, but not for want of a CPU: it slept.
     assert!(execution.wall_time.saturating_sub(execution.cpu_wait) >= Duration::from_millis(800));
     assert!(execution.cpu_time < Duration::from_millis(300));
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
     assert!(judgement.detail.contains("wall clock"), "{judgement}");
     assert!(judgement.detail.contains("sleeps"), "{judgement}");
@@ -203,7 +207,7 @@ fn memory_hog_is_stopped_at_the_memory_limit() {
     // Sampling every few milliseconds stops it well before the address-space backstop.
     assert!(peak_memory(&execution) < limits.address_space_bytes());
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::MemoryLimitExceeded
     );
 }
@@ -213,7 +217,7 @@ fn memory_hog_is_stopped_at_the_memory_limit() {
 #[test]
 fn fork_storm_is_contained() {
     let execution = run_fixture("fork", "chess", CHESS_SAMPLE, &limits());
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::RuntimeError, "{judgement}");
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
@@ -238,7 +242,7 @@ fn flood_is_stopped_at_the_output_limit() {
     assert!(execution.stderr.len() <= run::STDERR_TAIL);
     assert!(execution.stderr_bytes > 0);
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::OutputLimitExceeded
     );
 }
@@ -253,7 +257,10 @@ fn grandchild_holding_stdout_is_killed() {
         // Far less than the wall-clock limit: the run ends when the leader exits.
         NO_HANG,
     );
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
     let stderr = String::from_utf8_lossy(&execution.stderr);
     let pid: i32 = stderr
         .lines()
@@ -272,14 +279,20 @@ fn program_that_never_reads_does_not_block_the_harness() {
     let input = "1 ".repeat(4 << 20);
     let execution = run_fixture("no-read", "chess", &input, &limits());
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(verdict::judge(&execution, 0).verdict, Verdict::Accepted);
-    assert_eq!(verdict::judge(&execution, 5).verdict, Verdict::WrongAnswer);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(0)).verdict,
+        Verdict::Accepted
+    );
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(5)).verdict,
+        Verdict::WrongAnswer
+    );
 }
 
 #[test]
 fn garbage_is_a_presentation_error() {
     let execution = run_fixture("garbage", "chess", CHESS_SAMPLE, &limits());
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert!(judgement.detail.contains("tokens"), "{judgement}");
 }
@@ -296,12 +309,15 @@ fn crash_on_the_largest_board_is_a_runtime_error() {
         crash.termination,
         Termination::Signaled(Signal(libc::SIGABRT))
     );
-    let judgement = verdict::judge(&crash, 0);
+    let judgement = verdict::judge(&crash, &Expected::integer(0));
     assert_eq!(judgement.verdict, Verdict::RuntimeError);
     assert!(judgement.detail.contains("SIGABRT"), "{judgement}");
 
     let small = run_fixture("crash-max", "chess", CHESS_SAMPLE, &limits());
-    assert_eq!(verdict::judge(&small, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&small, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
 }
 
 #[test]
@@ -309,7 +325,10 @@ fn exit_codes_and_signals_are_reported() {
     let bound = NO_HANG;
     let exit = run_within(&sh("exit 3"), "", &limits(), &IoMode::Stdio, bound);
     assert_eq!(exit.termination, Termination::Exited(3));
-    assert_eq!(verdict::judge(&exit, 0).detail, "exit code 3");
+    assert_eq!(
+        verdict::judge(&exit, &Expected::integer(0)).detail,
+        "exit code 3"
+    );
 
     let segv = run_within(&sh("kill -SEGV $$"), "", &limits(), &IoMode::Stdio, bound);
     assert_eq!(
@@ -317,14 +336,17 @@ fn exit_codes_and_signals_are_reported() {
         Termination::Signaled(Signal(libc::SIGSEGV))
     );
     assert!(
-        verdict::judge(&segv, 0)
+        verdict::judge(&segv, &Expected::integer(0))
             .detail
             .starts_with("killed by SIGSEGV")
     );
 
     // Output already written before a crash does not save the run.
     let late = run_within(&sh("echo 7; exit 1"), "", &limits(), &IoMode::Stdio, bound);
-    assert_eq!(verdict::judge(&late, 7).verdict, Verdict::RuntimeError);
+    assert_eq!(
+        verdict::judge(&late, &Expected::integer(7)).verdict,
+        Verdict::RuntimeError
+    );
 }
 
 #[test]
@@ -377,7 +399,10 @@ fn file_io_reads_and_writes_files() {
     let bound = NO_HANG;
     let execution = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(execution.stdout, b"2\n");
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
 
     // Stdin is /dev/null in file mode: a program reading stdin finds an empty input.
     let stdin_reader = fixture_command("correct", "chess");
@@ -388,7 +413,7 @@ fn file_io_reads_and_writes_files() {
     let silent = vec![OsString::from("true")];
     let execution = run_within(&silent, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(execution.stdout, b"");
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
         judgement.detail,
@@ -419,7 +444,10 @@ fn relative_program_paths_are_taken_from_the_callers_directory() {
         "chess".into(),
     ];
     let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
 }
 
 #[test]
@@ -518,7 +546,10 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
         NO_HANG,
     );
     assert_eq!(execution.stdout, b"2\n");
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
     let pid: i32 = String::from_utf8_lossy(&execution.stderr)
         .trim()
         .parse()
@@ -611,7 +642,10 @@ fn a_child_that_leaves_the_group_is_killed_with_the_run() {
         &IoMode::Stdio,
         NO_HANG,
     );
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
     assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
 }
 
@@ -624,7 +658,10 @@ fn an_orphan_of_a_double_fork_is_killed_with_the_run() {
         &IoMode::Stdio,
         NO_HANG,
     );
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
     assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
 }
 
@@ -659,7 +696,10 @@ fn concurrent_runs_kill_only_their_own_orphans() {
     let mut runs = 0;
     while runs == 0 || !watcher.is_finished() {
         let execution = run_fixture("escape-double-fork", "chess", CHESS_SAMPLE, &limits());
-        assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+        assert_eq!(
+            verdict::judge(&execution, &Expected::integer(2)).verdict,
+            Verdict::Accepted
+        );
         assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
         runs += 1;
     }
@@ -724,7 +764,7 @@ fn a_run_just_over_the_limit_is_run_again_and_judged_on_the_fastest() {
             "{t:?}"
         );
     }
-    let judgement = verdict::judge(&execution, 2);
+    let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
     let shown: Vec<String> = execution
         .cpu_times
@@ -742,14 +782,20 @@ fn a_run_just_under_the_limit_is_run_again_and_stays_accepted() {
     let execution = steady(&burn(260), &tight(), true);
     assert_eq!(execution.cpu_times.len(), 3, "{:?}", execution.cpu_times);
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(verdict::judge(&execution, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
 }
 
 #[test]
 fn runs_far_from_the_limit_are_measured_once() {
     let quick = steady(&burn(50), &tight(), true);
     assert_eq!(quick.cpu_times.len(), 1);
-    assert_eq!(verdict::judge(&quick, 2).verdict, Verdict::Accepted);
+    assert_eq!(
+        verdict::judge(&quick, &Expected::integer(2)).verdict,
+        Verdict::Accepted
+    );
 
     // An endless loop is stopped past the band, at 1.5 times the limit, and not run again.
     let endless = steady(&fixture_command("slow", "chess"), &tight(), true);
@@ -784,7 +830,7 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
     let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
     let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
         "{execution:?}"
     );
@@ -804,7 +850,7 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
         NO_HANG,
     );
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
         "{execution:?}"
     );
@@ -820,7 +866,7 @@ fn relative_arguments_name_the_callers_files_with_file_io() {
     let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
     let execution = run_within(&program, "1 1\n2\n0\n", &limits(), &io, bound);
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
         "{execution:?}"
     );
@@ -834,7 +880,7 @@ fn relative_arguments_name_the_callers_files_with_file_io() {
     ];
     let execution = run_within(&through_env, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(
-        verdict::judge(&execution, 2).verdict,
+        verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
         "{execution:?}"
     );
@@ -868,7 +914,7 @@ fn a_missing_output_file_is_explained() {
         (file.stdout_bytes, file.stdout_head.as_slice()),
         (2, &b"2\n"[..])
     );
-    let judgement = verdict::judge(&printed, 2);
+    let judgement = verdict::judge(&printed, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
         judgement.detail,
@@ -888,7 +934,7 @@ fn a_missing_output_file_is_explained() {
         ["CHESS.OUT"]
     );
     assert_eq!(
-        verdict::judge(&misnamed, 2).detail,
+        verdict::judge(&misnamed, &Expected::integer(2)).detail,
         "no output file chess.out; the program wrote nothing to stdout and left CHESS.OUT"
     );
 

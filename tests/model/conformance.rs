@@ -1,32 +1,34 @@
 //! The conformance suite: what every registered game must satisfy, checked for each entry
 //! of `problem::ALL` with no per-game code. A new game gets all of it by registering.
 
-use duipai::app::args::parse_plan;
+use duipai::pack::parse_plan;
 use duipai::pack::plan::builtin_name;
-use duipai::problem::{self, GenParams, Instance, Problem, SizeRange, Spec};
+use duipai::problem::{
+    self, GenParams, Instance, ParamKind, ParamValue, Registered, SizeRange, Spec,
+};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-/// Small cases of every family of `game`, so that brute force can follow.
-fn small_spec(game: &'static dyn Problem, family: &str, side: usize) -> Spec {
+/// Small cases of every family of `game`, so that brute force can follow: every size
+/// parameter at most `side`.
+fn small_spec(game: &'static dyn Registered, family: &str, side: usize) -> Spec {
     let bounds = game.default_bounds();
-    let params = GenParams {
-        n: Some(SizeRange {
-            lo: 1,
-            hi: side.min(bounds.max_n),
-        }),
-        m: game.has_columns().then_some(SizeRange {
-            lo: 1,
-            hi: side.min(bounds.max_m),
-        }),
-        family: Some(family.to_string()),
-        ..GenParams::default()
-    };
+    let mut params = GenParams::default().with_family(family);
+    for p in game.params() {
+        if let ParamKind::Range { min, bound, .. } = p.kind {
+            let hi = (side as i64).max(min).min(bounds.get(bound));
+            let range = SizeRange {
+                lo: min as usize,
+                hi: hi as usize,
+            };
+            params.set(p.name, ParamValue::Range(range));
+        }
+    }
     Spec::new(game, &params).unwrap_or_else(|e| panic!("{game} {family}: {e}"))
 }
 
 /// Every family of every game, and `mixed`, as (game, family name).
-fn every_family() -> Vec<(&'static dyn Problem, &'static str)> {
+fn every_family() -> Vec<(&'static dyn Registered, &'static str)> {
     problem::ALL
         .iter()
         .flat_map(|&g| {
@@ -43,7 +45,7 @@ fn every_family() -> Vec<(&'static dyn Problem, &'static str)> {
 fn for_generated_cases(
     side: usize,
     cases: u32,
-    check: impl Fn(&dyn Instance) -> Result<(), TestCaseError>,
+    check: impl Fn(&'static dyn Registered, &dyn Instance) -> Result<(), TestCaseError>,
 ) {
     for (game, family) in every_family() {
         let spec = small_spec(game, family, side);
@@ -53,9 +55,28 @@ fn for_generated_cases(
             ..Config::default()
         });
         runner
-            .run(&any::<u64>(), |seed| check(spec.generate(seed).as_ref()))
+            .run(&any::<u64>(), |seed| {
+                check(game, spec.generate(seed).as_ref())
+            })
             .unwrap_or_else(|e| panic!("{game} --family {family}: {e}"));
     }
+}
+
+/// Every candidate the minimizer may try next: each pass's, then each value slot at 0 and
+/// halved.
+fn shrink_candidates(case: &dyn Instance) -> Vec<Box<dyn Instance>> {
+    let mut out: Vec<Box<dyn Instance>> = (0..case.shrink_passes())
+        .flat_map(|p| case.shrink_pass(p))
+        .collect();
+    for slot in 0..case.value_slots() {
+        let v = case.value(slot);
+        for lower in [0, v / 2] {
+            if lower < v {
+                out.push(case.with_value(slot, lower));
+            }
+        }
+    }
+    out
 }
 
 #[test]
@@ -73,8 +94,8 @@ fn every_game_has_a_unique_name_and_is_found_by_it() {
 
 #[test]
 fn the_reference_solver_agrees_with_brute_force() {
-    for_generated_cases(3, 60, |case| {
-        let brute = case.brute_force();
+    for_generated_cases(3, 60, |game, case| {
+        let brute = game.brute_force(case);
         prop_assert!(
             brute.is_some(),
             "no brute force for a small case:\n{}",
@@ -87,7 +108,7 @@ fn the_reference_solver_agrees_with_brute_force() {
 
 #[test]
 fn the_text_form_round_trips_and_every_family_is_valid() {
-    for_generated_cases(12, 40, |case| {
+    for_generated_cases(12, 40, |_, case| {
         let game = case.problem();
         let text = case.to_input();
         let parsed = game
@@ -101,23 +122,32 @@ fn the_text_form_round_trips_and_every_family_is_valid() {
 
 #[test]
 fn the_explanation_reaches_the_answer() {
-    for_generated_cases(4, 30, |case| {
-        let explanation = case.try_explain().unwrap();
-        prop_assert_eq!(explanation.answer, case.solve());
-        let full = explanation.full();
-        prop_assert!(full.contains(&explanation.answer.to_string()), "{}", full);
-        prop_assert!(explanation.compact(1).len() <= full.len());
+    for_generated_cases(4, 30, |_, case| {
+        let explanations = case.try_explain().unwrap();
+        let answers = case.solve();
+        prop_assert_eq!(explanations.len(), answers.len());
+        for (explanation, line) in explanations.iter().zip(&answers) {
+            prop_assert!(
+                line.contains(&explanation.answer),
+                "{} in {}",
+                explanation.answer,
+                line
+            );
+            let full = explanation.full();
+            prop_assert!(full.contains(&explanation.answer), "{}", full);
+            prop_assert!(explanation.compact(1).len() <= full.len());
+        }
         Ok(())
     });
 }
 
 #[test]
 fn every_shrink_candidate_is_valid_smaller_and_new() {
-    for_generated_cases(4, 25, |case| {
+    for_generated_cases(4, 25, |_, case| {
         let game = case.problem();
         let size = case.size();
         let text = case.to_input();
-        for candidate in case.shrink_candidates() {
+        for candidate in shrink_candidates(case) {
             let candidate_text = candidate.to_input();
             prop_assert!(
                 candidate_text != text,
@@ -163,6 +193,7 @@ fn the_built_in_plan_parses_and_the_sample_solves_to_its_answer() {
         let case = game
             .parse(input.as_bytes(), &game.default_bounds())
             .unwrap_or_else(|e| panic!("{game} sample: {e}"));
-        assert_eq!(format!("{}\n", case.solve()), answer, "{game}");
+        let lines: String = case.solve().iter().map(|l| format!("{l}\n")).collect();
+        assert_eq!(lines, answer, "{game}");
     }
 }

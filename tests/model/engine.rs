@@ -6,8 +6,8 @@ use std::ffi::OsString;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use duipai::judge::{Expected, Runner, Verdict};
-use duipai::problem::{self, Chess, ChessProblem, GenParams, Instance, Problem, Spec};
+use duipai::judge::{Runner, Verdict};
+use duipai::problem::{self, CHESS, ChessProblem, GenParams, Instance, Problem, Spec};
 use duipai::run::{Execution, IoMode, Limit, Limits, RunError, Termination};
 use duipai::stress::{self, Budget, Config, End, Oracle, Outcome, Seeds, Source};
 use duipai::suite::{self, StoredCase, SuiteRun};
@@ -89,36 +89,44 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         shrink: true,
         shrink_budget: Budget::default(),
         validator: None,
+        rule: duipai::answer::Rule::EXACT,
     }
 }
 
 /// Wrong when Feifei's top-left value is odd (the answer is one too large).
 fn odd_corner(case: &dyn Instance) -> Option<String> {
-    let c = case.downcast_ref::<Chess>()?;
-    Some(format!("{}\n", case.solve() + c.a[0][0] % 2))
+    let c = case.first_case::<ChessProblem>()?;
+    Some(format!("{}\n", answer(case) + c.a[0][0] % 2))
+}
+
+/// The reference's single integer answer.
+fn answer(case: &dyn Instance) -> i64 {
+    case.solve()[0].parse().unwrap()
+}
+
+/// The number of cells of a chess board.
+fn cells(case: &dyn Instance) -> usize {
+    let c = case.first_case::<ChessProblem>().unwrap();
+    c.n * c.m
 }
 
 fn run_stress(jobs: usize, program: &Program) -> (Box<stress::Failure>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let runner = FakeRunner {
-        game: &ChessProblem,
+        game: &CHESS,
         program,
         runs: AtomicUsize::new(0),
     };
     let mut events = Vec::new();
-    let outcome = stress::run(
-        &config(&ChessProblem, jobs, dir.path()),
-        &runner,
-        &mut |e| {
-            events.push(
-                format!("{e:?}")
-                    .split([' ', '(', '{'])
-                    .next()
-                    .unwrap()
-                    .to_string(),
-            )
-        },
-    )
+    let outcome = stress::run(&config(&CHESS, jobs, dir.path()), &runner, &mut |e| {
+        events.push(
+            format!("{e:?}")
+                .split([' ', '(', '{'])
+                .next()
+                .unwrap()
+                .to_string(),
+        )
+    })
     .unwrap();
     let Outcome::Failed(failure) = outcome else {
         panic!("no failure found")
@@ -150,7 +158,7 @@ fn minimization_keeps_the_kind_of_failure() {
     // Crashes on boards with at least 4 cells, and is wrong on odd corners: the crash found
     // first must stay a crash, never become the easier wrong answer.
     let program = |case: &dyn Instance| {
-        if case.size().cells >= 4 {
+        if cells(case) >= 4 {
             None
         } else {
             odd_corner(case)
@@ -158,8 +166,9 @@ fn minimization_keeps_the_kind_of_failure() {
     };
     let (failure, _) = run_stress(2, &program);
     assert_eq!(failure.outcome.verdict(), Verdict::RuntimeError);
-    assert_eq!(failure.instance.as_ref().unwrap().size().cells, 4);
-    assert_eq!(failure.instance.as_ref().unwrap().size().value_sum, 0);
+    let small = failure.instance.as_ref().unwrap();
+    assert_eq!(cells(small.as_ref()), 4);
+    assert_eq!(small.largest(), 0);
 }
 
 #[test]
@@ -167,7 +176,7 @@ fn a_correct_program_passes_every_seed() {
     let dir = tempfile::tempdir().unwrap();
     let runner = FakeRunner {
         game: problem::by_name("chessboard").unwrap(),
-        program: &|case: &dyn Instance| Some(format!("{}\n", case.solve())),
+        program: &|case: &dyn Instance| Some(format!("{}\n", answer(case))),
         runs: AtomicUsize::new(0),
     };
     let mut cfg = config(problem::by_name("chessboard").unwrap(), 2, dir.path());
@@ -187,17 +196,17 @@ fn a_correct_program_passes_every_seed() {
 fn the_suite_reports_in_case_order() {
     let cases: Vec<StoredCase> = (0..30u64)
         .map(|seed| {
-            let spec = Spec::new(&ChessProblem, &GenParams::default()).unwrap();
+            let spec = Spec::new(&CHESS, &GenParams::default()).unwrap();
             let case = spec.generate(seed);
             StoredCase {
                 name: format!("{seed}.in"),
                 input: case.to_input().into_bytes(),
-                expected: Expected::Answer(case.solve()),
+                expected: case.expected().unwrap(),
             }
         })
         .collect();
     let runner = FakeRunner {
-        game: &ChessProblem,
+        game: &CHESS,
         program: &odd_corner,
         runs: AtomicUsize::new(0),
     };
@@ -213,9 +222,9 @@ fn the_suite_reports_in_case_order() {
     let outcomes = suite::judge_all(&cases, &run, |i, _| order.push(i), || {}).unwrap();
     assert_eq!(order, (0..30).collect::<Vec<_>>());
     for (case, outcome) in cases.iter().zip(&outcomes) {
-        let game: &dyn Problem = &ChessProblem;
+        let game: &dyn Problem = &CHESS;
         let instance = game.parse(&case.input, &game.default_bounds()).unwrap();
-        let odd = instance.downcast_ref::<Chess>().unwrap().a[0][0] % 2 == 1;
+        let odd = instance.first_case::<ChessProblem>().unwrap().a[0][0] % 2 == 1;
         let want = if odd {
             Verdict::WrongAnswer
         } else {
@@ -258,7 +267,7 @@ fn stress_never_reports_a_failure_the_machine_caused() {
     let dir = tempfile::tempdir().unwrap();
     let save = dir.path().join("saved");
     let mut failed = false;
-    let outcome = stress::run(&config(&ChessProblem, 2, &save), &StarvedRunner, &mut |e| {
+    let outcome = stress::run(&config(&CHESS, 2, &save), &StarvedRunner, &mut |e| {
         failed |= matches!(e, stress::Event::Failed { .. });
     });
     let err = match outcome {

@@ -6,8 +6,8 @@ use clap::Parser;
 use duipai::app::args::{Cli, Command as Sub};
 use duipai::problem::generate::generate;
 use duipai::problem::{
-    Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Family, GenParams, Instance, Problem,
-    SizeProfile, Spec,
+    CHESS, CHESSBOARD, Cell, Chess, ChessProblem, Chessboard, ChessboardProblem, Family, GenParams,
+    Instance, ParamValue, Problem, SizeProfile, SizeRange, Spec,
 };
 use duipai::random::Rng;
 
@@ -168,41 +168,47 @@ fn spec(problem: &'static dyn Problem, args: &GenParams) -> Spec {
 }
 
 fn chess_of(i: Box<dyn Instance>) -> Chess {
-    i.downcast_ref::<Chess>().expect("expected chess").clone()
+    i.first_case::<ChessProblem>()
+        .expect("expected chess")
+        .clone()
 }
 
 fn board_of(i: Box<dyn Instance>) -> Chessboard {
-    i.downcast_ref::<Chessboard>()
+    i.first_case::<ChessboardProblem>()
         .expect("expected chessboard")
         .clone()
 }
 
 fn family(f: &str) -> GenParams {
-    GenParams {
-        family: Some(f.to_string()),
-        ..GenParams::default()
-    }
+    GenParams::default().with_family(f)
 }
+
+fn range(text: &str) -> ParamValue {
+    ParamValue::Range(text.parse().unwrap())
+}
+
+/// The two staircase games, whose families these tests check case by case.
+const STAIRCASE_GAMES: [&'static dyn Problem; 2] = [&CHESS, &CHESSBOARD];
 
 #[test]
 fn chess_families_keep_their_promises() {
     for seed in 0..300u64 {
-        let c = chess_of(spec(&ChessProblem, &family("thin")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("thin")).generate(seed));
         assert!(c.n == 1 || c.m == 1, "thin {seed}: {}x{}", c.n, c.m);
 
-        let c = chess_of(spec(&ChessProblem, &family("max-size")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("max-size")).generate(seed));
         assert_eq!((c.n, c.m), (10, 10));
 
-        let c = chess_of(spec(&ChessProblem, &family("max-values")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("max-values")).generate(seed));
         assert!(c.a.iter().chain(&c.b).flatten().all(|&v| v == 100_000));
 
-        let c = chess_of(spec(&ChessProblem, &family("a-equals-b")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("a-equals-b")).generate(seed));
         assert_eq!(c.a, c.b);
 
-        let c = chess_of(spec(&ChessProblem, &family("b-zero")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("b-zero")).generate(seed));
         assert!(c.b.iter().flatten().all(|&v| v == 0));
 
-        let c = chess_of(spec(&ChessProblem, &family("ties")).generate(seed));
+        let c = chess_of(spec(&CHESS, &family("ties")).generate(seed));
         let mut distinct: Vec<i64> = c.a.iter().chain(&c.b).flatten().copied().collect();
         distinct.sort_unstable();
         distinct.dedup();
@@ -212,9 +218,8 @@ fn chess_families_keep_their_promises() {
     // A greedy trap: some cell whose right or lower neighbour is worth far more to both.
     let mut traps = 0;
     for seed in 0..100u64 {
-        let mut args = family("greedy-trap");
-        args.n = Some("2..10".parse().unwrap());
-        let c = chess_of(spec(&ChessProblem, &args).generate(seed));
+        let args = family("greedy-trap").with("n", range("2..10"));
+        let c = chess_of(spec(&CHESS, &args).generate(seed));
         let big = |i: usize, j: usize| i < c.n && j < c.m && c.b[i][j] >= 80_000;
         let found = (0..c.n)
             .any(|i| (0..c.m).any(|j| c.a[i][j] <= 20_000 && (big(i, j + 1) || big(i + 1, j))));
@@ -225,7 +230,7 @@ fn chess_families_keep_their_promises() {
 
 #[test]
 fn chessboard_families_keep_their_promises() {
-    let board = |f: &str, seed: u64| board_of(spec(&ChessboardProblem, &family(f)).generate(seed));
+    let board = |f: &str, seed: u64| board_of(spec(&CHESSBOARD, &family(f)).generate(seed));
     for seed in 0..300u64 {
         let b = board("one-colour", seed);
         let colours: Vec<Cell> = b
@@ -294,9 +299,8 @@ fn chessboard_families_keep_their_promises() {
             .filter(|&&c| c == Cell::Empty)
             .count();
         total += b.n * b.n;
-        let mut args = family("self-blocked");
-        args.n = Some("2..12".parse().unwrap());
-        let b = board_of(spec(&ChessboardProblem, &args).generate(seed));
+        let args = family("self-blocked").with("n", range("2..12"));
+        let b = board_of(spec(&CHESSBOARD, &args).generate(seed));
         let c = &b.cells;
         let tile = c[0][0] != Cell::Empty
             && c[0][1] != Cell::Empty
@@ -328,17 +332,17 @@ fn multiset_common(a: &[i64], b: &[i64]) -> usize {
 
 #[test]
 fn mixed_visits_every_family_with_small_and_largest_boards() {
-    for &problem in duipai::problem::ALL {
+    for problem in STAIRCASE_GAMES {
         let s = spec(problem, &GenParams::default());
         let mut seen = std::collections::HashSet::new();
         let (mut small, mut largest) = (0, 0);
         for seed in 0..2000u64 {
-            let (f, p) = s.family_for(seed);
+            let (f, p) = s.choose(&mut Rng::from_seed(seed));
             seen.insert(f);
             let inst = s.generate(seed);
-            let (n, max) = match inst.downcast_ref::<Chess>() {
+            let (n, max) = match inst.first_case::<ChessProblem>() {
                 Some(c) => (c.n.max(c.m), 10),
-                None => (inst.downcast_ref::<Chessboard>().unwrap().n, 12),
+                None => (inst.first_case::<ChessboardProblem>().unwrap().n, 12),
             };
             if n <= 4 {
                 small += 1;
@@ -361,19 +365,22 @@ fn mixed_visits_every_family_with_small_and_largest_boards() {
 
 #[test]
 fn explicit_flags_override_every_family() {
-    for &problem in duipai::problem::ALL {
+    for problem in STAIRCASE_GAMES {
         let names = problem.families().iter().map(|f| f.name);
         for f in names.chain([Family::MIXED]) {
             for seed in 0..200u64 {
-                let mut args = family(f);
-                args.n = Some("3..4".parse().unwrap());
-                args.max_value = Some(5);
+                let mut args = family(f)
+                    .with("n", range("3..4"))
+                    .with("max-value", ParamValue::Value(5));
+                let b_zero = problem.name() == "chess" && seed % 2 == 0;
                 if problem.name() == "chess" {
-                    args.m = Some("2".parse().unwrap());
-                    args.b_zero = seed % 2 == 0;
+                    args.set("m", range("2"));
+                }
+                if b_zero {
+                    args.set("b-zero", ParamValue::Flag);
                 }
                 let inst = spec(problem, &args).generate(seed);
-                match inst.downcast_ref::<Chess>() {
+                match inst.first_case::<ChessProblem>() {
                     Some(c) => {
                         assert!((3..=4).contains(&c.n) && c.m == 2, "{f} {seed}");
                         assert!(
@@ -382,12 +389,12 @@ fn explicit_flags_override_every_family() {
                                 .flatten()
                                 .all(|v| (0..=5).contains(v))
                         );
-                        if args.b_zero {
+                        if b_zero {
                             assert!(c.b.iter().flatten().all(|&v| v == 0), "{f} {seed}");
                         }
                     }
                     None => {
-                        let b = inst.downcast_ref::<Chessboard>().unwrap();
+                        let b = inst.first_case::<ChessboardProblem>().unwrap();
                         assert!((3..=4).contains(&b.n), "{f} {seed}");
                         assert!(b.weights.iter().flatten().all(|v| (0..=5).contains(v)));
                     }
@@ -418,7 +425,7 @@ fn every_family_and_flag_combination_parses_and_round_trips() {
         &["--n", "1..12", "--m", "10"],
     ];
     let mut checked = 0;
-    for &problem in duipai::problem::ALL {
+    for problem in STAIRCASE_GAMES {
         let names = problem.families().iter().map(|f| f.name);
         for f in names.chain([Family::MIXED]) {
             for flags in flag_sets {
@@ -452,12 +459,10 @@ mod random_flags {
     use super::*;
     use proptest::prelude::*;
 
-    fn size_range(max: usize) -> impl Strategy<Value = Option<duipai::problem::SizeRange>> {
-        proptest::option::of((1..=max, 0..max).prop_map(move |(lo, extra)| {
-            duipai::problem::SizeRange {
-                lo,
-                hi: (lo + extra).min(max),
-            }
+    fn size_range(max: usize) -> impl Strategy<Value = Option<SizeRange>> {
+        proptest::option::of((1..=max, 0..max).prop_map(move |(lo, extra)| SizeRange {
+            lo,
+            hi: (lo + extra).min(max),
         }))
     }
 
@@ -474,16 +479,22 @@ mod random_flags {
             family_index in 0usize..9,
             seed in any::<u64>(),
         ) {
-            let problem: &'static dyn Problem = if chess { &ChessProblem } else { &ChessboardProblem };
+            let problem: &'static dyn Problem = if chess { &CHESS } else { &CHESSBOARD };
             let bounds = problem.default_bounds();
             let families = problem.families();
-            let args = GenParams {
-                n: n.filter(|r| r.hi <= bounds.max_n),
-                m: if chess { m } else { None },
-                max_value: max_value.map(|v| v.min(bounds.max_value)),
-                b_zero: chess && b_zero,
-                family: Some(families.get(family_index).map_or(Family::MIXED, |f| f.name).to_string()),
-            };
+            let mut args = family(families.get(family_index).map_or(Family::MIXED, |f| f.name));
+            if let Some(n) = n.filter(|r| r.hi as i64 <= bounds.get("n")) {
+                args.set("n", ParamValue::Range(n));
+            }
+            if let (true, Some(m)) = (chess, m) {
+                args.set("m", ParamValue::Range(m));
+            }
+            if let Some(v) = max_value {
+                args.set("max-value", ParamValue::Value(v.min(bounds.get("value"))));
+            }
+            if chess && b_zero {
+                args.set("b-zero", ParamValue::Flag);
+            }
             let instance = generate(problem, &args, seed).unwrap();
             assert_valid(problem, instance.as_ref(), &format!("{} --seed {seed}", args.to_flags()));
         }

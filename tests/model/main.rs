@@ -4,5 +4,8 @@
 
 mod conformance;
 mod engine;
+mod fishhead;
+mod gems;
 mod generate;
 mod problems;
+mod shooting;

@@ -2,14 +2,17 @@
 
 use anyhow::Context;
 
-use crate::app::args::{PackArgs, parse_plan};
+use crate::app::args::PackArgs;
 use crate::app::exit::Status;
 use crate::app::interrupt;
 use crate::app::ui::Progress;
-use crate::pack::{self, PackOptions, plan};
+use crate::pack::manifest::describe_pack;
+use crate::pack::parse_plan;
+use crate::pack::survey::names;
+use crate::pack::{self, PackOptions, PackReport, YamlOutcome, plan};
 
 pub fn run(args: PackArgs) -> anyhow::Result<Status> {
-    // Ctrl-C stops between tests, leaving whole files and no manifest.
+    // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
     let problem = args.problem;
     let parsed = match &args.plan {
@@ -46,32 +49,68 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     let written = pack::write_pack_report(&opts, &mut |done, _| progress.set_position(done as u64));
     progress.finish();
     let report = written?;
-    let files = &report.files;
-    if !report.removed.is_empty() {
-        let shown = report.removed.len().min(8);
-        let more = report.removed.len() - shown;
-        eprintln!(
-            "duipai: removed {} of the previous pack: {}{}",
-            crate::text::plural(report.removed.len() as u64, "file"),
-            report.removed[..shown].join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        );
-    }
-    if !report.foreign.is_empty() {
-        eprintln!(
-            "duipai: left alone (not test data): {}",
-            report.foreign.join(", ")
-        );
+    for line in report_lines(&report, &opts) {
+        eprintln!("duipai: {line}");
     }
     eprintln!(
-        "duipai: wrote {} files ({tests} tests) and {} to {}",
-        files.len(),
+        "duipai: wrote {} files ({}) and {} to {}",
+        report.files.len(),
+        crate::text::plural(tests as u64, "test"),
         pack::MANIFEST,
         opts.out.display()
     );
     Ok(Status::Success)
+}
+
+/// What the pack did besides writing its own files, a line each; nothing on a fresh pack.
+fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
+    let files = |n: usize| crate::text::plural(n as u64, "file");
+    let pack_name = describe_pack(opts.problem.name(), pack::layout_name(opts.layout));
+    let mut lines = Vec::new();
+    if !report.removed.is_empty() {
+        lines.push(format!(
+            "removed {} of the previous {} listed in {}: {}",
+            files(report.removed.len()),
+            pack_name.trim_start_matches("the "),
+            pack::MANIFEST,
+            names(&report.removed)
+        ));
+    }
+    if !report.replaced_unlisted.is_empty() {
+        lines.push(format!(
+            "replaced {} of the same names that {} did not list: {}",
+            files(report.replaced_unlisted.len()),
+            pack::MANIFEST,
+            names(&report.replaced_unlisted)
+        ));
+    }
+    if !report.left_in_place.is_empty() {
+        lines.push(format!(
+            "left in place {} that no pack in {} lists: {}",
+            files(report.left_in_place.len()),
+            pack::MANIFEST,
+            names(&report.left_in_place)
+        ));
+    }
+    for kept in &report.kept {
+        lines.push(format!("kept {kept}"));
+    }
+    match &report.yaml {
+        Some(YamlOutcome::Updated(changes)) => lines.push(format!(
+            "{}: {}; every other key and comment kept",
+            pack::PROBLEM_YAML,
+            changes.join(", ")
+        )),
+        Some(YamlOutcome::LeftAlone(why)) => {
+            let (time_ms, memory_mib) = opts.problem.default_limits();
+            lines.push(format!(
+                "warning: {} left as it is ({why}); its limits should be time_limit: {} and \
+                 memory: {memory_mib}",
+                pack::PROBLEM_YAML,
+                time_ms as f64 / 1000.0
+            ));
+        }
+        _ => {}
+    }
+    lines
 }

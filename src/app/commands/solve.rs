@@ -7,6 +7,7 @@ use anyhow::Context;
 use crate::app::args::SolveArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human};
+use crate::problem::explanations_text;
 
 /// Reads INPUT, or stdin when it is absent or `-`; returns the bytes and the name messages use.
 pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
@@ -23,7 +24,7 @@ pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
-    let bounds = args.bounds.resolve(args.problem);
+    let bounds = args.bounds.resolve(args.problem)?;
     let (bytes, name) = read_input(args.input.as_deref())?;
     let instance = match args.problem.parse(&bytes, &bounds) {
         Ok(instance) => instance,
@@ -32,18 +33,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
             return Ok(Status::Failure);
         }
     };
+    let answers = instance
+        .try_solve()
+        .with_context(|| format!("cannot solve {name}"))?;
+    let out = Human::new(false);
+    out.text(answers.iter().map(|a| format!("{a}\n")).collect::<String>());
     if args.explain {
-        let explanation = instance
+        let explanations = instance
             .try_explain()
             .with_context(|| format!("cannot solve {name}"))?;
-        let out = Human::new(false);
-        out.line(explanation.answer.to_string());
-        out.text(ui::explanation(&explanation.full()));
-    } else {
-        let answer = instance
-            .try_solve()
-            .with_context(|| format!("cannot solve {name}"))?;
-        println!("{answer}");
+        out.text(ui::explanation(&explanations_text(&explanations, None)));
     }
     Ok(Status::Success)
 }

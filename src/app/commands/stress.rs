@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::app::args::StressArgs;
+use crate::app::args::{Shard, StressArgs};
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, Progress, jobs};
 use crate::app::{interrupt, programs, replay, watch};
@@ -10,7 +10,8 @@ use crate::judge::ProcessRunner;
 use anyhow::bail;
 
 use crate::problem::{self, Spec};
-use crate::report::{human, json};
+use crate::report::junit::{self, JunitCase, JunitFailure};
+use crate::report::{self, CaseRecord, human, json};
 use crate::stress::{
     self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
 };
@@ -27,7 +28,10 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         {
             commands.push(&helper.0);
         }
-        return watch::watch(|| watch::files_of(&commands), || run_once(&args));
+        return watch::watch(
+            || watch::files_of(&commands),
+            || junit::on_error(args.junit.as_deref(), "duipai stress", run_once(&args)),
+        );
     }
     run_once(&args)
 }
@@ -47,13 +51,28 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
         config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
     }
     crate::fsutil::check_output_dir(&args.save, "--save")?;
+    if let Some(path) = &args.junit {
+        junit::check_report_path(path)?;
+    }
     let out = Human::new(args.json);
     let runner = args.limits.runner();
-    let still_failing = if args.no_replay {
+    let replayed = if args.no_replay {
         Vec::new()
     } else {
         replay(&config, &runner, &out)?
     };
+    let still_failing: Vec<String> = replayed
+        .iter()
+        .filter(|r| !r.verdict.is_accepted())
+        .map(|r| r.name.clone())
+        .collect();
+    let mut junit_cases: Vec<JunitCase> = replayed
+        .iter()
+        .map(|r| JunitCase {
+            name: format!("replay {}", r.name),
+            ..JunitCase::of_record(r)
+        })
+        .collect();
 
     out.line(format!(
         "stressing {} on {} from seed {}{} ({} worker{})",
@@ -108,17 +127,40 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             interrupted,
             elapsed,
         } => {
-            out.line(human::stress_passed(
-                cases,
-                first_seed,
-                last_seed,
-                interrupted,
-                elapsed,
-            ));
+            let summary = human::stress_passed(cases, first_seed, last_seed, interrupted, elapsed);
+            out.line(summary.clone());
+            if let Some(path) = &args.junit {
+                junit_cases.push(JunitCase {
+                    name: passed_case_name(
+                        &args.problem,
+                        cases,
+                        (first_seed, last_seed),
+                        interrupted,
+                        args.shard,
+                    ),
+                    time: elapsed,
+                    system_out: summary.trim().to_string(),
+                    ..JunitCase::default()
+                });
+                write_junit(path, &junit_cases, elapsed)?;
+            }
+            // Saved cases that still fail are a failure found, interrupt or not; with none, an
+            // interrupted search has not shown that the program passes.
+            let status = if !still_failing.is_empty() {
+                Status::Failure
+            } else if interrupted {
+                Status::Interrupted
+            } else {
+                Status::Success
+            };
             if args.json {
                 let summary = json::StressPassed {
                     still_failing: still_failing.clone(),
-                    status: "ok",
+                    status: if status == Status::Interrupted {
+                        "interrupted"
+                    } else {
+                        "ok"
+                    },
                     problem: args.problem.clone(),
                     cases,
                     first_seed,
@@ -132,14 +174,11 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 };
                 println!("{}", json::line(&summary));
             }
-            Ok(if still_failing.is_empty() {
-                Status::Success
-            } else {
-                Status::Failure
-            })
+            Ok(status)
         }
         Outcome::Failed(failure) => {
-            out.text(ui::explanation(&human::stress_failure(&failure)));
+            let explained = human::stress_failure(&failure);
+            out.text(ui::explanation(&explained));
             let silent = failure.outcome.execution.stdout.is_empty();
             if let Some(hint) =
                 programs::file_io_hint(&config.name, args.limits.file_io, silent, started_at)
@@ -147,29 +186,23 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 out.line(format!("\n{hint}"));
             }
             let problem = args.problem.as_str();
-            let replay_test =
-                replay::test_command(problem, &failure.input_path, &args.limits, &args.program);
-            out.line(format!("\nreplay: {replay_test}"));
-            let helpers: Vec<(&str, &[std::ffi::OsString])> = [
-                ("--generator", &args.generator),
-                ("--reference", &args.reference),
-                ("--validator", &args.validator),
-            ]
-            .into_iter()
-            .filter_map(|(flag, command)| Some((flag, command.as_ref()?.0.as_slice())))
-            .collect();
-            out.line(format!(
-                "        {}",
-                replay::stress_command(
-                    problem,
-                    &args.gen_args,
-                    &helpers,
-                    failure.seed,
-                    args.no_shrink,
-                    &args.limits,
-                    &args.program
-                )
-            ));
+            let replay_test = replay::test_command(
+                problem,
+                &failure.input_path,
+                &args.compare,
+                &args.limits,
+                &args.compilers,
+                &args.program,
+            );
+            let replay_lines = format!(
+                "replay: {replay_test}\n        {}",
+                replay::stress_command(args, failure.seed)
+            );
+            out.line(format!("\n{replay_lines}"));
+            if let Some(path) = &args.junit {
+                junit_cases.push(failed_case(&failure, &explained, &replay_lines));
+                write_junit(path, &junit_cases, failure.elapsed)?;
+            }
             if args.json {
                 let stdout = &failure.outcome.execution.stdout;
                 let summary = json::StressFailed {
@@ -181,8 +214,8 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                     detail: failure.outcome.judgement.detail.clone(),
                     input: failure.input_path.clone(),
                     original_input: failure.original_path.clone(),
-                    expected: failure.expected.to_text().trim_end().to_string(),
-                    actual: String::from_utf8_lossy(&stdout[..stdout.len().min(4096)]).into_owned(),
+                    expected: report::expected_text(&failure.expected.text),
+                    actual: report::actual_text(stdout),
                     cases: failure.cases,
                     shrink_steps: failure.minimization.map(|m| m.stats.steps),
                     shrink_runs: failure.minimization.map(|m| m.stats.runs),
@@ -199,10 +232,62 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     }
 }
 
+/// The JUnit test case of a run that found no failure: what it covered, in its name.
+fn passed_case_name(
+    problem: &str,
+    cases: u64,
+    (first_seed, last_seed): (u64, Option<u64>),
+    interrupted: bool,
+    shard: Option<Shard>,
+) -> String {
+    let seeds = match (last_seed, shard) {
+        (None, _) => "no seed".to_string(),
+        (Some(last), None) => format!("seeds {first_seed}..={last}"),
+        (Some(last), Some(shard)) => format!(
+            "seeds {first_seed}..={last}, shard {}/{}",
+            shard.index, shard.count
+        ),
+    };
+    format!(
+        "stress {problem}: {} passed ({seeds}){}",
+        crate::text::plural(cases, "case"),
+        if interrupted { ", interrupted" } else { "" }
+    )
+}
+
+/// The JUnit test case of a failing seed: the case, expected and actual output and the line
+/// of play as the human report shows them, and the commands that replay it.
+fn failed_case(failure: &stress::Failure, explained: &str, replay_lines: &str) -> JunitCase {
+    let outcome = &failure.outcome;
+    let verdict = outcome.verdict();
+    JunitCase {
+        name: format!("seed {}", failure.seed),
+        time: outcome.execution.wall_time,
+        failure: Some(JunitFailure {
+            error: false,
+            kind: verdict.code().to_string(),
+            message: format!("{} {}", verdict.code(), outcome.judgement.detail),
+            description: format!("{}\n\n{replay_lines}\n", explained.trim()),
+        }),
+        system_out: report::actual_text(&outcome.execution.stdout),
+        system_err: report::stderr_tail(&outcome.execution.stderr),
+    }
+}
+
+/// Writes the stress run's JUnit report.
+fn write_junit(
+    path: &std::path::Path,
+    cases: &[JunitCase],
+    elapsed: std::time::Duration,
+) -> anyhow::Result<()> {
+    let xml = junit::render("duipai stress", cases, elapsed)?;
+    junit::write_report_file(path, &xml)
+}
+
 /// Runs the program on the failing cases saved for this problem, before any new seed;
-/// returns those that still fail.
-fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<String>> {
-    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+/// returns the record of each.
+fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
     }
@@ -218,26 +303,27 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         io: &config.io,
         jobs: config.jobs,
     };
-    let mut still = Vec::new();
+    let mut records: Vec<CaseRecord> = Vec::new();
     crate::suite::judge_all(
         &cases,
         &run,
         |i, outcome| {
-            let record = crate::report::CaseRecord::new(&cases[i].name, outcome);
-            out.line(ui::verdict_line(&crate::report::human_line(&record)));
+            let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
+            out.line(ui::verdict_line(&report::human_line(&record)));
             if !record.verdict.is_accepted() {
-                out.text(crate::report::stderr_block(&record.stderr));
-                still.push(cases[i].name.clone());
+                out.text(report::stderr_block(&record.stderr));
             }
+            records.push(record);
         },
         || {},
     )?;
-    out.line(if still.is_empty() {
+    let still = records.iter().filter(|r| !r.verdict.is_accepted()).count();
+    out.line(if still == 0 {
         "all of them pass now\n".to_string()
     } else {
-        format!("{} still failing\n", still.len())
+        format!("{still} still failing\n")
     });
-    Ok(still)
+    Ok(records)
 }
 
 /// The engine's configuration from the command line.
@@ -307,5 +393,6 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
+        rule: args.compare.rule(known)?,
     })
 }

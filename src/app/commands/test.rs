@@ -21,7 +21,10 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("test", &args.program);
     if args.watch {
-        return watch::watch(|| watch::files_of(&[&args.program]), || run_once(&args));
+        return watch::watch(
+            || watch::files_of(&[&args.program]),
+            || junit::on_error(args.junit.as_deref(), "duipai test", run_once(&args)),
+        );
     }
     run_once(&args)
 }
@@ -34,7 +37,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         junit::check_report_path(path)?;
     }
     let cases = match crate::problem::by_name(problem) {
-        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known), &args.dir)?,
+        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known)?, &args.dir)?,
         None => {
             if args.bounds.is_set() {
                 bail!(
@@ -42,7 +45,8 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                     crate::text::quote(problem)
                 );
             }
-            let cases = suite::collect_unknown_cases(problem, &args.dir)?;
+            let rule = args.compare.rule(None)?;
+            let cases = suite::collect_unknown_cases(problem, &args.dir, rule)?;
             // A misspelt `chess` must not pass unnoticed.
             eprintln!(
                 "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
@@ -78,7 +82,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         &cases,
         &run,
         |i, outcome| {
-            let record = CaseRecord::new(&cases[i].name, outcome);
+            let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
             out.line(ui::verdict_line(&report::human_line(&record)));
             if !record.verdict.is_accepted() {
                 out.text(report::stderr_block(&record.stderr));
@@ -91,8 +95,9 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     );
     let outcomes = outcomes?;
     if crate::run::cancelled() {
+        // An error after the interrupt: the command ends as interrupted (exit 130).
         bail!(
-            "interrupted, {} of {} judged",
+            "{} of {} judged",
             outcomes.len(),
             plural(cases.len() as u64, "case")
         );
@@ -101,7 +106,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let records: Vec<CaseRecord> = cases
         .iter()
         .zip(&outcomes)
-        .map(|(case, outcome)| CaseRecord::new(&case.name, outcome))
+        .map(|(case, outcome)| CaseRecord::new(&case.name, &case.expected.text, outcome))
         .collect();
     let failures: Vec<usize> = (0..cases.len())
         .filter(|&i| !outcomes[i].verdict().is_accepted())
@@ -113,7 +118,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
                 cases[i].name, outcomes[i].judgement.detail
             ));
             out.text(ui::diff(&report::diff::unified(
-                &cases[i].expected.to_text(),
+                &cases[i].expected.text,
                 &outcomes[i].execution.stdout,
             )));
         }

@@ -6,7 +6,7 @@ use crate::app::exit::Status;
 /// Prints `FILE: ok` or `FILE:LINE:COLUMN: message` for every file (`-` is stdin). Status 1 if
 /// any is invalid, 2 if any cannot be read (every file is still checked).
 pub fn run(args: ValidateArgs) -> anyhow::Result<Status> {
-    let bounds = args.bounds.resolve(args.problem);
+    let bounds = args.bounds.resolve(args.problem)?;
     let mut status = Status::Success;
     for path in &args.files {
         match super::solve::read_input(Some(path)) {

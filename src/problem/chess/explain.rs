@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use super::{Chess, Place, Player};
 use crate::problem::Explanation;
+use crate::problem::solution::LONG_ABOVE_CELLS;
 
 impl Chess {
     /// The board, the line of play, and the score sums, from an optimal line.
@@ -83,7 +84,8 @@ impl Chess {
         );
         let totals = format!("Feifei {sf}, Niuniu {sn}, answer {sf} - {sn} = {answer}\n");
         Explanation {
-            answer,
+            answer: answer.to_string(),
+            long: self.n * self.m > LONG_ABOVE_CELLS,
             board,
             moves,
             summary,

@@ -40,22 +40,23 @@ pub(super) const FAMILIES: &[Family] = &[
 /// One chess case of `family`. The draw order (sizes, then A row by row, then B, then the
 /// family's extra draws) is part of the output format: changing it changes every golden hash.
 pub(super) fn generate(rng: &mut Rng, family: &Family, profile: SizeProfile, spec: &Spec) -> Chess {
+    let (rows, cols) = (spec.range("n"), spec.range("m"));
     let (n, m) = match *family {
-        Family::MAX_SIZE => (spec.n.hi, spec.m.hi),
+        Family::MAX_SIZE => (rows.hi, cols.hi),
         // The thin side is as thin as the flags allow: 1 unless --n/--m say otherwise.
         THIN => {
             if rng.chance(1, 2) {
-                (spec.n.lo, profile.sample(rng, spec.m))
+                (rows.lo, profile.sample(rng, cols))
             } else {
-                (profile.sample(rng, spec.n), spec.m.lo)
+                (profile.sample(rng, rows), cols.lo)
             }
         }
         _ => {
-            let n = profile.sample(rng, spec.n);
-            (n, profile.sample(rng, spec.m))
+            let n = profile.sample(rng, rows);
+            (n, profile.sample(rng, cols))
         }
     };
-    let v = spec.max_value;
+    let v = spec.value("max-value");
     let (a, mut b) = match *family {
         Family::MAX_VALUES => (grid(n, m, |_, _| v), grid(n, m, |_, _| v)),
         TIES => ties(rng, n, m, v),
@@ -70,7 +71,7 @@ pub(super) fn generate(rng: &mut Rng, family: &Family, profile: SizeProfile, spe
             (a, grid(n, m, |_, _| rng.range_i64(0, v)))
         }
     };
-    if spec.b_zero {
+    if spec.flag("b-zero") {
         b = grid(n, m, |_, _| 0);
     }
     Chess { n, m, a, b }

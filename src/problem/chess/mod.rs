@@ -2,10 +2,12 @@
 //! Feifei scoring A and Niuniu scoring B; the answer is Feifei's score minus Niuniu's under
 //! optimal play.
 
-use std::any::Any;
-
-use super::generate::{Family, GenError, GenParams, SizeProfile, Spec};
-use super::{Bounds, Explanation, InputError, Instance, Problem, Size, SolveError};
+use super::game::{Builtin, Game};
+use super::generate::{Family, SizeProfile, Spec};
+use super::input::Scanner;
+use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::{Explanation, InputError, SolveError, Structure};
+use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
@@ -15,7 +17,7 @@ mod parse;
 mod shrink;
 mod solve;
 
-/// The game, as registered in [`crate::problem::ALL`].
+/// The game's type: its [`Game`] implementation; [`CHESS`] is its registry entry.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChessProblem;
 
@@ -65,149 +67,167 @@ pub struct Place {
 
 impl Chess {
     pub fn to_input(&self) -> String {
-        let mut out = format!("{} {}\n", self.n, self.m);
-        super::write_rows(&mut out, &self.a);
-        super::write_rows(&mut out, &self.b);
+        let mut out = String::new();
+        self.write(&mut out);
         out
     }
-}
 
-impl Problem for ChessProblem {
-    fn name(&self) -> &'static str {
-        "chess"
-    }
-
-    fn about(&self) -> &'static str {
-        "Luogu P4363 一双木棋: n×m staircase game, Feifei's score minus Niuniu's"
-    }
-
-    fn default_bounds(&self) -> Bounds {
-        Bounds {
-            max_n: 10,
-            max_m: 10,
-            max_value: 100_000,
-        }
-    }
-
-    fn default_limits(&self) -> (u64, u64) {
-        (1000, 512)
-    }
-
-    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError> {
-        Ok(Box::new(Chess::parse(text, bounds)?))
-    }
-
-    fn sample(&self) -> (&'static str, &'static str) {
-        (
-            include_str!("../../../cases/chess/01-sample.in"),
-            include_str!("../../../cases/chess/01-sample.ans"),
-        )
-    }
-
-    fn builtin_plan(&self) -> &'static str {
-        include_str!("../../../generators/chess.plan")
-    }
-
-    fn has_columns(&self) -> bool {
-        true
-    }
-
-    fn check_params(&self, _params: &GenParams) -> Result<(), GenError> {
-        Ok(())
-    }
-
-    fn families(&self) -> &'static [Family] {
-        generate::FAMILIES
-    }
-
-    fn generate(
-        &self,
-        rng: &mut Rng,
-        family: &Family,
-        profile: SizeProfile,
-        spec: &Spec,
-    ) -> Box<dyn Instance> {
-        Box::new(generate::generate(rng, family, profile, spec))
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{} {}\n", self.n, self.m));
+        super::write_rows(out, &self.a);
+        super::write_rows(out, &self.b);
     }
 }
 
-impl Instance for Chess {
-    fn problem(&self) -> &'static dyn Problem {
-        &ChessProblem
+/// The game as registered in [`crate::problem::ALL`].
+pub static CHESS: Builtin<ChessProblem> = Builtin::new();
+
+const BOUNDS: &[BoundSpec] = &[
+    BoundSpec {
+        name: "n",
+        about: "largest n, the rows",
+        default: 10,
+        min: 1,
+        max: 1000,
+    },
+    BoundSpec {
+        name: "m",
+        about: "largest m, the columns",
+        default: 10,
+        min: 1,
+        max: 1000,
+    },
+    BoundSpec {
+        name: "value",
+        about: "largest value",
+        default: 100_000,
+        min: 0,
+        max: i64::MAX,
+    },
+];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "n",
+        about: "rows",
+        kind: ParamKind::Range {
+            min: 1,
+            bound: "n",
+            default: None,
+        },
+    },
+    ParamSpec {
+        name: "m",
+        about: "columns",
+        kind: ParamKind::Range {
+            min: 1,
+            bound: "m",
+            default: None,
+        },
+    },
+    ParamSpec {
+        name: "max-value",
+        about: "largest value generated",
+        kind: ParamKind::Value {
+            min: 0,
+            bound: "value",
+            noun: "values",
+        },
+    },
+    ParamSpec {
+        name: "b-zero",
+        about: "all B = 0, the official subtask",
+        kind: ParamKind::Flag,
+    },
+];
+
+impl Game for ChessProblem {
+    type Case = Chess;
+    type Answer = i64;
+
+    const NAME: &'static str = "chess";
+    const ABOUT: &'static str =
+        "Luogu P4363 一双木棋: n×m staircase game, Feifei's score minus Niuniu's";
+    const STRUCTURE: Structure = Structure::Single;
+    const RULE: Rule = Rule::Integers;
+    const BOUNDS: &'static [BoundSpec] = BOUNDS;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const FAMILIES: &'static [Family] = generate::FAMILIES;
+    const LIMITS: (u64, u64) = (1000, 512);
+    const SAMPLE: (&'static str, &'static str) = (
+        include_str!("../../../cases/chess/01-sample.in"),
+        include_str!("../../../cases/chess/01-sample.ans"),
+    );
+    const PLAN: &'static str = include_str!("../../../generators/chess.plan");
+    const SHRINK_PASSES: usize = shrink::PASSES;
+
+    fn registered() -> &'static Builtin<Self> {
+        &CHESS
     }
 
-    fn to_input(&self) -> String {
-        Chess::to_input(self)
+    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Chess, InputError> {
+        Chess::read(s, bounds)
     }
 
-    fn shape(&self) -> String {
-        format!("{}×{}", self.n, self.m)
+    fn write_case(case: &Chess, out: &mut String) {
+        case.write(out);
     }
 
-    fn size(&self) -> Size {
-        let cells = self.n * self.m;
-        Size {
-            cells,
-            pieces: cells,
-            value_sum: self.a.iter().chain(&self.b).flatten().sum(),
-        }
+    fn generate_case(rng: &mut Rng, family: &Family, profile: SizeProfile, spec: &Spec) -> Chess {
+        generate::generate(rng, family, profile, spec)
     }
 
-    fn max_value(&self) -> i64 {
-        self.a
+    fn solve(case: &Chess) -> Result<i64, SolveError> {
+        case.try_solve()
+    }
+
+    fn answer_line(answer: &i64, _number: usize) -> String {
+        answer.to_string()
+    }
+
+    fn explain(case: &Chess) -> Result<Explanation, SolveError> {
+        let (answer, line) = case.try_solve_line()?;
+        Ok(case.explanation(answer, &line))
+    }
+
+    fn brute_force(case: &Chess) -> Option<i64> {
+        brute::chess(case)
+    }
+
+    fn shape(case: &Chess) -> String {
+        format!("{}×{}", case.n, case.m)
+    }
+
+    /// Cells, then the sum of the values.
+    fn measure(case: &Chess) -> Vec<i64> {
+        let cells = (case.n * case.m) as i64;
+        let sum = case.a.iter().chain(&case.b).flatten().sum();
+        vec![cells, sum]
+    }
+
+    fn largest(case: &Chess) -> i64 {
+        case.a
             .iter()
-            .chain(&self.b)
+            .chain(&case.b)
             .flatten()
             .copied()
             .max()
             .unwrap_or(0)
     }
 
-    fn try_solve(&self) -> Result<i64, SolveError> {
-        Chess::try_solve(self)
+    fn shrink_pass(case: &Chess, pass: usize) -> Vec<Chess> {
+        shrink::pass(case, pass)
     }
 
-    fn table_entry_bytes(&self) -> Result<usize, SolveError> {
-        Chess::table_entry_bytes(self)
+    fn value_slots(case: &Chess) -> usize {
+        shrink::slots(case)
     }
 
-    fn try_explain(&self) -> Result<Explanation, SolveError> {
-        let (answer, line) = self.try_solve_line()?;
-        Ok(self.explanation(answer, &line))
+    fn value(case: &Chess, slot: usize) -> i64 {
+        shrink::value(case, slot)
     }
 
-    fn brute_force(&self) -> Option<i64> {
-        brute::chess(self)
-    }
-
-    fn shrink_passes(&self) -> usize {
-        shrink::PASSES
-    }
-
-    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>> {
-        shrink::pass(self, pass)
-            .into_iter()
-            .map(|c| Box::new(c) as Box<dyn Instance>)
-            .collect()
-    }
-
-    fn value_slots(&self) -> usize {
-        shrink::slots(self)
-    }
-
-    fn value(&self, slot: usize) -> i64 {
-        shrink::value(self, slot)
-    }
-
-    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance> {
-        Box::new(shrink::with_value(self, slot, value))
-    }
-
-    fn clone_box(&self) -> Box<dyn Instance> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn with_value(case: &Chess, slot: usize, value: i64) -> Chess {
+        shrink::with_value(case, slot, value)
     }
 }

@@ -6,26 +6,29 @@ use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
 
 impl Chess {
-    /// Strict parse: `n m`, then n lines of m integers (A), then n lines of m integers (B).
+    /// Strict parse of a whole input: `n m`, then n lines of m integers (A), then n lines of
+    /// m integers (B), and nothing after them but whitespace.
     pub fn parse(text: &[u8], bounds: &Bounds) -> Result<Chess, InputError> {
         let mut s = Scanner::new(text);
-        let max_n = bound(bounds.max_n);
-        let max_m = bound(bounds.max_m);
+        let chess = Chess::read(&mut s, bounds)?;
+        s.finish()?;
+        Ok(chess)
+    }
+
+    /// Reads one board at the scanner's position.
+    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chess, InputError> {
+        let max_n = bounds.get("n");
+        let max_m = bounds.get("m");
+        let max_value = bounds.get("value");
         let expected_n = format!("n, an integer 1..={max_n}");
         let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
         let expected_m = format!("m, an integer 1..={max_m}");
         let m = s.integer(&expected_m, &expected_m, 1, max_m)?.0 as usize;
         s.end_line("n and m")?;
-        let a = read_matrix(&mut s, n, m, bounds.max_value)?;
-        let b = read_matrix(&mut s, n, m, bounds.max_value)?;
-        s.finish()?;
+        let a = read_matrix(s, n, m, max_value)?;
+        let b = read_matrix(s, n, m, max_value)?;
         Ok(Chess { n, m, a, b })
     }
-}
-
-/// A usize bound as an i64 range end.
-fn bound(max: usize) -> i64 {
-    i64::try_from(max).unwrap_or(i64::MAX)
 }
 
 fn read_matrix(

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use super::{Cell, Chessboard, Removal};
 use crate::problem::Explanation;
 use crate::problem::input::plural;
+use crate::problem::solution::LONG_ABOVE_CELLS;
 
 impl Chessboard {
     /// The board, its weights, and the removals with costs and a running total, from an
@@ -104,7 +105,8 @@ impl Chessboard {
         let totals = format!("Minimum total cost: {answer}\n");
         out.push_str(&totals);
         Explanation {
-            answer,
+            answer: answer.to_string(),
+            long: self.n * self.n > LONG_ABOVE_CELLS,
             board,
             moves,
             summary: out,

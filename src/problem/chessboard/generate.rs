@@ -44,11 +44,12 @@ pub(super) fn generate(
     profile: SizeProfile,
     spec: &Spec,
 ) -> Chessboard {
+    let side = spec.range("n");
     let n = match *family {
-        Family::MAX_SIZE => spec.n.hi,
-        _ => profile.sample(rng, spec.n),
+        Family::MAX_SIZE => side.hi,
+        _ => profile.sample(rng, side),
     };
-    let v = spec.max_value;
+    let v = spec.value("max-value");
     let mut cells = vec![vec![Cell::Empty; n]; n];
     let mut weights = vec![vec![0i64; n]; n];
     match *family {

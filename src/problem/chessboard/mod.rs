@@ -3,10 +3,12 @@
 //! their weights, each piece only once no other piece remains below-left of it; the answer is
 //! the minimum total cost.
 
-use std::any::Any;
-
-use super::generate::{Family, GenError, GenParams, SizeProfile, Spec, usage};
-use super::{Bounds, Explanation, InputError, Instance, Problem, Size, SolveError};
+use super::game::{Builtin, Game};
+use super::generate::{Family, SizeProfile, Spec};
+use super::input::Scanner;
+use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::{Explanation, InputError, SolveError, Structure};
+use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
@@ -16,7 +18,7 @@ mod parse;
 mod shrink;
 mod solve;
 
-/// The game, as registered in [`crate::problem::ALL`].
+/// The game's type: its [`Game`] implementation; [`CHESSBOARD`] is its registry entry.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ChessboardProblem;
 
@@ -77,13 +79,18 @@ pub enum Removal {
 
 impl Chessboard {
     pub fn to_input(&self) -> String {
-        let mut out = format!("{}\n", self.n);
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{}\n", self.n));
         for row in &self.cells {
             out.extend(row.iter().map(|c| c.to_char()));
             out.push('\n');
         }
-        super::write_rows(&mut out, &self.weights);
-        out
+        super::write_rows(out, &self.weights);
     }
 
     /// How many cells hold a piece.
@@ -96,145 +103,132 @@ impl Chessboard {
     }
 }
 
-impl Problem for ChessboardProblem {
-    fn name(&self) -> &'static str {
-        "chessboard"
+/// The game as registered in [`crate::problem::ALL`].
+pub static CHESSBOARD: Builtin<ChessboardProblem> = Builtin::new();
+
+const BOUNDS: &[BoundSpec] = &[
+    BoundSpec {
+        name: "n",
+        about: "largest n, the side",
+        default: 12,
+        min: 1,
+        max: 1000,
+    },
+    BoundSpec {
+        name: "value",
+        about: "largest weight",
+        default: 1_000_000,
+        min: 0,
+        max: i64::MAX,
+    },
+];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "n",
+        about: "the side",
+        kind: ParamKind::Range {
+            min: 1,
+            bound: "n",
+            default: None,
+        },
+    },
+    ParamSpec {
+        name: "max-value",
+        about: "largest weight generated",
+        kind: ParamKind::Value {
+            min: 0,
+            bound: "value",
+            noun: "values",
+        },
+    },
+];
+
+impl Game for ChessboardProblem {
+    type Case = Chessboard;
+    type Answer = i64;
+
+    const NAME: &'static str = "chessboard";
+    const ABOUT: &'static str =
+        "CCPC 2019 Qinhuangdao G: clear an n×n board of W/B pieces at minimum cost";
+    const STRUCTURE: Structure = Structure::Single;
+    const RULE: Rule = Rule::Integers;
+    const BOUNDS: &'static [BoundSpec] = BOUNDS;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const FAMILIES: &'static [Family] = generate::FAMILIES;
+    const LIMITS: (u64, u64) = (1000, 1024);
+    const SAMPLE: (&'static str, &'static str) = (
+        include_str!("../../../cases/chessboard/01-sample.in"),
+        include_str!("../../../cases/chessboard/01-sample.ans"),
+    );
+    const PLAN: &'static str = include_str!("../../../generators/chessboard.plan");
+    const SHRINK_PASSES: usize = shrink::PASSES;
+
+    fn registered() -> &'static Builtin<Self> {
+        &CHESSBOARD
     }
 
-    fn about(&self) -> &'static str {
-        "CCPC 2019 Qinhuangdao G: clear an n×n board of W/B pieces at minimum cost"
+    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
+        Chessboard::read(s, bounds)
     }
 
-    fn default_bounds(&self) -> Bounds {
-        Bounds {
-            max_n: 12,
-            max_m: 12,
-            max_value: 1_000_000,
-        }
+    fn write_case(case: &Chessboard, out: &mut String) {
+        case.write(out);
     }
 
-    fn default_limits(&self) -> (u64, u64) {
-        (1000, 1024)
-    }
-
-    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError> {
-        Ok(Box::new(Chessboard::parse(text, bounds)?))
-    }
-
-    fn sample(&self) -> (&'static str, &'static str) {
-        (
-            include_str!("../../../cases/chessboard/01-sample.in"),
-            include_str!("../../../cases/chessboard/01-sample.ans"),
-        )
-    }
-
-    fn builtin_plan(&self) -> &'static str {
-        include_str!("../../../generators/chessboard.plan")
-    }
-
-    fn has_columns(&self) -> bool {
-        false
-    }
-
-    fn check_params(&self, params: &GenParams) -> Result<(), GenError> {
-        if params.m.is_some() {
-            return Err(usage(
-                "--m does not apply to chessboard (boards are n×n; use --n)".to_string(),
-            ));
-        }
-        if params.b_zero {
-            return Err(usage(
-                "--b-zero does not apply to chessboard (it is the chess B = 0 subtask)".to_string(),
-            ));
-        }
-        Ok(())
-    }
-
-    fn families(&self) -> &'static [Family] {
-        generate::FAMILIES
-    }
-
-    fn generate(
-        &self,
+    fn generate_case(
         rng: &mut Rng,
         family: &Family,
         profile: SizeProfile,
         spec: &Spec,
-    ) -> Box<dyn Instance> {
-        Box::new(generate::generate(rng, family, profile, spec))
-    }
-}
-
-impl Instance for Chessboard {
-    fn problem(&self) -> &'static dyn Problem {
-        &ChessboardProblem
+    ) -> Chessboard {
+        generate::generate(rng, family, profile, spec)
     }
 
-    fn to_input(&self) -> String {
-        Chessboard::to_input(self)
+    fn solve(case: &Chessboard) -> Result<i64, SolveError> {
+        case.try_solve()
     }
 
-    fn shape(&self) -> String {
-        format!("{}×{}", self.n, self.n)
+    fn answer_line(answer: &i64, _number: usize) -> String {
+        answer.to_string()
     }
 
-    fn size(&self) -> Size {
-        Size {
-            cells: self.n * self.n,
-            pieces: self.pieces(),
-            value_sum: self.weights.iter().flatten().sum(),
-        }
+    fn explain(case: &Chessboard) -> Result<Explanation, SolveError> {
+        let (answer, line) = case.try_solve_line()?;
+        Ok(case.explanation(answer, &line))
     }
 
-    fn max_value(&self) -> i64 {
-        self.weights.iter().flatten().copied().max().unwrap_or(0)
+    fn brute_force(case: &Chessboard) -> Option<i64> {
+        brute::chessboard(case)
     }
 
-    fn try_solve(&self) -> Result<i64, SolveError> {
-        Chessboard::try_solve(self)
+    fn shape(case: &Chessboard) -> String {
+        format!("{}×{}", case.n, case.n)
     }
 
-    fn table_entry_bytes(&self) -> Result<usize, SolveError> {
-        Chessboard::table_entry_bytes(self)
+    /// Cells, then pieces, then the sum of the weights.
+    fn measure(case: &Chessboard) -> Vec<i64> {
+        let sum = case.weights.iter().flatten().sum();
+        vec![(case.n * case.n) as i64, case.pieces() as i64, sum]
     }
 
-    fn try_explain(&self) -> Result<Explanation, SolveError> {
-        let (answer, line) = self.try_solve_line()?;
-        Ok(self.explanation(answer, &line))
+    fn largest(case: &Chessboard) -> i64 {
+        case.weights.iter().flatten().copied().max().unwrap_or(0)
     }
 
-    fn brute_force(&self) -> Option<i64> {
-        brute::chessboard(self)
+    fn shrink_pass(case: &Chessboard, pass: usize) -> Vec<Chessboard> {
+        shrink::pass(case, pass)
     }
 
-    fn shrink_passes(&self) -> usize {
-        shrink::PASSES
+    fn value_slots(case: &Chessboard) -> usize {
+        shrink::slots(case)
     }
 
-    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>> {
-        shrink::pass(self, pass)
-            .into_iter()
-            .map(|c| Box::new(c) as Box<dyn Instance>)
-            .collect()
+    fn value(case: &Chessboard, slot: usize) -> i64 {
+        shrink::value(case, slot)
     }
 
-    fn value_slots(&self) -> usize {
-        shrink::slots(self)
-    }
-
-    fn value(&self, slot: usize) -> i64 {
-        shrink::value(self, slot)
-    }
-
-    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance> {
-        Box::new(shrink::with_value(self, slot, value))
-    }
-
-    fn clone_box(&self) -> Box<dyn Instance> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
+    fn with_value(case: &Chessboard, slot: usize, value: i64) -> Chessboard {
+        shrink::with_value(case, slot, value)
     }
 }

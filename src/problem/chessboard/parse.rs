@@ -10,7 +10,15 @@ impl Chessboard {
     /// weights, 0 on every '.' cell.
     pub fn parse(text: &[u8], bounds: &Bounds) -> Result<Chessboard, InputError> {
         let mut s = Scanner::new(text);
-        let max_n = i64::try_from(bounds.max_n).unwrap_or(i64::MAX);
+        let board = Chessboard::read(&mut s, bounds)?;
+        s.finish()?;
+        Ok(board)
+    }
+
+    /// Reads one board at the scanner's position.
+    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
+        let max_n = bounds.get("n");
+        let max_value = bounds.get("value");
         let expected_n = format!("n, an integer 1..={max_n}");
         let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
         s.end_line("n")?;
@@ -49,13 +57,12 @@ impl Chessboard {
             s.end_line(&plural(n, "cell"))?;
             cells.push(row);
         }
-        let expected = format!("an integer 0..={}", bounds.max_value);
+        let expected = format!("an integer 0..={max_value}");
         let mut weights = Vec::new();
         for (r, cell_row) in cells.iter().enumerate() {
             let mut row = Vec::new();
             for (j, &cell) in cell_row.iter().enumerate() {
-                let (w, column) =
-                    s.integer(&expected, &more_integers(n - j), 0, bounds.max_value)?;
+                let (w, column) = s.integer(&expected, &more_integers(n - j), 0, max_value)?;
                 if cell == Cell::Empty && w != 0 {
                     return Err(s.error_at_column(
                         column,
@@ -71,7 +78,6 @@ impl Chessboard {
             s.end_line(&plural(n, "integer"))?;
             weights.push(row);
         }
-        s.finish()?;
         Ok(Chessboard { n, cells, weights })
     }
 }

@@ -10,10 +10,16 @@ use std::time::Duration;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::pack::{self, Plan, PlanError, PlanLine};
-use crate::problem::{self, Bounds, Family, GenParams, Problem, SizeRange, Spec};
+use crate::pack;
+use crate::problem::{self, Problem};
 use crate::run::{IoMode, Limits};
 use crate::text::quote;
+
+mod compare;
+mod game;
+
+pub use compare::CompareArgs;
+pub use game::{BoundsArgs, GenArgs, game_help};
 
 const MIB: u64 = 1024 * 1024;
 
@@ -21,54 +27,8 @@ const MIB: u64 = 1024 * 1024;
 fn problem_parser() -> impl TypedValueParser<Value = &'static dyn Problem> {
     PossibleValuesParser::new(problem::names()).map(|name| {
         // Only registered names get past the possible values.
-        problem::by_name(&name).unwrap_or(problem::ALL[0])
+        problem::by_name(&name).unwrap_or(problem::ALL[0] as &dyn Problem)
     })
-}
-
-/// Every family name of every game, `mixed` first, each once, in registry order.
-fn family_names() -> Vec<&'static str> {
-    let mut names = vec![Family::MIXED];
-    for p in problem::ALL {
-        for f in p.families() {
-            if !names.contains(&f.name) {
-                names.push(f.name);
-            }
-        }
-    }
-    names
-}
-
-/// The generator flags shared by `gen` and `stress`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
-pub struct GenArgs {
-    /// Rows: N or LO..HI (default: the problem's whole range).
-    #[arg(long, value_name = "N|LO..HI")]
-    pub n: Option<SizeRange>,
-    /// Columns, chess only: N or LO..HI (default: the problem's whole range).
-    #[arg(long, value_name = "N|LO..HI")]
-    pub m: Option<SizeRange>,
-    /// Largest value or weight generated (default: the problem's bound).
-    #[arg(long, value_name = "V")]
-    pub max_value: Option<i64>,
-    /// Chess only: all B = 0 (the official subtask).
-    #[arg(long)]
-    pub b_zero: bool,
-    /// The kind of case (default: mixed, a family chosen by the seed). Explicit --n, --m,
-    /// --max-value and --b-zero always override the family's own choices.
-    #[arg(long, value_name = "NAME", value_parser = PossibleValuesParser::new(family_names()))]
-    pub family: Option<String>,
-}
-
-impl GenArgs {
-    pub fn to_params(&self) -> GenParams {
-        GenParams {
-            n: self.n,
-            m: self.m,
-            max_value: self.max_value,
-            b_zero: self.b_zero,
-            family: self.family.clone(),
-        }
-    }
 }
 
 #[derive(Debug, Parser)]
@@ -109,41 +69,6 @@ pub enum Command {
     Test(TestArgs),
     /// Feed random cases to a program until one fails, then minimize it.
     Stress(StressArgs),
-}
-
-/// Overrides of the validator's bounds, for users who want larger boards or values.
-#[derive(Debug, Clone, Default, Args)]
-pub struct BoundsArgs {
-    /// Largest accepted n (default: the problem's own bound).
-    #[arg(long, value_name = "N", value_parser = parse_side)]
-    pub bound_n: Option<usize>,
-    /// Largest accepted m, chess only (default: the problem's own bound).
-    #[arg(long, value_name = "M", value_parser = parse_side)]
-    pub bound_m: Option<usize>,
-    /// Largest accepted value or weight (default: the problem's own bound).
-    #[arg(long, value_name = "V", value_parser = clap::value_parser!(i64).range(0..))]
-    pub bound_value: Option<i64>,
-}
-
-impl BoundsArgs {
-    /// Whether any bound was given.
-    pub fn is_set(&self) -> bool {
-        self.bound_n.is_some() || self.bound_m.is_some() || self.bound_value.is_some()
-    }
-
-    pub fn resolve(&self, problem: &dyn Problem) -> Bounds {
-        let mut bounds = problem.default_bounds();
-        if let Some(n) = self.bound_n {
-            bounds.max_n = n;
-        }
-        if let Some(m) = self.bound_m {
-            bounds.max_m = m;
-        }
-        if let Some(v) = self.bound_value {
-            bounds.max_value = v;
-        }
-        bounds
-    }
 }
 
 #[derive(Debug, Args)]
@@ -206,7 +131,9 @@ pub struct PackArgs {
     /// Mixed into every plan line's seed; 0 keeps the plan's seeds as written.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Write into a non-empty directory, replacing files of the same name.
+    /// Write into a non-empty directory: replace files of the same names, remove the files
+    /// manifest.txt lists for the previous pack of this problem and layout that this one
+    /// does not write, and leave everything else in place.
     #[arg(long)]
     pub force: bool,
 }
@@ -326,11 +253,14 @@ pub struct TestArgs {
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
     pub dir: PathBuf,
     #[command(flatten)]
+    pub compare: CompareArgs,
+    #[command(flatten)]
     pub bounds: BoundsArgs,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
-    /// Print a JSON report on stdout (human text goes to stderr).
+    /// Print JSON Lines on stdout: one object per case as it is judged, then a summary
+    /// object; each has "schema": 1 (human text goes to stderr).
     #[arg(long)]
     pub json: bool,
     /// Write a JUnit XML report to FILE.
@@ -380,6 +310,11 @@ impl FromStr for Shard {
     }
 }
 
+/// Where `stress` saves failing cases unless `--save` says otherwise.
+pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
+/// `--shrink-time`'s default (`"30"` in the flag's definition).
+pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
+
 #[derive(Debug, Args)]
 pub struct StressArgs {
     /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
@@ -388,6 +323,8 @@ pub struct StressArgs {
     pub problem: String,
     #[command(flatten)]
     pub gen_args: GenArgs,
+    #[command(flatten)]
+    pub compare: CompareArgs,
     /// First seed; workers try S, S+1, S+2, ...
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -402,7 +339,7 @@ pub struct StressArgs {
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
     /// Where failing cases are saved.
-    #[arg(long, value_name = "DIR", default_value = "duipai-failures")]
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
     pub save: PathBuf,
     /// Report the failing case as found, without minimizing it.
     #[arg(long)]
@@ -417,9 +354,13 @@ pub struct StressArgs {
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,
-    /// Print a JSON report on stdout; its last line is a JSON object.
+    /// Print JSON Lines on stdout: one summary object per run, with "schema": 1 (human
+    /// text goes to stderr).
     #[arg(long)]
     pub json: bool,
+    /// Write a JUnit XML report to FILE: one test case for the run, or for the failing seed.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -512,17 +453,6 @@ pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value))
 }
 
-/// A board side for raised bounds: 1 to 1000 (the solver's state limit comes long before).
-fn parse_side(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=1000).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a side length 1..=1000, found {}",
-            quote(s)
-        )),
-    }
-}
-
 /// Workers: 1 to 1024.
 fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
@@ -594,99 +524,10 @@ impl From<LayoutArg> for pack::Layout {
     }
 }
 
-/// The arguments of one plan line, parsed by clap exactly as `duipai gen` parses them.
-#[derive(Debug, Parser)]
-#[command(name = "gen", disable_help_flag = true, disable_version_flag = true)]
-struct GenLine {
-    #[arg(value_parser = problem_parser())]
-    problem: &'static dyn Problem,
-    #[arg(long)]
-    seed: u64,
-    #[command(flatten)]
-    gen_args: GenArgs,
-}
-
-/// Parses a whole plan for `problem`: `#` starts a comment anywhere on a line, blank lines
-/// are skipped, every other line is `gen PROBLEM [GEN flags] --seed N`, exactly the
-/// arguments of `duipai gen`. Every line is checked (flags against the problem's bounds too),
-/// so a bad plan fails before anything is written.
-pub fn parse_plan(
-    name: &str,
-    text: &str,
-    problem: &'static dyn Problem,
-) -> Result<Plan, PlanError> {
-    let mut lines = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let err = |message: String| PlanError {
-            file: name.to_string(),
-            line,
-            message,
-        };
-        let code = raw.split('#').next().unwrap_or("");
-        let words: Vec<&str> = code.split_whitespace().collect();
-        if words.is_empty() {
-            continue;
-        }
-        if words[0] != "gen" {
-            return Err(err(format!(
-                "expected a `gen {problem} ... --seed N` line, found {}",
-                quote(words[0])
-            )));
-        }
-        let parsed = GenLine::try_parse_from(&words).map_err(|e| err(clap_message(&e)))?;
-        if *parsed.problem != *problem {
-            return Err(err(format!(
-                "this line generates {} but the pack is for {problem}",
-                parsed.problem
-            )));
-        }
-        let params = parsed.gen_args.to_params();
-        Spec::new(problem, &params).map_err(|e| err(e.message))?;
-        lines.push(PlanLine {
-            line,
-            text: words.join(" "),
-            problem,
-            params,
-            seed: parsed.seed,
-        });
-    }
-    if lines.is_empty() {
-        return Err(PlanError {
-            file: name.to_string(),
-            line: 0,
-            message: "the plan has no `gen` line".to_string(),
-        });
-    }
-    Ok(Plan {
-        name: name.to_string(),
-        lines,
-    })
-}
-
-/// clap's message on one line, for `FILE:LINE:`: without its `error: ` prefix, tips and usage
-/// block; continuation lines (the missing arguments, say) are kept.
-fn clap_message(e: &clap::Error) -> String {
-    let rendered = e.render().to_string();
-    let kept: Vec<&str> = rendered
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("tip:"))
-        .filter(|l| !l.is_empty())
-        .collect();
-    let joined = kept.join(" ");
-    let message = joined.strip_prefix("error: ").unwrap_or(&joined);
-    if message.is_empty() {
-        "invalid arguments".to_string()
-    } else {
-        message.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::{ChessProblem, ChessboardProblem};
+    use crate::problem::{CHESS, CHESSBOARD};
 
     #[test]
     fn millis_accepts_units() {
@@ -729,13 +570,13 @@ mod tests {
 
     #[test]
     fn limits_default_to_the_problem() {
-        let limits = limit_args().resolve(&problem::ChessProblem);
+        let limits = limit_args().resolve(&CHESS);
         assert_eq!(limits.cpu, Duration::from_millis(1000));
         assert_eq!(limits.wall, Duration::from_millis(3000));
         assert_eq!(limits.memory_bytes, 512 * MIB);
         assert_eq!(limits.output_bytes, 64 * MIB);
         assert_eq!(limits.processes, 64);
-        let board = limit_args().resolve(&problem::ChessboardProblem);
+        let board = limit_args().resolve(&CHESSBOARD);
         assert_eq!(board.memory_bytes, 1024 * MIB);
     }
 
@@ -746,17 +587,14 @@ mod tests {
         a.memory_limit = Some(256);
         a.output_limit = 1;
         a.process_limit = 4;
-        let limits = a.resolve(&problem::ChessProblem);
+        let limits = a.resolve(&CHESS);
         assert_eq!(limits.cpu, Duration::from_millis(1500));
         assert_eq!(limits.wall, Duration::from_millis(4000));
         assert_eq!(limits.memory_bytes, 256 * MIB);
         assert_eq!(limits.output_bytes, MIB);
         assert_eq!(limits.processes, 4);
         a.wall_limit = Some(700);
-        assert_eq!(
-            a.resolve(&problem::ChessProblem).wall,
-            Duration::from_millis(700)
-        );
+        assert_eq!(a.resolve(&CHESS).wall, Duration::from_millis(700));
     }
 
     #[test]
@@ -774,68 +612,5 @@ mod tests {
     fn command_line_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn builtin_plans_parse_plan() {
-        let chess = parse_plan("chess.plan", ChessProblem.builtin_plan(), &ChessProblem).unwrap();
-        assert_eq!(chess.lines.len(), 20);
-        let board = parse_plan(
-            "chessboard.plan",
-            ChessboardProblem.builtin_plan(),
-            &ChessboardProblem,
-        )
-        .unwrap();
-        assert!(board.lines.len() >= 20);
-    }
-
-    #[test]
-    fn errors_carry_file_and_line() {
-        let text = "# header\n\ngen chess --n 2 --seed 1\ngen chess --n 2 --sed 4\n";
-        let e = parse_plan("my.plan", text, &ChessProblem).unwrap_err();
-        assert_eq!(e.line, 4);
-        assert!(e.to_string().starts_with("my.plan:4: "), "{e}");
-        assert!(e.message.contains("--sed"), "{e}");
-
-        let e = parse_plan("p", "gen chessboard --n 2 --seed 1", &ChessProblem).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "p:1: this line generates chessboard but the pack is for chess"
-        );
-
-        let e = parse_plan("p", "gen chess --n 11 --seed 1", &ChessProblem).unwrap_err();
-        assert_eq!(e.to_string(), "p:1: --n 11: chess allows 1 <= n <= 10");
-
-        let e = parse_plan("p", "gen chess --n 3", &ChessProblem).unwrap_err();
-        assert!(e.message.contains("--seed"), "{e}");
-
-        let e = parse_plan("p", "chess --n 3 --seed 2", &ChessProblem).unwrap_err();
-        assert_eq!(e.line, 1);
-
-        let e = parse_plan("p", "# nothing\n", &ChessProblem).unwrap_err();
-        assert_eq!(e.to_string(), "p: the plan has no `gen` line");
-    }
-
-    #[test]
-    fn command_replays_with_the_effective_seed() {
-        let plan = parse_plan(
-            "p",
-            "gen chess --n 2 --m 2 --b-zero --seed 101  # one",
-            &ChessProblem,
-        )
-        .unwrap();
-        let line = &plan.lines[0];
-        assert_eq!(line.text, "gen chess --n 2 --m 2 --b-zero --seed 101");
-        assert_eq!(
-            line.command(0),
-            "duipai gen chess --n 2 --m 2 --b-zero --seed 101"
-        );
-        assert_eq!(
-            line.command(5),
-            format!(
-                "duipai gen chess --n 2 --m 2 --b-zero --seed {}",
-                crate::pack::effective_seed(101, 5)
-            )
-        );
     }
 }

@@ -1,0 +1,441 @@
+//! Answers and how a program's output is compared with them: integers read as testlib reads
+//! them, words compared exactly or ignoring case, real numbers within a tolerance; grouped by
+//! the cases of the input, so that a mismatch names its case (`case 3 of 12: expected 5,
+//! found 4`). `duipai test`, `stress` and `duipai-checker` all decide through [`check`].
+
+mod integer;
+mod lex;
+mod real;
+
+pub use integer::{parse_answer, parse_answer_with, read_integer};
+pub use lex::Syntax;
+pub use real::{is_real_not_integer, read_real, within};
+
+use integer::quote;
+
+/// How the tokens of an answer are compared with the output's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    /// Every token is an integer, read as testlib's `readLong` reads one: a token that is not
+    /// one is a presentation error.
+    Integers,
+    /// Every token is a real number, read as testlib's `readDouble` reads one, accepted
+    /// within `tolerance` (absolute or relative error, [`within`]).
+    Reals { tolerance: f64 },
+    /// Tokens compared as text. With a tolerance, an expected token written as a real number
+    /// (with a `.` or an exponent) accepts any real number within it; integers and words are
+    /// still compared exactly (words ignoring ASCII case with `ignore_case`).
+    Tokens {
+        tolerance: Option<f64>,
+        ignore_case: bool,
+    },
+}
+
+impl Rule {
+    /// Exact token comparison.
+    pub const EXACT: Rule = Rule::Tokens {
+        tolerance: None,
+        ignore_case: false,
+    };
+}
+
+/// What a program should print for one input, and how its output is compared with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    /// The expected output, as a program should print it.
+    pub text: String,
+    /// The tokens of each case's answer, in case order.
+    cases: Vec<Vec<Vec<u8>>>,
+    pub rule: Rule,
+    /// Whether messages name the case (`case 3 of 12: `): the input has a case structure.
+    numbered: bool,
+    pub syntax: Syntax,
+}
+
+/// The decision on one output.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Accepted; the detail may say how (`3 tokens`), or be empty.
+    Accepted(String),
+    /// A well-formed output with a wrong answer.
+    Wrong(String),
+    /// An output that does not have the answer's form.
+    Format(String),
+}
+
+impl Expected {
+    /// The answers of a problem whose inputs hold `lines.len()` cases, one line each, as the
+    /// reference solver writes them. `numbered` for problems with several cases per input.
+    pub fn from_lines(lines: &[String], rule: Rule, numbered: bool) -> Expected {
+        let mut text = String::new();
+        for line in lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        let syntax = Syntax::Testlib;
+        let cases = lines
+            .iter()
+            .map(|l| syntax.tokens(l.as_bytes()).map(<[u8]>::to_vec).collect())
+            .collect();
+        Expected {
+            text,
+            cases,
+            rule,
+            numbered,
+            syntax,
+        }
+    }
+
+    /// One integer: the answer of the single-case problems.
+    pub fn integer(value: i64) -> Expected {
+        Expected::from_lines(&[value.to_string()], Rule::Integers, false)
+    }
+
+    /// An answer file or a reference's output for an input of `cases` cases: one line per
+    /// case, or, for answers of one token each, any layout of `cases` tokens. Every token must
+    /// read under `rule` (an integer answer file holding `07` is refused); the error says why.
+    pub fn read(
+        bytes: &[u8],
+        rule: Rule,
+        cases: usize,
+        numbered: bool,
+    ) -> Result<Expected, String> {
+        let syntax = Syntax::Testlib;
+        if !numbered && rule == Rule::Integers && cases == 1 {
+            let value = parse_answer(bytes)?;
+            return Ok(Expected::integer(value));
+        }
+        let lines: Vec<Vec<Vec<u8>>> = bytes
+            .split(|&b| b == b'\n')
+            .map(|l| syntax.tokens(l).map(<[u8]>::to_vec).collect::<Vec<_>>())
+            .filter(|t| !t.is_empty())
+            .collect();
+        let tokens: Vec<Vec<u8>> = lines.iter().flatten().cloned().collect();
+        let grouped = if lines.len() == cases {
+            lines
+        } else if tokens.len() == cases && !matches!(rule, Rule::Tokens { .. }) {
+            tokens.into_iter().map(|t| vec![t]).collect()
+        } else {
+            return Err(format!(
+                "expected {} (one line each), found {}",
+                crate::text::plural(cases as u64, "answer"),
+                crate::text::plural(lines.len() as u64, "non-empty line")
+            ));
+        };
+        for (i, case) in grouped.iter().enumerate() {
+            for token in case {
+                let reading = match rule {
+                    Rule::Integers => read_integer(token).map(|_| ()),
+                    Rule::Reals { .. } => read_real(token).map(|_| ()),
+                    Rule::Tokens { .. } => Ok(()),
+                };
+                reading.map_err(|why| format!("answer {}: {}: {why}", i + 1, quote(token)))?;
+            }
+        }
+        Ok(Expected {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            cases: grouped,
+            rule,
+            numbered,
+            syntax,
+        })
+    }
+
+    /// Any text compared token by token under `rule` (problems duipai does not know): one
+    /// unnumbered case of all its tokens.
+    pub fn tokens(bytes: &[u8], rule: Rule) -> Expected {
+        let syntax = Syntax::Testlib;
+        Expected {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            cases: vec![syntax.tokens(bytes).map(<[u8]>::to_vec).collect()],
+            rule,
+            numbered: false,
+            syntax,
+        }
+    }
+
+    /// The answer file or reference output of a problem duipai does not know, compared under
+    /// `rule`. With the exact rule, an answer that is one integer is read as testlib reads one
+    /// (`07` or `+7` for 7 is a presentation error, not a wrong answer); anything else is
+    /// compared token by token.
+    pub fn unknown(bytes: &[u8], rule: Rule) -> Expected {
+        match parse_answer(bytes) {
+            Ok(value) if rule == Rule::EXACT => Expected::integer(value),
+            _ => Expected::tokens(bytes, rule),
+        }
+    }
+
+    /// The same answers read with another protocol's blanks.
+    pub fn with_syntax(mut self, syntax: Syntax) -> Expected {
+        self.syntax = syntax;
+        self
+    }
+
+    /// How many cases the answers are for.
+    pub fn case_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    /// The answer of one case as text, tokens joined by single spaces.
+    pub fn case_text(&self, index: usize) -> String {
+        join(&self.cases[index])
+    }
+
+    /// The single integer answer, when that is what this is.
+    pub fn as_integer(&self) -> Option<i64> {
+        match (&self.rule, self.cases.as_slice()) {
+            (Rule::Integers, [case]) if case.len() == 1 => read_integer(&case[0]).ok(),
+            _ => None,
+        }
+    }
+}
+
+fn join(tokens: &[Vec<u8>]) -> String {
+    let words: Vec<String> = tokens
+        .iter()
+        .map(|t| String::from_utf8_lossy(t).into_owned())
+        .collect();
+    words.join(" ")
+}
+
+/// Compares `output` with the expected answers; a mismatch names its case and, when it lies
+/// inside the output, which case it was (`failed_case`).
+pub fn check(expected: &Expected, output: &[u8]) -> Check {
+    check_cases(expected, output).0
+}
+
+/// [`check`], with the 0-based index of the first case that does not match (`None` when
+/// accepted, or when only something after the last answer is wrong).
+pub fn check_cases(expected: &Expected, output: &[u8]) -> (Check, Option<usize>) {
+    if let Some(value) = expected.as_integer().filter(|_| !expected.numbered) {
+        // The single-integer answer keeps its own messages (`expected 2, found 3`).
+        let check = match parse_answer_with(output, expected.syntax) {
+            Ok(found) if found == value => Check::Accepted(String::new()),
+            Ok(found) => Check::Wrong(format!("expected {value}, found {found}")),
+            Err(why) => Check::Format(why),
+        };
+        let failed = (!check.is_accepted()).then_some(0);
+        return (check, failed);
+    }
+    Comparison::new(expected, output).run()
+}
+
+impl Check {
+    pub fn is_accepted(&self) -> bool {
+        matches!(self, Check::Accepted(_))
+    }
+}
+
+/// A walk through the output's tokens against the expected cases.
+struct Comparison<'a> {
+    expected: &'a Expected,
+    output: Box<dyn Iterator<Item = &'a [u8]> + 'a>,
+    /// 1-based index of the next output token.
+    index: usize,
+}
+
+/// Why one token does not match.
+enum Miss {
+    Wrong,
+    Format(String),
+}
+
+impl<'a> Comparison<'a> {
+    fn new(expected: &'a Expected, output: &'a [u8]) -> Self {
+        Comparison {
+            expected,
+            output: Box::new(expected.syntax.tokens(output)),
+            index: 1,
+        }
+    }
+
+    fn prefix(&self, case: usize) -> String {
+        if self.expected.numbered {
+            format!("case {} of {}: ", case + 1, self.expected.cases.len())
+        } else {
+            String::new()
+        }
+    }
+
+    fn run(mut self) -> (Check, Option<usize>) {
+        let expected = self.expected;
+        for (case, want) in expected.cases.iter().enumerate() {
+            let mut got: Vec<&[u8]> = Vec::new();
+            for token in want {
+                let Some(found) = self.output.next() else {
+                    return (self.ended(case, want, &got), Some(case));
+                };
+                got.push(found);
+                self.index += 1;
+                match compare(expected.rule, token, found) {
+                    Ok(()) => {}
+                    Err(Miss::Wrong) => {
+                        let at = got.len() - 1;
+                        let rest = want.len() - got.len();
+                        got.extend(self.output.by_ref().take(rest));
+                        return (self.wrong(case, at, want, &got), Some(case));
+                    }
+                    Err(Miss::Format(why)) => {
+                        let message = format!("{}{why}", self.prefix(case));
+                        return (Check::Format(message), Some(case));
+                    }
+                }
+            }
+        }
+        if let Some(extra) = self.output.next() {
+            let more = self.output.by_ref().count();
+            return (self.extra(extra, more), None);
+        }
+        let tokens = self.index - 1;
+        (
+            Check::Accepted(if self.expected.numbered {
+                crate::text::plural(expected.cases.len() as u64, "case")
+            } else {
+                crate::text::plural(tokens as u64, "token")
+            }),
+            None,
+        )
+    }
+
+    /// The output ended inside case `case`, after `got` of its tokens.
+    fn ended(&self, case: usize, want: &[Vec<u8>], got: &[&[u8]]) -> Check {
+        let prefix = self.prefix(case);
+        let missing = if self.expected.numbered {
+            format!(
+                "{prefix}expected {}, found end of output",
+                shown_answer(want)
+            )
+        } else {
+            format!(
+                "token {}: expected {}, found end of output",
+                self.index,
+                quote(&want[got.len()])
+            )
+        };
+        match self.expected.rule {
+            // testlib's readers stop at the end of the output with a presentation error.
+            Rule::Integers | Rule::Reals { .. } => Check::Format(missing),
+            Rule::Tokens { .. } => Check::Wrong(missing),
+        }
+    }
+
+    /// Case `case` is wrong at its token `at`; `got` is as much of the case as the output has.
+    fn wrong(&self, case: usize, at: usize, want: &[Vec<u8>], got: &[&[u8]]) -> Check {
+        if !self.expected.numbered {
+            return Check::Wrong(format!(
+                "token {}: expected {}, found {}",
+                self.index - 1,
+                quote(&want[at]),
+                quote(got[at])
+            ));
+        }
+        let found: Vec<Vec<u8>> = got.iter().map(|t| t.to_vec()).collect();
+        let (want, found) = if want.len() == 1 {
+            (plain(&want[0]), plain(&found[0]))
+        } else {
+            (quote(join(want).as_bytes()), quote(join(&found).as_bytes()))
+        };
+        Check::Wrong(format!(
+            "{}expected {want}, found {found}",
+            self.prefix(case)
+        ))
+    }
+
+    fn extra(&self, extra: &[u8], more: usize) -> Check {
+        let tail = if more == 0 {
+            String::new()
+        } else {
+            format!(
+                " and {more} more token{}",
+                crate::text::plural_s(more as u64)
+            )
+        };
+        let answers = if self.expected.numbered {
+            format!(
+                "the last of {}",
+                crate::text::plural(self.expected.cases.len() as u64, "answer")
+            )
+        } else {
+            format!("token {}", self.index - 1)
+        };
+        let message = format!(
+            "found {}{tail} after {answers}: nothing may follow it",
+            quote(extra)
+        );
+        match self.expected.rule {
+            Rule::Integers | Rule::Reals { .. } => Check::Format(message),
+            Rule::Tokens { .. } => Check::Wrong(message),
+        }
+    }
+}
+
+/// An answer of one case for a message: a single number bare (`5`, `0.555556`), words
+/// quoted together (`"Case #1: Tom200"`).
+fn shown_answer(tokens: &[Vec<u8>]) -> String {
+    match tokens {
+        [one] => plain(one),
+        _ => quote(join(tokens).as_bytes()),
+    }
+}
+
+/// A number as it is (`-3`), anything else quoted.
+fn plain(token: &[u8]) -> String {
+    if read_real(token).is_ok() {
+        String::from_utf8_lossy(token).into_owned()
+    } else {
+        quote(token)
+    }
+}
+
+/// One expected token against one output token.
+fn compare(rule: Rule, want: &[u8], found: &[u8]) -> Result<(), Miss> {
+    match rule {
+        Rule::Integers => {
+            let value = read_integer(found).map_err(|why| {
+                Miss::Format(format!(
+                    "expected an integer, found {}: {why}",
+                    quote(found)
+                ))
+            })?;
+            if read_integer(want) == Ok(value) {
+                Ok(())
+            } else {
+                Err(Miss::Wrong)
+            }
+        }
+        Rule::Reals { tolerance } => {
+            let value = read_real(found).map_err(|why| {
+                Miss::Format(format!(
+                    "expected a real number, found {}: {why}",
+                    quote(found)
+                ))
+            })?;
+            match read_real(want) {
+                Ok(w) if within(w, value, tolerance) => Ok(()),
+                _ => Err(Miss::Wrong),
+            }
+        }
+        Rule::Tokens {
+            tolerance,
+            ignore_case,
+        } => {
+            let same = if ignore_case {
+                want.eq_ignore_ascii_case(found)
+            } else {
+                want == found
+            };
+            let close = || match (tolerance, read_real(want), read_real(found)) {
+                (Some(eps), Ok(w), Ok(f)) if is_real_not_integer(want) => within(w, f, eps),
+                _ => false,
+            };
+            if same || close() {
+                Ok(())
+            } else {
+                Err(Miss::Wrong)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! What writing a pack into a directory changes there, worked out before anything is
+//! written: the files it replaces, the files of the previous pack it removes, the files and
+//! the other packs it leaves in place, and the files it cannot write because another pack in
+//! the manifest owns them. Both the refusal without `--force` and the report after it say
+//! exactly this.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::manifest::{Manifest, describe_pack};
+use super::{Layout, MANIFEST, PROBLEM_YAML, PackReport, layout_name};
+use crate::problem::Problem;
+
+/// How many file names a message lists before `and N more`.
+const NAMES_SHOWN: usize = 6;
+
+/// What a pack would do to a directory.
+#[derive(Debug, Clone, Default)]
+pub struct Survey {
+    /// `the chess pack (noi layout)`.
+    pub pack: String,
+    /// The directory does not exist or has nothing in it.
+    pub empty: bool,
+    /// Files of the same names that the previous pack of this problem and layout listed.
+    pub replaced_own: Vec<String>,
+    /// Files of the same names that no pack in the manifest lists (made by hand, or left by
+    /// a pack whose manifest is gone).
+    pub replaced_unlisted: Vec<String>,
+    /// How many of the pack's files do not exist yet.
+    pub created: usize,
+    /// Files the previous pack listed that this one does not write: the only ones removed.
+    pub removed: Vec<String>,
+    /// `problem.yaml` exists and will be merged (ICPC layout).
+    pub merges_yaml: bool,
+    /// Files no pack lists and this one does not write.
+    pub left_in_place: Vec<String>,
+    /// The other packs in the manifest, with how many of their files exist.
+    pub kept: Vec<(String, usize)>,
+    /// Files this pack would write that another pack in the manifest lists, with that pack.
+    pub conflicts: Vec<(String, String)>,
+}
+
+impl Survey {
+    /// Surveys `out` for a pack of `problem` in `layout` that writes the files `planned`.
+    pub fn of(
+        out: &Path,
+        manifest: &Manifest,
+        problem: &dyn Problem,
+        layout: Layout,
+        planned: &[&str],
+    ) -> anyhow::Result<Survey> {
+        let (name, layout_name) = (problem.name(), layout_name(layout));
+        let existing = files_below(out)?;
+        let own: &[String] = manifest
+            .section(name, layout_name)
+            .map_or(&[], |s| &s.files);
+        let mut survey = Survey {
+            pack: describe_pack(name, layout_name),
+            empty: is_empty_dir(out)?,
+            ..Survey::default()
+        };
+        for &file in planned {
+            match manifest.owner_of(file) {
+                Some(owner) if owner.problem != name || owner.layout != layout_name => {
+                    survey.conflicts.push((file.to_string(), owner.describe()));
+                }
+                _ if !existing.contains(file) => survey.created += 1,
+                _ if own.iter().any(|f| f == file) => survey.replaced_own.push(file.to_string()),
+                _ => survey.replaced_unlisted.push(file.to_string()),
+            }
+        }
+        for file in own.iter().filter(|f| !planned.contains(&f.as_str())) {
+            // Only a regular file is duipai's to remove: anything else there now is not.
+            if std::fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file()) {
+                survey.removed.push(file.clone());
+            }
+        }
+        for section in &manifest.sections {
+            if section.problem != name || section.layout != layout_name {
+                let present = section.files.iter().filter(|f| existing.contains(*f));
+                survey.kept.push((section.describe(), present.count()));
+            }
+        }
+        // `problem.yaml` belongs to the ICPC pack in the directory, whichever it is.
+        let yaml = layout == Layout::Icpc
+            || manifest
+                .sections
+                .iter()
+                .any(|s| s.layout == super::layout_name(Layout::Icpc));
+        survey.merges_yaml = layout == Layout::Icpc && existing.contains(PROBLEM_YAML);
+        survey.left_in_place = existing
+            .iter()
+            .filter(|f| {
+                !(planned.contains(&f.as_str())
+                    || survey.removed.contains(f)
+                    || f.as_str() == MANIFEST
+                    || yaml && f.as_str() == PROBLEM_YAML
+                    || manifest
+                        .owner_of(f)
+                        .is_some_and(|o| o.problem != name || o.layout != layout_name))
+            })
+            .cloned()
+            .collect();
+        Ok(survey)
+    }
+
+    /// Why the pack cannot be written at all, even with `--force`: it would overwrite
+    /// another pack's files.
+    pub fn conflict(&self) -> Option<String> {
+        let (_, owner) = self.conflicts.first()?;
+        let files: Vec<String> = self
+            .conflicts
+            .iter()
+            .filter(|(_, o)| o == owner)
+            .map(|(f, _)| f.clone())
+            .collect();
+        Some(format!(
+            "{} would overwrite {}, which {MANIFEST} lists for {owner}; packs that share a \
+             directory need their own file names: use --layout noi (files named after the \
+             problem) or another --out",
+            self.pack,
+            names(&files)
+        ))
+    }
+
+    /// The refusal of a non-empty directory `out` without `--force`: what `--force` would do.
+    pub fn not_empty_message(&self, out: &Path) -> String {
+        let mut lines = vec![format!(
+            "{} is not empty; pass --force to write {} into it. With --force, duipai",
+            out.display(),
+            self.pack
+        )];
+        let mut replaced = Vec::new();
+        if !self.replaced_own.is_empty() {
+            replaced.push(format!(
+                "{} that the previous pack listed in {MANIFEST} ({})",
+                count(self.replaced_own.len()),
+                names(&self.replaced_own)
+            ));
+        }
+        if !self.replaced_unlisted.is_empty() {
+            replaced.push(format!(
+                "{} that {MANIFEST} does not list ({})",
+                count(self.replaced_unlisted.len()),
+                names(&self.replaced_unlisted)
+            ));
+        }
+        lines.push(match replaced.is_empty() {
+            true => "  replaces no file".to_string(),
+            false => format!("  replaces {}", replaced.join(", and ")),
+        });
+        lines.push(format!("  creates {}", count(self.created)));
+        if self.merges_yaml {
+            lines.push(format!(
+                "  merges {PROBLEM_YAML}: sets limits.time_limit and limits.memory, keeps every \
+                 other key and comment"
+            ));
+        }
+        lines.push(match self.removed.is_empty() {
+            true => "  removes no file".to_string(),
+            false => format!(
+                "  removes {} that the previous pack listed in {MANIFEST} and this one does not \
+                 write ({})",
+                count(self.removed.len()),
+                names(&self.removed)
+            ),
+        });
+        if !self.left_in_place.is_empty() {
+            lines.push(format!(
+                "  leaves in place {} that no pack in {MANIFEST} lists ({})",
+                count(self.left_in_place.len()),
+                names(&self.left_in_place)
+            ));
+        }
+        for (pack, files) in &self.kept {
+            lines.push(format!("  keeps the {} of {pack}", count(*files)));
+        }
+        lines.join("\n")
+    }
+
+    /// The report's fields that the survey knows.
+    pub fn into_report(self) -> PackReport {
+        PackReport {
+            removed: self.removed,
+            replaced_unlisted: self.replaced_unlisted,
+            left_in_place: self.left_in_place,
+            kept: self
+                .kept
+                .into_iter()
+                .map(|(pack, n)| format!("the {} of {pack}", count(n)))
+                .collect(),
+            ..PackReport::default()
+        }
+    }
+}
+
+/// `1 file`, `40 files`.
+fn count(n: usize) -> String {
+    crate::text::plural(n as u64, "file")
+}
+
+/// `a, b, c and 5 more`.
+pub fn names(files: &[String]) -> String {
+    let shown = files.len().min(NAMES_SHOWN);
+    let mut text = files[..shown].join(", ");
+    if files.len() > shown {
+        text.push_str(&format!(" and {} more", files.len() - shown));
+    }
+    text
+}
+
+fn is_empty_dir(out: &Path) -> anyhow::Result<bool> {
+    match std::fs::read_dir(out) {
+        Ok(mut entries) => Ok(entries.next().is_none()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(true),
+        Err(e) => Err(e).with_context(|| format!("reading the directory {}", out.display())),
+    }
+}
+
+/// Everything below `out` but directories, relative and `/`-separated.
+fn files_below(out: &Path) -> anyhow::Result<BTreeSet<String>> {
+    let mut files = BTreeSet::new();
+    if !out.is_dir() {
+        return Ok(files);
+    }
+    for entry in walkdir::WalkDir::new(out).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("reading the directory {}", out.display()))?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(out) else {
+            continue;
+        };
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        files.insert(parts.join("/"));
+    }
+    Ok(files)
+}

@@ -1,0 +1,532 @@
+//! `problem.yaml` of the ICPC layout, merged key by key into what the setter has: duipai owns
+//! only the judge's limits (`limits.time_limit`, `limits.memory`) and supplies
+//! `problem_format_version` and `name` when they are missing; every other key, the order of
+//! the keys, comments and blank lines stay as written.
+//!
+//! The merge reads the top-level keys of a block-style YAML mapping line by line (a key at
+//! the start of a line, its value on the rest of the line or on the indented lines below).
+//! A file it cannot read that way with certainty (a flow-style `limits: {...}`, a key given
+//! twice, several documents, a value it would have to restructure) is left exactly as it
+//! is, and the reason is reported.
+
+use crate::problem::Problem;
+
+/// What became of `problem.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum YamlOutcome {
+    /// There was none: duipai's own was written.
+    Created,
+    /// It already had duipai's values.
+    Unchanged,
+    /// These changes were made (`limits.time_limit 5 -> 1`, `added name`).
+    Updated(Vec<String>),
+    /// It was left exactly as it was, for this reason.
+    LeftAlone(String),
+}
+
+/// `problem.yaml` as duipai writes it (problem package format 2023-07): the name and the
+/// judge's limits, the time limit in seconds and the memory in MiB.
+pub fn problem_yaml(problem: &dyn Problem) -> String {
+    let values = Owned::of(problem);
+    let validation = match values.validation {
+        Some(v) => format!("validation: {v}\n"),
+        None => String::new(),
+    };
+    format!(
+        "problem_format_version: {}\nname: {}\nlimits:\n  time_limit: {}\n  memory: {}\n\
+         {validation}",
+        values.version, values.name, values.time_limit, values.memory
+    )
+}
+
+/// The values duipai writes.
+struct Owned {
+    version: &'static str,
+    name: String,
+    /// `default` when the default output validator needs flags (in `data/testdata.yaml`).
+    validation: Option<&'static str>,
+    time_limit: String,
+    memory: String,
+}
+
+impl Owned {
+    fn of(problem: &dyn Problem) -> Owned {
+        let (time_ms, memory_mib) = problem.default_limits();
+        Owned {
+            version: "2023-07-draft",
+            name: problem.name().to_string(),
+            validation: super::validator_flags(problem.rule()).map(|_| "default"),
+            time_limit: (time_ms as f64 / 1000.0).to_string(),
+            memory: memory_mib.to_string(),
+        }
+    }
+}
+
+/// The new text of `problem.yaml` (`None`: leave the file as it is) and what was done.
+pub fn merge(existing: Option<&[u8]>, problem: &dyn Problem) -> (Option<String>, YamlOutcome) {
+    let Some(bytes) = existing else {
+        return (Some(problem_yaml(problem)), YamlOutcome::Created);
+    };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return (
+            None,
+            YamlOutcome::LeftAlone("it is not UTF-8 text".to_string()),
+        );
+    };
+    // A byte-order mark stays first, before any key added.
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(body) => ("\u{feff}", body),
+        None => ("", text),
+    };
+    match merge_text(body, &Owned::of(problem)) {
+        Ok((merged, changes)) if changes.is_empty() => {
+            debug_assert_eq!(merged, body);
+            (None, YamlOutcome::Unchanged)
+        }
+        Ok((merged, changes)) => (
+            Some(format!("{bom}{merged}")),
+            YamlOutcome::Updated(changes),
+        ),
+        Err(why) => (None, YamlOutcome::LeftAlone(why)),
+    }
+}
+
+/// A line of the file, split into its text and its line break.
+#[derive(Debug, Clone)]
+struct Line<'a> {
+    text: &'a str,
+    end: &'a str,
+}
+
+fn split_lines(text: &str) -> Vec<Line<'_>> {
+    text.split_inclusive('\n')
+        .map(|raw| {
+            let text = raw.trim_end_matches(['\n', '\r']);
+            Line {
+                text,
+                end: &raw[text.len()..],
+            }
+        })
+        .collect()
+}
+
+/// Blank, or a comment.
+fn is_filler(line: &str) -> bool {
+    let t = line.trim_start();
+    t.is_empty() || t.starts_with('#')
+}
+
+/// `key: rest` for a plain key at the start of `line`: the key and the byte offset of the
+/// rest (after the colon).
+fn key_of(line: &str) -> Option<(&str, usize)> {
+    let end = line
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(line.len(), |(i, _)| i);
+    let key = &line[..end];
+    let first = key.chars().next()?;
+    if !(first.is_ascii_alphabetic() || first == '_') {
+        return None;
+    }
+    let after = line[end..].trim_start_matches(' ');
+    let colon = line.len() - after.len();
+    let rest = after.strip_prefix(':')?;
+    (rest.is_empty() || rest.starts_with([' ', '\t'])).then_some((key, colon + 1))
+}
+
+/// Splits the rest of a `key:` line into its value and what follows it (spaces and a
+/// comment), respecting quotes.
+fn value_and_comment(rest: &str) -> (&str, &str) {
+    let lead = rest.len() - rest.trim_start().len();
+    let body = &rest[lead..];
+    let mut quote = None;
+    let mut prev_space = true;
+    for (i, c) in body.char_indices() {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if (c == '"' || c == '\'') && i == 0 => quote = Some(c),
+            None if c == '#' && prev_space => {
+                let value = body[..i].trim_end();
+                return (value, &body[value.len()..]);
+            }
+            None => {}
+        }
+        prev_space = c == ' ' || c == '\t';
+    }
+    let value = body.trim_end();
+    (value, &body[value.len()..])
+}
+
+/// A top-level entry: its key line and the lines below it, up to the next key.
+struct Entry<'a> {
+    key: &'a str,
+    /// Index of the key line.
+    at: usize,
+    /// One past its last line (the next key's line, or the end).
+    until: usize,
+}
+
+/// The top-level entries, or why the file cannot be merged line by line.
+fn entries<'a>(lines: &[Line<'a>]) -> Result<Vec<Entry<'a>>, String> {
+    let mut entries: Vec<Entry<'a>> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let text = line.text;
+        if is_filler(text) || text.starts_with([' ', '\t']) {
+            continue;
+        }
+        if text.trim_end() == "---" && entries.is_empty() {
+            continue;
+        }
+        if text.starts_with("---") || text.starts_with("...") {
+            return Err(format!("line {}: it holds several YAML documents", i + 1));
+        }
+        let Some((key, _)) = key_of(text) else {
+            return Err(format!(
+                "line {}: {} is not a plain `key: value` line",
+                i + 1,
+                crate::text::quote(text)
+            ));
+        };
+        if let Some(first) = entries.iter().find(|e| e.key == key) {
+            return Err(format!(
+                "line {}: {key} is given twice (first on line {})",
+                i + 1,
+                first.at + 1
+            ));
+        }
+        if let Some(last) = entries.last_mut() {
+            last.until = i;
+        }
+        entries.push(Entry {
+            key,
+            at: i,
+            until: lines.len(),
+        });
+    }
+    Ok(entries)
+}
+
+/// The merged text and the changes made, or why the text is left alone.
+fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String> {
+    let lines = split_lines(text);
+    let entries = entries(&lines)?;
+    let eol = if lines.first().is_some_and(|l| l.end == "\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut changes = Vec::new();
+    // Replacements of whole lines, and new lines to insert before a line index.
+    let mut replaced: Vec<(usize, String)> = Vec::new();
+    let mut inserted: Vec<(usize, String)> = Vec::new();
+    let first_key = entries.first().map_or(lines.len(), |e| e.at);
+    let supplied = [
+        ("problem_format_version", Some(owned.version)),
+        ("name", Some(owned.name.as_str())),
+        ("validation", owned.validation),
+    ];
+    for (key, value) in supplied.iter().filter_map(|(k, v)| Some((*k, (*v)?))) {
+        if !entries.iter().any(|e| e.key == key) {
+            inserted.push((first_key, format!("{key}: {value}{eol}")));
+            changes.push(format!("added {key}"));
+        }
+    }
+    let limits = [("time_limit", &owned.time_limit), ("memory", &owned.memory)];
+    match entries.iter().find(|e| e.key == "limits") {
+        None => {
+            let mut block = format!("limits:{eol}");
+            for (key, value) in limits {
+                block.push_str(&format!("  {key}: {value}{eol}"));
+            }
+            inserted.push((lines.len(), block));
+            changes.push("added limits".to_string());
+        }
+        Some(entry) => merge_limits(
+            &lines,
+            entry,
+            &limits,
+            eol,
+            &mut replaced,
+            &mut inserted,
+            &mut changes,
+        )?,
+    }
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in lines.iter().enumerate() {
+        for (_, new) in inserted.iter().filter(|(at, _)| *at == i) {
+            out.push_str(new);
+        }
+        match replaced.iter().find(|(at, _)| *at == i) {
+            Some((_, new)) => out.push_str(new),
+            None => {
+                out.push_str(line.text);
+                out.push_str(line.end);
+            }
+        }
+    }
+    let at_end: Vec<&String> = inserted
+        .iter()
+        .filter(|(at, _)| *at == lines.len())
+        .map(|(_, new)| new)
+        .collect();
+    if !at_end.is_empty() && !out.is_empty() && !out.ends_with('\n') {
+        out.push_str(eol);
+    }
+    at_end.into_iter().for_each(|new| out.push_str(new));
+    Ok((out, changes))
+}
+
+/// Sets `limits.time_limit` and `limits.memory` inside the block mapping under `limits:`.
+fn merge_limits(
+    lines: &[Line<'_>],
+    entry: &Entry<'_>,
+    limits: &[(&str, &String)],
+    eol: &str,
+    replaced: &mut Vec<(usize, String)>,
+    inserted: &mut Vec<(usize, String)>,
+    changes: &mut Vec<String>,
+) -> Result<(), String> {
+    let head = lines[entry.at].text;
+    let (_, rest_at) = key_of(head).unwrap_or(("", head.len()));
+    let (inline, _) = value_and_comment(&head[rest_at..]);
+    if !inline.is_empty() {
+        return Err(format!(
+            "line {}: limits is written on one line ({}); duipai sets only a block of \
+             `key: value` lines",
+            entry.at + 1,
+            crate::text::quote(inline)
+        ));
+    }
+    let children: Vec<usize> = (entry.at + 1..entry.until)
+        .filter(|&i| !is_filler(lines[i].text))
+        .collect();
+    let indent = children.first().map_or(2, |&i| {
+        lines[i].text.len() - lines[i].text.trim_start_matches(' ').len()
+    });
+    if indent == 0 {
+        return Err(format!(
+            "line {}: the lines under limits are not indented with spaces",
+            entry.at + 2
+        ));
+    }
+    let mut found: Vec<(&str, usize)> = Vec::new();
+    for &i in &children {
+        let text = lines[i].text;
+        let own = text.len() - text.trim_start_matches(' ').len();
+        if own < indent {
+            return Err(format!(
+                "line {}: its indentation does not match limits' other keys",
+                i + 1
+            ));
+        }
+        if own > indent {
+            continue;
+        }
+        match key_of(&text[indent..]) {
+            Some((key, _)) => found.push((key, i)),
+            None => {
+                return Err(format!(
+                    "line {}: {} under limits is not a plain `key: value` line",
+                    i + 1,
+                    crate::text::quote(text.trim())
+                ));
+            }
+        }
+    }
+    let last_child = children.last().copied().unwrap_or(entry.at);
+    let pad = " ".repeat(indent);
+    for &(key, value) in limits {
+        let Some(&(_, at)) = found.iter().find(|(k, _)| *k == key) else {
+            inserted.push((last_child + 1, format!("{pad}{key}: {value}{eol}")));
+            changes.push(format!("added limits.{key}"));
+            continue;
+        };
+        if children
+            .iter()
+            .any(|&c| c > at && c < next_key_after(&found, at, entry.until))
+        {
+            return Err(format!(
+                "line {}: limits.{key} has lines below it; duipai sets only a one-line value",
+                at + 1
+            ));
+        }
+        let text = lines[at].text;
+        let rest_at = indent + key_of(&text[indent..]).map_or(0, |(_, r)| r);
+        let (old, comment) = value_and_comment(&text[rest_at..]);
+        if same_number(old, value) {
+            continue;
+        }
+        let value_at = rest_at + (text[rest_at..].len() - text[rest_at..].trim_start().len());
+        let mut prefix = text[..value_at].to_string();
+        if !prefix.ends_with([' ', '\t']) {
+            prefix.push(' ');
+        }
+        replaced.push((at, format!("{prefix}{value}{comment}{}", lines[at].end)));
+        changes.push(format!("limits.{key} {} -> {value}", display_value(old)));
+    }
+    Ok(())
+}
+
+/// The line of the key that follows the one on line `at` under `limits`, or the block's end.
+fn next_key_after(found: &[(&str, usize)], at: usize, until: usize) -> usize {
+    found
+        .iter()
+        .map(|&(_, i)| i)
+        .filter(|&i| i > at)
+        .min()
+        .unwrap_or(until)
+}
+
+/// Whether a value as written is the number duipai writes (`1.0` and `1` are the same).
+fn same_number(written: &str, ours: &str) -> bool {
+    match (written.parse::<f64>(), ours.parse::<f64>()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => written == ours,
+    }
+}
+
+fn display_value(value: &str) -> &str {
+    if value.is_empty() { "(empty)" } else { value }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::{CHESS, CHESSBOARD};
+
+    fn merged(text: &str) -> (Option<String>, YamlOutcome) {
+        merge(Some(text.as_bytes()), &CHESS)
+    }
+
+    #[test]
+    fn a_missing_file_is_written_whole() {
+        let (text, outcome) = merge(None, &CHESSBOARD);
+        assert_eq!(outcome, YamlOutcome::Created);
+        assert_eq!(
+            text.unwrap(),
+            "problem_format_version: 2023-07-draft\nname: chessboard\nlimits:\n  time_limit: 1\n  \
+             memory: 1024\n"
+        );
+    }
+
+    #[test]
+    fn duipais_own_file_is_unchanged() {
+        let own = problem_yaml(&CHESS);
+        assert_eq!(merged(&own), (None, YamlOutcome::Unchanged));
+    }
+
+    #[test]
+    fn the_setters_keys_comments_and_order_stay() {
+        let text = "# Problem A of the contest\n\
+                    problem_format_version: 2023-07-draft\n\
+                    name: 一双木棋  # the statement's title\n\
+                    uuid: 4c3b6e2a-59d1-4f0e-9a43-0a3c1f2b7d11\n\
+                    license: cc by-sa\n\
+                    rights_owner: NOI committee\n\
+                    \n\
+                    limits:\n    \
+                        time_limit: 5.0   # tuned by hand\n    \
+                        output: 8\n    \
+                        memory: 256\n\
+                    keywords:\n  \
+                      - game\n";
+        let (new, outcome) = merged(text);
+        let expected = text
+            .replace("time_limit: 5.0   #", "time_limit: 1   #")
+            .replace("memory: 256", "memory: 512");
+        assert_eq!(new.unwrap(), expected);
+        assert_eq!(
+            outcome,
+            YamlOutcome::Updated(vec![
+                "limits.time_limit 5.0 -> 1".to_string(),
+                "limits.memory 256 -> 512".to_string()
+            ])
+        );
+    }
+
+    #[test]
+    fn missing_keys_are_added_where_they_belong() {
+        let (new, outcome) = merged("# header\nlicense: cc0\nlimits:\n  output: 8\n");
+        assert_eq!(
+            new.unwrap(),
+            "# header\nproblem_format_version: 2023-07-draft\nname: chess\nlicense: cc0\n\
+             limits:\n  output: 8\n  time_limit: 1\n  memory: 512\n"
+        );
+        let YamlOutcome::Updated(changes) = outcome else {
+            panic!("{outcome:?}")
+        };
+        assert_eq!(
+            changes,
+            [
+                "added problem_format_version",
+                "added name",
+                "added limits.time_limit",
+                "added limits.memory"
+            ]
+        );
+        // No limits at all, and no final line break.
+        let (new, _) = merged("problem_format_version: 2025-09\nname: Chess\nuuid: x");
+        assert_eq!(
+            new.unwrap(),
+            "problem_format_version: 2025-09\nname: Chess\nuuid: x\nlimits:\n  time_limit: 1\n  \
+             memory: 512\n"
+        );
+        // An empty limits block, followed by another key, and CRLF line ends.
+        let (new, _) =
+            merged("name: c\r\nproblem_format_version: 2025-09\r\nlimits:\r\nuuid: u\r\n");
+        assert_eq!(
+            new.unwrap(),
+            "name: c\r\nproblem_format_version: 2025-09\r\nlimits:\r\n  time_limit: 1\r\n  memory: \
+             512\r\nuuid: u\r\n"
+        );
+    }
+
+    #[test]
+    fn quoted_values_and_comments_are_told_apart() {
+        let text = "name: \"a # b\"\nproblem_format_version: '2023-07-draft'\nlimits:\n  \
+                    time_limit: '3'  # quoted\n  memory: 512 #x\n";
+        let (new, _) = merged(text);
+        assert_eq!(
+            new.unwrap(),
+            text.replace("time_limit: '3'  #", "time_limit: 1  #")
+        );
+        assert_eq!(value_and_comment(" \"a # b\"  # c"), ("\"a # b\"", "  # c"));
+        assert_eq!(value_and_comment(" a#b"), ("a#b", ""));
+        assert_eq!(value_and_comment(""), ("", ""));
+    }
+
+    #[test]
+    fn what_cannot_be_merged_line_by_line_is_left_alone() {
+        for (text, says) in [
+            (
+                "name: c\nlimits: {time_limit: 2, memory: 64}\n",
+                "written on one line",
+            ),
+            ("name: c\nname: d\n", "given twice"),
+            ("name: c\n---\nname: d\n", "several YAML documents"),
+            ("\"name\": c\n", "not a plain"),
+            ("limits:\n  time_limit:\n    - 1\n", "lines below it"),
+            ("limits:\n    memory: 1\n  time_limit: 2\n", "indentation"),
+            ("limits:\n  - 1\n", "not a plain"),
+        ] {
+            let (new, outcome) = merged(text);
+            assert_eq!(new, None, "{text:?}");
+            let YamlOutcome::LeftAlone(why) = outcome else {
+                panic!("{text:?}: {outcome:?}")
+            };
+            assert!(why.contains(says), "{text:?}: {why}");
+        }
+        let (new, outcome) = merge(Some(b"name: \xff\n"), &CHESS);
+        assert_eq!(new, None);
+        assert!(matches!(outcome, YamlOutcome::LeftAlone(_)));
+    }
+
+    #[test]
+    fn a_document_start_and_nested_setter_values_are_kept() {
+        let text = "---\nname: c\nproblem_format_version: draft\ncredits:\n  authors:\n    - A\n\
+                    limits:\n  time_limit: 1\n  time_multipliers:\n    ac_to_time_limit: 2\n  \
+                    memory: 512\n";
+        assert_eq!(merged(text), (None, YamlOutcome::Unchanged));
+    }
+}

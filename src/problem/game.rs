@@ -1,0 +1,420 @@
+//! The typed side of a game: [`Game`], which each game implements with its own case and
+//! answer types, and the one generic adapter, [`Builtin`], that turns any `Game` into the
+//! object-safe [`Problem`] the engine uses, with [`Cases`], a whole input file of the game's
+//! cases, as its [`Instance`]. What every game would otherwise write again lives here: the
+//! file's structure (one case, a count first, a terminator line), the file-level shrink
+//! passes (whole cases first), the answers as text, and the test-only [`Verify`] hooks.
+
+use std::any::Any;
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::file;
+use super::generate::{Family, SizeProfile, Spec};
+use super::input::Scanner;
+use super::params::{BoundSpec, Bounds, ParamSpec};
+use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
+use crate::answer::Rule;
+use crate::random::Rng;
+
+/// A game with its concrete case and answer types. Implemented by a unit type per game
+/// (`ChessProblem`); registered through its [`Builtin`] static.
+pub trait Game: Sized + Send + Sync + 'static {
+    /// One case of the input (a board).
+    type Case: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    /// One case's answer.
+    type Answer: Clone + fmt::Debug + PartialEq;
+
+    /// The name typed on the command line and used in file names (`chess`).
+    const NAME: &'static str;
+    /// One line for `--help`.
+    const ABOUT: &'static str;
+    /// How cases make up an input file.
+    const STRUCTURE: Structure;
+    /// How answers are compared.
+    const RULE: Rule;
+    /// The validator's bounds, at the official constraints by default.
+    const BOUNDS: &'static [BoundSpec];
+    /// The generator's parameters, in the order `--help` and replay lines list them.
+    const PARAMS: &'static [ParamSpec];
+    /// The case families (`--family`), in the order `mixed` draws from (without `mixed`).
+    const FAMILIES: &'static [Family];
+    /// The judge's limits: (CPU milliseconds, memory MiB).
+    const LIMITS: (u64, u64);
+    /// The statement's sample: (input, answer).
+    const SAMPLE: (&'static str, &'static str);
+    /// The built-in test plan `pack` follows (`generators/<name>.plan`).
+    const PLAN: &'static str;
+    /// How many shrink passes [`Game::shrink_pass`] has.
+    const SHRINK_PASSES: usize;
+
+    /// The game as registered.
+    fn registered() -> &'static Builtin<Self>;
+
+    /// Reads one case at the scanner's position, strictly, every rejection positioned.
+    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Self::Case, InputError>;
+
+    /// Appends the canonical text of one case: single spaces, `\n` line ends.
+    fn write_case(case: &Self::Case, out: &mut String);
+
+    /// One case of `family`. The draw order is part of the output format: changing it changes
+    /// every golden hash.
+    fn generate_case(
+        rng: &mut Rng,
+        family: &Family,
+        profile: SizeProfile,
+        spec: &Spec,
+    ) -> Self::Case;
+
+    /// A whole file's cases: one for a single-case game; otherwise as many as the `cases`
+    /// parameter allows (drawn with the profile), each of `family`. Games whose families shape
+    /// the whole file (a maximal file) override it.
+    fn generate_file(
+        rng: &mut Rng,
+        family: &Family,
+        profile: SizeProfile,
+        spec: &Spec,
+    ) -> Vec<Self::Case> {
+        let count = match Self::STRUCTURE {
+            Structure::Single => 1,
+            _ => profile.sample(rng, spec.range("cases")),
+        };
+        (0..count)
+            .map(|_| Self::generate_case(rng, family, profile, spec))
+            .collect()
+    }
+
+    /// The exact answer, or why the solver declines (only with raised bounds).
+    fn solve(case: &Self::Case) -> Result<Self::Answer, SolveError>;
+
+    /// The line a program prints for `answer` as case `number` (1-based).
+    fn answer_line(answer: &Self::Answer, number: usize) -> String;
+
+    /// The answer, the board and one optimal line of play, as text.
+    fn explain(case: &Self::Case) -> Result<Explanation, SolveError>;
+
+    /// An independent exhaustive search sharing nothing with [`Game::solve`]; `None` when the
+    /// case is too big for it.
+    fn brute_force(case: &Self::Case) -> Option<Self::Answer>;
+
+    /// The case's shape for reports (`3×4`).
+    fn shape(case: &Self::Case) -> String;
+
+    /// The game's own size order, most significant first: every shrink candidate is smaller
+    /// in it (lexicographically). Every case of a game gives a vector of the same length.
+    fn measure(case: &Self::Case) -> Vec<i64>;
+
+    /// The largest value of the case, for the minimizer's progress line.
+    fn largest(case: &Self::Case) -> i64;
+
+    /// The candidates of shrink pass `pass`, most drastic first: each strictly smaller in
+    /// [`Game::measure`], never equal to `case`, and valid wherever `case` is.
+    fn shrink_pass(case: &Self::Case, pass: usize) -> Vec<Self::Case>;
+
+    /// How many values the minimizer may lower one by one.
+    fn value_slots(case: &Self::Case) -> usize;
+
+    /// The value in `slot`.
+    fn value(case: &Self::Case, slot: usize) -> i64;
+
+    /// `case` with `slot` set to `value`, which the minimizer keeps within
+    /// `0..=value(slot)`; the result stays valid.
+    fn with_value(case: &Self::Case, slot: usize, value: i64) -> Self::Case;
+}
+
+/// A [`Game`] as the engine sees it: a [`Problem`] (and, for tests, a [`Verify`]).
+pub struct Builtin<G: Game>(PhantomData<fn() -> G>);
+
+impl<G: Game> Builtin<G> {
+    pub const fn new() -> Self {
+        Builtin(PhantomData)
+    }
+
+    /// Parses a whole file into its cases.
+    pub fn parse_cases(&self, text: &[u8], bounds: &Bounds) -> Result<Cases<G>, InputError> {
+        let cases = file::read::<G>(text, bounds)?;
+        Ok(Cases::new(cases))
+    }
+}
+
+impl<G: Game> Default for Builtin<G> {
+    fn default() -> Self {
+        Builtin::new()
+    }
+}
+
+impl<G: Game> Problem for Builtin<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn about(&self) -> &'static str {
+        G::ABOUT
+    }
+    fn bounds(&self) -> &'static [BoundSpec] {
+        G::BOUNDS
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        G::PARAMS
+    }
+    fn families(&self) -> &'static [Family] {
+        G::FAMILIES
+    }
+    fn structure(&self) -> Structure {
+        G::STRUCTURE
+    }
+    fn rule(&self) -> Rule {
+        G::RULE
+    }
+    fn default_limits(&self) -> (u64, u64) {
+        G::LIMITS
+    }
+    fn sample(&self) -> (&'static str, &'static str) {
+        G::SAMPLE
+    }
+    fn builtin_plan(&self) -> &'static str {
+        G::PLAN
+    }
+    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError> {
+        Ok(Box::new(self.parse_cases(text, bounds)?))
+    }
+    fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance> {
+        let mut rng = Rng::from_seed(seed);
+        let (family, profile) = spec.choose(&mut rng);
+        Box::new(Cases::<G>::new(G::generate_file(
+            &mut rng, &family, profile, spec,
+        )))
+    }
+}
+
+impl<G: Game> Verify for Builtin<G> {
+    fn brute_force(&self, instance: &dyn Instance) -> Option<Vec<String>> {
+        let file = instance.downcast_ref::<Cases<G>>()?;
+        file.cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| G::brute_force(case).map(|a| G::answer_line(&a, i + 1)))
+            .collect()
+    }
+}
+
+/// An input file of a game: its cases, and which case of the file it was shrunk from each
+/// one came from.
+pub struct Cases<G: Game> {
+    cases: Vec<G::Case>,
+    origins: Vec<usize>,
+}
+
+impl<G: Game> Clone for Cases<G> {
+    fn clone(&self) -> Self {
+        Cases {
+            cases: self.cases.clone(),
+            origins: self.origins.clone(),
+        }
+    }
+}
+
+impl<G: Game> fmt::Debug for Cases<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(G::NAME).field("cases", &self.cases).finish()
+    }
+}
+
+impl<G: Game> Cases<G> {
+    /// A file of these cases, each its own origin.
+    pub fn new(cases: Vec<G::Case>) -> Self {
+        let origins = (0..cases.len()).collect();
+        Cases { cases, origins }
+    }
+
+    /// A file of one case.
+    pub fn single(case: G::Case) -> Self {
+        Cases::new(vec![case])
+    }
+
+    /// The cases, in file order.
+    pub fn cases(&self) -> &[G::Case] {
+        &self.cases
+    }
+
+    /// The same file with case `index` replaced.
+    fn with_case(&self, index: usize, case: G::Case) -> Self {
+        let mut next = self.clone();
+        next.cases[index] = case;
+        next
+    }
+
+    /// The file without the cases at `drop`.
+    fn without(&self, drop: &[usize]) -> Self {
+        let kept: Vec<usize> = (0..self.cases.len())
+            .filter(|i| !drop.contains(i))
+            .collect();
+        Cases {
+            cases: kept.iter().map(|&i| self.cases[i].clone()).collect(),
+            origins: kept.iter().map(|&i| self.origins[i]).collect(),
+        }
+    }
+
+    /// How many file-level passes come before the game's own: dropping cases, for files that
+    /// can hold several.
+    fn case_passes() -> usize {
+        match G::STRUCTURE {
+            Structure::Single => 0,
+            _ => 2,
+        }
+    }
+
+    /// The case and its own slot for file slot `slot`.
+    fn slot(&self, mut slot: usize) -> Option<(usize, usize)> {
+        for (i, case) in self.cases.iter().enumerate() {
+            let n = G::value_slots(case);
+            if slot < n {
+                return Some((i, slot));
+            }
+            slot -= n;
+        }
+        None
+    }
+
+    fn boxed(files: Vec<Self>) -> Vec<Box<dyn Instance>> {
+        files
+            .into_iter()
+            .map(|f| Box::new(f) as Box<dyn Instance>)
+            .collect()
+    }
+}
+
+impl<G: Game> Instance for Cases<G> {
+    fn problem(&self) -> &'static dyn Problem {
+        G::registered()
+    }
+
+    fn to_input(&self) -> String {
+        file::write::<G>(&self.cases)
+    }
+
+    fn case_count(&self) -> usize {
+        self.cases.len()
+    }
+
+    fn shape(&self) -> String {
+        match self.cases.as_slice() {
+            [one] if G::STRUCTURE == Structure::Single => G::shape(one),
+            [one] => format!("1 case: {}", G::shape(one)),
+            cases => {
+                let shapes: Vec<String> = cases.iter().take(3).map(G::shape).collect();
+                let more = if cases.len() > 3 { ", …" } else { "" };
+                format!("{} cases: {}{more}", cases.len(), shapes.join(", "))
+            }
+        }
+    }
+
+    fn size(&self) -> Size {
+        let mut measure: Vec<i64> = Vec::new();
+        for case in &self.cases {
+            let m = G::measure(case);
+            measure.resize(m.len().max(measure.len()), 0);
+            for (total, v) in measure.iter_mut().zip(m) {
+                *total = total.saturating_add(v);
+            }
+        }
+        Size {
+            cases: self.cases.len(),
+            measure,
+        }
+    }
+
+    fn largest(&self) -> i64 {
+        self.cases.iter().map(G::largest).max().unwrap_or(0)
+    }
+
+    fn try_solve(&self) -> Result<Vec<String>, SolveError> {
+        self.cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| Ok(G::answer_line(&G::solve(case)?, i + 1)))
+            .collect()
+    }
+
+    fn try_explain(&self) -> Result<Vec<Explanation>, SolveError> {
+        self.cases.iter().map(G::explain).collect()
+    }
+
+    fn shrink_passes(&self) -> usize {
+        Self::case_passes() + G::SHRINK_PASSES
+    }
+
+    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>> {
+        let len = self.cases.len();
+        if pass < Self::case_passes() {
+            // Whole cases first (keeping one): chunks, then one at a time.
+            let drops: Vec<Vec<usize>> = match pass {
+                0 => super::shrink::chunks(len),
+                _ if len > 1 => (0..len).map(|i| vec![i]).collect(),
+                _ => Vec::new(),
+            };
+            let files = drops
+                .iter()
+                .filter(|d| d.len() < len)
+                .map(|d| self.without(d))
+                .collect();
+            return Self::boxed(files);
+        }
+        let pass = pass - Self::case_passes();
+        let per_case: Vec<Vec<G::Case>> =
+            self.cases.iter().map(|c| G::shrink_pass(c, pass)).collect();
+        let mut files = Vec::new();
+        if len > 1 {
+            // The same reduction in every case at once: a bug that needs two alike cases (a
+            // state kept from one case to the next) keeps failing only if they shrink alike.
+            let most = per_case.iter().map(Vec::len).max().unwrap_or(0);
+            for k in 0..most {
+                let mut next = self.clone();
+                for (case, smaller) in next.cases.iter_mut().zip(&per_case) {
+                    if let Some(s) = smaller.get(k) {
+                        *case = s.clone();
+                    }
+                }
+                files.push(next);
+            }
+        }
+        for (i, smaller) in per_case.into_iter().enumerate() {
+            for case in smaller {
+                files.push(self.with_case(i, case));
+            }
+        }
+        Self::boxed(files)
+    }
+
+    fn value_slots(&self) -> usize {
+        self.cases.iter().map(G::value_slots).sum()
+    }
+
+    fn value(&self, slot: usize) -> i64 {
+        self.slot(slot)
+            .map_or(0, |(i, s)| G::value(&self.cases[i], s))
+    }
+
+    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance> {
+        match self.slot(slot) {
+            Some((i, s)) => Box::new(self.with_case(i, G::with_value(&self.cases[i], s, value))),
+            None => Box::new(self.clone()),
+        }
+    }
+
+    fn only_case(&self, index: usize) -> Box<dyn Instance> {
+        let drop: Vec<usize> = (0..self.cases.len()).filter(|&i| i != index).collect();
+        Box::new(self.without(&drop))
+    }
+
+    fn origins(&self) -> Vec<usize> {
+        self.origins.clone()
+    }
+
+    fn clone_box(&self) -> Box<dyn Instance> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,210 @@
+//! `shooting` (射击游戏, UVa 11844): blocks stacked in n columns, A and B shoot rows from the
+//! left or the right in turn, each bullet removing 1, 2 or 3 blocks of its row (each power
+//! with probability 1/3); whoever removes the last block wins. The answer is A's winning
+//! probability under optimal play, printed with 6 decimals and judged within 1e-6.
+
+use super::game::{Builtin, Game};
+use super::generate::{Family, SizeProfile, Spec};
+use super::input::Scanner;
+use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::{Explanation, InputError, SolveError, Structure};
+use crate::answer::Rule;
+use crate::random::Rng;
+
+pub mod brute;
+mod explain;
+mod generate;
+mod parse;
+mod shrink;
+mod solve;
+
+pub use parse::unimodal_violation;
+pub use solve::{Shot, Side, Table};
+
+/// The game's type: its [`Game`] implementation; [`SHOOTING`] is its registry entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShootingProblem;
+
+/// One battlefield: the heights of its columns, left to right. Valid ones rise, then fall
+/// (the perimeter is the bounding rectangle's), and are not all equal (not a rectangle).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shooting {
+    pub heights: Vec<usize>,
+}
+
+impl Shooting {
+    pub fn new(heights: Vec<usize>) -> Shooting {
+        Shooting { heights }
+    }
+
+    /// How many blocks the board holds.
+    pub fn blocks(&self) -> usize {
+        self.heights.iter().sum()
+    }
+
+    fn write(&self, out: &mut String) {
+        let heights: Vec<String> = self.heights.iter().map(usize::to_string).collect();
+        out.push_str(&format!("{}\n{}\n", self.heights.len(), heights.join(" ")));
+    }
+}
+
+/// The game as registered in [`crate::problem::ALL`].
+pub static SHOOTING: Builtin<ShootingProblem> = Builtin::new();
+
+/// The bounds' largest values keep every board within 8^7 states, which the reference
+/// solver's table holds in 16 MiB.
+const BOUNDS: &[BoundSpec] = &[
+    BoundSpec {
+        name: "n",
+        about: "largest n, the columns",
+        default: 6,
+        min: 1,
+        max: 7,
+    },
+    BoundSpec {
+        name: "height",
+        about: "largest height of a column",
+        default: 6,
+        min: 1,
+        max: 7,
+    },
+    BoundSpec {
+        name: "cases",
+        about: "most cases in one input",
+        default: 25,
+        min: 1,
+        max: 1000,
+    },
+];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "n",
+        about: "columns (a single column would be a rectangle)",
+        kind: ParamKind::Range {
+            min: 2,
+            bound: "n",
+            default: None,
+        },
+    },
+    ParamSpec {
+        name: "max-height",
+        about: "largest height generated",
+        kind: ParamKind::Value {
+            min: 2,
+            bound: "height",
+            noun: "a largest height of",
+        },
+    },
+    ParamSpec {
+        name: "cases",
+        about: "cases in one input",
+        kind: ParamKind::Range {
+            min: 1,
+            bound: "cases",
+            default: None,
+        },
+    },
+];
+
+impl Game for ShootingProblem {
+    type Case = Shooting;
+    type Answer = f64;
+
+    const NAME: &'static str = "shooting";
+    const ABOUT: &'static str =
+        "射击游戏 (UVa 11844): shoot rows of blocks, A's winning probability";
+    const STRUCTURE: Structure = Structure::Terminated {
+        terminator: "0",
+        blank_lines: false,
+    };
+    const RULE: Rule = Rule::Reals { tolerance: 1e-6 };
+    const BOUNDS: &'static [BoundSpec] = BOUNDS;
+    const PARAMS: &'static [ParamSpec] = PARAMS;
+    const FAMILIES: &'static [Family] = generate::FAMILIES;
+    const LIMITS: (u64, u64) = (1000, 128);
+    const SAMPLE: (&'static str, &'static str) = (
+        include_str!("../../../cases/shooting/01-sample.in"),
+        include_str!("../../../cases/shooting/01-sample.ans"),
+    );
+    const PLAN: &'static str = include_str!("../../../generators/shooting.plan");
+    const SHRINK_PASSES: usize = shrink::PASSES;
+
+    fn registered() -> &'static Builtin<Self> {
+        &SHOOTING
+    }
+
+    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Shooting, InputError> {
+        Shooting::read(s, bounds)
+    }
+
+    fn write_case(case: &Shooting, out: &mut String) {
+        case.write(out);
+    }
+
+    fn generate_case(
+        rng: &mut Rng,
+        family: &Family,
+        profile: SizeProfile,
+        spec: &Spec,
+    ) -> Shooting {
+        generate::generate(rng, family, profile, spec)
+    }
+
+    fn generate_file(
+        rng: &mut Rng,
+        family: &Family,
+        profile: SizeProfile,
+        spec: &Spec,
+    ) -> Vec<Shooting> {
+        generate::generate_file(rng, family, profile, spec)
+    }
+
+    fn solve(case: &Shooting) -> Result<f64, SolveError> {
+        case.try_solve()
+    }
+
+    fn answer_line(answer: &f64, _number: usize) -> String {
+        format!("{answer:.6}")
+    }
+
+    fn explain(case: &Shooting) -> Result<Explanation, SolveError> {
+        case.explanation()
+    }
+
+    fn brute_force(case: &Shooting) -> Option<f64> {
+        brute::rounded(case)?.parse().ok()
+    }
+
+    fn shape(case: &Shooting) -> String {
+        let heights: Vec<String> = case.heights.iter().map(usize::to_string).collect();
+        format!("heights {}", heights.join(" "))
+    }
+
+    /// Blocks, then columns.
+    fn measure(case: &Shooting) -> Vec<i64> {
+        vec![case.blocks() as i64, case.heights.len() as i64]
+    }
+
+    fn largest(case: &Shooting) -> i64 {
+        case.heights.iter().copied().max().unwrap_or(0) as i64
+    }
+
+    fn shrink_pass(case: &Shooting, pass: usize) -> Vec<Shooting> {
+        shrink::pass(case, pass)
+    }
+
+    /// Heights are lowered by the shrink passes, which keep the board unimodal; a height
+    /// set on its own could break that.
+    fn value_slots(_case: &Shooting) -> usize {
+        0
+    }
+
+    fn value(_case: &Shooting, _slot: usize) -> i64 {
+        0
+    }
+
+    fn with_value(case: &Shooting, _slot: usize, _value: i64) -> Shooting {
+        case.clone()
+    }
+}

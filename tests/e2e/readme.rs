@@ -1,0 +1,152 @@
+//! The README's console examples, run: every ```console block's `$ duipai ...` command is run
+//! through the real binary in a directory holding the files the examples name, and its output
+//! (stdout and stderr, as a terminal shows them) must be the block's text. Times, memory,
+//! worker and run counts vary with the machine and are compared as numbers only; a line `...`
+//! in the block stands for any number of lines.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{duipai, fixture};
+
+/// The programs the examples run, as the fixture behaviour each one stands for.
+const PROGRAMS: [(&str, &str); 2] = [("a.out", "wrong"), ("greedy", "greedy")];
+
+/// `bad.in` of the `validate` example: a row one integer short.
+const BAD_IN: &str = "2 3\n2 7 3\n9 1\n3 7 2\n2 3 1\n";
+
+/// Each console block: its command line (without the `$ `) and the lines shown under it.
+fn console_blocks(readme: &str) -> Vec<(String, Vec<String>)> {
+    let mut blocks = Vec::new();
+    let mut lines = readme.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "```console" {
+            continue;
+        }
+        let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+        let command = body[0]
+            .strip_prefix("$ ")
+            .unwrap_or_else(|| panic!("a console block starts with `$ `: {:?}", body[0]));
+        blocks.push((
+            command.to_string(),
+            body[1..].iter().map(|l| l.to_string()).collect(),
+        ));
+    }
+    blocks
+}
+
+/// The files the examples name: the repository's `cases/`, `bad.in` and `good.in`, the
+/// official chess pack as `chess-data/`, and the example programs.
+fn example_dir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::os::unix::fs::symlink(root.join("cases"), d.join("cases")).unwrap();
+    std::fs::write(d.join("bad.in"), BAD_IN).unwrap();
+    std::fs::copy(root.join("cases/chess/01-sample.in"), d.join("good.in")).unwrap();
+    for (name, behaviour) in PROGRAMS {
+        let path = d.join(name);
+        let script = format!(
+            "#!/bin/sh\nexec '{}' {behaviour} chess\n",
+            fixture().display()
+        );
+        std::fs::write(&path, script).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        crate::util::wait_until_executable(&path);
+    }
+    let out = Command::new(duipai())
+        .args(["pack", "chess", "--out", "chess-data", "--layout", "noi"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    dir
+}
+
+/// A line with what varies between machines and runs replaced by `#`: a number before
+/// `ms`, `s` or `MiB` (or a `-` memory figure), before `runs,` and in `(N workers)`.
+fn normalized(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let next = words.get(i + 1).copied().unwrap_or_default();
+        let unit = ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
+        let number = word.trim_start_matches('(').parse::<f64>().is_ok() || *word == "-";
+        if unit && number {
+            out.push(if word.starts_with('(') { "(#" } else { "#" }.to_string());
+        } else {
+            out.push(word.to_string());
+        }
+    }
+    out.join(" ")
+}
+
+/// Whether `actual` is `expected`, a `...` line of `expected` matching any run of lines.
+fn matches(expected: &[String], actual: &[String]) -> bool {
+    match expected.split_first() {
+        None => actual.is_empty(),
+        Some((first, rest)) if first.trim() == "..." => {
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+        }
+        Some((first, rest)) => {
+            actual.first().is_some_and(|a| a == first) && matches(rest, &actual[1..])
+        }
+    }
+}
+
+#[test]
+fn readme_console_examples_show_what_duipai_prints() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let blocks = console_blocks(&readme);
+    assert!(blocks.len() >= 4, "only {} console blocks", blocks.len());
+    let dir = example_dir();
+    for (command, shown) in blocks {
+        let words = shell_words::split(&command).unwrap();
+        assert_eq!(words[0], "duipai", "{command}");
+        // One pipe for both streams, as a terminal interleaves them.
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$@\" 2>&1")
+            .arg("sh")
+            .arg(duipai())
+            .args(&words[1..])
+            .current_dir(dir.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&out.stdout);
+        let actual: Vec<String> = printed.lines().map(normalized).collect();
+        let expected: Vec<String> = shown.iter().map(|l| normalized(l)).collect();
+        assert!(
+            matches(&expected, &actual),
+            "the README shows for `{command}`:\n{}\nbut duipai prints:\n{printed}",
+            shown.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_line_matcher_skips_and_compares() {
+    let lines = |s: &str| -> Vec<String> { s.lines().map(normalized).collect() };
+    assert!(matches(&lines("a\n...\nd"), &lines("a\nb\nc\nd")));
+    assert!(matches(&lines("a\n...\nd"), &lines("a\nd")));
+    assert!(!matches(&lines("a\n...\nd"), &lines("a\nb")));
+    assert!(matches(
+        &lines("AC  x   0 ms CPU  1 ms wall  - MiB"),
+        &lines("AC x 12 ms CPU 30 ms wall 2.9 MiB")
+    ));
+    assert!(!matches(
+        &lines("WA x 0 ms CPU  expected 1, found 2"),
+        &lines("WA x 0 ms CPU  expected 1, found 3")
+    ));
+    assert_eq!(
+        normalized("minimized in 11 steps, 420 runs, 0.2 s (1-minimal)"),
+        "minimized in 11 steps, # runs, # s (1-minimal)"
+    );
+    assert_eq!(
+        normalized("on 20 cases (2 workers)"),
+        "on 20 cases (# workers)"
+    );
+}

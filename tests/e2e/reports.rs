@@ -1,0 +1,541 @@
+//! The reports CI reads, end to end: `--json` is JSON Lines whose every object carries the
+//! schema version, `test`'s case objects carry the expected and the actual output, and the
+//! `--junit` files of `test` and `stress`, read back with the `junitparser` Python package,
+//! say what happened, a harness error included.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::util::{code, duipai_in, fixture, stderr, stdout};
+
+/// Reads a JUnit report with `tests/e2e/junit_check.py` (the `junitparser` package), which
+/// also checks that the report's totals agree with its test cases.
+fn junit_check(report: &Path) -> Value {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/junit_check.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(report)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run python3 ({e}): the JUnit reports are read with Python 3 and the \
+                 junitparser package; install Python 3, then `python3 -m pip install junitparser`"
+            )
+        });
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(
+        out.status.code(),
+        Some(3),
+        "install the junitparser Python package: python3 -m pip install junitparser\n{err}"
+    );
+    assert!(
+        out.status.success(),
+        "{} is not a consistent JUnit report: {err}\n{}",
+        report.display(),
+        fs::read_to_string(report).unwrap_or_default()
+    );
+    serde_json::from_slice(&out.stdout).expect("junit_check.py prints JSON")
+}
+
+/// The test cases of the report's only suite.
+fn junit_cases(report: &Value) -> &Vec<Value> {
+    let suites = report["suites"].as_array().expect("suites");
+    assert_eq!(suites.len(), 1, "{report}");
+    suites[0]["cases"].as_array().expect("cases")
+}
+
+/// Every stdout line, parsed as JSON; each must be an object.
+fn json_lines(out: &Output) -> Vec<Value> {
+    stdout(out)
+        .lines()
+        .map(|line| {
+            let value: Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("not a JSON line ({e}): {line:?}"));
+            assert!(value.is_object(), "{line}");
+            value
+        })
+        .collect()
+}
+
+fn fixture_str() -> String {
+    fixture().to_string_lossy().into_owned()
+}
+
+/// Three chess cases: `a.in` with a wrong answer file, `b.in` right, `c.in` left to the
+/// reference solver.
+fn case_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.in"), "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n").unwrap();
+    fs::write(dir.path().join("a.ans"), "3\n").unwrap();
+    fs::write(dir.path().join("b.in"), "1 1\n7\n3\n").unwrap();
+    fs::write(dir.path().join("b.ans"), "7\n").unwrap();
+    fs::write(dir.path().join("c.in"), "1 2\n4 1\n0 9\n").unwrap();
+    dir
+}
+
+#[test]
+fn test_json_is_json_lines_with_schema_expected_and_actual() {
+    let dir = case_dir();
+    let fx = fixture_str();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test", "chess", ".", "--json", "--", &fx, "correct", "chess",
+        ],
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines.len(),
+        4,
+        "three cases, then the summary: {}",
+        stdout(&out)
+    );
+    for line in &lines {
+        assert_eq!(line["schema"], 1, "{line}");
+    }
+    let names: Vec<&str> = lines[..3]
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a.in", "b.in", "c.in"]);
+    // The expected answer without its line break; the output as the program printed it.
+    assert_eq!(lines[0]["verdict"], "WA");
+    assert_eq!(lines[0]["expected"], "3");
+    assert_eq!(lines[0]["actual"], "2\n");
+    assert_eq!(
+        (&lines[1]["expected"], &lines[1]["actual"]),
+        (&"7".into(), &"7\n".into())
+    );
+    // The reference solver's answer, and the same text the fixture prints.
+    let reference = lines[2]["expected"].as_str().unwrap();
+    assert_eq!(lines[2]["actual"], format!("{reference}\n"));
+    let summary = &lines[3];
+    assert_eq!(summary["status"], "failed");
+    assert_eq!(
+        (summary["passed"].as_u64(), summary["failed"].as_u64()),
+        (Some(2), Some(1))
+    );
+    // The summary's case objects are the same records, without the schema of a line.
+    assert_eq!(summary["cases"][0]["expected"], "3");
+    assert!(summary["cases"][0].get("schema").is_none());
+}
+
+#[test]
+fn test_json_actual_is_at_most_4_kib() {
+    let dir = case_dir();
+    // 10000 bytes of output: a presentation error whose output is cut to 4 KiB in the report.
+    let flood = "cat >/dev/null; head -c 10000 /dev/zero | tr '\\0' 7";
+    let out = duipai_in(
+        dir.path(),
+        &["test", "chess", "b.in", "--json", "--", "sh", "-c", flood],
+    );
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let lines = json_lines(&out);
+    let case = &lines[0];
+    assert_eq!(case["verdict"], "PE", "{case}");
+    assert_eq!(case["expected"], "7");
+    assert_eq!(case["actual"], "7".repeat(4096));
+}
+
+#[test]
+fn stress_json_and_error_lines_carry_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let passed = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "--iterations",
+            "5",
+            "--",
+            &fx,
+            "correct",
+            "chess",
+        ],
+    );
+    let failed = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--json",
+            "--no-shrink",
+            "--",
+            &fx,
+            "wrong",
+            "chess",
+        ],
+    );
+    let usage = duipai_in(
+        dir.path(),
+        &["stress", "chess", "--json", "-j", "0", "--", "true"],
+    );
+    let harness = duipai_in(
+        dir.path(),
+        &["test", "chess", "no-such-dir", "--json", "--", "true"],
+    );
+    for (out, status, exit) in [
+        (&passed, "ok", 0),
+        (&failed, "failed", 1),
+        (&usage, "error", 2),
+        (&harness, "error", 2),
+    ] {
+        assert_eq!(code(out), exit, "{}", stderr(out));
+        let lines = json_lines(out);
+        assert_eq!(lines.len(), 1, "{}", stdout(out));
+        assert_eq!(lines[0]["schema"], 1, "{}", lines[0]);
+        assert_eq!(lines[0]["status"], status, "{}", lines[0]);
+        // The schema comes first, so that a reader can dispatch on it.
+        assert!(stdout(out).starts_with("{\"schema\":1,"), "{}", stdout(out));
+    }
+}
+
+#[test]
+fn json_lines_are_said_in_the_help() {
+    for command in ["test", "stress"] {
+        let out = duipai_in(Path::new("."), &[command, "--help"]);
+        let help = stdout(&out);
+        assert!(help.contains("JSON Lines"), "{command}: {help}");
+        assert!(help.contains("\"schema\": 1"), "{command}: {help}");
+    }
+}
+
+#[test]
+fn test_junit_is_rewritten_on_a_harness_error() {
+    let dir = case_dir();
+    fs::write(dir.path().join("a.ans"), "2\n").unwrap();
+    let fx = fixture_str();
+    let report = dir.path().join("report.xml");
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            ".",
+            "--junit",
+            "report.xml",
+            "--",
+            &fx,
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let green = junit_check(&report);
+    assert_eq!(
+        (green["tests"].as_u64(), green["failures"].as_u64()),
+        (Some(3), Some(0))
+    );
+
+    // The next run cannot start its program: the green report must not survive it.
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            ".",
+            "--junit",
+            "report.xml",
+            "--",
+            "./no-such-program",
+        ],
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let red = junit_check(&report);
+    assert_eq!(
+        (red["tests"].as_u64(), red["errors"].as_u64()),
+        (Some(1), Some(1)),
+        "{red}"
+    );
+    let case = &junit_cases(&red)[0];
+    assert!(
+        case["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("harness error: "),
+        "{case}"
+    );
+    assert!(
+        case["name"].as_str().unwrap().contains("no-such-program"),
+        "{case}"
+    );
+    let result = &case["results"][0];
+    assert_eq!(result["kind"], "error");
+    assert!(
+        result["message"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-program"),
+        "{case}"
+    );
+    assert!(
+        result["text"].as_str().unwrap().contains("status 2"),
+        "{case}"
+    );
+
+    // A usage error clap refuses (`-j 0`), and a missing case directory, rewrite it too.
+    for (args, says) in [
+        (
+            vec![
+                "test",
+                "chess",
+                ".",
+                "-j",
+                "0",
+                "--junit=report.xml",
+                "--",
+                "true",
+            ],
+            "--jobs",
+        ),
+        (
+            vec![
+                "test",
+                "chess",
+                "nowhere",
+                "--junit",
+                "report.xml",
+                "--",
+                "true",
+            ],
+            "nowhere",
+        ),
+    ] {
+        fs::copy(dir.path().join("report.xml"), dir.path().join("before.xml")).unwrap();
+        let out = duipai_in(dir.path(), &args);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let red = junit_check(&report);
+        let case = &junit_cases(&red)[0];
+        assert!(
+            case["results"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(says),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn a_harness_error_never_writes_over_a_file_that_is_not_a_report() {
+    let dir = case_dir();
+    fs::write(dir.path().join("notes.txt"), "mine\n").unwrap();
+    for args in [
+        vec![
+            "test",
+            "chess",
+            "nowhere",
+            "--junit",
+            "notes.txt",
+            "--",
+            "true",
+        ],
+        vec![
+            "stress",
+            "chess",
+            "-j",
+            "0",
+            "--junit",
+            "notes.txt",
+            "--",
+            "true",
+        ],
+        vec!["stress", "chess", "--junit", "notes.txt", "--", "true"],
+    ] {
+        let out = duipai_in(dir.path(), &args);
+        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        assert_eq!(
+            fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
+            "mine\n"
+        );
+    }
+    // And a report path in a directory that does not exist is only an error.
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "chess",
+            "nowhere",
+            "--junit",
+            "no/dir/r.xml",
+            "--",
+            "true",
+        ],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(!dir.path().join("no").exists());
+}
+
+#[test]
+fn stress_junit_has_one_case_for_a_passing_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--seed",
+            "7",
+            "--iterations",
+            "20",
+            "--junit",
+            "r.xml",
+            "--",
+            &fx,
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let report = junit_check(&dir.path().join("r.xml"));
+    let cases = junit_cases(&report);
+    assert_eq!(cases.len(), 1, "{report}");
+    assert_eq!(cases[0]["passed"], true);
+    assert_eq!(
+        cases[0]["name"],
+        "stress chess: 20 cases passed (seeds 7..=26)"
+    );
+    assert!(
+        cases[0]["system_out"]
+            .as_str()
+            .unwrap()
+            .contains("no failure in 20 cases"),
+        "{report}"
+    );
+}
+
+#[test]
+fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    // crash-max aborts with a message on stderr on 10×10 boards only, so the case stays 10×10.
+    let args = [
+        "stress",
+        "chess",
+        "--n",
+        "10",
+        "--m",
+        "10",
+        "--no-shrink",
+        "-j",
+        "1",
+        "--junit",
+        "r.xml",
+        "--",
+        &fx,
+        "crash-max",
+        "chess",
+    ];
+    let out = duipai_in(dir.path(), &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = junit_check(&dir.path().join("r.xml"));
+    assert_eq!(
+        (report["tests"].as_u64(), report["failures"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let case = &junit_cases(&report)[0];
+    assert_eq!(case["name"], "seed 1");
+    let failure = &case["results"][0];
+    assert_eq!(
+        (&failure["kind"], &failure["type"]),
+        (&"failure".into(), &"RE".into())
+    );
+    assert!(
+        failure["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("RE killed by SIGABRT")
+    );
+    let text = failure["text"].as_str().unwrap();
+    let input = fs::read_to_string(dir.path().join("duipai-failures/chess-1.in")).unwrap();
+    for line in input.lines() {
+        assert!(
+            text.contains(line),
+            "the case's line {line:?} is missing:\n{text}"
+        );
+    }
+    assert!(
+        text.contains("replay: duipai test chess duipai-failures/chess-1.in --"),
+        "{text}"
+    );
+    assert!(
+        text.contains("duipai stress chess --n 10 --m 10 --seed 1 --iterations 1"),
+        "{text}"
+    );
+    assert!(
+        case["system_err"]
+            .as_str()
+            .unwrap()
+            .contains("crashing on a board of the maximum size"),
+        "{case}"
+    );
+
+    // Run again: the saved case is replayed first, and is a test case of its own.
+    let out = duipai_in(dir.path(), &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = junit_check(&dir.path().join("r.xml"));
+    let names: Vec<&str> = junit_cases(&report)
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["replay duipai-failures/chess-1.in", "seed 1"],
+        "{report}"
+    );
+    assert_eq!(report["failures"], 2);
+}
+
+#[test]
+fn stress_junit_is_rewritten_on_a_harness_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture_str();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "3",
+            "--junit",
+            "r.xml",
+            "--",
+            &fx,
+            "correct",
+            "chess",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(junit_check(&dir.path().join("r.xml"))["failures"], 0);
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--iterations",
+            "3",
+            "--junit",
+            "r.xml",
+            "--",
+            "./no-such-program",
+        ],
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let report = junit_check(&dir.path().join("r.xml"));
+    assert_eq!(
+        (report["tests"].as_u64(), report["errors"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let case = &junit_cases(&report)[0];
+    assert!(
+        case["name"].as_str().unwrap().contains("no-such-program"),
+        "{case}"
+    );
+}
