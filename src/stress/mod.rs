@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
+use crate::judge::{CaseOutcome, Decider, Expected, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
 use minimize::Shrinkable;
@@ -81,16 +81,14 @@ pub struct Config {
     pub validator: Option<Vec<OsString>>,
     /// How outputs are compared for a problem duipai does not know.
     pub rule: Rule,
+    /// How an output is decided: compared with the expected answers, or by a checker.
+    pub decider: Decider,
 }
 
 impl Config {
     /// Limits for the generator and the reference: generous, they are trusted.
     fn helper_limits(&self) -> Limits {
-        let mut helper = self.limits;
-        helper.cpu = Duration::from_secs(10).max(self.limits.cpu * 4);
-        helper.wall = helper.cpu * 2;
-        helper.memory_bytes = self.limits.memory_bytes.max(1 << 30);
-        helper
+        crate::judge::helper::helper_limits(&self.limits)
     }
 }
 
@@ -323,13 +321,18 @@ impl Engine<'_> {
                 .run(program, input, limits, io)
                 .with_context(named)?
         };
-        let mut judgement = decide(&execution, expected);
+        let decide = |execution: &crate::run::Execution| {
+            config
+                .decider
+                .decide(self.runner, input, execution, expected)
+        };
+        let mut judgement = decide(&execution)?;
         if quick && Some(judgement.verdict) != wanted && crate::judge::near_the_limit(&execution) {
             execution = self
                 .runner
                 .run(program, input, limits, io)
                 .with_context(named)?;
-            judgement = decide(&execution, expected);
+            judgement = decide(&execution)?;
         }
         Ok(CaseOutcome {
             judgement,
@@ -345,25 +348,8 @@ impl Engine<'_> {
         input: &[u8],
         role: &str,
     ) -> anyhow::Result<Vec<u8>> {
-        let execution = self
-            .runner
-            .run(command, input, &self.helper_limits, &IoMode::Stdio)
-            .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
-        if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
-            let tail = crate::text::stderr_tail(&execution.stderr);
-            bail!(
-                "the {role} {} failed: {} ({}){}",
-                program_name(command),
-                stopped.verdict.code(),
-                stopped.detail,
-                if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!("; its stderr ends:\n{}", tail.trim_end())
-                }
-            );
-        }
-        Ok(execution.stdout)
+        let who = format!("the {role} {}", program_name(command));
+        crate::judge::helper::run_helper(self.runner, command, input, &self.helper_limits, &who)
     }
 
     /// Saves the case as found, minimizes it, and saves the result.
