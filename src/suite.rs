@@ -96,42 +96,28 @@ pub fn judge_all(
     Ok(slots.into_iter().flatten().collect())
 }
 
-/// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each checked
-/// against `bounds` and given its expected output: the sibling `.ans`, else `.out`, else the
-/// reference solver's answer. A directory without `*.in` files is read as a Polygon `tests/`
-/// directory: inputs named by their number alone (`01`, `02`, ...), answers beside them as
-/// `01.a`. An invalid input or a malformed answer file is an error naming the file.
-pub fn collect_cases(
-    problem: &dyn Problem,
-    bounds: &Bounds,
-    dir: &Path,
-) -> anyhow::Result<Vec<StoredCase>> {
-    Ok(collect(Some((problem, bounds)), "", dir, None)?.cases)
-}
-
-/// [`collect_cases`] for a problem duipai does not know, named `name`: inputs are not checked,
-/// and every one needs its answer file, compared token by token.
-pub fn collect_unknown_cases(name: &str, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
-    Ok(collect(None, name, dir, None)?.cases)
-}
-
 /// Stored cases, and how many of their answers a reference program gave.
 pub struct Collected {
     pub cases: Vec<StoredCase>,
     pub from_reference: usize,
 }
 
-/// [`collect_cases`] (`known`: the problem and its bounds) or [`collect_unknown_cases`]
-/// (`None`, the problem named `name`), where an input without an answer file gets the
-/// `reference` program's output as its answer when one is given, the built-in solver's
-/// otherwise. A reference that fails on an input is an error naming the input.
+/// Every input below `dir` (a file, or a directory of `*.in` files in natural order), each
+/// checked against `bounds` when duipai knows the problem (`known`), else the problem named
+/// `name` whose answers compare by `rule`. Each gets its expected output: the sibling `.ans`,
+/// else `.out`, else the `reference` program's output when one is given, else the built-in
+/// solver's answer. A directory without `*.in` files is read as a Polygon `tests/` directory:
+/// inputs named by their number alone (`01`, `02`, ...), answers beside them as `01.a`. An
+/// invalid input, a malformed answer file or a reference that fails is an error naming the
+/// input.
 pub fn collect(
     known: Option<(&dyn Problem, &Bounds)>,
     name: &str,
     dir: &Path,
+    rule: Rule,
     reference: Option<&Reference>,
 ) -> anyhow::Result<Collected> {
-    let mut found = find_inputs(known, dir)?;
+    let mut found = find_inputs(known, dir, rule)?;
     let mut from_reference = 0;
     if let Some(reference) = reference {
         let missing: Vec<&FoundInput> = found.iter().filter(|f| f.answer.is_none()).collect();
@@ -178,11 +164,13 @@ pub struct FoundInput {
     pub answer: Option<Expected>,
 }
 
-/// Every input below `dir` in order ([`collect_cases`]), read, checked (for a known problem)
-/// and given the answers of its answer file when it has one.
+/// Every input below `dir` in order ([`collect`]), read, checked (for a known problem) and
+/// given the answers of its answer file when it has one (compared by `rule` for a problem
+/// duipai does not know).
 pub fn find_inputs(
     known: Option<(&dyn Problem, &Bounds)>,
     dir: &Path,
+    rule: Rule,
 ) -> anyhow::Result<Vec<FoundInput>> {
     let (root, inputs) = list_inputs(dir)?;
     inputs
@@ -196,8 +184,8 @@ pub fn find_inputs(
                     (Some(instance), answer)
                 }
                 None => {
-                    let answer = answer_file(&path)?
-                        .map(|(_, bytes)| Expected::unknown(&bytes, Rule::EXACT));
+                    let answer =
+                        answer_file(&path)?.map(|(_, bytes)| Expected::unknown(&bytes, rule));
                     (None, answer)
                 }
             };
@@ -274,7 +262,7 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
 /// minimized ones, not `.original`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
-pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> {
+pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
@@ -297,7 +285,7 @@ pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> 
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
             let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
-            let expected = saved_answer(problem, &path, &input, &answer)?;
+            let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
                 input,
@@ -420,13 +408,14 @@ fn saved_answer(
     path: &Path,
     input: &[u8],
     answer: &[u8],
+    rule: Rule,
 ) -> anyhow::Result<Expected> {
     let instance = problem.and_then(|p| Some((p, p.parse(input, &p.default_bounds()).ok()?)));
     match instance {
         Some((problem, instance)) => problem
             .read_answers(answer, instance.as_ref())
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.with_extension("ans").display())),
-        None => Ok(Expected::unknown(answer, Rule::EXACT)),
+        None => Ok(Expected::unknown(answer, rule)),
     }
 }
 

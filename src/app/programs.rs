@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::app::args::{CheckerArgs, CompilerOverride, compile_options};
+use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, compile_options};
 use crate::compile::prepare;
 use crate::judge::{Checker, Decider};
 use crate::run::{Limits, find_program};
@@ -38,15 +38,23 @@ pub fn ready(
 
 /// How outputs are decided: by the `--checker` (its source compiled first), under the
 /// generous limits of helpers derived from the program's `limits`, else by comparing them
-/// with the answers.
+/// with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
+/// checker alone decides, and they would silently do nothing.
 pub fn decider(
     checker: &CheckerArgs,
+    compare: &CompareArgs,
     compilers: &[CompilerOverride],
     limits: &Limits,
 ) -> anyhow::Result<Decider> {
     let Some(command) = &checker.checker else {
         return Ok(Decider::Compare);
     };
+    if let Some(flag) = compare.first_flag() {
+        anyhow::bail!(
+            "{flag} does nothing with --checker: the checker alone decides whether an output \
+             is right (testlib checkers compare reals with their own tolerance)"
+        );
+    }
     Ok(Decider::Checker(Checker {
         command: ready(&command.0, compilers, "checker")?,
         name: crate::stress::program_name(&command.0),

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use crate::app::args::{
-    CheckerArgs, CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs,
+    CheckerArgs, CompareArgs, CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs,
 };
 use crate::app::args::{GenArgs, LimitArgs};
 use crate::text::{quote_command, shell_quote};
@@ -15,14 +15,16 @@ use crate::text::{quote_command, shell_quote};
 pub fn test_command(
     problem: &str,
     input: &Path,
+    compare: &CompareArgs,
     limits: &LimitArgs,
     checker: &CheckerArgs,
     compilers: &[CompilerOverride],
     program: &[OsString],
 ) -> String {
     format!(
-        "duipai test {problem} {}{}{}{} -- {}",
+        "duipai test {problem} {}{}{}{}{} -- {}",
         shell_quote(&input.to_string_lossy()),
+        compare.to_flags(),
         limits.to_flags(),
         checker.to_flags(),
         compiler_flags(compilers),
@@ -35,6 +37,7 @@ pub fn test_command(
 /// minimizes it the same way and saves it in the same directory.
 pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     let mut flags = gen_flags(&args.gen_args);
+    flags.push_str(&args.compare.to_flags());
     let helpers = [
         ("--generator", &args.generator),
         ("--reference", &args.reference),

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use super::Runner;
 use crate::run::{Execution, IoMode, Limits};
@@ -56,10 +56,25 @@ pub fn run_helper(
         .run(command, input, limits, &IoMode::Stdio)
         .with_context(|| format!("cannot run {who}"))?;
     if let Some(why) = failure(&execution) {
-        bail!("{who} failed: {why}");
+        return Err(anyhow::Error::new(HelperFailed(format!(
+            "{who} failed: {why}"
+        ))));
     }
     Ok(execution.stdout)
 }
+
+/// A helper that ran and failed (rather than could not start): for a reference, a sign that
+/// the input it was given is not valid.
+#[derive(Debug)]
+pub struct HelperFailed(String);
+
+impl std::fmt::Display for HelperFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HelperFailed {}
 
 #[cfg(test)]
 mod tests {

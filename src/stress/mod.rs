@@ -17,8 +17,10 @@ use minimize::Shrinkable;
 pub mod minimize;
 pub mod save;
 mod search;
+mod text_case;
 
-pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk, TextCase};
+pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk};
+pub use text_case::TextCase;
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
 pub enum Source {
@@ -112,6 +114,8 @@ pub enum Event {
     MinimizeProgress(MinimizeStatus),
     /// The case is reported as found, and why it was not minimized.
     NotMinimized(String),
+    /// Something the report should say about how the case was minimized.
+    Note(String),
     /// Minimization stopped on a harness error; the smallest case so far is kept.
     MinimizeError(String),
     /// Minimization ended.
@@ -427,7 +431,14 @@ impl Engine<'_> {
                     result
                 }
                 None => {
-                    let start = TextCase::new(&input);
+                    if self.checked_by_reference() {
+                        on_event(Event::Note(
+                            "without a --validator, a smaller input counts as valid when the \
+                             reference runs on it without an error"
+                                .to_string(),
+                        ));
+                    }
+                    let start = TextCase::new(&input).validated(!self.checked_by_reference());
                     let (small, found, result) = self.minimize(start, None, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_bytes();
@@ -482,26 +493,28 @@ impl Engine<'_> {
         })
     }
 
-    /// Why a failing case is reported as found, or `None` when it can be minimized.
+    /// Why a failing case is reported as found, or `None` when it can be minimized: a case
+    /// duipai cannot parse is minimized as text, its smaller versions checked by the
+    /// validator, or else by the reference running on them cleanly.
     fn why_not_minimized(&self, case: &Case) -> Option<String> {
         let config = self.config;
         if !config.shrink {
             return Some("--no-shrink".to_string());
         }
-        if case.instance.is_some() || config.validator.is_some() {
+        let checkable = config.validator.is_some() || matches!(config.oracle, Oracle::External(_));
+        if case.instance.is_some() || checkable {
             return None;
         }
-        Some(match config.problem {
-            Some(problem) => format!(
-                "the case is not a valid {problem} input, and without a --validator smaller \
-                 versions of it cannot be checked"
-            ),
-            None => format!(
-                "duipai does not know the format of {}; give a --validator (exit status 0 for \
-                 a valid input) to minimize its cases as text",
-                config.name
-            ),
-        })
+        let problem = config.problem.map_or(config.name.as_str(), |p| p.name());
+        Some(format!(
+            "the case is not a valid {problem} input, and without a --validator smaller \
+             versions of it cannot be checked"
+        ))
+    }
+
+    /// For a text case, whether its validity rests on the reference alone (no validator).
+    fn checked_by_reference(&self) -> bool {
+        self.config.validator.is_none()
     }
 
     /// Whether the validator accepts `input` (exit status 0).
@@ -542,7 +555,18 @@ impl Engine<'_> {
                 if case.instance.is_none() && !self.valid(&case.input)? {
                     return Ok(None);
                 }
-                let expected = self.expected(&case)?;
+                let expected = match self.expected(&case) {
+                    Ok(expected) => expected,
+                    // Without a validator, an input the reference fails on is not valid.
+                    Err(e)
+                        if case.instance.is_none()
+                            && self.checked_by_reference()
+                            && e.is::<crate::judge::helper::HelperFailed>() =>
+                    {
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                };
                 let outcome = self.judge_with(&case.input, &expected, Some(verdict))?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
@@ -631,7 +655,7 @@ impl Describe for TextCase {
         }
     }
     fn shape(&self) -> String {
-        crate::text::plural(self.key().lines().count() as u64, "line")
+        self.size_label()
     }
     fn largest(&self) -> i64 {
         (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)

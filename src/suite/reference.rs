@@ -24,6 +24,8 @@ pub struct Reference<'a> {
     /// Its limits: generous, it is trusted ([`crate::judge::helper::helper_limits`]).
     pub limits: &'a Limits,
     pub jobs: usize,
+    /// How its output compares with a program's, for a problem duipai does not know.
+    pub rule: Rule,
 }
 
 impl Reference<'_> {
@@ -64,10 +66,10 @@ impl Reference<'_> {
 
     /// The reference's output on `found` as its expected answers: read as the problem's
     /// answers when duipai knows the problem (a malformed one is an error naming the input),
-    /// else compared token by token.
+    /// else compared by [`Reference::rule`].
     pub fn expected(&self, found: &FoundInput, output: &[u8]) -> anyhow::Result<Expected> {
         let Some(instance) = &found.instance else {
-            return Ok(Expected::unknown(output, Rule::EXACT));
+            return Ok(Expected::unknown(output, self.rule));
         };
         let problem = instance.problem();
         problem
@@ -105,7 +107,8 @@ pub fn write_missing_answers(
     reference: Option<&Reference>,
     on_written: &mut dyn FnMut(&Path),
 ) -> anyhow::Result<AnswersWritten> {
-    let found = find_inputs(known, dir)?;
+    // The answers are written as printed; the rule only matters for judging.
+    let found = find_inputs(known, dir, Rule::EXACT)?;
     let missing: Vec<&FoundInput> = found.iter().filter(|f| f.answer.is_none()).collect();
     if known.is_none() && reference.is_none() && !missing.is_empty() {
         bail!(

@@ -123,6 +123,25 @@ fn a_testlib_checker_compiled_from_source_accepts_every_right_answer() {
 }
 
 #[test]
+fn comparison_flags_beside_a_checker_are_refused() {
+    let dir = workspace();
+    let d = dir.path();
+    cases(d);
+    for flags in [&["--tolerance", "1e-6"][..], &["--ignore-case"][..]] {
+        let mut args = vec!["test", "derangement", "cases", "--checker", "checker.cpp"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["--", "sol.py"]);
+        let out = duipai(d, &args);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("{} does nothing with --checker", flags[0])),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn a_checkers_wrong_answer_is_wa_with_its_message_in_every_report() {
     let dir = workspace();
     let d = dir.path();

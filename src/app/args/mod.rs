@@ -16,9 +16,11 @@ use crate::run::{IoMode, Limits};
 use crate::text::quote;
 
 mod checker;
+mod compare;
 mod game;
 
 pub use checker::{CheckerArgs, ProtocolArg};
+pub use compare::CompareArgs;
 pub use game::{BoundsArgs, GenArgs, game_help};
 
 const MIB: u64 = 1024 * 1024;
@@ -258,6 +260,8 @@ pub struct TestArgs {
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
     pub dir: PathBuf,
     #[command(flatten)]
+    pub compare: CompareArgs,
+    #[command(flatten)]
     pub bounds: BoundsArgs,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
@@ -356,6 +360,8 @@ pub struct StressArgs {
     pub problem: String,
     #[command(flatten)]
     pub gen_args: GenArgs,
+    #[command(flatten)]
+    pub compare: CompareArgs,
     /// First seed; workers try S, S+1, S+2, ...
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

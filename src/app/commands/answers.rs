@@ -41,6 +41,7 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
         name: &name,
         limits: &limits,
         jobs: jobs(args.jobs),
+        rule: crate::answer::Rule::EXACT,
     });
     let report = suite::write_missing_answers(
         known.zip(bounds.as_ref()),

@@ -53,7 +53,12 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     if let Some(validator) = &config.validator {
         config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
     }
-    config.decider = programs::decider(&args.checker, &args.compilers, &config.limits)?;
+    config.decider = programs::decider(
+        &args.checker,
+        &args.compare,
+        &args.compilers,
+        &config.limits,
+    )?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
@@ -193,6 +198,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             let replay_test = replay::test_command(
                 problem,
                 &failure.input_path,
+                &args.compare,
                 &args.limits,
                 &args.checker,
                 &args.compilers,
@@ -291,7 +297,7 @@ fn write_junit(
 /// Runs the program on the failing cases saved for this problem, before any new seed;
 /// returns the record of each.
 fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
-    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
     }
@@ -398,7 +404,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
-        rule: crate::answer::Rule::EXACT,
+        rule: args.compare.rule(known)?,
         decider: crate::judge::Decider::Compare,
     })
 }

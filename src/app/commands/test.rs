@@ -50,7 +50,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let runner = args.limits.runner();
     // Source files are compiled (or taken from the cache) once, before any case.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
-    let decider = programs::decider(&args.checker, &args.compilers, &limits)?;
+    let decider = programs::decider(&args.checker, &args.compare, &args.compilers, &limits)?;
     let cases = collect(args, &runner, &limits, jobs)?;
 
     out.line(format!(
@@ -183,15 +183,17 @@ fn collect(
     };
     let name = typed.map(program_name).unwrap_or_default();
     let reference_limits = crate::judge::helper::helper_limits(limits);
+    let rule = args.compare.rule(known)?;
     let reference = command.as_deref().map(|command| suite::Reference {
         runner,
         command,
         name: &name,
         limits: &reference_limits,
         jobs,
+        rule,
     });
     let known = known.zip(bounds.as_ref());
-    let collected = suite::collect(known, problem, &args.dir, reference.as_ref())?;
+    let collected = suite::collect(known, problem, &args.dir, rule, reference.as_ref())?;
     if known.is_none() {
         // A misspelt `chess` must not pass unnoticed.
         let how = match &args.checker.checker {
