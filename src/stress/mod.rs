@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
+use crate::judge::{CaseOutcome, Decider, Expected, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
 use minimize::Shrinkable;
@@ -83,16 +83,14 @@ pub struct Config {
     pub validator: Option<Vec<OsString>>,
     /// How outputs are compared for a problem duipai does not know.
     pub rule: Rule,
+    /// How an output is decided: compared with the expected answers, or by a checker.
+    pub decider: Decider,
 }
 
 impl Config {
     /// Limits for the generator and the reference: generous, they are trusted.
     fn helper_limits(&self) -> Limits {
-        let mut helper = self.limits;
-        helper.cpu = Duration::from_secs(10).max(self.limits.cpu * 4);
-        helper.wall = helper.cpu * 2;
-        helper.memory_bytes = self.limits.memory_bytes.max(1 << 30);
-        helper
+        crate::judge::helper::helper_limits(&self.limits)
     }
 }
 
@@ -328,14 +326,19 @@ impl Engine<'_> {
                 .run(program, input, limits, io)
                 .with_context(named)?
         };
-        let mut judgement = decide(&execution, expected);
+        let decide = |execution: &crate::run::Execution| {
+            config
+                .decider
+                .decide(self.runner, input, execution, expected)
+        };
+        let mut judgement = decide(&execution)?;
         let doubtful = Some(judgement.verdict) != wanted || crate::run::starved(&execution);
         if quick && doubtful && crate::run::near_the_limit(&execution) {
             execution = self
                 .runner
                 .run(program, input, limits, io)
                 .with_context(named)?;
-            judgement = decide(&execution, expected);
+            judgement = decide(&execution)?;
         }
         if crate::run::starved(&execution) {
             bail!(
@@ -358,25 +361,8 @@ impl Engine<'_> {
         input: &[u8],
         role: &str,
     ) -> anyhow::Result<Vec<u8>> {
-        let execution = self
-            .runner
-            .run(command, input, &self.helper_limits, &IoMode::Stdio)
-            .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
-        if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
-            let tail = crate::text::stderr_tail(&execution.stderr);
-            return Err(anyhow::Error::new(HelperFailed(format!(
-                "the {role} {} failed: {} ({}){}",
-                program_name(command),
-                stopped.verdict.code(),
-                stopped.detail,
-                if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!("; its stderr ends:\n{}", tail.trim_end())
-                }
-            ))));
-        }
-        Ok(execution.stdout)
+        let who = format!("the {role} {}", program_name(command));
+        crate::judge::helper::run_helper(self.runner, command, input, &self.helper_limits, &who)
     }
 
     /// Saves the case as found, minimizes it, and saves the result.
@@ -584,7 +570,7 @@ impl Engine<'_> {
                     Err(e)
                         if case.instance.is_none()
                             && self.checked_by_reference()
-                            && e.is::<HelperFailed>() =>
+                            && e.is::<crate::judge::helper::HelperFailed>() =>
                     {
                         return Ok(None);
                     }
@@ -645,18 +631,6 @@ impl Engine<'_> {
         (shrunk.case, payload, result)
     }
 }
-
-/// A generator, reference or validator that ran and failed (rather than could not start).
-#[derive(Debug)]
-struct HelperFailed(String);
-
-impl std::fmt::Display for HelperFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for HelperFailed {}
 
 /// What the engine needs of a case it minimizes besides [`Shrinkable`].
 trait Describe {

@@ -28,10 +28,8 @@ impl CompareArgs {
     pub fn rule(&self, known: Option<&dyn Problem>) -> anyhow::Result<Rule> {
         match known {
             Some(game) => {
-                let flag = match (self.tolerance, self.ignore_case) {
-                    (Some(_), _) => "--tolerance",
-                    (None, true) => "--ignore-case",
-                    (None, false) => return Ok(game.rule()),
+                let Some(flag) = self.first_flag() else {
+                    return Ok(game.rule());
                 };
                 anyhow::bail!(
                     "{flag} is for problems duipai does not know; {game}'s answers are compared \
@@ -43,6 +41,17 @@ impl CompareArgs {
                 tolerance: self.tolerance,
                 ignore_case: self.ignore_case,
             }),
+        }
+    }
+
+    /// The first comparison flag given, if any.
+    pub fn first_flag(&self) -> Option<&'static str> {
+        if self.tolerance.is_some() {
+            Some("--tolerance")
+        } else if self.ignore_case {
+            Some("--ignore-case")
+        } else {
+            None
         }
     }
 

@@ -22,10 +22,13 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     programs::warn_flags_after_separator("stress", &args.program);
     if args.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
-        for helper in [&args.reference, &args.generator, &args.validator]
-            .into_iter()
-            .flatten()
-        {
+        let helpers = [
+            &args.reference,
+            &args.generator,
+            &args.validator,
+            &args.checker.checker,
+        ];
+        for helper in helpers.into_iter().flatten() {
             commands.push(&helper.0);
         }
         return watch::watch(
@@ -50,6 +53,12 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     if let Some(validator) = &config.validator {
         config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
     }
+    config.decider = programs::decider(
+        &args.checker,
+        &args.compare,
+        &args.compilers,
+        &config.limits,
+    )?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
@@ -191,6 +200,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
                 &failure.input_path,
                 &args.compare,
                 &args.limits,
+                &args.checker,
                 &args.compilers,
                 &args.program,
             );
@@ -302,6 +312,7 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         limits: &config.limits,
         io: &config.io,
         jobs: config.jobs,
+        decider: &config.decider,
     };
     let mut records: Vec<CaseRecord> = Vec::new();
     crate::suite::judge_all(
@@ -394,5 +405,6 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
         rule: args.compare.rule(known)?,
+        decider: crate::judge::Decider::Compare,
     })
 }
