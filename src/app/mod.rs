@@ -45,7 +45,7 @@ pub fn main() -> ExitCode {
                 println!(
                     "{}",
                     status_json(
-                        Status::Usage,
+                        Status::Error,
                         first.strip_prefix("error: ").unwrap_or(first)
                     )
                 );
@@ -57,7 +57,7 @@ pub fn main() -> ExitCode {
             }
             let _ = err.print();
             return if usage_error {
-                Status::Usage.into()
+                Status::Error.into()
             } else {
                 // --help and --version.
                 Status::Success.into()

@@ -92,7 +92,7 @@ impl Checker {
         let mut command = self.command.clone();
         command.extend(files);
         let execution = runner
-            .run_once(&command, stdin, &self.limits, &IoMode::Stdio)
+            .run_single(&command, stdin, &self.limits, &IoMode::Stdio)
             .with_context(|| format!("cannot run the checker {}", self.name))?;
         let decision = match self.protocol {
             Protocol::Testlib => testlib_verdict(&execution),

@@ -29,7 +29,7 @@ pub trait Runner: Sync {
 
     /// One run, never repeated to steady a measurement: for probes whose number matters
     /// more than their precision (minimization).
-    fn run_once(
+    fn run_single(
         &self,
         program: &[OsString],
         input: &[u8],
@@ -68,7 +68,7 @@ impl Runner for ProcessRunner {
         crate::run::run_steady(program, input, limits, io, self.rerun)
     }
 
-    fn run_once(
+    fn run_single(
         &self,
         program: &[OsString],
         input: &[u8],

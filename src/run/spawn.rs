@@ -304,7 +304,7 @@ pub(crate) struct Failed {
 
 /// Everything the child needs, prepared by the parent: raw pointers into data the parent
 /// keeps alive until the child has `exec`uted or exited.
-pub(crate) struct Plan {
+pub(crate) struct ChildSetup {
     pub candidates: *const *const libc::c_char,
     pub argv: *const *const libc::c_char,
     pub envp: *const *const libc::c_char,
@@ -327,11 +327,11 @@ pub(crate) struct Plan {
 /// suspended) and so only makes system calls on the plan; it never returns but by `exec` or
 /// `_exit`, and cannot unwind (nothing in it panics).
 extern "C" fn child(arg: *mut c_void) -> c_int {
-    // SAFETY: `arg` is the parent's `Plan`, alive and untouched while the parent waits; every
+    // SAFETY: `arg` is the parent's `ChildSetup`, alive and untouched while the parent waits; every
     // pointer in it is valid for its length, as its maker built them.
     unsafe {
-        let plan = &mut *arg.cast::<Plan>();
-        let fail = |plan: &mut Plan, stage: Stage| -> c_int {
+        let plan = &mut *arg.cast::<ChildSetup>();
+        let fail = |plan: &mut ChildSetup, stage: Stage| -> c_int {
             plan.errno = *libc::__errno_location();
             plan.failed = stage;
             libc::_exit(127)
@@ -409,7 +409,7 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
 /// Clones the child that carries out `plan`, with `flags` besides `CLONE_VM | CLONE_VFORK`
 /// (`CLONE_PARENT` in a spawner, so that the program is the harness's child), and returns
 /// its pid once it has `exec`uted, or what it failed at.
-pub(crate) fn launch(plan: &mut Plan, flags: c_int) -> Result<i32, Failed> {
+pub(crate) fn launch(plan: &mut ChildSetup, flags: c_int) -> Result<i32, Failed> {
     let pid = STACK.with(|cell| -> io::Result<c_int> {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
@@ -479,7 +479,7 @@ pub(crate) fn launch_here(
     program.for_each_env(|var| envp.push(var.as_ptr()));
     envp.push(std::ptr::null());
     let signals = caught_signals();
-    let mut plan = Plan {
+    let mut plan = ChildSetup {
         candidates: candidates.as_ptr(),
         argv: argv.as_ptr(),
         envp: envp.as_ptr(),

@@ -319,7 +319,7 @@ impl Engine<'_> {
         let named = || format!("cannot run {}", program_name(program));
         let mut execution = if quick {
             self.runner
-                .run_once(program, input, limits, io)
+                .run_single(program, input, limits, io)
                 .with_context(named)?
         } else {
             self.runner

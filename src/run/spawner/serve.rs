@@ -8,7 +8,7 @@ use std::ffi::c_int;
 use std::os::fd::RawFd;
 
 use super::wire;
-use crate::run::spawn::{self, Failed, Plan, Stage};
+use crate::run::spawn::{self, ChildSetup, Failed, Stage};
 
 /// The environment variable that makes an executable a spawner; its value is the socket's
 /// descriptor number.
@@ -115,7 +115,7 @@ fn exit(code: c_int) -> ! {
 /// is the harness's child (the harness reaps it, gets its resource usage, and is the
 /// subreaper of what it orphans) while its address space at `exec` is this small process's.
 fn start(request: &wire::Request, streams: [RawFd; 3]) -> Result<i32, Failed> {
-    let mut plan = Plan {
+    let mut plan = ChildSetup {
         candidates: request.candidates.as_ptr(),
         argv: request.argv.as_ptr(),
         envp: request.envp.as_ptr(),

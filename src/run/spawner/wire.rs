@@ -58,7 +58,7 @@ pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Ve
 }
 
 /// A request as the spawner reads it: pointers into the received bytes, each list
-/// null-terminated, ready for a [`crate::run::spawn::Plan`].
+/// null-terminated, ready for a [`crate::run::spawn::ChildSetup`].
 pub(super) struct Request {
     pub rlimits: Vec<Rlimit>,
     pub cwd: *const libc::c_char,
