@@ -14,6 +14,7 @@ mod pack;
 mod readme;
 mod reports;
 mod runner;
+mod settings;
 mod shooting;
 mod timing;
 mod util;

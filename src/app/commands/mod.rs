@@ -1,7 +1,9 @@
 //! One module per subcommand: each converts its arguments into engine types, runs the
 //! engine, and hands the outcome to a reporter.
 
+pub mod failures;
 pub mod generate;
+pub mod init;
 pub mod pack;
 pub mod solve;
 pub mod stress;

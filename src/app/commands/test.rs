@@ -47,9 +47,12 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
             }
             let cases = suite::collect_unknown_cases(problem, &args.dir)?;
             // A misspelt `chess` must not pass unnoticed.
+            let near = crate::text::closest(problem, crate::problem::names(), 2)
+                .map(|game| format!("; did you mean {game}?"))
+                .unwrap_or_default();
             eprintln!(
-                "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
-                 and outputs are compared with the answer files token by token",
+                "duipai: note: {} is not a problem duipai knows ({}){near}: inputs are not \
+                 checked, and outputs are compared with the answer files token by token",
                 crate::text::quote(problem),
                 crate::problem::names().join(", ")
             );
