@@ -136,21 +136,11 @@ pub fn rate(per_second: f64) -> String {
     }
 }
 
-/// The number of single-character insertions, deletions and substitutions that turn `a` into
-/// `b` (Levenshtein's distance), over characters.
+/// The number of single-character insertions, deletions, substitutions and swaps of two
+/// neighbours that turn `a` into `b` (the optimal string alignment distance), so that the
+/// common typo `nio` for `noi` is one edit away, not two.
 pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
+    strsim::osa_distance(a, b)
 }
 
 /// The candidate closest to `word` within `max` edits (the first of equally close ones), for
@@ -281,6 +271,7 @@ mod tests {
         assert_eq!(edit_distance("generater", "generator"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("nio", "noi"), 1);
         let games = ["chess", "chessboard", "gems"];
         assert_eq!(closest("chesss", games, 2), Some("chess"));
         assert_eq!(closest("gem", games, 2), Some("gems"));

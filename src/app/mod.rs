@@ -88,6 +88,7 @@ pub fn main() -> ExitCode {
         Command::Stress(args) => commands::stress::run(args),
         Command::Failures(args) => commands::failures::run(args),
         Command::Init(args) => commands::init::run(args, cli.config),
+        Command::Answers(args) => commands::answers::run(args),
     };
     match result {
         Ok(status) => status.into(),
@@ -161,7 +162,7 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
     let command = words.iter().find_map(|w| {
         let w = w.to_str()?;
         [
-            "solve", "validate", "gen", "pack", "test", "stress", "failures", "init",
+            "solve", "validate", "gen", "pack", "test", "stress", "answers", "failures", "init",
         ]
         .contains(&w)
         .then_some(w)

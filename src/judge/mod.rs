@@ -7,8 +7,11 @@ use crate::run::{Execution, IoMode, Limits, RunError};
 
 pub use crate::answer::Expected;
 
+pub mod checker;
+pub mod helper;
 pub mod verdict;
 
+pub use checker::Checker;
 pub use verdict::{Judgement, Verdict};
 
 /// What starts programs: the real process runner, or a test double that answers in-process
@@ -106,7 +109,8 @@ impl CaseOutcome {
     }
 }
 
-/// Runs `program` on `input` and judges the result.
+/// Runs `program` on `input` and judges the result. An error is the harness's: the program
+/// could not start, or the checker failed.
 pub fn judge_case(
     runner: &dyn Runner,
     program: &[OsString],
@@ -114,13 +118,48 @@ pub fn judge_case(
     expected: &Expected,
     limits: &Limits,
     io: &IoMode,
-) -> Result<CaseOutcome, RunError> {
+    decider: &Decider,
+) -> anyhow::Result<CaseOutcome> {
     let execution = runner.run(program, input, limits, io)?;
-    let judgement = decide(&execution, expected);
+    let judgement = decider.decide(runner, input, &execution, expected)?;
     Ok(CaseOutcome {
         judgement,
         execution,
     })
+}
+
+/// How the output of a program that ran cleanly is decided: compared with the expected
+/// answers by duipai ([`crate::answer`]), or by an external [`Checker`] given the input,
+/// the output and the expected answers as its answer file.
+#[derive(Clone, Debug, Default)]
+pub enum Decider {
+    #[default]
+    Compare,
+    Checker(Checker),
+}
+
+impl Decider {
+    /// The verdict of a finished execution on `input`: a limit or an abnormal end decides
+    /// first, then the output. An error when the checker itself fails.
+    pub fn decide(
+        &self,
+        runner: &dyn Runner,
+        input: &[u8],
+        execution: &Execution,
+        expected: &Expected,
+    ) -> anyhow::Result<Judgement> {
+        let ended = verdict::termination_judgement(execution)
+            .or_else(|| verdict::missing_output_file(execution));
+        if let Some(judgement) = ended {
+            return Ok(judgement);
+        }
+        match self {
+            Decider::Compare => Ok(verdict::compare(&execution.stdout, expected)),
+            Decider::Checker(checker) => {
+                checker.check(runner, input, &execution.stdout, expected.text.as_bytes())
+            }
+        }
+    }
 }
 
 /// The verdict of a finished execution against the expected output.

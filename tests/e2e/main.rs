@@ -1,12 +1,14 @@
 //! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
+mod checkers;
 mod cli;
 mod compile;
 mod ergonomics;
 mod files;
 mod fishhead;
 mod flags;
+mod gems;
 mod hostile;
 mod judging;
 mod minimize;
@@ -17,4 +19,5 @@ mod runner;
 mod settings;
 mod shooting;
 mod timing;
+mod tolerance;
 mod util;

@@ -89,6 +89,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         shrink_budget: Budget::default(),
         validator: None,
         rule: duipai::answer::Rule::EXACT,
+        decider: duipai::judge::Decider::Compare,
     }
 }
 
@@ -216,6 +217,7 @@ fn the_suite_reports_in_case_order() {
         limits: &limits(),
         io: &IoMode::Stdio,
         jobs: 4,
+        decider: &duipai::judge::Decider::Compare,
     };
     let mut order = Vec::new();
     let outcomes = suite::judge_all(&cases, &run, |i, _| order.push(i), || {}).unwrap();

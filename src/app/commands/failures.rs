@@ -90,7 +90,11 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
 fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     // A mistyped program is reported before anything runs, and nothing is removed.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
-    let cases = suite::collect_saved(&args.save, problem)?;
+    let limits = args.limits.resolve_named(problem);
+    let known = crate::problem::by_name(problem);
+    let rule = args.compare.rule(known)?;
+    let decider = programs::decider(&args.checker, &args.compare, &args.compilers, &limits)?;
+    let cases = suite::collect_saved(&args.save, problem, rule)?;
     let out = Human::new(false);
     if cases.is_empty() {
         out.line(format!(
@@ -105,7 +109,6 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         args.save.display(),
         program_name(&args.program)
     ));
-    let limits = args.limits.resolve_named(problem);
     let io = args.limits.io_mode_named(problem);
     let run = SuiteRun {
         runner: &args.limits.runner(),
@@ -113,6 +116,7 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         limits: &limits,
         io: &io,
         jobs: jobs(args.jobs),
+        decider: &decider,
     };
     let outcomes = suite::judge_all(
         &cases,

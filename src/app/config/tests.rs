@@ -282,3 +282,57 @@ fn the_template_of_init_is_accepted_whole() {
         applied(d, &whole, &["test", "tests", "--", "a.out"]).unwrap();
     }
 }
+
+/// Flags the reader was not written for (`--checker`, `--checker-protocol`, `--tolerance`,
+/// `--ignore-case`) work in the file as the commands declare them.
+#[test]
+fn checker_and_comparison_flags_work_in_the_file() {
+    let root = Cli::command();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("check.py"), "").unwrap();
+    let file = |text: &str| File {
+        shown: FILE_NAME.to_string(),
+        dir: dir.path().to_path_buf(),
+        text: text.to_string(),
+    };
+    let stress = root.find_subcommand("stress").unwrap();
+    let text = "checker = \"python3 check.py\"\ntolerance = 1e-6\n[stress]\nchecker-protocol = \"kattis\"\nignore-case = true\n";
+    let words = settings_words(&file(text), stress, &root, &["--".into()]).unwrap();
+    let check = dir.path().join("check.py").display().to_string();
+    assert_eq!(
+        words,
+        [
+            format!("--checker=python3 {check}"),
+            "--tolerance=0.000001".to_string(),
+            "--checker-protocol=kattis".to_string(),
+            "--ignore-case".to_string(),
+        ]
+        .map(OsString::from)
+    );
+    let matches = root
+        .clone()
+        .try_get_matches_from(
+            ["duipai", "stress", "chess"]
+                .map(OsString::from)
+                .into_iter()
+                .chain(words)
+                .chain(["--", "a.out"].map(OsString::from)),
+        )
+        .unwrap();
+    let (_, stress_matches) = matches.subcommand().unwrap();
+    assert_eq!(stress_matches.get_one::<f64>("tolerance"), Some(&1e-6));
+    assert!(stress_matches.get_flag("ignore_case"));
+    let err = settings_words(
+        &file("[stress]\nchecker-protocol = \"katis\"\n"),
+        stress,
+        &root,
+        &[],
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        err.0,
+        "duipai.toml:2:20: checker-protocol: expected one of testlib, kattis, found \"katis\" \
+         (did you mean \"kattis\"?)"
+    );
+}
