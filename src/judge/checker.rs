@@ -218,27 +218,17 @@ mod tests {
     use std::time::Duration;
 
     fn ended(termination: Termination, stderr: &str) -> Execution {
-        Execution {
-            termination,
-            stdout: Vec::new(),
-            stderr: stderr.as_bytes().to_vec(),
-            stderr_bytes: stderr.len() as u64,
-            cpu_time: Duration::from_millis(5),
-            cpu_times: vec![Duration::from_millis(5)],
-            cpu_wait: Duration::ZERO,
-            output_file: None,
-            wall_time: Duration::from_millis(5),
-            peak_memory_bytes: 0,
-            peak_processes: 1,
-            pgid: 1,
-            limits: Limits {
-                cpu: Duration::from_secs(10),
-                wall: Duration::from_secs(20),
-                memory_bytes: 1 << 30,
-                output_bytes: 1 << 20,
-                processes: 64,
-            },
-        }
+        let limits = Limits {
+            cpu: Duration::from_secs(10),
+            wall: Duration::from_secs(20),
+            memory_bytes: 1 << 30,
+            output_bytes: 1 << 20,
+            processes: 64,
+        };
+        let mut execution = Execution::from_outcome(termination, Vec::new(), limits);
+        execution.stderr = stderr.as_bytes().to_vec();
+        execution.stderr_bytes = stderr.len() as u64;
+        execution
     }
 
     #[test]

@@ -42,8 +42,8 @@ pub trait Runner: Sync {
 
 /// The real runner: each run is a supervised process ([`crate::run::run`]).
 ///
-/// With `rerun`, a run whose CPU time lands near the limit (0.8× to 1.5×) is run again, up to
-/// two more times, and judged on the fastest ([`crate::run::run_steady`]): a verdict near the
+/// With `rerun`, a run near the limit ([`crate::run::near_the_limit`]) is run again, up to two
+/// more times, and judged on the fastest ([`crate::run::run_steady`]): a verdict near the
 /// limit should not depend on what else the machine was doing. Every CPU time measured is
 /// kept in [`Execution::cpu_times`].
 #[derive(Clone, Copy, Debug)]
@@ -55,23 +55,6 @@ impl Default for ProcessRunner {
     fn default() -> Self {
         ProcessRunner { rerun: true }
     }
-}
-
-/// The band of CPU time, as a fraction of the limit, in which a run is measured again.
-pub const RERUN_BAND: (f64, f64) = (0.8, 1.5);
-
-/// Whether a run is close enough to its time limit, or was starved of CPU by a busy machine,
-/// so that another measurement could change the verdict (minimization re-measures such
-/// probes).
-pub fn near_the_limit(execution: &Execution) -> bool {
-    use crate::run::{Limit, Termination};
-    let cpu = execution.cpu_time.as_secs_f64();
-    let limit = execution.limits.cpu.as_secs_f64().max(1e-9);
-    let ratio = cpu / limit;
-    let in_band = (RERUN_BAND.0..=RERUN_BAND.1).contains(&ratio);
-    let starved = execution.termination == Termination::LimitExceeded(Limit::WallTime)
-        && verdict::is_starved(execution);
-    in_band || starved
 }
 
 impl Runner for ProcessRunner {

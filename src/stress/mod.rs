@@ -304,8 +304,9 @@ impl Engine<'_> {
     /// Judges one case. For a minimization probe looking for `wanted`, the case runs once
     /// even near the time limit (many quick probes are worth more than steadier ones: the
     /// failure they keep was measured steadily when it was found), unless that one run near
-    /// the limit, or starved by a busy machine, gave another verdict: then it is measured
-    /// steadily before the minimizer believes it.
+    /// the limit gave another verdict, or a busy machine starved it: then it is measured
+    /// steadily before the minimizer believes it. A case the machine still starved after
+    /// that is no verdict on the program: a harness error, never a failure reported.
     fn judge_with(
         &self,
         input: &[u8],
@@ -331,12 +332,20 @@ impl Engine<'_> {
                 .decide(self.runner, input, execution, expected)
         };
         let mut judgement = decide(&execution)?;
-        if quick && Some(judgement.verdict) != wanted && crate::judge::near_the_limit(&execution) {
+        let doubtful = Some(judgement.verdict) != wanted || crate::run::starved(&execution);
+        if quick && doubtful && crate::run::near_the_limit(&execution) {
             execution = self
                 .runner
                 .run(program, input, limits, io)
                 .with_context(named)?;
             judgement = decide(&execution)?;
+        }
+        if crate::run::starved(&execution) {
+            bail!(
+                "cannot judge {}: the machine is too busy ({}); run fewer -j workers",
+                program_name(program),
+                judgement.detail
+            );
         }
         Ok(CaseOutcome {
             judgement,

@@ -11,6 +11,8 @@ mod flags;
 mod gems;
 mod hostile;
 mod judging;
+mod load;
+mod memory;
 mod minimize;
 mod pack;
 mod readme;
