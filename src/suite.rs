@@ -259,24 +259,21 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
     !name.is_empty() && name.iter().all(u8::is_ascii_digit)
 }
 
-/// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
-/// minimized ones, not `.original`), in natural order, with the answers saved beside them.
+/// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in` and
+/// `NAME-SEED-K.in`, the minimized ones, not `.original`, nor another problem's whose name
+/// starts with `NAME-`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
 pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
     };
-    let prefix = format!("{name}-");
     let mut inputs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
             let file = p.file_name().and_then(|f| f.to_str()).unwrap_or("");
-            file.starts_with(&prefix)
-                && file.ends_with(".in")
-                && !file.contains(".original")
-                && p.with_extension("ans").is_file()
+            crate::saved::is_case_of(file, name) && p.with_extension("ans").is_file()
         })
         .collect();
     inputs.sort_by(|a, b| natural_order(a.as_os_str(), b.as_os_str()));

@@ -183,8 +183,11 @@ impl Progress {
     pub fn update(&self, done: u64, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        self.bar
-            .set_message(format!("{done} {}, {rate:.0}/s, {secs:.1} s", self.unit));
+        self.bar.set_message(format!(
+            "{done} {}, {}/s, {secs:.1} s",
+            self.unit,
+            crate::text::rate(rate)
+        ));
         self.bar.tick();
     }
 

@@ -92,10 +92,11 @@ pub fn stress_passed(
 ) -> String {
     let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
     format!(
-        "{}: no failure in {cases} case{} (seeds {first_seed}{}), {rate:.0} cases/s, {:.1} s",
+        "{}: no failure in {cases} case{} (seeds {first_seed}{}), {} cases/s, {:.1} s",
         if interrupted { "interrupted" } else { "done" },
         plural_s(cases),
         last_seed.map(|l| format!("..={l}")).unwrap_or_default(),
+        crate::text::rate(rate),
         elapsed.as_secs_f64()
     )
 }

@@ -12,6 +12,7 @@ use anyhow::bail;
 use crate::problem::{self, Spec};
 use crate::report::junit::{self, JunitCase, JunitFailure};
 use crate::report::{self, CaseRecord, human, json};
+use crate::saved;
 use crate::stress::{
     self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
 };
@@ -20,6 +21,17 @@ use crate::text::{plural_s, quote};
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("stress", &args.program);
+    if problem::by_name(&args.problem).is_none()
+        && args.generator.is_some()
+        && let Some(game) = near_game(&args.problem)
+    {
+        // Any name is allowed for a problem of one's own; a near miss of a game is pointed out.
+        eprintln!(
+            "duipai: note: {} is not a problem duipai knows; did you mean {game}? (any other \
+             name is fine for a problem of your own)",
+            quote(&args.problem)
+        );
+    }
     if args.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let helpers = [
@@ -68,7 +80,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     let replayed = if args.no_replay {
         Vec::new()
     } else {
-        replay(&config, &runner, &out)?
+        replay(&config, &runner, &out, args.prune_passing)?
     };
     let still_failing: Vec<String> = replayed
         .iter()
@@ -186,6 +198,7 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             Ok(status)
         }
         Outcome::Failed(failure) => {
+            record_program(args, &failure);
             let explained = human::stress_failure(&failure);
             out.text(ui::explanation(&explained));
             let silent = failure.outcome.execution.stdout.is_empty();
@@ -294,9 +307,40 @@ fn write_junit(
     junit::write_report_file(path, &xml)
 }
 
-/// Runs the program on the failing cases saved for this problem, before any new seed;
-/// returns the record of each.
-fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
+/// Writes the sidecar that names the program that failed and how, so that `duipai failures`
+/// can list it; a sidecar that cannot be written costs only that listing.
+fn record_program(args: &StressArgs, failure: &stress::Failure) {
+    let original = (failure.original_path != failure.input_path)
+        .then(|| failure.original_path.file_name())
+        .flatten()
+        .map(|name| name.to_string_lossy().into_owned());
+    let meta = saved::Meta {
+        problem: args.problem.clone(),
+        seed: failure.seed,
+        verdict: failure.outcome.verdict().code().to_string(),
+        detail: failure.outcome.judgement.detail.clone(),
+        program: crate::text::quote_command(&args.program),
+        original,
+        saved_at: saved::now(),
+    };
+    if let Err(err) = saved::write_meta(&failure.input_path, &meta) {
+        eprintln!("duipai: warning: {err:#}");
+    }
+}
+
+/// The built-in game a problem name is a near miss of (`chesss`), if any.
+fn near_game(name: &str) -> Option<&'static str> {
+    crate::text::closest(name, problem::names(), 2)
+}
+
+/// Runs the program on the failing cases saved for this problem, before any new seed, and
+/// with `prune` removes those that pass; returns the record of each.
+fn replay(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+    prune: bool,
+) -> anyhow::Result<Vec<CaseRecord>> {
     let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
@@ -315,7 +359,7 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         decider: &config.decider,
     };
     let mut records: Vec<CaseRecord> = Vec::new();
-    crate::suite::judge_all(
+    let outcomes = crate::suite::judge_all(
         &cases,
         &run,
         |i, outcome| {
@@ -328,6 +372,11 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         },
         || {},
     )?;
+    if prune && !crate::run::cancelled() {
+        super::failures::remove_passing(&cases[..outcomes.len()], &outcomes, out)?;
+        out.line("");
+        return Ok(records);
+    }
     let still = records.iter().filter(|r| !r.verdict.is_accepted()).count();
     out.line(if still == 0 {
         "all of them pass now\n".to_string()
@@ -344,9 +393,12 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         (Some(command), _) => Source::External(command.0.clone()),
         (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
         (None, None) => bail!(
-            "duipai does not know the problem {} (it knows {}): give --generator and \
+            "duipai does not know the problem {}{} (it knows {}): give --generator and \
              --reference for it",
             quote(&args.problem),
+            near_game(&args.problem)
+                .map(|game| format!("; did you mean {game}?"))
+                .unwrap_or_default(),
             problem::names().join(", ")
         ),
     };

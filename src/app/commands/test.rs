@@ -200,9 +200,12 @@ fn collect(
             Some(checker) => format!("judged by the checker {}", program_name(&checker.0)),
             None => "compared with the answers token by token".to_string(),
         };
+        let near = crate::text::closest(problem, crate::problem::names(), 2)
+            .map(|game| format!("; did you mean {game}?"))
+            .unwrap_or_default();
         eprintln!(
-            "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
-             and outputs are {how}",
+            "duipai: note: {} is not a problem duipai knows ({}){near}: inputs are not \
+             checked, and outputs are {how}",
             crate::text::quote(problem),
             crate::problem::names().join(", ")
         );
