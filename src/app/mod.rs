@@ -44,9 +44,9 @@ pub fn main() -> ExitCode {
         eprintln!("{err}");
         junit_error(&err.0);
         if json {
-            println!("{}", status_json(Status::Usage, &err.0));
+            println!("{}", status_json(Status::Error, &err.0));
         }
-        return Status::Usage.into();
+        return Status::Error.into();
     }
     let cli = match parse(argv) {
         Ok(cli) => cli,
