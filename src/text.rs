@@ -248,6 +248,38 @@ pub fn stderr_tail(stderr: &[u8]) -> String {
     out
 }
 
+/// The program's file name, for headings and messages; for an interpreter, with the file of
+/// its script (`python3 sol.py`, not `python3`).
+pub fn program_name(program: &[std::ffi::OsString]) -> String {
+    let file_name = |word: &std::ffi::OsString| {
+        std::path::Path::new(word)
+            .file_name()
+            .unwrap_or(word.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let Some(first) = program.first() else {
+        return String::new();
+    };
+    let name = file_name(first);
+    let interpreter = [
+        "python", "pypy", "node", "ruby", "perl", "sh", "bash", "php",
+    ]
+    .iter()
+    .any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    });
+    let script = program[1..]
+        .iter()
+        .find(|w| !w.as_encoded_bytes().starts_with(b"-"))
+        .filter(|w| std::path::Path::new(w).is_file());
+    match script {
+        Some(script) if interpreter => format!("{name} {}", file_name(script)),
+        _ => name,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,9 +12,9 @@ use crate::app::{interrupt, programs};
 use crate::judge::CaseOutcome;
 use crate::report::{self, CaseRecord};
 use crate::saved;
-use crate::stress::program_name;
 use crate::suite::{self, StoredCase, SuiteRun};
 use crate::text::plural;
+use crate::text::program_name;
 
 pub fn run(args: FailuresArgs) -> anyhow::Result<Status> {
     if args.prune_passing {

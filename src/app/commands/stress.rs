@@ -13,10 +13,8 @@ use crate::problem::{self, Spec};
 use crate::report::junit::{self, JunitCase, JunitFailure};
 use crate::report::{self, CaseRecord, human, json};
 use crate::saved;
-use crate::stress::{
-    self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
-};
-use crate::text::{plural_s, quote};
+use crate::stress::{self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source};
+use crate::text::{plural_s, program_name, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     interrupt::install();
@@ -45,13 +43,13 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai stress", run_once(&args)),
+            || junit::on_error(args.junit.as_deref(), "duipai stress", execute(&args)),
         );
     }
-    run_once(&args)
+    execute(&args)
 }
 
-fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
+fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
     let mut config = config(args)?;
     // Source files are compiled (or taken from the cache) once, before any case.

@@ -10,8 +10,8 @@ use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, programs, watch};
 use crate::report::{self, CaseRecord, json, junit};
-use crate::stress::program_name;
 use crate::suite::{self, SuiteRun};
+use crate::text::program_name;
 use crate::text::{plural, plural_s};
 
 /// How many failing cases get a diff in the human report.
@@ -30,13 +30,13 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai test", run_once(&args)),
+            || junit::on_error(args.junit.as_deref(), "duipai test", execute(&args)),
         );
     }
-    run_once(&args)
+    execute(&args)
 }
 
-fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
+fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
     let problem = args.problem.as_str();
