@@ -150,15 +150,19 @@ pub struct MinimizeStatus {
 /// The result of a stress run.
 pub enum Outcome {
     /// No failure within the seeds tried.
-    Passed {
-        cases: u64,
-        first_seed: u64,
-        /// `None` when no case ran.
-        last_seed: Option<u64>,
-        interrupted: bool,
-        elapsed: Duration,
-    },
+    Passed(Passed),
     Failed(Box<Failure>),
+}
+
+/// A search that found no failure: how far it went.
+#[derive(Clone, Copy, Debug)]
+pub struct Passed {
+    pub cases: u64,
+    pub first_seed: u64,
+    /// `None` when no case ran.
+    pub last_seed: Option<u64>,
+    pub interrupted: bool,
+    pub elapsed: Duration,
 }
 
 /// A failing case, as found and as minimized.
@@ -218,13 +222,13 @@ pub fn run(
     let elapsed = started.elapsed();
     let Some(found) = found.failure else {
         let last_seed = (found.cases > 0).then(|| config.seeds.seed(found.cases - 1));
-        return Ok(Outcome::Passed {
+        return Ok(Outcome::Passed(Passed {
             cases: found.cases,
             first_seed: config.seeds.seed(0),
             last_seed,
             interrupted: crate::run::cancelled(),
             elapsed,
-        });
+        }));
     };
     let failure = engine.finish(found, started, on_event)?;
     Ok(Outcome::Failed(Box::new(failure)))

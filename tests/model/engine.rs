@@ -183,13 +183,10 @@ fn a_correct_program_passes_every_seed() {
     let mut cfg = config(problem::by_name("chessboard").unwrap(), 2, dir.path());
     cfg.iterations = Some(60);
     let outcome = stress::run(&cfg, &runner, &mut |_| {}).unwrap();
-    let Outcome::Passed {
-        cases, last_seed, ..
-    } = outcome
-    else {
+    let Outcome::Passed(passed) = outcome else {
         panic!("a correct program failed")
     };
-    assert_eq!((cases, last_seed), (60, Some(60)));
+    assert_eq!((passed.cases, passed.last_seed), (60, Some(60)));
     assert_eq!(runner.runs.load(Ordering::SeqCst), 60);
 }
 

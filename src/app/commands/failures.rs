@@ -123,7 +123,7 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         &run,
         |i, outcome| {
             let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
-            out.line(ui::verdict_line(&report::human_line(&record)));
+            out.line(report::human_line(&record, &ui::styles()));
         },
         || {},
     )?;
