@@ -39,22 +39,14 @@ impl Runner for FakeRunner<'_> {
             Some(out) => (Termination::Exited(0), out.into_bytes()),
             None => (Termination::Exited(3), Vec::new()),
         };
-        Ok(Execution {
-            termination,
-            stdout,
-            stderr: b"fake\n".to_vec(),
-            stderr_bytes: 5,
-            cpu_time: Duration::from_millis(1),
-            cpu_times: vec![Duration::from_millis(1)],
-            cpu_wait: Duration::ZERO,
-            cpu_starved: false,
-            output_file: None,
-            wall_time: Duration::from_millis(1),
-            peak_memory_bytes: None,
-            peak_processes: 1,
-            pgid: 0,
-            limits: *limits,
-        })
+        let mut execution = Execution::from_outcome(termination, stdout, *limits);
+        execution.stderr = b"fake\n".to_vec();
+        execution.stderr_bytes = 5;
+        execution.cpu_time = Duration::from_millis(1);
+        execution.cpu_times = vec![execution.cpu_time];
+        execution.wall_time = Duration::from_millis(1);
+        execution.peak_processes = 1;
+        Ok(execution)
     }
 }
 
