@@ -72,9 +72,11 @@ struct Setting<'a> {
     value: &'a Value,
 }
 
-/// The command line with the settings for its command inserted after the command's name.
-/// Unchanged without a file, for a command that reads none, and for `--help`.
-pub fn apply(argv: &[OsString]) -> Result<Vec<OsString>, ConfigError> {
+/// The command line with the settings for its command inserted after the command's name
+/// (unchanged without a file, for a command that reads none, and for `--help`), and a note
+/// naming the file and the settings it gave, when it gave any (`settings from duipai.toml:
+/// problem, generator, reference`): flags a user did not type must not act unseen.
+pub fn apply_noted(argv: &[OsString]) -> Result<(Vec<OsString>, Option<String>), ConfigError> {
     let words: Vec<String> = argv
         .iter()
         .skip(1)
@@ -85,27 +87,45 @@ pub fn apply(argv: &[OsString]) -> Result<Vec<OsString>, ConfigError> {
         .iter()
         .any(|w| ["-h", "--help", "-V", "--version"].contains(&w.as_str()))
     {
-        return Ok(argv.to_vec());
+        return Ok((argv.to_vec(), None));
     }
     let root = Cli::command();
     let Some(at) = subcommand_position(&root, &words) else {
-        return Ok(argv.to_vec());
+        return Ok((argv.to_vec(), None));
     };
     let name = words[at].as_str();
     let Some(command) = root
         .find_subcommand(name)
         .filter(|_| COMMANDS.contains(&name))
     else {
-        return Ok(argv.to_vec());
+        return Ok((argv.to_vec(), None));
     };
     let Some(file) = read(&config_flag(&words))? else {
-        return Ok(argv.to_vec());
+        return Ok((argv.to_vec(), None));
     };
     let inserted = settings_words(&file, command, &root, &words[at + 1..])?;
+    let note = (!inserted.is_empty()).then(|| settings_note(&file.shown, &inserted));
     let mut out: Vec<OsString> = argv[..at + 2].to_vec();
     out.extend(inserted);
     out.extend_from_slice(&argv[at + 2..]);
-    Ok(out)
+    Ok((out, note))
+}
+
+/// `settings from duipai.toml: problem, generator`: the flags' names, `problem` for the
+/// problem's name, each once.
+fn settings_note(shown: &str, inserted: &[OsString]) -> String {
+    let mut keys: Vec<String> = Vec::new();
+    for word in inserted {
+        let word = word.to_string_lossy();
+        let key = match word.strip_prefix("--") {
+            Some(flag) => flag.split('=').next().unwrap_or(flag).to_string(),
+            None => "problem".to_string(),
+        };
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    format!("settings from {shown}: {}", keys.join(", "))
 }
 
 /// Where `--config FILE` points (the last one, before `--`), if given.

@@ -24,8 +24,8 @@ use exit::Status;
 pub fn main() -> ExitCode {
     let typed: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The problem folder's settings, as words inserted before the command line's own.
-    let settings = config::apply(&typed);
-    let argv = settings.as_ref().unwrap_or(&typed);
+    let settings = config::apply_noted(&typed);
+    let argv = settings.as_ref().map(|(argv, _)| argv).unwrap_or(&typed);
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
     let json = argv
         .iter()
@@ -47,6 +47,9 @@ pub fn main() -> ExitCode {
             println!("{}", status_json(Status::Error, &err.0));
         }
         return Status::Error.into();
+    }
+    if let Ok((_, Some(note))) = &settings {
+        eprintln!("duipai: {note}");
     }
     let cli = match parse(argv) {
         Ok(cli) => cli,

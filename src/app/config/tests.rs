@@ -4,6 +4,11 @@ use std::path::Path;
 use super::*;
 use crate::app::args::{Command as Sub, StressArgs, TestArgs};
 
+/// The command line with the settings inserted, without the note.
+fn apply(argv: &[OsString]) -> Result<Vec<OsString>, ConfigError> {
+    apply_noted(argv).map(|(argv, _)| argv)
+}
+
 /// Writes `text` as `duipai.toml` in `dir` and applies it to `duipai WORDS` (given
 /// `--config`, so that the tests do not depend on the current directory).
 fn applied(dir: &Path, text: &str, words: &[&str]) -> Result<Vec<String>, String> {
@@ -335,4 +340,29 @@ fn checker_and_comparison_flags_work_in_the_file() {
         "duipai.toml:2:20: checker-protocol: expected one of testlib, kattis, found \"katis\" \
          (did you mean \"kattis\"?)"
     );
+}
+
+#[test]
+fn the_settings_given_are_named_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(FILE_NAME);
+    std::fs::write(
+        &path,
+        "problem = \"avg\"\n[stress]\nvalidator = \"v.py\"\ncompiler = [\"cpp=g++\", \"c=gcc\"]\n",
+    )
+    .unwrap();
+    let argv: Vec<OsString> = ["duipai", "--config", path.to_str().unwrap(), "stress", "--"]
+        .map(OsString::from)
+        .to_vec();
+    let (_, note) = apply_noted(&argv).unwrap();
+    assert_eq!(
+        note.unwrap(),
+        format!(
+            "settings from {}: problem, validator, compiler",
+            path.display()
+        )
+    );
+    // Nothing taken from the file, nothing said.
+    std::fs::write(&path, "# empty\n").unwrap();
+    assert_eq!(apply_noted(&argv).unwrap().1, None);
 }
