@@ -153,7 +153,7 @@ pub fn list(dir: &Path, problem: Option<&str>) -> anyhow::Result<Vec<Saved>> {
             meta,
         });
     }
-    saved.sort_by(|a, b| crate::suite::natural_order(a.input.as_os_str(), b.input.as_os_str()));
+    saved.sort_by(|a, b| crate::text::natural_order(a.input.as_os_str(), b.input.as_os_str()));
     Ok(saved)
 }
 

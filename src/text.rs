@@ -280,6 +280,42 @@ pub fn program_name(program: &[std::ffi::OsString]) -> String {
     }
 }
 
+/// File-name order with digit runs compared as numbers, so `chess2.in` comes before
+/// `chess10.in` (NOI packs are not zero-padded); ties fall back to plain byte order.
+pub fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering {
+    /// Digit runs before other text (as in ASCII), numbers by value, text by bytes.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Chunk<'a> {
+        Number { digits: usize, value: &'a [u8] },
+        Text(&'a [u8]),
+    }
+    fn chunks(s: &[u8]) -> Vec<Chunk<'_>> {
+        s.chunk_by(|x, y| x.is_ascii_digit() == y.is_ascii_digit())
+            .map(|c| {
+                if c[0].is_ascii_digit() {
+                    let value = trim_zeros(c);
+                    Chunk::Number {
+                        digits: value.len(),
+                        value,
+                    }
+                } else {
+                    Chunk::Text(c)
+                }
+            })
+            .collect()
+    }
+    let (ab, bb) = (a.as_encoded_bytes(), b.as_encoded_bytes());
+    chunks(ab).cmp(&chunks(bb)).then_with(|| ab.cmp(bb))
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let first = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    &digits[first..]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
