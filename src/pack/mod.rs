@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::problem::{Problem, Spec};
+use crate::problem::{Coverage, Problem, Spec};
 
 pub mod manifest;
 pub mod plan;
@@ -143,6 +143,8 @@ pub struct PackReport {
     pub kept: Vec<String>,
     /// What became of `problem.yaml` (ICPC layout).
     pub yaml: Option<YamlOutcome>,
+    /// The values of the problem's bounds that the tests reached.
+    pub coverage: Coverage,
 }
 
 /// One file the pack will write, with its manifest row.
@@ -259,7 +261,7 @@ pub fn write_pack_report(
     manifest.put(Section::new(header.clone(), false, rows));
     write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
 
-    write_files(opts, &planned, on_progress)?;
+    let coverage = write_files(opts, &planned, on_progress)?;
     let yaml = if opts.layout == Layout::Icpc {
         Some(write_problem_yaml(out, opts.problem)?)
     } else {
@@ -276,16 +278,19 @@ pub fn write_pack_report(
     Ok(PackReport {
         files: planned.into_iter().map(|p| p.file).collect(),
         yaml,
+        coverage,
         ..survey.into_report()
     })
 }
 
-/// Generates every test and writes the planned files, in order.
+/// Generates every test and writes the planned files, in order; returns the bounds' coverage
+/// of the tests.
 fn write_files(
     opts: &PackOptions,
     planned: &[Planned],
     on_progress: &mut dyn FnMut(usize, usize),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Coverage> {
+    let mut coverage = Coverage::default();
     let (out, problem) = (&opts.out, opts.problem);
     let count = opts.plan.lines.len();
     let mut files = planned.iter();
@@ -309,26 +314,28 @@ fn write_files(
                 out.display()
             );
         }
-        let (input, answer) = generate(opts, line)?;
+        let (input, answer, reached) = generate(opts, line)?;
+        coverage.merge(&reached);
         for content in [input, answer] {
             let file = files.next().context("the plan of files is short")?;
             write_atomic(out, &file.file.path, content.as_bytes())?;
         }
         on_progress(i + 1, count);
     }
-    Ok(())
+    Ok(coverage)
 }
 
-/// The input of one plan line and its reference answer, as file contents.
-fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, String)> {
+/// The input of one plan line and its reference answer, as file contents, with the values of
+/// the bounds the input reached.
+fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, String, Coverage)> {
     let problem = opts.problem;
     let spec = Spec::new(problem, &line.params)
         .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
     let instance = spec.generate(effective_seed(line.seed, opts.seed));
     let input = instance.to_input();
     // The validator's own check, so a pack never ships an input `duipai validate` rejects.
-    problem
-        .parse(input.as_bytes(), &problem.default_bounds())
+    let coverage = problem
+        .coverage(input.as_bytes(), &problem.default_bounds())
         .map_err(|e| {
             anyhow::anyhow!(
                 "{}:{}: generated input is invalid: {e}",
@@ -340,7 +347,7 @@ fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, Stri
         .try_solve()
         .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
     let answer: String = answer.iter().map(|a| format!("{a}\n")).collect();
-    Ok((input, answer))
+    Ok((input, answer, coverage))
 }
 
 /// Writes or merges `problem.yaml`; a file that is not a regular file is left alone.

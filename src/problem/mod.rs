@@ -18,6 +18,7 @@ use crate::answer::{Expected, Rule};
 
 pub mod chess;
 pub mod chessboard;
+pub mod coverage;
 pub mod file;
 pub mod fishhead;
 pub mod game;
@@ -32,6 +33,7 @@ pub mod staircase;
 
 pub use chess::{CHESS, Chess, ChessProblem};
 pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
+pub use coverage::{Coverage, Reached};
 pub use file::Structure;
 pub use fishhead::{FISHHEAD, Fishhead, FishheadProblem};
 pub use game::{Builtin, Cases, Game};
@@ -118,9 +120,15 @@ pub trait Problem: Send + Sync + 'static {
     /// The built-in test plan `pack` follows (`generators/<name>.plan`).
     fn builtin_plan(&self) -> &'static str;
 
+    /// Other built-in plans, by name (`pack --plan NAME`): (name, plan text).
+    fn named_plans(&self) -> &'static [(&'static str, &'static str)];
+
     /// Strict parse and validation against `bounds` in one pass; every rejection carries the
     /// 1-based line and column and says what was expected and what was found.
     fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError>;
+
+    /// Parses like [`Problem::parse`] and says which values of its bounds the input reached.
+    fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError>;
 
     /// The input for one seed under validated settings.
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance>;

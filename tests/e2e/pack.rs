@@ -232,8 +232,20 @@ fn chess_plan_is_the_official_table() {
         (10, 10),
         (10, 10),
     ];
-    let cases = plan_instances(&CHESS, 0);
+    let official = plan::named_builtin(&CHESS, "official").unwrap().unwrap();
+    assert_eq!(official.name, "<built-in chess plan official>");
+    let cases: Vec<Box<dyn Instance>> = official
+        .lines
+        .iter()
+        .map(|l| Spec::new(&CHESS, &l.params).unwrap().generate(l.seed))
+        .collect();
     assert_eq!(cases.len(), 20);
+    // The default plan starts with the same 20 tests.
+    let default = builtin_plan(&CHESS);
+    for (a, b) in official.lines.iter().zip(&default.lines) {
+        assert_eq!((&a.text, a.seed), (&b.text, b.seed));
+    }
+    assert!(default.lines.len() > 20);
     for (i, (case, &(n, m))) in cases.iter().zip(&sizes).enumerate() {
         let c = case.first_case::<ChessProblem>().unwrap();
         assert_eq!((c.n, c.m), (n, m), "test point {}", i + 1);
@@ -302,8 +314,19 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
             let values = numbers(&lines[1..]);
             match claim {
                 "a single column" => size[1] == 1,
+                "a single row" => size[0] == 1,
+                "a single cell" => size == [1, 1],
                 "the largest board" => size == [10, 10],
+                "9 rows, 10 columns" => size == [9, 10],
+                "10 rows, 9 columns" => size == [10, 9],
                 "every value 100000" => values.iter().all(|&v| v == 100_000),
+                "every value 0" => size == [10, 10] && values.iter().all(|&v| v == 0),
+                "every value 1" => size == [10, 10] && values.iter().all(|&v| v == 1),
+                "every A 100000, B = 0" => {
+                    let cells = (size[0] * size[1]) as usize;
+                    values[..cells].iter().all(|&v| v == 100_000)
+                        && values[cells..].iter().all(|&v| v == 0)
+                }
                 _ => panic!("no check for the chess plan's claim {claim:?}: add one"),
             }
         }
@@ -315,6 +338,15 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
             match claim {
                 "a single cell" => n == 1,
                 "n = 12" => n == 12,
+                "no empty cell" => n == 12 && pieces().count() == n * n,
+                "every weight 0, no empty cell" => {
+                    pieces().count() == n * n && weights.iter().all(|&w| w == 0)
+                }
+                "every weight 1" => board
+                    .iter()
+                    .flat_map(|r| r.chars())
+                    .zip(&weights)
+                    .all(|(c, &w)| w == if c == '.' { 0 } else { 1 }),
                 "nothing can pair" => pieces().all(|c| c == 'W') || pieces().all(|c| c == 'B'),
                 "every weight 10^6" => board
                     .iter()
@@ -355,6 +387,19 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 }
                 "20 cases" => cases.len() == 20,
                 "5 maximal cases" => cases.len() == 5 && every(&maximal),
+                "one maximal case" => cases.len() == 1 && every(&maximal),
+                "one case with no bag" => cases.len() == 1 && every(&|c| c.bags.is_empty()),
+                "20 cases where no stone is made" => {
+                    let answers = file.solve();
+                    cases.len() == 20
+                        && every(&|c| c.bags.len() == 21)
+                        && every(&|c| {
+                            (1..=8).all(|colour| {
+                                c.bags.iter().flatten().filter(|&&x| x == colour).count() < c.s
+                            })
+                        })
+                        && answers.iter().all(|a| a == "0")
+                }
                 "20 maximal cases" => cases.len() == 20 && every(&maximal),
                 _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
             }
@@ -376,6 +421,8 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "n = 24 in every case" => all_n(24),
                 "n = 12 in every case" => all_n(12),
                 "1000 cases, n = 12 in every case" => cases.len() == 1000 && all_n(12),
+                "1 case, n = 12" => cases.len() == 1 && all_n(12),
+                "1 case, n = 24" => cases.len() == 1 && all_n(24),
                 _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),
             }
         }
@@ -403,6 +450,8 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "25 cases" => cases.len() == 25,
                 "low, one off" => every(&|h| lowest(h) && one_off(h)),
                 "flat and wide" => every(&|h| h.len() == 6 && lowest(h)),
+                "1 case" => cases.len() == 1,
+                "1 case, six columns" => cases.len() == 1 && every(&|h| h.len() == 6),
                 _ => panic!("no check for the shooting plan's claim {claim:?}: add one"),
             }
         }
@@ -613,9 +662,16 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         "icpc",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // stderr is not a terminal here: one summary line, no progress bar.
+    // stderr is not a terminal here: the bounds' coverage and one summary line, no progress
+    // bar.
     let stderr = text(&out.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "duipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n"
+        ),
+        "{stderr}"
+    );
     assert!(stderr.contains("tests"), "{stderr}");
 
     let tree = read_tree(&out_dir);
@@ -715,7 +771,7 @@ fn force_removes_only_what_the_manifest_lists() {
         "replaces 6 files that the previous pack listed in manifest.txt (data/sample/01-sample.in,",
         "creates 0 files",
         "merges problem.yaml",
-        "removes 36 files that the previous pack listed in manifest.txt and this one does not \
+        "removes 56 files that the previous pack listed in manifest.txt and this one does not \
          write (data/secret/03.in, data/secret/03.ans,",
         "leaves in place 3 files that no pack in manifest.txt lists (data/secret/99-hand.ans, \
          data/secret/99-hand.in, notes.txt)",
@@ -747,7 +803,7 @@ fn force_removes_only_what_the_manifest_lists() {
     );
     assert_eq!(text(&tree["data/secret/99-hand.ans"]), "5\n");
     assert!(
-        err.contains("removed 36 files of the previous chess pack (icpc layout)"),
+        err.contains("removed 56 files of the previous chess pack (icpc layout)"),
         "{err}"
     );
     assert!(
@@ -864,7 +920,7 @@ fn packs_of_two_problems_share_one_folder() {
         "replaces no file",
         "creates 4 files",
         "removes no file",
-        "keeps the 40 files of the chess pack (noi layout)",
+        "keeps the 60 files of the chess pack (noi layout)",
     ] {
         assert!(err.contains(says), "missing {says:?} in\n{err}");
     }
@@ -874,7 +930,7 @@ fn packs_of_two_problems_share_one_folder() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("kept the 40 files of the chess pack (noi layout)"),
+        err.contains("kept the 60 files of the chess pack (noi layout)"),
         "{err}"
     );
     let both = read_tree(&p);
@@ -905,7 +961,7 @@ fn packs_of_two_problems_share_one_folder() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        err.contains("removed 54 files of the previous chess pack (noi layout)"),
         "{err}"
     );
     assert!(

@@ -89,6 +89,10 @@ pub struct ValidateArgs {
     /// Input files to check.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Then print, for each bound, the smallest and largest value the valid files reached,
+    /// with `BOUND NOT REACHED` where no file reaches an end of the range.
+    #[arg(long)]
+    pub coverage: bool,
     #[command(flatten)]
     pub bounds: BoundsArgs,
 }
@@ -121,8 +125,10 @@ pub struct PackArgs {
     /// Directory to write the pack into.
     #[arg(long)]
     pub out: PathBuf,
-    /// A plan file of your own (default: the built-in plan of the problem).
-    #[arg(long)]
+    /// A plan file of your own, or the name of another built-in plan (chess: `official`, the
+    /// 20 official tests alone). Default: the built-in plan of the problem. A file named like
+    /// a built-in plan is given with a directory: `./official`.
+    #[arg(long, value_name = "FILE|NAME")]
     pub plan: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = LayoutArg::Plain)]
     pub layout: LayoutArg,

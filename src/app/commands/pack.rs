@@ -15,8 +15,15 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
     let problem = args.problem;
-    let parsed = match &args.plan {
-        Some(path) => {
+    let named = args
+        .plan
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .filter(|p| !p.contains('/'))
+        .and_then(|name| plan::named_builtin(problem, name));
+    let parsed = match (&args.plan, named) {
+        (_, Some(plan)) => plan?,
+        (Some(path), None) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading the plan {}", path.display()))?;
             // The manifest names the plan by its file name only, so that the same plan packs
@@ -30,7 +37,7 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
                 e
             })?
         }
-        None => parse_plan(
+        (None, None) => parse_plan(
             &plan::builtin_name(problem),
             problem.builtin_plan(),
             problem,
@@ -52,6 +59,7 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     for line in report_lines(&report, &opts) {
         eprintln!("duipai: {line}");
     }
+    eprintln!("duipai: {}", coverage_line(&report, &opts));
     eprintln!(
         "duipai: wrote {} files ({}) and {} to {}",
         report.files.len(),
@@ -60,6 +68,28 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         opts.out.display()
     );
     Ok(Status::Success)
+}
+
+/// One line: the range of every bound when the tests reach both its ends, else the ends no
+/// test reached (`duipai validate --coverage` shows the whole table).
+fn coverage_line(report: &PackReport, opts: &PackOptions) -> String {
+    let bounds = opts.problem.bounds();
+    let coverage = &report.coverage;
+    let missed = coverage.missed_ends(bounds);
+    if missed.is_empty() {
+        let ranges: Vec<String> = coverage
+            .rows(bounds)
+            .filter_map(|(name, r)| Some(format!("{name} {}..={}", r?.lo, r?.hi)))
+            .collect();
+        return format!(
+            "the tests reach both ends of every bound: {}",
+            ranges.join(", ")
+        );
+    }
+    format!(
+        "BOUND NOT REACHED by the tests: {} (duipai validate --coverage shows every bound)",
+        missed.join("; ")
+    )
 }
 
 /// What the pack did besides writing its own files, a line each; nothing on a fresh pack.

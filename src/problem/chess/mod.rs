@@ -159,6 +159,10 @@ impl Game for ChessProblem {
         include_str!("../../../cases/chess/01-sample.ans"),
     );
     const PLAN: &'static str = include_str!("../../../generators/chess.plan");
+    const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[(
+        "official",
+        include_str!("../../../generators/chess-official.plan"),
+    )];
     const SHRINK_PASSES: usize = shrink::PASSES;
 
     fn registered() -> &'static Builtin<Self> {
