@@ -13,6 +13,7 @@ use super::coverage::Coverage;
 use super::file;
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamSpec};
 use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
 use crate::answer::Rule;
@@ -48,6 +49,8 @@ pub trait Game: Sized + Send + Sync + 'static {
     const PLAN: &'static str;
     /// Other built-in plans, by name (`pack --plan NAME`): chess's `official`.
     const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[];
+    /// The files of a judge's problem package beside the tests.
+    const PACKAGE: &'static Package;
     /// How many shrink passes [`Game::shrink_pass`] has.
     const SHRINK_PASSES: usize;
 
@@ -179,6 +182,9 @@ impl<G: Game> Problem for Builtin<G> {
     }
     fn named_plans(&self) -> &'static [(&'static str, &'static str)] {
         G::NAMED_PLANS
+    }
+    fn package(&self) -> &'static Package {
+        G::PACKAGE
     }
     fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError> {
         Ok(Box::new(self.parse_cases(text, bounds)?))

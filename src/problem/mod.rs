@@ -25,6 +25,7 @@ pub mod game;
 pub mod gems;
 pub mod generate;
 pub mod input;
+pub mod package;
 pub mod params;
 pub mod shooting;
 pub mod shrink;
@@ -40,6 +41,7 @@ pub use game::{Builtin, Cases, Game};
 pub use gems::{GEMS, Gems, GemsProblem};
 pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
+pub use package::Package;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
 pub use shooting::{SHOOTING, Shooting, ShootingProblem};
 pub use solution::{Explanation, SolveError, explanations_text};
@@ -122,6 +124,9 @@ pub trait Problem: Send + Sync + 'static {
 
     /// Other built-in plans, by name (`pack --plan NAME`): (name, plan text).
     fn named_plans(&self) -> &'static [(&'static str, &'static str)];
+
+    /// The files of a judge's problem package beside the tests.
+    fn package(&self) -> &'static Package;
 
     /// Strict parse and validation against `bounds` in one pass; every rejection carries the
     /// 1-based line and column and says what was expected and what was found.

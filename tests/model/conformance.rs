@@ -257,3 +257,22 @@ fn coverage_records_every_bounded_value() {
             .is_err()
     );
 }
+
+/// Every game's package: its invalid inputs are invalid, and its statement, validators and
+/// reference solution are there.
+#[test]
+fn every_package_invalid_input_is_rejected() {
+    for &game in problem::ALL {
+        let package = game.package();
+        assert!(package.invalid_inputs.len() >= 5, "{game}");
+        for (name, text) in package.invalid_inputs {
+            assert!(
+                game.parse(text.as_bytes(), &game.default_bounds()).is_err(),
+                "{game} {name} is valid"
+            );
+        }
+        assert!(package.statement.contains("\\begin{Input}"), "{game}");
+        assert!(!package.statement.contains("\\problemname"), "{game}");
+        assert!(package.accepted.contains("int main"), "{game}");
+    }
+}
