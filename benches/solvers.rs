@@ -3,8 +3,12 @@
 //! whole process. Run with `cargo bench --bench solvers`.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "support/measured.rs"]
+mod measured;
+use measured::run_measured;
 
 use duipai::problem::shooting::{Table, unimodal_violation};
 use duipai::problem::{
@@ -237,29 +241,6 @@ fn measure(runs: usize, mut f: impl FnMut() -> i64) -> Timing {
     }
 }
 
-/// Runs a command to completion and returns its peak resident set size in MiB (wait4's
-/// ru_maxrss, KiB on Linux) and its stdout.
-fn peak_rss(command: &mut Command) -> std::io::Result<(f64, String)> {
-    let child = command.stdout(Stdio::piped()).spawn()?;
-    let pid = child.id() as libc::pid_t;
-    let mut stdout = child.stdout.expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
-        let mut out = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut out);
-        out
-    });
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value for wait4 to overwrite.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: pid is our own child, not yet reaped; both pointers are valid.
-    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    if reaped != pid {
-        return Err(std::io::Error::last_os_error());
-    }
-    let out = reader.join().unwrap_or_default();
-    Ok((usage.ru_maxrss as f64 / 1024.0, out))
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
@@ -301,22 +282,34 @@ fn main() {
     // resident size of the process image it was started from.
     println!("peak RSS of a whole process on the 12×12 chessboard:");
     let duipai = env!("CARGO_BIN_EXE_duipai");
-    match peak_rss(
+    match run_measured(
         Command::new(duipai)
             .args(["solve", "chessboard"])
             .arg(&file),
     ) {
-        Ok((mib, out)) => println!(
-            "  duipai solve chessboard   {mib:>7.1} MiB   (answer {}, target < 16 MiB)",
-            out.trim()
+        Ok(run) if run.status == 0 => println!(
+            "  duipai solve chessboard   {:>7.1} MiB   CPU {}   (answer {}, target < 16 MiB)",
+            run.peak_mib,
+            ms(run.cpu),
+            run.stdout.trim()
+        ),
+        Ok(run) => println!(
+            "  duipai solve chessboard   failed: wait status {}",
+            run.status
         ),
         Err(e) => println!("  duipai solve chessboard   failed: {e}"),
     }
     let me = std::env::current_exe().expect("the bench executable");
-    match peak_rss(Command::new(me).env(CHILD_ENV, &file)) {
-        Ok((mib, out)) => println!(
-            "  dense baseline (child)    {mib:>7.1} MiB   (answer {})",
-            out.trim()
+    match run_measured(Command::new(me).env(CHILD_ENV, &file)) {
+        Ok(run) if run.status == 0 => println!(
+            "  dense baseline (child)    {:>7.1} MiB   CPU {}   (answer {})",
+            run.peak_mib,
+            ms(run.cpu),
+            run.stdout.trim()
+        ),
+        Ok(run) => println!(
+            "  dense baseline (child)    failed: wait status {}",
+            run.status
         ),
         Err(e) => println!("  dense baseline (child)    failed: {e}"),
     }

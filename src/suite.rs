@@ -1,5 +1,6 @@
 //! Stored cases: collecting `*.in` files in natural order, their expected answers (`.ans`,
-//! `.out` or the reference solver), and judging a program on all of them in parallel.
+//! `.out`, the reference solver or a reference program), and judging a program on all of
+//! them in parallel.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -9,9 +10,13 @@ use anyhow::{Context, bail};
 use walkdir::WalkDir;
 
 use crate::answer::Rule;
-use crate::judge::{CaseOutcome, Expected, Runner, judge_case};
-use crate::problem::{Bounds, Problem};
+use crate::judge::{CaseOutcome, Decider, Expected, Runner, judge_case};
+use crate::problem::{Bounds, Instance, Problem};
 use crate::run::{IoMode, Limits};
+
+mod reference;
+
+pub use reference::{AnswersWritten, Reference, write_missing_answers};
 
 /// One stored case: its input and what the program should print.
 pub struct StoredCase {
@@ -28,6 +33,8 @@ pub struct SuiteRun<'a> {
     pub limits: &'a Limits,
     pub io: &'a IoMode,
     pub jobs: usize,
+    /// How each output is decided: compared with the answers, or by a checker.
+    pub decider: &'a Decider,
 }
 
 /// Runs every case on the pool; `on_done` sees each result in case order as soon as it and
@@ -55,6 +62,7 @@ pub fn judge_all(
                 &case.expected,
                 run.limits,
                 run.io,
+                run.decider,
             );
             if crate::run::cancelled() {
                 // This run may have been killed by the interrupt: no verdict.
@@ -88,88 +96,161 @@ pub fn judge_all(
     Ok(slots.into_iter().flatten().collect())
 }
 
-/// `*.in` files below `dir` (or `dir` itself if it is one), in file-name order, each checked
-/// against `bounds` and given its expected output: the sibling `.ans`, else `.out`, else the
-/// reference solver's answer. A directory without `*.in` files is read as a Polygon `tests/`
-/// directory: inputs named by their number alone (`01`, `02`, ...), answers beside them as
-/// `01.a`. An invalid input or a malformed answer file is an error naming the file.
-pub fn collect_cases(
-    problem: &dyn Problem,
-    bounds: &Bounds,
-    dir: &Path,
-) -> anyhow::Result<Vec<StoredCase>> {
-    collect(Some((problem, bounds)), "", dir)
+/// Stored cases, and how many of their answers a reference program gave.
+pub struct Collected {
+    pub cases: Vec<StoredCase>,
+    pub from_reference: usize,
 }
 
-/// [`collect_cases`] for a problem duipai does not know, named `name`: inputs are not checked,
-/// and every one needs its answer file, compared token by token.
-pub fn collect_unknown_cases(name: &str, dir: &Path) -> anyhow::Result<Vec<StoredCase>> {
-    collect(None, name, dir)
-}
-
-fn collect(
+/// Every input below `dir` (a file, or a directory of `*.in` files in natural order), each
+/// checked against `bounds` when duipai knows the problem (`known`), else the problem named
+/// `name` whose answers compare by `rule`. Each gets its expected output: the sibling `.ans`,
+/// else `.out`, else the `reference` program's output when one is given, else the built-in
+/// solver's answer. A directory without `*.in` files is read as a Polygon `tests/` directory:
+/// inputs named by their number alone (`01`, `02`, ...), answers beside them as `01.a`. An
+/// invalid input, a malformed answer file or a reference that fails is an error naming the
+/// input.
+pub fn collect(
     known: Option<(&dyn Problem, &Bounds)>,
     name: &str,
     dir: &Path,
-) -> anyhow::Result<Vec<StoredCase>> {
-    let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
-    let (root, inputs): (PathBuf, Vec<PathBuf>) = if meta.is_file() {
-        let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();
-        (parent, vec![dir.to_path_buf()])
-    } else {
-        let mut inputs = Vec::new();
-        let mut numbered = Vec::new();
-        for entry in WalkDir::new(dir).sort_by(|a, b| natural_order(a.file_name(), b.file_name())) {
-            let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-            if !entry.file_type().is_file() {
-                continue;
-            }
-            if entry.path().extension() == Some("in".as_ref()) {
-                inputs.push(entry.into_path());
-            } else if is_polygon_test(entry.file_name()) {
-                numbered.push(entry.into_path());
-            }
+    rule: Rule,
+    reference: Option<&Reference>,
+) -> anyhow::Result<Collected> {
+    let mut found = find_inputs(known, dir, rule)?;
+    let mut from_reference = 0;
+    if let Some(reference) = reference {
+        let missing: Vec<&FoundInput> = found.iter().filter(|f| f.answer.is_none()).collect();
+        let outputs = reference.answer_all(&missing);
+        let answers = missing
+            .iter()
+            .zip(outputs)
+            .map(|(found, output)| reference.expected(found, &output?))
+            .collect::<anyhow::Result<Vec<Expected>>>()?;
+        from_reference = answers.len();
+        let unanswered = found.iter_mut().filter(|f| f.answer.is_none());
+        for (found, answer) in unanswered.zip(answers) {
+            found.answer = Some(answer);
         }
-        if inputs.is_empty() {
-            inputs = numbered;
-        }
-        (dir.to_path_buf(), inputs)
-    };
-    if inputs.is_empty() {
-        bail!(
-            "no *.in files (nor Polygon tests 01, 02, ...) below {}",
-            dir.display()
-        );
     }
+    let cases = found
+        .into_iter()
+        .map(|found| {
+            let expected = match found.answer {
+                Some(answer) => answer,
+                None => builtin_answer(&found, name)?,
+            };
+            Ok(StoredCase {
+                name: found.name,
+                input: found.input,
+                expected,
+            })
+        })
+        .collect::<anyhow::Result<Vec<StoredCase>>>()?;
+    Ok(Collected {
+        cases,
+        from_reference,
+    })
+}
+
+/// One input below the tested directory, with its answer file's answers if it has one.
+pub struct FoundInput {
+    pub path: PathBuf,
+    /// Its path relative to the tested directory.
+    pub name: String,
+    pub input: Vec<u8>,
+    /// The parsed input, for a problem duipai knows.
+    pub instance: Option<Box<dyn Instance>>,
+    pub answer: Option<Expected>,
+}
+
+/// Every input below `dir` in order ([`collect`]), read, checked (for a known problem) and
+/// given the answers of its answer file when it has one (compared by `rule` for a problem
+/// duipai does not know).
+pub fn find_inputs(
+    known: Option<(&dyn Problem, &Bounds)>,
+    dir: &Path,
+    rule: Rule,
+) -> anyhow::Result<Vec<FoundInput>> {
+    let (root, inputs) = list_inputs(dir)?;
     inputs
         .into_iter()
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
-            let expected = match known {
-                Some((problem, bounds)) => expected_for(problem, bounds, &path, &input)?,
-                None => answer_file(&path)?
-                    .map(|(_, bytes)| Expected::unknown(&bytes, Rule::EXACT))
-                    .ok_or_else(|| {
-                        anyhow::anyhow!(
-                            "{}: no answer file beside it (.ans, .out); duipai does not know \
-                             the problem {}, so it has no reference answers",
-                            path.display(),
-                            crate::text::quote(name)
-                        )
-                    })?,
+            let (instance, answer) = match known {
+                Some((problem, bounds)) => {
+                    let instance = parse_input(problem, bounds, &path, &input)?;
+                    let answer = known_answer_file(problem, &path, instance.as_ref())?;
+                    (Some(instance), answer)
+                }
+                None => {
+                    let answer =
+                        answer_file(&path)?.map(|(_, bytes)| Expected::unknown(&bytes, rule));
+                    (None, answer)
+                }
             };
             let name = path
                 .strip_prefix(&root)
                 .unwrap_or(&path)
                 .display()
                 .to_string();
-            Ok(StoredCase {
+            Ok(FoundInput {
+                path,
                 name,
                 input,
-                expected,
+                instance,
+                answer,
             })
         })
         .collect()
+}
+
+/// The directory names are relative to, and the input files below `dir` in order.
+fn list_inputs(dir: &Path) -> anyhow::Result<(PathBuf, Vec<PathBuf>)> {
+    let meta = std::fs::metadata(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    if meta.is_file() {
+        let parent = dir.parent().unwrap_or(Path::new("")).to_path_buf();
+        return Ok((parent, vec![dir.to_path_buf()]));
+    }
+    let mut inputs = Vec::new();
+    let mut numbered = Vec::new();
+    for entry in WalkDir::new(dir).sort_by(|a, b| natural_order(a.file_name(), b.file_name())) {
+        let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        if entry.path().extension() == Some("in".as_ref()) {
+            inputs.push(entry.into_path());
+        } else if is_polygon_test(entry.file_name()) {
+            numbered.push(entry.into_path());
+        }
+    }
+    if inputs.is_empty() {
+        inputs = numbered;
+    }
+    if inputs.is_empty() {
+        bail!(
+            "no *.in files (nor Polygon tests 01, 02, ...) below {}",
+            dir.display()
+        );
+    }
+    Ok((dir.to_path_buf(), inputs))
+}
+
+/// The answer of an input without an answer file when no reference is given: the built-in
+/// solver's, or an error for a problem duipai does not know.
+fn builtin_answer(found: &FoundInput, name: &str) -> anyhow::Result<Expected> {
+    match &found.instance {
+        Some(instance) => instance
+            .expected()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", found.path.display())),
+        None => bail!(
+            "{}: no answer file beside it (.ans, .out); duipai does not know the problem {}, \
+             so it has no reference answers: give one with --reference",
+            found.path.display(),
+            crate::text::quote(name)
+        ),
+    }
 }
 
 /// A Polygon test input: a file named by its number alone (`01`, `7`).
@@ -181,7 +262,7 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
 /// minimized ones, not `.original`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
-pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> {
+pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
@@ -204,7 +285,7 @@ pub fn collect_saved(dir: &Path, name: &str) -> anyhow::Result<Vec<StoredCase>> 
         .map(|path| {
             let input = crate::fsutil::read_file_capped(&path)?;
             let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
-            let expected = saved_answer(problem, &path, &input, &answer)?;
+            let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
                 input,
@@ -265,14 +346,15 @@ fn answer_file(input_path: &Path) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> 
     Ok(None)
 }
 
-fn expected_for(
+/// The parsed input; judging an input of another problem (or a broken one) would blame the
+/// program, so an invalid one is an error naming its position.
+fn parse_input(
     problem: &dyn Problem,
     bounds: &Bounds,
     input_path: &Path,
     input: &[u8],
-) -> anyhow::Result<Expected> {
-    // Judging an input of another problem (or a broken one) would blame the program.
-    let instance = problem.parse(input, bounds).map_err(|e| {
+) -> anyhow::Result<Box<dyn Instance>> {
+    problem.parse(input, bounds).map_err(|e| {
         anyhow::anyhow!(
             "{}:{}:{}: not a valid {problem} input: {}",
             input_path.display(),
@@ -280,22 +362,27 @@ fn expected_for(
             e.column,
             e.message
         )
+    })
+}
+
+/// The answers of the answer file beside an input of a known problem, if it has one; a
+/// malformed answer file is the harness's problem, not the program's.
+fn known_answer_file(
+    problem: &dyn Problem,
+    input_path: &Path,
+    instance: &dyn Instance,
+) -> anyhow::Result<Option<Expected>> {
+    let Some((answer, bytes)) = answer_file(input_path)? else {
+        return Ok(None);
+    };
+    let expected = problem.read_answers(&bytes, instance).map_err(|why| {
+        anyhow::anyhow!(
+            "{}: not a {problem} answer ({}): {why}",
+            answer.display(),
+            answer_form(problem, instance.case_count())
+        )
     })?;
-    if let Some((answer, bytes)) = answer_file(input_path)? {
-        // A malformed expected answer is the harness's problem, not the program's.
-        return problem
-            .read_answers(&bytes, instance.as_ref())
-            .map_err(|why| {
-                anyhow::anyhow!(
-                    "{}: not a {problem} answer ({}): {why}",
-                    answer.display(),
-                    answer_form(problem, instance.case_count())
-                )
-            });
-    }
-    instance
-        .expected()
-        .map_err(|e| anyhow::anyhow!("{}: {e}", input_path.display()))
+    Ok(Some(expected))
 }
 
 /// What an answer file of `problem` holds, for messages: `one integer`, `3 lines, one per case`.
@@ -321,13 +408,14 @@ fn saved_answer(
     path: &Path,
     input: &[u8],
     answer: &[u8],
+    rule: Rule,
 ) -> anyhow::Result<Expected> {
     let instance = problem.and_then(|p| Some((p, p.parse(input, &p.default_bounds()).ok()?)));
     match instance {
         Some((problem, instance)) => problem
             .read_answers(answer, instance.as_ref())
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.with_extension("ans").display())),
-        None => Ok(Expected::unknown(answer, Rule::EXACT)),
+        None => Ok(Expected::unknown(answer, rule)),
     }
 }
 

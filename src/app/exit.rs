@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 /// What a finished subcommand reports to the shell. Harness failures (a missing file, a
-/// program that cannot start) are `Err` values of the command and map to [`Status::Usage`],
+/// program that cannot start) are `Err` values of the command and map to [`Status::Error`],
 /// or to [`Status::Interrupted`] when an interrupt caused them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
@@ -12,7 +12,7 @@ pub enum Status {
     /// 1: the program under test failed, or an input is invalid.
     Failure,
     /// 2: usage error or harness failure.
-    Usage,
+    Error,
     /// 130: stopped by Ctrl-C, SIGTERM or SIGHUP before the command could say whether the
     /// program passes. 128 + SIGINT, what a shell reports for a command Ctrl-C killed, so a
     /// script tells it from a usage error (2) and never takes it for success.
@@ -24,7 +24,7 @@ impl Status {
         match self {
             Status::Success => 0,
             Status::Failure => 1,
-            Status::Usage => 2,
+            Status::Error => 2,
             Status::Interrupted => 130,
         }
     }
@@ -54,6 +54,6 @@ pub fn report_error(err: &anyhow::Error) -> Status {
         Status::Interrupted
     } else {
         eprintln!("duipai: error: {message}");
-        Status::Usage
+        Status::Error
     }
 }

@@ -45,7 +45,7 @@ pub fn main() -> ExitCode {
                 println!(
                     "{}",
                     status_json(
-                        Status::Usage,
+                        Status::Error,
                         first.strip_prefix("error: ").unwrap_or(first)
                     )
                 );
@@ -57,7 +57,7 @@ pub fn main() -> ExitCode {
             }
             let _ = err.print();
             return if usage_error {
-                Status::Usage.into()
+                Status::Error.into()
             } else {
                 // --help and --version.
                 Status::Success.into()
@@ -72,6 +72,7 @@ pub fn main() -> ExitCode {
         Command::Pack(args) => commands::pack::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Stress(args) => commands::stress::run(args),
+        Command::Answers(args) => commands::answers::run(args),
     };
     match result {
         Ok(status) => status.into(),
@@ -115,9 +116,11 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
     let words: Vec<&std::ffi::OsString> = argv.iter().skip(1).take_while(|a| *a != "--").collect();
     let command = words.iter().find_map(|w| {
         let w = w.to_str()?;
-        ["solve", "validate", "gen", "pack", "test", "stress"]
-            .contains(&w)
-            .then_some(w)
+        [
+            "solve", "validate", "gen", "pack", "test", "stress", "answers",
+        ]
+        .contains(&w)
+        .then_some(w)
     })?;
     if command != "test" && command != "stress" {
         return None;

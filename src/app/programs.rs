@@ -9,9 +9,10 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::app::args::{CompilerOverride, compile_options};
+use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, compile_options};
 use crate::compile::prepare;
-use crate::run::find_program;
+use crate::judge::{Checker, Decider};
+use crate::run::{Limits, find_program};
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
 /// says on stderr when the compiler ran. `role` names the program in messages.
@@ -33,6 +34,33 @@ pub fn ready(
         );
     }
     Ok(here_if_not_in_path(prepared.command))
+}
+
+/// How outputs are decided: by the `--checker` (its source compiled first), under the
+/// generous limits of helpers derived from the program's `limits`, else by comparing them
+/// with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
+/// checker alone decides, and they would silently do nothing.
+pub fn decider(
+    checker: &CheckerArgs,
+    compare: &CompareArgs,
+    compilers: &[CompilerOverride],
+    limits: &Limits,
+) -> anyhow::Result<Decider> {
+    let Some(command) = &checker.checker else {
+        return Ok(Decider::Compare);
+    };
+    if let Some(flag) = compare.first_flag() {
+        anyhow::bail!(
+            "{flag} does nothing with --checker: the checker alone decides whether an output \
+             is right (testlib checkers compare reals with their own tolerance)"
+        );
+    }
+    Ok(Decider::Checker(Checker {
+        command: ready(&command.0, compilers, "checker")?,
+        name: crate::stress::program_name(&command.0),
+        protocol: checker.checker_protocol.into(),
+        limits: crate::judge::helper::helper_limits(limits),
+    }))
 }
 
 /// `a.out` typed without `./`: a shell would look it up in PATH and say "command not found";

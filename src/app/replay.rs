@@ -4,23 +4,29 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::app::args::{CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs};
+use crate::app::args::{
+    CheckerArgs, CompareArgs, CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs,
+};
 use crate::app::args::{GenArgs, LimitArgs};
 use crate::text::{quote_command, shell_quote};
 
-/// `duipai test PROBLEM FILE [limits] [compilers] -- PROGRAM`: judges the program on the saved
-/// case.
+/// `duipai test PROBLEM FILE [limits] [checker] [compilers] -- PROGRAM`: judges the program
+/// on the saved case.
 pub fn test_command(
     problem: &str,
     input: &Path,
+    compare: &CompareArgs,
     limits: &LimitArgs,
+    checker: &CheckerArgs,
     compilers: &[CompilerOverride],
     program: &[OsString],
 ) -> String {
     format!(
-        "duipai test {problem} {}{}{} -- {}",
+        "duipai test {problem} {}{}{}{}{} -- {}",
         shell_quote(&input.to_string_lossy()),
+        compare.to_flags(),
         limits.to_flags(),
+        checker.to_flags(),
         compiler_flags(compilers),
         quote_command(program)
     )
@@ -31,6 +37,7 @@ pub fn test_command(
 /// minimizes it the same way and saves it in the same directory.
 pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     let mut flags = gen_flags(&args.gen_args);
+    flags.push_str(&args.compare.to_flags());
     let helpers = [
         ("--generator", &args.generator),
         ("--reference", &args.reference),
@@ -44,6 +51,7 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
             ));
         }
     }
+    flags.push_str(&args.checker.to_flags());
     flags.push_str(&format!(" --seed {seed} --iterations 1"));
     if args.save != Path::new(DEFAULT_SAVE_DIR) {
         flags.push_str(&format!(

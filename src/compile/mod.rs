@@ -567,7 +567,7 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "program".into());
-    let plan = Plan::new(language, &compiler, &bytes, &stem, source);
+    let plan = Build::new(language, &compiler, &bytes, &stem, source);
     let key = cache_key(&plan, &version, &bytes);
 
     let cache = options.resolved_cache_dir()?;
@@ -660,7 +660,7 @@ fn absolute(path: &Path) -> Result<PathBuf, CompileError> {
 }
 
 /// Everything a build depends on, decided before the compiler runs.
-struct Plan<'a> {
+struct Build<'a> {
     language: Language,
     compiler: &'a Compiler,
     /// The source path as the user typed it: compiler messages then name it that way.
@@ -671,17 +671,17 @@ struct Plan<'a> {
     java: Option<java::Declarations>,
 }
 
-impl<'a> Plan<'a> {
+impl<'a> Build<'a> {
     fn new(
         language: Language,
         compiler: &'a Compiler,
         bytes: &[u8],
         stem: &str,
         source: &'a Path,
-    ) -> Plan<'a> {
+    ) -> Build<'a> {
         let java = (language == Language::Java)
             .then(|| java::declarations(&String::from_utf8_lossy(bytes)));
-        Plan {
+        Build {
             language,
             compiler,
             source,
@@ -704,7 +704,7 @@ impl<'a> Plan<'a> {
 
 /// A SHA-256, in hex, of everything that decides the build's result. Every field is
 /// length-prefixed so that no two different inputs hash the same byte stream.
-fn cache_key(plan: &Plan<'_>, version: &str, source: &[u8]) -> String {
+fn cache_key(plan: &Build<'_>, version: &str, source: &[u8]) -> String {
     let include_dirs = local::include_dirs(&plan.compiler.words);
     let local = local::local_files(plan.language, plan.source, source, &include_dirs);
     let mut hasher = Sha256::new();
@@ -737,7 +737,7 @@ fn cache_key(plan: &Plan<'_>, version: &str, source: &[u8]) -> String {
 
 /// The command that runs a finished build in `dir`, if `dir` holds one.
 fn cached_command(
-    plan: &Plan<'_>,
+    plan: &Build<'_>,
     dir: &Path,
     runtime: Option<&[String]>,
 ) -> Option<Vec<OsString>> {
@@ -763,7 +763,7 @@ fn cached_command(
 }
 
 /// Runs the compiler into `out` (a fresh directory). On success `out` holds a complete build.
-fn build(plan: &Plan<'_>, out: &Path, timeout: Duration) -> Result<(), CompileError> {
+fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(), CompileError> {
     let mut source = plan.source.to_path_buf();
     // Java: javac wants a public class `Main` in `Main.java`; compile a copy named so.
     let mut renamed_copy: Option<PathBuf> = None;
@@ -861,7 +861,7 @@ fn build(plan: &Plan<'_>, out: &Path, timeout: Duration) -> Result<(), CompileEr
 
 /// The class to run: the public class, else the one named after the file, else `Main`;
 /// qualified with the package. It must have been compiled.
-fn java_main_class(plan: &Plan<'_>, classes: &Path) -> Result<String, CompileError> {
+fn java_main_class(plan: &Build<'_>, classes: &Path) -> Result<String, CompileError> {
     let decl = plan.java.clone().unwrap_or_default();
     let package_dir: PathBuf = decl
         .package

@@ -7,8 +7,11 @@ use crate::run::{Execution, IoMode, Limits, RunError};
 
 pub use crate::answer::Expected;
 
+pub mod checker;
+pub mod helper;
 pub mod verdict;
 
+pub use checker::Checker;
 pub use verdict::{Judgement, Verdict};
 
 /// What starts programs: the real process runner, or a test double that answers in-process
@@ -26,7 +29,7 @@ pub trait Runner: Sync {
 
     /// One run, never repeated to steady a measurement: for probes whose number matters
     /// more than their precision (minimization).
-    fn run_once(
+    fn run_single(
         &self,
         program: &[OsString],
         input: &[u8],
@@ -39,8 +42,8 @@ pub trait Runner: Sync {
 
 /// The real runner: each run is a supervised process ([`crate::run::run`]).
 ///
-/// With `rerun`, a run whose CPU time lands near the limit (0.8× to 1.5×) is run again, up to
-/// two more times, and judged on the fastest ([`crate::run::run_steady`]): a verdict near the
+/// With `rerun`, a run near the limit ([`crate::run::near_the_limit`]) is run again, up to two
+/// more times, and judged on the fastest ([`crate::run::run_steady`]): a verdict near the
 /// limit should not depend on what else the machine was doing. Every CPU time measured is
 /// kept in [`Execution::cpu_times`].
 #[derive(Clone, Copy, Debug)]
@@ -54,23 +57,6 @@ impl Default for ProcessRunner {
     }
 }
 
-/// The band of CPU time, as a fraction of the limit, in which a run is measured again.
-pub const RERUN_BAND: (f64, f64) = (0.8, 1.5);
-
-/// Whether a run is close enough to its time limit, or was starved of CPU by a busy machine,
-/// so that another measurement could change the verdict (minimization re-measures such
-/// probes).
-pub fn near_the_limit(execution: &Execution) -> bool {
-    use crate::run::{Limit, Termination};
-    let cpu = execution.cpu_time.as_secs_f64();
-    let limit = execution.limits.cpu.as_secs_f64().max(1e-9);
-    let ratio = cpu / limit;
-    let in_band = (RERUN_BAND.0..=RERUN_BAND.1).contains(&ratio);
-    let starved = execution.termination == Termination::LimitExceeded(Limit::WallTime)
-        && verdict::is_starved(execution);
-    in_band || starved
-}
-
 impl Runner for ProcessRunner {
     fn run(
         &self,
@@ -82,7 +68,7 @@ impl Runner for ProcessRunner {
         crate::run::run_steady(program, input, limits, io, self.rerun)
     }
 
-    fn run_once(
+    fn run_single(
         &self,
         program: &[OsString],
         input: &[u8],
@@ -106,7 +92,8 @@ impl CaseOutcome {
     }
 }
 
-/// Runs `program` on `input` and judges the result.
+/// Runs `program` on `input` and judges the result. An error is the harness's: the program
+/// could not start, or the checker failed.
 pub fn judge_case(
     runner: &dyn Runner,
     program: &[OsString],
@@ -114,13 +101,48 @@ pub fn judge_case(
     expected: &Expected,
     limits: &Limits,
     io: &IoMode,
-) -> Result<CaseOutcome, RunError> {
+    decider: &Decider,
+) -> anyhow::Result<CaseOutcome> {
     let execution = runner.run(program, input, limits, io)?;
-    let judgement = decide(&execution, expected);
+    let judgement = decider.decide(runner, input, &execution, expected)?;
     Ok(CaseOutcome {
         judgement,
         execution,
     })
+}
+
+/// How the output of a program that ran cleanly is decided: compared with the expected
+/// answers by duipai ([`crate::answer`]), or by an external [`Checker`] given the input,
+/// the output and the expected answers as its answer file.
+#[derive(Clone, Debug, Default)]
+pub enum Decider {
+    #[default]
+    Compare,
+    Checker(Checker),
+}
+
+impl Decider {
+    /// The verdict of a finished execution on `input`: a limit or an abnormal end decides
+    /// first, then the output. An error when the checker itself fails.
+    pub fn decide(
+        &self,
+        runner: &dyn Runner,
+        input: &[u8],
+        execution: &Execution,
+        expected: &Expected,
+    ) -> anyhow::Result<Judgement> {
+        let ended = verdict::termination_judgement(execution)
+            .or_else(|| verdict::missing_output_file(execution));
+        if let Some(judgement) = ended {
+            return Ok(judgement);
+        }
+        match self {
+            Decider::Compare => Ok(verdict::compare(&execution.stdout, expected)),
+            Decider::Checker(checker) => {
+                checker.check(runner, input, &execution.stdout, expected.text.as_bytes())
+            }
+        }
+    }
 }
 
 /// The verdict of a finished execution against the expected output.

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::{Serialize, Serializer};
 
 use crate::answer::{self, Check, Expected};
-use crate::run::{Execution, Limit, OutputFile, Termination};
+use crate::run::{Execution, Limit, OutputFile, Termination, starved};
 
 /// The outcome of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -133,11 +133,79 @@ fn cpu_times(execution: &Execution) -> String {
         .join(", ")
 }
 
-/// Whether a run stopped by the wall clock spent most of the time it did not run waiting for
-/// a CPU rather than sleeping.
-pub fn is_starved(execution: &Execution) -> bool {
-    let idle = execution.wall_time.saturating_sub(execution.cpu_time);
-    !idle.is_zero() && execution.cpu_wait * 2 >= idle
+/// What a program's stderr says when an allocation it asked for was refused, and how a verdict
+/// names it: the C++ and Java exceptions, Python's error, Rust's abort message, `ENOMEM`'s
+/// text (from `perror` and most runtimes), and the runtimes that say "out of memory" (Go,
+/// Node.js, OCaml, the JVM's native allocator), matched without regard to case.
+const REFUSED_ALLOCATION: [(&str, &str); 6] = [
+    ("std::bad_alloc", "std::bad_alloc"),
+    ("memoryerror", "MemoryError"),
+    ("outofmemoryerror", "OutOfMemoryError"),
+    ("memory allocation of", "a failed memory allocation"),
+    ("cannot allocate memory", "ENOMEM"),
+    ("out of memory", "out of memory"),
+];
+
+/// Which sign of a refused allocation a failed run's stderr shows, if any.
+fn refused_allocation(stderr: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(stderr).to_lowercase();
+    REFUSED_ALLOCATION
+        .iter()
+        .find(|(needle, _)| text.contains(needle))
+        .map(|&(_, name)| name)
+}
+
+/// A run that failed after an allocation was refused is a memory limit verdict, as judges
+/// give it: the program asked for more memory than its limits allow (the address-space
+/// bound, `RLIMIT_AS`, refuses it whole, before any of it is resident).
+fn allocation_refused(execution: &Execution, what: &str) -> Judgement {
+    let limits = &execution.limits;
+    let resident = match execution.peak_memory_bytes {
+        Some(bytes) => format!("peak resident memory {}, ", mebibytes(bytes)),
+        None => String::new(),
+    };
+    Judgement::new(
+        Verdict::MemoryLimitExceeded,
+        format!(
+            "an allocation was refused ({what}): more memory than the limit allows ({resident}\
+             limit {}, address space bounded at {})",
+            mebibytes(limits.memory_bytes),
+            mebibytes(limits.address_space_bytes())
+        ),
+    )
+}
+
+/// Why the wall clock stopped a run: the machine starved it (after the cap on waiting for a
+/// CPU, see [`starved`]), or the program waited or slept, or, under a wall-clock limit below
+/// the CPU limit, it ran longer than the wall-clock limit.
+fn wall_clock_detail(execution: &Execution) -> String {
+    let limits = &execution.limits;
+    let (wall, limit, cpu) = (
+        seconds(execution.wall_time),
+        seconds(limits.wall),
+        seconds(execution.cpu_time),
+    );
+    if starved(execution) {
+        return format!(
+            "wall clock {wall} (limit {limit}) with only {cpu} of CPU: CPU-starved, it waited {} \
+             for a CPU (the machine is busy; fewer -j workers help)",
+            seconds(execution.cpu_wait)
+        );
+    }
+    let waited = if execution.cpu_wait >= std::time::Duration::from_millis(1) {
+        format!(
+            ", besides {} waiting for a CPU",
+            seconds(execution.cpu_wait)
+        )
+    } else {
+        String::new()
+    };
+    let why = if execution.cpu_time > limits.wall {
+        "more CPU time than the wall-clock limit"
+    } else {
+        "the program waits or sleeps"
+    };
+    format!("wall clock {wall} (limit {limit}{waited}) with {cpu} of CPU: {why}")
 }
 
 fn mebibytes(bytes: u64) -> String {
@@ -214,6 +282,13 @@ fn missing_output(file: &OutputFile) -> String {
 /// `None` for a clean exit, whose output then decides.
 pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
     let limits = &execution.limits;
+    let failed = matches!(
+        execution.termination,
+        Termination::Signaled(_) | Termination::Exited(1..)
+    );
+    if failed && let Some(what) = refused_allocation(&execution.stderr) {
+        return Some(allocation_refused(execution, what));
+    }
     Some(match execution.termination {
         Termination::LimitExceeded(Limit::Output) => Judgement::new(
             Verdict::OutputLimitExceeded,
@@ -230,31 +305,14 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
                 seconds(limits.cpu)
             ),
         ),
-        Termination::LimitExceeded(Limit::WallTime) => Judgement::new(
-            Verdict::TimeLimitExceeded,
-            if is_starved(execution) {
-                format!(
-                    "wall clock {} (limit {}) with only {} of CPU: CPU-starved, it waited {} \
-                     for a CPU (the machine is busy; fewer -j workers help)",
-                    seconds(execution.wall_time),
-                    seconds(limits.wall),
-                    seconds(execution.cpu_time),
-                    seconds(execution.cpu_wait)
-                )
-            } else {
-                format!(
-                    "wall clock {} (limit {}) with {} of CPU: the program waits or sleeps",
-                    seconds(execution.wall_time),
-                    seconds(limits.wall),
-                    seconds(execution.cpu_time)
-                )
-            },
-        ),
+        Termination::LimitExceeded(Limit::WallTime) => {
+            Judgement::new(Verdict::TimeLimitExceeded, wall_clock_detail(execution))
+        }
         Termination::LimitExceeded(Limit::Memory) => Judgement::new(
             Verdict::MemoryLimitExceeded,
             format!(
                 "peak memory {} (limit {})",
-                mebibytes(execution.peak_memory_bytes),
+                mebibytes(execution.peak_memory_bytes.unwrap_or_default()),
                 mebibytes(limits.memory_bytes)
             ),
         ),
@@ -295,9 +353,10 @@ mod tests {
             cpu_time: Duration::from_millis(1200),
             cpu_times: vec![Duration::from_millis(1200)],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             output_file: None,
             wall_time: Duration::from_millis(1300),
-            peak_memory_bytes: 300 << 20,
+            peak_memory_bytes: Some(300 << 20),
             peak_processes: 1,
             pgid: 1,
             limits: Limits {
@@ -370,13 +429,22 @@ mod tests {
         );
         let mut sleeper = execution(Over(Limit::WallTime), b"");
         sleeper.cpu_time = Duration::from_millis(100);
+        sleeper.wall_time = Duration::from_millis(3200);
+        assert_eq!(
+            judge(&sleeper, &Expected::integer(2)).detail,
+            "wall clock 3.200 s (limit 3.000 s) with 0.100 s of CPU: the program waits or sleeps"
+        );
+        sleeper.cpu_wait = Duration::from_millis(150);
         assert!(
             judge(&sleeper, &Expected::integer(2))
                 .detail
-                .contains("waits or sleeps")
+                .contains("(limit 3.000 s, besides 0.150 s waiting for a CPU)")
         );
+        // Stopped only by the cap on waiting for a CPU.
         let mut starved = sleeper.clone();
-        starved.cpu_wait = Duration::from_millis(1000);
+        starved.wall_time = Duration::from_secs(30);
+        starved.cpu_wait = Duration::from_millis(29_000);
+        starved.cpu_starved = true;
         assert!(
             judge(&starved, &Expected::integer(2))
                 .detail
@@ -384,6 +452,49 @@ mod tests {
         );
         let mem = judge(&execution(Over(Limit::Memory), b""), &Expected::integer(2));
         assert_eq!(mem.detail, "peak memory 300.0 MiB (limit 256.0 MiB)");
+    }
+
+    #[test]
+    fn a_failure_after_a_refused_allocation_is_a_memory_limit_verdict() {
+        let stderrs: [&[u8]; 6] = [
+            b"terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n",
+            b"Traceback (most recent call last):\n  File \"a.py\", line 1\nMemoryError\n",
+            b"Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n",
+            b"memory allocation of 3200000000 bytes failed\n",
+            b"malloc: Cannot allocate memory\n",
+            b"fatal error: runtime: out of memory\n",
+        ];
+        for stderr in stderrs {
+            for termination in [
+                Termination::Signaled(Signal(libc::SIGABRT)),
+                Termination::Exited(1),
+            ] {
+                let mut e = execution(termination, b"");
+                e.stderr = stderr.to_vec();
+                let judgement = judge(&e, &Expected::integer(2));
+                assert_eq!(
+                    judgement.verdict,
+                    Verdict::MemoryLimitExceeded,
+                    "{}",
+                    String::from_utf8_lossy(stderr)
+                );
+                assert!(
+                    judgement.detail.starts_with("an allocation was refused ("),
+                    "{judgement}"
+                );
+            }
+            // A clean exit is judged on its output, whatever it logged.
+            let mut e = execution(Termination::Exited(0), b"2\n");
+            e.stderr = stderr.to_vec();
+            assert_eq!(judge(&e, &Expected::integer(2)).verdict, Verdict::Accepted);
+        }
+        let mut e = execution(Termination::Signaled(Signal(libc::SIGABRT)), b"");
+        e.stderr = b"terminate called after throwing an instance of 'std::bad_alloc'\n".to_vec();
+        assert_eq!(
+            judge(&e, &Expected::integer(2)).detail,
+            "an allocation was refused (std::bad_alloc): more memory than the limit allows \
+             (peak resident memory 300.0 MiB, limit 256.0 MiB, address space bounded at 1536.0 MiB)"
+        );
     }
 
     #[test]

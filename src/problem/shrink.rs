@@ -8,28 +8,28 @@
 
 /// Which corner a crop keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Corner {
+pub enum CropCorner {
     TopLeft,
     TopRight,
     BottomLeft,
     BottomRight,
 }
 
-impl Corner {
-    pub const ALL: [Corner; 4] = [
-        Corner::TopLeft,
-        Corner::TopRight,
-        Corner::BottomLeft,
-        Corner::BottomRight,
+impl CropCorner {
+    pub const ALL: [CropCorner; 4] = [
+        CropCorner::TopLeft,
+        CropCorner::TopRight,
+        CropCorner::BottomLeft,
+        CropCorner::BottomRight,
     ];
 
     /// The first row and column of a `rows × cols` crop of an `n × m` grid at this corner.
     pub fn origin(self, n: usize, m: usize, rows: usize, cols: usize) -> (usize, usize) {
         match self {
-            Corner::TopLeft => (0, 0),
-            Corner::TopRight => (0, m - cols),
-            Corner::BottomLeft => (n - rows, 0),
-            Corner::BottomRight => (n - rows, m - cols),
+            CropCorner::TopLeft => (0, 0),
+            CropCorner::TopRight => (0, m - cols),
+            CropCorner::BottomLeft => (n - rows, 0),
+            CropCorner::BottomRight => (n - rows, m - cols),
         }
     }
 }
@@ -50,7 +50,7 @@ pub fn crop_origins(n: usize, m: usize, rows: usize, cols: usize) -> Vec<(usize,
             }
         }
     } else {
-        for corner in Corner::ALL {
+        for corner in CropCorner::ALL {
             let origin = corner.origin(n, m, rows, cols);
             if !out.contains(&origin) {
                 out.push(origin);
@@ -150,7 +150,7 @@ mod tests {
     fn crops_and_drops_keep_the_right_cells() {
         let grid = vec![vec![1, 2, 3], vec![4, 5, 6]];
         assert_eq!(crop(&grid, 1, 1, 1, 2), vec![vec![5, 6]]);
-        assert_eq!(Corner::BottomRight.origin(2, 3, 1, 2), (1, 1));
+        assert_eq!(CropCorner::BottomRight.origin(2, 3, 1, 2), (1, 1));
         assert_eq!(without(&grid, &[0], &[1]), vec![vec![4, 6]]);
     }
 }

@@ -29,6 +29,7 @@ pub fn stress_event(event: &Event) -> Option<String> {
         Event::MinimizeProgress(_) => return None,
         Event::NotMinimized(why) => format!("not minimized: {why}"),
         Event::MinimizeError(message) => format!("minimization stopped: {message}"),
+        Event::Note(note) => format!("note: {note}"),
         Event::Minimized(m) => minimized(m),
     })
 }
@@ -42,7 +43,7 @@ fn minimized(m: &Minimization) -> String {
             "the time budget of {} s ran out first: a smaller case may still fail (--shrink-time)",
             m.budget.as_secs_f64()
         ),
-        End::Minimal => "1-minimal: no smaller candidate fails".to_string(),
+        End::Minimal => "no smaller candidate fails".to_string(),
     };
     format!(
         "minimized in {} step{}, {} run{}, {:.1} s ({how})",
@@ -101,10 +102,10 @@ pub fn stress_passed(
 
 /// The failing case, what was expected and what came, and the reference line of play.
 pub fn stress_failure(failure: &Failure) -> String {
-    // A case duipai cannot parse (a problem it does not know) is measured in lines.
+    // A case duipai cannot parse (a problem it does not know) is measured as text.
     let size = match &failure.instance {
         Some(instance) => instance.shape(),
-        None => crate::text::plural(line_count(&failure.input) as u64, "line"),
+        None => crate::stress::TextCase::new(&failure.input).size_label(),
     };
     let mut out = format!("\ncase ({size}): {}\n", failure.input_path.display());
     if let Some(origin) = origin(failure) {
@@ -161,12 +162,6 @@ fn origin(failure: &Failure) -> Option<String> {
     })
 }
 
-/// The lines of a text: a last line without its newline counts too.
-fn line_count(text: &[u8]) -> usize {
-    let newlines = memchr::memchr_iter(b'\n', text).count();
-    newlines + usize::from(text.last().is_some_and(|&b| b != b'\n'))
-}
-
 /// The start of a program's output for the report, or a note that there was none.
 pub fn shown_output(stdout: &[u8]) -> String {
     let text = String::from_utf8_lossy(&stdout[..stdout.len().min(200)]);
@@ -175,18 +170,5 @@ pub fn shown_output(stdout: &[u8]) -> String {
         (true, _) => "(no output)".to_string(),
         (false, true) => format!("{text}…"),
         (false, false) => text.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::line_count;
-
-    #[test]
-    fn lines_are_counted_with_or_without_the_last_newline() {
-        assert_eq!(line_count(b""), 0);
-        assert_eq!(line_count(b"3\n"), 1);
-        assert_eq!(line_count(b"3\n1 2 3"), 2);
-        assert_eq!(line_count(b"3\n1 2 3\n\n"), 3);
     }
 }

@@ -26,7 +26,8 @@ pub struct CaseRecord {
     /// Every CPU time measured, when the case was run again near the limit.
     pub cpu_runs_ms: Vec<u64>,
     pub wall_ms: u64,
-    pub memory_kib: u64,
+    /// Peak resident memory; `None` (JSON `null`) if it could not be measured.
+    pub memory_kib: Option<u64>,
     /// The last lines the program wrote to stderr ([`crate::text::stderr_tail`]), empty if none.
     pub stderr: String,
 }
@@ -79,7 +80,7 @@ impl CaseRecord {
             cpu_ms: e.cpu_time.as_millis() as u64,
             cpu_runs_ms: e.cpu_times.iter().map(|t| t.as_millis() as u64).collect(),
             wall_ms: e.wall_time.as_millis() as u64,
-            memory_kib: e.peak_memory_bytes / 1024,
+            memory_kib: e.peak_memory_bytes.map(|bytes| bytes / 1024),
             stderr: stderr_tail(&e.stderr),
         }
     }
@@ -92,12 +93,10 @@ pub fn shows_output(verdict: Verdict) -> bool {
 
 /// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
 pub fn human_line(record: &CaseRecord) -> String {
-    // A program that ends before the first sample (about a millisecond) has no memory figure;
-    // a dash says so where 0.0 would claim a measurement.
-    let memory = if record.memory_kib == 0 {
-        "-".to_string()
-    } else {
-        format!("{:.1}", record.memory_kib as f64 / 1024.0)
+    // A dash where nothing was measured, rather than a 0.0 that would claim a measurement.
+    let memory = match record.memory_kib {
+        Some(kib) => format!("{:.1}", kib as f64 / 1024.0),
+        None => "-".to_string(),
     };
     let mut line = format!(
         "{:<3} {:<32} {:>6} ms CPU {:>6} ms wall {:>8} MiB",

@@ -23,8 +23,9 @@
 //!
 //! An orphan marked for this run, or one the sampler saw as part of the run, is this run's;
 //! one marked for a run that is over is a leftover and is killed by whichever run cleans up
-//! next; anything else (another run's, or a child the embedding program started itself) is
-//! left alone. What escapes all of it: a process that both lost the environment variable and
+//! next; anything else (another run's, a spawner, or a child the embedding program started
+//! itself) is left alone. (Programs are the harness's children although a spawner starts
+//! them: see `spawner`.) What escapes all of it: a process that both lost the environment variable and
 //! lowered the rlimit (or never had it), and left before the sampler saw it
 //! (the first scan of all processes comes 15 ms in). Only `waitpid` on one pid is ever used,
 //! never `waitpid(-1)`, which could take another run's leader.
@@ -37,6 +38,7 @@ use super::cancel::{self, RunEntry};
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
 use super::spawn::Rlimit;
+use super::spawner;
 
 /// How long the harness waits for killed processes to disappear before reporting a failure.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -116,9 +118,10 @@ fn marked_run(pid: i32) -> Option<u32> {
 }
 
 /// Whether a process handed to the harness is marked for run `id`: what the sampler counts as
-/// part of the run while it is going on.
+/// part of the run while it is going on. A spawner never is (it carries the marks of the
+/// harness's own run, if the harness is itself run by duipai).
 pub(crate) fn tagged_for(p: &ProcStat, id: u64) -> bool {
-    marked_run(p.pid) == Some(id as u32)
+    !spawner::is_spawner(p.pid) && marked_run(p.pid) == Some(id as u32)
 }
 
 /// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
@@ -198,11 +201,13 @@ impl Drop for Leader<'_> {
 }
 
 /// What the cleanup collected: the leader's wait status and resource usage, and the CPU time
-/// of the orphans it reaped (which the leader's usage does not include).
+/// and the largest peak resident size of the run's orphans it reaped (which the leader's
+/// usage does not include).
 pub(crate) struct Reaped {
     pub status: libc::c_int,
     pub usage: libc::rusage,
     pub orphans_cpu: Duration,
+    pub orphans_maxrss: u64,
 }
 
 /// Reaps a child of the harness if it has ended; its resource usage.
@@ -242,7 +247,9 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
     };
     candidates
         .into_iter()
-        .filter(|p| p.ppid == me && !cancel::is_running_leader(p.pid))
+        .filter(|p| {
+            p.ppid == me && !cancel::is_running_leader(p.pid) && !spawner::is_spawner(p.pid)
+        })
         .filter_map(|stat| {
             let mark = marked_run(stat.pid);
             let own = sampler.knows(&stat) || mark == Some(id as u32);
@@ -280,6 +287,7 @@ pub(crate) fn kill_and_reap(
     let pgid = leader.pid;
     let id = leader.entry.id();
     let mut orphans_cpu = Duration::ZERO;
+    let mut orphans_maxrss = 0u64;
     let start = Instant::now();
     loop {
         // SAFETY: signal 0 only checks for existence; see above for why the id is ours.
@@ -304,6 +312,8 @@ pub(crate) fn kill_and_reap(
                 && *own
             {
                 orphans_cpu += rusage_cpu(&usage);
+                let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+                orphans_maxrss = orphans_maxrss.max(maxrss);
             }
         }
         if !group_left && orphans.is_empty() {
@@ -338,6 +348,7 @@ pub(crate) fn kill_and_reap(
         status,
         usage,
         orphans_cpu,
+        orphans_maxrss,
     })
 }
 

@@ -17,7 +17,8 @@ pub struct Limits {
     /// CPU time (user + system) of all the program's processes: its process group, its
     /// descendants, and the orphans it left.
     pub cpu: Duration,
-    /// Wall-clock time from start to exit, for programs that sleep or wait.
+    /// Wall-clock time from start to exit, for programs that sleep or wait: the time the
+    /// program's processes wait for a CPU on a busy machine does not count (see `exceeded`).
     pub wall: Duration,
     /// Resident memory of all the program's processes at once.
     pub memory_bytes: u64,
@@ -79,6 +80,10 @@ pub(crate) struct Usage {
     pub output_exceeded: bool,
     pub cpu: Duration,
     pub wall: Duration,
+    /// Of the wall-clock time, how long the program's processes were ready to run but waited
+    /// for a CPU (the machine was busy): not the program's doing, so not counted against the
+    /// wall-clock limit.
+    pub waited: Duration,
     /// The most tasks seen at once.
     pub tasks: u64,
     /// The peak resident memory seen.
@@ -105,7 +110,9 @@ pub(crate) struct Usage {
 /// 5. Wall-clock time, last: it depends on the machine's load and it is what any other excess
 ///    turns into on a stalled machine (a swapping memory hog, a fork storm), so it is the
 ///    explanation only when the program's own figures are all within their limits: a
-///    program that sleeps or waits.
+///    program that sleeps or waits. The time its processes spent ready to run but waiting
+///    for a CPU is not counted: on a busy machine a program within its CPU limit takes
+///    longer, but only a program that sleeps or waits past the limit exceeds it.
 pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
     let signal = usage.signal.map(|s| s.0);
     if usage.output_exceeded || signal == Some(libc::SIGXFSZ) {
@@ -116,7 +123,7 @@ pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
         Some(Limit::Processes)
     } else if usage.memory_bytes > limits.memory_bytes {
         Some(Limit::Memory)
-    } else if usage.wall > limits.wall {
+    } else if usage.wall.saturating_sub(usage.waited) > limits.wall {
         Some(Limit::WallTime)
     } else {
         None
@@ -313,6 +320,7 @@ mod tests {
             output_exceeded: true,
             cpu: Duration::from_millis(1001),
             wall: Duration::from_millis(3001),
+            waited: Duration::ZERO,
             tasks: 9,
             memory_bytes: 256 * MIB + 1,
             signal: None,
@@ -347,6 +355,7 @@ mod tests {
             output_exceeded: false,
             cpu: limits.cpu,
             wall: limits.wall,
+            waited: Duration::ZERO,
             tasks: limits.processes,
             memory_bytes: limits.memory_bytes,
             signal: None,
@@ -389,5 +398,27 @@ mod tests {
             ..Usage::default()
         };
         assert_eq!(exceeded(&limits, &sleeper), Some(Limit::WallTime));
+    }
+
+    /// Time spent waiting for a CPU is the machine's, not the program's: a starved program
+    /// within its CPU limit is not over the wall-clock limit; a sleeper on a busy machine is.
+    #[test]
+    fn waiting_for_a_cpu_does_not_count_against_the_wall_clock() {
+        let limits = limits();
+        let starved = Usage {
+            wall: Duration::from_secs(10),
+            waited: Duration::from_millis(9500),
+            cpu: Duration::from_millis(500),
+            ..Usage::default()
+        };
+        assert_eq!(exceeded(&limits, &starved), None);
+        let sleeper_on_a_busy_machine = Usage {
+            waited: Duration::from_millis(500),
+            ..starved
+        };
+        assert_eq!(
+            exceeded(&limits, &sleeper_on_a_busy_machine),
+            Some(Limit::WallTime)
+        );
     }
 }

@@ -7,17 +7,20 @@
 //! the first limit exceeded stops it (`SIGKILL` to its group). Whatever happens, the group is
 //! killed, the leader reaped, and every process the program started, even one that left the
 //! group, is killed and reaped before `run` returns: the harness is their child subreaper.
-//! [`run_steady`] re-runs a run whose CPU time lands near the limit.
+//! [`run_steady`] re-runs a run whose CPU time lands near the limit, or that a busy machine
+//! kept waiting for a CPU past the wall-clock limit.
 //!
 //! The outcome of a run is data ([`Execution`]); only a harness failure (the program cannot be
 //! started, the scratch directory cannot be made) is an error ([`RunError`]).
 //!
 //! One module per mechanism: `spawn` (the start: a `vfork`-style child that sets the rlimits
-//! and execs), `limits` (the limits, the one precedence order, the rlimits), `sanitizer`
+//! and execs), `spawner` (the small processes that start programs, so that their memory is
+//! measured from their own start), `limits` (the limits, the one precedence order, the rlimits), `sanitizer`
 //! (programs that need no address-space bound), `group` (leader, subreaper, run tags, kill
 //! and reap), `supervise` (the poll loop), `pipes` (the three streams), [`procfs`]
 //! (sampling), `cancel` ([`kill_running`], [`cancelled`]), `command` (the command line in the
-//! run's directory), `scratch` (file I/O's directory), `steady` ([`run_steady`]), `error`
+//! run's directory), `scratch` (file I/O's directory), `steady` ([`run_steady`], and what
+//! "near the limit" and "starved" mean), `error`
 //! ([`RunError`]).
 
 mod cancel;
@@ -31,6 +34,7 @@ mod sanitizer;
 mod scratch;
 mod signal;
 mod spawn;
+mod spawner;
 mod steady;
 mod supervise;
 
@@ -48,7 +52,7 @@ pub use error::RunError;
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
-pub use steady::run_steady;
+pub use steady::{near_the_limit, run_steady, starved};
 
 use cancel::RunEntry;
 use command::{check_file_name, resolve_args, resolve_program};
@@ -112,15 +116,20 @@ pub struct Execution {
     /// Every CPU time measured, in order: one, or with [`run_steady`] the times of the re-runs
     /// too (`cpu_time` is then the fastest, the run this execution describes).
     pub cpu_times: Vec<Duration>,
-    /// Time the program was ready to run but waited for a CPU: large when the machine was too
-    /// busy to give it its share (a wall-clock limit then says so).
+    /// Time the program's processes were ready to run but waited for a CPU: large when the
+    /// machine was too busy to give it its share. It does not count against the wall-clock
+    /// limit (see [`starved`]).
     pub cpu_wait: Duration,
-    /// From start until the leader exited or was stopped.
+    /// The wall clock stopped the run only because it had waited so long for a CPU (ten times
+    /// the wall-clock limit, see [`starved`]); the wall-clock limit itself would not have.
+    pub cpu_starved: bool,
+    /// From the program's start (its `exec`) until the leader exited or was stopped.
     pub wall_time: Duration,
     /// Peak resident memory: the largest sum over the program's processes seen at one sample,
-    /// or a single process's own high-water mark if larger. A program that ends within the
-    /// first millisecond may show less than it used, or 0.
-    pub peak_memory_bytes: u64,
+    /// or a single process's own high-water mark from its start (`ru_maxrss`) if larger.
+    /// `None` if nothing was measured: only when programs had to be started without a spawner
+    /// and the program ended before the first sample.
+    pub peak_memory_bytes: Option<u64>,
     /// The most tasks (processes and threads) of the program's processes seen at once.
     pub peak_processes: u64,
     /// The program's process group id (its pid). Nothing with this group id is left running
@@ -144,8 +153,9 @@ impl Execution {
             cpu_time: Duration::ZERO,
             cpu_times: vec![Duration::ZERO],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             wall_time: Duration::ZERO,
-            peak_memory_bytes: 0,
+            peak_memory_bytes: None,
             peak_processes: 0,
             pgid: 0,
             limits,
@@ -201,17 +211,30 @@ pub fn run(
     limits: &Limits,
     io: &IoMode,
 ) -> Result<Execution, RunError> {
-    run_until(program, input, limits, io, limits.cpu)
+    let stop = Stop {
+        cpu: limits.cpu,
+        wall: steady::wall_cap(limits, 0),
+    };
+    run_until(program, input, limits, io, stop)
 }
 
-/// [`run`], with the program stopped only past `cpu_stop` of CPU time (judged all the same
-/// against `limits.cpu`): [`run_steady`] lets a near-limit run finish.
+/// Where a run is stopped, whatever the limits it is judged against.
+#[derive(Clone, Copy, Debug)]
+struct Stop {
+    /// CPU time: the limit, or past it, so that a near-limit run finishes ([`run_steady`]).
+    cpu: Duration,
+    /// Wall-clock time, however long the program waited for a CPU meanwhile.
+    wall: Duration,
+}
+
+/// [`run`], with the program stopped at `stop` rather than at the CPU limit, and judged all the
+/// same against `limits`.
 fn run_until(
     program: &[OsString],
     input: &[u8],
     limits: &Limits,
     io: &IoMode,
-    cpu_stop: Duration,
+    stop: Stop,
 ) -> Result<Execution, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     // Before the first program starts, so that whatever it orphans comes back to us.
@@ -243,7 +266,7 @@ fn run_until(
         }
     };
     let stop_limits = Limits {
-        cpu: cpu_stop,
+        cpu: stop.cpu,
         ..*limits
     };
     let entry = RunEntry::begin();
@@ -254,12 +277,14 @@ fn run_until(
         .with_tag(group::tag_rlimit(entry.id()));
     let run_var = format!("{}={}", group::RUN_VAR, entry.id());
 
-    let start = Instant::now();
     let started = spawn::spawn(&exe_path, &args, cwd.as_deref(), stdin, &run_var, &rlimits)
         .map_err(|source| RunError::Spawn {
             program: exe.clone(),
             source,
         })?;
+    // The wall clock starts once the program has: the harness's own part of the start (a
+    // spawner's turn, on a busy machine a wait for a CPU) is none of the program's time.
+    let start = Instant::now();
     let mut leader = Leader::new(started.pid, &entry);
 
     let mut streams = Streams {
@@ -287,9 +312,15 @@ fn run_until(
         entry.id(),
         start,
         &stop_limits,
+        stop.wall,
         &mut streams,
         &mut sampler,
     );
+    if seen.exited && seen.wall > limits.wall {
+        // Past the limit, the time it waited for a CPU decides: as of the end, not of the
+        // last sample.
+        seen.waited = sampler.waited_now();
+    }
     // Always kill, even after a clean exit: a child may still be running, and may hold the
     // output pipes open.
     let reaped = kill_and_reap(&mut leader, seen.exited, &sampler)?;
@@ -352,20 +383,23 @@ fn run_until(
     };
 
     let cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
-    // ru_maxrss starts at the resident size the harness had when it forked (see
-    // `procfs::peak_rss`). Above the harness's own high-water mark, which is at least that
-    // size, it can only be the program's own peak; it then also covers a program that
-    // ended before the first sample.
+    // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of the
+    // address space it was started from on (see `spawner`): a spawner's, about 2 MiB, so the
+    // program's own as soon as it is larger; it covers a program that ended before the first
+    // sample. Started from the harness, it counts from the harness's peak, and only a figure
+    // above that can be the program's.
     let maxrss = (reaped.usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-    if maxrss > own_peak_rss(maxrss) {
+    if started.maxrss_from_start || maxrss > own_peak_rss(maxrss) {
         seen.peak_rss = seen.peak_rss.max(maxrss);
     }
+    seen.peak_rss = seen.peak_rss.max(reaped.orphans_maxrss);
     let status = reaped.status;
     let signal = libc::WIFSIGNALED(status).then(|| Signal(libc::WTERMSIG(status)));
     let usage = Usage {
         output_exceeded,
         cpu: cpu_time,
         wall: seen.wall,
+        waited: seen.waited,
         tasks: seen.peak_tasks,
         memory_bytes: seen.peak_rss,
         signal,
@@ -387,9 +421,10 @@ fn run_until(
         stderr_bytes,
         cpu_time,
         cpu_times: vec![cpu_time],
-        cpu_wait: seen.cpu_wait,
+        cpu_wait: seen.waited,
+        cpu_starved: seen.capped && termination == Termination::LimitExceeded(Limit::WallTime),
         wall_time: seen.wall,
-        peak_memory_bytes: seen.peak_rss,
+        peak_memory_bytes: (seen.peak_rss > 0).then_some(seen.peak_rss),
         peak_processes: seen.peak_tasks,
         pgid,
         limits: *limits,

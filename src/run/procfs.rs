@@ -47,6 +47,8 @@ pub struct GroupSample {
     /// The largest `VmHWM` (peak resident set since `exec`) among the live processes: catches
     /// a peak that fell between two samples.
     pub max_hwm_bytes: u64,
+    /// Some process was runnable (running, or ready to run and waiting for a CPU).
+    pub runnable: bool,
 }
 
 /// Parses the contents of `/proc/<pid>/stat`. The command name (field 2) may hold spaces and
@@ -240,21 +242,75 @@ pub struct RunSampler {
     samples: u64,
     last_full: u64,
     newest_at_full: Option<i32>,
+    /// Every process of the run seen so far, as (pid, start time), with the time its tasks
+    /// had waited for a CPU when last seen: kept after it ends, so that the sum covers the
+    /// whole run.
+    delays: Vec<(i32, u64, Duration)>,
     buf: Vec<u8>,
 }
 
-/// How long `pid` has been ready to run but waiting for a CPU (`/proc/PID/schedstat`, its
-/// second field, in nanoseconds): the mark of a machine too busy to give it its share.
-pub fn run_delay(pid: i32) -> Option<Duration> {
-    let text = fs::read_to_string(format!("/proc/{pid}/schedstat")).ok()?;
-    let nanos: u64 = text.split_whitespace().nth(1)?.parse().ok()?;
+/// How long the task whose `schedstat` file is `path` has been ready to run but waiting for
+/// a CPU (the second field, in nanoseconds): the mark of a machine too busy to give it its
+/// share.
+fn task_delay(path: &str, buf: &mut Vec<u8>) -> Option<Duration> {
+    read_proc(path, buf)?;
+    let text = std::str::from_utf8(buf).ok()?;
+    let nanos: u64 = text.split_ascii_whitespace().nth(1)?.parse().ok()?;
     Some(Duration::from_nanos(nanos))
 }
 
+/// How long the tasks of process `pid` (its `threads` threads) have waited for a CPU, summed:
+/// one file for a single-threaded process, one per thread otherwise.
+pub fn run_delay(pid: i32, threads: u64, buf: &mut Vec<u8>) -> Option<Duration> {
+    if threads <= 1 {
+        return task_delay(&format!("/proc/{pid}/schedstat"), buf);
+    }
+    let tasks = fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut total = Duration::ZERO;
+    for task in tasks.flatten() {
+        let path = format!(
+            "/proc/{pid}/task/{}/schedstat",
+            task.file_name().to_string_lossy()
+        );
+        total += task_delay(&path, buf).unwrap_or_default();
+    }
+    Some(total)
+}
+
 impl RunSampler {
-    /// The time the known processes of the run have spent waiting for a CPU, summed.
-    pub fn run_delay(&self) -> Duration {
-        self.known.iter().filter_map(|&(p, _)| run_delay(p)).sum()
+    /// How long the run's processes have waited for a CPU in all, as far as the samples saw.
+    pub fn waited(&self) -> Duration {
+        self.delays.iter().map(|&(_, _, d)| d).sum()
+    }
+
+    /// [`RunSampler::waited`], read again now for the leader (a zombie until it is reaped)
+    /// and the live processes: the figure at the end of a run, not at its last sample.
+    pub fn waited_now(&mut self) -> Duration {
+        let mut pids: Vec<i32> = self.known.iter().map(|&(p, _)| p).collect();
+        if !pids.contains(&self.leader) {
+            pids.push(self.leader);
+        }
+        for pid in pids {
+            if let Some(stat) = read_stat(&pid.to_string(), &mut self.buf) {
+                self.note_delay(&stat);
+            }
+        }
+        self.waited()
+    }
+
+    /// Records how long `p`'s tasks have waited for a CPU.
+    fn note_delay(&mut self, p: &ProcStat) {
+        let Some(delay) = run_delay(p.pid, p.threads, &mut self.buf) else {
+            return;
+        };
+        match self
+            .delays
+            .iter_mut()
+            .find(|(pid, start, _)| *pid == p.pid && *start == p.start_time)
+        {
+            Some((_, _, seen)) => *seen = (*seen).max(delay),
+            None => self.delays.push((p.pid, p.start_time, delay)),
+        }
     }
 
     pub const FULL_SCAN_EVERY: u64 = 4;
@@ -268,6 +324,7 @@ impl RunSampler {
             samples: 0,
             last_full: 0,
             newest_at_full: None,
+            delays: Vec::new(),
             buf: Vec::with_capacity(512),
         }
     }
@@ -358,6 +415,9 @@ impl RunSampler {
     }
 
     fn record(&mut self, members: &[ProcStat]) -> GroupSample {
+        for member in members {
+            self.note_delay(member);
+        }
         self.known = members
             .iter()
             .filter(|m| !m.is_zombie())
@@ -398,6 +458,7 @@ pub fn summarize(members: &[ProcStat]) -> GroupSample {
         // cutime/cstime carry it, so counting zombies keeps the sum from dipping.
         ticks += m.cpu_ticks;
         if !m.is_zombie() {
+            sample.runnable |= m.state == b'R';
             sample.rss_bytes += m.rss_pages * page_size();
             sample.tasks += m.threads.max(1);
             sample.processes += 1;

@@ -2,26 +2,32 @@
 //! its standard streams, its own process group, its rlimits, its working directory and the
 //! environment variable that names its run.
 //!
+//! The `clone` is made by a spawner process (see `spawner`) when one can be had, so that the
+//! program's peak resident memory (`ru_maxrss`) counts from its own start; otherwise here, in
+//! the harness ([`launch_here`]), where it counts from the harness's own peak.
+//!
 //! Why not `posix_spawn` (what `std::process::Command` uses): it cannot set rlimits. Set from
 //! outside with `prlimit` once the program has started, they would leave it a few
 //! microseconds without them and without its run's tag (a process it forked at once would
 //! escape both), and the stack limit would come too late to shape the program's address
 //! space, which `exec` lays out by it. And glibc's child resets all 64 signal dispositions,
-//! one `sigaction` to read and one to write each, much of what a small case's start costs. Here the child sets its own rlimits before `exec` and resets only the signals the
-//! harness handles, and the program's environment is the harness's own `environ` pointers plus
-//! the run's variable (a `Command` copies the whole environment into new strings every time).
+//! one `sigaction` to read and one to write each, much of what a small case's start costs.
+//! Here the child sets its own rlimits before `exec` and resets only the signals its parent
+//! handles or ignores.
 //!
-//! The child shares the harness's memory until `exec` (`CLONE_VM | CLONE_VFORK`, the calling
+//! The child shares its parent's memory until `exec` (`CLONE_VM | CLONE_VFORK`, the calling
 //! thread waits meanwhile), so it runs only [`child`]: plain system calls on data the parent
 //! prepared, no allocation, no lock; it reports a failure through the shared plan and exits.
 
 use std::cell::RefCell;
-use std::ffi::{CString, OsStr, OsString, c_int, c_void};
+use std::ffi::{CStr, CString, OsStr, OsString, c_int, c_void};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::OnceLock;
+
+use super::spawner;
 
 /// Where the program's stdin comes from.
 pub(crate) enum Stdin {
@@ -46,9 +52,59 @@ pub(crate) struct Started {
     pub stdin: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
+    /// Whether the program's `ru_maxrss` counts from its own start (a spawner started it),
+    /// rather than from the harness's peak resident size.
+    pub maxrss_from_start: bool,
 }
 
-fn cstring(bytes: &[u8]) -> io::Result<CString> {
+/// What is to be started, prepared by the harness: where `exec` looks for it, its arguments,
+/// the variable that names its run (`NAME=VALUE`, replacing one of that name in the harness's
+/// environment), its working directory, and its rlimits.
+pub(crate) struct Program<'a> {
+    pub candidates: Vec<CString>,
+    pub argv: Vec<CString>,
+    pub run_var: CString,
+    pub cwd: Option<CString>,
+    pub rlimits: &'a [Rlimit],
+}
+
+impl Program<'_> {
+    /// The name part of the run variable, with its `=`.
+    pub fn run_var_name(&self) -> &[u8] {
+        let bytes = self.run_var.as_bytes();
+        let len = bytes
+            .iter()
+            .position(|&b| b == b'=')
+            .map_or(bytes.len(), |i| i + 1);
+        &bytes[..len]
+    }
+
+    /// The program's environment: the harness's own, but for a variable named as the run
+    /// variable, then the run variable.
+    ///
+    /// `environ` is read without std's environment lock: changing the environment while
+    /// another thread reads it is already undefined behaviour (which is why
+    /// `std::env::set_var` is unsafe), so a caller that keeps `set_var`'s contract leaves it
+    /// alone while runs are going on.
+    pub fn for_each_env(&self, mut f: impl FnMut(&CStr)) {
+        let name = self.run_var_name();
+        // SAFETY: `environ` is the process's null-terminated array of NUL-terminated strings
+        // (see above for why reading it here is sound).
+        unsafe {
+            let mut entry = libc::environ;
+            while !entry.is_null() && !(*entry).is_null() {
+                let var = CStr::from_ptr(*entry);
+                if !var.to_bytes().starts_with(name) {
+                    f(var);
+                }
+                entry = entry.add(1);
+            }
+        }
+        f(&self.run_var);
+    }
+}
+
+pub(crate) fn cstring(bytes: &[u8]) -> io::Result<CString> {
     CString::new(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -61,7 +117,7 @@ fn cstring(bytes: &[u8]) -> io::Result<CString> {
 /// `dup2` onto the standard descriptors in the child must not overwrite another end. (The
 /// Rust runtime keeps 0, 1 and 2 open, so this only matters if the embedding program
 /// closed them.)
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: pipe2 writes two new descriptors into a valid array.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -72,7 +128,7 @@ fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok((above_standard(read)?, above_standard(write)?))
 }
 
-fn dev_null() -> io::Result<OwnedFd> {
+pub(crate) fn dev_null() -> io::Result<OwnedFd> {
     // SAFETY: a valid NUL-terminated path; open returns a new descriptor or -1.
     let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
     if fd < 0 {
@@ -205,7 +261,7 @@ thread_local! {
 /// What the child failed at, reported through the plan.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(i32)]
-enum Stage {
+pub(crate) enum Stage {
     None = 0,
     ProcessGroup,
     Rlimit,
@@ -213,35 +269,69 @@ enum Stage {
     Directory,
     Signals,
     Exec,
+    /// The `clone` itself failed: there is no child.
+    Clone,
+    /// A spawner could not read the request (too large for it): there is no child.
+    Request,
+}
+
+impl Stage {
+    pub fn from_code(code: i32) -> Stage {
+        [
+            Stage::ProcessGroup,
+            Stage::Rlimit,
+            Stage::Streams,
+            Stage::Directory,
+            Stage::Signals,
+            Stage::Exec,
+            Stage::Clone,
+            Stage::Request,
+        ]
+        .into_iter()
+        .find(|s| *s as i32 == code)
+        .unwrap_or(Stage::None)
+    }
+}
+
+/// A start that failed: at what, with what `errno`, and the child to reap (if there is one;
+/// it has exited already).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Failed {
+    pub pid: i32,
+    pub stage: Stage,
+    pub errno: c_int,
 }
 
 /// Everything the child needs, prepared by the parent: raw pointers into data the parent
 /// keeps alive until the child has `exec`uted or exited.
-struct Plan {
-    candidates: *const *const libc::c_char,
-    argv: *const *mut libc::c_char,
-    envp: *const *mut libc::c_char,
-    cwd: *const libc::c_char,
+pub(crate) struct ChildSetup {
+    pub candidates: *const *const libc::c_char,
+    pub argv: *const *const libc::c_char,
+    pub envp: *const *const libc::c_char,
+    pub cwd: *const libc::c_char,
     /// The descriptors that become the child's stdin, stdout and stderr.
-    streams: [c_int; 3],
-    rlimits: *const Rlimit,
-    rlimits_len: usize,
-    signals: *const c_int,
-    signals_len: usize,
+    pub streams: [c_int; 3],
+    /// A descriptor that becomes the child's descriptor 3 (a spawner's socket), or -1.
+    pub extra: c_int,
+    pub rlimits: *const Rlimit,
+    pub rlimits_len: usize,
+    /// The signals the child puts back to their default action.
+    pub signals: *const c_int,
+    pub signals_len: usize,
     /// Written by the child when it fails: at what, and `errno`.
-    failed: Stage,
-    errno: c_int,
+    pub failed: Stage,
+    pub errno: c_int,
 }
 
 /// The child, between `clone` and `exec`. It shares the parent's memory (the parent is
 /// suspended) and so only makes system calls on the plan; it never returns but by `exec` or
 /// `_exit`, and cannot unwind (nothing in it panics).
 extern "C" fn child(arg: *mut c_void) -> c_int {
-    // SAFETY: `arg` is the parent's `Plan`, alive and untouched while the parent waits; every
-    // pointer in it is valid for its length, as `spawn` built them.
+    // SAFETY: `arg` is the parent's `ChildSetup`, alive and untouched while the parent waits; every
+    // pointer in it is valid for its length, as its maker built them.
     unsafe {
-        let plan = &mut *arg.cast::<Plan>();
-        let fail = |plan: &mut Plan, stage: Stage| -> c_int {
+        let plan = &mut *arg.cast::<ChildSetup>();
+        let fail = |plan: &mut ChildSetup, stage: Stage| -> c_int {
             plan.errno = *libc::__errno_location();
             plan.failed = stage;
             libc::_exit(127)
@@ -256,8 +346,24 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
             }
         }
         for (target, &fd) in plan.streams.iter().enumerate() {
-            // dup2 clears close-on-exec on the copy, which the program keeps.
-            if libc::dup2(fd, target as c_int) < 0 {
+            // dup2 clears close-on-exec on the copy, which the program keeps; onto itself it
+            // changes nothing, so the flag is cleared by hand.
+            let kept = if fd == target as c_int {
+                libc::fcntl(fd, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(fd, target as c_int)
+            };
+            if kept < 0 {
+                return fail(plan, Stage::Streams);
+            }
+        }
+        if plan.extra >= 0 {
+            let kept = if plan.extra == 3 {
+                libc::fcntl(3, libc::F_SETFD, 0)
+            } else {
+                libc::dup2(plan.extra, 3)
+            };
+            if kept < 0 {
                 return fail(plan, Stage::Streams);
             }
         }
@@ -285,7 +391,7 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
         let mut denied = false;
         let mut candidate = plan.candidates;
         while !(*candidate).is_null() {
-            libc::execve(*candidate, plan.argv.cast(), plan.envp.cast());
+            libc::execve(*candidate, plan.argv, plan.envp);
             match *libc::__errno_location() {
                 libc::EACCES => denied = true,
                 libc::ENOENT | libc::ENOTDIR => {}
@@ -298,6 +404,99 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
         }
         fail(plan, Stage::Exec)
     }
+}
+
+/// Clones the child that carries out `plan`, with `flags` besides `CLONE_VM | CLONE_VFORK`
+/// (`CLONE_PARENT` in a spawner, so that the program is the harness's child), and returns
+/// its pid once it has `exec`uted, or what it failed at.
+pub(crate) fn launch(plan: &mut ChildSetup, flags: c_int) -> Result<i32, Failed> {
+    let pid = STACK.with(|cell| -> io::Result<c_int> {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(ChildStack::map()?);
+        }
+        let top = slot.as_ref().map_or(std::ptr::null_mut(), ChildStack::top);
+        // SAFETY: all signals are blocked in this thread while the child runs on its memory
+        // (none of the parent's handlers may run in the child before it resets them), and
+        // restored after; the child gets its own stack and the plan, both alive until `clone`
+        // returns, which with CLONE_VFORK is after the child's `exec` or exit.
+        unsafe {
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            let mut old: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+            let pid = libc::clone(
+                child,
+                top,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
+                std::ptr::from_mut(plan).cast(),
+            );
+            let error = io::Error::last_os_error();
+            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+            if pid < 0 { Err(error) } else { Ok(pid) }
+        }
+    });
+    let pid = pid.map_err(|e| Failed {
+        pid: -1,
+        stage: Stage::Clone,
+        errno: e.raw_os_error().unwrap_or(libc::EAGAIN),
+    })?;
+    // The child wrote these (if it failed) through the shared memory before it exited.
+    // SAFETY: reads of a live value.
+    let (failed, errno) = unsafe {
+        (
+            std::ptr::read_volatile(&raw const plan.failed),
+            std::ptr::read_volatile(&raw const plan.errno),
+        )
+    };
+    if failed != Stage::None {
+        return Err(Failed {
+            pid,
+            stage: failed,
+            errno,
+        });
+    }
+    Ok(pid)
+}
+
+/// Null-terminated pointers to `strings`, valid while they are.
+fn pointers(strings: &[CString]) -> Vec<*const libc::c_char> {
+    let mut all: Vec<*const libc::c_char> = strings.iter().map(|c| c.as_ptr()).collect();
+    all.push(std::ptr::null());
+    all
+}
+
+/// Starts `program` from the harness itself, its streams from `streams` and, if `extra` is
+/// not -1, `extra` as its descriptor 3; it resets the signals the harness catches.
+pub(crate) fn launch_here(
+    program: &Program,
+    streams: [RawFd; 3],
+    extra: RawFd,
+) -> Result<i32, Failed> {
+    let candidates = pointers(&program.candidates);
+    let argv = pointers(&program.argv);
+    let mut envp: Vec<*const libc::c_char> = Vec::with_capacity(64);
+    program.for_each_env(|var| envp.push(var.as_ptr()));
+    envp.push(std::ptr::null());
+    let signals = caught_signals();
+    let mut plan = ChildSetup {
+        candidates: candidates.as_ptr(),
+        argv: argv.as_ptr(),
+        envp: envp.as_ptr(),
+        cwd: program
+            .cwd
+            .as_ref()
+            .map_or(std::ptr::null(), |c| c.as_ptr()),
+        streams,
+        extra,
+        rlimits: program.rlimits.as_ptr(),
+        rlimits_len: program.rlimits.len(),
+        signals: signals.as_ptr(),
+        signals_len: signals.len(),
+        failed: Stage::None,
+        errno: 0,
+    };
+    launch(&mut plan, 0)
 }
 
 /// Starts `program` with `args`, in `cwd` (else the caller's directory), as the leader of a
@@ -313,43 +512,18 @@ pub(crate) fn spawn(
     run_var: &str,
     rlimits: &[Rlimit],
 ) -> io::Result<Started> {
-    let candidates_c = candidates(program)?;
-    let mut candidate_ptrs: Vec<*const libc::c_char> =
-        candidates_c.iter().map(|c| c.as_ptr()).collect();
-    candidate_ptrs.push(std::ptr::null());
-    let program_c = cstring(program.as_bytes())?;
-    let args_c = args
-        .iter()
-        .map(|a| cstring(a.as_bytes()))
-        .collect::<io::Result<Vec<_>>>()?;
-    let mut argv: Vec<*mut libc::c_char> = Vec::with_capacity(args_c.len() + 2);
-    argv.push(program_c.as_ptr().cast_mut());
-    argv.extend(args_c.iter().map(|a| a.as_ptr().cast_mut()));
-    argv.push(std::ptr::null_mut());
-
-    let run_var_c = cstring(run_var.as_bytes())?;
-    let name_len = run_var.find('=').map_or(run_var.len(), |i| i + 1);
-    let name = &run_var.as_bytes()[..name_len];
-    let mut envp: Vec<*mut libc::c_char> = Vec::with_capacity(64);
-    // SAFETY: `environ` is the process's null-terminated array of NUL-terminated strings. It
-    // is read without std's environment lock: changing the environment while another thread
-    // reads it is already undefined behaviour (which is why `std::env::set_var` is unsafe),
-    // so a caller that keeps `set_var`'s contract leaves it alone while runs are going on.
-    // The strings are only pointed to, and only until the child has `exec`uted.
-    unsafe {
-        let mut entry = libc::environ;
-        while !entry.is_null() && !(*entry).is_null() {
-            let var = std::ffi::CStr::from_ptr(*entry);
-            if !var.to_bytes().starts_with(name) {
-                envp.push(*entry);
-            }
-            entry = entry.add(1);
-        }
+    let mut argv = Vec::with_capacity(args.len() + 1);
+    argv.push(cstring(program.as_bytes())?);
+    for arg in args {
+        argv.push(cstring(arg.as_bytes())?);
     }
-    envp.push(run_var_c.as_ptr().cast_mut());
-    envp.push(std::ptr::null_mut());
-
-    let cwd_c = cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?;
+    let request = Program {
+        candidates: candidates(program)?,
+        argv,
+        run_var: cstring(run_var.as_bytes())?,
+        cwd: cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?,
+        rlimits,
+    };
     let (stdin_read, stdin_write) = match stdin {
         Stdin::Pipe => {
             let (read, write) = pipe()?;
@@ -359,67 +533,25 @@ pub(crate) fn spawn(
     };
     let stdout_pipe = pipe()?;
     let stderr_pipe = pipe()?;
-    let signals = caught_signals();
-    let mut plan = Plan {
-        candidates: candidate_ptrs.as_ptr(),
-        argv: argv.as_ptr(),
-        envp: envp.as_ptr(),
-        cwd: cwd_c.as_ref().map_or(std::ptr::null(), |c| c.as_ptr()),
-        streams: [
-            stdin_read.as_raw_fd(),
-            stdout_pipe.1.as_raw_fd(),
-            stderr_pipe.1.as_raw_fd(),
-        ],
-        rlimits: rlimits.as_ptr(),
-        rlimits_len: rlimits.len(),
-        signals: signals.as_ptr(),
-        signals_len: signals.len(),
-        failed: Stage::None,
-        errno: 0,
+    let streams = [
+        stdin_read.as_raw_fd(),
+        stdout_pipe.1.as_raw_fd(),
+        stderr_pipe.1.as_raw_fd(),
+    ];
+    let (launched, maxrss_from_start) = match spawner::launch(&request, streams) {
+        Some(launched) => (launched, true),
+        None => (launch_here(&request, streams, -1), false),
     };
-
-    let pid = STACK.with(|cell| -> io::Result<c_int> {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            *slot = Some(ChildStack::map()?);
+    let pid = launched.map_err(|failed| {
+        if failed.pid > 0 {
+            reap(failed.pid);
         }
-        let top = slot.as_ref().map_or(std::ptr::null_mut(), ChildStack::top);
-        // SAFETY: all signals are blocked in this thread while the child runs on its memory
-        // (none of the harness's handlers may run in the child before it resets them), and
-        // restored after; the child gets its own stack and the plan, both alive until `clone`
-        // returns, which with CLONE_VFORK is after the child's `exec` or exit.
-        unsafe {
-            let mut all: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&mut all);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-            let pid = libc::clone(
-                child,
-                top,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                (&raw mut plan).cast(),
-            );
-            let error = io::Error::last_os_error();
-            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-            if pid < 0 { Err(error) } else { Ok(pid) }
-        }
-    })?;
-    // The child wrote these (if it failed) through the shared memory before it exited.
-    // SAFETY: reads of a live local.
-    let (failed, errno) = unsafe {
-        (
-            std::ptr::read_volatile(&raw const plan.failed),
-            std::ptr::read_volatile(&raw const plan.errno),
-        )
-    };
-    if failed != Stage::None {
-        reap(pid);
-        let os = io::Error::from_raw_os_error(errno);
-        return Err(match failed {
+        let os = io::Error::from_raw_os_error(failed.errno);
+        match failed.stage {
             Stage::Exec => os,
             stage => io::Error::new(os.kind(), format!("{}: {os}", stage_name(stage))),
-        });
-    }
+        }
+    })?;
     // The child's ends close here, in the harness: the program holds its own copies.
     drop(stdin_read);
     Ok(Started {
@@ -427,6 +559,7 @@ pub(crate) fn spawn(
         stdin: stdin_write,
         stdout: stdout_pipe.0,
         stderr: stderr_pipe.0,
+        maxrss_from_start,
     })
 }
 
@@ -438,6 +571,7 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Streams => "cannot connect its standard streams",
         Stage::Directory => "cannot enter its working directory",
         Stage::Signals => "cannot reset its signals",
+        Stage::Clone | Stage::Request => "cannot start a process",
     }
 }
 
@@ -471,6 +605,43 @@ mod tests {
         // SAFETY: our own child, status to a local.
         unsafe { libc::waitpid(started.pid, &mut status, 0) };
         Ok((out, status))
+    }
+
+    /// A spawner starts the program, yet the program is the harness's own child (the harness
+    /// reaps it and is the subreaper of what it orphans), and its `ru_maxrss` counts from its
+    /// own start.
+    #[test]
+    fn the_program_is_the_harness_s_child_measured_from_its_start() {
+        let started = spawn(
+            OsStr::new("cat"),
+            &[OsString::from("/proc/self/stat")],
+            None,
+            Stdin::Null,
+            "DUIPAI_SPAWN_TEST=7",
+            &[],
+        )
+        .expect("cat starts");
+        assert!(started.maxrss_from_start, "started without a spawner");
+        let mut out = String::new();
+        std::fs::File::from(started.stdout)
+            .read_to_string(&mut out)
+            .unwrap();
+        let ppid = out
+            .rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().nth(1))
+            .and_then(|p| p.parse::<i32>().ok());
+        // SAFETY: getpid has no preconditions.
+        assert_eq!(ppid, Some(unsafe { libc::getpid() }), "{out}");
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid out-parameter; our own child.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointers to locals.
+        let reaped = unsafe { libc::wait4(started.pid, &mut status, 0, &mut usage) };
+        assert_eq!(reaped, started.pid);
+        // `cat` is far smaller than this test process.
+        let peak = usage.ru_maxrss as u64 * 1024;
+        assert!(peak > 0 && peak < 8 << 20, "ru_maxrss {peak}");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Supervision while the program runs, on the caller's thread: one `poll` waits at once for
 //! the leader's exit (its pidfd), room in stdin, data on stdout and stderr, and the next
-//! sample of the run's processes from `/proc`; the first limit found exceeded stops it.
+//! sample of the run's processes from `/proc`; the first limit found exceeded stops it. The
+//! wall-clock limit is decided only at a sample where none of the run's processes is ready
+//! to run (one that is may be waiting for a CPU, a wait its figures do not show yet).
 //!
 //! Each time the supervisor sleeps and is woken costs more than most system calls (on a
 //! virtual machine, an idle CPU's wake-up is a round trip through the host), so a small case
@@ -45,9 +47,11 @@ pub(crate) struct Observed {
     pub cpu: Duration,
     pub peak_rss: u64,
     pub peak_tasks: u64,
-    /// Time the run spent ready to run but waiting for a CPU, read when the wall clock
-    /// stopped it.
-    pub cpu_wait: Duration,
+    /// Time the run's processes spent ready to run but waiting for a CPU, as of the last
+    /// sample.
+    pub waited: Duration,
+    /// Stopped at the cap on the wall clock, not by a limit.
+    pub capped: bool,
 }
 
 /// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
@@ -86,13 +90,16 @@ fn wait(fds: &mut [libc::pollfd], timeout: Duration) {
     };
 }
 
-/// Runs the program's side of the run until the leader exits or a limit of `limits` is
-/// exceeded; returns with the leader not yet reaped.
+/// Runs the program's side of the run until the leader exits, a limit of `limits` is
+/// exceeded, or the wall clock passes `wall_cap` (however long the program waited for a CPU:
+/// on a machine that busy, a run is stopped all the same, as exceeding the wall-clock limit);
+/// returns with the leader not yet reaped.
 pub(crate) fn supervise(
     leader: &Leader,
     run_id: u64,
     start: Instant,
     limits: &Limits,
+    wall_cap: Duration,
     streams: &mut Streams,
     sampler: &mut RunSampler,
 ) -> Observed {
@@ -182,18 +189,25 @@ pub(crate) fn supervise(
             .max(sample.rss_bytes)
             .max(sample.max_hwm_bytes);
         seen.peak_tasks = seen.peak_tasks.max(sample.tasks);
+        seen.waited = sampler.waited();
         let usage = Usage {
             output_exceeded: false,
             cpu: seen.cpu,
             wall: seen.wall,
+            waited: seen.waited,
             tasks: seen.peak_tasks,
             memory_bytes: seen.peak_rss,
             signal: None,
         };
         seen.stop = exceeded(limits, &usage);
-        if seen.stop == Some(Limit::WallTime) {
-            // Read only now: whether it slept or could not get a CPU decides the message.
-            seen.cpu_wait = sampler.run_delay();
+        if seen.stop == Some(Limit::WallTime) && sample.runnable && seen.cpu <= limits.wall {
+            // A process ready to run may be waiting for a CPU right now, a wait its figures
+            // count only once it runs again: the next sample decides.
+            seen.stop = None;
+        }
+        if seen.stop.is_none() && seen.wall > wall_cap {
+            seen.stop = Some(Limit::WallTime);
+            seen.capped = true;
         }
         if seen.stop.is_some() {
             return seen;

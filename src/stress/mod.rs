@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::judge::{CaseOutcome, Expected, Runner, Verdict, decide};
+use crate::judge::{CaseOutcome, Decider, Expected, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
 use minimize::Shrinkable;
@@ -17,8 +17,10 @@ use minimize::Shrinkable;
 pub mod minimize;
 pub mod save;
 mod search;
+mod text_case;
 
-pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk, TextCase};
+pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk};
+pub use text_case::TextCase;
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
 pub enum Source {
@@ -81,16 +83,14 @@ pub struct Config {
     pub validator: Option<Vec<OsString>>,
     /// How outputs are compared for a problem duipai does not know.
     pub rule: Rule,
+    /// How an output is decided: compared with the expected answers, or by a checker.
+    pub decider: Decider,
 }
 
 impl Config {
     /// Limits for the generator and the reference: generous, they are trusted.
     fn helper_limits(&self) -> Limits {
-        let mut helper = self.limits;
-        helper.cpu = Duration::from_secs(10).max(self.limits.cpu * 4);
-        helper.wall = helper.cpu * 2;
-        helper.memory_bytes = self.limits.memory_bytes.max(1 << 30);
-        helper
+        crate::judge::helper::helper_limits(&self.limits)
     }
 }
 
@@ -114,6 +114,8 @@ pub enum Event {
     MinimizeProgress(MinimizeStatus),
     /// The case is reported as found, and why it was not minimized.
     NotMinimized(String),
+    /// Something the report should say about how the case was minimized.
+    Note(String),
     /// Minimization stopped on a harness error; the smallest case so far is kept.
     MinimizeError(String),
     /// Minimization ended.
@@ -302,8 +304,9 @@ impl Engine<'_> {
     /// Judges one case. For a minimization probe looking for `wanted`, the case runs once
     /// even near the time limit (many quick probes are worth more than steadier ones: the
     /// failure they keep was measured steadily when it was found), unless that one run near
-    /// the limit, or starved by a busy machine, gave another verdict: then it is measured
-    /// steadily before the minimizer believes it.
+    /// the limit gave another verdict, or a busy machine starved it: then it is measured
+    /// steadily before the minimizer believes it. A case the machine still starved after
+    /// that is no verdict on the program: a harness error, never a failure reported.
     fn judge_with(
         &self,
         input: &[u8],
@@ -316,20 +319,33 @@ impl Engine<'_> {
         let named = || format!("cannot run {}", program_name(program));
         let mut execution = if quick {
             self.runner
-                .run_once(program, input, limits, io)
+                .run_single(program, input, limits, io)
                 .with_context(named)?
         } else {
             self.runner
                 .run(program, input, limits, io)
                 .with_context(named)?
         };
-        let mut judgement = decide(&execution, expected);
-        if quick && Some(judgement.verdict) != wanted && crate::judge::near_the_limit(&execution) {
+        let decide = |execution: &crate::run::Execution| {
+            config
+                .decider
+                .decide(self.runner, input, execution, expected)
+        };
+        let mut judgement = decide(&execution)?;
+        let doubtful = Some(judgement.verdict) != wanted || crate::run::starved(&execution);
+        if quick && doubtful && crate::run::near_the_limit(&execution) {
             execution = self
                 .runner
                 .run(program, input, limits, io)
                 .with_context(named)?;
-            judgement = decide(&execution, expected);
+            judgement = decide(&execution)?;
+        }
+        if crate::run::starved(&execution) {
+            bail!(
+                "cannot judge {}: the machine is too busy ({}); run fewer -j workers",
+                program_name(program),
+                judgement.detail
+            );
         }
         Ok(CaseOutcome {
             judgement,
@@ -345,25 +361,8 @@ impl Engine<'_> {
         input: &[u8],
         role: &str,
     ) -> anyhow::Result<Vec<u8>> {
-        let execution = self
-            .runner
-            .run(command, input, &self.helper_limits, &IoMode::Stdio)
-            .with_context(|| format!("cannot run the {role} {}", program_name(command)))?;
-        if let Some(stopped) = crate::judge::verdict::termination_judgement(&execution) {
-            let tail = crate::text::stderr_tail(&execution.stderr);
-            bail!(
-                "the {role} {} failed: {} ({}){}",
-                program_name(command),
-                stopped.verdict.code(),
-                stopped.detail,
-                if tail.is_empty() {
-                    String::new()
-                } else {
-                    format!("; its stderr ends:\n{}", tail.trim_end())
-                }
-            );
-        }
-        Ok(execution.stdout)
+        let who = format!("the {role} {}", program_name(command));
+        crate::judge::helper::run_helper(self.runner, command, input, &self.helper_limits, &who)
     }
 
     /// Saves the case as found, minimizes it, and saves the result.
@@ -441,7 +440,14 @@ impl Engine<'_> {
                     result
                 }
                 None => {
-                    let start = TextCase::new(&input);
+                    if self.checked_by_reference() {
+                        on_event(Event::Note(
+                            "without a --validator, a smaller input counts as valid when the \
+                             reference runs on it without an error"
+                                .to_string(),
+                        ));
+                    }
+                    let start = TextCase::new(&input).validated(!self.checked_by_reference());
                     let (small, found, result) = self.minimize(start, None, verdict, on_event);
                     if let Some((small_expected, small_outcome)) = found {
                         input = small.to_bytes();
@@ -496,26 +502,28 @@ impl Engine<'_> {
         })
     }
 
-    /// Why a failing case is reported as found, or `None` when it can be minimized.
+    /// Why a failing case is reported as found, or `None` when it can be minimized: a case
+    /// duipai cannot parse is minimized as text, its smaller versions checked by the
+    /// validator, or else by the reference running on them cleanly.
     fn why_not_minimized(&self, case: &Case) -> Option<String> {
         let config = self.config;
         if !config.shrink {
             return Some("--no-shrink".to_string());
         }
-        if case.instance.is_some() || config.validator.is_some() {
+        let checkable = config.validator.is_some() || matches!(config.oracle, Oracle::External(_));
+        if case.instance.is_some() || checkable {
             return None;
         }
-        Some(match config.problem {
-            Some(problem) => format!(
-                "the case is not a valid {problem} input, and without a --validator smaller \
-                 versions of it cannot be checked"
-            ),
-            None => format!(
-                "duipai does not know the format of {}; give a --validator (exit status 0 for \
-                 a valid input) to minimize its cases as text",
-                config.name
-            ),
-        })
+        let problem = config.problem.map_or(config.name.as_str(), |p| p.name());
+        Some(format!(
+            "the case is not a valid {problem} input, and without a --validator smaller \
+             versions of it cannot be checked"
+        ))
+    }
+
+    /// For a text case, whether its validity rests on the reference alone (no validator).
+    fn checked_by_reference(&self) -> bool {
+        self.config.validator.is_none()
     }
 
     /// Whether the validator accepts `input` (exit status 0).
@@ -556,7 +564,18 @@ impl Engine<'_> {
                 if case.instance.is_none() && !self.valid(&case.input)? {
                     return Ok(None);
                 }
-                let expected = self.expected(&case)?;
+                let expected = match self.expected(&case) {
+                    Ok(expected) => expected,
+                    // Without a validator, an input the reference fails on is not valid.
+                    Err(e)
+                        if case.instance.is_none()
+                            && self.checked_by_reference()
+                            && e.is::<crate::judge::helper::HelperFailed>() =>
+                    {
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                };
                 let outcome = self.judge_with(&case.input, &expected, Some(verdict))?;
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
@@ -645,7 +664,7 @@ impl Describe for TextCase {
         }
     }
     fn shape(&self) -> String {
-        crate::text::plural(self.key().lines().count() as u64, "line")
+        self.size_label()
     }
     fn largest(&self) -> i64 {
         (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)

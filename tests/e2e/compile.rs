@@ -1,7 +1,7 @@
 //! Source files as programs, through `duipai::compile` with the real compilers: builds that
 //! run, cache hits that do not invoke the compiler, compile errors with their positions,
-//! rebuilds after an edit or a new command, and safe concurrent builds. A language whose
-//! compiler is missing is skipped with a printed reason, except C and C++, which must be here.
+//! rebuilds after an edit or a new command, and safe concurrent builds. Every language is
+//! covered: a test whose compiler or runtime is missing fails, saying what to install.
 
 use std::ffi::OsString;
 use std::fs;
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
-use crate::util::wait_until_executable;
+use crate::util::{require, wait_until_executable};
 
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
@@ -53,34 +53,6 @@ fn run(prepared: &Prepared, stdin: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).unwrap()
-}
-
-fn have(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok()
-}
-
-/// Whether a language's tools are here; prints why a test is skipped when not.
-fn available(language: Language, programs: &[&str]) -> bool {
-    for program in programs {
-        if !have(program) {
-            eprintln!("skipping the {language} test: `{program}` is not installed");
-            return false;
-        }
-    }
-    true
-}
-
-/// C and C++ are required: their tests must not silently pass on a machine without them.
-fn require(program: &str) {
-    assert!(
-        have(program),
-        "`{program}` is needed for these tests (C and C++ are always covered)"
-    );
 }
 
 const C_SUM: &str = r#"#include <math.h>
@@ -135,7 +107,7 @@ fn compiles(log: &Path) -> usize {
 
 #[test]
 fn c_source_compiles_runs_and_is_cached() {
-    require("gcc");
+    require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("sum.c");
     fs::write(&source, C_SUM).unwrap();
@@ -162,7 +134,7 @@ fn c_source_compiles_runs_and_is_cached() {
 
 #[test]
 fn cpp_source_compiles_with_the_contest_flags() {
-    require("g++");
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     for name in ["a.cpp", "b.cc", "c.cxx"] {
         let source = dir.path().join(name);
@@ -176,7 +148,7 @@ fn cpp_source_compiles_with_the_contest_flags() {
 
 #[test]
 fn a_cache_hit_does_not_invoke_the_compiler() {
-    require("g++");
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let (wrapper, log) = logging_wrapper(dir.path(), "g++");
     let source = dir.path().join("a.cpp");
@@ -213,7 +185,7 @@ fn a_cache_hit_does_not_invoke_the_compiler() {
 
 #[test]
 fn an_edited_source_is_recompiled() {
-    require("gcc");
+    require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("answer.c");
     let opts = options(dir.path());
@@ -246,7 +218,7 @@ fn an_edited_source_is_recompiled() {
 
 #[test]
 fn an_edited_local_header_is_recompiled() {
-    require("g++");
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("sol.cpp");
     let header = dir.path().join("value.h");
@@ -271,7 +243,7 @@ fn an_edited_local_header_is_recompiled() {
 
 #[test]
 fn online_judge_is_defined_as_judges_define_it() {
-    require("g++");
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("where.cpp");
     fs::write(
@@ -285,7 +257,7 @@ fn online_judge_is_defined_as_judges_define_it() {
 
 #[test]
 fn another_compiler_command_is_another_build() {
-    require("g++");
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("v.cpp");
     fs::write(
@@ -313,7 +285,7 @@ fn another_compiler_command_is_another_build() {
 
 #[test]
 fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
-    require("g++");
+    require(&["g++"]);
     // A path relative to the working directory (the package root): the message must name it
     // exactly so, so that an editor can jump to it.
     fs::create_dir_all("target").unwrap();
@@ -442,7 +414,7 @@ fn plain_programs_are_left_alone_and_missing_sources_named() {
 
 #[test]
 fn concurrent_builds_of_one_source_agree() {
-    require("gcc");
+    require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("sum.c");
     fs::write(&source, C_SUM).unwrap();
@@ -468,9 +440,7 @@ fn concurrent_builds_of_one_source_agree() {
 
 #[test]
 fn rust_source_compiles_and_runs() {
-    if !available(Language::Rust, &["rustc"]) {
-        return;
-    }
+    require(&["rustc"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("brute.rs");
     fs::write(
@@ -492,9 +462,7 @@ fn rust_source_compiles_and_runs() {
 
 #[test]
 fn java_public_class_runs_whatever_the_file_is_called() {
-    if !available(Language::Java, &["javac", "java"]) {
-        return;
-    }
+    require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     // `a.java` holding `public class Main`: javac alone would refuse it.
     let source = dir.path().join("a.java");
@@ -539,9 +507,7 @@ fn java_public_class_runs_whatever_the_file_is_called() {
 
 #[test]
 fn java_class_in_a_package_without_public_class() {
-    if !available(Language::Java, &["javac", "java"]) {
-        return;
-    }
+    require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("Gen.java");
     fs::write(
@@ -555,9 +521,7 @@ fn java_class_in_a_package_without_public_class() {
 
 #[test]
 fn python_runs_with_an_absolute_path() {
-    if !available(Language::Python, &["python3"]) {
-        return;
-    }
+    require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("gen.py");
     fs::write(&source, "import sys\nprint(int(sys.argv[1]) * 2)\n").unwrap();
@@ -764,9 +728,7 @@ fn an_interrupt_stops_a_compile_at_once() {
 /// before its malloc arenas were capped).
 #[test]
 fn java_runs_under_the_runners_limits() {
-    if !available(Language::Java, &["javac", "java"]) {
-        return;
-    }
+    require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // On a 1×1 board Feifei takes the only cell: the answer is its A value.

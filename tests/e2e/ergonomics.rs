@@ -208,19 +208,9 @@ int main() { cin >> n >> m; for (int i=0;i<n;i++) for(int j=0;j<m;j++) cin >> A[
 /// wrong when A is odd.
 const WRONG_PY: &str = "import sys\na = int(sys.stdin.read().split()[2])\nprint(a + a % 2)\n";
 
-fn have(program: &str) -> bool {
-    let found = Command::new(program).arg("--version").output().is_ok();
-    if !found {
-        eprintln!("skipped: {program} is not installed");
-    }
-    found
-}
-
 #[test]
 fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
-    if !have("g++") || !have("python3") {
-        return;
-    }
+    crate::util::require(&["g++", "python3"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("right.cpp"), RIGHT_CPP).unwrap();
@@ -273,9 +263,7 @@ fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
 
 #[test]
 fn a_compile_error_is_a_harness_error_with_its_position() {
-    if !have("g++") {
-        return;
-    }
+    crate::util::require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("bad.cpp"), "int main() {\n  return x;\n}\n").unwrap();
@@ -348,10 +336,21 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     );
 }
 
+/// Fails the test, saying what to install, unless a sanitizer build (`flags`) succeeded.
+fn assert_sanitizers_build(built: std::io::Result<std::process::Output>, flags: &str) {
+    crate::util::require(&["g++"]);
+    let built = built.expect("g++ runs");
+    assert!(
+        built.status.success(),
+        "g++ cannot build with {flags}: install gcc's sanitizer runtimes (Debian/Ubuntu: \
+         apt-get install libasan8 libubsan1, or the versions your g++ names):\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+}
+
 /// A solution built with `-fsanitize=address,undefined` (as contestants stress-test for
 /// undefined behaviour) starts despite the address-space bound, and its failure shows the
-/// sanitizer's key lines rather than the report's last lines. Skipped, with a note, where the
-/// compiler has no sanitizer runtime.
+/// sanitizer's key lines rather than the report's last lines.
 #[test]
 fn a_sanitized_solution_runs_and_its_report_is_shown() {
     let dir = tempfile::tempdir().unwrap();
@@ -369,10 +368,7 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
         .arg(&binary)
         .arg(&source)
         .output();
-    if !built.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: g++ cannot build with -fsanitize=address,undefined here");
-        return;
-    }
+    assert_sanitizers_build(built, "-fsanitize=address,undefined");
     crate::util::wait_until_executable(&binary);
     // All values zero: every answer is 0, so only the sanitizer can fail a case.
     let out = duipai_in(
@@ -410,10 +406,7 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
         .arg(&linked_in)
         .arg(&source)
         .output();
-    if !built.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: g++ cannot link the sanitizer runtime statically here");
-        return;
-    }
+    assert_sanitizers_build(built, "-static-libasan");
     crate::util::wait_until_executable(&linked_in);
     std::fs::write(d.join("zero.in"), "1 1\n0\n0\n").unwrap();
     let out = duipai_in(d, &["test", "chess", "zero.in", "--", "./oob-static"]);

@@ -34,10 +34,12 @@ const LIMITS: [&str; 10] = [
     "1",
 ];
 
-/// How long a `duipai test` or `duipai stress` run on a hostile fixture may take: two cases
-/// of at most the 1 s wall-clock limit each (even if the two workers got no parallelism) and
-/// the kill, plus start-up slack for a debug build on a loaded machine.
-const RUN_BOUND: Duration = Duration::from_secs(8);
+/// How long a `duipai test` or `duipai stress` run on a hostile fixture may take: a bound that
+/// catches a hang, not a measurement. On an idle machine a case takes at most the 1 s
+/// wall-clock limit; on a busy one a spinning program is given the time it waits for a CPU
+/// until its 300 ms of CPU time (ten times the wall-clock limit, then twice and four times
+/// that if it was starved), and minimization probes it again for up to its 30 s budget.
+const RUN_BOUND: Duration = Duration::from_secs(300);
 
 /// How long the recorded processes get to disappear after duipai returned. duipai itself
 /// waits for the groups it kills, so this only absorbs the kernel's own delay.
@@ -191,13 +193,13 @@ fn test_slow_is_tle() {
     let dir = two_cases();
     let report = test_verdicts("slow", dir.path(), &["TLE", "TLE"]);
     for case in report["cases"].as_array().unwrap() {
-        // Stopped at the CPU limit, or at the wall-clock limit if a busy machine gave it less
-        // than 300 ms of CPU in a second; either way only after one of them was reached.
+        // Stopped at the CPU limit: the time it waited for a CPU on a busy machine is not
+        // held against it (unless it waited ten times the wall-clock limit).
         let (cpu, wall) = (
             case["cpu_ms"].as_u64().unwrap(),
             case["wall_ms"].as_u64().unwrap(),
         );
-        assert!(cpu >= 300 || wall >= 1000, "{case}");
+        assert!(cpu >= 300 || wall >= 10_000, "{case}");
     }
 }
 
@@ -242,12 +244,9 @@ fn test_grandchild_is_ac_and_reaped() {
     let (out, took) = run_bounded(dir.path(), &args, &pids, RUN_BOUND);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let report = last_json(&out);
-    assert_eq!(report["status"], "ok");
-    // The run ends when the program exits, not when the sleeping copy would time out.
-    assert!(
-        took < Duration::from_secs(3),
-        "took {took:?}: waited for the grandchild"
-    );
+    // Accepted: the run ended when the program exited; waiting for the sleeping copy that
+    // holds its stdout would have ended it at the wall-clock limit, a TLE.
+    assert_eq!(report["status"], "ok", "took {took:?}: {report}");
     // Two programs, and their sleeping copies unless the kill got there before they recorded.
     let recorded = pids.assert_none_alive(GRACE);
     assert!((2..=4).contains(&recorded), "{recorded} pids");
@@ -764,11 +763,12 @@ fn lines_of(text: &[u8]) -> Vec<&[u8]> {
 /// an acceptance that round-trips through its canonical text.
 fn check_parse(problem: &'static dyn Problem, text: &[u8]) -> Result<(), TestCaseError> {
     let bounds = problem.default_bounds();
-    let start = Instant::now();
+    let start = crate::util::thread_cpu_time();
     let result = problem.parse(text, &bounds);
-    let took = start.elapsed();
+    let took = crate::util::thread_cpu_time().saturating_sub(start);
     // About 30 times what a debug build needs (some 30 ns a byte on 2 MB); a superlinear
-    // parser would blow it on the longer inputs.
+    // parser would blow it on the longer inputs. CPU time, which a busy machine does not
+    // stretch.
     let bound = Duration::from_millis(100) + Duration::from_micros(1) * text.len() as u32;
     prop_assert!(took < bound, "{} bytes took {took:?}", text.len());
     match result {

@@ -1,14 +1,18 @@
 //! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
+mod checkers;
 mod cli;
 mod compile;
 mod ergonomics;
 mod files;
 mod fishhead;
 mod flags;
+mod gems;
 mod hostile;
 mod judging;
+mod load;
+mod memory;
 mod minimize;
 mod pack;
 mod readme;
@@ -16,4 +20,5 @@ mod reports;
 mod runner;
 mod shooting;
 mod timing;
+mod tolerance;
 mod util;

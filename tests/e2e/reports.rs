@@ -13,7 +13,7 @@ use crate::util::{code, duipai_in, fixture, stderr, stdout};
 
 /// Reads a JUnit report with `tests/e2e/junit_check.py` (the `junitparser` package), which
 /// also checks that the report's totals agree with its test cases.
-fn junit_check(report: &Path) -> Value {
+pub(crate) fn junit_check(report: &Path) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/junit_check.py");
     let out = Command::new("python3")
         .arg(script)
@@ -41,7 +41,7 @@ fn junit_check(report: &Path) -> Value {
 }
 
 /// The test cases of the report's only suite.
-fn junit_cases(report: &Value) -> &Vec<Value> {
+pub(crate) fn junit_cases(report: &Value) -> &Vec<Value> {
     let suites = report["suites"].as_array().expect("suites");
     assert_eq!(suites.len(), 1, "{report}");
     suites[0]["cases"].as_array().expect("cases")

@@ -15,6 +15,11 @@ const CHESS_SAMPLE: &str = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
 const CHESSBOARD_SAMPLE: &str = "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n";
 const MIB: u64 = 1024 * 1024;
 
+/// How long a run may take before the test calls it a hang: generous, because on a busy
+/// machine a program is given the time it waits for a CPU, and far below the sleeps of the
+/// processes the harness must not wait for (60 s, or forever).
+const NO_HANG: Duration = Duration::from_secs(30);
+
 fn limits() -> Limits {
     Limits {
         cpu: Duration::from_secs(1),
@@ -53,13 +58,20 @@ fn run_within(
     execution
 }
 
+/// The run's peak resident memory: every run has one.
+fn peak_memory(execution: &Execution) -> u64 {
+    execution
+        .peak_memory_bytes
+        .expect("every run has a memory figure")
+}
+
 fn run_fixture(behaviour: &str, problem: &str, input: &str, limits: &Limits) -> Execution {
     run_within(
         &fixture_command(behaviour, problem),
         input,
         limits,
         &IoMode::Stdio,
-        limits.wall + Duration::from_secs(3),
+        NO_HANG.max(limits.wall + Duration::from_secs(3)),
     )
 }
 
@@ -123,9 +135,9 @@ fn correct_is_accepted() {
     let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::Accepted, "{judgement}");
     assert!(execution.cpu_time < Duration::from_millis(500));
-    assert!(execution.wall_time < Duration::from_secs(2));
-    // A quick program may end before the first sample: its peak is known only to be small.
-    assert!(execution.peak_memory_bytes < 64 * MIB);
+    // A quick program ends before the first sample: its figure is its own peak all the same.
+    let peak = peak_memory(&execution);
+    assert!(peak > 0 && peak < 16 * MIB, "peak {peak}");
     assert!(execution.peak_processes <= 1);
 
     let board = run_fixture("correct", "chessboard", CHESSBOARD_SAMPLE, &limits());
@@ -147,15 +159,17 @@ fn wrong_is_wrong_answer() {
 #[test]
 fn busy_loop_is_stopped_at_the_cpu_limit() {
     let mut limits = limits();
-    // A generous wall-clock limit, so that a loaded machine still hits the CPU limit first.
-    limits.wall = Duration::from_secs(10);
+    limits.cpu = Duration::from_millis(300);
+    // However long a busy machine makes it wait for those 300 ms, it is not the wall clock
+    // that stops it.
+    limits.wall = Duration::from_secs(60);
     let execution = run_fixture("slow", "chess", CHESS_SAMPLE, &limits);
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::CpuTime)
     );
-    assert!(execution.cpu_time > Duration::from_secs(1));
-    assert!(execution.cpu_time < Duration::from_millis(1500));
+    assert!(execution.cpu_time > Duration::from_millis(300));
+    assert!(execution.cpu_time < Duration::from_millis(450));
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::TimeLimitExceeded
@@ -171,8 +185,8 @@ fn sleeper_is_stopped_at_the_wall_clock_limit() {
         execution.termination,
         Termination::LimitExceeded(Limit::WallTime)
     );
-    assert!(execution.wall_time >= Duration::from_millis(800));
-    assert!(execution.wall_time < Duration::from_secs(2));
+    // Stopped past the limit, but not for want of a CPU: it slept.
+    assert!(execution.wall_time.saturating_sub(execution.cpu_wait) >= Duration::from_millis(800));
     assert!(execution.cpu_time < Duration::from_millis(300));
     let judgement = verdict::judge(&execution, &Expected::integer(2));
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
@@ -189,9 +203,9 @@ fn memory_hog_is_stopped_at_the_memory_limit() {
         execution.termination,
         Termination::LimitExceeded(Limit::Memory)
     );
-    assert!(execution.peak_memory_bytes > 128 * MIB);
+    assert!(peak_memory(&execution) > 128 * MIB);
     // Sampling every few milliseconds stops it well before the address-space backstop.
-    assert!(execution.peak_memory_bytes < limits.address_space_bytes());
+    assert!(peak_memory(&execution) < limits.address_space_bytes());
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::MemoryLimitExceeded
@@ -241,7 +255,7 @@ fn grandchild_holding_stdout_is_killed() {
         &limits(),
         &IoMode::Stdio,
         // Far less than the wall-clock limit: the run ends when the leader exits.
-        Duration::from_millis(1500),
+        NO_HANG,
     );
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
@@ -308,7 +322,7 @@ fn crash_on_the_largest_board_is_a_runtime_error() {
 
 #[test]
 fn exit_codes_and_signals_are_reported() {
-    let bound = Duration::from_secs(3);
+    let bound = NO_HANG;
     let exit = run_within(&sh("exit 3"), "", &limits(), &IoMode::Stdio, bound);
     assert_eq!(exit.termination, Termination::Exited(3));
     assert_eq!(
@@ -337,13 +351,7 @@ fn exit_codes_and_signals_are_reported() {
 
 #[test]
 fn stdio_programs_run_in_the_callers_directory() {
-    let execution = run_within(
-        &sh("pwd"),
-        "",
-        &limits(),
-        &IoMode::Stdio,
-        Duration::from_secs(3),
-    );
+    let execution = run_within(&sh("pwd"), "", &limits(), &IoMode::Stdio, NO_HANG);
     let dir = String::from_utf8(execution.stdout).expect("UTF-8");
     assert_eq!(
         Path::new(dir.trim_end()),
@@ -358,7 +366,7 @@ fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
     let io = IoMode::files_named("chess");
     let program = sh("{ pwd; ls -A; } > chess.out; touch left-behind; mkdir left-dir");
     let (first, second, dir) = std::thread::spawn(move || {
-        let bound = Duration::from_secs(3);
+        let bound = NO_HANG;
         let first = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
         let second = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
         let text = String::from_utf8(first.stdout.clone()).expect("UTF-8");
@@ -388,7 +396,7 @@ fn file_io_reads_and_writes_files() {
     let io = IoMode::files_named("chess");
     let mut program = fixture_command("correct", "chess");
     program.push("--file-io".into());
-    let bound = Duration::from_secs(5);
+    let bound = NO_HANG;
     let execution = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
     assert_eq!(execution.stdout, b"2\n");
     assert_eq!(
@@ -435,13 +443,7 @@ fn relative_program_paths_are_taken_from_the_callers_directory() {
         "correct".into(),
         "chess".into(),
     ];
-    let execution = run_within(
-        &program,
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        Duration::from_secs(3),
-    );
+    let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted
@@ -503,28 +505,19 @@ fn programs_that_cannot_start_are_harness_errors() {
 fn memory_of_a_normal_run_is_measured() {
     // dash or bash holds the 30 MB string in memory while building the variable.
     let program = sh("x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}");
-    let execution = run_within(
-        &program,
-        "",
-        &limits(),
-        &IoMode::Stdio,
-        Duration::from_secs(5),
-    );
+    let execution = run_within(&program, "", &limits(), &IoMode::Stdio, NO_HANG);
     assert_eq!(execution.termination, Termination::Exited(0));
     assert_eq!(execution.stdout, b"30000000\n");
-    assert!(
-        execution.peak_memory_bytes > 30_000_000,
-        "peak {}",
-        execution.peak_memory_bytes
-    );
-    assert!(execution.peak_memory_bytes < 256 * MIB);
+    let peak = peak_memory(&execution);
+    assert!(peak > 30_000_000, "peak {peak}");
+    assert!(peak < 256 * MIB, "peak {peak}");
 }
 
 #[test]
 fn output_up_to_the_limit_is_kept_and_one_byte_more_is_not() {
     let mut small = limits();
     small.output_bytes = 1000;
-    let bound = Duration::from_secs(3);
+    let bound = NO_HANG;
     let exact = sh("head -c 1000 /dev/zero | tr '\\0' 7");
     let execution = run_within(&exact, "", &small, &IoMode::Stdio, bound);
     assert_eq!(execution.termination, Termination::Exited(0));
@@ -546,11 +539,11 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
     // command substitution returns once the sleeper has replaced the shell that reported its
     // pid, so it has left the group by then.
     let execution = run_within(
-        &sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 3 >&3' &); echo $p >&2; echo 2"),
+        &sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 60 >&3' &); echo $p >&2; echo 2"),
         "",
         &limits(),
         &IoMode::Stdio,
-        Duration::from_millis(1500),
+        NO_HANG,
     );
     assert_eq!(execution.stdout, b"2\n");
     assert_eq!(
@@ -573,7 +566,7 @@ fn rlimits_are_applied_to_the_program() {
         .map(OsString::from)
         .collect();
     let lim = limits();
-    let execution = run_within(&program, "", &lim, &IoMode::Stdio, Duration::from_secs(3));
+    let execution = run_within(&program, "", &lim, &IoMode::Stdio, NO_HANG);
     let text = String::from_utf8_lossy(&execution.stdout).into_owned();
     let soft = |name: &str| -> String {
         let line = text
@@ -613,13 +606,7 @@ fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
             wall: Duration::from_secs(10),
             ..*limits
         };
-        run_within(
-            &program,
-            CHESS_SAMPLE,
-            &limits,
-            &IoMode::Stdio,
-            Duration::from_secs(15),
-        )
+        run_within(&program, CHESS_SAMPLE, &limits, &IoMode::Stdio, NO_HANG)
     };
     let execution = deep_stack(200, &limits());
     assert_eq!(
@@ -653,7 +640,7 @@ fn a_child_that_leaves_the_group_is_killed_with_the_run() {
         CHESS_SAMPLE,
         &limits(),
         &IoMode::Stdio,
-        Duration::from_millis(1500),
+        NO_HANG,
     );
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
@@ -669,7 +656,7 @@ fn an_orphan_of_a_double_fork_is_killed_with_the_run() {
         CHESS_SAMPLE,
         &limits(),
         &IoMode::Stdio,
-        Duration::from_millis(1500),
+        NO_HANG,
     );
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
@@ -684,7 +671,7 @@ fn an_orphan_of_a_double_fork_is_killed_with_the_run() {
 fn an_escaped_spinner_counts_against_the_cpu_limit() {
     let mut limits = limits();
     limits.cpu = Duration::from_millis(500);
-    limits.wall = Duration::from_secs(10);
+    limits.wall = Duration::from_secs(60);
     let execution = run_fixture("escape-spin", "chess", CHESS_SAMPLE, &limits);
     assert_eq!(
         execution.termination,
@@ -692,7 +679,6 @@ fn an_escaped_spinner_counts_against_the_cpu_limit() {
         "{execution:?}"
     );
     assert!(execution.cpu_time > Duration::from_millis(500));
-    assert!(execution.wall_time < Duration::from_secs(5));
     assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
 }
 
@@ -704,17 +690,11 @@ fn concurrent_runs_kill_only_their_own_orphans() {
     let watcher = std::thread::spawn(|| {
         let script = "p=$( (setsid sleep 30 >/dev/null 2>&1 & echo $!) ); echo $p >&2; \
                       sleep 1.5; kill -0 $p && echo alive";
-        run_within(
-            &sh(script),
-            "",
-            &limits(),
-            &IoMode::Stdio,
-            Duration::from_secs(5),
-        )
+        run_within(&sh(script), "", &limits(), &IoMode::Stdio, NO_HANG)
     });
-    let start = Instant::now();
+    // Runs of their own until the watcher's is over, however slowly a busy machine runs them.
     let mut runs = 0;
-    while start.elapsed() < Duration::from_millis(1500) {
+    while runs == 0 || !watcher.is_finished() {
         let execution = run_fixture("escape-double-fork", "chess", CHESS_SAMPLE, &limits());
         assert_eq!(
             verdict::judge(&execution, &Expected::integer(2)).verdict,
@@ -730,7 +710,6 @@ fn concurrent_runs_kill_only_their_own_orphans() {
         .parse()
         .expect("the orphan's pid");
     assert_gone(orphan, "sleep");
-    assert!(runs >= 2, "only {runs} runs beside the watcher");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -759,10 +738,12 @@ fn steady(program: &[OsString], limits: &Limits, rerun: bool) -> Execution {
     execution
 }
 
+/// A 300 ms CPU limit, and a wall-clock limit so long that no busy machine reaches it (nor
+/// its cap on waiting for a CPU): these tests are about CPU time.
 fn tight() -> Limits {
     Limits {
         cpu: Duration::from_millis(300),
-        wall: Duration::from_secs(3),
+        wall: Duration::from_secs(60),
         ..limits()
     }
 }
@@ -847,13 +828,7 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
     let script = dir.path().join("answer.sh");
     std::fs::write(&script, "read n m\necho 2\n").expect("write the script");
     let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
-    let execution = run_within(
-        &program,
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        Duration::from_secs(3),
-    );
+    let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
         Verdict::Accepted,
@@ -872,7 +847,7 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
         CHESS_SAMPLE,
         &limits(),
         &IoMode::Stdio,
-        Duration::from_secs(3),
+        NO_HANG,
     );
     assert_eq!(
         verdict::judge(&execution, &Expected::integer(2)).verdict,
@@ -884,7 +859,7 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
 #[test]
 fn relative_arguments_name_the_callers_files_with_file_io() {
     let io = IoMode::files_named("chess");
-    let bound = Duration::from_secs(3);
+    let bound = NO_HANG;
     let dir = test_dir();
     let script = dir.path().join("answer.sh");
     std::fs::write(&script, "read n m < chess.in\necho 2 > chess.out\n").expect("write");
@@ -925,7 +900,7 @@ fn relative_arguments_name_the_callers_files_with_file_io() {
 #[test]
 fn a_missing_output_file_is_explained() {
     let io = IoMode::files_named("chess");
-    let bound = Duration::from_secs(3);
+    let bound = NO_HANG;
     let printed = run_within(
         &fixture_command("file-to-stdout", "chess"),
         CHESS_SAMPLE,

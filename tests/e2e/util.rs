@@ -23,6 +23,49 @@ pub fn fixture() -> PathBuf {
     path
 }
 
+/// The CPU time the calling thread has used: what a timing assertion can rely on when other
+/// programs share the machine.
+pub fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into a valid timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// What to install for a tool the tests need.
+fn install_hint(program: &str) -> &'static str {
+    match program {
+        "cc" | "gcc" => "a C compiler (Debian/Ubuntu: apt-get install gcc)",
+        "g++" => "a C++ compiler (Debian/Ubuntu: apt-get install g++)",
+        "python3" => "Python 3 (Debian/Ubuntu: apt-get install python3)",
+        "javac" | "java" => "a Java JDK (Debian/Ubuntu: apt-get install default-jdk-headless)",
+        "rustc" => "Rust (https://rustup.rs)",
+        _ => "it",
+    }
+}
+
+/// Fails the test unless every one of `programs` runs (`PROGRAM --version`), saying what to
+/// install: a test that needs a tool never passes without it.
+pub fn require(programs: &[&str]) {
+    for program in programs {
+        let runs = Command::new(program)
+            .arg("--version")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok();
+        assert!(
+            runs,
+            "this test needs `{program}`, which is not installed: install {}",
+            install_hint(program)
+        );
+    }
+}
+
 /// Runs `duipai ARGS` in `dir` with `stdin`, and returns its output.
 pub fn run_duipai(dir: &Path, args: &[&OsStr], stdin: &[u8]) -> Output {
     let mut child = Command::new(duipai())

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use duipai::judge::{Runner, Verdict};
 use duipai::problem::{self, CHESS, ChessProblem, GenParams, Instance, Problem, Spec};
-use duipai::run::{Execution, IoMode, Limits, RunError, Termination};
+use duipai::run::{Execution, IoMode, Limit, Limits, RunError, Termination};
 use duipai::stress::{self, Budget, Config, End, Oracle, Outcome, Seeds, Source};
 use duipai::suite::{self, StoredCase, SuiteRun};
 
@@ -47,9 +47,10 @@ impl Runner for FakeRunner<'_> {
             cpu_time: Duration::from_millis(1),
             cpu_times: vec![Duration::from_millis(1)],
             cpu_wait: Duration::ZERO,
+            cpu_starved: false,
             output_file: None,
             wall_time: Duration::from_millis(1),
-            peak_memory_bytes: 0,
+            peak_memory_bytes: None,
             peak_processes: 1,
             pgid: 0,
             limits: *limits,
@@ -89,6 +90,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         shrink_budget: Budget::default(),
         validator: None,
         rule: duipai::answer::Rule::EXACT,
+        decider: duipai::judge::Decider::Compare,
     }
 }
 
@@ -216,6 +218,7 @@ fn the_suite_reports_in_case_order() {
         limits: &limits(),
         io: &IoMode::Stdio,
         jobs: 4,
+        decider: &duipai::judge::Decider::Compare,
     };
     let mut order = Vec::new();
     let outcomes = suite::judge_all(&cases, &run, |i, _| order.push(i), || {}).unwrap();
@@ -231,4 +234,49 @@ fn the_suite_reports_in_case_order() {
         };
         assert_eq!(outcome.verdict(), want, "{}", case.name);
     }
+}
+
+/// A runner on a machine too busy to judge anything: every run is stopped at the cap on
+/// waiting for a CPU, with a fraction of its CPU time.
+struct StarvedRunner;
+
+impl Runner for StarvedRunner {
+    fn run(
+        &self,
+        _command: &[OsString],
+        _input: &[u8],
+        limits: &Limits,
+        _io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        let mut execution = Execution::from_outcome(
+            Termination::LimitExceeded(Limit::WallTime),
+            Vec::new(),
+            *limits,
+        );
+        execution.cpu_time = Duration::from_millis(200);
+        execution.cpu_times = vec![execution.cpu_time];
+        execution.wall_time = limits.wall * 10;
+        execution.cpu_wait = execution.wall_time - Duration::from_millis(300);
+        execution.cpu_starved = true;
+        Ok(execution)
+    }
+}
+
+/// A starved run says nothing about the program: stress stops with a harness error, and
+/// reports, saves and minimizes no failure.
+#[test]
+fn stress_never_reports_a_failure_the_machine_caused() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("saved");
+    let mut failed = false;
+    let outcome = stress::run(&config(&CHESS, 2, &save), &StarvedRunner, &mut |e| {
+        failed |= matches!(e, stress::Event::Failed { .. });
+    });
+    let err = match outcome {
+        Err(err) => format!("{err:#}"),
+        Ok(_) => panic!("a starved run was judged"),
+    };
+    assert!(err.contains("the machine is too busy"), "{err}");
+    assert!(!failed, "a failure was reported");
+    assert!(!save.exists(), "a case was saved");
 }

@@ -15,8 +15,12 @@ use crate::problem::{self, Problem};
 use crate::run::{IoMode, Limits};
 use crate::text::quote;
 
+mod checker;
+mod compare;
 mod game;
 
+pub use checker::{CheckerArgs, ProtocolArg};
+pub use compare::CompareArgs;
 pub use game::{BoundsArgs, GenArgs, game_help};
 
 const MIB: u64 = 1024 * 1024;
@@ -67,6 +71,9 @@ pub enum Command {
     Test(TestArgs),
     /// Feed random cases to a program until one fails, then minimize it.
     Stress(StressArgs),
+    /// Write the missing answer files of stored inputs, from a reference or the built-in
+    /// solver; never replaces an existing one.
+    Answers(AnswersArgs),
 }
 
 #[derive(Debug, Args)]
@@ -249,13 +256,17 @@ impl LimitArgs {
 #[derive(Debug, Args)]
 pub struct TestArgs {
     /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
-    /// does not know: every input then needs its answer file, compared token by token.
+    /// does not know: every input then needs its answer file (or --reference), compared
+    /// token by token (or by --checker).
     #[arg(value_parser = parse_problem_name)]
     pub problem: String,
     /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
-    /// expected answer is `NAME.ans` beside it, else `NAME.out`, else the reference solver's.
+    /// expected answer is `NAME.ans` beside it, else `NAME.out`, else --reference's output,
+    /// else the built-in solver's.
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub compare: CompareArgs,
     #[command(flatten)]
     pub bounds: BoundsArgs,
     /// Parallel workers (default: the number of cores).
@@ -271,6 +282,13 @@ pub struct TestArgs {
     /// Run again whenever the program (or a file among its arguments) changes; Ctrl-C ends.
     #[arg(long)]
     pub watch: bool,
+    /// A reference solution whose output is the expected answer of every input without an
+    /// answer file (instead of the built-in solver's): a command, split into words like a
+    /// shell would (`--reference 'python3 brute.py'`).
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub reference: Option<CommandWords>,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
     /// A compiler for source files given as programs, as LANG=COMMAND (c, cpp, rust, java,
     /// python; `cpp=g++ -std=c++20 -O2`); repeatable. Default: the contest flags, or
     /// DUIPAI_CC, DUIPAI_CXX, DUIPAI_RUSTC, DUIPAI_JAVAC, DUIPAI_PYTHON.
@@ -281,6 +299,29 @@ pub struct TestArgs {
     /// The program under test and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct AnswersArgs {
+    /// A problem duipai knows (its built-in solver answers by default), or any other name
+    /// (letters, digits, - and _) for one it does not know: --reference is then needed.
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
+    /// A directory searched recursively for `*.in` files (or Polygon tests `01`, `02`, ...),
+    /// or one input file. Each input without `NAME.ans` or `NAME.out` (`01.a`) gets one.
+    pub dir: PathBuf,
+    /// The reference solution whose output is written as the answer: a command, split into
+    /// words like a shell would. Default: the built-in solver.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub reference: Option<CommandWords>,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// A compiler for source files given as programs, as LANG=COMMAND; repeatable.
+    #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
+    pub compilers: Vec<CompilerOverride>,
 }
 
 /// `K/N`: this machine's share of a stress run split over N machines.
@@ -325,6 +366,8 @@ pub struct StressArgs {
     pub problem: String,
     #[command(flatten)]
     pub gen_args: GenArgs,
+    #[command(flatten)]
+    pub compare: CompareArgs,
     /// First seed; workers try S, S+1, S+2, ...
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -377,6 +420,8 @@ pub struct StressArgs {
     /// words like a shell would.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
     pub validator: Option<CommandWords>,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
     /// A compiler for source files given as programs, as LANG=COMMAND (c, cpp, rust, java,
     /// python; `cpp=g++ -std=c++20 -O2`); repeatable. Default: the contest flags, or
     /// DUIPAI_CC, DUIPAI_CXX, DUIPAI_RUSTC, DUIPAI_JAVAC, DUIPAI_PYTHON.

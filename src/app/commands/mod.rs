@@ -1,6 +1,7 @@
 //! One module per subcommand: each converts its arguments into engine types, runs the
 //! engine, and hands the outcome to a reporter.
 
+pub mod answers;
 pub mod generate;
 pub mod pack;
 pub mod solve;

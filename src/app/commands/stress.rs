@@ -22,10 +22,13 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     programs::warn_flags_after_separator("stress", &args.program);
     if args.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
-        for helper in [&args.reference, &args.generator, &args.validator]
-            .into_iter()
-            .flatten()
-        {
+        let helpers = [
+            &args.reference,
+            &args.generator,
+            &args.validator,
+            &args.checker.checker,
+        ];
+        for helper in helpers.into_iter().flatten() {
             commands.push(&helper.0);
         }
         return watch::watch(
@@ -50,6 +53,12 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
     if let Some(validator) = &config.validator {
         config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
     }
+    config.decider = programs::decider(
+        &args.checker,
+        &args.compare,
+        &args.compilers,
+        &config.limits,
+    )?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
@@ -189,7 +198,9 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             let replay_test = replay::test_command(
                 problem,
                 &failure.input_path,
+                &args.compare,
                 &args.limits,
+                &args.checker,
                 &args.compilers,
                 &args.program,
             );
@@ -286,7 +297,7 @@ fn write_junit(
 /// Runs the program on the failing cases saved for this problem, before any new seed;
 /// returns the record of each.
 fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
-    let cases = crate::suite::collect_saved(&config.save_dir, &config.name)?;
+    let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
     }
@@ -301,6 +312,7 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         limits: &config.limits,
         io: &config.io,
         jobs: config.jobs,
+        decider: &config.decider,
     };
     let mut records: Vec<CaseRecord> = Vec::new();
     crate::suite::judge_all(
@@ -392,6 +404,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
-        rule: crate::answer::Rule::EXACT,
+        rule: args.compare.rule(known)?,
+        decider: crate::judge::Decider::Compare,
     })
 }

@@ -21,8 +21,15 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("test", &args.program);
     if args.watch {
+        let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
+        for helper in [&args.reference, &args.checker.checker]
+            .into_iter()
+            .flatten()
+        {
+            commands.push(&helper.0);
+        }
         return watch::watch(
-            || watch::files_of(&[&args.program]),
+            || watch::files_of(&commands),
             || junit::on_error(args.junit.as_deref(), "duipai test", run_once(&args)),
         );
     }
@@ -36,31 +43,15 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     if let Some(path) = &args.junit {
         junit::check_report_path(path)?;
     }
-    let cases = match crate::problem::by_name(problem) {
-        Some(known) => suite::collect_cases(known, &args.bounds.resolve(known)?, &args.dir)?,
-        None => {
-            if args.bounds.is_set() {
-                bail!(
-                    "the --bound-* flags are for the problems duipai knows; {} is not one",
-                    crate::text::quote(problem)
-                );
-            }
-            let cases = suite::collect_unknown_cases(problem, &args.dir)?;
-            // A misspelt `chess` must not pass unnoticed.
-            eprintln!(
-                "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
-                 and outputs are compared with the answer files token by token",
-                crate::text::quote(problem),
-                crate::problem::names().join(", ")
-            );
-            cases
-        }
-    };
     let limits = args.limits.resolve_named(problem);
     let io = args.limits.io_mode_named(problem);
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
+    let runner = args.limits.runner();
+    // Source files are compiled (or taken from the cache) once, before any case.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
+    let decider = programs::decider(&args.checker, &args.compare, &args.compilers, &limits)?;
+    let cases = collect(args, &runner, &limits, jobs)?;
 
     out.line(format!(
         "testing {} on {} from {} ({} worker{})",
@@ -71,11 +62,12 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         plural_s(jobs as u64),
     ));
     let run = SuiteRun {
-        runner: &args.limits.runner(),
+        runner: &runner,
         program: &program,
         limits: &limits,
         io: &io,
         jobs,
+        decider: &decider,
     };
     let outcomes = suite::judge_all(
         &cases,
@@ -110,7 +102,14 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     let failures: Vec<usize> = (0..cases.len())
         .filter(|&i| !outcomes[i].verdict().is_accepted())
         .collect();
-    for &i in failures.iter().take(DIFFS_SHOWN) {
+    // A checker's message says what is wrong; the answer file is one right answer of
+    // possibly many, so a diff against it would mislead.
+    let diffs = if args.checker.checker.is_some() {
+        0
+    } else {
+        DIFFS_SHOWN
+    };
+    for &i in failures.iter().take(diffs) {
         if report::shows_output(outcomes[i].verdict()) {
             out.line(format!(
                 "\n{}: {}",
@@ -157,4 +156,63 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
     } else {
         Status::Failure
     })
+}
+
+/// The stored cases, their answers from the answer files, else from `--reference` (said once
+/// on stderr), else from the built-in solver.
+fn collect(
+    args: &TestArgs,
+    runner: &dyn crate::judge::Runner,
+    limits: &crate::run::Limits,
+    jobs: usize,
+) -> anyhow::Result<Vec<suite::StoredCase>> {
+    let problem = args.problem.as_str();
+    let known = crate::problem::by_name(problem);
+    let bounds = match known {
+        Some(known) => Some(args.bounds.resolve(known)?),
+        None if args.bounds.is_set() => bail!(
+            "the --bound-* flags are for the problems duipai knows; {} is not one",
+            crate::text::quote(problem)
+        ),
+        None => None,
+    };
+    let typed = args.reference.as_ref().map(|r| r.0.as_slice());
+    let command = match typed {
+        Some(typed) => Some(programs::ready(typed, &args.compilers, "reference")?),
+        None => None,
+    };
+    let name = typed.map(program_name).unwrap_or_default();
+    let reference_limits = crate::judge::helper::helper_limits(limits);
+    let rule = args.compare.rule(known)?;
+    let reference = command.as_deref().map(|command| suite::Reference {
+        runner,
+        command,
+        name: &name,
+        limits: &reference_limits,
+        jobs,
+        rule,
+    });
+    let known = known.zip(bounds.as_ref());
+    let collected = suite::collect(known, problem, &args.dir, rule, reference.as_ref())?;
+    if known.is_none() {
+        // A misspelt `chess` must not pass unnoticed.
+        let how = match &args.checker.checker {
+            Some(checker) => format!("judged by the checker {}", program_name(&checker.0)),
+            None => "compared with the answers token by token".to_string(),
+        };
+        eprintln!(
+            "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
+             and outputs are {how}",
+            crate::text::quote(problem),
+            crate::problem::names().join(", ")
+        );
+    }
+    if reference.is_some() {
+        eprintln!(
+            "duipai: {} of {} come from the reference {name}",
+            collected.from_reference,
+            plural(collected.cases.len() as u64, "answer"),
+        );
+    }
+    Ok(collected.cases)
 }

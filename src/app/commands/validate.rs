@@ -17,7 +17,7 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<Status> {
         match super::solve::read_input(Some(path)) {
             Err(e) => {
                 eprintln!("duipai: error: {e:#}");
-                status = Status::Usage;
+                status = Status::Error;
             }
             Ok((bytes, name)) => match args.problem.coverage(&bytes, &bounds) {
                 Ok(reached) => {

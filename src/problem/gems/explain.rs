@@ -9,10 +9,17 @@ use crate::problem::Explanation;
 impl Gems {
     /// The bags and the pours of an optimal sequence.
     pub fn explanation(&self, answer: i32, pours: &[Pour]) -> Explanation {
+        let every = match self.s {
+            1 => "every gem".to_string(),
+            s => format!("every {s} gems"),
+        };
         let mut board = format!(
-            "G = {} colours, S = {}: every {} gems of a colour in the cooker melt into a stone \
+            "G = {} colour{}, S = {}: {every} of a colour in the cooker melt{} into a stone \
              for whoever poured.\n",
-            self.g, self.s, self.s
+            self.g,
+            crate::text::plural_s(self.g as u64),
+            self.s,
+            if self.s == 1 { "s" } else { "" },
         );
         if self.bags.is_empty() {
             board.push_str("No bags: nobody pours.\n");

@@ -50,14 +50,6 @@ impl Table {
         if max_abs <= i32::LIMIT { 4 } else { 8 }
     }
 
-    /// Bytes per entry.
-    pub fn entry_bytes(&self) -> usize {
-        match self {
-            Table::Narrow(_) => 4,
-            Table::Wide(_) => 8,
-        }
-    }
-
     pub fn get(&self, rank: usize) -> i64 {
         match self {
             Table::Narrow(t) => i64::from(t[rank]),

@@ -1,0 +1,94 @@
+//! `duipai answers`: write the answer files that stored inputs are missing, from a reference
+//! program or the built-in solver, never replacing one that exists.
+
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::app::args::AnswersArgs;
+use crate::app::exit::Status;
+use crate::app::ui::jobs;
+use crate::app::{interrupt, programs};
+use crate::judge::ProcessRunner;
+use crate::run::Limits;
+use crate::stress::program_name;
+use crate::suite::{self, Reference};
+use crate::text::{plural, quote};
+
+pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
+    interrupt::install();
+    let problem = args.problem.as_str();
+    let known = crate::problem::by_name(problem);
+    let bounds = match known {
+        Some(known) => Some(args.bounds.resolve(known)?),
+        None if args.bounds.is_set() => bail!(
+            "the --bound-* flags are for the problems duipai knows; {} is not one",
+            quote(problem)
+        ),
+        None => None,
+    };
+    let typed = args.reference.as_ref().map(|r| r.0.as_slice());
+    let command = match typed {
+        Some(typed) => Some(programs::ready(typed, &args.compilers, "reference")?),
+        None => None,
+    };
+    let name = typed.map(program_name).unwrap_or_default();
+    let limits = crate::judge::helper::helper_limits(&problem_limits(problem));
+    let runner = ProcessRunner { rerun: false };
+    let reference = command.as_deref().map(|command| Reference {
+        runner: &runner,
+        command,
+        name: &name,
+        limits: &limits,
+        jobs: jobs(args.jobs),
+        rule: crate::answer::Rule::EXACT,
+    });
+    let report = suite::write_missing_answers(
+        known.zip(bounds.as_ref()),
+        problem,
+        &args.dir,
+        reference.as_ref(),
+        &mut |path| println!("wrote {}", path.display()),
+    )?;
+    let source = match &reference {
+        Some(_) => format!("the reference {name}"),
+        None => "the built-in solver".to_string(),
+    };
+    if report.written.is_empty() && report.failed.is_empty() {
+        println!(
+            "nothing to write: every input has its answer file ({})",
+            plural(report.present as u64, "input")
+        );
+    } else {
+        println!(
+            "{} from {source}; {} had one already",
+            plural(report.written.len() as u64, "answer file"),
+            plural(report.present as u64, "input"),
+        );
+    }
+    if !report.failed.is_empty() {
+        let reasons: Vec<String> = report.failed.iter().map(|e| format!("{e:#}")).collect();
+        bail!(
+            "no answer written for {} of {}:\n{}",
+            plural(report.failed.len() as u64, "input"),
+            report.failed.len() + report.written.len(),
+            reasons.join("\n")
+        );
+    }
+    Ok(Status::Success)
+}
+
+/// The limits of the problem's programs (its own for a game duipai knows, else 1 s and
+/// 1024 MiB), from which the reference's generous ones are derived.
+fn problem_limits(problem: &str) -> Limits {
+    let (cpu_ms, mib) =
+        crate::problem::by_name(problem).map_or((1000, 1024), |p| p.default_limits());
+    let cpu = Duration::from_millis(cpu_ms);
+    Limits {
+        cpu,
+        wall: Limits::default_wall(cpu),
+        memory_bytes: mib << 20,
+        output_bytes: 64 << 20,
+        processes: 64,
+    }
+}

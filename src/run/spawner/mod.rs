@@ -1,0 +1,280 @@
+//! Spawners: small processes that start programs on the harness's behalf, so that a
+//! program's peak resident memory is measured from its own start.
+//!
+//! A process's `ru_maxrss` (what `wait4` reports) is the larger of its own peak and the
+//! peak of the address space it was `exec`uted from: at `exec` the kernel records the old
+//! address space's high-water mark. A program started from the harness's own address space
+//! (a `vfork`-style child shares it) therefore shows at least the harness's peak, and a quick
+//! program has no figure of its own. A spawner is the harness's executable started again in
+//! spawner mode (`serve`), which keeps its resident set small (about 2 MiB, mostly the code it
+//! runs); the program is `exec`uted from the spawner's address space instead, and its
+//! `ru_maxrss` is its own peak, or the spawner's size if that is larger.
+//!
+//! The spawner clones the program with `CLONE_PARENT`: the program is the harness's child, as
+//! if the harness had started it (it reaps it, gets its resource usage, waits on its pidfd,
+//! and inherits what it orphans as their subreaper). A request carries the prepared command
+//! (`wire`) and the program's three standard streams as descriptors (`SCM_RIGHTS`); the reply
+//! is its pid or what failed, once it has `exec`uted. The spawners are kept in a pool, one
+//! per start under way at once (one per worker), started on first need; each lives until the
+//! harness exits (the socket's other end closes). When none can be had, the harness starts
+//! programs itself (`spawn::launch_here`) for a second before it tries again.
+
+mod serve;
+mod wire;
+
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStringExt;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::spawn::{self, Failed, Program};
+
+/// One spawner: its socket, its pid (a child of the harness), and its working directory
+/// (the harness's when it started it), where programs run unless told otherwise.
+struct Spawner {
+    socket: OwnedFd,
+    pid: i32,
+    cwd: Option<CString>,
+}
+
+/// Spawners not in use.
+static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
+
+/// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
+static PIDS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Until when, after a spawner could not be started, programs are started by the harness
+/// itself (the cause may pass: a moment with no process to spare, say).
+static UNAVAILABLE_UNTIL: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How long the harness starts programs itself after a spawner could not be started.
+const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+fn unavailable() -> bool {
+    let until = UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner());
+    until.is_some_and(|t| Instant::now() < t)
+}
+
+/// Whether `pid` is one of this harness's spawners.
+pub(crate) fn is_spawner(pid: i32) -> bool {
+    PIDS.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&pid)
+}
+
+/// Starts `program` through a spawner, its standard streams from `streams`: its pid, or what
+/// failed. `None` when no spawner can do it (none can be started, or the request is too
+/// large); the caller then starts it itself.
+pub(crate) fn launch(program: &Program, streams: [RawFd; 3]) -> Option<Result<i32, Failed>> {
+    if unavailable() {
+        return None;
+    }
+    let mut request = Vec::with_capacity(4096);
+    // A spawner that died (killed by someone) is replaced once.
+    for _ in 0..2 {
+        let spawner = match checkout() {
+            Ok(spawner) => spawner,
+            Err(_) => {
+                *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
+                    Some(Instant::now() + RETRY_AFTER);
+                return None;
+            }
+        };
+        // A program without a directory of its own runs in the harness's current one, which
+        // may have changed since the spawner started.
+        let here = match &program.cwd {
+            None => current_dir(),
+            Some(_) => None,
+        };
+        let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
+        wire::encode_request(program, moved.as_deref(), &mut request);
+        if request.len() > wire::MAX_REQUEST {
+            IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
+            return None;
+        }
+        match spawner.exchange(&request, streams) {
+            Err(e) if e.raw_os_error() == Some(libc::EMSGSIZE) => {
+                // Larger than the socket takes: the spawner is fine, the request is not.
+                IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
+                return None;
+            }
+            Ok(reply) => {
+                IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
+                return match reply {
+                    Err(failed) if failed.stage == spawn::Stage::Request => None,
+                    reply => Some(reply),
+                };
+            }
+            Err(_) => spawner.discard(),
+        }
+    }
+    None
+}
+
+/// An idle spawner, or a new one.
+fn checkout() -> std::io::Result<Spawner> {
+    if let Some(spawner) = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+        return Ok(spawner);
+    }
+    Spawner::start()
+}
+
+impl Spawner {
+    /// Starts a spawner: this executable again (`/proc/self/exe`), with the socket as its
+    /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
+    fn start() -> std::io::Result<Spawner> {
+        // The linker keeps the constructor only if something here refers to it.
+        std::hint::black_box(&serve::HOOK);
+        let (ours, theirs) = socket_pair()?;
+        let null_in = spawn::dev_null()?;
+        let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
+        let trigger = format!("{}={}", serve::TRIGGER, serve::SOCKET_FD);
+        let program = Program {
+            candidates: vec![c"/proc/self/exe".to_owned()],
+            argv: vec![c"duipai-spawner".to_owned()],
+            run_var: spawn::cstring(trigger.as_bytes())?,
+            cwd: None,
+            rlimits: &[],
+        };
+        let streams = [
+            null_in.as_raw_fd(),
+            null_out.as_raw_fd(),
+            libc::STDERR_FILENO,
+        ];
+        let pid = spawn::launch_here(&program, streams, theirs.as_raw_fd()).map_err(|f| {
+            if f.pid > 0 {
+                reap(f.pid);
+            }
+            std::io::Error::from_raw_os_error(f.errno)
+        })?;
+        drop(theirs);
+        let spawner = Spawner {
+            socket: ours,
+            pid,
+            cwd: current_dir(),
+        };
+        PIDS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        let mut hello = [0u8; wire::WORDS_LEN];
+        match recv(spawner.socket.as_raw_fd(), &mut hello) {
+            Ok(n) if wire::decode_hello(&hello[..n]) == Some(pid) => Ok(spawner),
+            Ok(_) => {
+                spawner.discard();
+                Err(std::io::Error::other("the spawner did not start"))
+            }
+            Err(e) => {
+                spawner.discard();
+                Err(e)
+            }
+        }
+    }
+
+    /// Sends a request with the program's streams and reads the reply.
+    fn exchange(
+        &self,
+        request: &[u8],
+        streams: [RawFd; 3],
+    ) -> std::io::Result<Result<i32, Failed>> {
+        send_with_fds(self.socket.as_raw_fd(), request, &streams)?;
+        let mut reply = [0u8; wire::WORDS_LEN];
+        let n = recv(self.socket.as_raw_fd(), &mut reply)?;
+        wire::decode_reply(&reply[..n])
+            .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))
+    }
+
+    /// Ends a spawner that cannot serve: kills and reaps it.
+    fn discard(self) {
+        PIDS.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&p| p != self.pid);
+        // SAFETY: the spawner is an unreaped child of the harness, so its pid is its own.
+        unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        reap(self.pid);
+    }
+}
+
+/// The harness's current directory (`None` if it cannot be known, as when it was removed).
+fn current_dir() -> Option<CString> {
+    let dir = std::env::current_dir().ok()?;
+    CString::new(dir.into_os_string().into_vec()).ok()
+}
+
+fn reap(pid: i32) {
+    let mut status = 0;
+    // SAFETY: waits for a child of the harness; the status goes to a local.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
+        && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+    {}
+}
+
+fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: socketpair writes two new descriptors into a valid array.
+    let r = unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    };
+    if r != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created and are owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        // SAFETY: receives into a valid buffer of its length.
+        let r = unsafe { libc::recv(socket, buf.as_mut_ptr().cast(), buf.len(), 0) };
+        if r > 0 {
+            return Ok(r as usize);
+        }
+        if r == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}
+
+/// Sends one message with `fds` passed alongside.
+fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::io::Result<()> {
+    let payload = std::mem::size_of_val(fds);
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(payload as u32) } as usize;
+    let mut control = vec![0u64; space.div_ceil(8)];
+    let mut iov = libc::iovec {
+        iov_base: bytes.as_ptr().cast_mut().cast(),
+        iov_len: bytes.len(),
+    };
+    // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space;
+    // SAFETY: the control buffer has room for one header with `payload` bytes of data.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(payload as u32) as usize;
+        std::ptr::copy_nonoverlapping(fds.as_ptr().cast::<u8>(), libc::CMSG_DATA(cmsg), payload);
+    }
+    loop {
+        // SAFETY: the header describes live buffers; no SIGPIPE if the spawner is gone.
+        let r = unsafe { libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) };
+        if r >= 0 {
+            return Ok(());
+        }
+        let err = std::io::Error::last_os_error();
+        if err.kind() != std::io::ErrorKind::Interrupted {
+            return Err(err);
+        }
+    }
+}

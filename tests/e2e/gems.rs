@@ -1,0 +1,151 @@
+//! `gems` as a user meets it: the fixture's four contest bugs found by `duipai stress` and
+//! minimized to the case that shows each (two cases for a state kept between cases), the
+//! validator's positioned messages, `solve --explain`, and a pack judged end to end.
+
+use std::path::Path;
+
+use duipai::problem::{GEMS, Gems, GemsProblem, Problem};
+
+use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+
+/// Runs `duipai stress gems --json [extra] -- fixture BUG gems` in `dir`; returns the report
+/// and the cases of the minimized file.
+fn stress(dir: &Path, bug: &str, extra: &[&str]) -> (serde_json::Value, Vec<Gems>, String) {
+    let fixture = fixture();
+    let save = format!("failures-{bug}");
+    let mut args = vec!["stress", "gems", "-j", "2", "--json", "--save", &save];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--", fixture.to_str().unwrap(), bug, "gems"]);
+    let out = duipai_in(dir, &args);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let report = last_json(&out);
+    assert_eq!(report["one_minimal"], true, "{report}");
+    let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
+    let instance = GEMS.parse(&text, &GEMS.default_bounds()).unwrap();
+    let cases = instance.cases_of::<GemsProblem>().unwrap().to_vec();
+    (report, cases, stderr(&out))
+}
+
+#[test]
+fn a_missing_bonus_turn_shrinks_to_two_single_gems() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, cases, human) = stress(dir.path(), "no-bonus", &["--b", "0..8"]);
+    assert_eq!(report["verdict"], "WA");
+    // One case: two bags of one gem, S = 1: Alice makes a stone and pours again.
+    assert_eq!(
+        cases,
+        [Gems {
+            g: 1,
+            s: 1,
+            bags: vec![vec![1], vec![1]]
+        }]
+    );
+    assert!(human.contains("1 stone, pours again"), "{human}");
+}
+
+#[test]
+fn a_memo_kept_between_cases_keeps_two_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, cases, human) = stress(dir.path(), "no-reset", &["--b", "0..8"]);
+    assert_eq!(report["verdict"], "WA");
+    // Alone, either case is answered right: the second is wrong only after the first.
+    assert_eq!(cases.len(), 2, "{cases:?}");
+    assert!(cases.iter().all(|c| c.bags.len() == 1), "{cases:?}");
+    assert!(human.contains("cases 1, 2 of the") || human.contains("in the input as found"));
+    assert!(human.contains("expected:\n"), "{human}");
+}
+
+#[test]
+fn stopping_at_a_case_without_bags_shrinks_to_that_case() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, cases, _) = stress(dir.path(), "stop-at-empty", &["--b", "0..8"]);
+    assert_eq!(report["verdict"], "PE");
+    assert_eq!(
+        cases,
+        [Gems {
+            g: 1,
+            s: 1,
+            bags: vec![]
+        }]
+    );
+}
+
+#[test]
+fn an_eight_bit_score_needs_more_than_127_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    let (report, cases, _) = stress(
+        dir.path(),
+        "eight-bit",
+        &["--family", "most-gems", "--b", "13..14"],
+    );
+    assert_eq!(report["verdict"], "WA");
+    assert_eq!(cases.len(), 1);
+    let answer = cases[0].try_solve().unwrap();
+    // The smallest answer that leaves a signed byte.
+    assert_eq!(answer, 128, "{cases:?}");
+}
+
+#[test]
+fn the_validator_names_the_spot() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.in"), "3 2 3\n2 2 3\n2 1 4\n0 0 0\n").unwrap();
+    std::fs::write(dir.path().join("open.in"), "3 1 3\n2 2 3\n").unwrap();
+    let out = duipai_in(dir.path(), &["validate", "gems", "bad.in", "open.in"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(
+        stdout(&out),
+        "bad.in:3:5: colour 4 is above G = 3\nopen.in:3:1: expected a case or the line \"0 0 0\" \
+         that ends the input, found end of input\n"
+    );
+}
+
+#[test]
+fn a_pack_is_judged_right_and_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = "gen gems --cases 3 --b 0..6 --seed 1\ngen gems --family chains --cases 2 --b 1..6 \
+                --seed 2\ngen gems --family empty-case --cases 3 --b 0..6 --seed 3\n";
+    std::fs::write(dir.path().join("small.plan"), plan).unwrap();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "pack",
+            "gems",
+            "--out",
+            "p",
+            "--plan",
+            "small.plan",
+            "--layout",
+            "icpc",
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let fx = fixture();
+    let right = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "gems",
+            "p",
+            "--",
+            fx.to_str().unwrap(),
+            "correct",
+            "gems",
+        ],
+    );
+    assert_eq!(code(&right), 0, "{}", stderr(&right));
+    let wrong = duipai_in(
+        dir.path(),
+        &[
+            "test",
+            "gems",
+            "p",
+            "--",
+            fx.to_str().unwrap(),
+            "no-bonus",
+            "gems",
+        ],
+    );
+    assert_eq!(code(&wrong), 1);
+    // A wrong answer names its case.
+    assert!(stdout(&wrong).contains("case "), "{}", stdout(&wrong));
+}

@@ -1,0 +1,158 @@
+//! Verdicts on a busy machine. Each test makes the machine busy itself: busy-looping threads,
+//! four for every core. A correct program within its CPU limit that the machine keeps waiting
+//! for a CPU past the wall-clock limit is accepted, and stress reports, saves and minimizes
+//! nothing; a program that sleeps past the wall-clock limit, or spins past the CPU limit, is
+//! still a time limit verdict. The tests assert verdicts, not times (only that the load did
+//! slow the program down, without which they would prove nothing).
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::util::{code, duipai_in, fixture, last_json, stderr};
+
+/// One load at a time: these tests would otherwise pile their loads on each other.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Busy-looping threads, more than there are cores, until dropped.
+struct Load {
+    stop: Arc<AtomicBool>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Load {
+    fn start() -> Load {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads = (0..(4 * cores).max(8))
+            .map(|_| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x = 1u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        for _ in 0..10_000 {
+                            x = std::hint::black_box(x.wrapping_mul(6364136223846793005) ^ 1);
+                        }
+                    }
+                })
+            })
+            .collect();
+        Load { stop, threads }
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
+
+const WALL_LIMIT_MS: u64 = 400;
+
+fn write_sample(dir: &Path) {
+    std::fs::write(dir.join("sample.in"), "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n").unwrap();
+}
+
+/// `duipai test` on the chess sample, a CPU limit of `cpu_ms` and a 400 ms wall-clock limit,
+/// of the fixture behaving as `behaviour` (with its arguments): the case's JSON record.
+fn test_fixture(dir: &Path, cpu_ms: u64, behaviour: &[&str]) -> serde_json::Value {
+    write_sample(dir);
+    let fixture = fixture();
+    let wall = WALL_LIMIT_MS.to_string();
+    let cpu = cpu_ms.to_string();
+    let mut args = vec![
+        "test",
+        "chess",
+        "sample.in",
+        "--json",
+        "--time-limit",
+        &cpu,
+        "--wall-limit",
+        &wall,
+        "--",
+        fixture.to_str().unwrap(),
+    ];
+    args.extend_from_slice(behaviour);
+    args.push("chess");
+    let out = duipai_in(dir, &args);
+    last_json(&out)["cases"][0].clone()
+}
+
+#[test]
+fn a_correct_program_kept_waiting_for_a_cpu_is_accepted() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let _load = Load::start();
+    // 150 ms of CPU: far within both limits, but at the share of a CPU it gets, well over the
+    // wall-clock limit.
+    let case = test_fixture(dir.path(), 1000, &["burn-cpu", "150"]);
+    assert_eq!(case["verdict"], "AC", "{case}");
+    assert!(
+        case["wall_ms"].as_u64().unwrap_or(0) > WALL_LIMIT_MS,
+        "the load did not slow the program past the wall-clock limit: {case}"
+    );
+}
+
+#[test]
+fn a_sleeper_on_a_busy_machine_exceeds_the_wall_clock_limit() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let _load = Load::start();
+    let case = test_fixture(dir.path(), 1000, &["sleep"]);
+    assert_eq!(case["verdict"], "TLE", "{case}");
+    let detail = case["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("waits or sleeps"), "{case}");
+    // And a program that spins forever exceeds the CPU limit (here below the wall-clock
+    // limit), not the wall-clock one, however slowly it gets there.
+    let case = test_fixture(dir.path(), 200, &["slow"]);
+    assert_eq!(case["verdict"], "TLE", "{case}");
+    let detail = case["detail"].as_str().unwrap_or_default();
+    assert!(detail.starts_with("CPU"), "{case}");
+}
+
+#[test]
+fn stress_on_a_busy_machine_finds_no_failure_in_a_correct_program() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let _load = Load::start();
+    let fixture = fixture();
+    let wall = WALL_LIMIT_MS.to_string();
+    let out = duipai_in(
+        dir.path(),
+        &[
+            "stress",
+            "chess",
+            "--n",
+            "1..3",
+            "--m",
+            "1..3",
+            "--iterations",
+            "4",
+            "-j",
+            "2",
+            "--time-limit",
+            "1000",
+            "--wall-limit",
+            &wall,
+            "--json",
+            "--",
+            fixture.to_str().unwrap(),
+            "burn-cpu",
+            "150",
+            "chess",
+        ],
+    );
+    let report = last_json(&out);
+    assert_eq!(code(&out), 0, "{report}\n{}", stderr(&out));
+    assert_eq!(report["status"], "ok", "{report}");
+    assert_eq!(report["cases"], 4, "{report}");
+    let saved = dir.path().join("duipai-failures");
+    assert!(
+        !saved.exists() || std::fs::read_dir(&saved).unwrap().next().is_none(),
+        "a failure was saved"
+    );
+}
