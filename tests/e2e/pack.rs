@@ -34,7 +34,24 @@ fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64)
         layout,
         seed,
         force: false,
+        icpc_version: None,
     }
+}
+
+/// An ICPC package of `problem` in `version` with a one-test plan `line`, as a tree.
+fn small_icpc(
+    problem: &'static dyn Problem,
+    version: pack::IcpcVersion,
+    line: &str,
+) -> BTreeMap<String, Vec<u8>> {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = PackOptions {
+        plan: parse_plan("one.plan", line, problem).unwrap(),
+        icpc_version: Some(version),
+        ..options(problem, dir.path(), Layout::Icpc, 0)
+    };
+    pack::write_pack(&opts, &mut |_, _| {}).unwrap();
+    read_tree(dir.path())
 }
 
 /// Every file under `dir`, by relative `/`-separated path.
@@ -131,9 +148,17 @@ fn layouts_name_their_files() {
                     "data/sample/01-sample.ans".to_string(),
                     "problem.yaml".to_string(),
                 ]);
-                if pack::testdata_yaml(problem).is_some() {
-                    expected.push("data/testdata.yaml".to_string());
+                if let Some(flags) = pack::validator_flags(problem.rule()) {
+                    let files = pack::icpc::flag_files(pack::IcpcVersion::V2025_09, &flags);
+                    expected.extend(files.into_iter().map(|(path, _)| path));
                 }
+                for (name, _) in problem.package().invalid_inputs {
+                    expected.push(format!("data/invalid_input/{name}.in"));
+                }
+                expected.extend(pack::icpc::setter_paths(
+                    problem,
+                    pack::IcpcVersion::V2025_09,
+                ));
             }
             expected.sort();
             let got: Vec<String> = tree.keys().cloned().collect();
@@ -161,34 +186,67 @@ fn icpc_layout_has_samples_and_limits() {
         let tree = &packed(problem, Layout::Icpc, 0).tree;
         assert_eq!(text(&tree["data/sample/01-sample.in"]), sample_in);
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
+        let title = problem.package().title;
+        let uuid = pack::icpc::problem_uuid(problem);
         assert_eq!(
             text(&tree["problem.yaml"]),
             format!(
-                "problem_format_version: 2023-07-draft\nname: {problem}\nlimits:\n  \
+                "problem_format_version: 2025-09\nname: {title}\nuuid: {uuid}\nlimits:\n  \
                  time_limit: 1\n  memory: {memory}\n"
             )
         );
-        assert!(!tree.contains_key("data/testdata.yaml"));
+        let statement = text(&tree["statement/problem.en.tex"]);
+        assert!(
+            statement.starts_with(&format!("\\problemname{{{title}}}\n\n")),
+            "{statement}"
+        );
+        assert!(!tree.keys().any(|k| k.ends_with("test_group.yaml")));
     }
 }
 
 /// Real answers: the package says the default output validator judges them, within the
-/// problem's tolerance (format 2023-07-draft keeps the flags in `data/testdata.yaml`), so a
-/// judge that reads the package accepts what `duipai test` accepts.
+/// problem's tolerance, where each format version keeps that setting, so a judge that reads
+/// the package accepts what `duipai test` accepts.
 #[test]
 fn icpc_layout_declares_the_float_tolerance_of_real_answers() {
-    let tree = &packed(&SHOOTING, Layout::Icpc, 0).tree;
+    use pack::IcpcVersion::{Draft2023_07, Legacy, V2025_09};
+    let line = "gen shooting --family smallest --cases 1 --seed 3\n";
+    let tree = small_icpc(&SHOOTING, V2025_09, line);
     assert_eq!(text(&tree["data/sample/01-sample.in"]), "3\n2 1 1\n0\n");
     assert_eq!(text(&tree["data/sample/01-sample.ans"]), "0.555556\n");
-    assert_eq!(
-        text(&tree["problem.yaml"]),
-        "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
-         memory: 128\nvalidation: default\n"
-    );
+    for group in ["sample", "secret"] {
+        assert_eq!(
+            text(&tree[&format!("data/{group}/test_group.yaml")]),
+            "output_validator_args: [float_tolerance, \"1e-6\"]\n"
+        );
+    }
+    assert!(!text(&tree["problem.yaml"]).contains("valid"));
+    assert!(tree.contains_key("answer_validators/shooting.ctd"));
+
+    let tree = small_icpc(&SHOOTING, Draft2023_07, line);
     assert_eq!(
         text(&tree["data/testdata.yaml"]),
         "output_validator_flags: float_tolerance 1e-6\n"
     );
+    assert!(tree.contains_key("statement/problem.en.tex"));
+
+    // Legacy: the settings in problem.yaml, no time limit, the statement in
+    // problem_statement/, nothing problemtools would take for a test group.
+    let tree = small_icpc(&SHOOTING, Legacy, line);
+    assert_eq!(
+        text(&tree["problem.yaml"]),
+        "problem_format_version: legacy\nname: Shooting Game\n\
+         uuid: c1b0997f-c0ce-5b9c-af4b-e3c30dc4c945\nvalidation: default\n\
+         validator_flags: float_tolerance 1e-6\nlimits:\n  memory: 128\n"
+    );
+    assert!(tree.contains_key("problem_statement/problem.en.tex"));
+    let data: Vec<&String> = tree.keys().filter(|k| k.starts_with("data/")).collect();
+    assert!(
+        data.iter()
+            .all(|k| k.starts_with("data/sample/01-sample.") || k.starts_with("data/secret/01.")),
+        "{data:?}"
+    );
+    assert!(!tree.keys().any(|k| k.starts_with("answer_validators/")));
 }
 
 #[test]
@@ -563,10 +621,13 @@ fn manifest_replays_every_file() {
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
             assert_eq!(rows.len(), files.len());
-            // Besides the listed files (data/testdata.yaml among them): the manifest, and the
-            // ICPC package's problem.yaml, which is merged rather than replaced.
+            // Besides the listed files (the validator settings and the invalid inputs among
+            // them): the manifest, and in the ICPC package problem.yaml, which is merged, and
+            // the setter's files, written only where missing.
             let metadata = match layout {
-                Layout::Icpc => 1,
+                Layout::Icpc => {
+                    1 + pack::icpc::setter_paths(problem, pack::IcpcVersion::V2025_09).len()
+                }
                 _ => 0,
             };
             assert_eq!(rows.len() + 1 + metadata, tree.len());
@@ -576,8 +637,14 @@ fn manifest_replays_every_file() {
                 let (file, line, written, command) = (cols[0], cols[1], cols[2], cols[3]);
                 assert!(tree.contains_key(file), "{file}");
                 if line == "-" {
-                    // The sample and the validator flags: their own text, as a printf.
-                    assert!(file.starts_with("data/sample/") || file == pack::TESTDATA_YAML);
+                    // The sample, the validator settings and the invalid inputs: their own
+                    // text, as a printf.
+                    assert!(
+                        file.starts_with("data/sample/")
+                            || file.ends_with("test_group.yaml")
+                            || file.starts_with("data/invalid_input/"),
+                        "{file}"
+                    );
                     assert!(command.starts_with("printf '"), "{command}");
                     continue;
                 }
@@ -608,6 +675,10 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 let Some(stem) = name.strip_suffix(".in") else {
                     continue;
                 };
+                if name.starts_with("data/invalid_input/") {
+                    // Inputs the validators must reject: the model tests check that they do.
+                    continue;
+                }
                 let instance = problem
                     .parse(bytes, &problem.default_bounds())
                     .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -662,13 +733,13 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         "icpc",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // stderr is not a terminal here: the bounds' coverage and one summary line, no progress
-    // bar.
+    // stderr is not a terminal here: the format version, the bounds' coverage and one
+    // summary line, no progress bar.
     let stderr = text(&out.stderr);
-    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
     assert!(
-        stderr.starts_with(
-            "duipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n"
+        stderr.contains(
+            "\nduipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n"
         ),
         "{stderr}"
     );
@@ -681,10 +752,10 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         "{:?}",
         tree.keys()
     );
-    // And the validator itself accepts every input.
+    // And the validator itself accepts every input but those made to be rejected.
     let inputs: Vec<String> = tree
         .keys()
-        .filter(|k| k.ends_with(".in"))
+        .filter(|k| k.ends_with(".in") && !k.starts_with("data/invalid_input/"))
         .map(|k| out_dir.join(k).to_string_lossy().into_owned())
         .collect();
     let mut args = vec!["validate", "chessboard"];
@@ -768,9 +839,12 @@ fn force_removes_only_what_the_manifest_lists() {
     assert_eq!(read_tree(&p), before, "nothing changed");
     for says in [
         "p is not empty; pass --force to write the chess pack (icpc layout) into it",
-        "replaces 6 files that the previous pack listed in manifest.txt (data/sample/01-sample.in,",
+        "replaces 14 files that the previous pack listed in manifest.txt \
+         (data/sample/01-sample.in,",
         "creates 0 files",
         "merges problem.yaml",
+        "keeps 4 files of the package as they are (statement/problem.en.tex, \
+         input_validators/chess.ctd, submissions/accepted/chess.cpp, answer_validators/chess.ctd)",
         "removes 56 files that the previous pack listed in manifest.txt and this one does not \
          write (data/secret/03.in, data/secret/03.ans,",
         "leaves in place 3 files that no pack in manifest.txt lists (data/secret/99-hand.ans, \
@@ -783,8 +857,15 @@ fn force_removes_only_what_the_manifest_lists() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let tree = read_tree(&p);
-    let mut names: Vec<&str> = tree.keys().map(String::as_str).collect();
+    let package = pack::icpc::setter_paths(&CHESS, pack::IcpcVersion::V2025_09);
+    let mut names: Vec<&str> = tree
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !k.starts_with("data/invalid_input/") && !package.iter().any(|f| f == k))
+        .collect();
     names.sort();
+    assert!(package.iter().all(|f| tree.contains_key(f)));
+    assert!(tree.contains_key("data/invalid_input/plus-sign.in"));
     assert_eq!(
         names,
         [
@@ -828,7 +909,7 @@ fn force_removes_only_what_the_manifest_lists() {
     assert!(p.join("data/secret/02.in").exists(), "{err}");
     assert!(!err.contains("removed"), "{err}");
     assert!(
-        err.contains("replaced 4 files of the same names that manifest.txt did not list"),
+        err.contains("replaced 12 files of the same names that manifest.txt did not list"),
         "{err}"
     );
 }

@@ -208,6 +208,7 @@ impl Game for GemsProblem {
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Gems Fight!",
+        "cpp",
         [
             "b-too-large",
             "colour-above-g",
