@@ -310,6 +310,7 @@ pub fn write_pack_report(
         let path = out.join(rel);
         std::fs::remove_file(&path)
             .with_context(|| format!("removing {} of the previous pack", path.display()))?;
+        remove_empty_parents(out, &path);
     }
     let rows = planned.iter().map(|p| p.row.clone()).collect();
     manifest.put(Section::new(header, true, rows));
@@ -469,6 +470,19 @@ pub fn layout_name(layout: Layout) -> &'static str {
         Layout::Plain => "plain",
         Layout::Noi => "noi",
         Layout::Icpc => "icpc",
+    }
+}
+
+/// Removes the folders between `path` and `out` that the removal of `path` left empty (a
+/// problemtools package must not keep an empty `data/invalid_input/`); a folder with anything
+/// in it stays.
+fn remove_empty_parents(out: &Path, path: &Path) {
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| *d != out && d.starts_with(out)) {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
     }
 }
 

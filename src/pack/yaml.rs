@@ -298,10 +298,18 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     let mut replaced: Vec<(usize, String)> = Vec::new();
     let mut inserted: Vec<(usize, String)> = Vec::new();
     let first_key = entries.first().map_or(lines.len(), |e| e.at);
-    for (key, value) in owned.supplied() {
+    // New keys go after the last of duipai's keys the file has, else before its first key.
+    let supplied = owned.supplied();
+    let at = entries
+        .iter()
+        .filter(|e| supplied.iter().any(|(k, _)| *k == e.key))
+        .map(|e| e.until)
+        .max()
+        .unwrap_or(first_key);
+    for (key, value) in supplied {
         match entries.iter().find(|e| e.key == key) {
             None => {
-                inserted.push((first_key, format!("{key}: {value}{eol}")));
+                inserted.push((at, format!("{key}: {value}{eol}")));
                 changes.push(format!("added {key}"));
             }
             Some(entry) if key == "problem_format_version" => {
@@ -625,7 +633,8 @@ mod tests {
         let (new, _) = merged(text);
         assert_eq!(
             new.unwrap(),
-            format!("{CHESS_UUID}{text}").replace("time_limit: '3'  #", "time_limit: 1  #")
+            text.replace("'\nlimits", &format!("'\n{CHESS_UUID}limits"))
+                .replace("time_limit: '3'  #", "time_limit: 1  #")
         );
         assert_eq!(title_of("\"a # b\"").as_deref(), Some("a # b"));
         assert_eq!(value_and_comment(" \"a # b\"  # c"), ("\"a # b\"", "  # c"));
@@ -664,7 +673,7 @@ mod tests {
         let text = "---\nname: c\nproblem_format_version: draft\ncredits:\n  authors:\n    - A\n\
                     limits:\n  time_limit: 1\n  time_multipliers:\n    ac_to_time_limit: 2\n  \
                     memory: 512\n";
-        let with_uuid = text.replace("---\n", &format!("---\n{CHESS_UUID}"));
+        let with_uuid = text.replace("draft\n", &format!("draft\n{CHESS_UUID}"));
         assert_eq!(
             merged(text),
             (

@@ -18,6 +18,7 @@ mod pack;
 mod readme;
 mod reports;
 mod runner;
+mod setter_tools;
 mod shooting;
 mod timing;
 mod tolerance;

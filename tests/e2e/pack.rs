@@ -1237,3 +1237,156 @@ fn user_plan_is_followed() {
         "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n"
     ), "{manifest}");
 }
+
+/// `validate --coverage` and the line after `pack`: the range each bound reached, and
+/// `BOUND NOT REACHED` for the ends no file reached; the official chess data has no board of
+/// one row, the default plan reaches every end.
+#[test]
+fn coverage_names_the_bounds_the_tests_do_not_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = in_dir(d, &["pack", "chess", "--out", "off", "--plan", "official"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "duipai: BOUND NOT REACHED by the tests: n min 1 (reached 2..=10) (duipai validate \
+             --coverage shows every bound)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("wrote 40 files (20 tests)"), "{err}");
+    let mut args = vec![
+        "validate".to_string(),
+        "chess".to_string(),
+        "--coverage".into(),
+    ];
+    args.extend((1..=20).map(|i| format!("off/{i}.in")));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = in_dir(d, &args);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.ends_with(
+            "coverage of 20 valid files (chess bounds):\n  \
+             bound  allowed     reached\n  \
+             n      1..=10      2..=10      BOUND NOT REACHED: min 1\n  \
+             m      1..=10      1..=10\n  \
+             value  0..=100000  0..=100000\n"
+        ),
+        "{stdout}"
+    );
+    // An invalid file is reported and left out of the coverage.
+    std::fs::write(d.join("bad.in"), "11 1\n").unwrap();
+    let out = in_dir(
+        d,
+        &["validate", "chess", "bad.in", "off/1.in", "--coverage"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("coverage of 1 valid file (chess bounds):"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("n      1..=10      2..=2      BOUND NOT REACHED: min 1, max 10"),
+        "{stdout}"
+    );
+
+    let out = in_dir(d, &["pack", "chess", "--out", "all"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "the tests reach both ends of every bound: n 1..=10, m 1..=10, value 0..=100000"
+        ),
+        "{err}"
+    );
+}
+
+/// Switching an ICPC package's version with --force: problem.yaml says so and loses the time
+/// limit legacy has no key for, the 2025-09 settings files go, the statement goes where
+/// legacy looks; an edited statement is kept and said to be; --icpc-version needs the icpc
+/// layout.
+#[test]
+fn icpc_version_switches_with_force_and_the_setters_files_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = "one.plan";
+    std::fs::write(
+        d.join(plan),
+        "gen shooting --family smallest --cases 1 --seed 3\n",
+    )
+    .unwrap();
+    let base = [
+        "pack", "shooting", "--out", "sh", "--layout", "icpc", "--plan", plan,
+    ];
+    let out = in_dir(d, &base);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ICPC package format 2025-09: BAPCtools and DOMjudge read it"),
+        "{err}"
+    );
+    let p = d.join("sh");
+    assert!(p.join("data/secret/test_group.yaml").exists());
+    std::fs::write(
+        p.join("statement/problem.en.tex"),
+        "\\problemname{Shooting Game}\nMine.\n",
+    )
+    .unwrap();
+
+    let out = in_dir(
+        d,
+        &[&base[..], &["--icpc-version", "legacy", "--force"]].concat(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
+    assert!(
+        yaml.starts_with("problem_format_version: legacy\n"),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("time_limit"), "{yaml}");
+    assert!(
+        yaml.contains("validator_flags: float_tolerance 1e-6\n"),
+        "{yaml}"
+    );
+    assert!(
+        err.contains(
+            "problem.yaml: problem_format_version 2025-09 -> legacy, removed limits.time_limit \
+             (format version legacy has no such key), added validation, added validator_flags"
+        ) || err.contains("problem_format_version 2025-09 -> legacy"),
+        "{err}"
+    );
+    assert!(!p.join("data/secret/test_group.yaml").exists());
+    assert!(!p.join("data/invalid_input").exists());
+    assert!(p.join("problem_statement/problem.en.tex").exists());
+    // The 2025-09 statement is the setter's now: left in place, as written.
+    assert_eq!(
+        std::fs::read_to_string(p.join("statement/problem.en.tex")).unwrap(),
+        "\\problemname{Shooting Game}\nMine.\n"
+    );
+
+    // Back to 2025-09: the edited statement is kept, and the pack says so.
+    let out = in_dir(
+        d,
+        &[&base[..], &["--icpc-version", "2025-09", "--force"]].concat(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("kept statement/problem.en.tex as it is"),
+        "{err}"
+    );
+    assert!(p.join("data/secret/test_group.yaml").exists());
+    // Without --icpc-version, the version problem.yaml names is kept.
+    let out = in_dir(d, &[&base[..], &["--force"]].concat());
+    assert!(text(&out.stderr).contains("ICPC package format 2025-09"));
+
+    let out = in_dir(
+        d,
+        &["pack", "chess", "--out", "x", "--icpc-version", "legacy"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--icpc-version is for --layout icpc"));
+}
