@@ -6,61 +6,22 @@
 //! Medians of repeated runs (CPU time of the thread, and wall time). Run with
 //! `cargo bench --bench fishhead`.
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{Timing, measure, ms};
+
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
 
 use duipai::problem::fishhead::lattice::{self, EDGES};
 use duipai::problem::{Cases, FISHHEAD, Fishhead, FishheadProblem, GenParams, Instance};
 use duipai::problem::{ParamValue, SizeRange, Spec};
 
-/// CPU time of this thread: the machine may be shared, and wall time would count the waits.
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec we pass.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-struct Timing {
-    cpu: Duration,
-    wall: Duration,
-    /// How many cases Tom wins: the runs must agree on it.
-    tom_wins: usize,
-}
-
-/// Medians of `runs` runs, CPU and wall time separately.
-fn measure(runs: usize, mut f: impl FnMut() -> usize) -> Timing {
-    let mut cpu = Vec::with_capacity(runs);
-    let mut wall = Vec::with_capacity(runs);
-    let mut tom_wins = 0;
-    for _ in 0..runs {
-        let (c0, w0) = (thread_cpu(), Instant::now());
-        tom_wins = std::hint::black_box(f());
-        cpu.push(thread_cpu() - c0);
-        wall.push(w0.elapsed());
-    }
-    cpu.sort();
-    wall.sort();
-    Timing {
-        cpu: cpu[runs / 2],
-        wall: wall[runs / 2],
-        tom_wins,
-    }
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
-}
-
-fn row(name: &str, t: &Timing) {
+fn row(name: &str, t: &Timing<usize>) {
     println!(
         "  {name:<48} {:>11} {:>11}   Tom wins {}",
         ms(t.cpu),
         ms(t.wall),
-        t.tom_wins
+        t.result
     );
 }
 
@@ -199,12 +160,9 @@ fn main() {
         dense_lookups(&table, &file)
     });
     row("T = 1000, n = 12: dense 2^24 table, built once", &dense);
-    assert_eq!(
-        ours.tom_wins, hashed.tom_wins,
-        "the hash-map memo disagrees"
-    );
-    assert_eq!(ours.tom_wins, dense.tom_wins, "the dense table disagrees");
-    let ratio = |base: &Timing| base.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-9);
+    assert_eq!(ours.result, hashed.result, "the hash-map memo disagrees");
+    assert_eq!(ours.result, dense.result, "the dense table disagrees");
+    let ratio = |base: &Timing<usize>| base.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-9);
     println!("speed-up of duipai over the baseline (CPU time):");
     println!("  hash-map memo      {:>8.1}×", ratio(&hashed));
     println!("  dense 2^24 table   {:>8.1}×", ratio(&dense));

@@ -2,9 +2,12 @@
 //! search contest programs use, in time (medians of repeated runs) and in peak memory of a
 //! whole process. Run with `cargo bench --bench solvers`.
 
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{Timing, measure, ms};
+
 use std::io::Write;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 #[path = "support/measured.rs"]
 mod measured;
@@ -204,53 +207,12 @@ impl DenseChessboard {
     }
 }
 
-/// CPU time of this thread: the machine may be shared, and wall time would count the waits.
-fn thread_cpu() -> Duration {
-    let mut t = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime only writes the timespec we pass.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-struct Timing {
-    cpu: Duration,
-    wall: Duration,
-    answer: i64,
-}
-
-/// Medians of `runs` runs, CPU and wall time separately.
-fn measure(runs: usize, mut f: impl FnMut() -> i64) -> Timing {
-    let mut cpu = Vec::with_capacity(runs);
-    let mut wall = Vec::with_capacity(runs);
-    let mut answer = 0;
-    for _ in 0..runs {
-        let (c0, w0) = (thread_cpu(), Instant::now());
-        answer = std::hint::black_box(f());
-        cpu.push(thread_cpu() - c0);
-        wall.push(w0.elapsed());
-    }
-    cpu.sort();
-    wall.sort();
-    Timing {
-        cpu: cpu[runs / 2],
-        wall: wall[runs / 2],
-        answer,
-    }
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
-}
-
-fn row(name: &str, t: &Timing) {
+fn row(name: &str, t: &Timing<i64>) {
     println!(
         "  {name:<38} {:>11} {:>11}   answer {}",
         ms(t.cpu),
         ms(t.wall),
-        t.answer
+        t.result
     );
 }
 
@@ -324,14 +286,15 @@ fn main() {
     row("chessboard 12×12, rank-indexed DP", &board_dp);
     let board_dense = measure(5, || DenseChessboard::solve(&chessboard));
     row("chessboard 12×12, dense f[1 << 24]", &board_dense);
-    assert_eq!(chess_dp.answer, chess_dense.answer, "chess answers differ");
+    assert_eq!(chess_dp.result, chess_dense.result, "chess answers differ");
     assert_eq!(
-        board_dp.answer, board_dense.answer,
+        board_dp.result, board_dense.result,
         "chessboard answers differ"
     );
 
-    let ratio =
-        |base: &Timing, ours: &Timing| base.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-9);
+    let ratio = |base: &Timing<i64>, ours: &Timing<i64>| {
+        base.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-9)
+    };
     println!("speed-up over the baseline (CPU time):");
     println!(
         "  chess 10×10       {:>6.2}×",
@@ -393,7 +356,7 @@ fn shooting_figures() {
             .sum()
     });
     row("every board, a table of its own", &baseline);
-    assert_eq!(ours.answer, baseline.answer, "shooting answers differ");
+    assert_eq!(ours.result, baseline.result, "shooting answers differ");
     let total = table.cpu + ours.cpu;
     println!(
         "  shared table and answers {} against {}: {:.1}× faster",

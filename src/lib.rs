@@ -2,7 +2,7 @@
 //! staircase game problems (`chess`, `chessboard`).
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `stress`, `suite` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
+//! `stress`, `suite`, `saved` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
 //! `random`, `text`, `fsutil`.
 //!
 //! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
@@ -38,6 +38,8 @@ pub mod random;
 pub mod report;
 #[cfg(target_os = "linux")]
 pub mod run;
+#[cfg(target_os = "linux")]
+pub mod saved;
 #[cfg(target_os = "linux")]
 pub mod stress;
 #[cfg(target_os = "linux")]

@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, bail};
 use walkdir::WalkDir;
 
+use crate::text::natural_order;
+
 use crate::answer::Rule;
 use crate::judge::{CaseOutcome, Decider, Expected, Runner, judge_case};
 use crate::problem::{Bounds, Instance, Problem};
@@ -281,24 +283,21 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
     !name.is_empty() && name.iter().all(u8::is_ascii_digit)
 }
 
-/// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in`, the
-/// minimized ones, not `.original`), in natural order, with the answers saved beside them.
+/// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in` and
+/// `NAME-SEED-K.in`, the minimized ones, not `.original`, nor another problem's whose name
+/// starts with `NAME-`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
 pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
     };
-    let prefix = format!("{name}-");
     let mut inputs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
             let file = p.file_name().and_then(|f| f.to_str()).unwrap_or("");
-            file.starts_with(&prefix)
-                && file.ends_with(".in")
-                && !file.contains(".original")
-                && p.with_extension("ans").is_file()
+            crate::saved::is_case_of(file, name) && p.with_extension("ans").is_file()
         })
         .collect();
     inputs.sort_by(|a, b| natural_order(a.as_os_str(), b.as_os_str()));
@@ -315,42 +314,6 @@ pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<S
             })
         })
         .collect()
-}
-
-/// File-name order with digit runs compared as numbers, so `chess2.in` comes before
-/// `chess10.in` (NOI packs are not zero-padded); ties fall back to plain byte order.
-pub fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering {
-    /// Digit runs before other text (as in ASCII), numbers by value, text by bytes.
-    #[derive(PartialEq, Eq, PartialOrd, Ord)]
-    enum Chunk<'a> {
-        Number { digits: usize, value: &'a [u8] },
-        Text(&'a [u8]),
-    }
-    fn chunks(s: &[u8]) -> Vec<Chunk<'_>> {
-        s.chunk_by(|x, y| x.is_ascii_digit() == y.is_ascii_digit())
-            .map(|c| {
-                if c[0].is_ascii_digit() {
-                    let value = trim_zeros(c);
-                    Chunk::Number {
-                        digits: value.len(),
-                        value,
-                    }
-                } else {
-                    Chunk::Text(c)
-                }
-            })
-            .collect()
-    }
-    let (ab, bb) = (a.as_encoded_bytes(), b.as_encoded_bytes());
-    chunks(ab).cmp(&chunks(bb)).then_with(|| ab.cmp(bb))
-}
-
-fn trim_zeros(digits: &[u8]) -> &[u8] {
-    let first = digits
-        .iter()
-        .position(|&d| d != b'0')
-        .unwrap_or(digits.len());
-    &digits[first..]
 }
 
 /// The answer file beside an input and its bytes: `NN.a` for a Polygon test, else `.ans`,
@@ -443,7 +406,7 @@ fn saved_answer(
 
 #[cfg(test)]
 mod tests {
-    use super::natural_order;
+    use crate::text::natural_order;
     use std::cmp::Ordering;
     use std::ffi::OsStr;
 

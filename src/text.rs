@@ -1,5 +1,5 @@
 //! Small text helpers every layer shares: plurals, indentation, the one way messages quote
-//! what users and programs wrote, shell quoting.
+//! what users and programs wrote, shell quoting, rates, and "did you mean" suggestions.
 
 use std::ffi::OsString;
 
@@ -116,6 +116,51 @@ pub fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()
 }
 
+/// A rate (`cases/s`) with two significant digits below 10 (`0.46`, `4.6`) and whole numbers
+/// from 10 on (`46`, `4621`), so that a slow program's rate never shows as `0`.
+pub fn rate(per_second: f64) -> String {
+    if !per_second.is_finite() || per_second <= 0.0 {
+        return "0".to_string();
+    }
+    if per_second >= 9.95 {
+        return format!("{per_second:.0}");
+    }
+    let decimals = (1 - per_second.log10().floor() as i32).max(1) as usize;
+    let text = format!("{per_second:.decimals$}");
+    // 0.0996 rounds to "0.100": three significant digits, one too many.
+    match text.parse::<f64>() {
+        Ok(shown) if decimals > 1 && shown >= 10f64.powi(1 - decimals as i32) * 10.0 => {
+            format!("{per_second:.prec$}", prec = decimals - 1)
+        }
+        _ => text,
+    }
+}
+
+/// The number of single-character insertions, deletions, substitutions and swaps of two
+/// neighbours that turn `a` into `b` (the optimal string alignment distance), so that the
+/// common typo `nio` for `noi` is one edit away, not two.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    strsim::osa_distance(a, b)
+}
+
+/// The candidate closest to `word` within `max` edits (the first of equally close ones), for
+/// a "did you mean" hint; never `word` itself. Short words allow fewer edits, at most half
+/// their length, so that `x` suggests nothing rather than any one-letter name.
+pub fn closest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    max: usize,
+) -> Option<&'a str> {
+    let max = max.min(word.chars().count() / 2);
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|(d, _)| *d <= max)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 /// Quotes a word for a POSIX shell when it needs it.
 pub fn shell_quote(word: &str) -> String {
     let safe = !word.is_empty()
@@ -203,9 +248,106 @@ pub fn stderr_tail(stderr: &[u8]) -> String {
     out
 }
 
+/// The program's file name, for headings and messages; for an interpreter, with the file of
+/// its script (`python3 sol.py`, not `python3`).
+pub fn program_name(program: &[std::ffi::OsString]) -> String {
+    let file_name = |word: &std::ffi::OsString| {
+        std::path::Path::new(word)
+            .file_name()
+            .unwrap_or(word.as_os_str())
+            .to_string_lossy()
+            .into_owned()
+    };
+    let Some(first) = program.first() else {
+        return String::new();
+    };
+    let name = file_name(first);
+    let interpreter = [
+        "python", "pypy", "node", "ruby", "perl", "sh", "bash", "php",
+    ]
+    .iter()
+    .any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    });
+    let script = program[1..]
+        .iter()
+        .find(|w| !w.as_encoded_bytes().starts_with(b"-"))
+        .filter(|w| std::path::Path::new(w).is_file());
+    match script {
+        Some(script) if interpreter => format!("{name} {}", file_name(script)),
+        _ => name,
+    }
+}
+
+/// File-name order with digit runs compared as numbers, so `chess2.in` comes before
+/// `chess10.in` (NOI packs are not zero-padded); ties fall back to plain byte order.
+pub fn natural_order(a: &std::ffi::OsStr, b: &std::ffi::OsStr) -> std::cmp::Ordering {
+    /// Digit runs before other text (as in ASCII), numbers by value, text by bytes.
+    #[derive(PartialEq, Eq, PartialOrd, Ord)]
+    enum Chunk<'a> {
+        Number { digits: usize, value: &'a [u8] },
+        Text(&'a [u8]),
+    }
+    fn chunks(s: &[u8]) -> Vec<Chunk<'_>> {
+        s.chunk_by(|x, y| x.is_ascii_digit() == y.is_ascii_digit())
+            .map(|c| {
+                if c[0].is_ascii_digit() {
+                    let value = trim_zeros(c);
+                    Chunk::Number {
+                        digits: value.len(),
+                        value,
+                    }
+                } else {
+                    Chunk::Text(c)
+                }
+            })
+            .collect()
+    }
+    let (ab, bb) = (a.as_encoded_bytes(), b.as_encoded_bytes());
+    chunks(ab).cmp(&chunks(bb)).then_with(|| ab.cmp(bb))
+}
+
+fn trim_zeros(digits: &[u8]) -> &[u8] {
+    let first = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    &digits[first..]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rates_keep_two_significant_digits_below_ten() {
+        assert_eq!(rate(0.46), "0.46");
+        assert_eq!(rate(0.0123), "0.012");
+        assert_eq!(rate(4.62), "4.6");
+        assert_eq!(rate(0.996), "1.0");
+        assert_eq!(rate(0.0996), "0.10");
+        assert_eq!(rate(9.97), "10");
+        assert_eq!(rate(46.4), "46");
+        assert_eq!(rate(4621.7), "4622");
+        assert_eq!(rate(0.0), "0");
+    }
+
+    #[test]
+    fn close_names_are_suggested() {
+        assert_eq!(edit_distance("chesss", "chess"), 1);
+        assert_eq!(edit_distance("generater", "generator"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("nio", "noi"), 1);
+        let games = ["chess", "chessboard", "gems"];
+        assert_eq!(closest("chesss", games, 2), Some("chess"));
+        assert_eq!(closest("gem", games, 2), Some("gems"));
+        assert_eq!(closest("chess", games, 2), None);
+        assert_eq!(closest("avg", games, 2), None);
+        assert_eq!(closest("x", ["n", "m"], 2), None);
+        assert_eq!(closest("sed", ["seed", "save"], 2), Some("seed"));
+    }
 
     #[test]
     fn stderr_tails_keep_the_last_lines_cut_short() {

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 pub mod args;
 mod commands;
+mod config;
 pub mod exit;
 mod interrupt;
 mod programs;
@@ -21,7 +22,10 @@ use exit::Status;
 /// then `{"schema":1,"status":"error","message":...}` (`"status":"interrupted"` after Ctrl-C),
 /// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
-    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let typed: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The problem folder's settings, as words inserted before the command line's own.
+    let settings = config::apply_noted(&typed);
+    let argv = settings.as_ref().map(|(argv, _)| argv).unwrap_or(&typed);
     // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
     let json = argv
         .iter()
@@ -29,15 +33,28 @@ pub fn main() -> ExitCode {
         .take_while(|a| *a != "--")
         .any(|a| a == "--json");
     // Read before clap, so that a usage error too replaces the previous report.
-    let junit = junit_report(&argv);
+    let junit = junit_report(argv);
     let junit_error = |message: &str| {
         if let Some((suite, path)) = &junit {
             crate::report::junit::write_error_report(path, suite, message);
         }
     };
-    let cli = match parse(&argv) {
+    if let Err(err) = &settings {
+        // Positioned (`duipai.toml:4:12: ...`), so printed as it is, as `validate` does.
+        eprintln!("{err}");
+        junit_error(&err.0);
+        if json {
+            println!("{}", status_json(Status::Error, &err.0));
+        }
+        return Status::Error.into();
+    }
+    if let Ok((_, Some(note))) = &settings {
+        eprintln!("duipai: {note}");
+    }
+    let cli = match parse(argv) {
         Ok(cli) => cli,
         Err(err) => {
+            let err = correct_tips(err);
             let usage_error = err.use_stderr();
             if json && usage_error {
                 let rendered = err.render().to_string();
@@ -72,6 +89,8 @@ pub fn main() -> ExitCode {
         Command::Pack(args) => commands::pack::run(args),
         Command::Test(args) => commands::test::run(args),
         Command::Stress(args) => commands::stress::run(args),
+        Command::Failures(args) => commands::failures::run(args),
+        Command::Init(args) => commands::init::run(args, cli.config),
         Command::Answers(args) => commands::answers::run(args),
     };
     match result {
@@ -110,6 +129,35 @@ fn parse(argv: &[std::ffi::OsString]) -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches)
 }
 
+/// clap's tip for an unknown flag of a command with a program after `--` ("to pass
+/// '--checker' as a value, use '-- --checker'") is wrong here: after `--`, every word is the
+/// program's. It becomes what is true: the program's arguments follow the program.
+fn correct_tips(mut err: clap::Error) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::StyledStrs(tips)) = err.get(ContextKind::Suggested) else {
+        return err;
+    };
+    let wrong = |tip: &clap::builder::StyledStr| tip.to_string().contains("as a value, use");
+    if !tips.iter().any(wrong) {
+        return err;
+    }
+    let mut kept: Vec<clap::builder::StyledStr> =
+        tips.iter().filter(|t| !wrong(t)).cloned().collect();
+    if err.kind() == clap::error::ErrorKind::UnknownArgument
+        && let Some(ContextValue::String(flag)) = err.get(ContextKind::InvalidArg)
+    {
+        kept.push(
+            format!(
+                "duipai's own flags go before `--`; to pass '{flag}' to the program, write it \
+                 after the program: '-- PROGRAM {flag}'"
+            )
+            .into(),
+        );
+    }
+    err.insert(ContextKind::Suggested, ContextValue::StyledStrs(kept));
+    err
+}
+
 /// The `--junit FILE` of a `test` or `stress` command line, as the report's suite name and
 /// FILE, read from the words before `--` without clap (which may have refused them).
 fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathBuf)> {
@@ -117,7 +165,7 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
     let command = words.iter().find_map(|w| {
         let w = w.to_str()?;
         [
-            "solve", "validate", "gen", "pack", "test", "stress", "answers",
+            "solve", "validate", "gen", "pack", "test", "stress", "answers", "failures", "init",
         ]
         .contains(&w)
         .then_some(w)

@@ -57,7 +57,7 @@ pub fn decider(
     }
     Ok(Decider::Checker(Checker {
         command: ready(&command.0, compilers, "checker")?,
-        name: crate::stress::program_name(&command.0),
+        name: crate::text::program_name(&command.0),
         protocol: checker.checker_protocol.into(),
         limits: crate::judge::helper::helper_limits(limits),
     }))

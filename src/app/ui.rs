@@ -12,7 +12,7 @@ use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::app::args::ColorArg;
-use crate::judge::Verdict;
+use crate::report::Styles;
 
 /// Applies `--color` to every stream written through `anstream`.
 pub fn set_color(choice: ColorArg) {
@@ -33,53 +33,10 @@ fn fg(color: AnsiColor) -> Style {
     Style::new().fg_color(Some(color.into()))
 }
 
-/// The colour of a verdict: accepted green, wrong red, over a limit yellow, crashed magenta.
-pub fn verdict_style(verdict: Verdict) -> Style {
-    match verdict {
-        Verdict::Accepted => fg(AnsiColor::Green).bold(),
-        Verdict::WrongAnswer | Verdict::PresentationError => fg(AnsiColor::Red).bold(),
-        Verdict::TimeLimitExceeded
-        | Verdict::MemoryLimitExceeded
-        | Verdict::OutputLimitExceeded => fg(AnsiColor::Yellow).bold(),
-        Verdict::RuntimeError => fg(AnsiColor::Magenta).bold(),
-    }
-}
-
-/// A report line that starts with a verdict code, with the code coloured.
-pub fn verdict_line(line: &str) -> String {
-    let code = line.split_whitespace().next().unwrap_or("");
-    match Verdict::from_code(code) {
-        Some(verdict) => {
-            let at = line.find(code).unwrap_or(0);
-            format!(
-                "{}{}{}",
-                &line[..at],
-                paint(code, verdict_style(verdict)),
-                &line[at + code.len()..]
-            )
-        }
-        None => line.to_string(),
-    }
-}
-
-/// A unified diff with removed lines red and added lines green (headers left alone).
-pub fn diff(text: &str) -> String {
-    text.lines()
-        .map(|l| {
-            let painted = if l.starts_with("---") || l.starts_with("+++") {
-                paint(l, Style::new().bold())
-            } else if l.starts_with('-') {
-                paint(l, fg(AnsiColor::Red))
-            } else if l.starts_with('+') {
-                paint(l, fg(AnsiColor::Green))
-            } else if l.starts_with("@@") {
-                paint(l, fg(AnsiColor::Cyan))
-            } else {
-                l.to_string()
-            };
-            painted + "\n"
-        })
-        .collect()
+/// The styles of human reports: always the colours, which `anstream` drops on the way out
+/// when colour is off.
+pub fn styles() -> Styles {
+    Styles::colored()
 }
 
 /// An explanation with whose cell is whose coloured: Feifei's cells (F) and white pieces (W)
@@ -183,8 +140,11 @@ impl Progress {
     pub fn update(&self, done: u64, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        self.bar
-            .set_message(format!("{done} {}, {rate:.0}/s, {secs:.1} s", self.unit));
+        self.bar.set_message(format!(
+            "{done} {}, {}/s, {secs:.1} s",
+            self.unit,
+            crate::text::rate(rate)
+        ));
         self.bar.tick();
     }
 

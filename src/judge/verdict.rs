@@ -345,28 +345,21 @@ mod tests {
     use std::time::Duration;
 
     fn execution(termination: Termination, stdout: &[u8]) -> Execution {
-        Execution {
-            termination,
-            stdout: stdout.to_vec(),
-            stderr: Vec::new(),
-            stderr_bytes: 0,
-            cpu_time: Duration::from_millis(1200),
-            cpu_times: vec![Duration::from_millis(1200)],
-            cpu_wait: Duration::ZERO,
-            cpu_starved: false,
-            output_file: None,
-            wall_time: Duration::from_millis(1300),
-            peak_memory_bytes: Some(300 << 20),
-            peak_processes: 1,
-            pgid: 1,
-            limits: Limits {
-                cpu: Duration::from_secs(1),
-                wall: Duration::from_secs(3),
-                memory_bytes: 256 << 20,
-                output_bytes: 1 << 20,
-                processes: 8,
-            },
-        }
+        let limits = Limits {
+            cpu: Duration::from_secs(1),
+            wall: Duration::from_secs(3),
+            memory_bytes: 256 << 20,
+            output_bytes: 1 << 20,
+            processes: 8,
+        };
+        let mut execution = Execution::from_outcome(termination, stdout.to_vec(), limits);
+        execution.cpu_time = Duration::from_millis(1200);
+        execution.cpu_times = vec![execution.cpu_time];
+        execution.wall_time = Duration::from_millis(1300);
+        execution.peak_memory_bytes = Some(300 << 20);
+        execution.peak_processes = 1;
+        execution.pgid = 1;
+        execution
     }
 
     fn verdict_of(termination: Termination, stdout: &[u8], expected: i64) -> Verdict {

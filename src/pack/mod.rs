@@ -387,23 +387,53 @@ fn write_files(
             write_atomic(out, &file.file.path, content.as_bytes())?;
         }
     }
+    // Tests are generated and solved on every core (a gems pack solves 40 maximal cases), and
+    // written in order as they come.
     let mut files = planned.iter().filter(|p| p.content.is_none());
-    for (i, line) in opts.plan.lines.iter().enumerate() {
-        if crate::run::cancelled() {
-            // Every file written so far is whole; the manifest says the pack is not.
-            bail!(
-                "stopped after {i} of {count} tests; {} is incomplete ({MANIFEST} marks the \
-                 {problem} pack incomplete until it is packed again)",
-                out.display()
-            );
-        }
-        let (input, answer, reached) = generate(opts, line)?;
-        coverage.merge(&reached);
-        for content in [input, answer] {
-            let file = files.next().context("the plan of files is short")?;
-            write_atomic(out, &file.file.path, content.as_bytes())?;
-        }
-        on_progress(i + 1, count);
+    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut made: Vec<Option<anyhow::Result<(String, String, Coverage)>>> =
+        (0..count).map(|_| None).collect();
+    let mut written = 0;
+    let mut failed = None;
+    crate::pool::run_indexed(
+        jobs,
+        count as u64,
+        |i| (!crate::run::cancelled()).then(|| generate(opts, &opts.plan.lines[i as usize])),
+        |_| true,
+        |i, result| {
+            made[i as usize] = Some(result);
+            while failed.is_none()
+                && let Some(Some(result)) = made.get_mut(written).map(Option::take)
+            {
+                let step = result.and_then(|(input, answer, reached)| {
+                    coverage.merge(&reached);
+                    for content in [input, answer] {
+                        let file = files.next().context("the plan of files is short")?;
+                        write_atomic(out, &file.file.path, content.as_bytes())?;
+                    }
+                    Ok(())
+                });
+                match step {
+                    Ok(()) => {
+                        written += 1;
+                        on_progress(written, count);
+                    }
+                    Err(err) => failed = Some(err),
+                }
+            }
+        },
+        || {},
+    );
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    if written < count {
+        // Every file written so far is whole; the manifest says the pack is not.
+        bail!(
+            "stopped after {written} of {count} tests; {} is incomplete ({MANIFEST} marks the \
+             {problem} pack incomplete until it is packed again)",
+            out.display()
+        );
     }
     Ok(coverage)
 }

@@ -3,22 +3,44 @@
 
 use std::time::Duration;
 
+use similar::ChangeTag;
+
+use super::Styles;
+use super::styles::paint;
+
 /// Most bytes of each side shown; past that the text is cut (and says so).
 const SHOWN_BYTES: usize = 4096;
 
 /// A short unified diff of expected and actual output, with a deadline so that large,
-/// entirely different outputs cannot stall the report.
-pub fn unified(expected: &str, actual: &[u8]) -> String {
+/// entirely different outputs cannot stall the report; removed and added lines in their
+/// styles.
+pub fn unified(expected: &str, actual: &[u8], styles: &Styles) -> String {
     let expected = clip(expected.as_bytes());
     let actual = clip(actual);
     let diff = similar::TextDiff::configure()
         .timeout(Duration::from_millis(200))
         .diff_lines(expected.as_str(), actual.as_str());
-    let mut rendered = diff
-        .unified_diff()
-        .context_radius(2)
-        .header("expected", "actual")
-        .to_string();
+    let mut rendered = String::new();
+    for hunk in diff.unified_diff().context_radius(2).iter_hunks() {
+        if rendered.is_empty() {
+            rendered.push_str(&paint("--- expected", styles.diff_header));
+            rendered.push('\n');
+            rendered.push_str(&paint("+++ actual", styles.diff_header));
+            rendered.push('\n');
+        }
+        rendered.push_str(&paint(&hunk.header().to_string(), styles.diff_hunk));
+        rendered.push('\n');
+        for change in hunk.iter_changes() {
+            let (sign, style) = match change.tag() {
+                ChangeTag::Delete => ('-', styles.diff_removed),
+                ChangeTag::Insert => ('+', styles.diff_added),
+                ChangeTag::Equal => (' ', anstyle::Style::new()),
+            };
+            let line = format!("{sign}{}", change.value().trim_end_matches('\n'));
+            rendered.push_str(&paint(&line, style));
+            rendered.push('\n');
+        }
+    }
     if rendered.is_empty() {
         rendered = "(outputs differ only in bytes that are not shown)\n".into();
     }
@@ -47,16 +69,26 @@ mod tests {
 
     #[test]
     fn shows_both_sides() {
-        let d = unified("2\n", b"3\n");
+        let d = unified("2\n", b"3\n", &Styles::plain());
         assert!(d.contains("--- expected"), "{d}");
         assert!(d.contains("-2"), "{d}");
         assert!(d.contains("+3"), "{d}");
+        assert_eq!(d, "--- expected\n+++ actual\n@@ -1 +1 @@\n-2\n+3\n");
+    }
+
+    #[test]
+    fn colours_removed_and_added_lines_where_it_renders_them() {
+        let d = unified("1\n2\n", b"1\n3\n", &Styles::colored());
+        let removed = paint("-2", Styles::colored().diff_removed);
+        let added = paint("+3", Styles::colored().diff_added);
+        assert!(d.contains(&format!("\n {}\n", "1")), "{d:?}");
+        assert!(d.contains(&format!("{removed}\n{added}\n")), "{d:?}");
     }
 
     #[test]
     fn clips_huge_output() {
         let huge = vec![b'x'; 100_000];
-        let d = unified("1\n", &huge);
+        let d = unified("1\n", &huge, &Styles::plain());
         assert!(d.contains("more bytes"));
         assert!(d.len() < 10_000);
     }

@@ -1,6 +1,7 @@
 //! The human report of `stress`: one line per engine event, and the failing case with the
 //! expected and actual output and the reference line of play.
 
+use super::Styles;
 use crate::problem::explanations_text;
 use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
 use crate::text::{indent, plural_s};
@@ -9,7 +10,7 @@ use crate::text::{indent, plural_s};
 const COMPACT_MOVES: usize = 5;
 
 /// The line an engine event prints, if any (progress goes to the progress line instead).
-pub fn stress_event(event: &Event) -> Option<String> {
+pub fn stress_event(event: &Event, styles: &Styles) -> Option<String> {
     Some(match event {
         Event::Progress { .. } => return None,
         Event::Failed {
@@ -20,7 +21,7 @@ pub fn stress_event(event: &Event) -> Option<String> {
         } => format!(
             "FAILED on seed {seed} after {cases} case{}: {} {detail}",
             plural_s(*cases),
-            verdict.code()
+            super::styles::paint(verdict.code(), styles.verdict(*verdict))
         ),
         Event::SavedOriginal(path) => format!("saved the failing case: {}", path.display()),
         Event::MinimizeStarted => {
@@ -92,10 +93,11 @@ pub fn stress_passed(
 ) -> String {
     let rate = cases as f64 / elapsed.as_secs_f64().max(1e-9);
     format!(
-        "{}: no failure in {cases} case{} (seeds {first_seed}{}), {rate:.0} cases/s, {:.1} s",
+        "{}: no failure in {cases} case{} (seeds {first_seed}{}), {} cases/s, {:.1} s",
         if interrupted { "interrupted" } else { "done" },
         plural_s(cases),
         last_seed.map(|l| format!("..={l}")).unwrap_or_default(),
+        crate::text::rate(rate),
         elapsed.as_secs_f64()
     )
 }

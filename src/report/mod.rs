@@ -9,6 +9,9 @@ pub mod diff;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod styles;
+
+pub use styles::Styles;
 
 /// One judged case, as every report shows it.
 #[derive(Clone, Debug, Serialize)]
@@ -92,15 +95,15 @@ pub fn shows_output(verdict: Verdict) -> bool {
 }
 
 /// One line of the human report: verdict, name, CPU time, memory, and why if not accepted.
-pub fn human_line(record: &CaseRecord) -> String {
+pub fn human_line(record: &CaseRecord, styles: &Styles) -> String {
     // A dash where nothing was measured, rather than a 0.0 that would claim a measurement.
     let memory = match record.memory_kib {
         Some(kib) => format!("{:.1}", kib as f64 / 1024.0),
         None => "-".to_string(),
     };
     let mut line = format!(
-        "{:<3} {:<32} {:>6} ms CPU {:>6} ms wall {:>8} MiB",
-        record.verdict.code(),
+        "{} {:<32} {:>6} ms CPU {:>6} ms wall {:>8} MiB",
+        styles::verdict_code(record.verdict, 3, styles),
         record.name,
         record.cpu_ms,
         record.wall_ms,

@@ -12,6 +12,7 @@ use crate::answer::Rule;
 use crate::judge::{CaseOutcome, Decider, Expected, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
+use crate::text::program_name;
 use minimize::Shrinkable;
 
 pub mod minimize;
@@ -149,15 +150,19 @@ pub struct MinimizeStatus {
 /// The result of a stress run.
 pub enum Outcome {
     /// No failure within the seeds tried.
-    Passed {
-        cases: u64,
-        first_seed: u64,
-        /// `None` when no case ran.
-        last_seed: Option<u64>,
-        interrupted: bool,
-        elapsed: Duration,
-    },
+    Passed(Passed),
     Failed(Box<Failure>),
+}
+
+/// A search that found no failure: how far it went.
+#[derive(Clone, Copy, Debug)]
+pub struct Passed {
+    pub cases: u64,
+    pub first_seed: u64,
+    /// `None` when no case ran.
+    pub last_seed: Option<u64>,
+    pub interrupted: bool,
+    pub elapsed: Duration,
 }
 
 /// A failing case, as found and as minimized.
@@ -217,13 +222,13 @@ pub fn run(
     let elapsed = started.elapsed();
     let Some(found) = found.failure else {
         let last_seed = (found.cases > 0).then(|| config.seeds.seed(found.cases - 1));
-        return Ok(Outcome::Passed {
+        return Ok(Outcome::Passed(Passed {
             cases: found.cases,
             first_seed: config.seeds.seed(0),
             last_seed,
             interrupted: crate::run::cancelled(),
             elapsed,
-        });
+        }));
     };
     let failure = engine.finish(found, started, on_event)?;
     Ok(Outcome::Failed(Box::new(failure)))
@@ -380,11 +385,10 @@ impl Engine<'_> {
             expected,
             outcome,
         } = found;
-        let verdict = outcome.verdict();
         on_event(Event::Failed {
             seed,
             cases,
-            verdict,
+            verdict: outcome.verdict(),
             detail: outcome.judgement.detail.clone(),
         });
         std::fs::create_dir_all(&config.save_dir)
@@ -410,69 +414,104 @@ impl Engine<'_> {
         on_event(Event::SavedOriginal(original_path.clone()));
 
         let original_cases = case.instance.as_ref().map(|i| i.case_count());
-        let mut input = case.input;
-        let mut instance = case.instance;
-        let mut expected = expected;
-        let mut outcome = outcome;
+        let mut failing = Failing {
+            input: case.input,
+            instance: case.instance,
+            expected,
+            outcome,
+        };
         let mut minimization = None;
-        if let Some(why) = not_minimized {
-            if config.shrink {
-                on_event(Event::NotMinimized(why));
-            }
-        } else {
-            on_event(Event::MinimizeStarted);
-            let failed_case = outcome.judgement.case;
-            let result = match &instance {
-                Some(start) => {
-                    // The failing case alone, when the file has others and the output says
-                    // which one: one run that often settles most of the minimization.
-                    let focus = failed_case
-                        .filter(|_| start.case_count() > 1)
-                        .map(|k| start.only_case(k));
-                    let (small, found, result) =
-                        self.minimize(start.clone(), focus, verdict, on_event);
-                    if let Some((small_expected, small_outcome)) = found {
-                        input = small.to_input().into_bytes();
-                        instance = Some(small);
-                        expected = small_expected;
-                        outcome = small_outcome;
-                    }
-                    result
-                }
-                None => {
-                    if self.checked_by_reference() {
-                        on_event(Event::Note(
-                            "without a --validator, a smaller input counts as valid when the \
-                             reference runs on it without an error"
-                                .to_string(),
-                        ));
-                    }
-                    let start = TextCase::new(&input).validated(!self.checked_by_reference());
-                    let (small, found, result) = self.minimize(start, None, verdict, on_event);
-                    if let Some((small_expected, small_outcome)) = found {
-                        input = small.to_bytes();
-                        expected = small_expected;
-                        outcome = small_outcome;
-                    }
-                    result
-                }
-            };
-            on_event(Event::Minimized(result));
-            minimization = Some(result);
+        match not_minimized {
+            Some(why) if config.shrink => on_event(Event::NotMinimized(why)),
+            Some(_) => {}
+            None => minimization = Some(self.minimize_failing(&mut failing, on_event)),
         }
         let input_path = if shrinking {
             save::save_case(
                 &config.save_dir,
                 &stem,
-                &input,
-                &expected,
-                &outcome.execution.stdout,
-                &outcome.execution.stderr,
+                &failing.input,
+                &failing.expected,
+                &failing.outcome.execution.stdout,
+                &failing.outcome.execution.stderr,
             )?
         } else {
             original_path.clone()
         };
-        let explanation = match (&instance, &config.oracle) {
+        let (explanation, explain_path) = self.explain(failing.instance.as_deref(), &input_path)?;
+        Ok(Failure {
+            seed,
+            cases,
+            original_path,
+            input_path,
+            input: failing.input,
+            instance: failing.instance,
+            original_cases,
+            expected: failing.expected,
+            outcome: failing.outcome,
+            explanation,
+            explain_path,
+            minimization,
+            elapsed: started.elapsed(),
+        })
+    }
+
+    /// Minimizes the failing case in place: as the problem's instance when duipai knows the
+    /// format, else as text.
+    fn minimize_failing(
+        &self,
+        failing: &mut Failing,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Minimization {
+        on_event(Event::MinimizeStarted);
+        let verdict = failing.outcome.verdict();
+        let result = match &failing.instance {
+            Some(start) => {
+                // The failing case alone, when the file has others and the output says
+                // which one: one run that often settles most of the minimization.
+                let focus = failing
+                    .outcome
+                    .judgement
+                    .case
+                    .filter(|_| start.case_count() > 1)
+                    .map(|k| start.only_case(k));
+                let (small, found, result) = self.minimize(start.clone(), focus, verdict, on_event);
+                if let Some((expected, outcome)) = found {
+                    failing.input = small.to_input().into_bytes();
+                    failing.instance = Some(small);
+                    (failing.expected, failing.outcome) = (expected, outcome);
+                }
+                result
+            }
+            None => {
+                if self.checked_by_reference() {
+                    on_event(Event::Note(
+                        "without a --validator, a smaller input counts as valid when the \
+                         reference runs on it without an error"
+                            .to_string(),
+                    ));
+                }
+                let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
+                let (small, found, result) = self.minimize(start, None, verdict, on_event);
+                if let Some((expected, outcome)) = found {
+                    failing.input = small.to_bytes();
+                    (failing.expected, failing.outcome) = (expected, outcome);
+                }
+                result
+            }
+        };
+        on_event(Event::Minimized(result));
+        result
+    }
+
+    /// The built-in reference's explanation of the case, and the file it is also written to
+    /// beside the case when it is too long for the report.
+    fn explain(
+        &self,
+        instance: Option<&dyn Instance>,
+        input_path: &std::path::Path,
+    ) -> anyhow::Result<(Option<Vec<Explanation>>, Option<PathBuf>)> {
+        let explanation = match (instance, &self.config.oracle) {
             (Some(instance), Oracle::Builtin) => Some(instance.try_explain()?),
             _ => None,
         };
@@ -485,21 +524,7 @@ impl Engine<'_> {
             }
             _ => None,
         };
-        Ok(Failure {
-            seed,
-            cases,
-            original_path,
-            input_path,
-            input,
-            instance,
-            original_cases,
-            expected,
-            outcome,
-            explanation,
-            explain_path,
-            minimization,
-            elapsed: started.elapsed(),
-        })
+        Ok((explanation, explain_path))
     }
 
     /// Why a failing case is reported as found, or `None` when it can be minimized: a case
@@ -632,6 +657,14 @@ impl Engine<'_> {
     }
 }
 
+/// The failing case as it stands: found, then possibly minimized.
+struct Failing {
+    input: Vec<u8>,
+    instance: Option<Box<dyn Instance>>,
+    expected: Expected,
+    outcome: CaseOutcome,
+}
+
 /// What the engine needs of a case it minimizes besides [`Shrinkable`].
 trait Describe {
     fn to_case(&self) -> Case;
@@ -668,38 +701,6 @@ impl Describe for TextCase {
     }
     fn largest(&self) -> i64 {
         (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)
-    }
-}
-
-/// The program's file name, for headings and messages; for an interpreter, with the file of
-/// its script (`python3 sol.py`, not `python3`).
-pub fn program_name(program: &[OsString]) -> String {
-    let file_name = |word: &OsString| {
-        std::path::Path::new(word)
-            .file_name()
-            .unwrap_or(word.as_os_str())
-            .to_string_lossy()
-            .into_owned()
-    };
-    let Some(first) = program.first() else {
-        return String::new();
-    };
-    let name = file_name(first);
-    let interpreter = [
-        "python", "pypy", "node", "ruby", "perl", "sh", "bash", "php",
-    ]
-    .iter()
-    .any(|i| {
-        name.strip_prefix(i)
-            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
-    });
-    let script = program[1..]
-        .iter()
-        .find(|w| !w.as_encoded_bytes().starts_with(b"-"))
-        .filter(|w| std::path::Path::new(w).is_file());
-    match script {
-        Some(script) if interpreter => format!("{name} {}", file_name(script)),
-        _ => name,
     }
 }
 

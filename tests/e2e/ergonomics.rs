@@ -31,7 +31,12 @@ fn colour_only_when_wanted() {
         ]
     };
     let always = duipai_in(dir.path(), &args("always"));
-    assert!(stdout(&always).contains("\x1b["), "{}", stdout(&always));
+    let painted = stdout(&always);
+    // The verdict code itself is painted, its padding outside the codes (columns line up),
+    // and the diff's removed and added lines are red and green.
+    assert!(painted.contains("WA\x1b[0m  0"), "{painted}");
+    assert!(painted.contains("\x1b[31m-"), "{painted}");
+    assert!(painted.contains("\x1b[32m+"), "{painted}");
     // Piped (as here) with auto, and with never: plain text.
     for color in ["auto", "never"] {
         let out = duipai_in(dir.path(), &args(color));

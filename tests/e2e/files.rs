@@ -529,7 +529,9 @@ fn saved_cases_are_named_as_the_readme_says() {
     let seed = report["seed"].as_u64().unwrap();
     let stem = format!("chess-{seed}");
     let saved = d.join("duipai-failures");
+    // The case as minimized and as found, and one sidecar naming the program that failed.
     let mut both = [exts(&stem), exts(&format!("{stem}.original"))].concat();
+    both.push(format!("{stem}.meta"));
     both.sort();
     assert_eq!(names_in(&saved), both);
     assert_eq!(report["input"], format!("duipai-failures/{stem}.in"));
@@ -540,7 +542,7 @@ fn saved_cases_are_named_as_the_readme_says() {
 
     // Found again: the same contents, the same files.
     stress(&[]);
-    assert_eq!(names_in(&saved).len(), 8);
+    assert_eq!(names_in(&saved), both);
     // Files of those names holding something else are kept, and the new ones get `-2`.
     for name in [format!("{stem}.out"), format!("{stem}.original.out")] {
         std::fs::write(saved.join(name), "mine").unwrap();
@@ -555,7 +557,8 @@ fn saved_cases_are_named_as_the_readme_says() {
         std::fs::read_to_string(saved.join(format!("{stem}.out"))).unwrap(),
         "mine"
     );
-    assert_eq!(names_in(&saved).len(), 16);
+    assert_eq!(names_in(&saved).len(), 2 * both.len());
+    assert!(saved.join(format!("{stem}-2.meta")).is_file());
 
     // Not minimized: the case as found is NAME-SEED.in, with no `.original`.
     let dir = tempfile::tempdir().unwrap();
@@ -566,7 +569,11 @@ fn saved_cases_are_named_as_the_readme_says() {
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert_eq!(last_json(&out)["input"], format!("s/{stem}.in"));
     // The 10×8 board's whole line of play is saved beside it.
-    let mut files = [exts(&stem), vec![format!("{stem}.explain.txt")]].concat();
+    let mut files = [
+        exts(&stem),
+        vec![format!("{stem}.explain.txt"), format!("{stem}.meta")],
+    ]
+    .concat();
     files.sort();
     assert_eq!(names_in(&d.join("s")), files);
 }

@@ -504,6 +504,7 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
             "chess-1.ans",
             "chess-1.err",
             "chess-1.in",
+            "chess-1.meta",
             "chess-1.original.ans",
             "chess-1.original.err",
             "chess-1.original.in",

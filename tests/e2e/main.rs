@@ -19,6 +19,7 @@ mod readme;
 mod reports;
 mod runner;
 mod setter_tools;
+mod settings;
 mod shooting;
 mod timing;
 mod tolerance;

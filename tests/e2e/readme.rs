@@ -35,14 +35,22 @@ fn console_blocks(readme: &str) -> Vec<(String, Vec<String>)> {
     blocks
 }
 
-/// The files the examples name: the repository's `cases/`, `bad.in` and `good.in`, the
-/// official chess pack (`--plan official`) as `chess-data/`, and the example programs.
+/// The files the examples name: the repository's `cases/`, a copy of its `examples/` (their
+/// commands write there), `bad.in` and `good.in`, the official chess pack (`--plan official`) as `chess-data/`,
+/// and the example programs.
 fn example_dir() -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     std::os::unix::fs::symlink(root.join("cases"), d.join("cases")).unwrap();
+    let copied = Command::new("cp")
+        .arg("-R")
+        .arg(root.join("examples"))
+        .arg(d)
+        .status()
+        .unwrap();
+    assert!(copied.success(), "cannot copy examples/");
     std::fs::write(d.join("bad.in"), BAD_IN).unwrap();
     std::fs::copy(root.join("cases/chess/01-sample.in"), d.join("good.in")).unwrap();
     for (name, behaviour) in PROGRAMS {
@@ -111,7 +119,17 @@ fn readme_console_examples_show_what_duipai_prints() {
     let blocks = console_blocks(&readme);
     assert!(blocks.len() >= 4, "only {} console blocks", blocks.len());
     let dir = example_dir();
+    // An empty build cache: a source file's "compiled" line shows every time.
+    let cache = tempfile::tempdir().unwrap();
     for (command, shown) in blocks {
+        // `cd DIR && duipai ...` runs in DIR, as the examples of a problem folder do.
+        let (cwd, command) = match command
+            .strip_prefix("cd ")
+            .and_then(|c| c.split_once(" && "))
+        {
+            Some((sub, rest)) => (dir.path().join(sub), rest.to_string()),
+            None => (dir.path().to_path_buf(), command),
+        };
         let words = shell_words::split(&command).unwrap();
         assert_eq!(words[0], "duipai", "{command}");
         // One pipe for both streams, as a terminal interleaves them.
@@ -121,8 +139,9 @@ fn readme_console_examples_show_what_duipai_prints() {
             .arg("sh")
             .arg(duipai())
             .args(&words[1..])
-            .current_dir(dir.path())
+            .current_dir(&cwd)
             .env("NO_COLOR", "1")
+            .env("DUIPAI_CACHE_DIR", cache.path())
             .output()
             .unwrap();
         let printed = String::from_utf8_lossy(&out.stdout);

@@ -39,22 +39,14 @@ impl Runner for FakeRunner<'_> {
             Some(out) => (Termination::Exited(0), out.into_bytes()),
             None => (Termination::Exited(3), Vec::new()),
         };
-        Ok(Execution {
-            termination,
-            stdout,
-            stderr: b"fake\n".to_vec(),
-            stderr_bytes: 5,
-            cpu_time: Duration::from_millis(1),
-            cpu_times: vec![Duration::from_millis(1)],
-            cpu_wait: Duration::ZERO,
-            cpu_starved: false,
-            output_file: None,
-            wall_time: Duration::from_millis(1),
-            peak_memory_bytes: None,
-            peak_processes: 1,
-            pgid: 0,
-            limits: *limits,
-        })
+        let mut execution = Execution::from_outcome(termination, stdout, *limits);
+        execution.stderr = b"fake\n".to_vec();
+        execution.stderr_bytes = 5;
+        execution.cpu_time = Duration::from_millis(1);
+        execution.cpu_times = vec![execution.cpu_time];
+        execution.wall_time = Duration::from_millis(1);
+        execution.peak_processes = 1;
+        Ok(execution)
     }
 }
 
@@ -183,13 +175,10 @@ fn a_correct_program_passes_every_seed() {
     let mut cfg = config(problem::by_name("chessboard").unwrap(), 2, dir.path());
     cfg.iterations = Some(60);
     let outcome = stress::run(&cfg, &runner, &mut |_| {}).unwrap();
-    let Outcome::Passed {
-        cases, last_seed, ..
-    } = outcome
-    else {
+    let Outcome::Passed(passed) = outcome else {
         panic!("a correct program failed")
     };
-    assert_eq!((cases, last_seed), (60, Some(60)));
+    assert_eq!((passed.cases, passed.last_seed), (60, Some(60)));
     assert_eq!(runner.runs.load(Ordering::SeqCst), 60);
 }
 

@@ -47,6 +47,10 @@ pub struct Cli {
     /// forces it), always, never. JSON and JUnit are never coloured.
     #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
     pub color: ColorArg,
+    /// The problem folder's settings, read by test, stress, gen, pack and failures (default:
+    /// duipai.toml in the current directory, if there is one). Flags typed override them.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `--color`.
@@ -71,6 +75,10 @@ pub enum Command {
     Test(TestArgs),
     /// Feed random cases to a program until one fails, then minimize it.
     Stress(StressArgs),
+    /// List the failing cases stress saved; with --prune-passing, remove those that pass now.
+    Failures(FailuresArgs),
+    /// Write a commented duipai.toml for the problem in this folder.
+    Init(InitArgs),
     /// Write the missing answer files of stored inputs, from a reference or the built-in
     /// solver; never replaces an existing one.
     Answers(AnswersArgs),
@@ -408,6 +416,9 @@ pub struct StressArgs {
     /// Do not first re-run the failing cases saved in the --save directory.
     #[arg(long)]
     pub no_replay: bool,
+    /// Remove the saved failing cases that pass when they are re-run first.
+    #[arg(long, conflicts_with = "no_replay")]
+    pub prune_passing: bool,
     /// Run again whenever the program (or a file among its arguments) changes, saved
     /// failures first; Ctrl-C ends.
     #[arg(long)]
@@ -452,9 +463,47 @@ pub struct StressArgs {
     pub program: Vec<OsString>,
 }
 
+#[derive(Debug, Args)]
+pub struct FailuresArgs {
+    /// The problem whose saved failures to list (default: every problem's).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: Option<String>,
+    /// Where stress saved them.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
+    pub save: PathBuf,
+    /// Re-run the problem's saved failures on PROGRAM and remove the files of those that
+    /// pass now.
+    #[arg(long, requires = "program")]
+    pub prune_passing: bool,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// A compiler for source files given as programs, as LANG=COMMAND; repeatable.
+    #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
+    pub compilers: Vec<CompilerOverride>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// How outputs are compared, as in the stress run that saved them.
+    #[command(flatten)]
+    pub compare: CompareArgs,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    /// The program to re-run them on (with --prune-passing), and its arguments.
+    #[arg(last = true, value_name = "PROGRAM", requires = "prune_passing")]
+    pub program: Vec<OsString>,
+}
+
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The problem's name (default: the folder's name): a game duipai knows, or a name of
+    /// your own.
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: Option<String>,
+}
+
 /// A problem name for `stress`: a registered game, or a name for files of one duipai does
 /// not know.
-fn parse_problem_name(s: &str) -> Result<String, String> {
+pub fn parse_problem_name(s: &str) -> Result<String, String> {
     let plain = !s.is_empty()
         && s.len() <= 64
         && s.bytes()

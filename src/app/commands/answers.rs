@@ -11,8 +11,8 @@ use crate::app::ui::jobs;
 use crate::app::{interrupt, programs};
 use crate::judge::ProcessRunner;
 use crate::run::Limits;
-use crate::stress::program_name;
 use crate::suite::{self, Reference};
+use crate::text::program_name;
 use crate::text::{plural, quote};
 
 pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {

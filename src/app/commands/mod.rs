@@ -2,7 +2,9 @@
 //! engine, and hands the outcome to a reporter.
 
 pub mod answers;
+pub mod failures;
 pub mod generate;
+pub mod init;
 pub mod pack;
 pub mod solve;
 pub mod stress;

@@ -12,14 +12,24 @@ use anyhow::bail;
 use crate::problem::{self, Spec};
 use crate::report::junit::{self, JunitCase, JunitFailure};
 use crate::report::{self, CaseRecord, human, json};
-use crate::stress::{
-    self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source, program_name,
-};
-use crate::text::{plural_s, quote};
+use crate::saved;
+use crate::stress::{self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source};
+use crate::text::{plural_s, program_name, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("stress", &args.program);
+    if problem::by_name(&args.problem).is_none()
+        && args.generator.is_some()
+        && let Some(game) = near_game(&args.problem)
+    {
+        // Any name is allowed for a problem of one's own; a near miss of a game is pointed out.
+        eprintln!(
+            "duipai: note: {} is not a problem duipai knows; did you mean {game}? (any other \
+             name is fine for a problem of your own)",
+            quote(&args.problem)
+        );
+    }
     if args.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let helpers = [
@@ -33,16 +43,53 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai stress", run_once(&args)),
+            || junit::on_error(args.junit.as_deref(), "duipai stress", execute(&args)),
         );
     }
-    run_once(&args)
+    execute(&args)
 }
 
-fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
+fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
+    let config = prepared(args)?;
+    crate::fsutil::check_output_dir(&args.save, "--save")?;
+    if let Some(path) = &args.junit {
+        junit::check_report_path(path)?;
+    }
+    let out = Human::new(args.json);
+    let runner = args.limits.runner();
+    let replayed = if args.no_replay {
+        Vec::new()
+    } else {
+        replay(&config, &runner, &out, args.prune_passing)?
+    };
+    let earlier = Earlier {
+        still_failing: replayed
+            .iter()
+            .filter(|r| !r.verdict.is_accepted())
+            .map(|r| r.name.clone())
+            .collect(),
+        junit_cases: replayed
+            .iter()
+            .map(|r| JunitCase {
+                name: format!("replay {}", r.name),
+                ..JunitCase::of_record(r)
+            })
+            .collect(),
+    };
+    out.line(heading(args, &config));
+    match search(&config, &runner, &out)? {
+        Outcome::Passed(passed) => report_passed(args, earlier, &passed, &out),
+        Outcome::Failed(failure) => {
+            report_failed(args, &config, earlier, &failure, started_at, &out)
+        }
+    }
+}
+
+/// The configuration with every source file compiled (or taken from the cache) once, before
+/// any case, and the checker ready.
+fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
     let mut config = config(args)?;
-    // Source files are compiled (or taken from the cache) once, before any case.
     config.program = programs::ready(&config.program, &args.compilers, "program")?;
     if let Source::External(generator) = &config.source {
         config.source = Source::External(programs::ready(generator, &args.compilers, "generator")?);
@@ -59,31 +106,20 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
         &args.compilers,
         &config.limits,
     )?;
-    crate::fsutil::check_output_dir(&args.save, "--save")?;
-    if let Some(path) = &args.junit {
-        junit::check_report_path(path)?;
-    }
-    let out = Human::new(args.json);
-    let runner = args.limits.runner();
-    let replayed = if args.no_replay {
-        Vec::new()
-    } else {
-        replay(&config, &runner, &out)?
-    };
-    let still_failing: Vec<String> = replayed
-        .iter()
-        .filter(|r| !r.verdict.is_accepted())
-        .map(|r| r.name.clone())
-        .collect();
-    let mut junit_cases: Vec<JunitCase> = replayed
-        .iter()
-        .map(|r| JunitCase {
-            name: format!("replay {}", r.name),
-            ..JunitCase::of_record(r)
-        })
-        .collect();
+    Ok(config)
+}
 
-    out.line(format!(
+/// What the replay of saved failures left for the final report.
+struct Earlier {
+    /// The saved cases that still fail.
+    still_failing: Vec<String>,
+    /// One JUnit case per replayed case.
+    junit_cases: Vec<JunitCase>,
+}
+
+/// `stressing a.out on chess from seed 1 (2 workers)`.
+fn heading(args: &StressArgs, config: &Config) -> String {
+    format!(
         "stressing {} on {} from seed {}{} ({} worker{})",
         program_name(&args.program),
         args.problem,
@@ -93,10 +129,14 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
             .unwrap_or_default(),
         config.jobs,
         plural_s(config.jobs as u64)
-    ));
+    )
+}
 
+/// Runs the stress engine with the live progress line and the report's lines as they come.
+fn search(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Outcome> {
     let progress = Progress::counter("cases");
     let mut live = true;
+    let styles = ui::styles();
     let mut on_event = |event: Event| {
         match &event {
             Event::Progress { cases, elapsed } => {
@@ -114,131 +154,159 @@ fn run_once(args: &StressArgs) -> anyhow::Result<Status> {
         // A line of the report: the live line makes way for it, and comes back only while
         // minimizing.
         live = false;
-        if let Some(line) = human::stress_event(&event) {
-            let line = match &event {
-                Event::Failed { verdict, .. } => line.replacen(
-                    verdict.code(),
-                    &ui::paint(verdict.code(), ui::verdict_style(*verdict)),
-                    1,
-                ),
-                _ => line,
-            };
+        if let Some(line) = human::stress_event(&event, &styles) {
             progress.suspend(|| out.line(line));
         }
     };
-    let outcome = stress::run(&config, &runner, &mut on_event);
+    let outcome = stress::run(config, runner, &mut on_event);
     progress.finish();
-    match outcome? {
-        Outcome::Passed {
+    outcome
+}
+
+/// The summary of a search that found nothing, in every report asked for. Saved cases that
+/// still fail are a failure found, interrupt or not; with none, an interrupted search has not
+/// shown that the program passes.
+fn report_passed(
+    args: &StressArgs,
+    earlier: Earlier,
+    passed: &stress::Passed,
+    out: &Human,
+) -> anyhow::Result<Status> {
+    let stress::Passed {
+        cases,
+        first_seed,
+        last_seed,
+        interrupted,
+        elapsed,
+    } = *passed;
+    let summary = human::stress_passed(cases, first_seed, last_seed, interrupted, elapsed);
+    out.line(summary.clone());
+    if let Some(path) = &args.junit {
+        let mut junit_cases = earlier.junit_cases;
+        junit_cases.push(JunitCase {
+            name: passed_case_name(
+                &args.problem,
+                cases,
+                (first_seed, last_seed),
+                interrupted,
+                args.shard,
+            ),
+            time: elapsed,
+            system_out: summary.trim().to_string(),
+            ..JunitCase::default()
+        });
+        write_junit(path, &junit_cases, elapsed)?;
+    }
+    let status = if !earlier.still_failing.is_empty() {
+        Status::Failure
+    } else if interrupted {
+        Status::Interrupted
+    } else {
+        Status::Success
+    };
+    if args.json {
+        let summary = json::StressPassed {
+            still_failing: earlier.still_failing,
+            status: if status == Status::Interrupted {
+                "interrupted"
+            } else {
+                "ok"
+            },
+            problem: args.problem.clone(),
             cases,
             first_seed,
             last_seed,
             interrupted,
-            elapsed,
-        } => {
-            let summary = human::stress_passed(cases, first_seed, last_seed, interrupted, elapsed);
-            out.line(summary.clone());
-            if let Some(path) = &args.junit {
-                junit_cases.push(JunitCase {
-                    name: passed_case_name(
-                        &args.problem,
-                        cases,
-                        (first_seed, last_seed),
-                        interrupted,
-                        args.shard,
-                    ),
-                    time: elapsed,
-                    system_out: summary.trim().to_string(),
-                    ..JunitCase::default()
-                });
-                write_junit(path, &junit_cases, elapsed)?;
-            }
-            // Saved cases that still fail are a failure found, interrupt or not; with none, an
-            // interrupted search has not shown that the program passes.
-            let status = if !still_failing.is_empty() {
-                Status::Failure
-            } else if interrupted {
-                Status::Interrupted
-            } else {
-                Status::Success
-            };
-            if args.json {
-                let summary = json::StressPassed {
-                    still_failing: still_failing.clone(),
-                    status: if status == Status::Interrupted {
-                        "interrupted"
-                    } else {
-                        "ok"
-                    },
-                    problem: args.problem.clone(),
-                    cases,
-                    first_seed,
-                    last_seed,
-                    interrupted,
-                    seed: None,
-                    verdict: None,
-                    input: None,
-                    cases_per_second: cases as f64 / elapsed.as_secs_f64().max(1e-9),
-                    elapsed_ms: elapsed.as_millis() as u64,
-                };
-                println!("{}", json::line(&summary));
-            }
-            Ok(status)
-        }
-        Outcome::Failed(failure) => {
-            let explained = human::stress_failure(&failure);
-            out.text(ui::explanation(&explained));
-            let silent = failure.outcome.execution.stdout.is_empty();
-            if let Some(hint) =
-                programs::file_io_hint(&config.name, args.limits.file_io, silent, started_at)
-            {
-                out.line(format!("\n{hint}"));
-            }
-            let problem = args.problem.as_str();
-            let replay_test = replay::test_command(
-                problem,
-                &failure.input_path,
-                &args.compare,
-                &args.limits,
-                &args.checker,
-                &args.compilers,
-                &args.program,
-            );
-            let replay_lines = format!(
-                "replay: {replay_test}\n        {}",
-                replay::stress_command(args, failure.seed)
-            );
-            out.line(format!("\n{replay_lines}"));
-            if let Some(path) = &args.junit {
-                junit_cases.push(failed_case(&failure, &explained, &replay_lines));
-                write_junit(path, &junit_cases, failure.elapsed)?;
-            }
-            if args.json {
-                let stdout = &failure.outcome.execution.stdout;
-                let summary = json::StressFailed {
-                    still_failing,
-                    status: "failed",
-                    problem: args.problem.clone(),
-                    seed: failure.seed,
-                    verdict: failure.outcome.verdict(),
-                    detail: failure.outcome.judgement.detail.clone(),
-                    input: failure.input_path.clone(),
-                    original_input: failure.original_path.clone(),
-                    expected: report::expected_text(&failure.expected.text),
-                    actual: report::actual_text(stdout),
-                    cases: failure.cases,
-                    shrink_steps: failure.minimization.map(|m| m.stats.steps),
-                    shrink_runs: failure.minimization.map(|m| m.stats.runs),
-                    shrink_ms: failure.minimization.map(|m| m.elapsed.as_millis() as u64),
-                    one_minimal: failure.minimization.map(|m| m.stats.end == End::Minimal),
-                    explanation: failure.explain_path.clone(),
-                    replay: replay_test,
-                    elapsed_ms: failure.elapsed.as_millis() as u64,
-                };
-                println!("{}", json::line(&summary));
-            }
-            Ok(Status::Failure)
-        }
+            seed: None,
+            verdict: None,
+            input: None,
+            cases_per_second: cases as f64 / elapsed.as_secs_f64().max(1e-9),
+            elapsed_ms: elapsed.as_millis() as u64,
+        };
+        println!("{}", json::line(&summary));
+    }
+    Ok(status)
+}
+
+/// The failure found: its explanation, a hint about file I/O, the replay commands, and the
+/// JUnit and JSON reports.
+fn report_failed(
+    args: &StressArgs,
+    config: &Config,
+    earlier: Earlier,
+    failure: &stress::Failure,
+    started_at: std::time::SystemTime,
+    out: &Human,
+) -> anyhow::Result<Status> {
+    record_program(args, failure);
+    let explained = human::stress_failure(failure);
+    out.text(ui::explanation(&explained));
+    let silent = failure.outcome.execution.stdout.is_empty();
+    if let Some(hint) =
+        programs::file_io_hint(&config.name, args.limits.file_io, silent, started_at)
+    {
+        out.line(format!("\n{hint}"));
+    }
+    let replay_test = replay::test_command(
+        &args.problem,
+        &failure.input_path,
+        &args.compare,
+        &args.limits,
+        &args.checker,
+        &args.compilers,
+        &args.program,
+    );
+    let replay_lines = format!(
+        "replay: {replay_test}\n        {}",
+        replay::stress_command(args, failure.seed)
+    );
+    out.line(format!("\n{replay_lines}"));
+    if let Some(path) = &args.junit {
+        let mut junit_cases = earlier.junit_cases;
+        junit_cases.push(failed_case(failure, &explained, &replay_lines));
+        write_junit(path, &junit_cases, failure.elapsed)?;
+    }
+    if args.json {
+        println!(
+            "{}",
+            json::line(&failed_summary(
+                args,
+                failure,
+                earlier.still_failing,
+                replay_test
+            ))
+        );
+    }
+    Ok(Status::Failure)
+}
+
+/// The JSON summary of a failure found.
+fn failed_summary(
+    args: &StressArgs,
+    failure: &stress::Failure,
+    still_failing: Vec<String>,
+    replay: String,
+) -> json::StressFailed {
+    let minimization = failure.minimization;
+    json::StressFailed {
+        still_failing,
+        status: "failed",
+        problem: args.problem.clone(),
+        seed: failure.seed,
+        verdict: failure.outcome.verdict(),
+        detail: failure.outcome.judgement.detail.clone(),
+        input: failure.input_path.clone(),
+        original_input: failure.original_path.clone(),
+        expected: report::expected_text(&failure.expected.text),
+        actual: report::actual_text(&failure.outcome.execution.stdout),
+        cases: failure.cases,
+        shrink_steps: minimization.map(|m| m.stats.steps),
+        shrink_runs: minimization.map(|m| m.stats.runs),
+        shrink_ms: minimization.map(|m| m.elapsed.as_millis() as u64),
+        one_minimal: minimization.map(|m| m.stats.end == End::Minimal),
+        explanation: failure.explain_path.clone(),
+        replay,
+        elapsed_ms: failure.elapsed.as_millis() as u64,
     }
 }
 
@@ -294,9 +362,40 @@ fn write_junit(
     junit::write_report_file(path, &xml)
 }
 
-/// Runs the program on the failing cases saved for this problem, before any new seed;
-/// returns the record of each.
-fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Vec<CaseRecord>> {
+/// Writes the sidecar that names the program that failed and how, so that `duipai failures`
+/// can list it; a sidecar that cannot be written costs only that listing.
+fn record_program(args: &StressArgs, failure: &stress::Failure) {
+    let original = (failure.original_path != failure.input_path)
+        .then(|| failure.original_path.file_name())
+        .flatten()
+        .map(|name| name.to_string_lossy().into_owned());
+    let meta = saved::Meta {
+        problem: args.problem.clone(),
+        seed: failure.seed,
+        verdict: failure.outcome.verdict().code().to_string(),
+        detail: failure.outcome.judgement.detail.clone(),
+        program: crate::text::quote_command(&args.program),
+        original,
+        saved_at: saved::now(),
+    };
+    if let Err(err) = saved::write_meta(&failure.input_path, &meta) {
+        eprintln!("duipai: warning: {err:#}");
+    }
+}
+
+/// The built-in game a problem name is a near miss of (`chesss`), if any.
+fn near_game(name: &str) -> Option<&'static str> {
+    crate::text::closest(name, problem::names(), 2)
+}
+
+/// Runs the program on the failing cases saved for this problem, before any new seed, and
+/// with `prune` removes those that pass; returns the record of each.
+fn replay(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+    prune: bool,
+) -> anyhow::Result<Vec<CaseRecord>> {
     let cases = crate::suite::collect_saved(&config.save_dir, &config.name, config.rule)?;
     if cases.is_empty() {
         return Ok(Vec::new());
@@ -315,12 +414,12 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         decider: &config.decider,
     };
     let mut records: Vec<CaseRecord> = Vec::new();
-    crate::suite::judge_all(
+    let outcomes = crate::suite::judge_all(
         &cases,
         &run,
         |i, outcome| {
             let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
-            out.line(ui::verdict_line(&report::human_line(&record)));
+            out.line(report::human_line(&record, &ui::styles()));
             if !record.verdict.is_accepted() {
                 out.text(report::stderr_block(&record.stderr));
             }
@@ -328,6 +427,11 @@ fn replay(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
         },
         || {},
     )?;
+    if prune && !crate::run::cancelled() {
+        super::failures::remove_passing(&cases[..outcomes.len()], &outcomes, out)?;
+        out.line("");
+        return Ok(records);
+    }
     let still = records.iter().filter(|r| !r.verdict.is_accepted()).count();
     out.line(if still == 0 {
         "all of them pass now\n".to_string()
@@ -344,9 +448,12 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         (Some(command), _) => Source::External(command.0.clone()),
         (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
         (None, None) => bail!(
-            "duipai does not know the problem {} (it knows {}): give --generator and \
+            "duipai does not know the problem {}{} (it knows {}): give --generator and \
              --reference for it",
             quote(&args.problem),
+            near_game(&args.problem)
+                .map(|game| format!("; did you mean {game}?"))
+                .unwrap_or_default(),
             problem::names().join(", ")
         ),
     };

@@ -9,9 +9,10 @@ use crate::app::args::TestArgs;
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, programs, watch};
+use crate::judge::CaseOutcome;
 use crate::report::{self, CaseRecord, json, junit};
-use crate::stress::program_name;
 use crate::suite::{self, SuiteRun};
+use crate::text::program_name;
 use crate::text::{plural, plural_s};
 
 /// How many failing cases get a diff in the human report.
@@ -30,13 +31,13 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai test", run_once(&args)),
+            || junit::on_error(args.junit.as_deref(), "duipai test", execute(&args)),
         );
     }
-    run_once(&args)
+    execute(&args)
 }
 
-fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
+fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
     let problem = args.problem.as_str();
@@ -69,12 +70,36 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
         jobs,
         decider: &decider,
     };
+    let outcomes = judge(args, &cases, &run, &out)?;
+    show_diffs(args, &cases, &outcomes, &out);
+    let silent = outcomes.iter().any(|o| {
+        o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
+    });
+    if let Some(hint) = programs::file_io_hint(problem, args.limits.file_io, silent, started_at) {
+        out.line(format!("\n{hint}"));
+    }
+    let records: Vec<CaseRecord> = cases
+        .iter()
+        .zip(&outcomes)
+        .map(|(case, outcome)| CaseRecord::new(&case.name, &case.expected.text, outcome))
+        .collect();
+    summarize(args, &records, started.elapsed(), &out)
+}
+
+/// Judges every case, each reported as it is judged, in order; an interrupt is an error.
+fn judge(
+    args: &TestArgs,
+    cases: &[suite::StoredCase],
+    run: &SuiteRun,
+    out: &Human,
+) -> anyhow::Result<Vec<CaseOutcome>> {
+    let styles = ui::styles();
     let outcomes = suite::judge_all(
-        &cases,
-        &run,
+        cases,
+        run,
         |i, outcome| {
             let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
-            out.line(ui::verdict_line(&report::human_line(&record)));
+            out.line(report::human_line(&record, &styles));
             if !record.verdict.is_accepted() {
                 out.text(report::stderr_block(&record.stderr));
             }
@@ -83,8 +108,7 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
             }
         },
         || {},
-    );
-    let outcomes = outcomes?;
+    )?;
     if crate::run::cancelled() {
         // An error after the interrupt: the command ends as interrupted (exit 130).
         bail!(
@@ -93,65 +117,64 @@ fn run_once(args: &TestArgs) -> anyhow::Result<Status> {
             plural(cases.len() as u64, "case")
         );
     }
+    Ok(outcomes)
+}
 
-    let records: Vec<CaseRecord> = cases
-        .iter()
-        .zip(&outcomes)
-        .map(|(case, outcome)| CaseRecord::new(&case.name, &case.expected.text, outcome))
-        .collect();
-    let failures: Vec<usize> = (0..cases.len())
-        .filter(|&i| !outcomes[i].verdict().is_accepted())
-        .collect();
-    // A checker's message says what is wrong; the answer file is one right answer of
-    // possibly many, so a diff against it would mislead.
-    let diffs = if args.checker.checker.is_some() {
-        0
-    } else {
-        DIFFS_SHOWN
-    };
-    for &i in failures.iter().take(diffs) {
+/// A diff of expected and actual output for the first failures that printed something.
+/// None with a checker: its message says what is wrong, and the answer file is one right
+/// answer of possibly many, so a diff against it would mislead.
+fn show_diffs(args: &TestArgs, cases: &[suite::StoredCase], outcomes: &[CaseOutcome], out: &Human) {
+    if args.checker.checker.is_some() {
+        return;
+    }
+    let failed = |i: &usize| !outcomes[*i].verdict().is_accepted();
+    for i in (0..cases.len()).filter(failed).take(DIFFS_SHOWN) {
         if report::shows_output(outcomes[i].verdict()) {
             out.line(format!(
                 "\n{}: {}",
                 cases[i].name, outcomes[i].judgement.detail
             ));
-            out.text(ui::diff(&report::diff::unified(
+            out.text(report::diff::unified(
                 &cases[i].expected.text,
                 &outcomes[i].execution.stdout,
-            )));
+                &ui::styles(),
+            ));
         }
     }
-    let silent = outcomes.iter().any(|o| {
-        o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
-    });
-    if let Some(hint) = programs::file_io_hint(problem, args.limits.file_io, silent, started_at) {
-        out.line(format!("\n{hint}"));
-    }
-    let elapsed = started.elapsed();
+}
+
+/// The summary line, the JUnit and JSON reports, and the status.
+fn summarize(
+    args: &TestArgs,
+    records: &[CaseRecord],
+    elapsed: std::time::Duration,
+    out: &Human,
+) -> anyhow::Result<Status> {
+    let problem = args.problem.as_str();
+    let failed = records.iter().filter(|r| !r.verdict.is_accepted()).count();
     out.line(format!(
         "\n{}: {} in {:.2} s",
         plural(records.len() as u64, "case"),
-        report::summary(&records),
+        report::summary(records),
         elapsed.as_secs_f64()
     ));
-
     if let Some(path) = &args.junit {
         let suite = format!("duipai test {problem} {}", args.dir.display());
-        let xml = junit::junit_xml(&suite, &records, elapsed)?;
+        let xml = junit::junit_xml(&suite, records, elapsed)?;
         junit::write_report_file(path, &xml)?;
     }
     if args.json {
         let summary = json::TestSummary {
-            status: if failures.is_empty() { "ok" } else { "failed" },
+            status: if failed == 0 { "ok" } else { "failed" },
             problem,
-            cases: &records,
-            passed: records.len() - failures.len(),
-            failed: failures.len(),
+            cases: records,
+            passed: records.len() - failed,
+            failed,
             elapsed_ms: elapsed.as_millis() as u64,
         };
         println!("{}", json::line(&summary));
     }
-    Ok(if failures.is_empty() {
+    Ok(if failed == 0 {
         Status::Success
     } else {
         Status::Failure
@@ -200,9 +223,12 @@ fn collect(
             Some(checker) => format!("judged by the checker {}", program_name(&checker.0)),
             None => "compared with the answers token by token".to_string(),
         };
+        let near = crate::text::closest(problem, crate::problem::names(), 2)
+            .map(|game| format!("; did you mean {game}?"))
+            .unwrap_or_default();
         eprintln!(
-            "duipai: note: {} is not a problem duipai knows ({}): inputs are not checked, \
-             and outputs are {how}",
+            "duipai: note: {} is not a problem duipai knows ({}){near}: inputs are not \
+             checked, and outputs are {how}",
             crate::text::quote(problem),
             crate::problem::names().join(", ")
         );

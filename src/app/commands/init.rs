@@ -1,0 +1,244 @@
+//! `duipai init`: a commented `duipai.toml` for the problem in this folder, with the
+//! generator, brute force and validator found beside it already filled in.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::CommandFactory;
+
+use crate::app::args::{Cli, InitArgs, parse_problem_name};
+use crate::app::config;
+use crate::app::exit::Status;
+use crate::text::quote;
+
+/// The source extensions duipai runs, in the order a folder's files are looked for.
+const EXTENSIONS: [&str; 7] = ["py", "cpp", "cc", "cxx", "c", "rs", "java"];
+
+/// One line of the file: a setting, an example value (TOML), and what it is for.
+struct Line {
+    key: &'static str,
+    example: &'static str,
+    about: &'static str,
+}
+
+/// The settings shared by the commands, listed when some command has them.
+const SHARED: [Line; 8] = [
+    Line {
+        key: "time-limit",
+        example: "\"1s\"",
+        about: "CPU time of the program under test: 1500, 1500ms or 2s",
+    },
+    Line {
+        key: "memory-limit",
+        example: "256",
+        about: "its memory in MiB, or 512MiB, 1GiB",
+    },
+    Line {
+        key: "jobs",
+        example: "2",
+        about: "parallel workers (default: one per core)",
+    },
+    Line {
+        key: "checker",
+        example: "\"check.py\"",
+        about: "judges an output when answers are not compared token by token",
+    },
+    Line {
+        key: "checker-protocol",
+        example: "\"testlib\"",
+        about: "how the checker is called",
+    },
+    Line {
+        key: "interactor",
+        example: "\"interact.py\"",
+        about: "talks with the program, for an interactive problem",
+    },
+    Line {
+        key: "tolerance",
+        example: "1e-6",
+        about: "real numbers in answers are accepted within it",
+    },
+    Line {
+        key: "ignore-case",
+        example: "true",
+        about: "answers' words are compared ignoring case",
+    },
+];
+
+/// The settings of `[stress]`.
+const STRESS: [Line; 5] = [
+    Line {
+        key: "generator",
+        example: "\"gen.py\"",
+        about: "prints one case; gets the seed as its last argument",
+    },
+    Line {
+        key: "reference",
+        example: "\"brute.cpp\"",
+        about: "a slow solution you trust",
+    },
+    Line {
+        key: "validator",
+        example: "\"val.py\"",
+        about: "exits 0 on a valid case, so that failing cases are minimized",
+    },
+    Line {
+        key: "save",
+        example: "\"duipai-failures\"",
+        about: "where failing cases are saved",
+    },
+    Line {
+        key: "time",
+        example: "60",
+        about: "seconds of searching (default: until a failure or Ctrl-C)",
+    },
+];
+
+/// The usual names of a folder's helper programs, by the setting that runs them.
+const HELPERS: [(&str, &[&str]); 3] = [
+    ("generator", &["gen", "generator"]),
+    (
+        "reference",
+        &["brute", "bf", "naive", "slow", "std", "ref", "reference"],
+    ),
+    ("validator", &["val", "validator", "validate"]),
+];
+
+pub fn run(args: InitArgs, path: Option<PathBuf>) -> anyhow::Result<Status> {
+    let path = path.unwrap_or_else(|| PathBuf::from(config::FILE_NAME));
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if path.exists() {
+        bail!(
+            "{} already exists; edit it, or remove it to write a new one",
+            path.display()
+        );
+    }
+    let name = match args.problem {
+        Some(name) => name,
+        None => folder_name(&dir)?,
+    };
+    let text = template(&name, &found_helpers(&dir));
+    crate::fsutil::write_new_atomic(&path, text.as_bytes())?;
+    let helpers = found_helpers(&dir);
+    let ready = crate::problem::by_name(&name).is_some()
+        || ["generator", "reference"]
+            .iter()
+            .all(|key| helpers.iter().any(|(k, _)| k == key));
+    eprintln!(
+        "duipai: wrote {} for {}; {}`duipai stress -- SOLUTION` stresses a solution with it",
+        path.display(),
+        quote(&name),
+        if ready {
+            ""
+        } else {
+            "set its generator and reference in [stress], then "
+        }
+    );
+    Ok(Status::Success)
+}
+
+/// The problem's name from the folder's: it names the saved files, so it must be one.
+fn folder_name(dir: &Path) -> anyhow::Result<String> {
+    let absolute = std::fs::canonicalize(dir)
+        .with_context(|| format!("cannot read the folder {}", dir.display()))?;
+    let folder = absolute
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    parse_problem_name(&folder).map_err(|_| {
+        anyhow::anyhow!(
+            "the folder's name {} cannot name a problem (letters, digits, - and _): give one, \
+             `duipai init NAME`",
+            quote(&folder)
+        )
+    })
+}
+
+/// The helper programs found in `dir`, by setting: `("generator", "gen.py")`.
+fn found_helpers(dir: &Path) -> Vec<(&'static str, String)> {
+    HELPERS
+        .iter()
+        .filter_map(|(key, stems)| {
+            stems
+                .iter()
+                .flat_map(|stem| EXTENSIONS.iter().map(move |ext| format!("{stem}.{ext}")))
+                .find(|file| dir.join(file).is_file())
+                .map(|file| (*key, file))
+        })
+        .collect()
+}
+
+/// The text of a new `duipai.toml` for the problem `name`, with the helper programs `found`
+/// set and every other common setting shown commented out.
+pub fn template(name: &str, found: &[(&str, String)]) -> String {
+    let known = crate::problem::by_name(name).is_some();
+    let mut text = format!(
+        "# duipai.toml: the settings of the problem in this folder, read by `duipai stress`,\n\
+         # `test`, `gen`, `pack` and `failures` run here (or given --config). Every key is a\n\
+         # flag of those commands without its dashes; flags typed on the command line win.\n\
+         # Paths are relative to this file.\n\n\
+         problem = {}\n",
+        toml_string(name)
+    );
+    let root = Cli::command();
+    let has = |command: &str, key: &str| {
+        root.find_subcommand(command)
+            .is_some_and(|c| config::takes_key(c, key))
+    };
+    text.push_str("\n# Shared by the commands that have them.\n");
+    for line in SHARED
+        .iter()
+        .filter(|l| config::COMMANDS.iter().any(|c| has(c, l.key)))
+    {
+        text.push_str(&commented(line, None));
+    }
+    text.push_str("\n[stress]\n");
+    for line in STRESS.iter().filter(|l| has("stress", l.key)) {
+        let set = found
+            .iter()
+            .find(|(key, _)| *key == line.key)
+            .map(|(_, file)| toml_string(file));
+        let builtin = known && matches!(line.key, "generator" | "reference");
+        let line = Line {
+            about: if builtin {
+                "default: duipai's own for this problem"
+            } else {
+                line.about
+            },
+            ..*line
+        };
+        text.push_str(&commented(&line, set));
+    }
+    text.push_str(
+        "\n# Settings of one command alone go in its table: [test], [gen], [pack], [failures].\n",
+    );
+    text
+}
+
+/// `key = value  # about`, commented out unless a value is set.
+fn commented(line: &Line, set: Option<String>) -> String {
+    let (prefix, value) = match set {
+        Some(value) => ("", value),
+        None => ("# ", line.example.to_string()),
+    };
+    let setting = format!("{prefix}{} = {value}", line.key);
+    format!("{setting:<32} # {}\n", line.about)
+}
+
+/// A TOML basic string.
+fn toml_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

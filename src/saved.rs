@@ -1,0 +1,334 @@
+//! The failing cases `stress` saved, as a catalogue: their names (`NAME-SEED.in`, a second
+//! case of the same seed `NAME-SEED-2.in`), the sidecar that records which program failed a
+//! case and how (`NAME-SEED.meta`), the listing of a save directory, and the removal of one
+//! case, which touches only the files duipai writes for it.
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+/// What the sidecar `NAME-SEED.meta` records about a saved failing case.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The problem's name, as typed.
+    pub problem: String,
+    pub seed: u64,
+    /// The verdict's code: `WA`, `TLE`, ...
+    pub verdict: String,
+    pub detail: String,
+    /// The program that failed, as typed (quoted for a shell).
+    pub program: String,
+    /// The file name of the case as found, beside this one, when this one is its minimized
+    /// form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
+    /// When it was saved, in seconds since the Unix epoch.
+    pub saved_at: u64,
+}
+
+/// The extensions of the files saved for one case (the input last: it is removed first).
+const CASE_FILES: [&str; 6] = ["in", "ans", "out", "err", "meta", "explain.txt"];
+/// The extensions of the files saved for a case as found.
+const ORIGINAL_FILES: [&str; 5] = ["in", "ans", "out", "err", "explain.txt"];
+
+/// The sidecar of a saved input: `chess-5.in` → `chess-5.meta`.
+pub fn meta_path(input: &Path) -> PathBuf {
+    input.with_extension("meta")
+}
+
+/// Writes the sidecar of the saved input `input`.
+pub fn write_meta(input: &Path, meta: &Meta) -> anyhow::Result<()> {
+    let mut json = serde_json::to_string_pretty(meta).context("encoding the case's record")?;
+    json.push('\n');
+    crate::fsutil::write_atomic(&meta_path(input), json.as_bytes())
+}
+
+/// The sidecar of a saved input, if it has a readable one.
+pub fn read_meta(input: &Path) -> Option<Meta> {
+    let bytes = std::fs::read(meta_path(input)).ok()?;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// Seconds since the Unix epoch, now.
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Whether `file` is a saved case of `problem` (not a case as found): `PROBLEM-SEED.in` or
+/// `PROBLEM-SEED-K.in`.
+pub fn is_case_of(file: &str, problem: &str) -> bool {
+    file.strip_prefix(problem)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .and_then(|rest| rest.strip_suffix(".in"))
+        .is_some_and(seed_part)
+}
+
+/// `SEED` or `SEED-K`.
+fn seed_part(text: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match text.split_once('-') {
+        Some((seed, k)) => digits(seed) && digits(k),
+        None => digits(text),
+    }
+}
+
+/// The problem and seed a saved case's file name gives (`chess-5.in`, `chess-5-2.in`), when
+/// there is no sidecar to say. A name ending in two numbers is read as a second case of a
+/// seed.
+fn read_name(file: &str) -> Option<(String, u64)> {
+    let stem = file.strip_suffix(".in")?;
+    let (head, last) = stem.rsplit_once('-')?;
+    let number = |s: &str| {
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u64>().ok())
+            .flatten()
+    };
+    let last = number(last)?;
+    if let Some((name, seed)) = head.rsplit_once('-')
+        && let Some(seed) = number(seed)
+        && !name.is_empty()
+    {
+        return Some((name.to_string(), seed));
+    }
+    (!head.is_empty()).then(|| (head.to_string(), last))
+}
+
+/// One saved failing case.
+#[derive(Debug)]
+pub struct Saved {
+    pub input: PathBuf,
+    pub problem: String,
+    pub seed: u64,
+    pub meta: Option<Meta>,
+    /// The input's size in bytes.
+    pub bytes: u64,
+    /// When it was saved: the sidecar's time, else the input file's.
+    pub saved_at: Option<u64>,
+}
+
+/// The saved failing cases in `dir` (of `problem` only, if given), in natural order of their
+/// names. A missing directory holds none.
+pub fn list(dir: &Path, problem: Option<&str>) -> anyhow::Result<Vec<Saved>> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    let mut saved = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
+            continue;
+        };
+        if !file.ends_with(".in") || file.contains(".original") || !path.is_file() {
+            continue;
+        }
+        let meta = read_meta(&path);
+        let (name, seed) = match &meta {
+            Some(m) if is_case_of(file, &m.problem) => (m.problem.clone(), m.seed),
+            _ => match read_name(file) {
+                Some(named) => named,
+                None => continue,
+            },
+        };
+        if problem.is_some_and(|p| !is_case_of(file, p)) {
+            continue;
+        }
+        let metadata = entry.metadata().ok();
+        let modified = metadata
+            .as_ref()
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.duration_since(SystemTime::UNIX_EPOCH).ok())
+            .map(|d| d.as_secs());
+        saved.push(Saved {
+            saved_at: meta.as_ref().map(|m| m.saved_at).or(modified),
+            bytes: metadata.map_or(0, |m| m.len()),
+            input: path,
+            problem: name,
+            seed,
+            meta,
+        });
+    }
+    saved.sort_by(|a, b| crate::text::natural_order(a.input.as_os_str(), b.input.as_os_str()));
+    Ok(saved)
+}
+
+/// Removes the files duipai saved for the case whose input is `input` (`chess-5.in`): its
+/// `.in`, `.ans`, `.out`, `.err`, `.meta` and `.explain.txt`, and the case as found that it
+/// was minimized from (`chess-5.original.in` and its siblings: the one its sidecar names, else
+/// the one numbered as it is). Returns the files removed, the input first.
+pub fn remove_case(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let dir = input.parent().unwrap_or(Path::new(""));
+    let file = input
+        .file_name()
+        .and_then(|f| f.to_str())
+        .and_then(|f| f.strip_suffix(".in"))
+        .with_context(|| format!("{} is not a saved case", input.display()))?;
+    let original = original_stem(input, file);
+    let mut removed = Vec::new();
+    let mut remove = |path: PathBuf| -> anyhow::Result<()> {
+        match std::fs::remove_file(&path) {
+            Ok(()) => {
+                removed.push(path);
+                Ok(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("cannot remove {}", path.display())),
+        }
+    };
+    for ext in CASE_FILES {
+        remove(dir.join(format!("{file}.{ext}")))?;
+    }
+    if let Some(original) = original {
+        for ext in ORIGINAL_FILES {
+            remove(dir.join(format!("{original}.{ext}")))?;
+        }
+    }
+    Ok(removed)
+}
+
+/// The stem of the case as found that `input` (whose stem is `stem`) was minimized from.
+fn original_stem(input: &Path, stem: &str) -> Option<String> {
+    if let Some(meta) = read_meta(input) {
+        // Only a case-as-found name of this very seed, beside it: never a path elsewhere.
+        let named = meta.original?;
+        let own = format!("{}-{}.original", meta.problem, meta.seed);
+        let original = named.strip_suffix(".in")?;
+        let ours = original == own
+            || original
+                .strip_prefix(&own)
+                .and_then(|k| k.strip_prefix('-'))
+                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        return ours.then(|| original.to_string());
+    }
+    // Without a sidecar: `chess-5` was minimized from `chess-5.original`, `chess-5-2` from
+    // `chess-5.original-2`.
+    match stem.rsplit_once('-') {
+        Some((seed_stem, k)) if is_dup(stem) => Some(format!("{seed_stem}.original-{k}")),
+        _ => Some(format!("{stem}.original")),
+    }
+}
+
+/// Whether a saved stem ends in a second number (`chess-5-2`), the mark of a second case of
+/// the same seed.
+fn is_dup(stem: &str) -> bool {
+    let Some((head, k)) = stem.rsplit_once('-') else {
+        return false;
+    };
+    let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    number(k)
+        && head
+            .rsplit_once('-')
+            .is_some_and(|(n, s)| !n.is_empty() && number(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn case_names_are_recognized() {
+        assert!(is_case_of("chess-5.in", "chess"));
+        assert!(is_case_of("chess-5-2.in", "chess"));
+        assert!(!is_case_of("chess-5.original.in", "chess"));
+        assert!(!is_case_of("chessboard-5.in", "chess"));
+        assert!(!is_case_of("chess-board-5.in", "chess"));
+        assert!(is_case_of("chess-board-5.in", "chess-board"));
+        assert!(!is_case_of("chess-5.ans", "chess"));
+        assert_eq!(read_name("avg-12.in"), Some(("avg".into(), 12)));
+        assert_eq!(read_name("avg-12-2.in"), Some(("avg".into(), 12)));
+        assert_eq!(read_name("my-prob-3.in"), Some(("my-prob".into(), 3)));
+        assert_eq!(read_name("x.in"), None);
+    }
+
+    fn touch(dir: &Path, names: &[&str]) {
+        for name in names {
+            std::fs::write(dir.join(name), name).unwrap();
+        }
+    }
+
+    #[test]
+    fn removing_a_case_takes_its_files_and_its_original_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        touch(
+            d,
+            &[
+                "avg-5.in",
+                "avg-5.ans",
+                "avg-5.out",
+                "avg-5.err",
+                "avg-5.original.in",
+                "avg-5.original.ans",
+                "avg-5-2.in",
+                "avg-5-2.ans",
+                "avg-5.original-2.in",
+                "avg-5.txt",
+                "notes.md",
+            ],
+        );
+        let removed = remove_case(&d.join("avg-5.in")).unwrap();
+        let names: Vec<String> = removed
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "avg-5.in",
+                "avg-5.ans",
+                "avg-5.out",
+                "avg-5.err",
+                "avg-5.original.in",
+                "avg-5.original.ans"
+            ]
+        );
+        for kept in ["avg-5-2.in", "avg-5.original-2.in", "avg-5.txt", "notes.md"] {
+            assert!(d.join(kept).exists(), "{kept} is kept");
+        }
+        remove_case(&d.join("avg-5-2.in")).unwrap();
+        assert!(!d.join("avg-5.original-2.in").exists());
+    }
+
+    #[test]
+    fn the_sidecar_names_the_original() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        touch(d, &["avg-5.in", "avg-5.original-3.in", "avg-5.original.in"]);
+        let meta = Meta {
+            problem: "avg".into(),
+            seed: 5,
+            verdict: "WA".into(),
+            detail: "expected 1, found 2".into(),
+            program: "sol.cpp".into(),
+            original: Some("avg-5.original-3.in".into()),
+            saved_at: 1,
+        };
+        write_meta(&d.join("avg-5.in"), &meta).unwrap();
+        assert_eq!(read_meta(&d.join("avg-5.in")), Some(meta.clone()));
+        let listed = list(d, Some("avg")).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].meta.as_ref().unwrap().program, "sol.cpp");
+        remove_case(&d.join("avg-5.in")).unwrap();
+        assert!(!d.join("avg-5.original-3.in").exists());
+        assert!(!d.join("avg-5.meta").exists());
+        assert!(
+            d.join("avg-5.original.in").exists(),
+            "another case as found"
+        );
+        // A sidecar naming a file of another seed, or elsewhere, is not followed.
+        touch(d, &["avg-6.in", "avg-7.original.in"]);
+        let stray = Meta {
+            seed: 6,
+            original: Some("../avg-7.original.in".into()),
+            ..meta
+        };
+        write_meta(&d.join("avg-6.in"), &stray).unwrap();
+        remove_case(&d.join("avg-6.in")).unwrap();
+        assert!(d.join("avg-7.original.in").exists());
+    }
+}
