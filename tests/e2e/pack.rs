@@ -1393,3 +1393,39 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--icpc-version is for --layout icpc"));
 }
+
+/// What the chess tests beyond the official 20 are for: a memo that reads 0 as "not computed
+/// yet" passes every official test and times out on the default plan's board of zeros (test
+/// 23), and on nothing else.
+#[test]
+fn the_board_of_zeros_catches_a_memo_that_reads_zero_as_not_computed() {
+    crate::util::require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_zero_memo.cpp");
+    std::fs::copy(source, d.join("zero.cpp")).unwrap();
+    for (out, plan) in [("official", &["--plan", "official"][..]), ("all", &[][..])] {
+        let pack = in_dir(d, &[&["pack", "chess", "--out", out][..], plan].concat());
+        assert_eq!(pack.status.code(), Some(0), "{}", text(&pack.stderr));
+    }
+    let out = in_dir(
+        d,
+        &["test", "chess", "official", "--json", "--", "zero.cpp"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = in_dir(d, &["test", "chess", "all", "--json", "--", "zero.cpp"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let failed: Vec<(String, String)> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["name"].is_string() && v["verdict"] != "AC")
+        .map(|v| {
+            (
+                v["name"].as_str().unwrap().to_string(),
+                v["verdict"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(failed, [("23.in".to_string(), "\"TLE\"".to_string())]);
+}
