@@ -36,6 +36,7 @@ fn main() {
             layout: Layout::Plain,
             seed: 0,
             force: false,
+            icpc_version: None,
         };
         let start = Instant::now();
         if let Err(e) = pack::write_pack(&opts, &mut |_, _| {}) {

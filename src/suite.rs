@@ -216,7 +216,11 @@ fn list_inputs(dir: &Path) -> anyhow::Result<(PathBuf, Vec<PathBuf>)> {
     }
     let mut inputs = Vec::new();
     let mut numbered = Vec::new();
-    for entry in WalkDir::new(dir).sort_by(|a, b| natural_order(a.file_name(), b.file_name())) {
+    let walk = WalkDir::new(dir)
+        .sort_by(|a, b| natural_order(a.file_name(), b.file_name()))
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !is_validation_folder(e));
+    for entry in walk {
         let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
         if !entry.file_type().is_file() {
             continue;
@@ -253,6 +257,24 @@ fn builtin_answer(found: &FoundInput, name: &str) -> anyhow::Result<Expected> {
             crate::text::quote(name)
         ),
     }
+}
+
+/// A folder of an ICPC package's `data/` that holds no tests to judge, but inputs or
+/// outputs for its validators (`invalid_input`, `invalid_answer`, `invalid_output`,
+/// `valid_output`).
+fn is_validation_folder(entry: &walkdir::DirEntry) -> bool {
+    const FOLDERS: [&str; 4] = [
+        "invalid_input",
+        "invalid_answer",
+        "invalid_output",
+        "valid_output",
+    ];
+    let in_data = entry
+        .path()
+        .parent()
+        .and_then(Path::file_name)
+        .is_some_and(|p| p == "data");
+    entry.file_type().is_dir() && in_data && FOLDERS.iter().any(|f| entry.file_name() == *f)
 }
 
 /// A Polygon test input: a file named by its number alone (`01`, `7`).

@@ -244,11 +244,17 @@ fn read_output(reader: impl std::io::Read, name: &str) -> Result<Result<Vec<u8>,
 
 fn decide(cli: &Cli) -> Result<Outcome, String> {
     let output = match cli.protocol {
-        Protocol::Testlib | Protocol::Lemon => {
-            let file = fs::File::open(&cli.second)
-                .map_err(|e| format!("cannot read output {}: {e}", cli.second.display()))?;
-            read_output(file, &format!("output {}", cli.second.display()))?
-        }
+        Protocol::Testlib | Protocol::Lemon => match fs::File::open(&cli.second) {
+            // The contestant wrote no output file: their presentation error, as in testlib.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Outcome::PresentationError(format!(
+                    "Output file not found: \"{}\"",
+                    cli.second.display()
+                )));
+            }
+            Err(e) => return Err(format!("cannot read output {}: {e}", cli.second.display())),
+            Ok(file) => read_output(file, &format!("output {}", cli.second.display()))?,
+        },
         Protocol::Kattis => read_output(std::io::stdin().lock(), "the output on stdin")?,
     };
     let output = match output {

@@ -95,16 +95,29 @@ fn testlib_fails_on_a_bad_answer_file() {
 }
 
 #[test]
-fn testlib_fails_on_a_missing_file_and_on_bad_usage() {
+fn a_missing_output_is_a_presentation_error_and_bad_usage_fails() {
     let f = Files::new();
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let missing = f.path().join("nope.out");
+    // As testlib: no output file is the contestant's presentation error.
     let res = checker(
         &[input.as_os_str(), missing.as_os_str(), input.as_os_str()],
         b"",
     );
+    assert_eq!(res.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        err.starts_with("wrong output format Output file not found: \""),
+        "{err}"
+    );
+    // A missing answer file is the checker's failure.
+    let out = f.put("chess.out", b"2\n");
+    let res = checker(
+        &[input.as_os_str(), out.as_os_str(), missing.as_os_str()],
+        b"",
+    );
     assert_eq!(res.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&res.stderr).contains("cannot read output"));
+    assert!(String::from_utf8_lossy(&res.stderr).contains("cannot read answer"));
     // Too few arguments: a usage error must not read as exit 2 (presentation error).
     let res = checker(&[input.as_os_str()], b"");
     assert_eq!(res.status.code(), Some(3));
@@ -500,7 +513,8 @@ fn lemon_protocol_reports_its_own_failures_with_a_nonzero_exit() {
         String::from_utf8_lossy(&res.stderr).contains("full score must be a non-negative integer")
     );
     assert!(!s.exists(), "nothing is scored on a usage error");
-    // A missing output file (the program wrote none): the checker cannot judge it.
+    // A missing output file (the program wrote none): the contestant's presentation error,
+    // scored 0, as testlib judges it.
     let missing = f.path().join("none.out");
     let res = checker(
         &[
@@ -514,11 +528,12 @@ fn lemon_protocol_reports_its_own_failures_with_a_nonzero_exit() {
         ],
         b"",
     );
-    assert_eq!(res.status.code(), Some(3));
+    assert_eq!(res.status.code(), Some(0));
+    assert_eq!(fs::read_to_string(&s).unwrap(), "0\n");
     assert!(
         fs::read_to_string(&m)
             .unwrap()
-            .starts_with("FAIL cannot read output")
+            .starts_with("wrong output format Output file not found")
     );
 }
 
@@ -606,10 +621,10 @@ fn shooting_verdicts(output: &[u8], answer: &str) -> (i32, i32, String, String) 
 #[test]
 fn shooting_answers_are_reals_within_a_millionth_in_every_protocol() {
     for answer in [SHOOTING_ANSWER, "-"] {
-        // Exact, and one unit of the 6th decimal off (single precision): accepted.
+        // Exact, and within 1e-6: accepted.
         for output in [
             &b"0.555556\n0.333333\n"[..],
-            b"0.555555 0.333334",
+            b"0.555557 0.3333335",
             b"5.55556e-1\n0.3333333\n",
         ] {
             let (testlib, kattis, score, message) = shooting_verdicts(output, answer);

@@ -9,7 +9,7 @@ mod real;
 
 pub use integer::{parse_answer, parse_answer_with, read_integer};
 pub use lex::Syntax;
-pub use real::{is_real_not_integer, read_real, within};
+pub use real::{is_real_not_integer, read_real, within, within_icpc};
 
 use integer::quote;
 
@@ -267,7 +267,7 @@ impl<'a> Comparison<'a> {
                 };
                 got.push(found);
                 self.index += 1;
-                match compare(expected.rule, token, found) {
+                match compare(expected.rule, expected.syntax, token, found) {
                     Ok(()) => {}
                     Err(Miss::Wrong) => {
                         let at = got.len() - 1;
@@ -387,8 +387,14 @@ fn plain(token: &[u8]) -> String {
     }
 }
 
-/// One expected token against one output token.
-fn compare(rule: Rule, want: &[u8], found: &[u8]) -> Result<(), Miss> {
+/// One expected token against one output token; real numbers within the tolerance as
+/// `syntax`'s checker decides ([`within`] for testlib, [`within_icpc`] for the ICPC default
+/// validator).
+fn compare(rule: Rule, syntax: Syntax, want: &[u8], found: &[u8]) -> Result<(), Miss> {
+    let within = match syntax {
+        Syntax::Testlib => within,
+        Syntax::Icpc => within_icpc,
+    };
     match rule {
         Rule::Integers => {
             let value = read_integer(found).map_err(|why| {

@@ -37,13 +37,15 @@ pub fn read_real(token: &[u8]) -> Result<f64, String> {
 /// `doubleCompare` decides: the tolerance gets a slack of 1e-15, so that two decimal strings
 /// one unit of the last printed digit apart (`0.555556` and `0.555555` with 1e-6) are
 /// accepted although their difference as doubles is a hair above the tolerance.
+/// Values beyond 1e300 count as infinite, as in testlib (`1e309` matches `1e308`).
 pub fn within(expected: f64, found: f64, tolerance: f64) -> bool {
     let tolerance = tolerance + 1e-15;
+    let infinite = |v: f64| v.abs() > 1e300;
     if expected.is_nan() {
         return found.is_nan();
     }
-    if expected.is_infinite() {
-        return found.is_infinite() && (found > 0.0) == (expected > 0.0);
+    if infinite(expected) {
+        return infinite(found) && (found > 0.0) == (expected > 0.0);
     }
     if !found.is_finite() {
         return false;
@@ -54,6 +56,18 @@ pub fn within(expected: f64, found: f64, tolerance: f64) -> bool {
     let a = expected * (1.0 - tolerance);
     let b = expected * (1.0 + tolerance);
     a.min(b) <= found && found <= a.max(b)
+}
+
+/// Whether `found` is within `tolerance` of `expected` as the ICPC default output validator
+/// decides with `float_tolerance`: an absolute or a relative error of at most `tolerance`,
+/// with no slack (`0.555555` against `0.555556` is off by a hair more than 1e-6: rejected),
+/// and only finite values.
+pub fn within_icpc(expected: f64, found: f64, tolerance: f64) -> bool {
+    if !(expected.is_finite() && found.is_finite()) {
+        return false;
+    }
+    let error = (found - expected).abs();
+    error <= tolerance || error <= tolerance * expected.abs()
 }
 
 /// Whether a token reads as a real number that is not written as an integer: it has a `.` or
@@ -103,6 +117,19 @@ mod tests {
         assert!(!within(1e9, 1e9 + 1100.0, 1e-6));
         assert!(!within(1.0, f64::INFINITY, 1e-6));
         assert!(within(f64::INFINITY, f64::INFINITY, 1e-6));
+        // testlib takes anything beyond 1e300 for infinite.
+        assert!(within(1e308, f64::INFINITY, 1e-6));
+        assert!(!within(1e308, 1.0, 1e-6));
+    }
+
+    #[test]
+    fn the_icpc_rule_has_no_slack() {
+        assert!(!within_icpc(0.555556, 0.555555, 1e-6));
+        assert!(within_icpc(0.555556, 0.555557, 1e-6));
+        assert!(within_icpc(1e9, 1e9 + 900.0, 1e-6));
+        assert!(!within_icpc(1e9, 1e9 + 1100.0, 1e-6));
+        assert!(!within_icpc(f64::INFINITY, f64::INFINITY, 1e-6));
+        assert!(within_icpc(0.0, 0.000001, 1e-6));
     }
 
     #[test]

@@ -10,7 +10,9 @@
 //! Several packs (of different problems, or layouts) may share a directory: the manifest has
 //! a section per pack ([`manifest`]), and `--force` removes only files that the previous pack
 //! of the same problem and layout listed there ([`survey`] says what it replaces, removes and
-//! leaves). The ICPC `problem.yaml` is merged into the setter's ([`yaml`]).
+//! leaves). The ICPC `problem.yaml` is merged into the setter's ([`yaml`]); the rest of the
+//! ICPC package (statement, validators, accepted submission) is written where it is missing
+//! and is the setter's from then on ([`icpc`]).
 //!
 //! Every file is written under a temporary name in its final directory and renamed into
 //! place. Before the first file, the pack's section of the manifest is marked incomplete and
@@ -23,13 +25,15 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::problem::{Problem, Spec};
+use crate::problem::{Coverage, Problem, Spec};
 
+pub mod icpc;
 pub mod manifest;
 pub mod plan;
 pub mod survey;
 pub mod yaml;
 
+pub use icpc::IcpcVersion;
 use manifest::{Manifest, Section};
 pub use plan::{Plan, PlanError, PlanLine, effective_seed, parse_plan};
 pub use survey::Survey;
@@ -60,6 +64,9 @@ pub struct PackOptions {
     pub seed: u64,
     /// Write into a non-empty directory.
     pub force: bool,
+    /// ICPC layout: the package format version; `None` keeps the version of an existing
+    /// `problem.yaml`, and is 2025-09 without one.
+    pub icpc_version: Option<IcpcVersion>,
 }
 
 /// One file of a finished pack.
@@ -143,13 +150,23 @@ pub struct PackReport {
     pub kept: Vec<String>,
     /// What became of `problem.yaml` (ICPC layout).
     pub yaml: Option<YamlOutcome>,
+    /// ICPC layout: the format version written.
+    pub icpc_version: Option<IcpcVersion>,
+    /// ICPC layout: the setter's files of the package written because they were missing.
+    pub setter_created: Vec<String>,
+    /// ICPC layout: the setter's files kept because they exist and differ from duipai's.
+    pub setter_kept: Vec<String>,
+    /// The values of the problem's bounds that the tests reached.
+    pub coverage: Coverage,
 }
 
-/// One file the pack will write, with its manifest row.
+/// One file the pack will write, with its manifest row, and its content when it is not a
+/// test's (a sample, validator settings, an invalid input).
 #[derive(Debug, Clone)]
 struct Planned {
     file: PackedFile,
     row: String,
+    content: Option<String>,
 }
 
 /// A `printf` command that prints `text` exactly: one line, whatever `text` holds.
@@ -170,38 +187,55 @@ fn printf_command(text: &str) -> String {
 
 /// Every file the pack writes, in order, with its manifest row: known before anything is
 /// generated, so that the manifest can name them before they exist.
-fn planned_files(opts: &PackOptions) -> Vec<Planned> {
+fn planned_files(opts: &PackOptions, version: IcpcVersion) -> Vec<Planned> {
     let problem = opts.problem;
     let count = opts.plan.lines.len();
     let mut planned = Vec::new();
-    let mut add = |path: String, line: Option<usize>, text: &str, command: String| {
-        let number = line.map_or("-".to_string(), |n| n.to_string());
+    let mut fixed = |path: String, text: &str, content: &str| {
         planned.push(Planned {
-            row: format!("{path}\t{number}\t{text}\t{command}"),
-            file: PackedFile { path, line },
+            row: format!("{path}\t-\t{text}\t{}", printf_command(content)),
+            file: PackedFile { path, line: None },
+            content: Some(content.to_string()),
         });
     };
     if opts.layout == Layout::Icpc {
         // The sample's own text, so the command needs nothing but a shell.
         let (input, answer) = problem.sample();
-        add(SAMPLE_IN.to_string(), None, "sample", printf_command(input));
-        add(
-            SAMPLE_ANS.to_string(),
-            None,
-            "sample",
-            printf_command(answer),
-        );
-        if let Some(testdata) = testdata_yaml(problem) {
-            let command = printf_command(&testdata);
-            add(TESTDATA_YAML.to_string(), None, "validator flags", command);
+        fixed(SAMPLE_IN.to_string(), "sample", input);
+        fixed(SAMPLE_ANS.to_string(), "sample", answer);
+        if let Some(flags) = validator_flags(problem.rule()) {
+            for (path, content) in icpc::flag_files(version, &flags) {
+                fixed(path, "validator flags", &content);
+            }
+        }
+        if version.has_validation_data() {
+            for (name, content) in problem.package().invalid_inputs {
+                fixed(
+                    format!("data/invalid_input/{name}.in"),
+                    "invalid input",
+                    content,
+                );
+            }
         }
     }
     for (i, line) in opts.plan.lines.iter().enumerate() {
         let stem = test_stem(problem, opts.layout, i + 1, count);
         let command = line.command(opts.seed);
         let answer = format!("{command} | duipai solve {problem}");
-        add(format!("{stem}.in"), Some(line.line), &line.text, command);
-        add(format!("{stem}.ans"), Some(line.line), &line.text, answer);
+        let number = line.line.to_string();
+        for (path, command) in [
+            (format!("{stem}.in"), command),
+            (format!("{stem}.ans"), answer),
+        ] {
+            planned.push(Planned {
+                row: format!("{path}\t{number}\t{}\t{command}", line.text),
+                file: PackedFile {
+                    path,
+                    line: Some(line.line),
+                },
+                content: None,
+            });
+        }
     }
     planned
 }
@@ -234,9 +268,14 @@ pub fn write_pack_report(
     let out = &opts.out;
     check_out_dir(out)?;
     let mut manifest = Manifest::read(out)?.unwrap_or_default();
-    let planned = planned_files(opts);
+    let version = resolve_version(opts)?;
+    let planned = planned_files(opts, version);
     let names: Vec<&str> = planned.iter().map(|p| p.file.path.as_str()).collect();
-    let survey = Survey::of(out, &manifest, opts.problem, opts.layout, &names)?;
+    let setter = match opts.layout {
+        Layout::Icpc => icpc::setter_paths(opts.problem, version),
+        _ => Vec::new(),
+    };
+    let survey = Survey::of(out, &manifest, opts.problem, opts.layout, &names, &setter)?;
     if let Some(why) = survey.conflict() {
         bail!(why);
     }
@@ -259,16 +298,19 @@ pub fn write_pack_report(
     manifest.put(Section::new(header.clone(), false, rows));
     write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
 
-    write_files(opts, &planned, on_progress)?;
-    let yaml = if opts.layout == Layout::Icpc {
-        Some(write_problem_yaml(out, opts.problem)?)
+    let coverage = write_files(opts, &planned, on_progress)?;
+    let (yaml, setter_created, setter_kept) = if opts.layout == Layout::Icpc {
+        let (yaml, name) = write_problem_yaml(out, opts.problem, version)?;
+        let (created, kept) = write_setter_files(out, opts.problem, version, &name)?;
+        (Some(yaml), created, kept)
     } else {
-        None
+        (None, Vec::new(), Vec::new())
     };
     for rel in &survey.removed {
         let path = out.join(rel);
         std::fs::remove_file(&path)
             .with_context(|| format!("removing {} of the previous pack", path.display()))?;
+        remove_empty_parents(out, &path);
     }
     let rows = planned.iter().map(|p| p.row.clone()).collect();
     manifest.put(Section::new(header, true, rows));
@@ -276,34 +318,80 @@ pub fn write_pack_report(
     Ok(PackReport {
         files: planned.into_iter().map(|p| p.file).collect(),
         yaml,
+        coverage,
+        icpc_version: (opts.layout == Layout::Icpc).then_some(version),
+        setter_created,
+        setter_kept,
         ..survey.into_report()
     })
 }
 
-/// Generates every test and writes the planned files, in order.
+/// The ICPC format version of the pack: the one asked for, else the one the existing
+/// `problem.yaml` names, else 2025-09.
+fn resolve_version(opts: &PackOptions) -> anyhow::Result<IcpcVersion> {
+    if let Some(version) = opts.icpc_version {
+        return Ok(version);
+    }
+    let path = opts.out.join(PROBLEM_YAML);
+    let existing = match std::fs::symlink_metadata(&path) {
+        Ok(meta) if meta.is_file() => crate::fsutil::read_file_capped(&path)?,
+        _ => return Ok(IcpcVersion::V2025_09),
+    };
+    let text = String::from_utf8_lossy(&existing);
+    Ok(yaml::top_value(&text, "problem_format_version")
+        .and_then(|v| IcpcVersion::from_name(&v))
+        .unwrap_or(IcpcVersion::V2025_09))
+}
+
+/// Writes the setter's files of the package that are missing; returns those written and
+/// those kept because they exist and differ from duipai's.
+fn write_setter_files(
+    out: &Path,
+    problem: &dyn Problem,
+    version: IcpcVersion,
+    name: &str,
+) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let (mut created, mut kept) = (Vec::new(), Vec::new());
+    for file in icpc::setter_files(problem, version, name) {
+        let path = out.join(&file.path);
+        match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                write_atomic(out, &file.path, file.content.as_bytes())?;
+                created.push(file.path);
+            }
+            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+            Ok(meta) => {
+                let same = meta.is_file()
+                    && std::fs::read(&path).is_ok_and(|b| b == file.content.as_bytes());
+                if !same {
+                    kept.push(file.path);
+                }
+            }
+        }
+    }
+    Ok((created, kept))
+}
+
+/// Generates every test and writes the planned files, in order; returns the bounds' coverage
+/// of the tests.
 fn write_files(
     opts: &PackOptions,
     planned: &[Planned],
     on_progress: &mut dyn FnMut(usize, usize),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Coverage> {
+    let mut coverage = Coverage::default();
     let (out, problem) = (&opts.out, opts.problem);
     let count = opts.plan.lines.len();
-    let mut files = planned.iter();
-    if opts.layout == Layout::Icpc {
-        let (input, answer) = problem.sample();
-        let testdata = testdata_yaml(problem);
-        for content in [Some(input), Some(answer), testdata.as_deref()]
-            .into_iter()
-            .flatten()
-        {
-            let file = files.next().context("the plan of files is short")?;
+    for file in planned {
+        if let Some(content) = &file.content {
             write_atomic(out, &file.file.path, content.as_bytes())?;
         }
     }
     // Tests are generated and solved on every core (a gems pack solves 40 maximal cases), and
     // written in order as they come.
+    let mut files = planned.iter().filter(|p| p.content.is_none());
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut made: Vec<Option<anyhow::Result<(String, String)>>> =
+    let mut made: Vec<Option<anyhow::Result<(String, String, Coverage)>>> =
         (0..count).map(|_| None).collect();
     let mut written = 0;
     let mut failed = None;
@@ -317,7 +405,8 @@ fn write_files(
             while failed.is_none()
                 && let Some(Some(result)) = made.get_mut(written).map(Option::take)
             {
-                let step = result.and_then(|(input, answer)| {
+                let step = result.and_then(|(input, answer, reached)| {
+                    coverage.merge(&reached);
                     for content in [input, answer] {
                         let file = files.next().context("the plan of files is short")?;
                         write_atomic(out, &file.file.path, content.as_bytes())?;
@@ -346,19 +435,20 @@ fn write_files(
             out.display()
         );
     }
-    Ok(())
+    Ok(coverage)
 }
 
-/// The input of one plan line and its reference answer, as file contents.
-fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, String)> {
+/// The input of one plan line and its reference answer, as file contents, with the values of
+/// the bounds the input reached.
+fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, String, Coverage)> {
     let problem = opts.problem;
     let spec = Spec::new(problem, &line.params)
         .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
     let instance = spec.generate(effective_seed(line.seed, opts.seed));
     let input = instance.to_input();
     // The validator's own check, so a pack never ships an input `duipai validate` rejects.
-    problem
-        .parse(input.as_bytes(), &problem.default_bounds())
+    let coverage = problem
+        .coverage(input.as_bytes(), &problem.default_bounds())
         .map_err(|e| {
             anyhow::anyhow!(
                 "{}:{}: generated input is invalid: {e}",
@@ -370,27 +460,39 @@ fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, Stri
         .try_solve()
         .map_err(|e| anyhow::anyhow!("{}:{}: {e}", opts.plan.name, line.line))?;
     let answer: String = answer.iter().map(|a| format!("{a}\n")).collect();
-    Ok((input, answer))
+    Ok((input, answer, coverage))
 }
 
-/// Writes or merges `problem.yaml`; a file that is not a regular file is left alone.
-fn write_problem_yaml(out: &Path, problem: &dyn Problem) -> anyhow::Result<YamlOutcome> {
+/// Writes or merges `problem.yaml`; a file that is not a regular file is left alone. Returns
+/// what became of it and the statement's title: its `name` (the package's title when it has
+/// none that reads as one).
+fn write_problem_yaml(
+    out: &Path,
+    problem: &dyn Problem,
+    version: IcpcVersion,
+) -> anyhow::Result<(YamlOutcome, String)> {
     let path = out.join(PROBLEM_YAML);
+    let title = problem.package().title.to_string();
     let existing = match std::fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         Ok(meta) if !meta.is_file() => {
-            return Ok(YamlOutcome::LeftAlone(
-                "it is not a regular file".to_string(),
-            ));
+            let why = "it is not a regular file".to_string();
+            return Ok((YamlOutcome::LeftAlone(why), title));
         }
         Ok(_) => Some(crate::fsutil::read_file_capped(&path)?),
     };
-    let (text, outcome) = yaml::merge(existing.as_deref(), problem);
-    if let Some(text) = text {
+    let (text, outcome) = yaml::merge(existing.as_deref(), problem, version);
+    if let Some(text) = &text {
         write_atomic(out, PROBLEM_YAML, text.as_bytes())?;
     }
-    Ok(outcome)
+    let now = text.or_else(|| existing.map(|b| String::from_utf8_lossy(&b).into_owned()));
+    let name = now
+        .as_deref()
+        .and_then(|t| yaml::top_value(t, "name"))
+        .and_then(|v| yaml::title_of(&v))
+        .unwrap_or(title);
+    Ok((outcome, name))
 }
 
 pub fn layout_name(layout: Layout) -> &'static str {
@@ -398,6 +500,19 @@ pub fn layout_name(layout: Layout) -> &'static str {
         Layout::Plain => "plain",
         Layout::Noi => "noi",
         Layout::Icpc => "icpc",
+    }
+}
+
+/// Removes the folders between `path` and `out` that the removal of `path` left empty (a
+/// problemtools package must not keep an empty `data/invalid_input/`); a folder with anything
+/// in it stays.
+fn remove_empty_parents(out: &Path, path: &Path) {
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| *d != out && d.starts_with(out)) {
+        if std::fs::remove_dir(d).is_err() {
+            break;
+        }
+        dir = d.parent();
     }
 }
 
@@ -444,15 +559,9 @@ mod tests {
             Some("float_tolerance 1e-9")
         );
         assert_eq!(
-            problem_yaml(&SHOOTING),
-            "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
-             memory: 128\nvalidation: default\n"
-        );
-        assert_eq!(
             testdata_yaml(&SHOOTING).as_deref(),
             Some("output_validator_flags: float_tolerance 1e-6\n")
         );
-        assert!(!problem_yaml(&CHESS).contains("validation"));
         assert_eq!(testdata_yaml(&CHESS), None);
     }
 }

@@ -17,6 +17,22 @@ pub fn builtin_name(problem: &dyn Problem) -> String {
     format!("<built-in {} plan>", problem.name())
 }
 
+/// The name the built-in plan `name` ([`Problem::named_plans`]) is reported under.
+pub fn named_builtin_name(problem: &dyn Problem, name: &str) -> String {
+    format!("<built-in {} plan {name}>", problem.name())
+}
+
+/// The built-in plan called `name` (`official`), parsed: `None` when the problem has none of
+/// that name.
+pub fn named_builtin(problem: &'static dyn Problem, name: &str) -> Option<Result<Plan, PlanError>> {
+    let (_, text) = problem.named_plans().iter().find(|(n, _)| *n == name)?;
+    Some(parse_plan(
+        &named_builtin_name(problem, name),
+        text,
+        problem,
+    ))
+}
+
 /// One test point of a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanLine {
@@ -241,7 +257,10 @@ mod tests {
     #[test]
     fn builtin_plans_parse_plan() {
         let chess = parse_plan("chess.plan", CHESS.builtin_plan(), &CHESS).unwrap();
-        assert_eq!(chess.lines.len(), 20);
+        assert_eq!(chess.lines.len(), 30);
+        let official = named_builtin(&CHESS, "official").unwrap().unwrap();
+        assert_eq!(official.lines.len(), 20);
+        assert!(named_builtin(&CHESS, "nothing").is_none());
         let board = parse_plan("chessboard.plan", CHESSBOARD.builtin_plan(), &CHESSBOARD).unwrap();
         assert!(board.lines.len() >= 20);
     }

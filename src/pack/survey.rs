@@ -34,6 +34,8 @@ pub struct Survey {
     pub removed: Vec<String>,
     /// `problem.yaml` exists and will be merged (ICPC layout).
     pub merges_yaml: bool,
+    /// The setter's files of the package that exist: kept as they are (ICPC layout).
+    pub setter_kept: Vec<String>,
     /// Files no pack lists and this one does not write.
     pub left_in_place: Vec<String>,
     /// The other packs in the manifest, with how many of their files exist.
@@ -43,13 +45,15 @@ pub struct Survey {
 }
 
 impl Survey {
-    /// Surveys `out` for a pack of `problem` in `layout` that writes the files `planned`.
+    /// Surveys `out` for a pack of `problem` in `layout` that writes the files `planned`, and
+    /// the setter's files `setter` where they are missing ([`super::icpc::setter_files`]).
     pub fn of(
         out: &Path,
         manifest: &Manifest,
         problem: &dyn Problem,
         layout: Layout,
         planned: &[&str],
+        setter: &[String],
     ) -> anyhow::Result<Survey> {
         let (name, layout_name) = (problem.name(), layout_name(layout));
         let existing = files_below(out)?;
@@ -90,12 +94,18 @@ impl Survey {
                 .iter()
                 .any(|s| s.layout == super::layout_name(Layout::Icpc));
         survey.merges_yaml = layout == Layout::Icpc && existing.contains(PROBLEM_YAML);
+        survey.setter_kept = setter
+            .iter()
+            .filter(|f| existing.contains(*f))
+            .cloned()
+            .collect();
         survey.left_in_place = existing
             .iter()
             .filter(|f| {
                 !(planned.contains(&f.as_str())
                     || survey.removed.contains(f)
                     || f.as_str() == MANIFEST
+                    || setter.contains(f)
                     || yaml && f.as_str() == PROBLEM_YAML
                     || manifest
                         .owner_of(f)
@@ -154,8 +164,16 @@ impl Survey {
         lines.push(format!("  creates {}", count(self.created)));
         if self.merges_yaml {
             lines.push(format!(
-                "  merges {PROBLEM_YAML}: sets limits.time_limit and limits.memory, keeps every \
+                "  merges {PROBLEM_YAML}: sets the limits and the format version, keeps every \
                  other key and comment"
+            ));
+        }
+        if !self.setter_kept.is_empty() {
+            lines.push(format!(
+                "  keeps {} of the package as they are ({}): duipai writes them only where \
+                 they are missing",
+                count(self.setter_kept.len()),
+                names(&self.setter_kept)
             ));
         }
         lines.push(match self.removed.is_empty() {

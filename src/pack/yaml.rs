@@ -1,7 +1,9 @@
 //! `problem.yaml` of the ICPC layout, merged key by key into what the setter has: duipai owns
-//! only the judge's limits (`limits.time_limit`, `limits.memory`) and supplies
-//! `problem_format_version` and `name` when they are missing; every other key, the order of
-//! the keys, comments and blank lines stay as written.
+//! only the judge's limits (`limits.time_limit`, `limits.memory`; legacy has no time-limit
+//! key, so there it removes `limits.time_limit`) and the format version a pack asks for, and
+//! supplies `name`, `uuid` and (legacy, for real answers) the default validator's settings
+//! when they are missing; every other key, the order of the keys, comments and blank lines
+//! stay as written.
 //!
 //! The merge reads the top-level keys of a block-style YAML mapping line by line (a key at
 //! the start of a line, its value on the rest of the line or on the indented lines below).
@@ -9,6 +11,7 @@
 //! twice, several documents, a value it would have to restructure) is left exactly as it
 //! is, and the reason is reported.
 
+use super::icpc::{IcpcVersion, problem_uuid};
 use crate::problem::Problem;
 
 /// What became of `problem.yaml`.
@@ -24,48 +27,122 @@ pub enum YamlOutcome {
     LeftAlone(String),
 }
 
-/// `problem.yaml` as duipai writes it (problem package format 2023-07): the name and the
-/// judge's limits, the time limit in seconds and the memory in MiB.
-pub fn problem_yaml(problem: &dyn Problem) -> String {
-    let values = Owned::of(problem);
-    let validation = match values.validation {
-        Some(v) => format!("validation: {v}\n"),
-        None => String::new(),
-    };
-    format!(
-        "problem_format_version: {}\nname: {}\nlimits:\n  time_limit: {}\n  memory: {}\n\
-         {validation}",
-        values.version, values.name, values.time_limit, values.memory
-    )
+/// `problem.yaml` as duipai writes it in `version`: the format version, the statement's
+/// title, the problem's stable uuid, legacy's validator settings for real answers, and the
+/// judge's limits (the time limit in seconds, but not in legacy; the memory in MiB).
+pub fn problem_yaml(problem: &dyn Problem, version: IcpcVersion) -> String {
+    let values = Owned::of(problem, version);
+    let mut text = String::new();
+    for (key, value) in values.supplied() {
+        text.push_str(&format!("{key}: {value}\n"));
+    }
+    text.push_str("limits:\n");
+    for (key, value) in values.limits() {
+        if let Some(value) = value {
+            text.push_str(&format!("  {key}: {value}\n"));
+        }
+    }
+    text
 }
 
 /// The values duipai writes.
 struct Owned {
-    version: &'static str,
+    version: IcpcVersion,
     name: String,
-    /// `default` when the default output validator needs flags (in `data/testdata.yaml`).
-    validation: Option<&'static str>,
-    time_limit: String,
+    uuid: String,
+    /// Legacy's `validation: default` with `validator_flags` when the default output
+    /// validator needs flags (other versions keep them in the test data).
+    validator_flags: Option<String>,
+    /// `None` in legacy, which has no time-limit key.
+    time_limit: Option<String>,
     memory: String,
 }
 
 impl Owned {
-    fn of(problem: &dyn Problem) -> Owned {
+    fn of(problem: &dyn Problem, version: IcpcVersion) -> Owned {
         let (time_ms, memory_mib) = problem.default_limits();
+        let legacy = version == IcpcVersion::Legacy;
         Owned {
-            version: "2023-07-draft",
-            name: problem.name().to_string(),
-            validation: super::validator_flags(problem.rule()).map(|_| "default"),
-            time_limit: (time_ms as f64 / 1000.0).to_string(),
+            version,
+            name: problem.package().title.to_string(),
+            uuid: problem_uuid(problem),
+            validator_flags: super::validator_flags(problem.rule()).filter(|_| legacy),
+            time_limit: version
+                .has_time_limit()
+                .then(|| (time_ms as f64 / 1000.0).to_string()),
             memory: memory_mib.to_string(),
         }
     }
+
+    /// The top-level keys supplied when missing, in the order a new file has them.
+    fn supplied(&self) -> Vec<(&'static str, String)> {
+        let mut keys = vec![
+            ("problem_format_version", self.version.name().to_string()),
+            ("name", yaml_string(&self.name)),
+            ("uuid", self.uuid.clone()),
+        ];
+        if let Some(flags) = &self.validator_flags {
+            keys.push(("validation", "default".to_string()));
+            keys.push(("validator_flags", flags.clone()));
+        }
+        keys
+    }
+
+    /// The keys under `limits` duipai sets; `None`: removed.
+    fn limits(&self) -> [(&'static str, Option<String>); 2] {
+        [
+            ("time_limit", self.time_limit.clone()),
+            ("memory", Some(self.memory.clone())),
+        ]
+    }
+}
+
+/// A title as a YAML scalar: quoted when it holds what YAML would read otherwise
+/// (`Gems Fight!` is plain, `Fishhead's Little Game` is plain too; `#`, `: ` and leading
+/// indicators are quoted).
+fn yaml_string(text: &str) -> String {
+    let special = text.contains(": ")
+        || text.contains(" #")
+        || text.starts_with(|c: char| "!&*{}[]|>'\"%@`#,?:-".contains(c));
+    if special {
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// The value of the top-level key `key` as written (quotes kept), if the file has it.
+pub fn top_value(text: &str, key: &str) -> Option<String> {
+    text.lines().find_map(|line| {
+        let (k, rest) = key_of(line)?;
+        (k == key).then(|| value_and_comment(&line[rest..]).0.to_string())
+    })
+}
+
+/// The title a `name` value gives the statement: unquoted, or `None` for a value that is not
+/// a plain one-line title (a map of languages, an empty value).
+pub fn title_of(value: &str) -> Option<String> {
+    let value = value.trim();
+    let unquoted = if value.len() >= 2 && (value.starts_with('"') && value.ends_with('"')) {
+        value[1..value.len() - 1]
+            .replace("\\\"", "\"")
+            .replace("\\\\", "\\")
+    } else if value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'') {
+        value[1..value.len() - 1].replace("''", "'")
+    } else {
+        value.to_string()
+    };
+    (!unquoted.is_empty() && !value.starts_with(['{', '[', '|', '>'])).then_some(unquoted)
 }
 
 /// The new text of `problem.yaml` (`None`: leave the file as it is) and what was done.
-pub fn merge(existing: Option<&[u8]>, problem: &dyn Problem) -> (Option<String>, YamlOutcome) {
+pub fn merge(
+    existing: Option<&[u8]>,
+    problem: &dyn Problem,
+    version: IcpcVersion,
+) -> (Option<String>, YamlOutcome) {
     let Some(bytes) = existing else {
-        return (Some(problem_yaml(problem)), YamlOutcome::Created);
+        return (Some(problem_yaml(problem, version)), YamlOutcome::Created);
     };
     let Ok(text) = std::str::from_utf8(bytes) else {
         return (
@@ -78,7 +155,7 @@ pub fn merge(existing: Option<&[u8]>, problem: &dyn Problem) -> (Option<String>,
         Some(body) => ("\u{feff}", body),
         None => ("", text),
     };
-    match merge_text(body, &Owned::of(problem)) {
+    match merge_text(body, &Owned::of(problem, version)) {
         Ok((merged, changes)) if changes.is_empty() => {
             debug_assert_eq!(merged, body);
             (None, YamlOutcome::Unchanged)
@@ -221,23 +298,34 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     let mut replaced: Vec<(usize, String)> = Vec::new();
     let mut inserted: Vec<(usize, String)> = Vec::new();
     let first_key = entries.first().map_or(lines.len(), |e| e.at);
-    let supplied = [
-        ("problem_format_version", Some(owned.version)),
-        ("name", Some(owned.name.as_str())),
-        ("validation", owned.validation),
-    ];
-    for (key, value) in supplied.iter().filter_map(|(k, v)| Some((*k, (*v)?))) {
-        if !entries.iter().any(|e| e.key == key) {
-            inserted.push((first_key, format!("{key}: {value}{eol}")));
-            changes.push(format!("added {key}"));
+    // New keys go after the last of duipai's keys the file has, else before its first key.
+    let supplied = owned.supplied();
+    let at = entries
+        .iter()
+        .filter(|e| supplied.iter().any(|(k, _)| *k == e.key))
+        .map(|e| e.until)
+        .max()
+        .unwrap_or(first_key);
+    for (key, value) in supplied {
+        match entries.iter().find(|e| e.key == key) {
+            None => {
+                inserted.push((at, format!("{key}: {value}{eol}")));
+                changes.push(format!("added {key}"));
+            }
+            Some(entry) if key == "problem_format_version" => {
+                set_version(&lines, entry, owned.version, &mut replaced, &mut changes);
+            }
+            Some(_) => {}
         }
     }
-    let limits = [("time_limit", &owned.time_limit), ("memory", &owned.memory)];
+    let limits = owned.limits();
     match entries.iter().find(|e| e.key == "limits") {
         None => {
             let mut block = format!("limits:{eol}");
-            for (key, value) in limits {
-                block.push_str(&format!("  {key}: {value}{eol}"));
+            for (key, value) in &limits {
+                if let Some(value) = value {
+                    block.push_str(&format!("  {key}: {value}{eol}"));
+                }
             }
             inserted.push((lines.len(), block));
             changes.push("added limits".to_string());
@@ -277,11 +365,37 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     Ok((out, changes))
 }
 
-/// Sets `limits.time_limit` and `limits.memory` inside the block mapping under `limits:`.
+/// Replaces a `problem_format_version` that names another version duipai knows by the one
+/// the pack is written in; a value duipai does not know is the setter's and stays.
+fn set_version(
+    lines: &[Line<'_>],
+    entry: &Entry<'_>,
+    version: IcpcVersion,
+    replaced: &mut Vec<(usize, String)>,
+    changes: &mut Vec<String>,
+) {
+    let line = &lines[entry.at];
+    let (_, rest_at) = key_of(line.text).unwrap_or(("", line.text.len()));
+    let (old, comment) = value_and_comment(&line.text[rest_at..]);
+    match IcpcVersion::from_name(old) {
+        Some(v) if v != version => {
+            let new = version.name();
+            replaced.push((
+                entry.at,
+                format!("problem_format_version: {new}{comment}{}", line.end),
+            ));
+            changes.push(format!("problem_format_version {old} -> {new}"));
+        }
+        _ => {}
+    }
+}
+
+/// Sets `limits.time_limit` and `limits.memory` inside the block mapping under `limits:`,
+/// and removes a key whose value is `None`.
 fn merge_limits(
     lines: &[Line<'_>],
     entry: &Entry<'_>,
-    limits: &[(&str, &String)],
+    limits: &[(&str, Option<String>)],
     eol: &str,
     replaced: &mut Vec<(usize, String)>,
     inserted: &mut Vec<(usize, String)>,
@@ -336,10 +450,13 @@ fn merge_limits(
     }
     let last_child = children.last().copied().unwrap_or(entry.at);
     let pad = " ".repeat(indent);
-    for &(key, value) in limits {
+    for (key, value) in limits {
+        let key = *key;
         let Some(&(_, at)) = found.iter().find(|(k, _)| *k == key) else {
-            inserted.push((last_child + 1, format!("{pad}{key}: {value}{eol}")));
-            changes.push(format!("added limits.{key}"));
+            if let Some(value) = value {
+                inserted.push((last_child + 1, format!("{pad}{key}: {value}{eol}")));
+                changes.push(format!("added limits.{key}"));
+            }
             continue;
         };
         if children
@@ -354,6 +471,13 @@ fn merge_limits(
         let text = lines[at].text;
         let rest_at = indent + key_of(&text[indent..]).map_or(0, |(_, r)| r);
         let (old, comment) = value_and_comment(&text[rest_at..]);
+        let Some(value) = value else {
+            replaced.push((at, String::new()));
+            changes.push(format!(
+                "removed limits.{key} (format version legacy has no such key)"
+            ));
+            continue;
+        };
         if same_number(old, value) {
             continue;
         }
@@ -395,24 +519,41 @@ mod tests {
     use super::*;
     use crate::problem::{CHESS, CHESSBOARD};
 
+    const V2025: IcpcVersion = IcpcVersion::V2025_09;
+    const CHESS_UUID: &str = "uuid: eaa44efd-e011-50bd-8d93-d4d897f9803e\n";
+
+    /// Merged in the version the text names (2025-09 if none), as `pack` does without
+    /// `--icpc-version`.
     fn merged(text: &str) -> (Option<String>, YamlOutcome) {
-        merge(Some(text.as_bytes()), &CHESS)
+        let version = top_value(text, "problem_format_version")
+            .and_then(|v| IcpcVersion::from_name(&v))
+            .unwrap_or(V2025);
+        merge(Some(text.as_bytes()), &CHESS, version)
     }
 
     #[test]
     fn a_missing_file_is_written_whole() {
-        let (text, outcome) = merge(None, &CHESSBOARD);
+        let (text, outcome) = merge(None, &CHESSBOARD, V2025);
         assert_eq!(outcome, YamlOutcome::Created);
         assert_eq!(
             text.unwrap(),
-            "problem_format_version: 2023-07-draft\nname: chessboard\nlimits:\n  time_limit: 1\n  \
+            "problem_format_version: 2025-09\nname: Game on Chessboard\n\
+             uuid: f71829ed-7b0b-5c1d-ba26-1b12aae839e8\nlimits:\n  time_limit: 1\n  \
              memory: 1024\n"
+        );
+        // Legacy: no time limit; real answers get the default validator's settings.
+        let (text, _) = merge(None, &crate::problem::SHOOTING, IcpcVersion::Legacy);
+        assert_eq!(
+            text.unwrap(),
+            "problem_format_version: legacy\nname: Shooting Game\n\
+             uuid: c1b0997f-c0ce-5b9c-af4b-e3c30dc4c945\nvalidation: default\n\
+             validator_flags: float_tolerance 1e-6\nlimits:\n  memory: 128\n"
         );
     }
 
     #[test]
     fn duipais_own_file_is_unchanged() {
-        let own = problem_yaml(&CHESS);
+        let own = problem_yaml(&CHESS, V2025);
         assert_eq!(merged(&own), (None, YamlOutcome::Unchanged));
     }
 
@@ -450,8 +591,10 @@ mod tests {
         let (new, outcome) = merged("# header\nlicense: cc0\nlimits:\n  output: 8\n");
         assert_eq!(
             new.unwrap(),
-            "# header\nproblem_format_version: 2023-07-draft\nname: chess\nlicense: cc0\n\
-             limits:\n  output: 8\n  time_limit: 1\n  memory: 512\n"
+            format!(
+                "# header\nproblem_format_version: 2025-09\nname: Chess\n{CHESS_UUID}\
+                 license: cc0\nlimits:\n  output: 8\n  time_limit: 1\n  memory: 512\n"
+            )
         );
         let YamlOutcome::Updated(changes) = outcome else {
             panic!("{outcome:?}")
@@ -461,6 +604,7 @@ mod tests {
             [
                 "added problem_format_version",
                 "added name",
+                "added uuid",
                 "added limits.time_limit",
                 "added limits.memory"
             ]
@@ -489,8 +633,10 @@ mod tests {
         let (new, _) = merged(text);
         assert_eq!(
             new.unwrap(),
-            text.replace("time_limit: '3'  #", "time_limit: 1  #")
+            text.replace("'\nlimits", &format!("'\n{CHESS_UUID}limits"))
+                .replace("time_limit: '3'  #", "time_limit: 1  #")
         );
+        assert_eq!(title_of("\"a # b\"").as_deref(), Some("a # b"));
         assert_eq!(value_and_comment(" \"a # b\"  # c"), ("\"a # b\"", "  # c"));
         assert_eq!(value_and_comment(" a#b"), ("a#b", ""));
         assert_eq!(value_and_comment(""), ("", ""));
@@ -517,7 +663,7 @@ mod tests {
             };
             assert!(why.contains(says), "{text:?}: {why}");
         }
-        let (new, outcome) = merge(Some(b"name: \xff\n"), &CHESS);
+        let (new, outcome) = merge(Some(b"name: \xff\n"), &CHESS, V2025);
         assert_eq!(new, None);
         assert!(matches!(outcome, YamlOutcome::LeftAlone(_)));
     }
@@ -527,6 +673,37 @@ mod tests {
         let text = "---\nname: c\nproblem_format_version: draft\ncredits:\n  authors:\n    - A\n\
                     limits:\n  time_limit: 1\n  time_multipliers:\n    ac_to_time_limit: 2\n  \
                     memory: 512\n";
-        assert_eq!(merged(text), (None, YamlOutcome::Unchanged));
+        let with_uuid = text.replace("draft\n", &format!("draft\n{CHESS_UUID}"));
+        assert_eq!(
+            merged(text),
+            (
+                Some(with_uuid.clone()),
+                YamlOutcome::Updated(vec!["added uuid".to_string()])
+            )
+        );
+        // A format version duipai does not know is the setter's.
+        assert_eq!(merged(&with_uuid), (None, YamlOutcome::Unchanged));
+    }
+
+    #[test]
+    fn another_version_asked_for_replaces_the_version_and_legacy_drops_the_time_limit() {
+        let own = problem_yaml(&CHESS, V2025);
+        let (new, outcome) = merge(Some(own.as_bytes()), &CHESS, IcpcVersion::Legacy);
+        assert_eq!(
+            new.unwrap(),
+            own.replace("2025-09", "legacy")
+                .replace("  time_limit: 1\n", "")
+        );
+        assert_eq!(
+            outcome,
+            YamlOutcome::Updated(vec![
+                "problem_format_version 2025-09 -> legacy".to_string(),
+                "removed limits.time_limit (format version legacy has no such key)".to_string()
+            ])
+        );
+        assert_eq!(top_value(&own, "uuid").as_deref(), Some(&CHESS_UUID[6..42]));
+        assert_eq!(title_of("'It''s'").as_deref(), Some("It's"));
+        assert_eq!(title_of("\"a \\\"b\\\"\"").as_deref(), Some("a \"b\""));
+        assert_eq!(title_of("{en: A}"), None);
     }
 }

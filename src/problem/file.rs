@@ -2,6 +2,7 @@
 //! strictly (the count line, blank lines between cases where the game allows them, the
 //! terminator line and nothing after it) and writing the canonical text back.
 
+use super::coverage::Coverage;
 use super::game::Game;
 use super::input::{InputError, Scanner};
 use super::params::Bounds;
@@ -42,6 +43,14 @@ impl Structure {
 
 /// Reads a whole file of `G` cases within `bounds`.
 pub fn read<G: Game>(text: &[u8], bounds: &Bounds) -> Result<Vec<G::Case>, InputError> {
+    Ok(read_with_coverage::<G>(text, bounds)?.0)
+}
+
+/// Reads a whole file like [`read`], with the bounded values it reached.
+pub fn read_with_coverage<G: Game>(
+    text: &[u8],
+    bounds: &Bounds,
+) -> Result<(Vec<G::Case>, Coverage), InputError> {
     let mut s = Scanner::new(text);
     let structure = G::STRUCTURE;
     let cases = match structure {
@@ -49,7 +58,7 @@ pub fn read<G: Game>(text: &[u8], bounds: &Bounds) -> Result<Vec<G::Case>, Input
         Structure::Counted { .. } => {
             let max = bounds.get("cases");
             let expected = format!("T, the number of cases, an integer 1..={max}");
-            let count = s.integer(&expected, &expected, 1, max)?.0 as usize;
+            let count = s.bounded("cases", &expected, &expected, 1, max)?.0 as usize;
             s.end_line("T")?;
             let mut cases = Vec::with_capacity(count);
             for _ in 0..count {
@@ -61,11 +70,16 @@ pub fn read<G: Game>(text: &[u8], bounds: &Bounds) -> Result<Vec<G::Case>, Input
             cases
         }
         Structure::Terminated { terminator, .. } => {
-            read_until::<G>(&mut s, bounds, terminator, structure.blank_lines())?
+            let cases = read_until::<G>(&mut s, bounds, terminator, structure.blank_lines())?;
+            // A file of no cases is valid too; the range asks for files of one case and of
+            // the most.
+            s.record("cases", 1, bounds.get("cases"), cases.len() as i64);
+            cases
         }
     };
     s.finish()?;
-    Ok(cases)
+    let coverage = s.coverage().clone();
+    Ok((cases, coverage))
 }
 
 /// Cases up to the terminator line, which is consumed.

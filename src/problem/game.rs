@@ -9,9 +9,11 @@ use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::coverage::Coverage;
 use super::file;
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamSpec};
 use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
 use crate::answer::Rule;
@@ -45,6 +47,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     const SAMPLE: (&'static str, &'static str);
     /// The built-in test plan `pack` follows (`generators/<name>.plan`).
     const PLAN: &'static str;
+    /// Other built-in plans, by name (`pack --plan NAME`): chess's `official`.
+    const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[];
+    /// The files of a judge's problem package beside the tests.
+    const PACKAGE: &'static Package;
     /// How many shrink passes [`Game::shrink_pass`] has.
     const SHRINK_PASSES: usize;
 
@@ -174,8 +180,17 @@ impl<G: Game> Problem for Builtin<G> {
     fn builtin_plan(&self) -> &'static str {
         G::PLAN
     }
+    fn named_plans(&self) -> &'static [(&'static str, &'static str)] {
+        G::NAMED_PLANS
+    }
+    fn package(&self) -> &'static Package {
+        G::PACKAGE
+    }
     fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError> {
         Ok(Box::new(self.parse_cases(text, bounds)?))
+    }
+    fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError> {
+        Ok(file::read_with_coverage::<G>(text, bounds)?.1)
     }
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance> {
         let mut rng = Rng::from_seed(seed);

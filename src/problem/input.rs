@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use super::coverage::Coverage;
+
 /// How many characters of an offending token a message shows.
 const SHOWN_CHARS: usize = 20;
 
@@ -47,6 +49,8 @@ pub struct Scanner<'a> {
     pos: usize,
     line: usize,
     line_start: usize,
+    /// The bounded values read so far ([`Scanner::bounded`], [`Scanner::record`]).
+    coverage: Coverage,
 }
 
 fn is_blank(b: u8) -> bool {
@@ -64,7 +68,40 @@ impl<'a> Scanner<'a> {
             pos: 0,
             line: 1,
             line_start: 0,
+            coverage: Coverage::default(),
         }
+    }
+
+    /// Reads an integer in `lo..=hi` as [`Scanner::integer`] does, and records it as a value
+    /// of the bound called `bound` ([`Coverage`]).
+    pub fn bounded(
+        &mut self,
+        bound: &'static str,
+        expected: &str,
+        missing: &str,
+        lo: i64,
+        hi: i64,
+    ) -> Result<(i64, usize), InputError> {
+        let read = self.integer(expected, missing, lo, hi)?;
+        self.coverage.record(bound, lo, hi, read.0);
+        Ok(read)
+    }
+
+    /// Records `value` of the bound called `bound`, which valid inputs keep within `lo..=hi`:
+    /// for values checked beyond one read (a count of cases, a lower bound checked after the
+    /// read).
+    pub fn record(&mut self, bound: &'static str, lo: i64, hi: i64, value: i64) {
+        self.coverage.record(bound, lo, hi, value);
+    }
+
+    /// The bounded values read so far.
+    pub fn coverage(&self) -> &Coverage {
+        &self.coverage
+    }
+
+    /// The scanner's current line (1-based).
+    pub fn line(&self) -> usize {
+        self.line
     }
 
     /// An error at the current position.

@@ -18,12 +18,14 @@ use crate::answer::{Expected, Rule};
 
 pub mod chess;
 pub mod chessboard;
+pub mod coverage;
 pub mod file;
 pub mod fishhead;
 pub mod game;
 pub mod gems;
 pub mod generate;
 pub mod input;
+pub mod package;
 pub mod params;
 pub mod shooting;
 pub mod shrink;
@@ -32,12 +34,14 @@ pub mod staircase;
 
 pub use chess::{CHESS, Chess, ChessProblem};
 pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
+pub use coverage::{Coverage, Reached};
 pub use file::Structure;
 pub use fishhead::{FISHHEAD, Fishhead, FishheadProblem};
 pub use game::{Builtin, Cases, Game};
 pub use gems::{GEMS, Gems, GemsProblem};
 pub use generate::{Family, GenError, SizeProfile, Spec};
 pub use input::InputError;
+pub use package::Package;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
 pub use shooting::{SHOOTING, Shooting, ShootingProblem};
 pub use solution::{Explanation, SolveError, explanations_text};
@@ -118,9 +122,18 @@ pub trait Problem: Send + Sync + 'static {
     /// The built-in test plan `pack` follows (`generators/<name>.plan`).
     fn builtin_plan(&self) -> &'static str;
 
+    /// Other built-in plans, by name (`pack --plan NAME`): (name, plan text).
+    fn named_plans(&self) -> &'static [(&'static str, &'static str)];
+
+    /// The files of a judge's problem package beside the tests.
+    fn package(&self) -> &'static Package;
+
     /// Strict parse and validation against `bounds` in one pass; every rejection carries the
     /// 1-based line and column and says what was expected and what was found.
     fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError>;
+
+    /// Parses like [`Problem::parse`] and says which values of its bounds the input reached.
+    fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError>;
 
     /// The input for one seed under validated settings.
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance>;

@@ -211,7 +211,7 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
     );
     let err = stderr(&out);
     assert!(
-        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        err.contains("removed 54 files of the previous chess pack (noi layout)"),
         "{err}"
     );
     assert!(

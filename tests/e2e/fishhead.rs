@@ -190,7 +190,7 @@ fn a_pack_is_judged_and_a_wrong_case_is_named() {
     let summary = last_json(&out);
     assert_eq!(
         (summary["passed"].as_u64(), summary["failed"].as_u64()),
-        (Some(22), Some(0))
+        (Some(25), Some(0))
     );
     let out = duipai_in(
         dir.path(),

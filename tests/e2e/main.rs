@@ -18,6 +18,7 @@ mod pack;
 mod readme;
 mod reports;
 mod runner;
+mod setter_tools;
 mod settings;
 mod shooting;
 mod timing;

@@ -34,7 +34,24 @@ fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64)
         layout,
         seed,
         force: false,
+        icpc_version: None,
     }
+}
+
+/// An ICPC package of `problem` in `version` with a one-test plan `line`, as a tree.
+fn small_icpc(
+    problem: &'static dyn Problem,
+    version: pack::IcpcVersion,
+    line: &str,
+) -> BTreeMap<String, Vec<u8>> {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = PackOptions {
+        plan: parse_plan("one.plan", line, problem).unwrap(),
+        icpc_version: Some(version),
+        ..options(problem, dir.path(), Layout::Icpc, 0)
+    };
+    pack::write_pack(&opts, &mut |_, _| {}).unwrap();
+    read_tree(dir.path())
 }
 
 /// Every file under `dir`, by relative `/`-separated path.
@@ -131,9 +148,17 @@ fn layouts_name_their_files() {
                     "data/sample/01-sample.ans".to_string(),
                     "problem.yaml".to_string(),
                 ]);
-                if pack::testdata_yaml(problem).is_some() {
-                    expected.push("data/testdata.yaml".to_string());
+                if let Some(flags) = pack::validator_flags(problem.rule()) {
+                    let files = pack::icpc::flag_files(pack::IcpcVersion::V2025_09, &flags);
+                    expected.extend(files.into_iter().map(|(path, _)| path));
                 }
+                for (name, _) in problem.package().invalid_inputs {
+                    expected.push(format!("data/invalid_input/{name}.in"));
+                }
+                expected.extend(pack::icpc::setter_paths(
+                    problem,
+                    pack::IcpcVersion::V2025_09,
+                ));
             }
             expected.sort();
             let got: Vec<String> = tree.keys().cloned().collect();
@@ -161,34 +186,67 @@ fn icpc_layout_has_samples_and_limits() {
         let tree = &packed(problem, Layout::Icpc, 0).tree;
         assert_eq!(text(&tree["data/sample/01-sample.in"]), sample_in);
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
+        let title = problem.package().title;
+        let uuid = pack::icpc::problem_uuid(problem);
         assert_eq!(
             text(&tree["problem.yaml"]),
             format!(
-                "problem_format_version: 2023-07-draft\nname: {problem}\nlimits:\n  \
+                "problem_format_version: 2025-09\nname: {title}\nuuid: {uuid}\nlimits:\n  \
                  time_limit: 1\n  memory: {memory}\n"
             )
         );
-        assert!(!tree.contains_key("data/testdata.yaml"));
+        let statement = text(&tree["statement/problem.en.tex"]);
+        assert!(
+            statement.starts_with(&format!("\\problemname{{{title}}}\n\n")),
+            "{statement}"
+        );
+        assert!(!tree.keys().any(|k| k.ends_with("test_group.yaml")));
     }
 }
 
 /// Real answers: the package says the default output validator judges them, within the
-/// problem's tolerance (format 2023-07-draft keeps the flags in `data/testdata.yaml`), so a
-/// judge that reads the package accepts what `duipai test` accepts.
+/// problem's tolerance, where each format version keeps that setting, so a judge that reads
+/// the package accepts what `duipai test` accepts.
 #[test]
 fn icpc_layout_declares_the_float_tolerance_of_real_answers() {
-    let tree = &packed(&SHOOTING, Layout::Icpc, 0).tree;
+    use pack::IcpcVersion::{Draft2023_07, Legacy, V2025_09};
+    let line = "gen shooting --family smallest --cases 1 --seed 3\n";
+    let tree = small_icpc(&SHOOTING, V2025_09, line);
     assert_eq!(text(&tree["data/sample/01-sample.in"]), "3\n2 1 1\n0\n");
     assert_eq!(text(&tree["data/sample/01-sample.ans"]), "0.555556\n");
-    assert_eq!(
-        text(&tree["problem.yaml"]),
-        "problem_format_version: 2023-07-draft\nname: shooting\nlimits:\n  time_limit: 1\n  \
-         memory: 128\nvalidation: default\n"
-    );
+    for group in ["sample", "secret"] {
+        assert_eq!(
+            text(&tree[&format!("data/{group}/test_group.yaml")]),
+            "output_validator_args: [float_tolerance, \"1e-6\"]\n"
+        );
+    }
+    assert!(!text(&tree["problem.yaml"]).contains("valid"));
+    assert!(tree.contains_key("answer_validators/shooting.ctd"));
+
+    let tree = small_icpc(&SHOOTING, Draft2023_07, line);
     assert_eq!(
         text(&tree["data/testdata.yaml"]),
         "output_validator_flags: float_tolerance 1e-6\n"
     );
+    assert!(tree.contains_key("statement/problem.en.tex"));
+
+    // Legacy: the settings in problem.yaml, no time limit, the statement in
+    // problem_statement/, nothing problemtools would take for a test group.
+    let tree = small_icpc(&SHOOTING, Legacy, line);
+    assert_eq!(
+        text(&tree["problem.yaml"]),
+        "problem_format_version: legacy\nname: Shooting Game\n\
+         uuid: c1b0997f-c0ce-5b9c-af4b-e3c30dc4c945\nvalidation: default\n\
+         validator_flags: float_tolerance 1e-6\nlimits:\n  memory: 128\n"
+    );
+    assert!(tree.contains_key("problem_statement/problem.en.tex"));
+    let data: Vec<&String> = tree.keys().filter(|k| k.starts_with("data/")).collect();
+    assert!(
+        data.iter()
+            .all(|k| k.starts_with("data/sample/01-sample.") || k.starts_with("data/secret/01.")),
+        "{data:?}"
+    );
+    assert!(!tree.keys().any(|k| k.starts_with("answer_validators/")));
 }
 
 #[test]
@@ -235,8 +293,20 @@ fn chess_plan_is_the_official_table() {
         (10, 10),
         (10, 10),
     ];
-    let cases = plan_instances(&CHESS, 0);
+    let official = plan::named_builtin(&CHESS, "official").unwrap().unwrap();
+    assert_eq!(official.name, "<built-in chess plan official>");
+    let cases: Vec<Box<dyn Instance>> = official
+        .lines
+        .iter()
+        .map(|l| Spec::new(&CHESS, &l.params).unwrap().generate(l.seed))
+        .collect();
     assert_eq!(cases.len(), 20);
+    // The default plan starts with the same 20 tests.
+    let default = builtin_plan(&CHESS);
+    for (a, b) in official.lines.iter().zip(&default.lines) {
+        assert_eq!((&a.text, a.seed), (&b.text, b.seed));
+    }
+    assert!(default.lines.len() > 20);
     for (i, (case, &(n, m))) in cases.iter().zip(&sizes).enumerate() {
         let c = case.first_case::<ChessProblem>().unwrap();
         assert_eq!((c.n, c.m), (n, m), "test point {}", i + 1);
@@ -305,8 +375,19 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
             let values = numbers(&lines[1..]);
             match claim {
                 "a single column" => size[1] == 1,
+                "a single row" => size[0] == 1,
+                "a single cell" => size == [1, 1],
                 "the largest board" => size == [10, 10],
+                "9 rows, 10 columns" => size == [9, 10],
+                "10 rows, 9 columns" => size == [10, 9],
                 "every value 100000" => values.iter().all(|&v| v == 100_000),
+                "every value 0" => size == [10, 10] && values.iter().all(|&v| v == 0),
+                "every value 1" => size == [10, 10] && values.iter().all(|&v| v == 1),
+                "every A 100000, B = 0" => {
+                    let cells = (size[0] * size[1]) as usize;
+                    values[..cells].iter().all(|&v| v == 100_000)
+                        && values[cells..].iter().all(|&v| v == 0)
+                }
                 _ => panic!("no check for the chess plan's claim {claim:?}: add one"),
             }
         }
@@ -318,6 +399,15 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
             match claim {
                 "a single cell" => n == 1,
                 "n = 12" => n == 12,
+                "no empty cell" => n == 12 && pieces().count() == n * n,
+                "every weight 0, no empty cell" => {
+                    pieces().count() == n * n && weights.iter().all(|&w| w == 0)
+                }
+                "every weight 1" => board
+                    .iter()
+                    .flat_map(|r| r.chars())
+                    .zip(&weights)
+                    .all(|(c, &w)| w == if c == '.' { 0 } else { 1 }),
                 "nothing can pair" => pieces().all(|c| c == 'W') || pieces().all(|c| c == 'B'),
                 "every weight 10^6" => board
                     .iter()
@@ -358,6 +448,19 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 }
                 "20 cases" => cases.len() == 20,
                 "5 maximal cases" => cases.len() == 5 && every(&maximal),
+                "one maximal case" => cases.len() == 1 && every(&maximal),
+                "one case with no bag" => cases.len() == 1 && every(&|c| c.bags.is_empty()),
+                "20 cases where no stone is made" => {
+                    let answers = file.solve();
+                    cases.len() == 20
+                        && every(&|c| c.bags.len() == 21)
+                        && every(&|c| {
+                            (1..=8).all(|colour| {
+                                c.bags.iter().flatten().filter(|&&x| x == colour).count() < c.s
+                            })
+                        })
+                        && answers.iter().all(|a| a == "0")
+                }
                 "20 maximal cases" => cases.len() == 20 && every(&maximal),
                 _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
             }
@@ -379,6 +482,8 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "n = 24 in every case" => all_n(24),
                 "n = 12 in every case" => all_n(12),
                 "1000 cases, n = 12 in every case" => cases.len() == 1000 && all_n(12),
+                "1 case, n = 12" => cases.len() == 1 && all_n(12),
+                "1 case, n = 24" => cases.len() == 1 && all_n(24),
                 _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),
             }
         }
@@ -406,6 +511,8 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "25 cases" => cases.len() == 25,
                 "low, one off" => every(&|h| lowest(h) && one_off(h)),
                 "flat and wide" => every(&|h| h.len() == 6 && lowest(h)),
+                "1 case" => cases.len() == 1,
+                "1 case, six columns" => cases.len() == 1 && every(&|h| h.len() == 6),
                 _ => panic!("no check for the shooting plan's claim {claim:?}: add one"),
             }
         }
@@ -517,10 +624,13 @@ fn manifest_replays_every_file() {
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
             assert_eq!(rows.len(), files.len());
-            // Besides the listed files (data/testdata.yaml among them): the manifest, and the
-            // ICPC package's problem.yaml, which is merged rather than replaced.
+            // Besides the listed files (the validator settings and the invalid inputs among
+            // them): the manifest, and in the ICPC package problem.yaml, which is merged, and
+            // the setter's files, written only where missing.
             let metadata = match layout {
-                Layout::Icpc => 1,
+                Layout::Icpc => {
+                    1 + pack::icpc::setter_paths(problem, pack::IcpcVersion::V2025_09).len()
+                }
                 _ => 0,
             };
             assert_eq!(rows.len() + 1 + metadata, tree.len());
@@ -530,8 +640,14 @@ fn manifest_replays_every_file() {
                 let (file, line, written, command) = (cols[0], cols[1], cols[2], cols[3]);
                 assert!(tree.contains_key(file), "{file}");
                 if line == "-" {
-                    // The sample and the validator flags: their own text, as a printf.
-                    assert!(file.starts_with("data/sample/") || file == pack::TESTDATA_YAML);
+                    // The sample, the validator settings and the invalid inputs: their own
+                    // text, as a printf.
+                    assert!(
+                        file.starts_with("data/sample/")
+                            || file.ends_with("test_group.yaml")
+                            || file.starts_with("data/invalid_input/"),
+                        "{file}"
+                    );
                     assert!(command.starts_with("printf '"), "{command}");
                     continue;
                 }
@@ -562,6 +678,10 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 let Some(stem) = name.strip_suffix(".in") else {
                     continue;
                 };
+                if name.starts_with("data/invalid_input/") {
+                    // Inputs the validators must reject: the model tests check that they do.
+                    continue;
+                }
                 let instance = problem
                     .parse(bytes, &problem.default_bounds())
                     .unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -616,9 +736,16 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         "icpc",
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    // stderr is not a terminal here: one summary line, no progress bar.
+    // stderr is not a terminal here: the format version, the bounds' coverage and one
+    // summary line, no progress bar.
     let stderr = text(&out.stderr);
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.lines().count(), 3, "{stderr}");
+    assert!(
+        stderr.contains(
+            "\nduipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n"
+        ),
+        "{stderr}"
+    );
     assert!(stderr.contains("tests"), "{stderr}");
 
     let tree = read_tree(&out_dir);
@@ -628,10 +755,10 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         "{:?}",
         tree.keys()
     );
-    // And the validator itself accepts every input.
+    // And the validator itself accepts every input but those made to be rejected.
     let inputs: Vec<String> = tree
         .keys()
-        .filter(|k| k.ends_with(".in"))
+        .filter(|k| k.ends_with(".in") && !k.starts_with("data/invalid_input/"))
         .map(|k| out_dir.join(k).to_string_lossy().into_owned())
         .collect();
     let mut args = vec!["validate", "chessboard"];
@@ -715,10 +842,13 @@ fn force_removes_only_what_the_manifest_lists() {
     assert_eq!(read_tree(&p), before, "nothing changed");
     for says in [
         "p is not empty; pass --force to write the chess pack (icpc layout) into it",
-        "replaces 6 files that the previous pack listed in manifest.txt (data/sample/01-sample.in,",
+        "replaces 14 files that the previous pack listed in manifest.txt \
+         (data/sample/01-sample.in,",
         "creates 0 files",
         "merges problem.yaml",
-        "removes 36 files that the previous pack listed in manifest.txt and this one does not \
+        "keeps 4 files of the package as they are (statement/problem.en.tex, \
+         input_validators/chess.ctd, submissions/accepted/chess.cpp, answer_validators/chess.ctd)",
+        "removes 56 files that the previous pack listed in manifest.txt and this one does not \
          write (data/secret/03.in, data/secret/03.ans,",
         "leaves in place 3 files that no pack in manifest.txt lists (data/secret/99-hand.ans, \
          data/secret/99-hand.in, notes.txt)",
@@ -730,8 +860,15 @@ fn force_removes_only_what_the_manifest_lists() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     let tree = read_tree(&p);
-    let mut names: Vec<&str> = tree.keys().map(String::as_str).collect();
+    let package = pack::icpc::setter_paths(&CHESS, pack::IcpcVersion::V2025_09);
+    let mut names: Vec<&str> = tree
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !k.starts_with("data/invalid_input/") && !package.iter().any(|f| f == k))
+        .collect();
     names.sort();
+    assert!(package.iter().all(|f| tree.contains_key(f)));
+    assert!(tree.contains_key("data/invalid_input/plus-sign.in"));
     assert_eq!(
         names,
         [
@@ -750,7 +887,7 @@ fn force_removes_only_what_the_manifest_lists() {
     );
     assert_eq!(text(&tree["data/secret/99-hand.ans"]), "5\n");
     assert!(
-        err.contains("removed 36 files of the previous chess pack (icpc layout)"),
+        err.contains("removed 56 files of the previous chess pack (icpc layout)"),
         "{err}"
     );
     assert!(
@@ -775,7 +912,7 @@ fn force_removes_only_what_the_manifest_lists() {
     assert!(p.join("data/secret/02.in").exists(), "{err}");
     assert!(!err.contains("removed"), "{err}");
     assert!(
-        err.contains("replaced 4 files of the same names that manifest.txt did not list"),
+        err.contains("replaced 12 files of the same names that manifest.txt did not list"),
         "{err}"
     );
 }
@@ -867,7 +1004,7 @@ fn packs_of_two_problems_share_one_folder() {
         "replaces no file",
         "creates 4 files",
         "removes no file",
-        "keeps the 40 files of the chess pack (noi layout)",
+        "keeps the 60 files of the chess pack (noi layout)",
     ] {
         assert!(err.contains(says), "missing {says:?} in\n{err}");
     }
@@ -877,7 +1014,7 @@ fn packs_of_two_problems_share_one_folder() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("kept the 40 files of the chess pack (noi layout)"),
+        err.contains("kept the 60 files of the chess pack (noi layout)"),
         "{err}"
     );
     let both = read_tree(&p);
@@ -908,7 +1045,7 @@ fn packs_of_two_problems_share_one_folder() {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{err}");
     assert!(
-        err.contains("removed 34 files of the previous chess pack (noi layout)"),
+        err.contains("removed 54 files of the previous chess pack (noi layout)"),
         "{err}"
     );
     assert!(
@@ -1102,4 +1239,193 @@ fn user_plan_is_followed() {
     assert!(manifest.contains(
         "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n"
     ), "{manifest}");
+}
+
+/// `validate --coverage` and the line after `pack`: the range each bound reached, and
+/// `BOUND NOT REACHED` for the ends no file reached; the official chess data has no board of
+/// one row, the default plan reaches every end.
+#[test]
+fn coverage_names_the_bounds_the_tests_do_not_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = in_dir(d, &["pack", "chess", "--out", "off", "--plan", "official"]);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "duipai: BOUND NOT REACHED by the tests: n min 1 (reached 2..=10) (duipai validate \
+             --coverage shows every bound)"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("wrote 40 files (20 tests)"), "{err}");
+    let mut args = vec![
+        "validate".to_string(),
+        "chess".to_string(),
+        "--coverage".into(),
+    ];
+    args.extend((1..=20).map(|i| format!("off/{i}.in")));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = in_dir(d, &args);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.ends_with(
+            "coverage of 20 valid files (chess bounds):\n  \
+             bound  allowed     reached\n  \
+             n      1..=10      2..=10      BOUND NOT REACHED: min 1\n  \
+             m      1..=10      1..=10\n  \
+             value  0..=100000  0..=100000\n"
+        ),
+        "{stdout}"
+    );
+    // An invalid file is reported and left out of the coverage.
+    std::fs::write(d.join("bad.in"), "11 1\n").unwrap();
+    let out = in_dir(
+        d,
+        &["validate", "chess", "bad.in", "off/1.in", "--coverage"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("coverage of 1 valid file (chess bounds):"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("n      1..=10      2..=2      BOUND NOT REACHED: min 1, max 10"),
+        "{stdout}"
+    );
+
+    let out = in_dir(d, &["pack", "chess", "--out", "all"]);
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "the tests reach both ends of every bound: n 1..=10, m 1..=10, value 0..=100000"
+        ),
+        "{err}"
+    );
+}
+
+/// Switching an ICPC package's version with --force: problem.yaml says so and loses the time
+/// limit legacy has no key for, the 2025-09 settings files go, the statement goes where
+/// legacy looks; an edited statement is kept and said to be; --icpc-version needs the icpc
+/// layout.
+#[test]
+fn icpc_version_switches_with_force_and_the_setters_files_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = "one.plan";
+    std::fs::write(
+        d.join(plan),
+        "gen shooting --family smallest --cases 1 --seed 3\n",
+    )
+    .unwrap();
+    let base = [
+        "pack", "shooting", "--out", "sh", "--layout", "icpc", "--plan", plan,
+    ];
+    let out = in_dir(d, &base);
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ICPC package format 2025-09: BAPCtools and DOMjudge read it"),
+        "{err}"
+    );
+    let p = d.join("sh");
+    assert!(p.join("data/secret/test_group.yaml").exists());
+    std::fs::write(
+        p.join("statement/problem.en.tex"),
+        "\\problemname{Shooting Game}\nMine.\n",
+    )
+    .unwrap();
+
+    let out = in_dir(
+        d,
+        &[&base[..], &["--icpc-version", "legacy", "--force"]].concat(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
+    assert!(
+        yaml.starts_with("problem_format_version: legacy\n"),
+        "{yaml}"
+    );
+    assert!(!yaml.contains("time_limit"), "{yaml}");
+    assert!(
+        yaml.contains("validator_flags: float_tolerance 1e-6\n"),
+        "{yaml}"
+    );
+    assert!(
+        err.contains(
+            "problem.yaml: problem_format_version 2025-09 -> legacy, removed limits.time_limit \
+             (format version legacy has no such key), added validation, added validator_flags"
+        ) || err.contains("problem_format_version 2025-09 -> legacy"),
+        "{err}"
+    );
+    assert!(!p.join("data/secret/test_group.yaml").exists());
+    assert!(!p.join("data/invalid_input").exists());
+    assert!(p.join("problem_statement/problem.en.tex").exists());
+    // The 2025-09 statement is the setter's now: left in place, as written.
+    assert_eq!(
+        std::fs::read_to_string(p.join("statement/problem.en.tex")).unwrap(),
+        "\\problemname{Shooting Game}\nMine.\n"
+    );
+
+    // Back to 2025-09: the edited statement is kept, and the pack says so.
+    let out = in_dir(
+        d,
+        &[&base[..], &["--icpc-version", "2025-09", "--force"]].concat(),
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("kept statement/problem.en.tex as it is"),
+        "{err}"
+    );
+    assert!(p.join("data/secret/test_group.yaml").exists());
+    // Without --icpc-version, the version problem.yaml names is kept.
+    let out = in_dir(d, &[&base[..], &["--force"]].concat());
+    assert!(text(&out.stderr).contains("ICPC package format 2025-09"));
+
+    let out = in_dir(
+        d,
+        &["pack", "chess", "--out", "x", "--icpc-version", "legacy"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--icpc-version is for --layout icpc"));
+}
+
+/// What the chess tests beyond the official 20 are for: a memo that reads 0 as "not computed
+/// yet" passes every official test and times out on the default plan's board of zeros (test
+/// 23), and on nothing else.
+#[test]
+fn the_board_of_zeros_catches_a_memo_that_reads_zero_as_not_computed() {
+    crate::util::require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let source =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_zero_memo.cpp");
+    std::fs::copy(source, d.join("zero.cpp")).unwrap();
+    for (out, plan) in [("official", &["--plan", "official"][..]), ("all", &[][..])] {
+        let pack = in_dir(d, &[&["pack", "chess", "--out", out][..], plan].concat());
+        assert_eq!(pack.status.code(), Some(0), "{}", text(&pack.stderr));
+    }
+    let out = in_dir(
+        d,
+        &["test", "chess", "official", "--json", "--", "zero.cpp"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = in_dir(d, &["test", "chess", "all", "--json", "--", "zero.cpp"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let failed: Vec<(String, String)> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["name"].is_string() && v["verdict"] != "AC")
+        .map(|v| {
+            (
+                v["name"].as_str().unwrap().to_string(),
+                v["verdict"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(failed, [("23.in".to_string(), "\"TLE\"".to_string())]);
 }

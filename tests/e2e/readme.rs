@@ -36,7 +36,7 @@ fn console_blocks(readme: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// The files the examples name: the repository's `cases/`, a copy of its `examples/` (their
-/// commands write there), `bad.in` and `good.in`, the official chess pack as `chess-data/`,
+/// commands write there), `bad.in` and `good.in`, the official chess pack (`--plan official`) as `chess-data/`,
 /// and the example programs.
 fn example_dir() -> tempfile::TempDir {
     use std::os::unix::fs::PermissionsExt;
@@ -64,7 +64,16 @@ fn example_dir() -> tempfile::TempDir {
         crate::util::wait_until_executable(&path);
     }
     let out = Command::new(duipai())
-        .args(["pack", "chess", "--out", "chess-data", "--layout", "noi"])
+        .args([
+            "pack",
+            "chess",
+            "--out",
+            "chess-data",
+            "--layout",
+            "noi",
+            "--plan",
+            "official",
+        ])
         .current_dir(d)
         .output()
         .unwrap();

@@ -248,8 +248,13 @@ fn the_icpc_pack_judges_single_precision_and_two_decimals_as_test_does() {
         &["pack", "shooting", "--out", "p", "--layout", "icpc"],
     );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let testdata = std::fs::read_to_string(path.join("p/data/testdata.yaml")).unwrap();
-    assert_eq!(testdata, "output_validator_flags: float_tolerance 1e-6\n");
+    let settings = std::fs::read_to_string(path.join("p/data/secret/test_group.yaml")).unwrap();
+    assert_eq!(
+        settings,
+        "output_validator_args: [float_tolerance, \"1e-6\"]\n"
+    );
+    // `test` judges the tests, not the inputs the package's validators must reject.
+    assert!(path.join("p/data/invalid_input/rectangle.in").exists());
     for (program, status) in [("right.cpp", 0), ("f32.cpp", 0), ("two.cpp", 1)] {
         let out = duipai_cached(path, &["test", "shooting", "p", "--", program]);
         assert_eq!(code(&out), status, "{program}: {}", stderr(&out));

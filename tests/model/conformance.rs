@@ -4,7 +4,7 @@
 use duipai::pack::parse_plan;
 use duipai::pack::plan::builtin_name;
 use duipai::problem::{
-    self, GenParams, Instance, ParamKind, ParamValue, Registered, SizeRange, Spec,
+    self, GenParams, Instance, ParamKind, ParamValue, Problem, Registered, SizeRange, Spec,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -195,5 +195,84 @@ fn the_built_in_plan_parses_and_the_sample_solves_to_its_answer() {
             .unwrap_or_else(|e| panic!("{game} sample: {e}"));
         let lines: String = case.solve().iter().map(|l| format!("{l}\n")).collect();
         assert_eq!(lines, answer, "{game}");
+    }
+}
+
+/// Every built-in plan's tests reach both ends of every bound of the game (n and m at 1 and
+/// at their largest, values at 0 and at the largest, files of one case and of the most), as
+/// the parser reads them ([`problem::Coverage`]).
+#[test]
+fn every_built_in_plan_reaches_both_ends_of_every_bound() {
+    for &game in problem::ALL {
+        let plan = parse_plan(&builtin_name(game), game.builtin_plan(), game).unwrap();
+        let mut coverage = problem::Coverage::default();
+        for line in &plan.lines {
+            let input = Spec::new(game, &line.params)
+                .unwrap()
+                .generate(line.seed)
+                .to_input();
+            let reached = game
+                .coverage(input.as_bytes(), &game.default_bounds())
+                .unwrap_or_else(|e| panic!("{game} line {}: {e}", line.line));
+            coverage.merge(&reached);
+        }
+        assert_eq!(
+            coverage.missed(game.bounds()),
+            Vec::<&str>::new(),
+            "{game}:\n{}",
+            coverage.table(game.bounds()).join("\n")
+        );
+    }
+}
+
+/// The coverage of an input is what its parser read: a hand-made file per game.
+#[test]
+fn coverage_records_every_bounded_value() {
+    let chess = problem::CHESS
+        .coverage(
+            b"2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
+            &problem::CHESS.default_bounds(),
+        )
+        .unwrap();
+    let n = chess.get("n").unwrap();
+    assert_eq!((n.lo, n.hi, n.min, n.max, n.reads), (1, 10, 2, 2, 1));
+    let value = chess.get("value").unwrap();
+    assert_eq!(
+        (value.lo, value.hi, value.min, value.max, value.reads),
+        (0, 100_000, 1, 9, 12)
+    );
+    let shooting = problem::SHOOTING
+        .coverage(
+            b"2\n1 2\n3\n2 1 1\n0\n",
+            &problem::SHOOTING.default_bounds(),
+        )
+        .unwrap();
+    let cases = shooting.get("cases").unwrap();
+    assert_eq!((cases.lo, cases.hi, cases.min, cases.max), (1, 25, 2, 2));
+    let n = shooting.get("n").unwrap();
+    assert_eq!((n.lo, n.min, n.max), (2, 2, 3));
+    assert!(
+        problem::CHESS
+            .coverage(b"11 1\n", &problem::CHESS.default_bounds())
+            .is_err()
+    );
+}
+
+/// Every game's package: its invalid inputs are invalid, and its statement, validators and
+/// reference solution are there.
+#[test]
+fn every_package_invalid_input_is_rejected() {
+    for &game in problem::ALL {
+        let package = game.package();
+        assert!(package.invalid_inputs.len() >= 5, "{game}");
+        for (name, text) in package.invalid_inputs {
+            assert!(
+                game.parse(text.as_bytes(), &game.default_bounds()).is_err(),
+                "{game} {name} is valid"
+            );
+        }
+        assert!(package.statement.contains("\\begin{Input}"), "{game}");
+        assert!(!package.statement.contains("\\problemname"), "{game}");
+        assert!(package.accepted.contains("int main"), "{game}");
     }
 }

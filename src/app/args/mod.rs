@@ -104,6 +104,10 @@ pub struct ValidateArgs {
     /// Input files to check.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// Then print, for each bound, the smallest and largest value the valid files reached,
+    /// with `BOUND NOT REACHED` where no file reaches an end of the range.
+    #[arg(long)]
+    pub coverage: bool,
     #[command(flatten)]
     pub bounds: BoundsArgs,
 }
@@ -125,8 +129,22 @@ pub enum LayoutArg {
     Plain,
     /// chess1.in, chess1.ans, ...: the NOI / Lemon / Arbiter naming.
     Noi,
-    /// The ICPC problem package: data/sample, data/secret, problem.yaml.
+    /// The ICPC problem package: problem.yaml, the statement, validators, an accepted
+    /// submission, data/sample, data/secret.
     Icpc,
+}
+
+/// A version of the ICPC problem package format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum IcpcVersionArg {
+    /// What BAPCtools (`bt`) and DOMjudge read.
+    #[value(name = "2025-09")]
+    V2025_09,
+    /// What problemtools reads in part.
+    #[value(name = "2023-07-draft")]
+    Draft2023_07,
+    /// What problemtools' `verifyproblem` and Kattis read.
+    Legacy,
 }
 
 #[derive(Debug, Args)]
@@ -136,11 +154,17 @@ pub struct PackArgs {
     /// Directory to write the pack into.
     #[arg(long)]
     pub out: PathBuf,
-    /// A plan file of your own (default: the built-in plan of the problem).
-    #[arg(long)]
+    /// A plan file of your own, or the name of another built-in plan (chess: `official`, the
+    /// 20 official tests alone). Default: the built-in plan of the problem. A file named like
+    /// a built-in plan is given with a directory: `./official`.
+    #[arg(long, value_name = "FILE|NAME")]
     pub plan: Option<PathBuf>,
     #[arg(long, value_enum, default_value_t = LayoutArg::Plain)]
     pub layout: LayoutArg,
+    /// With --layout icpc: the package format version. Default: the version an existing
+    /// problem.yaml names, else 2025-09.
+    #[arg(long, value_enum, value_name = "VERSION")]
+    pub icpc_version: Option<IcpcVersionArg>,
     /// Mixed into every plan line's seed; 0 keeps the plan's seeds as written.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -600,6 +624,16 @@ pub fn parse_mebibytes(s: &str) -> Result<u64, String> {
         return Err(format!("{} is outside 1MiB..=1TiB", quote(s)));
     }
     Ok(mib.round() as u64)
+}
+
+impl From<IcpcVersionArg> for pack::IcpcVersion {
+    fn from(version: IcpcVersionArg) -> pack::IcpcVersion {
+        match version {
+            IcpcVersionArg::V2025_09 => pack::IcpcVersion::V2025_09,
+            IcpcVersionArg::Draft2023_07 => pack::IcpcVersion::Draft2023_07,
+            IcpcVersionArg::Legacy => pack::IcpcVersion::Legacy,
+        }
+    }
 }
 
 impl From<LayoutArg> for pack::Layout {

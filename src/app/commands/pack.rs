@@ -2,21 +2,28 @@
 
 use anyhow::Context;
 
-use crate::app::args::PackArgs;
+use crate::app::args::{LayoutArg, PackArgs};
 use crate::app::exit::Status;
 use crate::app::interrupt;
 use crate::app::ui::Progress;
 use crate::pack::manifest::describe_pack;
 use crate::pack::parse_plan;
 use crate::pack::survey::names;
-use crate::pack::{self, PackOptions, PackReport, YamlOutcome, plan};
+use crate::pack::{self, IcpcVersion, PackOptions, PackReport, YamlOutcome, plan};
 
 pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
     let problem = args.problem;
-    let parsed = match &args.plan {
-        Some(path) => {
+    let named = args
+        .plan
+        .as_ref()
+        .and_then(|p| p.to_str())
+        .filter(|p| !p.contains('/'))
+        .and_then(|name| plan::named_builtin(problem, name));
+    let parsed = match (&args.plan, named) {
+        (_, Some(plan)) => plan?,
+        (Some(path), None) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading the plan {}", path.display()))?;
             // The manifest names the plan by its file name only, so that the same plan packs
@@ -30,13 +37,16 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
                 e
             })?
         }
-        None => parse_plan(
+        (None, None) => parse_plan(
             &plan::builtin_name(problem),
             problem.builtin_plan(),
             problem,
         )?,
     };
     let tests = parsed.lines.len();
+    if args.icpc_version.is_some() && args.layout != LayoutArg::Icpc {
+        anyhow::bail!("--icpc-version is for --layout icpc");
+    }
     let opts = PackOptions {
         problem,
         out: args.out,
@@ -44,6 +54,7 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         layout: args.layout.into(),
         seed: args.seed,
         force: args.force,
+        icpc_version: args.icpc_version.map(Into::into),
     };
     let progress = Progress::bar("packing", tests as u64, "tests");
     let written = pack::write_pack_report(&opts, &mut |done, _| progress.set_position(done as u64));
@@ -52,6 +63,7 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     for line in report_lines(&report, &opts) {
         eprintln!("duipai: {line}");
     }
+    eprintln!("duipai: {}", coverage_line(&report, &opts));
     eprintln!(
         "duipai: wrote {} files ({}) and {} to {}",
         report.files.len(),
@@ -62,7 +74,43 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// What the pack did besides writing its own files, a line each; nothing on a fresh pack.
+/// One line: the range of every bound when the tests reach both its ends, else the ends no
+/// test reached (`duipai validate --coverage` shows the whole table).
+fn coverage_line(report: &PackReport, opts: &PackOptions) -> String {
+    let bounds = opts.problem.bounds();
+    let coverage = &report.coverage;
+    let missed = coverage.missed_ends(bounds);
+    if missed.is_empty() {
+        let ranges: Vec<String> = coverage
+            .rows(bounds)
+            .filter_map(|(name, r)| Some(format!("{name} {}..={}", r?.lo, r?.hi)))
+            .collect();
+        return format!(
+            "the tests reach both ends of every bound: {}",
+            ranges.join(", ")
+        );
+    }
+    format!(
+        "BOUND NOT REACHED by the tests: {} (duipai validate --coverage shows every bound)",
+        missed.join("; ")
+    )
+}
+
+/// Which tools read the ICPC package's format version.
+fn icpc_version_line(version: IcpcVersion) -> String {
+    let readers = match version {
+        IcpcVersion::V2025_09 => {
+            "BAPCtools and DOMjudge read it; problemtools needs --icpc-version legacy"
+        }
+        IcpcVersion::Draft2023_07 => {
+            "problemtools reads it in part; BAPCtools needs 2025-09, problemtools reads legacy fully"
+        }
+        IcpcVersion::Legacy => "problemtools and Kattis read it; BAPCtools needs 2025-09",
+    };
+    format!("ICPC package format {}: {readers}", version.name())
+}
+
+/// What the pack did besides writing its own files, a line each, and the ICPC format version.
 fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
     let files = |n: usize| crate::text::plural(n as u64, "file");
     let pack_name = describe_pack(opts.problem.name(), pack::layout_name(opts.layout));
@@ -94,6 +142,36 @@ fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
     }
     for kept in &report.kept {
         lines.push(format!("kept {kept}"));
+    }
+    if let Some(version) = report.icpc_version {
+        lines.push(icpc_version_line(version));
+        let folder = opts
+            .out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned());
+        let plain = |n: &String| {
+            !n.is_empty()
+                && n.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        };
+        if let Some(folder) = folder.filter(|n| version == IcpcVersion::V2025_09 && !plain(n)) {
+            lines.push(format!(
+                "note: BAPCtools wants a problem's folder named with lowercase letters and \
+                 digits only ({folder} is not)"
+            ));
+        }
+    }
+    if !report.setter_kept.is_empty() {
+        lines.push(format!(
+            "kept {} as {} (different from duipai's: the package's statement, validators and \
+             submission are written only where missing)",
+            names(&report.setter_kept),
+            if report.setter_kept.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            }
+        ));
     }
     match &report.yaml {
         Some(YamlOutcome::Updated(changes)) => lines.push(format!(

@@ -6,7 +6,7 @@ use super::game::{Builtin, Game};
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, SolveError, Structure};
+use super::{Explanation, InputError, Package, SolveError, Structure};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -159,7 +159,24 @@ impl Game for ChessProblem {
         include_str!("../../../cases/chess/01-sample.ans"),
     );
     const PLAN: &'static str = include_str!("../../../generators/chess.plan");
+    const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[(
+        "official",
+        include_str!("../../../generators/chess-official.plan"),
+    )];
     const SHRINK_PASSES: usize = shrink::PASSES;
+    const PACKAGE: &'static Package = &super::package::package!(
+        "Chess",
+        [
+            "leading-zero",
+            "missing-b",
+            "n-too-large",
+            "negative-value",
+            "plus-sign",
+            "short-row",
+            "trailing-token",
+            "value-too-large",
+        ]
+    );
 
     fn registered() -> &'static Builtin<Self> {
         &CHESS

@@ -21,9 +21,9 @@ impl Chess {
         let max_m = bounds.get("m");
         let max_value = bounds.get("value");
         let expected_n = format!("n, an integer 1..={max_n}");
-        let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+        let n = s.bounded("n", &expected_n, &expected_n, 1, max_n)?.0 as usize;
         let expected_m = format!("m, an integer 1..={max_m}");
-        let m = s.integer(&expected_m, &expected_m, 1, max_m)?.0 as usize;
+        let m = s.bounded("m", &expected_m, &expected_m, 1, max_m)?.0 as usize;
         s.end_line("n and m")?;
         let a = read_matrix(s, n, m, max_value)?;
         let b = read_matrix(s, n, m, max_value)?;
@@ -42,7 +42,10 @@ fn read_matrix(
     for _ in 0..n {
         let mut row = Vec::new();
         for j in 0..m {
-            row.push(s.integer(&expected, &more_integers(m - j), 0, max_value)?.0);
+            row.push(
+                s.bounded("value", &expected, &more_integers(m - j), 0, max_value)?
+                    .0,
+            );
         }
         s.end_line(&plural(m, "integer"))?;
         rows.push(row);

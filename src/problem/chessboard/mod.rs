@@ -7,7 +7,7 @@ use super::game::{Builtin, Game};
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, SolveError, Structure};
+use super::{Explanation, InputError, Package, SolveError, Structure};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -163,6 +163,18 @@ impl Game for ChessboardProblem {
     );
     const PLAN: &'static str = include_str!("../../../generators/chessboard.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
+    const PACKAGE: &'static Package = &super::package::package!(
+        "Game on Chessboard",
+        [
+            "bad-cell",
+            "long-row",
+            "lowercase-cell",
+            "missing-weights",
+            "n-too-large",
+            "weight-on-empty-cell",
+            "weight-too-large",
+        ]
+    );
 
     fn registered() -> &'static Builtin<Self> {
         &CHESSBOARD

@@ -20,7 +20,7 @@ impl Chessboard {
         let max_n = bounds.get("n");
         let max_value = bounds.get("value");
         let expected_n = format!("n, an integer 1..={max_n}");
-        let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+        let n = s.bounded("n", &expected_n, &expected_n, 1, max_n)?.0 as usize;
         s.end_line("n")?;
         let mut cells = Vec::new();
         for _ in 0..n {
@@ -62,7 +62,8 @@ impl Chessboard {
         for (r, cell_row) in cells.iter().enumerate() {
             let mut row = Vec::new();
             for (j, &cell) in cell_row.iter().enumerate() {
-                let (w, column) = s.integer(&expected, &more_integers(n - j), 0, max_value)?;
+                let (w, column) =
+                    s.bounded("value", &expected, &more_integers(n - j), 0, max_value)?;
                 if cell == Cell::Empty && w != 0 {
                     return Err(s.error_at_column(
                         column,

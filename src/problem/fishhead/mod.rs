@@ -7,7 +7,7 @@ use super::game::{Builtin, Game};
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, SolveError, Structure};
+use super::{Explanation, InputError, Package, SolveError, Structure};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -242,6 +242,20 @@ impl Game for FishheadProblem {
     );
     const PLAN: &'static str = include_str!("../../../generators/fishhead.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
+    const PACKAGE: &'static Package = &super::package::package!(
+        "Fishhead's Little Game",
+        [
+            "across-rows",
+            "edge-twice",
+            "missing-edge",
+            "n-too-large",
+            "n-too-small",
+            "no-case",
+            "not-adjacent",
+            "point-too-large",
+            "same-point",
+        ]
+    );
 
     fn registered() -> &'static Builtin<Self> {
         &FISHHEAD

@@ -25,6 +25,7 @@ impl Fishhead {
                 ),
             ));
         }
+        s.record("min-n", min_n, max_n, n);
         s.end_line("n")?;
         let n = n as usize;
         let mut edges = Vec::with_capacity(n);

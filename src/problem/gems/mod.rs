@@ -7,7 +7,7 @@ use super::game::{Builtin, Game};
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, SolveError, Structure};
+use super::{Explanation, InputError, Package, SolveError, Structure};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -206,6 +206,21 @@ impl Game for GemsProblem {
     );
     const PLAN: &'static str = include_str!("../../../generators/gems.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
+    const PACKAGE: &'static Package = &super::package::package!(
+        "Gems Fight!",
+        "cpp",
+        [
+            "b-too-large",
+            "colour-above-g",
+            "empty-bag",
+            "g-too-large",
+            "no-end-line",
+            "s-too-large",
+            "short-bag",
+            "too-many-cases",
+            "too-many-gems",
+        ]
+    );
 
     fn registered() -> &'static Builtin<Self> {
         &GEMS

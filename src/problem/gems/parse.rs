@@ -11,13 +11,13 @@ impl Gems {
     pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Gems, InputError> {
         let max_g = bounds.get("g");
         let expected_g = format!("G, an integer 1..={max_g} (the line 0 0 0 ends the input)");
-        let g = s.integer(&expected_g, &expected_g, 1, max_g)?.0 as usize;
+        let g = s.bounded("g", &expected_g, &expected_g, 1, max_g)?.0 as usize;
         let max_b = bounds.get("b");
         let expected_b = format!("B, an integer 0..={max_b}");
-        let b = s.integer(&expected_b, &expected_b, 0, max_b)?.0 as usize;
+        let b = s.bounded("b", &expected_b, &expected_b, 0, max_b)?.0 as usize;
         let max_s = bounds.get("s");
         let expected_s = format!("S, an integer 1..={max_s}");
-        let stones = s.integer(&expected_s, &expected_s, 1, max_s)?.0 as usize;
+        let stones = s.bounded("s", &expected_s, &expected_s, 1, max_s)?.0 as usize;
         s.end_line("G, B and S")?;
         let mut bags = Vec::with_capacity(b);
         for _ in 0..b {
@@ -30,7 +30,7 @@ impl Gems {
 /// One line `n c1 … cn`: n gems, each a colour 1..=g.
 fn read_bag(s: &mut Scanner, g: usize, max_n: i64) -> Result<Vec<usize>, InputError> {
     let expected_n = format!("n, the gems in the bag, an integer 1..={max_n}");
-    let n = s.integer(&expected_n, &expected_n, 1, max_n)?.0 as usize;
+    let n = s.bounded("n", &expected_n, &expected_n, 1, max_n)?.0 as usize;
     let expected = format!("a colour 1..={g}");
     let mut bag = Vec::with_capacity(n);
     for k in 0..n {

@@ -7,7 +7,7 @@ use super::game::{Builtin, Game};
 use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, SolveError, Structure};
+use super::{Explanation, InputError, Package, SolveError, Structure};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -129,6 +129,19 @@ impl Game for ShootingProblem {
     );
     const PLAN: &'static str = include_str!("../../../generators/shooting.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
+    const PACKAGE: &'static Package = &super::package::package!(
+        "Shooting Game",
+        [
+            "height-too-large",
+            "missing-end",
+            "n-too-large",
+            "not-unimodal",
+            "one-column",
+            "rectangle",
+            "too-many-cases",
+            "zero-height",
+        ]
+    );
 
     fn registered() -> &'static Builtin<Self> {
         &SHOOTING

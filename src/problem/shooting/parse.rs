@@ -48,7 +48,8 @@ impl Shooting {
         let mut heights = Vec::with_capacity(n);
         let mut columns = Vec::with_capacity(n);
         for j in 0..n {
-            let (h, column) = s.integer(&expected, &more_integers(n - j), 1, max_height)?;
+            let (h, column) =
+                s.bounded("height", &expected, &more_integers(n - j), 1, max_height)?;
             heights.push(h as usize);
             columns.push(column);
         }
@@ -70,6 +71,8 @@ impl Shooting {
                 ),
             ));
         }
+        // One column is always a rectangle: valid boards have 2 columns or more.
+        s.record("n", 2.min(max_n), max_n, n as i64);
         if heights.iter().all(|&h| h == heights[0]) {
             let message = if n == 1 {
                 format!(

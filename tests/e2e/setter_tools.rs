@@ -1,0 +1,241 @@
+//! The ICPC packages with the setters' real tools: BAPCtools (`bt validate`, `bt run`) on the
+//! 2025-09 package and problemtools (`verifyproblem`) on the legacy one, for every built-in
+//! problem, and a setter's round trip (a hand-made test, a licence, a forced repack, a wrong
+//! submission). They take minutes and need the tools, so they are ignored by `cargo test`;
+//! `.ci/setter-tools` installs the tools and runs them. Run without the tools, they fail and
+//! say what to install.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const IGNORED: &str = "needs bt and verifyproblem: run .ci/setter-tools";
+
+/// A tool from the venv named by `DUIPAI_SETTER_TOOLS`, else from PATH; a missing one fails
+/// the test with the way to get it.
+fn tool(name: &str) -> PathBuf {
+    let from_venv = std::env::var_os("DUIPAI_SETTER_TOOLS").map(|v| Path::new(&v).join("bin"));
+    let candidates = from_venv.into_iter().chain(
+        std::env::var_os("PATH")
+            .into_iter()
+            .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>()),
+    );
+    for dir in candidates {
+        let path = dir.join(name);
+        if path.is_file() {
+            return path;
+        }
+    }
+    panic!("`{name}` was not found: {IGNORED} (it installs BAPCtools and problemtools)");
+}
+
+/// Runs a tool in `dir` with a fresh BAPCtools configuration (its uuid cache would otherwise
+/// warn about the same problem in two folders) and the venv's `bin` first on PATH.
+fn run_tool(dir: &Path, name: &str, args: &[&str], config: &Path) -> (i32, String) {
+    let program = tool(name);
+    let bin = program.parent().unwrap().to_path_buf();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin];
+    paths.extend(std::env::split_paths(&path));
+    let out: Output = Command::new(&program)
+        .args(args)
+        .current_dir(dir)
+        .env("XDG_CONFIG_HOME", config)
+        .env("PATH", std::env::join_paths(paths).unwrap())
+        .output()
+        .unwrap_or_else(|e| panic!("running {}: {e}", program.display()));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+    .replace('\r', "\n");
+    (out.status.code().unwrap_or(-1), text)
+}
+
+fn pack(dir: &Path, problem: &str, extra: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
+        .args(["pack", problem, "--out", problem, "--layout", "icpc"])
+        .args(extra)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    err
+}
+
+/// The lines of a tool's output that warn or report an error.
+fn complaints(output: &str) -> Vec<&str> {
+    output
+        .lines()
+        .filter(|l| l.contains("WARNING") || l.contains("ERROR") || l.contains("was not properly"))
+        .collect()
+}
+
+/// `bt validate` and `bt run` pass the 2025-09 package without a warning, and judge the
+/// accepted submission AC on every test.
+fn bapctools_accepts(problem: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    pack(dir.path(), problem, &[]);
+    let package = dir.path().join(problem);
+    let (code, out) = run_tool(&package, "bt", &["validate", "--no-bar"], config.path());
+    assert_eq!(
+        (code, complaints(&out)),
+        (0, vec![]),
+        "bt validate {problem}:\n{out}"
+    );
+    let (code, out) = run_tool(&package, "bt", &["run", "--no-bar"], config.path());
+    assert_eq!(
+        (code, complaints(&out)),
+        (0, vec![]),
+        "bt run {problem}:\n{out}"
+    );
+    assert!(
+        out.contains(&format!("accepted/{problem}.cpp")) && out.contains(" AC "),
+        "{out}"
+    );
+}
+
+/// `verifyproblem` finds no error in the legacy package (the statement part, which needs
+/// LaTeX, left out) and warns only that no licence is set.
+fn problemtools_accepts(problem: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    pack(dir.path(), problem, &["--icpc-version", "legacy"]);
+    let args = [
+        ".",
+        "-p",
+        "config",
+        "data",
+        "submissions",
+        "validators",
+        "graders",
+    ];
+    let package = dir.path().join(problem);
+    let (code, out) = run_tool(&package, "verifyproblem", &args, config.path());
+    assert_eq!(code, 0, "verifyproblem {problem}:\n{out}");
+    assert!(
+        out.contains(&format!("{problem} tested: 0 errors")),
+        "{out}"
+    );
+    let warnings: Vec<&str> = complaints(&out)
+        .into_iter()
+        .filter(|l| !l.contains("License is 'unknown'"))
+        .collect();
+    assert_eq!(warnings, Vec::<&str>::new(), "{out}");
+    assert!(out.contains("AC"), "{out}");
+}
+
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn chess_package_passes_bapctools_and_problemtools() {
+    bapctools_accepts("chess");
+    problemtools_accepts("chess");
+}
+
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn chessboard_package_passes_bapctools_and_problemtools() {
+    bapctools_accepts("chessboard");
+    problemtools_accepts("chessboard");
+}
+
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn gems_package_passes_bapctools_and_problemtools() {
+    bapctools_accepts("gems");
+    problemtools_accepts("gems");
+}
+
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn fishhead_package_passes_bapctools_and_problemtools() {
+    bapctools_accepts("fishhead");
+    problemtools_accepts("fishhead");
+}
+
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn shooting_package_passes_bapctools_and_problemtools() {
+    bapctools_accepts("shooting");
+    problemtools_accepts("shooting");
+}
+
+/// A setter's round trip: pack, add a test of their own and a licence with its owner (BAPCtools
+/// refuses a licence without one), repack with --force,
+/// then the tools accept the package with both, judge the reference AC and a greedy
+/// submission WA, and problemtools no longer warns about the licence.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submission() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for (folder, version) in [("chess", "2025-09"), ("legacy", "legacy")] {
+        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
+            .args(["pack", "chess", "--out", folder, "--layout", "icpc"])
+            .args(["--icpc-version", version])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let p = d.join(folder);
+        std::fs::write(p.join("data/secret/99-hand.in"), "1 1\n7\n3\n").unwrap();
+        std::fs::write(p.join("data/secret/99-hand.ans"), "7\n").unwrap();
+        let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
+        // BAPCtools wants a licence to come with its rights owner, an author or a source.
+        let licence = "license: cc by-sa\nrights_owner: The setters\n";
+        std::fs::write(p.join("problem.yaml"), format!("{yaml}{licence}")).unwrap();
+        let wrong = p.join("submissions/wrong_answer");
+        std::fs::create_dir_all(&wrong).unwrap();
+        let greedy =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_greedy.cpp");
+        std::fs::copy(greedy, wrong.join("greedy.cpp")).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
+            .args([
+                "pack", "chess", "--out", folder, "--layout", "icpc", "--force",
+            ])
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        assert!(err.contains("left in place 3 files"), "{err}");
+        let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
+        assert!(yaml.ends_with(licence), "{yaml}");
+        assert!(
+            yaml.contains(&format!("problem_format_version: {version}\n")),
+            "{yaml}"
+        );
+    }
+    let (code, out) = run_tool(
+        &d.join("chess"),
+        "bt",
+        &["validate", "--no-bar"],
+        config.path(),
+    );
+    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
+    let (code, out) = run_tool(&d.join("chess"), "bt", &["run", "--no-bar"], config.path());
+    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
+    assert!(
+        out.contains("wrong_answer/greedy.cpp") && out.contains(" WA "),
+        "{out}"
+    );
+    let args = [
+        ".",
+        "-p",
+        "config",
+        "data",
+        "submissions",
+        "validators",
+        "graders",
+    ];
+    let (code, out) = run_tool(&d.join("legacy"), "verifyproblem", &args, config.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("tested: 0 errors, 0 warnings"), "{out}");
+    assert!(
+        out.contains("wrong_answer/greedy.cpp") && out.contains("WA"),
+        "{out}"
+    );
+}
