@@ -175,6 +175,11 @@ pub struct PackArgs {
     pub force: bool,
 }
 
+/// The default output limit in MiB and process limit, shared by the flags and the replay
+/// lines that leave them out.
+const DEFAULT_OUTPUT_MIB: u64 = 64;
+const DEFAULT_PROCESSES: u64 = 64;
+
 /// Resource limits for the program under test.
 #[derive(Debug, Clone, Args)]
 pub struct LimitArgs {
@@ -188,10 +193,10 @@ pub struct LimitArgs {
     #[arg(long, value_name = "MIB", value_parser = parse_mebibytes)]
     pub memory_limit: Option<u64>,
     /// Output limit in MiB (stdout; reading stops past it).
-    #[arg(long, value_name = "MIB", value_parser = parse_mebibytes, default_value = "64")]
+    #[arg(long, value_name = "MIB", value_parser = parse_mebibytes, default_value_t = DEFAULT_OUTPUT_MIB)]
     pub output_limit: u64,
     /// Most processes (threads count too) the program may have running at once.
-    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_PROCESSES, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub process_limit: u64,
     /// File I/O as in the original contest: write `<problem>.in` into the working directory
     /// and read `<problem>.out` back, instead of stdin/stdout.
@@ -263,10 +268,10 @@ impl LimitArgs {
         if let Some(mib) = self.memory_limit {
             flags.push_str(&format!(" --memory-limit {mib}"));
         }
-        if self.output_limit != 64 {
+        if self.output_limit != DEFAULT_OUTPUT_MIB {
             flags.push_str(&format!(" --output-limit {}", self.output_limit));
         }
-        if self.process_limit != 64 {
+        if self.process_limit != DEFAULT_PROCESSES {
             flags.push_str(&format!(" --process-limit {}", self.process_limit));
         }
         if self.file_io {
