@@ -308,6 +308,15 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::WallTime) => {
             Judgement::new(Verdict::TimeLimitExceeded, wall_clock_detail(execution))
         }
+        Termination::LimitExceeded(Limit::Idleness) => Judgement::new(
+            Verdict::TimeLimitExceeded,
+            format!(
+                "idleness: the program and the interactor both waited for input, nothing \
+                 moved for {} (after {} of CPU); does the program flush its output?",
+                seconds(crate::run::IDLENESS.min(limits.wall)),
+                seconds(execution.cpu_time)
+            ),
+        ),
         Termination::LimitExceeded(Limit::Memory) => Judgement::new(
             Verdict::MemoryLimitExceeded,
             format!(

@@ -58,6 +58,9 @@ pub enum Limit {
     Memory,
     Output,
     Processes,
+    /// Interactive runs: nothing moved between the program and the interactor, and neither
+    /// ran, for the idleness limit (see `interact`). Only the supervisor can see it.
+    Idleness,
 }
 
 impl fmt::Display for Limit {
@@ -68,6 +71,7 @@ impl fmt::Display for Limit {
             Limit::Memory => "memory limit",
             Limit::Output => "output limit",
             Limit::Processes => "process limit",
+            Limit::Idleness => "idleness limit",
         })
     }
 }
@@ -334,6 +338,7 @@ mod tests {
                 Limit::Processes => usage.tasks = 1,
                 Limit::Memory => usage.memory_bytes = 0,
                 Limit::WallTime => usage.wall = Duration::ZERO,
+                Limit::Idleness => unreachable!("no figure of one run shows idleness"),
             }
         }
         assert_eq!(

@@ -27,7 +27,9 @@ mod cancel;
 mod command;
 mod error;
 mod group;
+mod interact;
 mod limits;
+mod party;
 mod pipes;
 pub mod procfs;
 mod sanitizer;
@@ -43,12 +45,12 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub use cancel::{cancelled, kill_running};
 pub use command::find_program;
 pub use error::RunError;
+pub use interact::{Direction, IDLENESS, Interaction, Transcript, run_interactive};
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
@@ -57,10 +59,8 @@ pub use steady::{near_the_limit, run_steady, starved};
 use cancel::RunEntry;
 use command::{check_file_name, resolve_args, resolve_program};
 use error::setup_error;
-use group::{Leader, kill_and_reap, rusage_cpu};
-use limits::{Rlimits, Usage, exceeded};
+use party::{Output, Party};
 use pipes::{Drain, Feed};
-use procfs::RunSampler;
 use scratch::Scratch;
 use spawn::Stdin;
 use supervise::{Streams, supervise};
@@ -237,58 +237,23 @@ fn run_until(
     stop: Stop,
 ) -> Result<Execution, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
-    // Before the first program starts, so that whatever it orphans comes back to us.
-    group::become_subreaper();
-
-    let mut scratch = None;
-    let (exe_path, args, cwd, stdin) = match io {
-        IoMode::Stdio => (exe.into(), args.to_vec(), None, Stdin::Pipe),
-        IoMode::Files {
-            input: input_name,
-            output: output_name,
-        } => {
-            check_file_name(input_name)?;
-            check_file_name(output_name)?;
-            let mut dir = Scratch::acquire()
-                .map_err(setup_error("cannot create a scratch working directory"))?;
-            dir.write(input_name, input).map_err(setup_error(format!(
-                "cannot write {}",
-                dir.path().join(input_name).display()
-            )))?;
-            let cwd = dir.path().to_path_buf();
-            scratch = Some(dir);
-            (
-                resolve_program(exe).into_os_string(),
-                resolve_args(args, &[input_name, output_name]),
-                Some(cwd),
-                Stdin::Null,
-            )
-        }
-    };
+    let mut placed = Placed::new(exe, args, input, io)?;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
     };
     let entry = RunEntry::begin();
-    // The rlimits, led by the tag, and the environment variable mark the program's processes
-    // as this run's from its first instruction on (see `group`); it leads its own process
-    // group from then on too, so that the whole group can be measured and killed.
-    let rlimits = Rlimits::new(&stop_limits, !sanitizer::is_sanitized(&exe_path))
-        .with_tag(group::tag_rlimit(entry.id()));
-    let run_var = format!("{}={}", group::RUN_VAR, entry.id());
-
-    let started = spawn::spawn(&exe_path, &args, cwd.as_deref(), stdin, &run_var, &rlimits)
-        .map_err(|source| RunError::Spawn {
-            program: exe.clone(),
-            source,
-        })?;
-    // The wall clock starts once the program has: the harness's own part of the start (a
-    // spawner's turn, on a busy machine a wait for a CPU) is none of the program's time.
-    let start = Instant::now();
-    let mut leader = Leader::new(started.pid, &entry);
-
+    let (mut party, ends) = Party::start(
+        &entry,
+        exe,
+        &placed.exe_path,
+        &placed.args,
+        placed.cwd(),
+        placed.stdin,
+        &stop_limits,
+    )?;
     let mut streams = Streams {
-        stdin: match started.stdin {
+        stdin: match ends.stdin {
             Some(fd) => {
                 Some(Feed::new(fd, input).map_err(setup_error("cannot feed the program's stdin"))?)
             }
@@ -296,161 +261,134 @@ fn run_until(
         },
         stdout: Some(
             match io {
-                IoMode::Stdio => Drain::answer(started.stdout, limits.output_bytes),
-                IoMode::Files { .. } => Drain::stray(started.stdout),
+                IoMode::Stdio => Drain::answer(ends.stdout, limits.output_bytes),
+                IoMode::Files { .. } => Drain::stray(ends.stdout),
             }
             .map_err(setup_error("cannot read the program's stdout"))?,
         ),
         stderr: Some(
-            Drain::tail(started.stderr).map_err(setup_error("cannot read the program's stderr"))?,
+            Drain::tail(ends.stderr).map_err(setup_error("cannot read the program's stderr"))?,
         ),
     };
-
-    let mut sampler = RunSampler::new(leader.pid);
-    let mut seen = supervise(
-        &leader,
-        entry.id(),
-        start,
-        &stop_limits,
-        stop.wall,
-        &mut streams,
-        &mut sampler,
-    );
-    if seen.exited && seen.wall > limits.wall {
-        // Past the limit, the time it waited for a CPU decides: as of the end, not of the
-        // last sample.
-        seen.waited = sampler.waited_now();
-    }
-    // Always kill, even after a clean exit: a child may still be running, and may hold the
-    // output pipes open.
-    let reaped = kill_and_reap(&mut leader, seen.exited, &sampler)?;
-    let pgid = leader.pid;
+    supervise(&mut party, &stop_limits, stop.wall, &mut streams);
+    let settled = party.settle(limits)?;
     // The run is over: an orphan carrying its tag that turns up later is a leftover.
-    drop(leader);
     drop(entry);
-    if let Some(feed) = streams.stdin.as_mut() {
-        feed.close();
-    }
-    let mut drains: Vec<&mut Drain> = streams
-        .stdout
-        .iter_mut()
-        .chain(streams.stderr.iter_mut())
-        .collect();
-    pipes::drain_after_death(&mut drains);
-
-    let stdout_drain = streams.stdout.take();
-    let mut output_exceeded = stdout_drain.as_ref().is_some_and(Drain::exceeded);
-    let (stderr, stderr_bytes) = match streams.stderr.take() {
-        Some(drain) => {
-            let total = drain.total();
-            (drain.into_kept(), total)
-        }
-        None => (Vec::new(), 0),
-    };
-    let (stdout, output_file) = match (io, scratch) {
-        (
-            IoMode::Files {
-                input: input_name,
-                output: output_name,
-            },
-            Some(mut dir),
-        ) => {
-            let (found, mut content) =
-                read_output_file(&dir.path().join(output_name), limits.output_bytes);
-            if content.len() as u64 > limits.output_bytes {
-                content.truncate(limits.output_bytes as usize);
-                output_exceeded = true;
-            }
-            let other_files = dir
-                .empty()
-                .into_iter()
-                .filter(|name| name != input_name && (!found || name != output_name))
-                .collect();
-            let (stdout_bytes, stdout_head) = match stdout_drain {
-                Some(drain) => (drain.total(), drain.into_kept()),
-                None => (0, Vec::new()),
-            };
-            let file = OutputFile {
-                name: output_name.clone(),
-                found,
-                stdout_bytes,
-                stdout_head,
-                other_files,
-            };
-            (content, Some(file))
-        }
-        _ => (stdout_drain.map(Drain::into_kept).unwrap_or_default(), None),
-    };
-
-    let cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
-    // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of the
-    // address space it was started from on (see `spawner`): a spawner's, about 2 MiB, so the
-    // program's own as soon as it is larger; it covers a program that ended before the first
-    // sample. Started from the harness, it counts from the harness's peak, and only a figure
-    // above that can be the program's.
-    let maxrss = (reaped.usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-    if started.maxrss_from_start || maxrss > own_peak_rss(maxrss) {
-        seen.peak_rss = seen.peak_rss.max(maxrss);
-    }
-    seen.peak_rss = seen.peak_rss.max(reaped.orphans_maxrss);
-    let status = reaped.status;
-    let signal = libc::WIFSIGNALED(status).then(|| Signal(libc::WTERMSIG(status)));
-    let usage = Usage {
-        output_exceeded,
-        cpu: cpu_time,
-        wall: seen.wall,
-        waited: seen.waited,
-        tasks: seen.peak_tasks,
-        memory_bytes: seen.peak_rss,
-        signal,
-    };
-    // The final figures are the supervisor's or larger, so this finds the limit it stopped the
-    // program for, or one ranked higher; `stop` only guards that reasoning.
-    let termination = match exceeded(limits, &usage).or(seen.stop) {
-        Some(limit) => Termination::LimitExceeded(limit),
-        None => match signal {
-            Some(signal) => Termination::Signaled(signal),
-            None => Termination::Exited(libc::WEXITSTATUS(status)),
-        },
-    };
-
-    Ok(Execution {
-        termination,
-        stdout,
-        stderr,
-        stderr_bytes,
-        cpu_time,
-        cpu_times: vec![cpu_time],
-        cpu_wait: seen.waited,
-        cpu_starved: seen.capped && termination == Termination::LimitExceeded(Limit::WallTime),
-        wall_time: seen.wall,
-        peak_memory_bytes: (seen.peak_rss > 0).then_some(seen.peak_rss),
-        peak_processes: seen.peak_tasks,
-        pgid,
-        limits: *limits,
-        output_file,
-    })
+    let (output, output_file) = placed.output(io, limits, streams);
+    Ok(settled.into_execution(limits, output, output_file))
 }
 
-/// The harness's own peak resident size (`VmHWM`), as far as it matters for comparing with
-/// `maxrss`: it only grows, so a remembered value at or above `maxrss` answers without asking
-/// again; otherwise `getrusage` tells (one system call, where `/proc/self/status` would cost a
-/// file parse).
-fn own_peak_rss(maxrss: u64) -> u64 {
-    static KNOWN: AtomicU64 = AtomicU64::new(0);
-    let known = KNOWN.load(Ordering::Relaxed);
-    if known >= maxrss {
-        return known;
+/// Where a program runs and how it gets its input: in the caller's directory on stdin, or in
+/// a scratch directory holding the input file.
+struct Placed {
+    exe_path: OsString,
+    args: Vec<OsString>,
+    stdin: Stdin,
+    scratch: Option<Scratch>,
+}
+
+impl Placed {
+    /// Prepares the run of `exe` with `args` on `input`: for file I/O, the scratch directory
+    /// with the input file, the program found from there, and its arguments naming the files.
+    fn new(
+        exe: &OsString,
+        args: &[OsString],
+        input: &[u8],
+        io: &IoMode,
+    ) -> Result<Placed, RunError> {
+        let (input_name, output_name) = match io {
+            IoMode::Stdio => {
+                return Ok(Placed {
+                    exe_path: exe.clone(),
+                    args: args.to_vec(),
+                    stdin: Stdin::Pipe,
+                    scratch: None,
+                });
+            }
+            IoMode::Files { input, output } => (input, output),
+        };
+        check_file_name(input_name)?;
+        check_file_name(output_name)?;
+        let mut dir =
+            Scratch::acquire().map_err(setup_error("cannot create a scratch working directory"))?;
+        dir.write(input_name, input).map_err(setup_error(format!(
+            "cannot write {}",
+            dir.path().join(input_name).display()
+        )))?;
+        Ok(Placed {
+            exe_path: resolve_program(exe).into_os_string(),
+            args: resolve_args(args, &[input_name, output_name]),
+            stdin: Stdin::Null,
+            scratch: Some(dir),
+        })
     }
-    // SAFETY: a zeroed rusage is a valid out-parameter for getrusage.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: valid pointer to a local.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
-        return u64::MAX;
+
+    /// The working directory: the scratch directory, or else the caller's.
+    fn cwd(&self) -> Option<&Path> {
+        self.scratch.as_ref().map(Scratch::path)
     }
-    let peak = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-    KNOWN.fetch_max(peak, Ordering::Relaxed);
-    peak
+
+    /// What the program wrote, read once every process of the run is dead: its stdout, or in
+    /// file I/O mode the output file (and what became of it).
+    fn output(
+        &mut self,
+        io: &IoMode,
+        limits: &Limits,
+        mut streams: Streams,
+    ) -> (Output, Option<OutputFile>) {
+        if let Some(feed) = streams.stdin.as_mut() {
+            feed.close();
+        }
+        let mut drains: Vec<&mut Drain> = streams
+            .stdout
+            .iter_mut()
+            .chain(streams.stderr.iter_mut())
+            .collect();
+        pipes::drain_after_death(&mut drains);
+        let stdout = streams.stdout.take();
+        let mut output = Output {
+            exceeded: stdout.as_ref().is_some_and(Drain::exceeded),
+            ..Output::default()
+        };
+        if let Some(drain) = streams.stderr.take() {
+            output.stderr_bytes = drain.total();
+            output.stderr = drain.into_kept();
+        }
+        let (
+            IoMode::Files {
+                input,
+                output: name,
+            },
+            Some(dir),
+        ) = (io, self.scratch.as_mut())
+        else {
+            output.stdout = stdout.map(Drain::into_kept).unwrap_or_default();
+            return (output, None);
+        };
+        let (found, mut content) = read_output_file(&dir.path().join(name), limits.output_bytes);
+        if content.len() as u64 > limits.output_bytes {
+            content.truncate(limits.output_bytes as usize);
+            output.exceeded = true;
+        }
+        output.stdout = content;
+        let other_files = dir
+            .empty()
+            .into_iter()
+            .filter(|file| file != input && (!found || file != name))
+            .collect();
+        let (stdout_bytes, stdout_head) = match stdout {
+            Some(drain) => (drain.total(), drain.into_kept()),
+            None => (0, Vec::new()),
+        };
+        let file = OutputFile {
+            name: name.clone(),
+            found,
+            stdout_bytes,
+            stdout_head,
+            other_files,
+        };
+        (output, Some(file))
+    }
 }
 
 #[cfg(test)]

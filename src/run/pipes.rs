@@ -35,7 +35,7 @@ const IDLE_AFTER_DEATH: Duration = Duration::from_millis(20);
 /// Stops reading after death regardless, if something outside the run keeps writing.
 const AFTER_DEATH: Duration = Duration::from_millis(250);
 
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+pub(crate) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     // SAFETY: fcntl on a descriptor we own; F_SETFL has no memory effects. The pipe ends the
     // standard library creates carry no other status flag, so none is lost.
     if unsafe { libc::fcntl(fd, libc::F_SETFL, libc::O_NONBLOCK) } < 0 {

@@ -30,6 +30,7 @@ use std::sync::OnceLock;
 use super::spawner;
 
 /// Where the program's stdin comes from.
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Stdin {
     /// A pipe the harness writes the input to.
     Pipe,

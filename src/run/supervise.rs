@@ -14,10 +14,11 @@
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
-use super::group::{Leader, tagged_for};
+use super::group::tagged_for;
 use super::limits::{Limit, Limits, Usage, exceeded};
+use super::party::Party;
 use super::pipes::{Drain, Feed};
-use super::procfs::RunSampler;
+use super::procfs::GroupSample;
 
 /// The longest interval between two samples. The leader's exit wakes the supervisor at once
 /// (pidfd), so this bounds how late a limit is noticed, not how long a quick program takes.
@@ -56,7 +57,7 @@ pub(crate) struct Observed {
 
 /// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
 /// before 5.3, where the supervisor looks at the leader at every wake-up instead.
-fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
     // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
     if fd < 0 {
@@ -68,13 +69,13 @@ fn pidfd_open(pid: i32) -> Option<OwnedFd> {
 
 /// The interval before sample `n` (0-based): 1, 2, 4, 8 ms, then every [`TICK`], so that a
 /// program that lives only a few milliseconds is still sampled and shows its memory.
-fn interval(n: u32) -> Duration {
+pub(crate) fn interval(n: u32) -> Duration {
     Duration::from_millis(1 << n.min(4)).min(TICK)
 }
 
 /// Waits for any of `fds` or for `timeout`, with microsecond precision (`poll` counts whole
 /// milliseconds, which would round the first, 1 ms, interval up to 2).
-fn wait(fds: &mut [libc::pollfd], timeout: Duration) {
+pub(crate) fn wait(fds: &mut [libc::pollfd], timeout: Duration) {
     let ts = libc::timespec {
         tv_sec: timeout.as_secs() as libc::time_t,
         tv_nsec: timeout.subsec_nanos() as libc::c_long,
@@ -90,130 +91,184 @@ fn wait(fds: &mut [libc::pollfd], timeout: Duration) {
     };
 }
 
-/// Runs the program's side of the run until the leader exits, a limit of `limits` is
-/// exceeded, or the wall clock passes `wall_cap` (however long the program waited for a CPU:
-/// on a machine that busy, a run is stopped all the same, as exceeding the wall-clock limit);
-/// returns with the leader not yet reaped.
-pub(crate) fn supervise(
-    leader: &Leader,
-    run_id: u64,
-    start: Instant,
-    limits: &Limits,
-    wall_cap: Duration,
-    streams: &mut Streams,
-    sampler: &mut RunSampler,
-) -> Observed {
-    let pidfd = pidfd_open(leader.pid);
-    let adopt = |p: &_| tagged_for(p, run_id);
-    let mut seen = Observed::default();
-    let mut samples = 0u32;
-    // From now, not from `start`: a start slowed by a loaded machine should not bring the
-    // first sample (and the watching of the pipes) forward.
-    let mut next_sample = Instant::now() + interval(0);
-    loop {
-        // The descriptors to wait on, and which is which.
-        let mut fds = [libc::pollfd {
-            fd: -1,
-            events: 0,
-            revents: 0,
-        }; 4];
-        let (mut n, mut exit_at, mut stdin_at, mut stdout_at, mut stderr_at) = (0, 4, 4, 4, 4);
-        let mut watch = |fd: i32, events: libc::c_short, at: &mut usize| {
-            fds[n] = libc::pollfd {
-                fd,
-                events,
-                revents: 0,
-            };
-            *at = n;
-            n += 1;
-        };
-        if let Some(fd) = &pidfd {
-            watch(fd.as_raw_fd(), libc::POLLIN, &mut exit_at);
-        }
-        if let Some(fd) = streams.stdin.as_ref().and_then(Feed::waiting_fd) {
-            watch(fd, libc::POLLOUT, &mut stdin_at);
-        }
-        if samples > 0 {
-            if let Some(fd) = streams.stdout.as_ref().and_then(Drain::fd) {
-                watch(fd, libc::POLLIN, &mut stdout_at);
-            }
-            if let Some(fd) = streams.stderr.as_ref().and_then(Drain::fd) {
-                watch(fd, libc::POLLIN, &mut stderr_at);
-            }
-        }
-        wait(
-            &mut fds[..n],
-            next_sample.saturating_duration_since(Instant::now()),
-        );
-        let ready = |at: usize| at < n && fds[at].revents != 0;
-
-        if ready(stdin_at)
-            && let Some(feed) = streams.stdin.as_mut()
-        {
-            feed.write_ready();
-        }
-        if ready(stdout_at)
-            && let Some(drain) = streams.stdout.as_mut()
-        {
-            drain.read_ready();
-        }
-        if ready(stderr_at)
-            && let Some(drain) = streams.stderr.as_mut()
-        {
-            drain.read_ready();
-        }
-        let exited = match pidfd {
-            Some(_) => ready(exit_at),
-            None => leader.has_exited(),
-        };
-        if exited {
-            seen.wall = start.elapsed();
-            seen.exited = true;
-            return seen;
-        }
-        if streams.output_exceeded() {
-            // No need to wait for the next sample: the output decides.
-            seen.wall = start.elapsed();
-            seen.stop = Some(Limit::Output);
-            return seen;
-        }
-        let now = Instant::now();
-        if now < next_sample {
-            continue;
-        }
-        let sample = sampler.sample(&adopt);
-        seen.wall = start.elapsed();
-        seen.cpu = seen.cpu.max(sample.cpu);
-        seen.peak_rss = seen
+impl Observed {
+    /// Takes in one sample of the run's processes, taken `wall` after the start, with
+    /// `waited` the time they have waited for a CPU so far; returns the limit of `limits`
+    /// the run is to be stopped for, if any: or past `wall_cap`, the wall-clock limit
+    /// (however long the run waited for a CPU: on a machine that busy, a run is stopped all
+    /// the same).
+    pub(crate) fn absorb(
+        &mut self,
+        sample: &GroupSample,
+        wall: Duration,
+        waited: Duration,
+        limits: &Limits,
+        wall_cap: Duration,
+    ) -> Option<Limit> {
+        self.wall = wall;
+        self.cpu = self.cpu.max(sample.cpu);
+        self.peak_rss = self
             .peak_rss
             .max(sample.rss_bytes)
             .max(sample.max_hwm_bytes);
-        seen.peak_tasks = seen.peak_tasks.max(sample.tasks);
-        seen.waited = sampler.waited();
+        self.peak_tasks = self.peak_tasks.max(sample.tasks);
+        self.waited = waited;
         let usage = Usage {
             output_exceeded: false,
-            cpu: seen.cpu,
-            wall: seen.wall,
-            waited: seen.waited,
-            tasks: seen.peak_tasks,
-            memory_bytes: seen.peak_rss,
+            cpu: self.cpu,
+            wall: self.wall,
+            waited: self.waited,
+            tasks: self.peak_tasks,
+            memory_bytes: self.peak_rss,
             signal: None,
         };
-        seen.stop = exceeded(limits, &usage);
-        if seen.stop == Some(Limit::WallTime) && sample.runnable && seen.cpu <= limits.wall {
+        let mut stop = exceeded(limits, &usage);
+        if stop == Some(Limit::WallTime) && sample.runnable && self.cpu <= limits.wall {
             // A process ready to run may be waiting for a CPU right now, a wait its figures
             // count only once it runs again: the next sample decides.
-            seen.stop = None;
+            stop = None;
         }
-        if seen.stop.is_none() && seen.wall > wall_cap {
-            seen.stop = Some(Limit::WallTime);
-            seen.capped = true;
+        if stop.is_none() && self.wall > wall_cap {
+            stop = Some(Limit::WallTime);
+            self.capped = true;
         }
-        if seen.stop.is_some() {
-            return seen;
+        self.stop = stop;
+        stop
+    }
+}
+
+impl Party<'_> {
+    /// Samples the party's processes now and takes the sample in ([`Observed::absorb`]).
+    pub(crate) fn sample(&mut self, limits: &Limits, wall_cap: Duration) -> GroupSample {
+        let run_id = self.run_id();
+        let adopt = |p: &_| tagged_for(p, run_id);
+        let sample = self.sampler.sample(&adopt);
+        let waited = self.sampler.waited();
+        let wall = self.start.elapsed();
+        self.seen.absorb(&sample, wall, waited, limits, wall_cap);
+        sample
+    }
+}
+
+/// The descriptors one wait of a poll loop watches, and which is which.
+pub(crate) struct Watch {
+    fds: [libc::pollfd; Watch::MAX],
+    n: usize,
+}
+
+impl Watch {
+    const MAX: usize = 8;
+    /// The slot of a descriptor not watched this time.
+    pub(crate) const NONE: usize = Watch::MAX;
+
+    pub(crate) fn new() -> Watch {
+        Watch {
+            fds: [libc::pollfd {
+                fd: -1,
+                events: 0,
+                revents: 0,
+            }; Watch::MAX],
+            n: 0,
+        }
+    }
+
+    /// Watches `fd` for `events`, if there is one; its slot, for [`Watch::ready`].
+    pub(crate) fn add(&mut self, fd: Option<i32>, events: libc::c_short) -> usize {
+        let Some(fd) = fd else {
+            return Watch::NONE;
+        };
+        self.fds[self.n] = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        self.n += 1;
+        self.n - 1
+    }
+
+    /// Waits until one of the descriptors is ready or `until` comes.
+    pub(crate) fn wait_until(&mut self, until: Instant) {
+        wait(
+            &mut self.fds[..self.n],
+            until.saturating_duration_since(Instant::now()),
+        );
+    }
+
+    /// Whether the descriptor in `slot` was found ready.
+    pub(crate) fn ready(&self, slot: usize) -> bool {
+        slot < self.n && self.fds[slot].revents != 0
+    }
+}
+
+/// Runs the program's side of the run until the leader exits, a limit of `limits` is
+/// exceeded, or the wall clock passes `wall_cap` (however long the program waited for a CPU:
+/// on a machine that busy, a run is stopped all the same, as exceeding the wall-clock limit);
+/// returns with the leader not yet reaped and what was seen in `party.seen`.
+pub(crate) fn supervise(
+    party: &mut Party,
+    limits: &Limits,
+    wall_cap: Duration,
+    streams: &mut Streams,
+) {
+    let mut samples = 0u32;
+    // From now, not from the start: a start slowed by a loaded machine should not bring the
+    // first sample (and the watching of the pipes) forward.
+    let mut next_sample = Instant::now() + interval(0);
+    loop {
+        let mut watch = Watch::new();
+        let exit_at = watch.add(party.pidfd.as_ref().map(|fd| fd.as_raw_fd()), libc::POLLIN);
+        let stdin_at = watch.add(
+            streams.stdin.as_ref().and_then(Feed::waiting_fd),
+            libc::POLLOUT,
+        );
+        let (mut stdout_at, mut stderr_at) = (Watch::NONE, Watch::NONE);
+        if samples > 0 {
+            stdout_at = watch.add(streams.stdout.as_ref().and_then(Drain::fd), libc::POLLIN);
+            stderr_at = watch.add(streams.stderr.as_ref().and_then(Drain::fd), libc::POLLIN);
+        }
+        watch.wait_until(next_sample);
+        streams.serve(&watch, stdin_at, stdout_at, stderr_at);
+        if party.exited_now(watch.ready(exit_at)) {
+            party.seen.wall = party.start.elapsed();
+            party.seen.exited = true;
+            return;
+        }
+        if streams.output_exceeded() {
+            // No need to wait for the next sample: the output decides.
+            party.seen.wall = party.start.elapsed();
+            party.seen.stop = Some(Limit::Output);
+            return;
+        }
+        if Instant::now() < next_sample {
+            continue;
+        }
+        party.sample(limits, wall_cap);
+        if party.seen.stop.is_some() {
+            return;
         }
         samples = samples.saturating_add(1);
         next_sample = Instant::now() + interval(samples);
+    }
+}
+
+impl Streams<'_> {
+    /// Moves whatever the wait found ready.
+    fn serve(&mut self, watch: &Watch, stdin_at: usize, stdout_at: usize, stderr_at: usize) {
+        if watch.ready(stdin_at)
+            && let Some(feed) = self.stdin.as_mut()
+        {
+            feed.write_ready();
+        }
+        if watch.ready(stdout_at)
+            && let Some(drain) = self.stdout.as_mut()
+        {
+            drain.read_ready();
+        }
+        if watch.ready(stderr_at)
+            && let Some(drain) = self.stderr.as_mut()
+        {
+            drain.read_ready();
+        }
     }
 }
 

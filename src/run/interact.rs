@@ -1,0 +1,674 @@
+//! Interactive runs ([`run_interactive`]): the program and an interactor, each under its own
+//! limits, talk through the harness. The harness relays both directions (the program's
+//! stdout to the interactor's stdin, the interactor's stdout to the program's stdin) inside
+//! one `poll` loop, which gives it the exchange ([`Transcript`]) and a view of "nothing
+//! moves": when every live party sleeps, no byte moved and no CPU was used for the idleness
+//! limit, the run is stopped ([`Limit::Idleness`]), the usual end of a program that forgot to
+//! flush, long before the wall clock would end it.
+//!
+//! The interactor is called as testlib's are: `interactor input output`, in the caller's
+//! directory, with the case's input in a scratch file; its exit code is the verdict, which
+//! the judge reads (see `judge::interactor`).
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::time::{Duration, Instant};
+
+use super::cancel::RunEntry;
+use super::error::{RunError, setup_error};
+use super::limits::{Limit, Limits};
+use super::party::{Output, Party};
+use super::pipes::{Drain, drain_after_death, set_nonblocking};
+use super::spawn::Stdin;
+use super::supervise::{Watch, interval};
+use super::{Execution, Stop};
+
+/// How long every live party may sleep with nothing moving between them before the run is
+/// stopped for idleness (at most the wall-clock limit).
+pub const IDLENESS: Duration = Duration::from_secs(1);
+
+/// How much of the exchange a transcript keeps: its first [`HEAD`] bytes and its last
+/// [`TAIL`] bytes.
+const HEAD: usize = 16 * 1024;
+const TAIL: usize = 48 * 1024;
+
+/// How much one direction holds before the harness stops reading from its writer (which then
+/// waits, as it would on a full pipe).
+const RELAY_BUFFER: usize = 1024 * 1024;
+
+/// One read's size.
+const CHUNK: usize = 64 * 1024;
+
+/// Who wrote a piece of the exchange.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Direction {
+    /// The program wrote it; the interactor read it.
+    FromProgram,
+    /// The interactor wrote it; the program read it.
+    FromInteractor,
+}
+
+/// What passed between the program and the interactor, in order: its start and its end when
+/// it is long, with how much of the middle was left out.
+#[derive(Clone, Debug, Default)]
+pub struct Transcript {
+    head: Vec<(Direction, Vec<u8>)>,
+    head_bytes: usize,
+    tail: VecDeque<(Direction, Vec<u8>)>,
+    tail_bytes: usize,
+    /// Bytes of the middle not kept.
+    pub omitted: u64,
+}
+
+impl Transcript {
+    /// Appends what `from` wrote.
+    fn record(&mut self, from: Direction, bytes: &[u8]) {
+        let room = HEAD - self.head_bytes;
+        let (head, rest) = bytes.split_at(room.min(bytes.len()));
+        if !head.is_empty() {
+            push(&mut self.head, from, head);
+            self.head_bytes += head.len();
+        }
+        if rest.is_empty() {
+            return;
+        }
+        let rest = &rest[rest.len().saturating_sub(TAIL)..];
+        self.omitted += (bytes.len() - head.len() - rest.len()) as u64;
+        match self.tail.back_mut() {
+            Some((dir, last)) if *dir == from => last.extend_from_slice(rest),
+            _ => self.tail.push_back((from, rest.to_vec())),
+        }
+        self.tail_bytes += rest.len();
+        while self.tail_bytes > TAIL {
+            let excess = self.tail_bytes - TAIL;
+            let Some((_, first)) = self.tail.front_mut() else {
+                break;
+            };
+            let cut = excess.min(first.len());
+            first.drain(..cut);
+            self.tail_bytes -= cut;
+            self.omitted += cut as u64;
+            if first.is_empty() {
+                self.tail.pop_front();
+            }
+        }
+    }
+
+    /// The pieces kept, in order; `None` stands where the middle was left out.
+    pub fn pieces(&self) -> impl Iterator<Item = Option<(Direction, &[u8])>> {
+        let gap = (self.omitted > 0).then_some(None);
+        self.head
+            .iter()
+            .map(|(d, b)| Some((*d, b.as_slice())))
+            .chain(gap)
+            .chain(self.tail.iter().map(|(d, b)| Some((*d, b.as_slice()))))
+    }
+
+    /// Whether nothing passed at all.
+    pub fn is_empty(&self) -> bool {
+        self.head.is_empty()
+    }
+
+    /// The transcript as text, a line of the exchange a line: `> ` before what the program
+    /// wrote, `< ` before what it read; a line cut by the end of the exchange ends with `⏎`
+    /// missing (marked `[no newline]`); the left-out middle is one line saying how much.
+    pub fn render(&self) -> String {
+        let mut text = String::new();
+        for piece in self.pieces() {
+            let Some((from, bytes)) = piece else {
+                text.push_str(&format!("… {} bytes not kept …\n", self.omitted));
+                continue;
+            };
+            let mark = match from {
+                Direction::FromProgram => "> ",
+                Direction::FromInteractor => "< ",
+            };
+            let piece = String::from_utf8_lossy(bytes);
+            for line in piece.split_inclusive('\n') {
+                text.push_str(mark);
+                match line.strip_suffix('\n') {
+                    Some(line) => {
+                        text.push_str(line);
+                        text.push('\n');
+                    }
+                    None => {
+                        text.push_str(line);
+                        text.push_str(" [no newline]\n");
+                    }
+                }
+            }
+        }
+        text
+    }
+}
+
+/// Appends `bytes` from `from`, to the last piece when it has the same writer.
+fn push(pieces: &mut Vec<(Direction, Vec<u8>)>, from: Direction, bytes: &[u8]) {
+    match pieces.last_mut() {
+        Some((dir, last)) if *dir == from => last.extend_from_slice(bytes),
+        _ => pieces.push((from, bytes.to_vec())),
+    }
+}
+
+/// Everything observed about an interactive run.
+#[derive(Clone, Debug)]
+pub struct Interaction {
+    /// The program's run: its stdout is everything it wrote (up to the output limit).
+    pub program: Execution,
+    /// The interactor's run: its stderr carries its message.
+    pub interactor: Execution,
+    pub transcript: Transcript,
+}
+
+/// One direction of the exchange: what the writer wrote, held until the reader takes it.
+struct Relay {
+    from: Direction,
+    source: Option<File>,
+    sink: Option<File>,
+    pending: VecDeque<u8>,
+    /// Every byte read from the writer.
+    total: u64,
+    /// For the program's output: what is kept of it (up to the limit), and whether more came.
+    kept: Option<(Vec<u8>, u64)>,
+    exceeded: bool,
+}
+
+impl Relay {
+    fn new(from: Direction, source: OwnedFd, sink: OwnedFd) -> io::Result<Relay> {
+        set_nonblocking(source.as_raw_fd())?;
+        set_nonblocking(sink.as_raw_fd())?;
+        Ok(Relay {
+            from,
+            source: Some(File::from(source)),
+            sink: Some(File::from(sink)),
+            pending: VecDeque::new(),
+            total: 0,
+            kept: None,
+            exceeded: false,
+        })
+    }
+
+    /// The descriptor to wait on for data, while there is room to hold it.
+    fn read_fd(&self) -> Option<i32> {
+        let room = self.pending.len() < RELAY_BUFFER;
+        self.source.as_ref().filter(|_| room).map(File::as_raw_fd)
+    }
+
+    /// The descriptor to wait on for room, while something is waiting to be written.
+    fn write_fd(&self) -> Option<i32> {
+        let waiting = !self.pending.is_empty();
+        self.sink.as_ref().filter(|_| waiting).map(File::as_raw_fd)
+    }
+
+    /// Reads what the writer has written (one chunk); returns how many bytes came.
+    fn read_ready(&mut self, transcript: &mut Transcript) -> usize {
+        let Some(source) = self.source.as_mut() else {
+            return 0;
+        };
+        let mut buf = [0u8; CHUNK];
+        let got = match source.read(&mut buf) {
+            Ok(0) => {
+                self.source = None;
+                0
+            }
+            Ok(n) => n,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                ) =>
+            {
+                0
+            }
+            Err(_) => {
+                self.source = None;
+                0
+            }
+        };
+        let bytes = &buf[..got];
+        self.total += got as u64;
+        transcript.record(self.from, bytes);
+        if let Some((kept, limit)) = self.kept.as_mut() {
+            let room = (*limit as usize).saturating_sub(kept.len());
+            kept.extend_from_slice(&bytes[..room.min(got)]);
+            if got > room {
+                self.exceeded = true;
+            }
+        }
+        if self.sink.is_some() {
+            self.pending.extend(bytes);
+        }
+        self.close_when_done();
+        got
+    }
+
+    /// Writes what the reader's pipe takes now. A reader that is gone (`EPIPE`) gets nothing
+    /// more; what its writer still writes is read and dropped.
+    fn write_ready(&mut self) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        while !self.pending.is_empty() {
+            let (front, _) = self.pending.as_slices();
+            match sink.write(front) {
+                Ok(n) => {
+                    self.pending.drain(..n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => {
+                    self.sink = None;
+                    self.pending.clear();
+                    return;
+                }
+            }
+        }
+        self.close_when_done();
+    }
+
+    /// Once the writer has closed its end and everything it wrote is delivered, the reader
+    /// sees the end of its input.
+    fn close_when_done(&mut self) {
+        if self.source.is_none() && self.pending.is_empty() {
+            self.sink = None;
+        }
+    }
+
+    /// Stops relaying: the writer is dead.
+    fn close(&mut self) {
+        self.source = None;
+        self.close_when_done();
+    }
+}
+
+/// Runs `program` against `interactor` on the case `input`: the program under `limits`
+/// (stopped at `stop`), the interactor under `interactor_limits`. `Err` only for a harness
+/// failure (either cannot start, a scratch file cannot be written).
+pub fn run_interactive(
+    program: &[OsString],
+    interactor: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    interactor_limits: &Limits,
+) -> Result<Interaction, RunError> {
+    let stop = Stop {
+        cpu: limits.cpu,
+        wall: super::steady::wall_cap(limits, 0),
+    };
+    interact_until(program, interactor, input, limits, interactor_limits, stop)
+}
+
+/// [`run_interactive`], with the program stopped at `stop`.
+pub(crate) fn interact_until(
+    program: &[OsString],
+    interactor: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    interactor_limits: &Limits,
+    stop: Stop,
+) -> Result<Interaction, RunError> {
+    let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
+    let files = tempfile::Builder::new()
+        .prefix("duipai-interact-")
+        .tempdir()
+        .map_err(setup_error(
+            "cannot create a scratch directory for the interactor",
+        ))?;
+    let input_path = files.path().join("input");
+    std::fs::write(&input_path, input).map_err(setup_error(format!(
+        "cannot write {}",
+        input_path.display()
+    )))?;
+    let mut judge_args = judge_args.to_vec();
+    judge_args.push(input_path.into_os_string());
+    judge_args.push(files.path().join("output").into_os_string());
+
+    let stop_limits = Limits {
+        cpu: stop.cpu,
+        ..*limits
+    };
+    let program_entry = RunEntry::begin();
+    let judge_entry = RunEntry::begin();
+    let (program_party, program_ends) = Party::start(
+        &program_entry,
+        exe,
+        exe,
+        args,
+        None,
+        Stdin::Pipe,
+        &stop_limits,
+    )?;
+    let (judge_party, judge_ends) = Party::start(
+        &judge_entry,
+        judge_exe,
+        judge_exe,
+        &judge_args,
+        None,
+        Stdin::Pipe,
+        interactor_limits,
+    )?;
+    let setup = |what: &'static str| setup_error(format!("cannot relay the {what}"));
+    let (Some(program_in), Some(judge_in)) = (program_ends.stdin, judge_ends.stdin) else {
+        return Err(setup("input")(io::Error::other("no stdin pipe")));
+    };
+    let mut to_judge = Relay::new(Direction::FromProgram, program_ends.stdout, judge_in)
+        .map_err(setup("program's output"))?;
+    to_judge.kept = Some((Vec::new(), limits.output_bytes));
+    let to_program = Relay::new(Direction::FromInteractor, judge_ends.stdout, program_in)
+        .map_err(setup("interactor's output"))?;
+    let mut exchange = Exchange {
+        sides: [
+            Side {
+                party: Some(program_party),
+                settled: None,
+                stderr: Drain::tail(program_ends.stderr).map_err(setup("program's stderr"))?,
+                limits: stop_limits,
+                wall_cap: stop.wall,
+                idle_cpu: Duration::ZERO,
+            },
+            Side {
+                party: Some(judge_party),
+                settled: None,
+                stderr: Drain::tail(judge_ends.stderr).map_err(setup("interactor's stderr"))?,
+                limits: *interactor_limits,
+                wall_cap: super::steady::wall_cap(interactor_limits, 0),
+                idle_cpu: Duration::ZERO,
+            },
+        ],
+        relays: [to_judge, to_program],
+        transcript: Transcript::default(),
+        idleness: IDLENESS.min(limits.wall),
+    };
+    exchange.supervise(limits, interactor_limits)?;
+    exchange.finish(limits, interactor_limits)
+}
+
+/// The two parties and the two directions between them, while the run goes on.
+struct Exchange<'e> {
+    /// The program, then the interactor.
+    sides: [Side<'e>; 2],
+    /// From the program to the interactor, then back.
+    relays: [Relay; 2],
+    transcript: Transcript,
+    idleness: Duration,
+}
+
+/// One party of the exchange.
+struct Side<'e> {
+    /// While it is not settled.
+    party: Option<Party<'e>>,
+    settled: Option<super::party::Settled>,
+    stderr: Drain,
+    /// The limits it is stopped at.
+    limits: Limits,
+    wall_cap: Duration,
+    /// Its CPU time at the last sample that found it working.
+    idle_cpu: Duration,
+}
+
+const PROGRAM: usize = 0;
+const INTERACTOR: usize = 1;
+
+impl<'e> Exchange<'e> {
+    /// Relays until both parties are over (exited, or stopped for a limit), settling each
+    /// as it ends.
+    fn supervise(&mut self, limits: &Limits, interactor_limits: &Limits) -> Result<(), RunError> {
+        let mut samples = 0u32;
+        let mut next_sample = Instant::now() + interval(0);
+        let mut last_moved = Instant::now();
+        while self.sides.iter().any(|s| s.party.is_some()) {
+            let mut watch = Watch::new();
+            let exits = self.sides.each(|side| {
+                side.party
+                    .as_ref()
+                    .and_then(|p| p.pidfd.as_ref().map(|fd| fd.as_raw_fd()))
+            });
+            let exit_at = exits.map(|fd| watch.add(fd, libc::POLLIN));
+            let reads = self
+                .relays
+                .each(|r| r.read_fd())
+                .map(|fd| watch.add(fd, libc::POLLIN));
+            let writes = self
+                .relays
+                .each(|r| r.write_fd())
+                .map(|fd| watch.add(fd, libc::POLLOUT));
+            let errs = self
+                .sides
+                .each(|s| s.stderr.fd())
+                .map(|fd| watch.add(fd, libc::POLLIN));
+            watch.wait_until(next_sample);
+            let mut moved = 0;
+            for i in 0..2 {
+                if watch.ready(reads[i]) {
+                    moved += self.relays[i].read_ready(&mut self.transcript);
+                }
+                if watch.ready(writes[i]) {
+                    self.relays[i].write_ready();
+                }
+                if watch.ready(errs[i]) {
+                    self.sides[i].stderr.read_ready();
+                }
+            }
+            if moved > 0 {
+                last_moved = Instant::now();
+            }
+            for (i, at) in exit_at.into_iter().enumerate() {
+                let exited = self.sides[i]
+                    .party
+                    .as_ref()
+                    .is_some_and(|p| p.exited_now(watch.ready(at)));
+                if exited {
+                    self.end(i, End::Exited, limits, interactor_limits)?;
+                }
+            }
+            if self.relays[PROGRAM].exceeded {
+                self.end(
+                    PROGRAM,
+                    End::Stopped(Limit::Output),
+                    limits,
+                    interactor_limits,
+                )?;
+                // Its verdict is decided: the interactor's is not needed.
+                self.end(INTERACTOR, End::Dismissed, limits, interactor_limits)?;
+            }
+            if Instant::now() < next_sample {
+                continue;
+            }
+            self.sample(&mut last_moved, limits, interactor_limits)?;
+            samples = samples.saturating_add(1);
+            next_sample = Instant::now() + interval(samples);
+        }
+        Ok(())
+    }
+
+    /// Samples both live parties: a party past a limit is stopped (the program's limits decide
+    /// its verdict, so the interactor is stopped with it); everything asleep with nothing
+    /// moving for the idleness limit stops the run.
+    fn sample(
+        &mut self,
+        last_moved: &mut Instant,
+        limits: &Limits,
+        interactor_limits: &Limits,
+    ) -> Result<(), RunError> {
+        let mut working = false;
+        let mut stops = [None, None];
+        for (i, side) in self.sides.iter_mut().enumerate() {
+            let Some(party) = side.party.as_mut() else {
+                continue;
+            };
+            let sample = party.sample(&side.limits, side.wall_cap);
+            if sample.runnable || party.seen.cpu > side.idle_cpu {
+                working = true;
+                side.idle_cpu = party.seen.cpu;
+            }
+            stops[i] = party.seen.stop;
+        }
+        if working {
+            *last_moved = (*last_moved).max(Instant::now());
+        }
+        let idle = last_moved.elapsed() >= self.idleness;
+        if let Some(limit) = stops[PROGRAM] {
+            self.end(PROGRAM, End::Stopped(limit), limits, interactor_limits)?;
+            self.end(INTERACTOR, End::Dismissed, limits, interactor_limits)?;
+        } else if let Some(limit) = stops[INTERACTOR] {
+            self.end(INTERACTOR, End::Stopped(limit), limits, interactor_limits)?;
+        } else if idle && self.sides[PROGRAM].party.is_some() {
+            // The program waits for what never comes: it is the one judged.
+            self.end(
+                PROGRAM,
+                End::Stopped(Limit::Idleness),
+                limits,
+                interactor_limits,
+            )?;
+            self.end(INTERACTOR, End::Dismissed, limits, interactor_limits)?;
+        } else if idle {
+            // The program is over; the interactor waits for nothing.
+            self.end(
+                INTERACTOR,
+                End::Stopped(Limit::Idleness),
+                limits,
+                interactor_limits,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Ends side `i` as `how`: it is killed with all it started and reaped, and its peer sees
+    /// the end of its input once what it wrote is delivered.
+    fn end(
+        &mut self,
+        i: usize,
+        how: End,
+        limits: &Limits,
+        interactor_limits: &Limits,
+    ) -> Result<(), RunError> {
+        let side = &mut self.sides[i];
+        let Some(mut party) = side.party.take() else {
+            return Ok(());
+        };
+        party.seen.wall = party.start.elapsed();
+        match how {
+            End::Exited => party.seen.exited = true,
+            End::Stopped(limit) => {
+                party.seen.stop = party.seen.stop.or(Some(limit));
+                party.leader.kill_group();
+            }
+            End::Dismissed => party.leader.kill_group(),
+        }
+        let own = if i == PROGRAM {
+            limits
+        } else {
+            interactor_limits
+        };
+        side.settled = Some(party.settle(own)?);
+        // What it wrote is still read and passed on; the pipe's end shows the peer it is over.
+        let relay = &mut self.relays[i];
+        while relay.source.is_some() && relay.read_ready(&mut self.transcript) > 0 {}
+        relay.close();
+        relay.write_ready();
+        Ok(())
+    }
+
+    /// The two executions and the transcript.
+    fn finish(
+        mut self,
+        limits: &Limits,
+        interactor_limits: &Limits,
+    ) -> Result<Interaction, RunError> {
+        let mut stderrs: Vec<&mut Drain> = self.sides.iter_mut().map(|s| &mut s.stderr).collect();
+        drain_after_death(&mut stderrs);
+        let [program_side, judge_side] = self.sides;
+        let [to_judge, _] = self.relays;
+        let program_output = Output {
+            stdout: to_judge.kept.map(|(kept, _)| kept).unwrap_or_default(),
+            exceeded: to_judge.exceeded,
+            stderr_bytes: program_side.stderr.total(),
+            stderr: program_side.stderr.into_kept(),
+        };
+        let judge_output = Output {
+            stdout: Vec::new(),
+            exceeded: false,
+            stderr_bytes: judge_side.stderr.total(),
+            stderr: judge_side.stderr.into_kept(),
+        };
+        // Both are settled: the supervisor returns only once neither party is left.
+        let settled = |side: Option<super::party::Settled>| {
+            side.ok_or_else(|| {
+                setup_error("an interactive run ended before its parties")(io::Error::other(
+                    "a party was not reaped",
+                ))
+            })
+        };
+        Ok(Interaction {
+            program: settled(program_side.settled)?.into_execution(limits, program_output, None),
+            interactor: settled(judge_side.settled)?.into_execution(
+                interactor_limits,
+                judge_output,
+                None,
+            ),
+            transcript: self.transcript,
+        })
+    }
+}
+
+/// How a side's run ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    /// It exited by itself.
+    Exited,
+    /// It went past a limit.
+    Stopped(Limit),
+    /// The run's verdict is decided without it: it is killed.
+    Dismissed,
+}
+
+/// The same question asked of both sides or both relays.
+trait Each<T> {
+    fn each<U>(&self, f: impl FnMut(&T) -> U) -> [U; 2];
+}
+
+impl<T> Each<T> for [T; 2] {
+    fn each<U>(&self, f: impl FnMut(&T) -> U) -> [U; 2] {
+        self.each_ref().map(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_exchange_keeps_its_start_and_its_end() {
+        let mut t = Transcript::default();
+        t.record(Direction::FromInteractor, b"5\n");
+        t.record(Direction::FromProgram, b"? 1\n");
+        for _ in 0..20_000 {
+            t.record(Direction::FromProgram, b"? 2\n");
+            t.record(Direction::FromInteractor, b">\n");
+        }
+        t.record(Direction::FromProgram, b"! 3\n");
+        let text = t.render();
+        assert!(
+            text.starts_with("< 5\n> ? 1\n> ? 2\n< >\n"),
+            "{}",
+            &text[..40]
+        );
+        assert!(text.ends_with("< >\n> ! 3\n"));
+        let total = 2 + 4 + 20_000 * 6 + 4;
+        assert_eq!(t.omitted as usize, total - HEAD - TAIL);
+        assert!(text.contains(&format!("… {} bytes not kept …\n", t.omitted)));
+    }
+
+    #[test]
+    fn a_line_without_its_newline_says_so() {
+        let mut t = Transcript::default();
+        t.record(Direction::FromProgram, b"42");
+        assert_eq!(t.render(), "> 42 [no newline]\n");
+        assert!(!t.is_empty());
+    }
+}

@@ -1,0 +1,236 @@
+//! One started program of a run, from its start to its figures: started under its rlimits
+//! and its run's tag ([`Party::start`]), watched by its own sampler while the supervisor
+//! runs, and at the end killed with everything it started, reaped, and summed up
+//! ([`Party::settle`]): CPU time, peak memory, how it ended. A run has one party, the
+//! program; an interactive run has two, the program and the interactor.
+
+use std::ffi::{OsStr, OsString};
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::cancel::RunEntry;
+use super::error::RunError;
+use super::group::{self, Leader, kill_and_reap, rusage_cpu};
+use super::limits::{Limit, Limits, Rlimits, Usage, exceeded};
+use super::procfs::RunSampler;
+use super::sanitizer;
+use super::signal::Signal;
+use super::spawn::{self, Stdin};
+use super::supervise::{Observed, pidfd_open};
+use super::{Execution, Termination};
+
+/// A started program: its leader, the samples of its processes, and what was seen of it.
+pub(crate) struct Party<'e> {
+    pub(crate) leader: Leader<'e>,
+    entry: &'e RunEntry,
+    pub(crate) sampler: RunSampler,
+    /// When its `exec` returned: the wall clock counts from here.
+    pub(crate) start: Instant,
+    /// A descriptor that becomes readable when the leader exits (`None` on old kernels).
+    pub(crate) pidfd: Option<OwnedFd>,
+    pub(crate) seen: Observed,
+    /// Whether `ru_maxrss` counts from the program's own start (see `spawner`).
+    maxrss_from_start: bool,
+}
+
+/// The harness's ends of a started program's streams.
+pub(crate) struct Ends {
+    pub stdin: Option<OwnedFd>,
+    pub stdout: OwnedFd,
+    pub stderr: OwnedFd,
+}
+
+/// What a party used, once it is reaped.
+pub(crate) struct Settled {
+    /// Its leader's wait status.
+    status: libc::c_int,
+    pub cpu_time: Duration,
+    pub seen: Observed,
+    pub pgid: i32,
+}
+
+impl<'e> Party<'e> {
+    /// Starts `exe_path` with `args` in `cwd` under `stop` (the limits it is stopped at), as
+    /// run `entry`'s program. `shown` names it in the error when it cannot start.
+    pub(crate) fn start(
+        entry: &'e RunEntry,
+        shown: &OsStr,
+        exe_path: &OsStr,
+        args: &[OsString],
+        cwd: Option<&Path>,
+        stdin: Stdin,
+        stop: &Limits,
+    ) -> Result<(Party<'e>, Ends), RunError> {
+        // Before the first program starts, so that whatever it orphans comes back to us.
+        group::become_subreaper();
+        // The rlimits, led by the tag, and the environment variable mark the program's
+        // processes as this run's from its first instruction on (see `group`); it leads its
+        // own process group from then on too, so that the whole group can be measured and
+        // killed.
+        let rlimits = Rlimits::new(stop, !sanitizer::is_sanitized(exe_path))
+            .with_tag(group::tag_rlimit(entry.id()));
+        let run_var = format!("{}={}", group::RUN_VAR, entry.id());
+        let started =
+            spawn::spawn(exe_path, args, cwd, stdin, &run_var, &rlimits).map_err(|source| {
+                RunError::Spawn {
+                    program: shown.to_os_string(),
+                    source,
+                }
+            })?;
+        // The wall clock starts once the program has: the harness's own part of the start (a
+        // spawner's turn, on a busy machine a wait for a CPU) is none of the program's time.
+        let start = Instant::now();
+        let leader = Leader::new(started.pid, entry);
+        let party = Party {
+            pidfd: pidfd_open(leader.pid),
+            sampler: RunSampler::new(leader.pid),
+            leader,
+            entry,
+            start,
+            seen: Observed::default(),
+            maxrss_from_start: started.maxrss_from_start,
+        };
+        let ends = Ends {
+            stdin: started.stdin,
+            stdout: started.stdout,
+            stderr: started.stderr,
+        };
+        Ok((party, ends))
+    }
+
+    /// The run id its processes are tagged with.
+    pub(crate) fn run_id(&self) -> u64 {
+        self.entry.id()
+    }
+
+    /// Whether the leader has exited, as of the last wait (`exit_ready` from its pidfd's
+    /// readiness; without a pidfd, asked now).
+    pub(crate) fn exited_now(&self, exit_ready: bool) -> bool {
+        match self.pidfd {
+            Some(_) => exit_ready,
+            None => self.leader.has_exited(),
+        }
+    }
+
+    /// Kills what is left of it and reaps it with everything it started: its final figures.
+    /// How it ended is decided once its output is read ([`Settled::into_execution`]).
+    pub(crate) fn settle(mut self, limits: &Limits) -> Result<Settled, RunError> {
+        let mut seen = std::mem::take(&mut self.seen);
+        if seen.exited && seen.wall > limits.wall {
+            // Past the limit, the time it waited for a CPU decides: as of the end, not of the
+            // last sample.
+            seen.waited = self.sampler.waited_now();
+        }
+        // Always kill, even after a clean exit: a child may still be running, and may hold
+        // the output pipes open.
+        let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
+        let cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
+        // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of
+        // the address space it was started from on (see `spawner`): a spawner's, about 2 MiB,
+        // so the program's own as soon as it is larger; it covers a program that ended before
+        // the first sample. Started from the harness, it counts from the harness's peak, and
+        // only a figure above that can be the program's.
+        let maxrss = (reaped.usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+        if self.maxrss_from_start || maxrss > own_peak_rss(maxrss) {
+            seen.peak_rss = seen.peak_rss.max(maxrss);
+        }
+        seen.peak_rss = seen.peak_rss.max(reaped.orphans_maxrss);
+        Ok(Settled {
+            status: reaped.status,
+            cpu_time,
+            seen,
+            pgid: self.leader.pid,
+        })
+    }
+}
+
+impl Settled {
+    /// How it ended against `limits`, `output_exceeded` telling whether its output went past
+    /// the limit.
+    fn termination(&self, limits: &Limits, output_exceeded: bool) -> Termination {
+        let status = self.status;
+        let signal = libc::WIFSIGNALED(status).then(|| Signal(libc::WTERMSIG(status)));
+        let seen = &self.seen;
+        let usage = Usage {
+            output_exceeded,
+            cpu: self.cpu_time,
+            wall: seen.wall,
+            waited: seen.waited,
+            tasks: seen.peak_tasks,
+            memory_bytes: seen.peak_rss,
+            signal,
+        };
+        // The final figures are the supervisor's or larger, so this finds the limit it stopped
+        // the program for, or one ranked higher; `stop` only guards that reasoning (and is
+        // the only witness of idleness, which no figure of one program shows).
+        match exceeded(limits, &usage).or(seen.stop) {
+            Some(limit) => Termination::LimitExceeded(limit),
+            None => match signal {
+                Some(signal) => Termination::Signaled(signal),
+                None => Termination::Exited(libc::WEXITSTATUS(status)),
+            },
+        }
+    }
+
+    /// The execution this describes, with its output.
+    pub(crate) fn into_execution(
+        self,
+        limits: &Limits,
+        output: Output,
+        output_file: Option<super::OutputFile>,
+    ) -> Execution {
+        let termination = self.termination(limits, output.exceeded);
+        let seen = self.seen;
+        Execution {
+            termination,
+            stdout: output.stdout,
+            stderr: output.stderr,
+            stderr_bytes: output.stderr_bytes,
+            cpu_time: self.cpu_time,
+            cpu_times: vec![self.cpu_time],
+            cpu_wait: seen.waited,
+            cpu_starved: seen.capped && termination == Termination::LimitExceeded(Limit::WallTime),
+            wall_time: seen.wall,
+            peak_memory_bytes: (seen.peak_rss > 0).then_some(seen.peak_rss),
+            peak_processes: seen.peak_tasks,
+            pgid: self.pgid,
+            limits: *limits,
+            output_file,
+        }
+    }
+}
+
+/// What a party wrote, once it is over.
+#[derive(Default)]
+pub(crate) struct Output {
+    /// Its answer: stdout, or the output file.
+    pub stdout: Vec<u8>,
+    /// More than the output limit came.
+    pub exceeded: bool,
+    /// The end of its stderr, and how many bytes it wrote there in all.
+    pub stderr: Vec<u8>,
+    pub stderr_bytes: u64,
+}
+
+/// The harness's own peak resident size (`VmHWM`), as far as it matters for comparing with
+/// `maxrss`: it only grows, so a remembered value at or above `maxrss` answers without asking
+/// again; otherwise `getrusage` tells (one system call, where `/proc/self/status` would cost a
+/// file parse).
+fn own_peak_rss(maxrss: u64) -> u64 {
+    static KNOWN: AtomicU64 = AtomicU64::new(0);
+    let known = KNOWN.load(Ordering::Relaxed);
+    if known >= maxrss {
+        return known;
+    }
+    // SAFETY: a zeroed rusage is a valid out-parameter for getrusage.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer to a local.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return u64::MAX;
+    }
+    let peak = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+    KNOWN.fetch_max(peak, Ordering::Relaxed);
+    peak
+}
