@@ -29,9 +29,17 @@ pub struct Meta {
 }
 
 /// The extensions of the files saved for one case (the input last: it is removed first).
-const CASE_FILES: [&str; 6] = ["in", "ans", "out", "err", "meta", "explain.txt"];
+const CASE_FILES: [&str; 7] = [
+    "in",
+    "ans",
+    "out",
+    "err",
+    "transcript",
+    "meta",
+    "explain.txt",
+];
 /// The extensions of the files saved for a case as found.
-const ORIGINAL_FILES: [&str; 5] = ["in", "ans", "out", "err", "explain.txt"];
+const ORIGINAL_FILES: [&str; 6] = ["in", "ans", "out", "err", "transcript", "explain.txt"];
 
 /// The sidecar of a saved input: `chess-5.in` → `chess-5.meta`.
 pub fn meta_path(input: &Path) -> PathBuf {

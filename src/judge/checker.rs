@@ -122,6 +122,11 @@ pub fn testlib_verdict(execution: &Execution) -> Result<Judgement, String> {
         0 => Ok(Judgement::new(Verdict::Accepted, said())),
         1 => Ok(Judgement::new(Verdict::WrongAnswer, said())),
         2 => Ok(Judgement::new(Verdict::PresentationError, said())),
+        // testlib built with ENABLE_UNEXPECTED_EOF; without it, the same end is exit 2.
+        8 => Ok(Judgement::new(
+            Verdict::PresentationError,
+            format!("unexpected end of file: {}", said()),
+        )),
         3 => Err(format!(
             "exit code 3 (testlib's FAIL): {}",
             or_silent(message)

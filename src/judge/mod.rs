@@ -1,17 +1,20 @@
-//! Judging one case end to end: run the program through a [`Runner`] and decide its verdict
-//! against the expected answers ([`crate::answer`]).
+//! Judging one case end to end: run the program through a [`Runner`] (alone, or against an
+//! interactor) and decide its verdict against the expected answers ([`crate::answer`]), by a
+//! checker, or by the interactor.
 
 use std::ffi::OsString;
 
-use crate::run::{Execution, IoMode, Limits, RunError};
+use crate::run::{Execution, Interaction, IoMode, Limits, RunError, Transcript};
 
 pub use crate::answer::Expected;
 
 pub mod checker;
 pub mod helper;
+pub mod interactor;
 pub mod verdict;
 
 pub use checker::Checker;
+pub use interactor::Interactor;
 pub use verdict::{Judgement, Verdict};
 
 /// What starts programs: the real process runner, or a test double that answers in-process
@@ -37,6 +40,33 @@ pub trait Runner: Sync {
         io: &IoMode,
     ) -> Result<Execution, RunError> {
         self.run(program, input, limits, io)
+    }
+
+    /// Runs `program` against `interactor` on `input` ([`crate::run::run_interactive`]):
+    /// the program under `limits`, the interactor under `interactor_limits`; measured
+    /// steadily when `steady`, as [`Runner::run`] is. A runner that cannot start two
+    /// processes talking to each other (a test double answering in-process) says so.
+    fn interact(
+        &self,
+        program: &[OsString],
+        interactor: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        interactor_limits: &Limits,
+        steady: bool,
+    ) -> Result<Interaction, RunError> {
+        let _ = (
+            program,
+            interactor,
+            input,
+            limits,
+            interactor_limits,
+            steady,
+        );
+        Err(RunError::Setup {
+            what: "this runner cannot run interactive problems".to_string(),
+            source: std::io::Error::from(std::io::ErrorKind::Unsupported),
+        })
     }
 }
 
@@ -77,6 +107,25 @@ impl Runner for ProcessRunner {
     ) -> Result<Execution, RunError> {
         crate::run::run(program, input, limits, io)
     }
+
+    fn interact(
+        &self,
+        program: &[OsString],
+        interactor: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        interactor_limits: &Limits,
+        steady: bool,
+    ) -> Result<Interaction, RunError> {
+        crate::run::interact_steady(
+            program,
+            interactor,
+            input,
+            limits,
+            interactor_limits,
+            steady && self.rerun,
+        )
+    }
 }
 
 /// The result of running a program on one case.
@@ -84,6 +133,8 @@ impl Runner for ProcessRunner {
 pub struct CaseOutcome {
     pub judgement: Judgement,
     pub execution: Execution,
+    /// What the program and the interactor said to each other, on an interactive problem.
+    pub transcript: Option<Transcript>,
 }
 
 impl CaseOutcome {
@@ -92,8 +143,25 @@ impl CaseOutcome {
     }
 }
 
+/// One run of the program on a case, as its [`Decider`] needs it.
+#[derive(Clone, Debug)]
+pub struct Ran {
+    pub execution: Execution,
+    /// On an interactive problem: the interactor's run and the exchange.
+    pub interactor: Option<(Execution, Transcript)>,
+}
+
+impl From<Interaction> for Ran {
+    fn from(interaction: Interaction) -> Ran {
+        Ran {
+            execution: interaction.program,
+            interactor: Some((interaction.interactor, interaction.transcript)),
+        }
+    }
+}
+
 /// Runs `program` on `input` and judges the result. An error is the harness's: the program
-/// could not start, or the checker failed.
+/// could not start, or the checker or the interactor failed.
 pub fn judge_case(
     runner: &dyn Runner,
     program: &[OsString],
@@ -103,34 +171,71 @@ pub fn judge_case(
     io: &IoMode,
     decider: &Decider,
 ) -> anyhow::Result<CaseOutcome> {
-    let execution = runner.run(program, input, limits, io)?;
-    let judgement = decider.decide(runner, input, &execution, expected)?;
-    Ok(CaseOutcome {
-        judgement,
-        execution,
-    })
+    let ran = decider.execute(runner, program, input, limits, io, true)?;
+    let judgement = decider.decide(runner, input, &ran, expected)?;
+    Ok(ran.judged(judgement))
+}
+
+impl Ran {
+    /// The outcome, with its verdict.
+    pub fn judged(self, judgement: Judgement) -> CaseOutcome {
+        CaseOutcome {
+            judgement,
+            execution: self.execution,
+            transcript: self.interactor.map(|(_, transcript)| transcript),
+        }
+    }
 }
 
 /// How the output of a program that ran cleanly is decided: compared with the expected
-/// answers by duipai ([`crate::answer`]), or by an external [`Checker`] given the input,
-/// the output and the expected answers as its answer file.
+/// answers by duipai ([`crate::answer`]), by an external [`Checker`] given the input, the
+/// output and the expected answers as its answer file, or by an [`Interactor`] the program
+/// talks with.
 #[derive(Clone, Debug, Default)]
 pub enum Decider {
     #[default]
     Compare,
     Checker(Checker),
+    Interactor(Interactor),
 }
 
 impl Decider {
-    /// The verdict of a finished execution on `input`: a limit or an abnormal end decides
-    /// first, then the output. An error when the checker itself fails.
+    /// Runs the program on `input` as this decider needs: alone, or against the interactor;
+    /// measured steadily ([`Runner::run`]) when `steady`, else once.
+    pub fn execute(
+        &self,
+        runner: &dyn Runner,
+        program: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        io: &IoMode,
+        steady: bool,
+    ) -> Result<Ran, RunError> {
+        if let Decider::Interactor(interactor) = self {
+            return interactor.run(runner, program, input, limits, steady);
+        }
+        let execution = if steady {
+            runner.run(program, input, limits, io)?
+        } else {
+            runner.run_single(program, input, limits, io)?
+        };
+        Ok(Ran {
+            execution,
+            interactor: None,
+        })
+    }
+
+    /// The verdict of a finished run on `input`: a limit or an abnormal end decides first,
+    /// then the output (or the interactor). An error when the checker or the interactor
+    /// itself fails.
     pub fn decide(
         &self,
         runner: &dyn Runner,
         input: &[u8],
-        execution: &Execution,
+        ran: &Ran,
         expected: &Expected,
     ) -> anyhow::Result<Judgement> {
+        let execution = &ran.execution;
         let ended = verdict::termination_judgement(execution)
             .or_else(|| verdict::missing_output_file(execution));
         if let Some(judgement) = ended {
@@ -141,6 +246,7 @@ impl Decider {
             Decider::Checker(checker) => {
                 checker.check(runner, input, &execution.stdout, expected.text.as_bytes())
             }
+            Decider::Interactor(interactor) => interactor.decide(ran),
         }
     }
 }

@@ -54,7 +54,7 @@ pub use interact::{Direction, IDLENESS, Interaction, Transcript, run_interactive
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
-pub use steady::{near_the_limit, run_steady, starved};
+pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 
 use cancel::RunEntry;
 use command::{check_file_name, resolve_args, resolve_program};

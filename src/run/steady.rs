@@ -16,6 +16,7 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
+use super::interact::{Interaction, interact_until, run_interactive};
 use super::{
     Execution, IoMode, Limit, Limits, RunError, Stop, Termination, cancelled, run, run_until,
 };
@@ -87,28 +88,88 @@ pub fn run_steady(
     if !rerun {
         return run(program, input, limits, io);
     }
+    steadily(limits, |stop| run_until(program, input, limits, io, stop))
+}
+
+/// [`run_steady`] for an interactive run: the program's run decides whether the whole
+/// exchange is run again, and which one is kept.
+pub fn interact_steady(
+    program: &[OsString],
+    interactor: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    interactor_limits: &Limits,
+    rerun: bool,
+) -> Result<Interaction, RunError> {
+    if !rerun {
+        return run_interactive(program, interactor, input, limits, interactor_limits);
+    }
+    let once = |stop| interact_until(program, interactor, input, limits, interactor_limits, stop);
+    steadily(limits, once)
+}
+
+/// A measured run: one program's, or an exchange with the program's run in it.
+trait Measured {
+    /// The program's execution, which decides whether to measure again.
+    fn program(&self) -> &Execution;
+    fn program_mut(&mut self) -> &mut Execution;
+}
+
+impl Measured for Execution {
+    fn program(&self) -> &Execution {
+        self
+    }
+    fn program_mut(&mut self) -> &mut Execution {
+        self
+    }
+}
+
+impl Measured for Interaction {
+    fn program(&self) -> &Execution {
+        &self.program
+    }
+    fn program_mut(&mut self) -> &mut Execution {
+        &mut self.program
+    }
+}
+
+/// Measures with `once` (given where to stop the program) until the run it would be judged on
+/// is no longer [`near_the_limit`], three times at most; keeps the fastest run the machine did
+/// not starve, with every CPU time measured in its [`Execution::cpu_times`].
+fn steadily<T: Measured>(
+    limits: &Limits,
+    mut once: impl FnMut(Stop) -> Result<T, RunError>,
+) -> Result<T, RunError> {
     let stop = |attempt| Stop {
         cpu: band_high(limits.cpu),
         wall: wall_cap(limits, attempt),
     };
-    let mut runs = vec![run_until(program, input, limits, io, stop(0))?];
-    while runs.len() < MAX_RUNS && !cancelled() && near_the_limit(&runs[judged(&runs)]) {
-        let starved_runs = runs.iter().filter(|e| starved(e)).count();
-        runs.push(run_until(program, input, limits, io, stop(starved_runs))?);
+    let mut runs = vec![once(stop(0))?];
+    loop {
+        let judged_run = judged(&runs);
+        let done = runs.len() >= MAX_RUNS || cancelled();
+        if done || !near_the_limit(runs[judged_run].program()) {
+            let times: Vec<Duration> = runs.iter().map(|r| r.program().cpu_time).collect();
+            let mut best = runs.swap_remove(judged_run);
+            best.program_mut().cpu_times = times;
+            return Ok(best);
+        }
+        let starved_runs = runs.iter().filter(|r| starved(r.program())).count();
+        runs.push(once(stop(starved_runs))?);
     }
-    let times: Vec<Duration> = runs.iter().map(|e| e.cpu_time).collect();
-    let mut best = runs.swap_remove(judged(&runs));
-    best.cpu_times = times;
-    Ok(best)
 }
 
 /// The index of the run a case is judged on: the one with the least CPU time (the first of
 /// equals) among those the machine did not starve, else the last.
-fn judged(runs: &[Execution]) -> usize {
-    (0..runs.len())
-        .filter(|&i| !starved(&runs[i]))
-        .min_by_key(|&i| (runs[i].cpu_time, i))
-        .unwrap_or(runs.len().saturating_sub(1))
+fn judged<T: Measured>(runs: &[T]) -> usize {
+    let mut best: Option<(Duration, usize)> = None;
+    for (i, run) in runs.iter().enumerate() {
+        let execution = run.program();
+        if !starved(execution) && best.is_none_or(|(time, _)| execution.cpu_time < time) {
+            best = Some((execution.cpu_time, i));
+        }
+    }
+    best.map_or(runs.len().saturating_sub(1), |(_, i)| i)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
-use crate::judge::{CaseOutcome, Decider, Expected, Runner, Verdict};
+use crate::judge::{CaseOutcome, Decider, Expected, Ran, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits};
 use crate::text::program_name;
@@ -30,10 +30,13 @@ pub enum Source {
     External(Vec<OsString>),
 }
 
-/// Who knows the right answer: the built-in solver, or an external reference program.
+/// Who knows the right answer: the built-in solver, an external reference program, or, on
+/// an interactive problem, nobody beforehand: the interactor judges the exchange
+/// ([`Decider::Interactor`]).
 pub enum Oracle {
     Builtin,
     External(Vec<OsString>),
+    Interactor,
 }
 
 /// Which seeds a run tries: `first + offset + i × stride` for i = 0, 1, 2, …
@@ -266,7 +269,7 @@ impl Engine<'_> {
                 let instance = match (parsed, &self.config.oracle) {
                     (Ok(instance), _) => Some(instance),
                     // Only the built-in solver needs to understand the input.
-                    (Err(_), Oracle::External(_)) => None,
+                    (Err(_), Oracle::External(_) | Oracle::Interactor) => None,
                     (Err(err), Oracle::Builtin) => bail!(
                         "the generator's output for seed {seed} is not a valid {problem} input \
                          ({err}); give a --reference for problems duipai does not know"
@@ -283,6 +286,7 @@ impl Engine<'_> {
             (Oracle::Builtin, None) => {
                 bail!("no reference answer for an input duipai cannot parse")
             }
+            (Oracle::Interactor, _) => Ok(Expected::unknown(b"", self.config.rule)),
             (Oracle::External(reference), instance) => {
                 let output = self.run_helper(reference, &case.input, "reference")?;
                 match instance {
@@ -318,44 +322,32 @@ impl Engine<'_> {
         expected: &Expected,
         wanted: Option<Verdict>,
     ) -> anyhow::Result<CaseOutcome> {
-        let quick = wanted.is_some();
+        let steady = wanted.is_none();
         let config = self.config;
         let (program, limits, io) = (&config.program, &config.limits, &config.io);
+        let decider = &config.decider;
         let named = || format!("cannot run {}", program_name(program));
-        let mut execution = if quick {
-            self.runner
-                .run_single(program, input, limits, io)
-                .with_context(named)?
-        } else {
-            self.runner
-                .run(program, input, limits, io)
-                .with_context(named)?
+        let execute = |steady| {
+            decider
+                .execute(self.runner, program, input, limits, io, steady)
+                .with_context(named)
         };
-        let decide = |execution: &crate::run::Execution| {
-            config
-                .decider
-                .decide(self.runner, input, execution, expected)
-        };
-        let mut judgement = decide(&execution)?;
-        let doubtful = Some(judgement.verdict) != wanted || crate::run::starved(&execution);
-        if quick && doubtful && crate::run::near_the_limit(&execution) {
-            execution = self
-                .runner
-                .run(program, input, limits, io)
-                .with_context(named)?;
-            judgement = decide(&execution)?;
+        let decide = |ran: &Ran| decider.decide(self.runner, input, ran, expected);
+        let mut ran = execute(steady)?;
+        let mut judgement = decide(&ran)?;
+        let doubtful = Some(judgement.verdict) != wanted || crate::run::starved(&ran.execution);
+        if !steady && doubtful && crate::run::near_the_limit(&ran.execution) {
+            ran = execute(true)?;
+            judgement = decide(&ran)?;
         }
-        if crate::run::starved(&execution) {
+        if crate::run::starved(&ran.execution) {
             bail!(
                 "cannot judge {}: the machine is too busy ({}); run fewer -j workers",
                 program_name(program),
                 judgement.detail
             );
         }
-        Ok(CaseOutcome {
-            judgement,
-            execution,
-        })
+        Ok(ran.judged(judgement))
     }
 
     /// Runs the generator or the reference; anything but a clean exit is the harness's
@@ -408,8 +400,7 @@ impl Engine<'_> {
             &original_stem,
             &case.input,
             &expected,
-            &outcome.execution.stdout,
-            &outcome.execution.stderr,
+            &outcome,
         )?;
         on_event(Event::SavedOriginal(original_path.clone()));
 
@@ -432,8 +423,7 @@ impl Engine<'_> {
                 &stem,
                 &failing.input,
                 &failing.expected,
-                &failing.outcome.execution.stdout,
-                &failing.outcome.execution.stderr,
+                &failing.outcome,
             )?
         } else {
             original_path.clone()
@@ -485,11 +475,13 @@ impl Engine<'_> {
             }
             None => {
                 if self.checked_by_reference() {
-                    on_event(Event::Note(
-                        "without a --validator, a smaller input counts as valid when the \
-                         reference runs on it without an error"
-                            .to_string(),
-                    ));
+                    let judge = match self.config.oracle {
+                        Oracle::Interactor => "the interactor judges it without failing",
+                        _ => "the reference runs on it without an error",
+                    };
+                    on_event(Event::Note(format!(
+                        "without a --validator, a smaller input counts as valid when {judge}"
+                    )));
                 }
                 let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
                 let (small, found, result) = self.minimize(start, None, verdict, on_event);
@@ -535,7 +527,8 @@ impl Engine<'_> {
         if !config.shrink {
             return Some("--no-shrink".to_string());
         }
-        let checkable = config.validator.is_some() || matches!(config.oracle, Oracle::External(_));
+        let checkable = config.validator.is_some()
+            || matches!(config.oracle, Oracle::External(_) | Oracle::Interactor);
         if case.instance.is_some() || checkable {
             return None;
         }
@@ -601,7 +594,18 @@ impl Engine<'_> {
                     }
                     Err(e) => return Err(e),
                 };
-                let outcome = self.judge_with(&case.input, &expected, Some(verdict))?;
+                let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
+                    Ok(outcome) => outcome,
+                    // Without a validator, an input the interactor fails on is not valid.
+                    Err(e)
+                        if case.instance.is_none()
+                            && self.checked_by_reference()
+                            && e.is::<crate::judge::interactor::InteractorFailed>() =>
+                    {
+                        return Ok(None);
+                    }
+                    Err(e) => return Err(e),
+                };
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };
             let result = attempt();

@@ -5,25 +5,31 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::judge::Expected;
+use crate::judge::{CaseOutcome, Expected};
 
-/// Writes `<stem>.in`, `.ans`, `.out` and `.err` (the program's stderr, its last 64 KiB) into `dir` and returns the `.in` path. A stem whose
-/// files already exist with other contents is never overwritten: `-2`, `-3`, ... are tried.
+/// Writes `<stem>.in`, `.ans`, `.out`, `.err` (the program's stderr, its last 64 KiB) and, on
+/// an interactive problem, `.transcript` (the exchange, its start and end when long) into
+/// `dir`, and returns the `.in` path. A stem whose files already exist with other contents is
+/// never overwritten: `-2`, `-3`, ... are tried.
 pub fn save_case(
     dir: &Path,
     stem: &str,
     input: &[u8],
     expected: &Expected,
-    actual: &[u8],
-    stderr: &[u8],
+    outcome: &CaseOutcome,
 ) -> anyhow::Result<PathBuf> {
     let answer = expected.text.as_bytes().to_vec();
-    let contents: [(&str, &[u8]); 4] = [
+    let execution = &outcome.execution;
+    let transcript = outcome.transcript.as_ref().map(|t| t.render().into_bytes());
+    let mut contents: Vec<(&str, &[u8])> = vec![
         ("in", input),
         ("ans", &answer),
-        ("out", actual),
-        ("err", stderr),
+        ("out", &execution.stdout),
+        ("err", &execution.stderr),
     ];
+    if let Some(transcript) = &transcript {
+        contents.push(("transcript", transcript));
+    }
     for attempt in 1..=1000u32 {
         let name = if attempt == 1 {
             stem.to_string()
