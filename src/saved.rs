@@ -166,9 +166,9 @@ pub fn list(dir: &Path, problem: Option<&str>) -> anyhow::Result<Vec<Saved>> {
 }
 
 /// Removes the files duipai saved for the case whose input is `input` (`chess-5.in`): its
-/// `.in`, `.ans`, `.out`, `.err`, `.meta` and `.explain.txt`, and the case as found that it
-/// was minimized from (`chess-5.original.in` and its siblings: the one its sidecar names, else
-/// the one numbered as it is). Returns the files removed, the input first.
+/// `.in`, `.ans`, `.out`, `.err`, `.transcript`, `.meta` and `.explain.txt`, and the case as
+/// found that it was minimized from (`chess-5.original.in` and its siblings: the one its
+/// sidecar names, else the one numbered as it is). Returns the files removed, the input first.
 pub fn remove_case(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let dir = input.parent().unwrap_or(Path::new(""));
     let file = input
