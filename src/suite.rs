@@ -104,11 +104,21 @@ pub struct Collected {
     pub from_reference: usize,
 }
 
+/// Where the answers of inputs without an answer file come from.
+#[derive(Clone, Copy)]
+pub enum Answers<'a> {
+    /// The built-in solver's, for a problem duipai knows; else none can be had (an error).
+    Builtin,
+    /// A reference program's output.
+    Reference(&'a Reference),
+    /// None are needed: an interactor judges every case.
+    Unneeded,
+}
+
 /// Every input below `dir` (a file, or a directory of `*.in` files in natural order), each
 /// checked against `bounds` when duipai knows the problem (`known`), else the problem named
 /// `name` whose answers compare by `rule`. Each gets its expected output: the sibling `.ans`,
-/// else `.out`, else the `reference` program's output when one is given, else the built-in
-/// solver's answer. A directory without `*.in` files is read as a Polygon `tests/` directory:
+/// else `.out`, else as `answers` says. A directory without `*.in` files is read as a Polygon `tests/` directory:
 /// inputs named by their number alone (`01`, `02`, ...), answers beside them as `01.a`. An
 /// invalid input, a malformed answer file or a reference that fails is an error naming the
 /// input.
@@ -117,11 +127,11 @@ pub fn collect(
     name: &str,
     dir: &Path,
     rule: Rule,
-    reference: Option<&Reference>,
+    answers: Answers,
 ) -> anyhow::Result<Collected> {
     let mut found = find_inputs(known, dir, rule)?;
     let mut from_reference = 0;
-    if let Some(reference) = reference {
+    if let Answers::Reference(reference) = answers {
         let missing: Vec<&FoundInput> = found.iter().filter(|f| f.answer.is_none()).collect();
         let outputs = reference.answer_all(&missing);
         let answers = missing
@@ -138,9 +148,10 @@ pub fn collect(
     let cases = found
         .into_iter()
         .map(|found| {
-            let expected = match found.answer {
-                Some(answer) => answer,
-                None => builtin_answer(&found, name)?,
+            let expected = match (found.answer, answers) {
+                (Some(answer), _) => answer,
+                (None, Answers::Unneeded) => Expected::unknown(b"", rule),
+                (None, _) => builtin_answer(&found, name)?,
             };
             Ok(StoredCase {
                 name: found.name,

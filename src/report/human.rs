@@ -122,7 +122,9 @@ pub fn stress_failure(failure: &Failure) -> String {
     );
     let expected = failure.expected.text.trim_end();
     let actual = shown_output(&outcome.execution.stdout);
-    if expected.contains('\n') || actual.contains('\n') {
+    if let Some(transcript) = &outcome.transcript {
+        out.push_str(&exchange(failure, &transcript.render(), &verdict));
+    } else if expected.contains('\n') || actual.contains('\n') {
         // Answers of several cases: each on its own line, as the program prints them.
         out.push_str("expected:\n");
         out.push_str(&indent(expected));
@@ -146,6 +148,21 @@ pub fn stress_failure(failure: &Failure) -> String {
             ));
         }
     }
+    out
+}
+
+/// The end of the exchange of an interactive case, and where the whole of it was saved.
+fn exchange(failure: &Failure, transcript: &str, verdict: &str) -> String {
+    let saved = failure.input_path.with_extension("transcript");
+    let mut out = format!(
+        "exchange (> the program wrote, < the interactor wrote; all of it in {}):\n",
+        saved.display()
+    );
+    if transcript.is_empty() {
+        out.push_str("    (nothing was said)\n");
+    }
+    out.push_str(&super::transcript_block(transcript));
+    out.push_str(&format!("verdict: {verdict}\n"));
     out
 }
 

@@ -47,7 +47,8 @@ impl JunitCase {
                 message: format!("{}: {}", record.verdict.code(), record.detail),
                 description: String::new(),
             }),
-            system_out: String::new(),
+            // An interactive case's output is its exchange with the interactor.
+            system_out: record.transcript.clone().unwrap_or_default(),
             system_err: record.stderr.clone(),
         }
     }

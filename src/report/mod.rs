@@ -33,6 +33,10 @@ pub struct CaseRecord {
     pub memory_kib: Option<u64>,
     /// The last lines the program wrote to stderr ([`crate::text::stderr_tail`]), empty if none.
     pub stderr: String,
+    /// On an interactive problem, the exchange between the program and the interactor, a
+    /// line of it a line: `> ` before what the program wrote, `< ` before what it read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
 }
 
 pub use crate::text::stderr_tail;
@@ -40,6 +44,37 @@ pub use crate::text::stderr_tail;
 /// The stderr tail indented under a case in the human report, or nothing.
 pub fn stderr_block(tail: &str) -> String {
     tail.lines().map(|l| format!("    stderr| {l}\n")).collect()
+}
+
+/// How many lines of the exchange the human reports show: the last ones, where an
+/// interactive program usually goes wrong.
+pub const TRANSCRIPT_LINES: usize = 20;
+
+/// The end of an exchange indented under a case in the human report, or nothing.
+pub fn transcript_block(transcript: &str) -> String {
+    let lines: Vec<&str> = transcript.lines().collect();
+    let shown = &lines[lines.len().saturating_sub(TRANSCRIPT_LINES)..];
+    let mut block = String::new();
+    if shown.len() < lines.len() {
+        block.push_str(&format!(
+            "    exchange| … {} earlier lines\n",
+            lines.len() - shown.len()
+        ));
+    }
+    for line in shown {
+        block.push_str(&format!("    exchange| {line}\n"));
+    }
+    block
+}
+
+/// What the human report shows under a case that failed: its stderr's end, and the end of
+/// the exchange on an interactive problem.
+pub fn failure_block(record: &CaseRecord) -> String {
+    let mut block = stderr_block(&record.stderr);
+    if let Some(transcript) = &record.transcript {
+        block.push_str(&transcript_block(transcript));
+    }
+    block
 }
 
 /// Counts of each verdict, in a fixed order.
@@ -85,6 +120,7 @@ impl CaseRecord {
             wall_ms: e.wall_time.as_millis() as u64,
             memory_kib: e.peak_memory_bytes.map(|bytes| bytes / 1024),
             stderr: stderr_tail(&e.stderr),
+            transcript: outcome.transcript.as_ref().map(|t| t.render()),
         }
     }
 }

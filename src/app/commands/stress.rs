@@ -347,7 +347,10 @@ fn failed_case(failure: &stress::Failure, explained: &str, replay_lines: &str) -
             message: format!("{} {}", verdict.code(), outcome.judgement.detail),
             description: format!("{}\n\n{replay_lines}\n", explained.trim()),
         }),
-        system_out: report::actual_text(&outcome.execution.stdout),
+        system_out: match &outcome.transcript {
+            Some(transcript) => transcript.render(),
+            None => report::actual_text(&outcome.execution.stdout),
+        },
         system_err: report::stderr_tail(&outcome.execution.stderr),
     }
 }
@@ -421,7 +424,7 @@ fn replay(
             let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
             out.line(report::human_line(&record, &ui::styles()));
             if !record.verdict.is_accepted() {
-                out.text(report::stderr_block(&record.stderr));
+                out.text(report::failure_block(&record));
             }
             records.push(record);
         },

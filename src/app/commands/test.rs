@@ -101,7 +101,7 @@ fn judge(
             let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
             out.line(report::human_line(&record, &styles));
             if !record.verdict.is_accepted() {
-                out.text(report::stderr_block(&record.stderr));
+                out.text(report::failure_block(&record));
             }
             if args.json {
                 println!("{}", json::line(&record));
@@ -216,7 +216,11 @@ fn collect(
         rule,
     });
     let known = known.zip(bounds.as_ref());
-    let collected = suite::collect(known, problem, &args.dir, rule, reference.as_ref())?;
+    let answers = match &reference {
+        Some(reference) => suite::Answers::Reference(reference),
+        None => suite::Answers::Builtin,
+    };
+    let collected = suite::collect(known, problem, &args.dir, rule, answers)?;
     if known.is_none() {
         // A misspelt `chess` must not pass unnoticed.
         let how = match &args.checker.checker {
