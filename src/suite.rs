@@ -110,7 +110,7 @@ pub enum Answers<'a> {
     /// The built-in solver's, for a problem duipai knows; else none can be had (an error).
     Builtin,
     /// A reference program's output.
-    Reference(&'a Reference),
+    Reference(&'a Reference<'a>),
     /// None are needed: an interactor judges every case.
     Unneeded,
 }
