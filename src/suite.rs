@@ -147,8 +147,8 @@ pub fn collect(
     }
     let cases = found
         .into_iter()
-        .map(|found| {
-            let expected = match (found.answer, answers) {
+        .map(|mut found| {
+            let expected = match (found.answer.take(), answers) {
                 (Some(answer), _) => answer,
                 (None, Answers::Unneeded) => Expected::unknown(b"", rule),
                 (None, _) => builtin_answer(&found, name)?,
