@@ -45,6 +45,13 @@ pub use test::TestArgs;
 pub use validate::ValidateArgs;
 pub use values::parse_problem_name;
 
+/// Where the global flags come in each command's help: after the command's own flags, just
+/// before `--help` (which clap leaves at 999). clap numbers a command's flags from 0 in the
+/// order they are declared, and the global flags keep the numbers they got in the root
+/// command (after the nine subcommands); left so, they would fall among a command's own
+/// flags wherever the numbers meet, and move whenever a command gains a flag.
+const GLOBAL_FLAGS_ORDER: usize = 998;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "duipai",
@@ -57,11 +64,11 @@ pub struct Cli {
     pub command: Command,
     /// Colour in human output: auto (on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE
     /// forces it), always, never. JSON and JUnit are never coloured.
-    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto, value_name = "WHEN", display_order = GLOBAL_FLAGS_ORDER)]
     pub color: ColorArg,
     /// The problem folder's settings, read by test, stress, gen, pack and failures (default:
     /// duipai.toml in the current directory, if there is one). Flags typed override them.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", display_order = GLOBAL_FLAGS_ORDER)]
     pub config: Option<PathBuf>,
 }
 
