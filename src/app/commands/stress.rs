@@ -95,33 +95,23 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
 /// The configuration with every source file compiled (or taken from the cache) once, before
 /// any case, and the checker ready.
 fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
+    let compilers = &args.judging.compilers;
     let mut config = config(args)?;
-    config.program = programs::ready(&config.program, &args.judging.compilers, "program")?;
+    config.program = programs::ready(&config.program, compilers, "program")?;
     if let Source::External(generator) = &config.source {
-        config.source = Source::External(programs::ready(
-            generator,
-            &args.judging.compilers,
-            "generator",
-        )?);
+        config.source = Source::External(programs::ready(generator, compilers, "generator")?);
     }
     if let Oracle::External(reference) = &config.oracle {
-        config.oracle = Oracle::External(programs::ready(
-            reference,
-            &args.judging.compilers,
-            "reference",
-        )?);
+        config.oracle = Oracle::External(programs::ready(reference, compilers, "reference")?);
     }
     if let Some(validator) = &config.validator {
-        config.validator = Some(programs::ready(
-            validator,
-            &args.judging.compilers,
-            "validator",
-        )?);
+        config.validator = Some(programs::ready(validator, compilers, "validator")?);
     }
+    let judging = &args.judging;
     config.decider = programs::decider(
-        &args.judging.checker,
-        &args.judging.compare,
-        &args.judging.compilers,
+        &judging.checker,
+        &judging.compare,
+        compilers,
         &config.limits,
     )?;
     Ok(config)

@@ -41,20 +41,21 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
     let problem = args.problem.as_str();
-    if let Some(path) = &args.judging.junit {
+    let judging = &args.judging;
+    if let Some(path) = &judging.junit {
         junit::check_report_path(path)?;
     }
-    let limits = args.judging.limits.resolve_named(problem);
-    let io = args.judging.run.io_mode_named(problem);
-    let jobs = jobs(args.judging.jobs);
-    let out = Human::new(args.judging.json);
-    let runner = args.judging.run.runner();
+    let limits = judging.limits.resolve_named(problem);
+    let io = judging.run.io_mode_named(problem);
+    let jobs = jobs(judging.jobs);
+    let out = Human::new(judging.json);
+    let runner = judging.run.runner();
     // Source files are compiled (or taken from the cache) once, before any case.
-    let program = programs::ready(&args.program, &args.judging.compilers, "program")?;
+    let program = programs::ready(&args.program, &judging.compilers, "program")?;
     let decider = programs::decider(
-        &args.judging.checker,
-        &args.judging.compare,
-        &args.judging.compilers,
+        &judging.checker,
+        &judging.compare,
+        &judging.compilers,
         &limits,
     )?;
     let cases = collect(args, &runner, &limits, jobs)?;
@@ -206,13 +207,10 @@ fn collect(
         ),
         None => None,
     };
+    let compilers = &args.judging.compilers;
     let typed = args.judging.reference.as_ref().map(|r| r.0.as_slice());
     let command = match typed {
-        Some(typed) => Some(programs::ready(
-            typed,
-            &args.judging.compilers,
-            "reference",
-        )?),
+        Some(typed) => Some(programs::ready(typed, compilers, "reference")?),
         None => None,
     };
     let name = typed.map(program_name).unwrap_or_default();
