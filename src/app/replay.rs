@@ -5,42 +5,40 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use crate::app::args::{
-    CheckerArgs, CompareArgs, CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, StressArgs,
+    CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, GenArgs, JudgingArgs, StressArgs,
 };
-use crate::app::args::{GenArgs, LimitArgs};
 use crate::text::{quote_command, shell_quote};
 
-/// `duipai test PROBLEM FILE [limits] [checker] [compilers] -- PROGRAM`: judges the program
-/// on the saved case.
+/// `duipai test PROBLEM FILE [comparison] [limits] [running] [checker] [compilers] --
+/// PROGRAM`: judges the program on the saved case the way it was judged. No `--reference`:
+/// the saved case has its answer.
 pub fn test_command(
     problem: &str,
     input: &Path,
-    compare: &CompareArgs,
-    limits: &LimitArgs,
-    checker: &CheckerArgs,
-    compilers: &[CompilerOverride],
+    judging: &JudgingArgs,
     program: &[OsString],
 ) -> String {
     format!(
-        "duipai test {problem} {}{}{}{}{} -- {}",
+        "duipai test {problem} {}{}{}{}{}{} -- {}",
         shell_quote(&input.to_string_lossy()),
-        compare.to_flags(),
-        limits.to_flags(),
-        checker.to_flags(),
-        compiler_flags(compilers),
+        judging.compare.to_flags(),
+        judging.limits.to_flags(),
+        judging.run.to_flags(),
+        judging.checker.to_flags(),
+        compiler_flags(&judging.compilers),
         quote_command(program)
     )
 }
 
-/// `duipai stress PROBLEM [gen flags] [helpers] --seed S --iterations 1 [--save DIR]
-/// [minimizing] [compilers] [limits] -- PROGRAM`: finds the same case again from its seed,
-/// minimizes it the same way and saves it in the same directory.
+/// `duipai stress PROBLEM [gen flags] [comparison] [helpers] [checker] --seed S --iterations
+/// 1 [--save DIR] [minimizing] [compilers] [limits] [running] -- PROGRAM`: finds the same
+/// case again from its seed, minimizes it the same way and saves it in the same directory.
 pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     let mut flags = gen_flags(&args.gen_args);
-    flags.push_str(&args.compare.to_flags());
+    flags.push_str(&args.judging.compare.to_flags());
     let helpers = [
         ("--generator", &args.generator),
-        ("--reference", &args.reference),
+        ("--reference", &args.judging.reference),
         ("--validator", &args.validator),
     ];
     for (flag, command) in helpers {
@@ -51,7 +49,7 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
             ));
         }
     }
-    flags.push_str(&args.checker.to_flags());
+    flags.push_str(&args.judging.checker.to_flags());
     flags.push_str(&format!(" --seed {seed} --iterations 1"));
     if args.save != Path::new(DEFAULT_SAVE_DIR) {
         flags.push_str(&format!(
@@ -68,10 +66,11 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
         ));
     }
     format!(
-        "duipai stress {}{flags}{}{} -- {}",
+        "duipai stress {}{flags}{}{}{} -- {}",
         args.problem,
-        compiler_flags(&args.compilers),
-        args.limits.to_flags(),
+        compiler_flags(&args.judging.compilers),
+        args.judging.limits.to_flags(),
+        args.judging.run.to_flags(),
         quote_command(&args.program)
     )
 }

@@ -3,7 +3,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::{CommandWords, parse_command};
+use super::command_words::{CommandWords, parse_command};
 use crate::judge::checker::Protocol;
 use crate::text::{quote_command, shell_quote};
 

@@ -1,16 +1,13 @@
 //! `duipai answers`: write the answer files that stored inputs are missing, from a reference
 //! program or the built-in solver, never replacing one that exists.
 
-use std::time::Duration;
-
 use anyhow::bail;
 
-use crate::app::args::AnswersArgs;
+use crate::app::args::{AnswersArgs, LimitArgs};
 use crate::app::exit::Status;
 use crate::app::ui::jobs;
 use crate::app::{interrupt, programs};
 use crate::judge::ProcessRunner;
-use crate::run::Limits;
 use crate::suite::{self, Reference};
 use crate::text::program_name;
 use crate::text::{plural, quote};
@@ -33,7 +30,8 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
         None => None,
     };
     let name = typed.map(program_name).unwrap_or_default();
-    let limits = crate::judge::helper::helper_limits(&problem_limits(problem));
+    // The reference gets the generous limits of helpers, derived from the problem's own.
+    let limits = crate::judge::helper::helper_limits(&LimitArgs::default().resolve_named(problem));
     let runner = ProcessRunner { rerun: false };
     let reference = command.as_deref().map(|command| Reference {
         runner: &runner,
@@ -76,19 +74,4 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
         );
     }
     Ok(Status::Success)
-}
-
-/// The limits of the problem's programs (its own for a game duipai knows, else 1 s and
-/// 1024 MiB), from which the reference's generous ones are derived.
-fn problem_limits(problem: &str) -> Limits {
-    let (cpu_ms, mib) =
-        crate::problem::by_name(problem).map_or((1000, 1024), |p| p.default_limits());
-    let cpu = Duration::from_millis(cpu_ms);
-    Limits {
-        cpu,
-        wall: Limits::default_wall(cpu),
-        memory_bytes: mib << 20,
-        output_bytes: 64 << 20,
-        processes: 64,
-    }
 }

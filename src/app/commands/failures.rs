@@ -109,9 +109,9 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         args.save.display(),
         program_name(&args.program)
     ));
-    let io = args.limits.io_mode_named(problem);
+    let io = args.run.io_mode_named(problem);
     let run = SuiteRun {
-        runner: &args.limits.runner(),
+        runner: &args.run.runner(),
         program: &program,
         limits: &limits,
         io: &io,

@@ -30,20 +30,26 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             quote(&args.problem)
         );
     }
-    if args.watch {
+    if args.judging.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let helpers = [
-            &args.reference,
+            &args.judging.reference,
             &args.generator,
             &args.validator,
-            &args.checker.checker,
+            &args.judging.checker.checker,
         ];
         for helper in helpers.into_iter().flatten() {
             commands.push(&helper.0);
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai stress", execute(&args)),
+            || {
+                junit::on_error(
+                    args.judging.junit.as_deref(),
+                    "duipai stress",
+                    execute(&args),
+                )
+            },
         );
     }
     execute(&args)
@@ -53,11 +59,11 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
     let config = prepared(args)?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         junit::check_report_path(path)?;
     }
-    let out = Human::new(args.json);
-    let runner = args.limits.runner();
+    let out = Human::new(args.judging.json);
+    let runner = args.judging.run.runner();
     let replayed = if args.no_replay {
         Vec::new()
     } else {
@@ -89,21 +95,23 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
 /// The configuration with every source file compiled (or taken from the cache) once, before
 /// any case, and the checker ready.
 fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
+    let compilers = &args.judging.compilers;
     let mut config = config(args)?;
-    config.program = programs::ready(&config.program, &args.compilers, "program")?;
+    config.program = programs::ready(&config.program, compilers, "program")?;
     if let Source::External(generator) = &config.source {
-        config.source = Source::External(programs::ready(generator, &args.compilers, "generator")?);
+        config.source = Source::External(programs::ready(generator, compilers, "generator")?);
     }
     if let Oracle::External(reference) = &config.oracle {
-        config.oracle = Oracle::External(programs::ready(reference, &args.compilers, "reference")?);
+        config.oracle = Oracle::External(programs::ready(reference, compilers, "reference")?);
     }
     if let Some(validator) = &config.validator {
-        config.validator = Some(programs::ready(validator, &args.compilers, "validator")?);
+        config.validator = Some(programs::ready(validator, compilers, "validator")?);
     }
+    let judging = &args.judging;
     config.decider = programs::decider(
-        &args.checker,
-        &args.compare,
-        &args.compilers,
+        &judging.checker,
+        &judging.compare,
+        compilers,
         &config.limits,
     )?;
     Ok(config)
@@ -181,7 +189,7 @@ fn report_passed(
     } = *passed;
     let summary = human::stress_passed(cases, first_seed, last_seed, interrupted, elapsed);
     out.line(summary.clone());
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         let mut junit_cases = earlier.junit_cases;
         junit_cases.push(JunitCase {
             name: passed_case_name(
@@ -204,7 +212,7 @@ fn report_passed(
     } else {
         Status::Success
     };
-    if args.json {
+    if args.judging.json {
         let summary = json::StressPassed {
             still_failing: earlier.still_failing,
             status: if status == Status::Interrupted {
@@ -243,17 +251,14 @@ fn report_failed(
     out.text(ui::explanation(&explained));
     let silent = failure.outcome.execution.stdout.is_empty();
     if let Some(hint) =
-        programs::file_io_hint(&config.name, args.limits.file_io, silent, started_at)
+        programs::file_io_hint(&config.name, args.judging.run.file_io, silent, started_at)
     {
         out.line(format!("\n{hint}"));
     }
     let replay_test = replay::test_command(
         &args.problem,
         &failure.input_path,
-        &args.compare,
-        &args.limits,
-        &args.checker,
-        &args.compilers,
+        &args.judging,
         &args.program,
     );
     let replay_lines = format!(
@@ -261,12 +266,12 @@ fn report_failed(
         replay::stress_command(args, failure.seed)
     );
     out.line(format!("\n{replay_lines}"));
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         let mut junit_cases = earlier.junit_cases;
         junit_cases.push(failed_case(failure, &explained, &replay_lines));
         write_junit(path, &junit_cases, failure.elapsed)?;
     }
-    if args.json {
+    if args.judging.json {
         println!(
             "{}",
             json::line(&failed_summary(
@@ -460,7 +465,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             problem::names().join(", ")
         ),
     };
-    let oracle = match (&args.reference, known) {
+    let oracle = match (&args.judging.reference, known) {
         (Some(command), _) => Oracle::External(command.0.clone()),
         (None, Some(_)) => Oracle::Builtin,
         (None, None) => bail!(
@@ -494,8 +499,8 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             );
         }
     }
-    let limits = args.limits.resolve_named(&args.problem);
-    let io = args.limits.io_mode_named(&args.problem);
+    let limits = args.judging.limits.resolve_named(&args.problem);
+    let io = args.judging.run.io_mode_named(&args.problem);
     Ok(Config {
         name: args.problem.clone(),
         problem: known,
@@ -505,7 +510,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         limits,
         io,
         seeds,
-        jobs: jobs(args.jobs),
+        jobs: jobs(args.judging.jobs),
         iterations: args.iterations,
         time: args.time,
         save_dir: PathBuf::from(&args.save),
@@ -514,7 +519,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             time: args.shrink_time,
         },
         validator: args.validator.as_ref().map(|v| v.0.clone()),
-        rule: args.compare.rule(known)?,
+        rule: args.judging.compare.rule(known)?,
         decider: crate::judge::Decider::Compare,
     })
 }

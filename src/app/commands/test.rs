@@ -21,9 +21,9 @@ const DIFFS_SHOWN: usize = 3;
 pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
     programs::warn_flags_after_separator("test", &args.program);
-    if args.watch {
+    if args.judging.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
-        for helper in [&args.reference, &args.checker.checker]
+        for helper in [&args.judging.reference, &args.judging.checker.checker]
             .into_iter()
             .flatten()
         {
@@ -31,7 +31,7 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.junit.as_deref(), "duipai test", execute(&args)),
+            || junit::on_error(args.judging.junit.as_deref(), "duipai test", execute(&args)),
         );
     }
     execute(&args)
@@ -41,17 +41,23 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
     let started_at = std::time::SystemTime::now();
     let problem = args.problem.as_str();
-    if let Some(path) = &args.junit {
+    let judging = &args.judging;
+    if let Some(path) = &judging.junit {
         junit::check_report_path(path)?;
     }
-    let limits = args.limits.resolve_named(problem);
-    let io = args.limits.io_mode_named(problem);
-    let jobs = jobs(args.jobs);
-    let out = Human::new(args.json);
-    let runner = args.limits.runner();
+    let limits = judging.limits.resolve_named(problem);
+    let io = judging.run.io_mode_named(problem);
+    let jobs = jobs(judging.jobs);
+    let out = Human::new(judging.json);
+    let runner = judging.run.runner();
     // Source files are compiled (or taken from the cache) once, before any case.
-    let program = programs::ready(&args.program, &args.compilers, "program")?;
-    let decider = programs::decider(&args.checker, &args.compare, &args.compilers, &limits)?;
+    let program = programs::ready(&args.program, &judging.compilers, "program")?;
+    let decider = programs::decider(
+        &judging.checker,
+        &judging.compare,
+        &judging.compilers,
+        &limits,
+    )?;
     let cases = collect(args, &runner, &limits, jobs)?;
 
     out.line(format!(
@@ -75,7 +81,9 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let silent = outcomes.iter().any(|o| {
         o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
     });
-    if let Some(hint) = programs::file_io_hint(problem, args.limits.file_io, silent, started_at) {
+    if let Some(hint) =
+        programs::file_io_hint(problem, args.judging.run.file_io, silent, started_at)
+    {
         out.line(format!("\n{hint}"));
     }
     let records: Vec<CaseRecord> = cases
@@ -103,7 +111,7 @@ fn judge(
             if !record.verdict.is_accepted() {
                 out.text(report::failure_block(&record));
             }
-            if args.json {
+            if args.judging.json {
                 println!("{}", json::line(&record));
             }
         },
@@ -124,7 +132,7 @@ fn judge(
 /// None with a checker: its message says what is wrong, and the answer file is one right
 /// answer of possibly many, so a diff against it would mislead.
 fn show_diffs(args: &TestArgs, cases: &[suite::StoredCase], outcomes: &[CaseOutcome], out: &Human) {
-    if args.checker.checker.is_some() {
+    if args.judging.checker.checker.is_some() {
         return;
     }
     let failed = |i: &usize| !outcomes[*i].verdict().is_accepted();
@@ -158,12 +166,12 @@ fn summarize(
         report::summary(records),
         elapsed.as_secs_f64()
     ));
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.judging.junit {
         let suite = format!("duipai test {problem} {}", args.dir.display());
         let xml = junit::junit_xml(&suite, records, elapsed)?;
         junit::write_report_file(path, &xml)?;
     }
-    if args.json {
+    if args.judging.json {
         let summary = json::TestSummary {
             status: if failed == 0 { "ok" } else { "failed" },
             problem,
@@ -199,14 +207,15 @@ fn collect(
         ),
         None => None,
     };
-    let typed = args.reference.as_ref().map(|r| r.0.as_slice());
+    let compilers = &args.judging.compilers;
+    let typed = args.judging.reference.as_ref().map(|r| r.0.as_slice());
     let command = match typed {
-        Some(typed) => Some(programs::ready(typed, &args.compilers, "reference")?),
+        Some(typed) => Some(programs::ready(typed, compilers, "reference")?),
         None => None,
     };
     let name = typed.map(program_name).unwrap_or_default();
     let reference_limits = crate::judge::helper::helper_limits(limits);
-    let rule = args.compare.rule(known)?;
+    let rule = args.judging.compare.rule(known)?;
     let reference = command.as_deref().map(|command| suite::Reference {
         runner,
         command,
@@ -223,7 +232,7 @@ fn collect(
     let collected = suite::collect(known, problem, &args.dir, rule, answers)?;
     if known.is_none() {
         // A misspelt `chess` must not pass unnoticed.
-        let how = match &args.checker.checker {
+        let how = match &args.judging.checker.checker {
             Some(checker) => format!("judged by the checker {}", program_name(&checker.0)),
             None => "compared with the answers token by token".to_string(),
         };

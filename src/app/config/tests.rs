@@ -72,8 +72,8 @@ fn settings_are_flags_typed_before_the_command_line() {
     std::fs::write(d.join("gen.py"), "").unwrap();
     let args = stress_args(parsed(d, AVG, &["stress", "--", "sol.cpp"]));
     assert_eq!(args.problem, "avg");
-    assert_eq!(args.limits.time_limit, Some(2000));
-    assert_eq!(args.jobs, Some(1));
+    assert_eq!(args.judging.limits.time_limit, Some(2000));
+    assert_eq!(args.judging.jobs, Some(1));
     assert_eq!(args.seed, 7);
     assert!(args.no_shrink);
     // Paths are relative to the file: gen.py is beside it; brute.cpp is not (yet), so it is
@@ -93,7 +93,10 @@ fn settings_are_flags_typed_before_the_command_line() {
             "--small"
         ]
     );
-    assert_eq!(args.reference.unwrap().0, [OsString::from("brute.cpp")]);
+    assert_eq!(
+        args.judging.reference.unwrap().0,
+        [OsString::from("brute.cpp")]
+    );
     assert_eq!(args.program, [OsString::from("sol.cpp")]);
 }
 
@@ -116,8 +119,8 @@ fn the_command_line_wins() {
         ],
     ));
     assert_eq!(args.problem, "mine");
-    assert_eq!(args.limits.time_limit, Some(500));
-    assert_eq!(args.jobs, Some(2));
+    assert_eq!(args.judging.limits.time_limit, Some(500));
+    assert_eq!(args.judging.jobs, Some(2));
     assert_eq!(args.seed, 9);
     // `test` has two positionals: one typed is the directory, the problem comes from the file.
     let args = test_args(parsed(d, AVG, &["test", "tests", "--", "a.out"]));
@@ -125,7 +128,7 @@ fn the_command_line_wins() {
         (args.problem.as_str(), args.dir.as_path()),
         ("avg", Path::new("tests"))
     );
-    assert_eq!(args.limits.time_limit, Some(2000));
+    assert_eq!(args.judging.limits.time_limit, Some(2000));
     let args = test_args(parsed(d, AVG, &["test", "other", "cases", "--", "a.out"]));
     assert_eq!(
         (args.problem.as_str(), args.dir.as_path()),
@@ -156,7 +159,7 @@ fn lists_repeat_a_flag_and_false_leaves_a_switch_off() {
         ]
     );
     let args = stress_args(parsed(d, text, &["stress", "--", "a.out"]));
-    assert_eq!(args.compilers.len(), 2);
+    assert_eq!(args.judging.compilers.len(), 2);
     assert!(!args.no_shrink);
     // Typed, the flag replaces the file's list.
     let args = stress_args(parsed(
@@ -164,7 +167,7 @@ fn lists_repeat_a_flag_and_false_leaves_a_switch_off() {
         text,
         &["stress", "--compiler", "c=clang", "--", "a.out"],
     ));
-    assert_eq!(args.compilers.len(), 1);
+    assert_eq!(args.judging.compilers.len(), 1);
 }
 
 #[test]

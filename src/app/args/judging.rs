@@ -1,0 +1,52 @@
+//! The flags `test` and `stress` share: how the program under test is judged (where the
+//! expected answers come from, how outputs are compared or checked, its limits, how it is
+//! run and its sources compiled) and how the judging is carried out (workers, reports,
+//! watching). A flag both commands take is declared here, once.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::checker::CheckerArgs;
+use super::command_words::{CommandWords, parse_command};
+use super::compare::CompareArgs;
+use super::compiler::{CompilerOverride, parse_compiler};
+use super::limits::LimitArgs;
+use super::running::RunArgs;
+use super::values::parse_jobs;
+
+/// How `test` and `stress` judge the program under test. The fields without a doc comment
+/// mean something slightly different to each command, so each command gives their help
+/// (`mut_arg` on `TestArgs` and `StressArgs`); the fields are declared in the order `test
+/// --help` lists them.
+#[derive(Debug, Args)]
+pub struct JudgingArgs {
+    #[command(flatten)]
+    pub compare: CompareArgs,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    // Print JSON Lines on stdout.
+    #[arg(long)]
+    pub json: bool,
+    // Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    // Run again whenever the program changes.
+    #[arg(long)]
+    pub watch: bool,
+    // The reference solution whose output is the expected answer.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub reference: Option<CommandWords>,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    /// A compiler for source files given as programs, as LANG=COMMAND (c, cpp, rust, java,
+    /// python; `cpp=g++ -std=c++20 -O2`); repeatable. Default: the contest flags, or
+    /// DUIPAI_CC, DUIPAI_CXX, DUIPAI_RUSTC, DUIPAI_JAVAC, DUIPAI_PYTHON.
+    #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
+    pub compilers: Vec<CompilerOverride>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}

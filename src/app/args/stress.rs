@@ -1,0 +1,153 @@
+//! `duipai stress`: feed random cases to a program until one fails, then minimize it; with
+//! the values only its flags take (`--shard`, seconds) and the defaults its replay lines
+//! leave out.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::command_words::{CommandWords, parse_command};
+use super::game::GenArgs;
+use super::judging::JudgingArgs;
+use super::values::parse_problem_name;
+use crate::text::quote;
+
+/// Where `stress` saves failing cases unless `--save` says otherwise.
+pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
+/// `--shrink-time`'s default (`"30"` in the flag's definition; a test holds them together).
+pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
+
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help(
+        "Print JSON Lines on stdout: one summary object per run, with \"schema\": 1 (human \
+         text goes to stderr)"
+    )),
+    mut_arg("junit", |a| a.help(
+        "Write a JUnit XML report to FILE: one test case for the run, or for the failing seed"
+    )),
+    mut_arg("watch", |a| a.help(
+        "Run again whenever the program (or a file among its arguments) changes, saved \
+         failures first; Ctrl-C ends"
+    )),
+    mut_arg("reference", |a| a.help(
+        "An external reference solution instead of the built-in solver: a command, split into \
+         words like a shell would (`--reference 'python3 brute.py'`)"
+    )),
+)]
+pub struct StressArgs {
+    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
+    /// does not know, with --generator and --reference (outputs compared token by token).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
+    #[command(flatten)]
+    pub gen_args: GenArgs,
+    /// First seed; workers try S, S+1, S+2, ...
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop after this many cases (default: no bound).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub iterations: Option<u64>,
+    /// Stop looking for a failure after this many seconds (default: no bound); minimizing
+    /// a failure found takes at most --shrink-time more.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
+    /// Where failing cases are saved.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
+    pub save: PathBuf,
+    /// Report the failing case as found, without minimizing it.
+    #[arg(long)]
+    pub no_shrink: bool,
+    /// Do not first re-run the failing cases saved in the --save directory.
+    #[arg(long)]
+    pub no_replay: bool,
+    /// Remove the saved failing cases that pass when they are re-run first.
+    #[arg(long, conflicts_with = "no_replay")]
+    pub prune_passing: bool,
+    /// Most seconds spent minimizing a failing case.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    pub shrink_time: Duration,
+    /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// An external generator instead of the built-in one: a command, split into words like a
+    /// shell would; it gets the seed as its last argument.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub generator: Option<CommandWords>,
+    /// Checks a case of a problem duipai cannot parse (exit status 0: valid, the testlib
+    /// convention), so that failing cases can be minimized as text: a command, split into
+    /// words like a shell would.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub validator: Option<CommandWords>,
+    #[command(flatten)]
+    pub judging: JudgingArgs,
+    /// The program under test and its arguments.
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}
+
+/// `K/N`: this machine's share of a stress run split over N machines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based index of this shard.
+    pub index: u64,
+    pub count: u64,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (k, n) = s
+            .split_once('/')
+            .ok_or_else(|| format!("expected K/N (for example 2/8), found {}", quote(s)))?;
+        let index: u64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard index {} is not a whole number", quote(k)))?;
+        let count: u64 = n
+            .trim()
+            .parse()
+            .map_err(|_| format!("shard count {} is not a whole number", quote(n)))?;
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("shard {s}: need 1 <= K <= N"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Seconds: a positive number, with an optional `s`, at most a year.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let digits = t.strip_suffix('s').unwrap_or(t).trim();
+    let value: f64 = digits
+        .parse()
+        .map_err(|_| format!("expected seconds like 30 or 2.5, found {}", quote(s)))?;
+    if !value.is_finite() || !(0.001..=31_536_000.0).contains(&value) {
+        return Err(format!("{} is outside 0.001..=31536000 seconds", quote(s)));
+    }
+    Ok(Duration::from_secs_f64(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_parses_and_rejects() {
+        assert_eq!("2/8".parse(), Ok(Shard { index: 2, count: 8 }));
+        assert!("0/8".parse::<Shard>().is_err());
+        assert!("9/8".parse::<Shard>().is_err());
+        assert!("x".parse::<Shard>().is_err());
+    }
+
+    #[test]
+    fn seconds_accept_a_unit() {
+        assert_eq!(parse_seconds("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_seconds("2.5s"), Ok(Duration::from_millis(2500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("soon").is_err());
+    }
+}

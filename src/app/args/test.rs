@@ -1,0 +1,46 @@
+//! `duipai test`: judge a program on stored cases.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::game::BoundsArgs;
+use super::judging::JudgingArgs;
+use super::values::parse_problem_name;
+
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help(
+        "Print JSON Lines on stdout: one object per case as it is judged, then a summary \
+         object; each has \"schema\": 1 (human text goes to stderr)"
+    )),
+    mut_arg("junit", |a| a.help("Write a JUnit XML report to FILE")),
+    mut_arg("watch", |a| a.help(
+        "Run again whenever the program (or a file among its arguments) changes; Ctrl-C ends"
+    )),
+    mut_arg("reference", |a| a.help(
+        "A reference solution whose output is the expected answer of every input without an \
+         answer file (instead of the built-in solver's): a command, split into words like a \
+         shell would (`--reference 'python3 brute.py'`)"
+    )),
+)]
+pub struct TestArgs {
+    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
+    /// does not know: every input then needs its answer file (or --reference), compared
+    /// token by token (or by --checker).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
+    /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
+    /// expected answer is `NAME.ans` beside it, else `NAME.out`, else --reference's output,
+    /// else the built-in solver's.
+    /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub judging: JudgingArgs,
+    #[command(flatten)]
+    pub bounds: BoundsArgs,
+    /// The program under test and its arguments.
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub program: Vec<OsString>,
+}

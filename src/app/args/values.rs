@@ -1,0 +1,45 @@
+//! The values several commands' arguments take: a problem's name (a built-in game, or a
+//! plain name for a problem of one's own) and a number of workers.
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+
+use crate::problem::{self, Problem};
+use crate::text::quote;
+
+/// A registered game by name, with the names as clap's possible values.
+pub(super) fn problem_parser() -> impl TypedValueParser<Value = &'static dyn Problem> {
+    PossibleValuesParser::new(problem::names()).map(|name| {
+        // Only registered names get past the possible values.
+        problem::by_name(&name).unwrap_or(problem::ALL[0] as &dyn Problem)
+    })
+}
+
+/// A problem name for `stress`: a registered game, or a name for files of one duipai does
+/// not know.
+pub fn parse_problem_name(s: &str) -> Result<String, String> {
+    let plain = !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if plain {
+        Ok(s.to_string())
+    } else {
+        Err(format!(
+            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {}",
+            problem::names().join(", "),
+            quote(s)
+        ))
+    }
+}
+
+/// Workers: 1 to 1024.
+pub(super) fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{} workers: expected 1 to 1024", quote(s))),
+        Err(_) => Err(format!(
+            "expected a number of workers like 4, found {}",
+            quote(s)
+        )),
+    }
+}
