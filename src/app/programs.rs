@@ -9,9 +9,9 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, compile_options};
+use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, JudgingArgs, compile_options};
 use crate::compile::prepare;
-use crate::judge::{Checker, Decider};
+use crate::judge::{Checker, Decider, Interactor};
 use crate::run::{Limits, find_program};
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
@@ -36,9 +36,9 @@ pub fn ready(
     Ok(here_if_not_in_path(prepared.command))
 }
 
-/// How outputs are decided: by the `--checker` (its source compiled first), under the
-/// generous limits of helpers derived from the program's `limits`, else by comparing them
-/// with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
+/// How outputs are decided: by the `--interactor` the program talks with, or by the
+/// `--checker` (its source compiled first), under the generous limits of helpers derived from
+/// the program's `limits`, else by comparing them with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
 /// checker alone decides, and they would silently do nothing.
 pub fn decider(
     checker: &CheckerArgs,
@@ -46,6 +46,19 @@ pub fn decider(
     compilers: &[CompilerOverride],
     limits: &Limits,
 ) -> anyhow::Result<Decider> {
+    if let Some(command) = &checker.interactor {
+        if let Some(flag) = compare.first_flag() {
+            anyhow::bail!(
+                "{flag} does nothing with --interactor: the interactor alone decides whether \
+                 the program is right"
+            );
+        }
+        return Ok(Decider::Interactor(Interactor {
+            command: ready(&command.0, compilers, "interactor")?,
+            name: crate::text::program_name(&command.0),
+            limits: crate::judge::helper::helper_limits(limits),
+        }));
+    }
     let Some(command) = &checker.checker else {
         return Ok(Decider::Compare);
     };
@@ -61,6 +74,36 @@ pub fn decider(
         protocol: checker.checker_protocol.into(),
         limits: crate::judge::helper::helper_limits(limits),
     }))
+}
+
+/// Whether the problem is judged by an `--interactor`, after refusing what makes no sense
+/// beside one: a built-in game, a `--reference` (nothing to compare with) and `--file-io`
+/// (the program talks on stdin and stdout).
+pub fn interactive(
+    judging: &JudgingArgs,
+    known: Option<&'static dyn crate::problem::Problem>,
+) -> anyhow::Result<bool> {
+    if judging.checker.interactor.is_none() {
+        return Ok(false);
+    }
+    if let Some(game) = known {
+        anyhow::bail!(
+            "{game} is not an interactive problem: --interactor is for problems of your own"
+        );
+    }
+    if judging.reference.is_some() {
+        anyhow::bail!(
+            "--reference does nothing with --interactor: the interactor judges every case \
+             itself, so there is no answer to compare with"
+        );
+    }
+    if judging.run.file_io {
+        anyhow::bail!(
+            "--file-io does nothing with --interactor: the program talks with the interactor \
+             on stdin and stdout"
+        );
+    }
+    Ok(true)
 }
 
 /// `a.out` typed without `./`: a shell would look it up in PATH and say "command not found";

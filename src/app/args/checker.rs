@@ -1,5 +1,6 @@
-//! `--checker` and `--checker-protocol` (`test`, `stress`): an external program that decides
-//! whether an output is right, and how it is called.
+//! `--checker`, `--checker-protocol` and `--interactor` (`test`, `stress`): an external
+//! program that decides whether an output is right, and how it is called, or one the program
+//! talks with on an interactive problem.
 
 use clap::{Args, ValueEnum};
 
@@ -42,11 +43,20 @@ pub struct CheckerArgs {
     /// 42/43).
     #[arg(long, value_enum, value_name = "PROTOCOL", requires = "checker", default_value_t = ProtocolArg::Testlib)]
     pub checker_protocol: ProtocolArg,
+    /// An interactor, for an interactive problem (testlib's protocol): a command or a source
+    /// file, run as `INTERACTOR input output` with the program's output as its stdin and its
+    /// stdout as the program's input; its exit code is the verdict (0 accepted, 1 wrong
+    /// answer, 2 presentation error, 3 its own failure).
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command, conflicts_with = "checker")]
+    pub interactor: Option<CommandWords>,
 }
 
 impl CheckerArgs {
     /// The flags as typed (each with a leading space), for replay commands.
     pub fn to_flags(&self) -> String {
+        if let Some(command) = &self.interactor {
+            return format!(" --interactor {}", shell_quote(&quote_command(&command.0)));
+        }
         let Some(command) = &self.checker else {
             return String::new();
         };

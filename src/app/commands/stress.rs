@@ -37,6 +37,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             &args.generator,
             &args.validator,
             &args.judging.checker.checker,
+            &args.judging.checker.interactor,
         ];
         for helper in helpers.into_iter().flatten() {
             commands.push(&helper.0);
@@ -449,6 +450,27 @@ fn replay(
     Ok(records)
 }
 
+/// Who knows the right answers: the reference, the built-in solver, or on an interactive
+/// problem the interactor, which needs neither a reference nor file I/O.
+fn oracle(
+    args: &StressArgs,
+    known: Option<&'static dyn problem::Problem>,
+) -> anyhow::Result<Oracle> {
+    let judging = &args.judging;
+    if programs::interactive(judging, known)? {
+        return Ok(Oracle::Interactor);
+    }
+    Ok(match (&judging.reference, known) {
+        (Some(command), _) => Oracle::External(command.0.clone()),
+        (None, Some(_)) => Oracle::Builtin,
+        (None, None) => bail!(
+            "duipai has no reference solver for {}: give --reference for it (or --interactor \
+             for an interactive problem)",
+            quote(&args.problem)
+        ),
+    })
+}
+
 /// The engine's configuration from the command line.
 fn config(args: &StressArgs) -> anyhow::Result<Config> {
     let known = problem::by_name(&args.problem);
@@ -465,14 +487,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
             problem::names().join(", ")
         ),
     };
-    let oracle = match (&args.judging.reference, known) {
-        (Some(command), _) => Oracle::External(command.0.clone()),
-        (None, Some(_)) => Oracle::Builtin,
-        (None, None) => bail!(
-            "duipai has no reference solver for {}: give --reference for it",
-            quote(&args.problem)
-        ),
-    };
+    let oracle = oracle(args, known)?;
     if known.is_none() && args.gen_args != Default::default() {
         bail!(
             "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",

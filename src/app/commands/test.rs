@@ -23,10 +23,13 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
     programs::warn_flags_after_separator("test", &args.program);
     if args.judging.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
-        for helper in [&args.judging.reference, &args.judging.checker.checker]
-            .into_iter()
-            .flatten()
-        {
+        let judging = &args.judging;
+        let helpers = [
+            &judging.reference,
+            &judging.checker.checker,
+            &judging.checker.interactor,
+        ];
+        for helper in helpers.into_iter().flatten() {
             commands.push(&helper.0);
         }
         return watch::watch(
@@ -50,6 +53,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let jobs = jobs(judging.jobs);
     let out = Human::new(judging.json);
     let runner = judging.run.runner();
+    programs::interactive(judging, crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
     let program = programs::ready(&args.program, &judging.compilers, "program")?;
     let decider = programs::decider(
@@ -132,7 +136,8 @@ fn judge(
 /// None with a checker: its message says what is wrong, and the answer file is one right
 /// answer of possibly many, so a diff against it would mislead.
 fn show_diffs(args: &TestArgs, cases: &[suite::StoredCase], outcomes: &[CaseOutcome], out: &Human) {
-    if args.judging.checker.checker.is_some() {
+    let checker = &args.judging.checker;
+    if checker.checker.is_some() || checker.interactor.is_some() {
         return;
     }
     let failed = |i: &usize| !outcomes[*i].verdict().is_accepted();
@@ -227,14 +232,19 @@ fn collect(
     let known = known.zip(bounds.as_ref());
     let answers = match &reference {
         Some(reference) => suite::Answers::Reference(reference),
+        None if args.judging.checker.interactor.is_some() => suite::Answers::Unneeded,
         None => suite::Answers::Builtin,
     };
     let collected = suite::collect(known, problem, &args.dir, rule, answers)?;
     if known.is_none() {
         // A misspelt `chess` must not pass unnoticed.
-        let how = match &args.judging.checker.checker {
-            Some(checker) => format!("judged by the checker {}", program_name(&checker.0)),
-            None => "compared with the answers token by token".to_string(),
+        let checker = &args.judging.checker;
+        let how = match (&checker.checker, &checker.interactor) {
+            (_, Some(interactor)) => {
+                format!("judged by the interactor {}", program_name(&interactor.0))
+            }
+            (Some(checker), _) => format!("judged by the checker {}", program_name(&checker.0)),
+            (None, None) => "compared with the answers token by token".to_string(),
         };
         let near = crate::text::closest(problem, crate::problem::names(), 2)
             .map(|game| format!("; did you mean {game}?"))
