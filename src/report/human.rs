@@ -123,7 +123,7 @@ pub fn stress_failure(failure: &Failure) -> String {
     let expected = failure.expected.text.trim_end();
     let actual = shown_output(&outcome.execution.stdout);
     if let Some(transcript) = &outcome.transcript {
-        out.push_str(&exchange(failure, &transcript.render(), &verdict));
+        out.push_str(&exchange(failure, &transcript.render()));
     } else if expected.contains('\n') || actual.contains('\n') {
         // Answers of several cases: each on its own line, as the program prints them.
         out.push_str("expected:\n");
@@ -151,18 +151,29 @@ pub fn stress_failure(failure: &Failure) -> String {
     out
 }
 
-/// The end of the exchange of an interactive case, and where the whole of it was saved.
-fn exchange(failure: &Failure, transcript: &str, verdict: &str) -> String {
+/// The end of the exchange of an interactive case, where the whole of it was saved, and the
+/// verdict.
+fn exchange(failure: &Failure, transcript: &str) -> String {
     let saved = failure.input_path.with_extension("transcript");
+    let lines: Vec<&str> = transcript.lines().collect();
+    let shown = &lines[lines.len().saturating_sub(super::TRANSCRIPT_LINES)..];
     let mut out = format!(
         "exchange (> the program wrote, < the interactor wrote; all of it in {}):\n",
         saved.display()
     );
-    if transcript.is_empty() {
+    if shown.len() < lines.len() {
+        out.push_str(&format!("    … {} earlier lines\n", lines.len() - shown.len()));
+    }
+    if lines.is_empty() {
         out.push_str("    (nothing was said)\n");
     }
-    out.push_str(&super::transcript_block(transcript));
-    out.push_str(&format!("verdict: {verdict}\n"));
+    out.push_str(&indent(&shown.join("\n")));
+    let judgement = &failure.outcome.judgement;
+    out.push_str(&format!(
+        "verdict:  {} {}\n",
+        judgement.verdict.code(),
+        judgement.detail
+    ));
     out
 }
 
