@@ -57,6 +57,10 @@ pub struct StressFailed {
     pub expected: String,
     /// The program's output, at most 4 KiB of it.
     pub actual: String,
+    /// On an interactive problem, the exchange with the interactor (`> ` before the
+    /// program's lines, `< ` before the interactor's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcript: Option<String>,
     pub cases: u64,
     pub shrink_steps: Option<usize>,
     pub shrink_runs: Option<usize>,

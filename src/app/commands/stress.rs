@@ -305,6 +305,7 @@ fn failed_summary(
         original_input: failure.original_path.clone(),
         expected: report::expected_text(&failure.expected.text),
         actual: report::actual_text(&failure.outcome.execution.stdout),
+        transcript: failure.outcome.transcript.as_ref().map(|t| t.render()),
         cases: failure.cases,
         shrink_steps: minimization.map(|m| m.stats.steps),
         shrink_runs: minimization.map(|m| m.stats.runs),
