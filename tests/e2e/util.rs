@@ -276,16 +276,6 @@ impl Ran {
     }
 }
 
-/// Runs `duipai ARGS` in `dir` with `stdin`, and returns its output.
-pub fn run_duipai(dir: &Path, args: &[&OsStr], stdin: &[u8]) -> Output {
-    Duipai::new()
-        .current_dir(dir)
-        .args(args)
-        .stdin(stdin)
-        .run()
-        .output
-}
-
 /// `duipai` with string arguments.
 pub fn duipai_in(dir: &Path, args: &[&str]) -> Output {
     Duipai::new().current_dir(dir).args(args).run().output
