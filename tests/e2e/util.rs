@@ -276,35 +276,6 @@ impl Ran {
     }
 }
 
-/// `duipai` with string arguments.
-pub fn duipai_in(dir: &Path, args: &[&str]) -> Output {
-    Duipai::new().current_dir(dir).args(args).run().output
-}
-
-pub fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-pub fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// The last line of stdout, parsed as JSON.
-pub fn last_json(output: &Output) -> serde_json::Value {
-    let text = stdout(output);
-    let line = text.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| {
-        panic!(
-            "last stdout line is not JSON ({e}): {line:?}\nstderr:\n{}",
-            stderr(output)
-        )
-    })
-}
-
-pub fn code(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
-}
-
 /// A file the fixture programs record their pids in (`DUIPAI_FIXTURE_PIDS`), so that a test
 /// can check that every process a run started, forked children and grandchildren included,
 /// is gone afterwards.
