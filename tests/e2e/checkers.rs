@@ -141,13 +141,8 @@ fn a_checkers_wrong_answer_is_wa_with_its_message_in_every_report() {
     let d = dir.path();
     cases(d);
     let out = test_cases(d)
-        .args([
-            "--checker",
-            "checker.cpp",
-            "--json",
-            "--junit",
-            "report.xml",
-        ])
+        .args(["--checker", "checker.cpp", "--json"])
+        .args(["--junit", "report.xml"])
         .program(["wrong.cpp"])
         .run()
         .code(1);

@@ -22,12 +22,8 @@ fn solve_prints_the_answer_from_a_file_or_stdin() {
 #[test]
 fn solve_explain_adds_the_line_of_play() {
     let out = Duipai::new()
-        .args([
-            "solve",
-            "chess",
-            "--explain",
-            &case("chess", "01-sample.in"),
-        ])
+        .args(["solve", "chess"])
+        .args(["--explain", &case("chess", "01-sample.in")])
         .run()
         .success();
     let stdout = out.stdout();

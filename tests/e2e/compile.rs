@@ -734,16 +734,8 @@ fn java_runs_under_the_runners_limits() {
     Duipai::new()
         .current_dir(d)
         .env("DUIPAI_CACHE_DIR", d.join("cache"))
-        .args([
-            "stress",
-            "chess",
-            "--n",
-            "1",
-            "--m",
-            "1",
-            "--iterations",
-            "4",
-        ])
+        .args(["stress", "chess", "--n", "1", "--m", "1"])
+        .args(["--iterations", "4"])
         .args(["-j", "2"])
         .program(["Main.java"])
         .run()

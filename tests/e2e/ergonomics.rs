@@ -185,16 +185,8 @@ fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
     // A source as the reference, a Python program under test.
     std::fs::write(d.join("wrong.py"), WRONG_PY).unwrap();
     let report = duipai()
-        .args([
-            "stress",
-            "chess",
-            "--n",
-            "1",
-            "--m",
-            "1",
-            "--iterations",
-            "200",
-        ])
+        .args(["stress", "chess", "--n", "1", "--m", "1"])
+        .args(["--iterations", "200"])
         .args(["--reference", "right.cpp", "--json"])
         .program(["python3", "wrong.py"])
         .run()
@@ -307,16 +299,8 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
     crate::util::wait_until_executable(&binary);
     // All values zero: every answer is 0, so only the sanitizer can fail a case.
     let out = Duipai::in_dir(d)
-        .args([
-            "stress",
-            "chess",
-            "--n",
-            "1..2",
-            "--m",
-            "1..2",
-            "--max-value",
-            "0",
-        ])
+        .args(["stress", "chess", "--n", "1..2", "--m", "1..2"])
+        .args(["--max-value", "0"])
         .program(["./oob"])
         .run()
         .code(1);

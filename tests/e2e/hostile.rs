@@ -422,17 +422,9 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     // Every case fails slowly (the 800 ms wall-clock limit) and every smaller board fails
     // too, so minimization goes on one slow run after another until interrupted.
     let mut duipai = logged(dir.path(), &pids)
-        .args([
-            "stress", "chess", "--json", "-j", "1", "--n", "3", "--m", "3",
-        ])
-        .args([
-            "--save",
-            "saved",
-            "--time-limit",
-            "300",
-            "--wall-limit",
-            "800",
-        ])
+        .args(["stress", "chess", "--json", "-j", "1"])
+        .args(["--n", "3", "--m", "3", "--save", "saved"])
+        .args(["--time-limit", "300", "--wall-limit", "800"])
         .fixture(["sleep", "chess"])
         .start();
     let original = dir.path().join("saved/chess-1.original.in");

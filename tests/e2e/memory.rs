@@ -140,14 +140,8 @@ const HUGE_BYTEARRAY_PY: &str = "x = bytearray(3200000000)\nprint(len(x))\n";
 fn judged(dir: &Path, program: &[&str]) -> (String, String) {
     std::fs::write(dir.join("sample.in"), CHESS_SAMPLE).unwrap();
     let report = Duipai::in_dir(dir)
-        .args([
-            "test",
-            "chess",
-            "sample.in",
-            "--memory-limit",
-            "512",
-            "--json",
-        ])
+        .args(["test", "chess", "sample.in", "--memory-limit", "512"])
+        .arg("--json")
         .program(program)
         .run()
         .code(1)

@@ -179,14 +179,8 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
     let dir = tempfile::tempdir().unwrap();
     write_sum_problem(dir.path());
     let out = Duipai::in_dir(dir.path())
-        .args([
-            "stress",
-            "sum",
-            "--generator",
-            "sh gen.sh",
-            "--reference",
-            "./ref.sh",
-        ])
+        .args(["stress", "sum", "--generator", "sh gen.sh"])
+        .args(["--reference", "./ref.sh"])
         .args(["--validator", "./valid.sh", "--json"])
         .program(["./bad.sh"])
         .run()
@@ -228,14 +222,8 @@ fn unknown_problems_without_a_validator_are_checked_by_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     write_sum_problem(dir.path());
     let text = Duipai::in_dir(dir.path())
-        .args([
-            "stress",
-            "sum",
-            "--generator",
-            "./gen.sh",
-            "--reference",
-            "./ref.sh",
-        ])
+        .args(["stress", "sum", "--generator", "./gen.sh"])
+        .args(["--reference", "./ref.sh"])
         .program(["./bad.sh"])
         .run()
         .code(1)
@@ -348,12 +336,8 @@ fn a_bug_in_one_case_of_eight_ends_with_t_1() {
     );
     let out = Duipai::in_dir(dir.path())
         .args(["stress", "maxes", "--generator", "python3 gen.py"])
-        .args([
-            "--reference",
-            "python3 brute.py",
-            "--validator",
-            "python3 val.py",
-        ])
+        .args(["--reference", "python3 brute.py"])
+        .args(["--validator", "python3 val.py"])
         .arg("--json")
         .program(["python3", "sol.py"])
         .run()

@@ -379,14 +379,9 @@ fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
 fn stress_junit_is_rewritten_on_a_harness_error() {
     let dir = tempfile::tempdir().unwrap();
     let stress = || {
-        Duipai::in_dir(dir.path()).args([
-            "stress",
-            "chess",
-            "--iterations",
-            "3",
-            "--junit",
-            "r.xml",
-        ])
+        Duipai::in_dir(dir.path())
+            .args(["stress", "chess", "--iterations", "3"])
+            .args(["--junit", "r.xml"])
     };
     stress().fixture(["correct", "chess"]).run().success();
     assert_eq!(junit_check(&dir.path().join("r.xml"))["failures"], 0);

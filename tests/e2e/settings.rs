@@ -431,13 +431,8 @@ fn a_slow_run_shows_its_rate_with_two_digits() {
     )
     .unwrap();
     let report = stress(d)
-        .args([
-            "avg",
-            "--generator",
-            "slow_gen.py",
-            "--reference",
-            "brute.py",
-        ])
+        .args(["avg", "--generator", "slow_gen.py"])
+        .args(["--reference", "brute.py"])
         .args(["--iterations", "2", "-j", "1"])
         .program(["good.cpp"])
         .run()

@@ -131,14 +131,8 @@ fn single_precision_is_accepted_where_its_last_digit_differs() {
     assert_ne!(printed.stdout, answers);
     // A stress run finds nothing wrong with it either.
     Duipai::in_dir(dir.path())
-        .args([
-            "stress",
-            "shooting",
-            "--iterations",
-            "60",
-            "--family",
-            "smallest",
-        ])
+        .args(["stress", "shooting", "--iterations", "60"])
+        .args(["--family", "smallest"])
         .fixture(["shooting-f32", "shooting"])
         .run()
         .success();
