@@ -757,7 +757,7 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         .collect();
     let mut args = vec!["validate", "chessboard"];
     args.extend(inputs.iter().map(String::as_str));
-    Duipai::new().args(&args).run().success();
+    Duipai::new().args(args).run().success();
 }
 
 #[test]
@@ -822,7 +822,7 @@ fn force_removes_only_what_the_manifest_lists() {
 
     // Without --force: refused, and the refusal says exactly what --force would do.
     let before = read_tree(&p);
-    let out = Duipai::in_dir(d).args(&args).run().code(2);
+    let out = Duipai::in_dir(d).args(args).run().code(2);
     let err = text(&out.output.stderr);
     assert_eq!(read_tree(&p), before, "nothing changed");
     for says in [
@@ -841,10 +841,7 @@ fn force_removes_only_what_the_manifest_lists() {
         assert!(err.contains(says), "missing {says:?} in\n{err}");
     }
 
-    let out = Duipai::in_dir(d)
-        .args(&[&args[..], &["--force"]].concat())
-        .run()
-        .success();
+    let out = Duipai::in_dir(d).args(args).arg("--force").run().success();
     let err = text(&out.output.stderr);
     let tree = read_tree(&p);
     let package = pack::icpc::setter_paths(&CHESS, pack::IcpcVersion::V2025_09);
@@ -910,7 +907,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
     let args = [
         "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan, "--force",
     ];
-    Duipai::in_dir(d).args(&args).run().success();
+    Duipai::in_dir(d).args(args).run().success();
     let yaml = d.join("p/problem.yaml");
     // The setter adds a license and a uuid, a comment, and changes the order and the name.
     let edited = "# NOI 2018 day 1, problem A\n\
@@ -922,7 +919,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
                     memory: 256\n  \
                     output: 8\n";
     std::fs::write(&yaml, edited).unwrap();
-    let out = Duipai::in_dir(d).args(&args).run().success();
+    let out = Duipai::in_dir(d).args(args).run().success();
     let err = text(&out.output.stderr);
     assert_eq!(
         std::fs::read_to_string(&yaml).unwrap(),
@@ -936,7 +933,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
         "{err}"
     );
     // Packing again changes nothing and says nothing about it.
-    let out = Duipai::in_dir(d).args(&args).run();
+    let out = Duipai::in_dir(d).args(args).run();
     assert!(
         !text(&out.output.stderr).contains("problem.yaml"),
         "{}",
@@ -946,7 +943,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
     // A file duipai cannot merge line by line is left exactly as it is, with a warning.
     let flow = "name: Chess\nlimits: {time_limit: 2, memory: 64}\nlicense: cc0\n";
     std::fs::write(&yaml, flow).unwrap();
-    let out = Duipai::in_dir(d).args(&args).run().success();
+    let out = Duipai::in_dir(d).args(args).run().success();
     let err = text(&out.output.stderr);
     assert_eq!(std::fs::read_to_string(&yaml).unwrap(), flow);
     assert!(
@@ -979,7 +976,7 @@ fn packs_of_two_problems_share_one_folder() {
         &plan,
     ];
 
-    let out = Duipai::in_dir(d).args(&args).run().code(2);
+    let out = Duipai::in_dir(d).args(args).run().code(2);
     let err = text(&out.output.stderr);
     for says in [
         "replaces no file",
@@ -991,10 +988,7 @@ fn packs_of_two_problems_share_one_folder() {
     }
     assert_eq!(read_tree(&p), chess);
 
-    let out = Duipai::in_dir(d)
-        .args(&[&args[..], &["--force"]].concat())
-        .run()
-        .success();
+    let out = Duipai::in_dir(d).args(args).arg("--force").run().success();
     let err = text(&out.output.stderr);
     assert!(
         err.contains("kept the 60 files of the chess pack (noi layout)"),
@@ -1238,7 +1232,7 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
     ];
     args.extend((1..=20).map(|i| format!("off/{i}.in")));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = Duipai::in_dir(d).args(&args).run().success();
+    let out = Duipai::in_dir(d).args(args).run().success();
     let stdout = text(&out.output.stdout);
     assert!(
         stdout.ends_with(
@@ -1295,7 +1289,7 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     let base = [
         "pack", "shooting", "--out", "sh", "--layout", "icpc", "--plan", plan,
     ];
-    let out = Duipai::in_dir(d).args(&base).run().success();
+    let out = Duipai::in_dir(d).args(base).run().success();
     let err = text(&out.output.stderr);
     assert!(
         err.contains("ICPC package format 2025-09: BAPCtools and DOMjudge read it"),
@@ -1310,7 +1304,8 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     .unwrap();
 
     let out = Duipai::in_dir(d)
-        .args(&[&base[..], &["--icpc-version", "legacy", "--force"]].concat())
+        .args(base)
+        .args(["--icpc-version", "legacy", "--force"])
         .run()
         .success();
     let err = text(&out.output.stderr);
@@ -1342,7 +1337,8 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
 
     // Back to 2025-09: the edited statement is kept, and the pack says so.
     let out = Duipai::in_dir(d)
-        .args(&[&base[..], &["--icpc-version", "2025-09", "--force"]].concat())
+        .args(base)
+        .args(["--icpc-version", "2025-09", "--force"])
         .run()
         .success();
     let err = text(&out.output.stderr);
@@ -1352,9 +1348,7 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     );
     assert!(p.join("data/secret/test_group.yaml").exists());
     // Without --icpc-version, the version problem.yaml names is kept.
-    let out = Duipai::in_dir(d)
-        .args(&[&base[..], &["--force"]].concat())
-        .run();
+    let out = Duipai::in_dir(d).args(base).arg("--force").run();
     assert!(text(&out.output.stderr).contains("ICPC package format 2025-09"));
 
     let out = Duipai::in_dir(d)
