@@ -8,34 +8,18 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{code, fixture, last_json, stderr, stdout};
+use crate::util::{Duipai, Ran, require};
 
 const SUPPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support");
-
-fn require(tool: &str, install: &str) {
-    let found = Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "`{tool}` is needed by the checker tests: install {install}"
-    );
-}
 
 /// A scratch directory holding the derangement programs, with `testlib.h` beside the checker
 /// as a problem setter keeps it.
 fn workspace() -> tempfile::TempDir {
-    require("g++", "g++ (Debian and Ubuntu: apt-get install g++)");
-    require(
-        "python3",
-        "Python 3 (Debian and Ubuntu: apt-get install python3)",
-    );
+    require(&["g++", "python3"]);
     let dir = tempfile::tempdir().unwrap();
     for entry in fs::read_dir(Path::new(SUPPORT).join("derangement")).unwrap() {
         let path = entry.unwrap().path();
@@ -46,19 +30,35 @@ fn workspace() -> tempfile::TempDir {
     dir
 }
 
-/// Runs `duipai ARGS` in `dir`. Builds are cached for the whole test run (the testlib checker
-/// takes seconds to compile); the user's compiler variables are left out.
-fn duipai(dir: &Path, args: &[&str]) -> Output {
+/// `duipai` in `dir`. Builds are cached for the whole test run (the testlib checker takes
+/// seconds to compile); the user's compiler variables are left out.
+fn duipai(dir: &Path) -> Duipai {
     let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("checker-tests-cache");
-    Command::new(crate::util::duipai())
-        .args(args)
+    Duipai::new()
         .current_dir(dir)
         .env("DUIPAI_CACHE_DIR", cache)
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
-        .stdin(Stdio::null())
-        .output()
-        .expect("duipai runs")
+}
+
+/// `duipai test derangement cases` in `dir`.
+fn test_cases(dir: &Path) -> Duipai {
+    duipai(dir).args(["test", "derangement", "cases"])
+}
+
+/// `duipai test derangement hand` in `dir`.
+fn test_hand(dir: &Path) -> Duipai {
+    duipai(dir).args(["test", "derangement", "hand"])
+}
+
+/// `duipai answers derangement hand` in `dir`.
+fn answers_hand(dir: &Path) -> Duipai {
+    duipai(dir).args(["answers", "derangement", "hand"])
+}
+
+/// The checker duipai's package builds, `duipai-checker`.
+fn duipai_checker() -> PathBuf {
+    crate::util::duipai().with_file_name("duipai-checker")
 }
 
 /// The reference's derangement: p[i] = i + 1, p[n] = 1.
@@ -79,8 +79,8 @@ fn cases(dir: &Path) -> PathBuf {
 }
 
 /// The case objects of a `test --json` run, by name.
-fn case_objects(out: &Output) -> Vec<Value> {
-    let summary = last_json(out);
+fn case_objects(out: &Ran) -> Vec<Value> {
+    let summary = out.json();
     summary["cases"].as_array().expect("cases").clone()
 }
 
@@ -97,29 +97,21 @@ fn a_testlib_checker_compiled_from_source_accepts_every_right_answer() {
     let d = dir.path();
     cases(d);
     for program in ["right.cpp", "sol.py"] {
-        let out = duipai(
-            d,
-            &[
-                "test",
-                "derangement",
-                "cases",
-                "--checker",
-                "checker.cpp",
-                "--",
-                program,
-            ],
-        );
-        assert_eq!(code(&out), 0, "{program}: {}{}", stdout(&out), stderr(&out));
-        assert!(stdout(&out).contains("6 cases: 6 AC"), "{}", stdout(&out));
+        let out = test_cases(d)
+            .args(["--checker", "checker.cpp"])
+            .program([program])
+            .run()
+            .success();
+        assert!(out.stdout().contains("6 cases: 6 AC"), "{}", out.stdout());
         assert!(
-            stderr(&out).contains("outputs are judged by the checker checker.cpp"),
+            out.stderr()
+                .contains("outputs are judged by the checker checker.cpp"),
             "{}",
-            stderr(&out)
+            out.stderr()
         );
     }
     // Compared with the answer files instead, another derangement is a wrong answer.
-    let exact = duipai(d, &["test", "derangement", "cases", "--", "right.cpp"]);
-    assert_eq!(code(&exact), 1, "{}", stderr(&exact));
+    test_cases(d).program(["right.cpp"]).run().code(1);
 }
 
 #[test]
@@ -128,15 +120,17 @@ fn comparison_flags_beside_a_checker_are_refused() {
     let d = dir.path();
     cases(d);
     for flags in [&["--tolerance", "1e-6"][..], &["--ignore-case"][..]] {
-        let mut args = vec!["test", "derangement", "cases", "--checker", "checker.cpp"];
-        args.extend_from_slice(flags);
-        args.extend_from_slice(&["--", "sol.py"]);
-        let out = duipai(d, &args);
-        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let out = test_cases(d)
+            .args(["--checker", "checker.cpp"])
+            .args(flags)
+            .program(["sol.py"])
+            .run()
+            .code(2);
         assert!(
-            stderr(&out).contains(&format!("{} does nothing with --checker", flags[0])),
+            out.stderr()
+                .contains(&format!("{} does nothing with --checker", flags[0])),
             "{}",
-            stderr(&out)
+            out.stderr()
         );
     }
 }
@@ -146,22 +140,12 @@ fn a_checkers_wrong_answer_is_wa_with_its_message_in_every_report() {
     let dir = workspace();
     let d = dir.path();
     cases(d);
-    let out = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "cases",
-            "--checker",
-            "checker.cpp",
-            "--json",
-            "--junit",
-            "report.xml",
-            "--",
-            "wrong.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = test_cases(d)
+        .args(["--checker", "checker.cpp", "--json"])
+        .args(["--junit", "report.xml"])
+        .program(["wrong.cpp"])
+        .run()
+        .code(1);
     let cases = case_objects(&out);
     // Swapping neighbours leaves n in place when n is odd.
     for n in [3, 5, 7] {
@@ -180,7 +164,7 @@ fn a_checkers_wrong_answer_is_wa_with_its_message_in_every_report() {
     }
     // The human report (on stderr with --json) shows the message on the case's line, and no
     // diff against the answer file, which is one right answer among many.
-    let human = stderr(&out);
+    let human = out.stderr();
     assert!(
         human
             .lines()
@@ -204,33 +188,22 @@ fn a_crashing_checker_is_a_harness_error_naming_it() {
     let dir = workspace();
     let d = dir.path();
     cases(d);
-    let out = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "cases",
-            "-j",
-            "1",
-            "--checker",
-            "crash_checker.py",
-            "--json",
-            "--",
-            "right.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = test_cases(d)
+        .args(["-j", "1", "--checker", "crash_checker.py", "--json"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
+    let err = out.stderr();
     assert!(
         err.contains("running 2.in: the checker crash_checker.py failed: RE (killed by SIGSEGV"),
         "{err}"
     );
     // Its stderr is shown.
     assert!(err.contains("checking "), "{err}");
-    let last = last_json(&out);
+    let last = out.json();
     assert_eq!(last["status"], "error", "{last}");
     // No case was blamed on the program.
-    assert!(!stdout(&out).contains("\"verdict\""), "{}", stdout(&out));
+    assert!(!out.stdout().contains("\"verdict\""), "{}", out.stdout());
 }
 
 #[test]
@@ -240,22 +213,12 @@ fn a_checker_failure_exit_3_is_a_harness_error_with_its_message() {
     let cases = cases(d);
     // A broken answer file: the identity has every point fixed.
     fs::write(cases.join("5.ans"), "1 2 3 4 5\n").unwrap();
-    let out = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "cases",
-            "--checker",
-            "checker.cpp",
-            "--junit",
-            "report.xml",
-            "--",
-            "right.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = test_cases(d)
+        .args(["--checker", "checker.cpp", "--junit", "report.xml"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
+    let err = out.stderr();
     assert!(
         err.contains(
             "running 5.in: the checker checker.cpp failed: exit code 3 (testlib's FAIL): \
@@ -281,96 +244,57 @@ fn a_kattis_output_validator_accepts_and_rejects() {
     let dir = workspace();
     let d = dir.path();
     cases(d);
-    let kattis = |program: &str| {
-        duipai(
-            d,
-            &[
-                "test",
-                "derangement",
-                "cases",
-                "--checker",
-                "kattis_validator.py",
-                "--checker-protocol",
-                "kattis",
-                "--json",
-                "--",
-                program,
-            ],
-        )
+    let kattis =
+        |checker: &str| test_cases(d).args(["--checker", checker, "--checker-protocol", "kattis"]);
+    let validator = |program: &str| {
+        kattis("kattis_validator.py")
+            .arg("--json")
+            .program([program])
+            .run()
     };
-    let right = kattis("right.cpp");
-    assert_eq!(code(&right), 0, "{}", stderr(&right));
-    let wrong = kattis("wrong.cpp");
-    assert_eq!(code(&wrong), 1, "{}", stderr(&wrong));
+    validator("right.cpp").success();
+    let wrong = validator("wrong.cpp").code(1);
     let cases = case_objects(&wrong);
     let c = case(&cases, "7.in");
     assert_eq!(c["verdict"], "WA", "{c}");
     // The message is judgemessage.txt's.
     assert_eq!(c["detail"], "position 7 holds 7: a fixed point", "{c}");
     // Exit 0 is not acceptance in this protocol: a judge error, the harness's.
-    let zero = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "cases",
-            "--checker",
-            "python3 -c 'raise SystemExit(0)'",
-            "--checker-protocol",
-            "kattis",
-            "--",
-            "right.cpp",
-        ],
-    );
-    assert_eq!(code(&zero), 2, "{}", stderr(&zero));
+    let zero = kattis("python3 -c 'raise SystemExit(0)'")
+        .program(["right.cpp"])
+        .run()
+        .code(2);
     assert!(
-        stderr(&zero).contains("the checker python3 failed: exit code 0, not 42 (accepted)"),
+        zero.stderr()
+            .contains("the checker python3 failed: exit code 0, not 42 (accepted)"),
         "{}",
-        stderr(&zero)
+        zero.stderr()
     );
     // The protocol needs a checker.
-    let alone = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "cases",
-            "--checker-protocol",
-            "kattis",
-            "--",
-            "right.cpp",
-        ],
-    );
-    assert_eq!(code(&alone), 2, "{}", stderr(&alone));
+    test_cases(d)
+        .args(["--checker-protocol", "kattis"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
 }
 
 #[test]
 fn stress_judges_through_the_checker_and_still_minimizes() {
     let dir = workspace();
     let d = dir.path();
-    let stress = |program: &str, extra: &[&str]| {
-        let mut args = vec![
-            "stress",
-            "derangement",
-            "--generator",
-            "gen.py",
-            "--reference",
-            "brute.py",
-            "--validator",
-            "validator.py",
-            "--checker",
-            "checker.cpp",
-            "--json",
-        ];
-        args.extend(extra);
-        args.extend(["--", program]);
-        duipai(d, &args)
+    let stress = |program: &str| {
+        duipai(d)
+            .args(["stress", "derangement", "--generator", "gen.py"])
+            .args(["--reference", "brute.py", "--validator", "validator.py"])
+            .args(["--checker", "checker.cpp", "--json"])
+            .program([program])
     };
-    let passed = stress("right.cpp", &["--iterations", "12"]);
-    assert_eq!(code(&passed), 0, "{}", stderr(&passed));
-    let failed = stress("wrong.cpp", &[]);
-    assert_eq!(code(&failed), 1, "{}", stderr(&failed));
-    let report = last_json(&failed);
+    stress("right.cpp")
+        .args(["--iterations", "12"])
+        .run()
+        .success();
+    let failed = stress("wrong.cpp").run().code(1);
+    let report = failed.json();
     assert_eq!(report["verdict"], "WA", "{report}");
     // The smallest odd n the validator allows.
     assert_eq!(report["detail"], "wrong answer p[3] = 3 is a fixed point");
@@ -380,44 +304,25 @@ fn stress_judges_through_the_checker_and_still_minimizes() {
     // The replay judges the saved case through the same checker.
     let replay = report["replay"].as_str().unwrap();
     assert!(replay.contains(" --checker checker.cpp "), "{replay}");
-    let again = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            input,
-            "--checker",
-            "checker.cpp",
-            "--",
-            "wrong.cpp",
-        ],
-    );
-    assert_eq!(code(&again), 1, "{}", stderr(&again));
+    duipai(d)
+        .args(["test", "derangement", input, "--checker", "checker.cpp"])
+        .program(["wrong.cpp"])
+        .run()
+        .code(1);
 }
 
 #[test]
 fn a_checker_failure_in_stress_is_a_harness_error_naming_the_seed() {
     let dir = workspace();
     let d = dir.path();
-    let out = duipai(
-        d,
-        &[
-            "stress",
-            "derangement",
-            "--generator",
-            "gen.py",
-            "--reference",
-            "brute.py",
-            "--checker",
-            "crash_checker.py",
-            "-j",
-            "1",
-            "--",
-            "right.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = duipai(d)
+        .args(["stress", "derangement", "--generator", "gen.py"])
+        .args(["--reference", "brute.py", "--checker", "crash_checker.py"])
+        .args(["-j", "1"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
+    let err = out.stderr();
     assert!(
         err.contains("seed 1: the checker crash_checker.py failed: RE (killed by SIGSEGV"),
         "{err}"
@@ -437,27 +342,28 @@ fn hand_written(dir: &Path) -> PathBuf {
     hand
 }
 
+/// A reference that fails on n = 9.
+fn flaky_reference(dir: &Path) {
+    fs::write(
+        dir.join("flaky.py"),
+        "import sys\nn = int(input())\nif n == 9:\n    sys.exit('no answer for 9')\n\
+         print(*[i % n + 1 for i in range(1, n + 1)])\n",
+    )
+    .unwrap();
+}
+
 #[test]
 fn test_takes_the_answers_an_input_lacks_from_the_reference() {
     let dir = workspace();
     let d = dir.path();
     hand_written(d);
     // Exact comparison with the reference's answers: the reference itself passes.
-    let out = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "hand",
-            "--reference",
-            "brute.py",
-            "--json",
-            "--",
-            "brute.py",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let err = stderr(&out);
+    let out = test_hand(d)
+        .args(["--reference", "brute.py", "--json"])
+        .program(["brute.py"])
+        .run()
+        .success();
+    let err = out.stderr();
     assert_eq!(
         err.matches("2 of 4 answers come from the reference brute.py")
             .count(),
@@ -467,28 +373,17 @@ fn test_takes_the_answers_an_input_lacks_from_the_reference() {
     let cases = case_objects(&out);
     assert_eq!(case(&cases, "9.in")["expected"], rotation(9).trim_end());
     // With the checker, any derangement passes.
-    let checked = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "hand",
-            "--reference",
-            "brute.py",
-            "--checker",
-            "checker.cpp",
-            "--",
-            "sol.py",
-        ],
-    );
-    assert_eq!(code(&checked), 0, "{}", stderr(&checked));
+    test_hand(d)
+        .args(["--reference", "brute.py", "--checker", "checker.cpp"])
+        .program(["sol.py"])
+        .run()
+        .success();
     // Without a reference, an input without an answer stops the run, saying what to give.
-    let without = duipai(d, &["test", "derangement", "hand", "--", "brute.py"]);
-    assert_eq!(code(&without), 2, "{}", stderr(&without));
+    let without = test_hand(d).program(["brute.py"]).run().code(2);
     assert!(
-        stderr(&without).contains("give one with --reference"),
+        without.stderr().contains("give one with --reference"),
         "{}",
-        stderr(&without)
+        without.stderr()
     );
 }
 
@@ -497,26 +392,13 @@ fn a_reference_that_fails_on_an_input_is_a_harness_error_naming_it() {
     let dir = workspace();
     let d = dir.path();
     hand_written(d);
-    fs::write(
-        d.join("flaky.py"),
-        "import sys\nn = int(input())\nif n == 9:\n    sys.exit('no answer for 9')\n\
-         print(*[i % n + 1 for i in range(1, n + 1)])\n",
-    )
-    .unwrap();
-    let out = duipai(
-        d,
-        &[
-            "test",
-            "derangement",
-            "hand",
-            "--reference",
-            "flaky.py",
-            "--",
-            "brute.py",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    let err = stderr(&out);
+    flaky_reference(d);
+    let out = test_hand(d)
+        .args(["--reference", "flaky.py"])
+        .program(["brute.py"])
+        .run()
+        .code(2);
+    let err = out.stderr();
     assert!(
         err.contains("hand/9.in: the reference flaky.py failed: RE (exit code 1)"),
         "{err}"
@@ -529,23 +411,19 @@ fn answers_writes_the_missing_answer_files_and_nothing_else() {
     let dir = workspace();
     let d = dir.path();
     let hand = hand_written(d);
-    fs::write(
-        d.join("flaky.py"),
-        "import sys\nn = int(input())\nif n == 9:\n    sys.exit('no answer for 9')\n\
-         print(*[i % n + 1 for i in range(1, n + 1)])\n",
-    )
-    .unwrap();
+    flaky_reference(d);
     // The reference fails on 9.in: the others are written, and the command fails naming it.
-    let first = duipai(
-        d,
-        &["answers", "derangement", "hand", "--reference", "flaky.py"],
-    );
-    assert_eq!(code(&first), 2, "{}", stderr(&first));
-    assert_eq!(stdout(&first).lines().next(), Some("wrote hand/5.ans"));
+    let first = answers_hand(d)
+        .args(["--reference", "flaky.py"])
+        .run()
+        .code(2);
+    assert_eq!(first.stdout().lines().next(), Some("wrote hand/5.ans"));
     assert!(
-        stderr(&first).contains("hand/9.in: the reference flaky.py failed"),
+        first
+            .stderr()
+            .contains("hand/9.in: the reference flaky.py failed"),
         "{}",
-        stderr(&first)
+        first.stderr()
     );
     assert_eq!(fs::read_to_string(hand.join("5.ans")).unwrap(), rotation(5));
     assert!(!hand.join("9.ans").exists());
@@ -553,31 +431,23 @@ fn answers_writes_the_missing_answer_files_and_nothing_else() {
     assert_eq!(fs::read_to_string(hand.join("2.ans")).unwrap(), "2 1\n");
     assert!(!hand.join("4.ans").exists());
 
-    let second = duipai(
-        d,
-        &["answers", "derangement", "hand", "--reference", "brute.py"],
-    );
-    assert_eq!(code(&second), 0, "{}", stderr(&second));
+    let brute = answers_hand(d).args(["--reference", "brute.py"]);
+    let second = brute.run().success();
     assert_eq!(
-        stdout(&second),
+        second.stdout(),
         "wrote hand/9.ans\n1 answer file from the reference brute.py; 3 inputs had one already\n"
     );
-    let third = duipai(
-        d,
-        &["answers", "derangement", "hand", "--reference", "brute.py"],
-    );
-    assert_eq!(code(&third), 0, "{}", stderr(&third));
+    let third = brute.run().success();
     assert!(
-        stdout(&third).starts_with("nothing to write"),
+        third.stdout().starts_with("nothing to write"),
         "{}",
-        stdout(&third)
+        third.stdout()
     );
 
     // A problem duipai does not know has no answers of its own.
     fs::write(hand.join("11.in"), "11\n").unwrap();
-    let no_reference = duipai(d, &["answers", "derangement", "hand"]);
-    assert_eq!(code(&no_reference), 2, "{}", stderr(&no_reference));
-    assert!(stderr(&no_reference).contains("give --reference"));
+    let no_reference = answers_hand(d).run().code(2);
+    assert!(no_reference.stderr().contains("give --reference"));
     assert!(!hand.join("11.ans").exists());
 }
 
@@ -590,11 +460,10 @@ fn answers_follow_the_polygon_layout_and_the_built_in_solver() {
     fs::write(tests.join("01"), "3\n").unwrap();
     fs::write(tests.join("02"), "6\n").unwrap();
     fs::write(tests.join("02.a"), rotation(6)).unwrap();
-    let out = duipai(
-        d,
-        &["answers", "derangement", "tests", "--reference", "brute.py"],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    duipai(d)
+        .args(["answers", "derangement", "tests", "--reference", "brute.py"])
+        .run()
+        .success();
     assert_eq!(fs::read_to_string(tests.join("01.a")).unwrap(), rotation(3));
 
     // A built-in game's inputs get the built-in solver's answers: the hand-checked ones.
@@ -609,8 +478,10 @@ fn answers_follow_the_polygon_layout_and_the_built_in_solver() {
         )
         .unwrap();
     }
-    let solved = duipai(d, &["answers", "chess", "chess"]);
-    assert_eq!(code(&solved), 0, "{}", stderr(&solved));
+    duipai(d)
+        .args(["answers", "chess", "chess"])
+        .run()
+        .success();
     for name in inputs {
         assert_eq!(
             fs::read_to_string(chess.join(format!("{name}.ans"))).unwrap(),
@@ -640,27 +511,15 @@ fn built_in_games_take_a_checker_and_a_reference() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     chess_cases(d);
-    let fixture = fixture();
-    let fixture = fixture.to_str().unwrap();
-    let checker = crate::util::duipai().with_file_name("duipai-checker");
-    let checker = checker.to_str().unwrap();
+    let test_chess = || duipai(d).args(["test", "chess", "chess"]);
     // duipai-checker is a testlib checker: its message is the detail.
-    let checked = duipai(
-        d,
-        &[
-            "test",
-            "chess",
-            "chess",
-            "--checker",
-            checker,
-            "--json",
-            "--",
-            fixture,
-            "wrong",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&checked), 1, "{}", stderr(&checked));
+    let checked = test_chess()
+        .arg("--checker")
+        .arg(duipai_checker())
+        .arg("--json")
+        .fixture(["wrong", "chess"])
+        .run()
+        .code(1);
     let cases = case_objects(&checked);
     let c = case(&cases, "02-one-cell.in");
     assert_eq!(c["verdict"], "WA", "{c}");
@@ -673,27 +532,18 @@ fn built_in_games_take_a_checker_and_a_reference() {
     );
     // A reference replaces the built-in solver where an answer file is missing, and only
     // there: a wrong reference makes the right program fail on exactly those inputs.
-    let reference = format!("{fixture} wrong chess");
-    let judged = duipai(
-        d,
-        &[
-            "test",
-            "chess",
-            "chess",
-            "--reference",
-            &reference,
-            "--json",
-            "--",
-            fixture,
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&judged), 1, "{}", stderr(&judged));
+    let reference = format!("{} wrong chess", crate::util::fixture().display());
+    let judged = test_chess()
+        .args(["--reference", &reference, "--json"])
+        .fixture(["correct", "chess"])
+        .run()
+        .code(1);
     assert!(
-        stderr(&judged).contains("2 of 8 answers come from the reference duipai-fixture"),
+        judged
+            .stderr()
+            .contains("2 of 8 answers come from the reference duipai-fixture"),
         "{}",
-        stderr(&judged)
+        judged.stderr()
     );
     let failing: Vec<String> = case_objects(&judged)
         .iter()
@@ -707,20 +557,17 @@ fn built_in_games_take_a_checker_and_a_reference() {
 fn stress_on_a_built_in_game_minimizes_through_a_checker_as_without_one() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture = fixture();
-    let fixture = fixture.to_str().unwrap();
-    let checker = crate::util::duipai().with_file_name("duipai-checker");
-    let run = |extra: &[&str]| {
-        let mut args = vec!["stress", "chess", "--json", "--no-replay", "--save"];
-        args.extend(extra);
-        args.extend(["--", fixture, "greedy", "chess"]);
-        duipai(d, &args)
+    let stress = |save: &str| {
+        duipai(d)
+            .args(["stress", "chess", "--json", "--no-replay", "--save", save])
+            .fixture(["greedy", "chess"])
     };
-    let plain = run(&["plain"]);
-    let checked = run(&["checked", "--checker", checker.to_str().unwrap()]);
-    assert_eq!(code(&plain), 1, "{}", stderr(&plain));
-    assert_eq!(code(&checked), 1, "{}", stderr(&checked));
-    let (plain, checked) = (last_json(&plain), last_json(&checked));
+    let plain = stress("plain").run();
+    let checked = stress("checked")
+        .arg("--checker")
+        .arg(duipai_checker())
+        .run();
+    let (plain, checked) = (plain.code(1).json(), checked.code(1).json());
     assert_eq!(checked["seed"], plain["seed"]);
     assert_eq!(checked["verdict"], "WA");
     assert!(

@@ -1,16 +1,6 @@
 //! The command line end to end: solve, validate and gen through the real binary.
 
-use std::ffi::OsStr;
-use std::process::Output;
-
-fn duipai(args: &[&str], stdin: &[u8]) -> Output {
-    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    crate::util::run_duipai(std::path::Path::new("."), &args, stdin)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use crate::util::Duipai;
 
 fn case(problem: &str, name: &str) -> String {
     format!("{}/cases/{problem}/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -18,34 +8,25 @@ fn case(problem: &str, name: &str) -> String {
 
 #[test]
 fn solve_prints_the_answer_from_a_file_or_stdin() {
-    let out = duipai(&["solve", "chess", &case("chess", "01-sample.in")], b"");
-    assert_eq!(
-        (out.status.code(), text(&out.stdout)),
-        (Some(0), "2\n".into())
-    );
+    let out = Duipai::new()
+        .args(["solve", "chess", &case("chess", "01-sample.in")])
+        .run();
+    assert_eq!((out.exit_code(), out.stdout()), (0, "2\n".into()));
     let sample = std::fs::read(case("chessboard", "01-sample.in")).unwrap();
     for args in [&["solve", "chessboard"][..], &["solve", "chessboard", "-"]] {
-        let out = duipai(args, &sample);
-        assert_eq!(
-            (out.status.code(), text(&out.stdout)),
-            (Some(0), "3\n".into())
-        );
+        let out = Duipai::new().args(args).stdin(&sample).run();
+        assert_eq!((out.exit_code(), out.stdout()), (0, "3\n".into()));
     }
 }
 
 #[test]
 fn solve_explain_adds_the_line_of_play() {
-    let out = duipai(
-        &[
-            "solve",
-            "chess",
-            "--explain",
-            &case("chess", "01-sample.in"),
-        ],
-        b"",
-    );
-    let stdout = text(&out.stdout);
-    assert_eq!(out.status.code(), Some(0));
+    let out = Duipai::new()
+        .args(["solve", "chess"])
+        .args(["--explain", &case("chess", "01-sample.in")])
+        .run()
+        .success();
+    let stdout = out.stdout();
     assert!(stdout.starts_with("2\n"), "{stdout}");
     assert!(
         stdout.contains("F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)"),
@@ -55,38 +36,40 @@ fn solve_explain_adds_the_line_of_play() {
 
 #[test]
 fn solve_rejects_invalid_input_with_status_1() {
-    let out = duipai(&["solve", "chess"], b"2 3\n2 7 3\n9 1 2\n3 7 -4\n");
-    assert_eq!(out.status.code(), Some(1));
+    let out = Duipai::new()
+        .args(["solve", "chess"])
+        .stdin("2 3\n2 7 3\n9 1 2\n3 7 -4\n")
+        .run()
+        .code(1);
     assert_eq!(
-        text(&out.stderr),
+        out.stderr(),
         "<stdin>:4:5: expected an integer 0..=100000, found \"-4\"\n"
     );
-    assert!(out.stdout.is_empty());
+    assert!(out.output.stdout.is_empty());
 }
 
 #[test]
 fn solve_missing_file_is_status_2() {
-    let out = duipai(&["solve", "chess", "/nonexistent/duipai-case.in"], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("/nonexistent/duipai-case.in"));
+    let out = Duipai::new()
+        .args(["solve", "chess", "/nonexistent/duipai-case.in"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("/nonexistent/duipai-case.in"));
 }
 
 #[test]
 fn solve_honours_raised_bounds() {
     let row = ["1"; 12].join(" ");
     let input = format!("12 12\n{}", format!("{row}\n").repeat(24));
-    let out = duipai(&["solve", "chess"], input.as_bytes());
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).starts_with("<stdin>:1:1: expected n, an integer 1..=10"));
-    let out = duipai(
-        &["solve", "chess", "--bound-n", "12", "--bound-m", "12"],
-        input.as_bytes(),
+    let solve = Duipai::new().args(["solve", "chess"]).stdin(&input);
+    let out = solve.run().code(1);
+    assert!(
+        out.stderr()
+            .starts_with("<stdin>:1:1: expected n, an integer 1..=10")
     );
+    let out = solve.args(["--bound-n", "12", "--bound-m", "12"]).run();
     // All ones: each player's turns score 1 each, 72 apiece.
-    assert_eq!(
-        (out.status.code(), text(&out.stdout)),
-        (Some(0), "0\n".into())
-    );
+    assert_eq!((out.exit_code(), out.stdout()), (0, "0\n".into()));
 }
 
 /// A valid board past the reference solver's 2^26 staircase states is the harness's limit,
@@ -105,27 +88,20 @@ fn solve_of_a_board_too_big_for_the_solver_is_status_2() {
         ("chessboard", &chessboard, &["--bound-n", "15"][..]),
     ] {
         for explain in [false, true] {
-            let mut args = vec!["solve", problem];
-            args.extend(bounds);
+            let mut solve = Duipai::new().args(["solve", problem]).args(bounds);
             if explain {
-                args.push("--explain");
+                solve = solve.arg("--explain");
             }
-            let out = duipai(&args, input.as_bytes());
-            assert_eq!(
-                out.status.code(),
-                Some(2),
-                "{args:?}: {}",
-                text(&out.stderr)
-            );
+            let out = solve.stdin(input).run().code(2);
             assert!(
-                text(&out.stderr).contains(
+                out.stderr().contains(
                     "cannot solve <stdin>: a 15×15 board has more than 67108864 staircase \
                      states (C(30, 15))"
                 ),
                 "{}",
-                text(&out.stderr)
+                out.stderr()
             );
-            assert!(out.stdout.is_empty());
+            assert!(out.output.stdout.is_empty());
         }
     }
 }
@@ -139,25 +115,29 @@ fn validate_reports_every_file_and_the_worst_status() {
     std::fs::write(&bad, "1\nW\n-7\n").unwrap();
     let (good, bad) = (good.to_str().unwrap(), bad.to_str().unwrap());
 
-    let out = duipai(&["validate", "chessboard", good], b"");
+    let validate = |files: &[&str]| {
+        Duipai::new()
+            .args(["validate", "chessboard"])
+            .args(files)
+            .run()
+    };
+    let out = validate(&[good]);
     assert_eq!(
-        (out.status.code(), text(&out.stdout)),
-        (Some(0), format!("{good}: ok\n"))
+        (out.exit_code(), out.stdout()),
+        (0, format!("{good}: ok\n"))
     );
 
-    let out = duipai(&["validate", "chessboard", good, bad], b"");
-    assert_eq!(out.status.code(), Some(1));
+    let out = validate(&[good, bad]).code(1);
     assert_eq!(
-        text(&out.stdout),
+        out.stdout(),
         format!("{good}: ok\n{bad}:3:1: expected an integer 0..=1000000, found \"-7\"\n")
     );
 
     let missing = dir.path().join("missing.in");
     let missing = missing.to_str().unwrap();
-    let out = duipai(&["validate", "chessboard", bad, missing, good], b"");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stdout).ends_with(&format!("{good}: ok\n")));
-    let stderr = text(&out.stderr);
+    let out = validate(&[bad, missing, good]).code(2);
+    assert!(out.stdout().ends_with(&format!("{good}: ok\n")));
+    let stderr = out.stderr();
     assert!(
         stderr.contains(missing) && stderr.contains("No such file"),
         "{stderr}"
@@ -175,18 +155,12 @@ fn validate_accepts_every_stored_case() {
             .map(|p| p.to_str().unwrap().to_string())
             .collect();
         files.sort();
-        let mut args = vec!["validate", problem];
-        args.extend(files.iter().map(String::as_str));
-        let out = duipai(&args, b"");
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        Duipai::new()
+            .args(["validate", problem])
+            .args(&files)
+            .run()
+            .success();
     }
-}
-
-fn gen_duipai(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args(args)
-        .output()
-        .expect("running duipai")
 }
 
 /// What the library generates for these `gen` arguments.
@@ -206,17 +180,16 @@ fn gen_text(args: &[&str]) -> String {
 
 #[test]
 fn binary_prints_the_library_output() {
-    let out = gen_duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
-    assert!(out.status.success());
+    let words = ["chess", "--seed", "42", "--n", "3..5", "--m", "2"];
+    let gen_chess = Duipai::new().arg("gen").args(words);
+    let out = gen_chess.run();
+    assert!(out.output.status.success());
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
-        gen_text(&["chess", "--seed", "42", "--n", "3..5", "--m", "2"])
+        String::from_utf8(out.output.stdout).unwrap(),
+        gen_text(&words)
     );
-    let again = gen_duipai(&["gen", "chess", "--seed", "42", "--n", "3..5", "--m", "2"]);
-    assert_eq!(
-        gen_text(&["chess", "--seed", "42", "--n", "3..5", "--m", "2"]).into_bytes(),
-        again.stdout
-    );
+    let again = gen_chess.run();
+    assert_eq!(gen_text(&words).into_bytes(), again.output.stdout);
 }
 
 #[test]
@@ -266,18 +239,17 @@ fn usage_errors_exit_2_with_a_message() {
         (&["gen", "chess", "--seed", "1", "--family", "nope"], "nope"),
     ];
     for (args, needle) in cases {
-        let out = gen_duipai(args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let out = Duipai::new().args(*args).run().code(2);
+        let stderr = out.stderr();
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
-        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(out.output.stdout.is_empty(), "{args:?}");
     }
 }
 
 #[test]
 fn help_lists_every_family() {
-    let out = gen_duipai(&["gen", "--help"]);
-    let help = String::from_utf8(out.stdout).unwrap();
+    let out = Duipai::new().args(["gen", "--help"]).run();
+    let help = String::from_utf8(out.output.stdout).unwrap();
     for &p in duipai::problem::ALL {
         for f in p.families() {
             assert!(help.contains(f.name), "{f} missing from --help");

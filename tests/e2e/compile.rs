@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
-use crate::util::{require, wait_until_executable};
+use crate::util::{Duipai, require, wait_until_executable};
 
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
@@ -675,17 +675,12 @@ fn an_interrupt_stops_a_compile_at_once() {
     wait_until_executable(&compiler);
     let cache = d.join("cache");
     let compiler_flag = format!("cpp={}", compiler.display());
-    let words = [
-        "stress",
-        "chess",
-        "--compiler",
-        compiler_flag.as_str(),
-        "--",
-        "sol.cpp",
-    ];
-    let args: Vec<&std::ffi::OsStr> = words.iter().map(std::ffi::OsStr::new).collect();
-    let mut duipai =
-        crate::util::Background::start(d, &args, &[("DUIPAI_CACHE_DIR", cache.as_os_str())]);
+    let mut duipai = Duipai::new()
+        .current_dir(d)
+        .env("DUIPAI_CACHE_DIR", &cache)
+        .args(["stress", "chess", "--compiler", &compiler_flag])
+        .program(["sol.cpp"])
+        .start();
     let start = Instant::now();
     let pid = loop {
         if let Some(pid) = fs::read_to_string(&sleeper)
@@ -706,8 +701,7 @@ fn an_interrupt_stops_a_compile_at_once() {
         "duipai ended before the interrupt"
     );
     let (out, _) = duipai.finish_within(Duration::from_secs(5));
-    let message = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{message}");
+    let message = out.code(130).stderr();
     assert!(message.contains("duipai: interrupted: "), "{message}");
     assert!(message.contains("interrupted while compiling"), "{message}");
     // The compiler's child is gone too (at most a zombie of init's for a moment).
@@ -737,33 +731,15 @@ fn java_runs_under_the_runners_limits() {
         "import java.util.*;\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong());\n  }\n}\n",
     )
     .unwrap();
-    let cache = d.join("cache");
-    let out = Command::new(crate::util::duipai())
-        .args([
-            "stress",
-            "chess",
-            "--n",
-            "1",
-            "--m",
-            "1",
-            "--iterations",
-            "4",
-            "-j",
-            "2",
-            "--",
-            "Main.java",
-        ])
+    Duipai::new()
         .current_dir(d)
-        .env("DUIPAI_CACHE_DIR", &cache)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .env("DUIPAI_CACHE_DIR", d.join("cache"))
+        .args(["stress", "chess", "--n", "1", "--m", "1"])
+        .args(["--iterations", "4"])
+        .args(["-j", "2"])
+        .program(["Main.java"])
+        .run()
+        .success();
 }
 
 /// `--compiler py=...`, `python=...`, `python3=...` (in any case) all name the Python
@@ -779,38 +755,27 @@ fn every_spelling_of_python_overrides_the_interpreter() {
     fs::set_permissions(&interpreter, fs::Permissions::from_mode(0o755)).unwrap();
     wait_until_executable(&interpreter);
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
-    let cache = d.join("cache");
+    let test = |flag: &str| {
+        Duipai::new()
+            .current_dir(d)
+            .args(["test", "chess", sample, "--compiler", flag])
+            .program(["sol.py"])
+    };
     for language in ["py", "python", "python3", "Python"] {
         let flag = format!("{language}={}", interpreter.display());
-        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
-            .args(["test", "chess", sample, "--compiler", &flag, "--", "sol.py"])
-            .current_dir(d)
-            .env("DUIPAI_CACHE_DIR", &cache)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(0), "--compiler {flag}: {stdout}");
+        let out = test(&flag)
+            .env("DUIPAI_CACHE_DIR", d.join("cache"))
+            .run()
+            .success();
+        let stdout = out.stdout();
         assert!(
             stdout.contains("1 case: 1 AC"),
             "--compiler {flag}: {stdout}"
         );
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args([
-            "test",
-            "chess",
-            sample,
-            "--compiler",
-            "pyy=python3",
-            "--",
-            "sol.py",
-        ])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = test("pyy=python3").run().code(2);
     assert!(
-        String::from_utf8_lossy(&out.stderr)
+        out.stderr()
             .contains("unknown language \"pyy\": expected one of c, cpp, rust, java, python")
     );
 }

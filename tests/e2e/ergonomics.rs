@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{code, duipai, duipai_in, fixture, stderr, stdout};
+use crate::util::{Duipai, duipai, fixture};
 
 fn cases_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
@@ -15,23 +15,13 @@ fn cases_dir() -> &'static str {
 #[test]
 fn colour_only_when_wanted() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
-    let args = |color: &'static str| {
-        vec![
-            "test",
-            "chess",
-            cases_dir(),
-            "--color",
-            color,
-            "--",
-            f,
-            "wrong",
-            "chess",
-        ]
+    let test = || {
+        Duipai::in_dir(dir.path())
+            .args(["test", "chess", cases_dir()])
+            .fixture(["wrong", "chess"])
     };
-    let always = duipai_in(dir.path(), &args("always"));
-    let painted = stdout(&always);
+    let coloured = |color: &str| test().args(["--color", color]);
+    let painted = coloured("always").run().stdout();
     // The verdict code itself is painted, its padding outside the codes (columns line up),
     // and the diff's removed and added lines are red and green.
     assert!(painted.contains("WA\x1b[0m  0"), "{painted}");
@@ -39,108 +29,63 @@ fn colour_only_when_wanted() {
     assert!(painted.contains("\x1b[32m+"), "{painted}");
     // Piped (as here) with auto, and with never: plain text.
     for color in ["auto", "never"] {
-        let out = duipai_in(dir.path(), &args(color));
-        assert!(!stdout(&out).contains('\x1b'), "{color}");
+        let out = coloured(color).run();
+        assert!(!out.stdout().contains('\x1b'), "{color}");
     }
     // NO_COLOR wins over a terminal-less auto and is honoured; CLICOLOR_FORCE forces colour.
-    let out = Command::new(duipai())
-        .args(args("auto"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stdout).contains('\x1b'));
-    let out = Command::new(duipai())
-        .args(args("auto"))
+    let out = coloured("auto").env("NO_COLOR", "1").run();
+    assert!(!out.stdout().contains('\x1b'));
+    let out = coloured("auto")
         .env_remove("NO_COLOR")
         .env("CLICOLOR_FORCE", "1")
-        .output()
-        .unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("\x1b["));
+        .run();
+    assert!(out.stdout().contains("\x1b["));
     // JSON never carries colour, even when forced.
-    let mut json = args("always");
-    json.insert(3, "--json");
-    let out = duipai_in(dir.path(), &json);
-    assert!(!stdout(&out).contains('\x1b'), "{}", stdout(&out));
+    let out = test().arg("--json").args(["--color", "always"]).run();
+    assert!(!out.stdout().contains('\x1b'), "{}", out.stdout());
     // The line of play: whose cell is whose.
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "solve",
-            "chess",
-            "--explain",
-            "--color",
-            "always",
-            &format!("{}/01-sample.in", cases_dir()),
-        ],
-    );
-    assert!(stdout(&out).contains("\x1b["));
+    let out = Duipai::in_dir(dir.path())
+        .args(["solve", "chess", "--explain", "--color", "always"])
+        .arg(format!("{}/01-sample.in", cases_dir()))
+        .run();
+    assert!(out.stdout().contains("\x1b["));
 }
 
 #[test]
 fn saved_failures_are_replayed_first() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
-    let out = duipai_in(d, &["stress", "chess", "--", f, "wrong", "chess"]);
-    assert_eq!(code(&out), 1);
+    let stress = |behaviour: &str| {
+        Duipai::in_dir(d)
+            .args(["stress", "chess"])
+            .fixture([behaviour, "chess"])
+    };
+    stress("wrong").run().code(1);
     // Fixed: the saved case passes now, and new seeds run.
-    let out = duipai_in(
-        d,
-        &[
-            "stress",
-            "chess",
-            "--iterations",
-            "20",
-            "--",
-            f,
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
-    let text = stdout(&out);
+    let text = stress("correct")
+        .args(["--iterations", "20"])
+        .run()
+        .success()
+        .stdout();
     assert!(
         text.starts_with("replaying 1 failing case saved in duipai-failures"),
         "{text}"
     );
     assert!(text.contains("all of them pass now"));
     // Broken again: it still fails, and the run says so before any new seed.
-    let out = duipai_in(
-        d,
-        &[
-            "stress",
-            "chess",
-            "--iterations",
-            "1",
-            "--json",
-            "--",
-            f,
-            "wrong-thin",
-            "chess",
-        ],
-    );
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    let out = stress("wrong-thin")
+        .args(["--iterations", "1", "--json"])
+        .run();
+    let text = out.stderr();
     assert!(text.contains("1 still failing"), "{text}");
-    let report = crate::util::last_json(&out);
+    let report = out.json();
     assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
-    assert_eq!(code(&out), 1);
+    out.code(1);
     // --no-replay skips it.
-    let out = duipai_in(
-        d,
-        &[
-            "stress",
-            "chess",
-            "--iterations",
-            "5",
-            "--no-replay",
-            "--",
-            f,
-            "correct",
-            "chess",
-        ],
-    );
-    assert!(!stdout(&out).contains("replaying"));
+    let out = stress("correct")
+        .args(["--iterations", "5", "--no-replay"])
+        .run();
+    assert!(!out.stdout().contains("replaying"));
 }
 
 #[test]
@@ -219,48 +164,34 @@ fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("right.cpp"), RIGHT_CPP).unwrap();
-    let cache = d.join("cache");
-    let run = |args: &[&str]| {
-        Command::new(duipai())
-            .args(args)
-            .current_dir(d)
-            .env("DUIPAI_CACHE_DIR", &cache)
+    let duipai = || {
+        Duipai::in_dir(d)
+            .env("DUIPAI_CACHE_DIR", d.join("cache"))
             .env_remove("DUIPAI_CXX")
-            .output()
-            .unwrap()
     };
-    let first = run(&["stress", "chess", "--iterations", "30", "--", "right.cpp"]);
-    assert_eq!(
-        code(&first),
-        0,
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
-    assert!(String::from_utf8_lossy(&first.stderr).contains("compiled right.cpp"));
+    let first = duipai()
+        .args(["stress", "chess", "--iterations", "30"])
+        .program(["right.cpp"])
+        .run()
+        .success();
+    assert!(first.stderr().contains("compiled right.cpp"));
     // The second run finds it in the cache: the compiler does not run again.
-    let second = run(&["test", "chess", cases_dir(), "--", "right.cpp"]);
-    assert_eq!(code(&second), 0, "{}", stdout(&second));
-    assert!(!String::from_utf8_lossy(&second.stderr).contains("compiled"));
+    let second = duipai()
+        .args(["test", "chess", cases_dir()])
+        .program(["right.cpp"])
+        .run()
+        .success();
+    assert!(!second.stderr().contains("compiled"));
     // A source as the reference, a Python program under test.
     std::fs::write(d.join("wrong.py"), WRONG_PY).unwrap();
-    let out = run(&[
-        "stress",
-        "chess",
-        "--n",
-        "1",
-        "--m",
-        "1",
-        "--iterations",
-        "200",
-        "--reference",
-        "right.cpp",
-        "--json",
-        "--",
-        "python3",
-        "wrong.py",
-    ]);
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
-    let report = crate::util::last_json(&out);
+    let report = duipai()
+        .args(["stress", "chess", "--n", "1", "--m", "1"])
+        .args(["--iterations", "200"])
+        .args(["--reference", "right.cpp", "--json"])
+        .program(["python3", "wrong.py"])
+        .run()
+        .code(1)
+        .json();
     assert_eq!(report["verdict"], "WA");
     let input = std::fs::read_to_string(d.join(report["input"].as_str().unwrap())).unwrap();
     assert_eq!(input, "1 1\n1\n0\n");
@@ -272,14 +203,13 @@ fn a_compile_error_is_a_harness_error_with_its_position() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("bad.cpp"), "int main() {\n  return x;\n}\n").unwrap();
-    let out = Command::new(duipai())
-        .args(["test", "chess", cases_dir(), "--", "bad.cpp"])
-        .current_dir(d)
+    let err = Duipai::in_dir(d)
         .env("DUIPAI_CACHE_DIR", d.join("cache"))
-        .output()
-        .unwrap();
-    assert_eq!(code(&out), 2);
-    let err = String::from_utf8_lossy(&out.stderr);
+        .args(["test", "chess", cases_dir()])
+        .program(["bad.cpp"])
+        .run()
+        .code(2)
+        .stderr();
     assert!(err.contains("bad.cpp:2:10"), "{err}");
     assert!(err.contains("does not compile"), "{err}");
 }
@@ -294,11 +224,12 @@ fn a_missing_source_or_script_stops_before_any_run() {
         (&["sol.cpp"][..], "sol.cpp"),
         (&["python3", "sol.py"][..], "sol.py"),
     ] {
-        let mut args = vec!["stress", "chess", "--"];
-        args.extend_from_slice(program);
-        let out = duipai_in(d, &args);
-        assert_eq!(code(&out), 2, "{}", stderr(&out));
-        let message = stderr(&out);
+        let message = Duipai::in_dir(d)
+            .args(["stress", "chess"])
+            .program(program)
+            .run()
+            .code(2)
+            .stderr();
         assert!(
             message.contains(&format!("cannot read {named}: No such file or directory")),
             "{message}"
@@ -316,28 +247,19 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     let local = d.join("duipai-local-solution");
     std::fs::copy(fixture(), &local).unwrap();
     crate::util::wait_until_executable(&local);
-    let out = duipai_in(
-        d,
-        &[
-            "test",
-            "chess",
-            cases_dir(),
-            "--",
-            "duipai-local-solution",
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let test = || Duipai::in_dir(d).args(["test", "chess", cases_dir()]);
+    test()
+        .program(["duipai-local-solution", "correct", "chess"])
+        .run()
+        .success();
     // A file that is not executable is not run: the PATH message stays.
     let plain = d.join("not-a-program");
     std::fs::write(&plain, "2\n").unwrap();
-    let out = duipai_in(d, &["test", "chess", cases_dir(), "--", "not-a-program"]);
-    assert_eq!(code(&out), 2);
+    let out = test().program(["not-a-program"]).run().code(2);
     assert!(
-        stderr(&out).contains("looked up in PATH"),
+        out.stderr().contains("looked up in PATH"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
 }
 
@@ -376,23 +298,13 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
     assert_sanitizers_build(built, "-fsanitize=address,undefined");
     crate::util::wait_until_executable(&binary);
     // All values zero: every answer is 0, so only the sanitizer can fail a case.
-    let out = duipai_in(
-        d,
-        &[
-            "stress",
-            "chess",
-            "--n",
-            "1..2",
-            "--m",
-            "1..2",
-            "--max-value",
-            "0",
-            "--",
-            "./oob",
-        ],
-    );
-    let text = format!("{}{}", stdout(&out), stderr(&out));
-    assert_eq!(code(&out), 1, "{text}");
+    let out = Duipai::in_dir(d)
+        .args(["stress", "chess", "--n", "1..2", "--m", "1..2"])
+        .args(["--max-value", "0"])
+        .program(["./oob"])
+        .run()
+        .code(1);
+    let text = format!("{}{}", out.stdout(), out.stderr());
     assert!(text.contains("case (2×2)"), "{text}");
     assert!(
         text.contains("SUMMARY: AddressSanitizer: global-buffer-overflow"),
@@ -414,8 +326,11 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
     assert_sanitizers_build(built, "-static-libasan");
     crate::util::wait_until_executable(&linked_in);
     std::fs::write(d.join("zero.in"), "1 1\n0\n0\n").unwrap();
-    let out = duipai_in(d, &["test", "chess", "zero.in", "--", "./oob-static"]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    Duipai::in_dir(d)
+        .args(["test", "chess", "zero.in"])
+        .program(["./oob-static"])
+        .run()
+        .success();
 }
 
 /// `-- ./a.out --file-io`: the flag goes to the program, as typed, and duipai says so.
@@ -423,24 +338,13 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
 fn duipai_flags_after_the_separator_are_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
     let sample = format!("{}/01-sample.in", cases_dir());
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            &sample,
-            "--",
-            "sh",
-            "-c",
-            "cat >/dev/null; echo 2",
-            "sh",
-            "--file-io",
-            "--time-limit=5",
-            "--not-ours",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let message = stderr(&out);
+    let message = Duipai::in_dir(dir.path())
+        .args(["test", "chess", &sample])
+        .program(["sh", "-c", "cat >/dev/null; echo 2", "sh"])
+        .program(["--file-io", "--time-limit=5", "--not-ours"])
+        .run()
+        .success()
+        .stderr();
     assert!(
         message.contains("--file-io comes after `--`, so it is an argument of the program"),
         "{message}"

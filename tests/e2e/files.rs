@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+use crate::util::Duipai;
 
 fn cases_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
@@ -14,51 +14,30 @@ fn cases_dir() -> &'static str {
 fn report_and_save_paths_are_checked_before_any_case_runs() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            cases_dir(),
-            "--junit",
-            "notes.txt",
-            "--",
-            f,
-            "slow",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 2);
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "chess", cases_dir(), "--junit", "notes.txt"])
+        .fixture(["slow", "chess"])
+        .run()
+        .code(2);
     assert!(
-        stderr(&out).contains("--junit notes.txt"),
+        out.stderr().contains("--junit notes.txt"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     // Refused before judging: no case line, and the slow program never ran to its limit.
-    assert!(!stdout(&out).contains("TLE"), "{}", stdout(&out));
+    assert!(!out.stdout().contains("TLE"), "{}", out.stdout());
     assert_eq!(
         std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
         "mine"
     );
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--save",
-            "notes.txt",
-            "--",
-            f,
-            "wrong",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 2);
-    let err = stderr(&out);
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--save", "notes.txt"])
+        .fixture(["wrong", "chess"])
+        .run()
+        .code(2);
+    let err = out.stderr();
     assert!(err.contains("--save notes.txt"), "{err}");
-    assert!(!stdout(&out).contains("FAILED"));
+    assert!(!out.stdout().contains("FAILED"));
     // Said once.
     assert_eq!(err.matches("not a directory").count(), 1, "{err}");
 }
@@ -66,12 +45,14 @@ fn report_and_save_paths_are_checked_before_any_case_runs() {
 #[test]
 fn endless_and_huge_inputs_end_with_a_message() {
     let dir = tempfile::tempdir().unwrap();
-    let out = duipai_in(dir.path(), &["solve", "chess", "/dev/zero"]);
-    assert_eq!(code(&out), 2);
+    let out = Duipai::in_dir(dir.path())
+        .args(["solve", "chess", "/dev/zero"])
+        .run()
+        .code(2);
     assert!(
-        stderr(&out).contains("larger than 16 MiB"),
+        out.stderr().contains("larger than 16 MiB"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
 }
 
@@ -81,25 +62,16 @@ fn copy_sample(dir: &Path) {
 
 #[test]
 fn a_malformed_expected_answer_is_a_harness_error_naming_the_file() {
-    let fixture = fixture();
     for answer in ["", "2 extra\n", "two\n"] {
         let dir = tempfile::tempdir().unwrap();
         copy_sample(dir.path());
         std::fs::write(dir.path().join("a.ans"), answer).unwrap();
-        let out = duipai_in(
-            dir.path(),
-            &[
-                "test",
-                "chess",
-                ".",
-                "--",
-                fixture.to_str().unwrap(),
-                "correct",
-                "chess",
-            ],
-        );
-        assert_eq!(code(&out), 2, "{answer:?}: {}", stdout(&out));
-        assert!(stderr(&out).contains("a.ans"), "{}", stderr(&out));
+        let out = Duipai::in_dir(dir.path())
+            .args(["test", "chess", "."])
+            .fixture(["correct", "chess"])
+            .run();
+        assert_eq!(out.exit_code(), 2, "{answer:?}: {}", out.stdout());
+        assert!(out.stderr().contains("a.ans"), "{}", out.stderr());
     }
 }
 
@@ -107,44 +79,27 @@ fn a_malformed_expected_answer_is_a_harness_error_naming_the_file() {
 fn inputs_of_another_problem_are_refused_not_judged() {
     let dir = tempfile::tempdir().unwrap();
     copy_sample(dir.path());
-    let fixture = fixture();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chessboard",
-            ".",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chessboard",
-        ],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("a.in:"), "{}", stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "chessboard", "."])
+        .fixture(["correct", "chessboard"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("a.in:"), "{}", out.stderr());
     assert!(
-        stderr(&out).contains("not a valid chessboard input"),
+        out.stderr().contains("not a valid chessboard input"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     // Raised bounds admit what the defaults refuse.
     let big = "11 1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n";
     std::fs::write(dir.path().join("a.in"), big).unwrap();
-    let args = [
-        "test",
-        "chess",
-        ".",
-        "--",
-        fixture.to_str().unwrap(),
-        "correct",
-        "chess",
-    ];
-    assert_eq!(code(&duipai_in(dir.path(), &args)), 2);
-    let mut raised = args.to_vec();
-    raised.insert(3, "--bound-n=11");
+    let test = Duipai::in_dir(dir.path())
+        .args(["test", "chess", "."])
+        .fixture(["correct", "chess"]);
+    test.run().code(2);
     // The fixture itself reads with the default bounds and gives up: a failure of the
     // program (exit 1), no longer a refusal of the input (exit 2).
-    assert_eq!(code(&duipai_in(dir.path(), &raised)), 1);
+    test.arg("--bound-n=11").run().code(1);
 }
 
 #[test]
@@ -163,9 +118,7 @@ fn json_ends_with_an_object_even_on_errors() {
             "./no-such-program",
         ],
     ] {
-        let out = duipai_in(dir.path(), &args);
-        assert_eq!(code(&out), 2, "{args:?}");
-        let json = last_json(&out);
+        let json = Duipai::in_dir(dir.path()).args(&args).run().code(2).json();
         assert_eq!(json["status"], "error", "{args:?}");
         assert!(!json["message"].as_str().unwrap().is_empty());
     }
@@ -175,41 +128,25 @@ fn json_ends_with_an_object_even_on_errors() {
 fn force_replaces_the_previous_pack_and_leaves_other_files() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert_eq!(
-        code(&duipai_in(
-            d,
-            &["pack", "chess", "--out", "p", "--layout", "noi"]
-        )),
-        0
-    );
+    let pack = Duipai::in_dir(d).args(["pack", "chess", "--out", "p", "--layout", "noi"]);
+    pack.run().success();
     std::fs::write(d.join("p/notes.txt"), "mine").unwrap();
     std::fs::write(
         d.join("three.plan"),
         "gen chess --n 2 --seed 1\ngen chess --n 3 --seed 2\ngen chess --n 4 --seed 3\n",
     )
     .unwrap();
-    let out = duipai_in(
-        d,
-        &[
-            "pack",
-            "chess",
-            "--out",
-            "p",
-            "--layout",
-            "noi",
-            "--plan",
-            "three.plan",
-            "--force",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let out = pack
+        .args(["--plan", "three.plan", "--force"])
+        .run()
+        .success();
     assert!(d.join("p/chess3.in").exists());
     assert!(!d.join("p/chess4.in").exists());
     assert_eq!(
         std::fs::read_to_string(d.join("p/notes.txt")).unwrap(),
         "mine"
     );
-    let err = stderr(&out);
+    let err = out.stderr();
     assert!(
         err.contains("removed 54 files of the previous chess pack (noi layout)"),
         "{err}"
@@ -219,33 +156,21 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
         "{err}"
     );
     // `test` now sees exactly the new pack.
-    let fixture = fixture();
-    let out = duipai_in(
-        d,
-        &[
-            "test",
-            "chess",
-            "p",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chess",
-        ],
-    );
-    assert!(stdout(&out).contains("3 cases: 3 AC"), "{}", stdout(&out));
+    let out = Duipai::in_dir(d)
+        .args(["test", "chess", "p"])
+        .fixture(["correct", "chess"])
+        .run();
+    assert!(out.stdout().contains("3 cases: 3 AC"), "{}", out.stdout());
 }
 
 #[test]
 fn manifest_commands_work_from_anywhere() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert_eq!(
-        code(&duipai_in(
-            d,
-            &["pack", "chessboard", "--out", "p", "--layout", "icpc"]
-        )),
-        0
-    );
+    Duipai::in_dir(d)
+        .args(["pack", "chessboard", "--out", "p", "--layout", "icpc"])
+        .run()
+        .success();
     let manifest = std::fs::read_to_string(d.join("p/manifest.txt")).unwrap();
     assert!(!manifest.contains("cases/"), "{manifest}");
     assert!(!manifest.contains("generators/"), "{manifest}");
@@ -277,30 +202,21 @@ fn manifest_commands_work_from_anywhere() {
 fn stderr_is_shown_saved_and_reported() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
     // crash-max aborts with a message on stderr on the largest boards.
-    assert_eq!(code(&duipai_in(d, &["pack", "chess", "--out", "p"])), 0);
-    let out = duipai_in(
-        d,
-        &[
-            "test",
-            "chess",
-            "p",
-            "--junit",
-            "r.xml",
-            "--json",
-            "--",
-            f,
-            "crash-max",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}\n{}", stdout(&out), stderr(&out));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p"])
+        .run()
+        .success();
+    let out = Duipai::in_dir(d)
+        .args(["test", "chess", "p", "--junit", "r.xml", "--json"])
+        .fixture(["crash-max", "chess"])
+        .run()
+        .code(1);
     assert!(
-        stderr(&out).contains("stderr| duipai-fixture: crashing on a board of the maximum size")
+        out.stderr()
+            .contains("stderr| duipai-fixture: crashing on a board of the maximum size")
     );
-    let json = last_json(&out);
+    let json = out.json();
     let failing: Vec<&serde_json::Value> = json["cases"]
         .as_array()
         .unwrap()
@@ -315,23 +231,15 @@ fn stderr_is_shown_saved_and_reported() {
     );
     let xml = std::fs::read_to_string(d.join("r.xml")).unwrap();
     assert!(xml.contains("<system-err>"), "{xml}");
-    let out = duipai_in(
-        d,
-        &[
-            "stress",
-            "chess",
-            "--no-shrink",
-            "--",
-            f,
-            "crash-max",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1);
+    let out = Duipai::in_dir(d)
+        .args(["stress", "chess", "--no-shrink"])
+        .fixture(["crash-max", "chess"])
+        .run()
+        .code(1);
     assert!(
-        stdout(&out).contains("stderr| duipai-fixture: crashing"),
+        out.stdout().contains("stderr| duipai-fixture: crashing"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     let saved: Vec<_> = std::fs::read_dir(d.join("duipai-failures"))
         .unwrap()
@@ -359,12 +267,12 @@ fn file_io_says_what_was_written_instead_of_the_output_file() {
     let d = dir.path();
     copy_sample(d);
     script(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
-    let out = duipai_in(
-        d,
-        &["test", "chess", "a.in", "--file-io", "--", "./upper.sh"],
-    );
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    let text = Duipai::in_dir(d)
+        .args(["test", "chess", "a.in", "--file-io"])
+        .program(["./upper.sh"])
+        .run()
+        .code(1)
+        .stdout();
     assert!(
         text.contains(
             "no output file chess.out; the program wrote 6 bytes to stdout (\"debug\\n\") and left CHESS.OUT"
@@ -379,21 +287,20 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     let d = dir.path();
     copy_sample(d);
     script(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
-    let out = duipai_in(d, &["test", "chess", "a.in", "--", "./tofile.sh"]);
-    assert_eq!(code(&out), 1);
+    let test = Duipai::in_dir(d).args(["test", "chess", "a.in"]);
+    let out = test.clone().program(["./tofile.sh"]).run().code(1);
     assert!(
-        stdout(&out).contains("run it with --file-io"),
+        out.stdout().contains("run it with --file-io"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     // With the flag it is judged on the file.
     std::fs::remove_file(d.join("chess.out")).unwrap();
     script(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
-    let out = duipai_in(
-        d,
-        &["test", "chess", "a.in", "--file-io", "--", "./files.sh"],
-    );
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    test.arg("--file-io")
+        .program(["./files.sh"])
+        .run()
+        .success();
 }
 
 /// A Polygon `tests/` directory: inputs named by their number, answers as `NN.a`; an input
@@ -407,16 +314,10 @@ fn polygon_tests_directories_are_read() {
     std::fs::write(tests.join("02"), "1 1\n3\n0\n").unwrap();
     // A deliberately different answer: the verdict shows it was read.
     std::fs::write(tests.join("01.a"), "5\n").unwrap();
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test", "chess", "tests", "--json", "--", f, "correct", "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    let test = Duipai::in_dir(dir.path())
+        .args(["test", "chess", "tests"])
+        .fixture(["correct", "chess"]);
+    let report = test.clone().arg("--json").run().code(1).json();
     let cases = report["cases"].as_array().expect("cases");
     let seen: Vec<(&str, &str)> = cases
         .iter()
@@ -433,12 +334,8 @@ fn polygon_tests_directories_are_read() {
 
     // `*.in` files win when both are there.
     std::fs::write(tests.join("x.in"), "1 1\n3\n0\n").unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", "tests", "--", f, "correct", "chess"],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    assert!(stdout(&out).contains("1 case: 1 AC"), "{}", stdout(&out));
+    let out = test.run().success();
+    assert!(out.stdout().contains("1 case: 1 AC"), "{}", out.stdout());
 }
 
 /// `test` on a problem duipai does not know: answers from the files, compared token by token;
@@ -451,45 +348,43 @@ fn test_judges_problems_it_does_not_know_by_their_answer_files() {
     std::fs::write(d.join("1.ans"), "3\n").unwrap();
     std::fs::write(d.join("2.in"), "20 22\n").unwrap();
     std::fs::write(d.join("2.ans"), "42 \n").unwrap();
-    let adder = ["sh", "-c", "read a b; echo $((a + b))"];
-    let mut args = vec!["test", "aplusb", ".", "--"];
-    args.extend(adder);
-    let out = duipai_in(d, &args);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("2 cases: 2 AC"), "{}", stdout(&out));
+    let test = |script: &str| {
+        Duipai::in_dir(d)
+            .args(["test", "aplusb", "."])
+            .program(["sh", "-c", script])
+            .run()
+    };
+    let adder = "read a b; echo $((a + b))";
+    let out = test(adder).success();
+    assert!(out.stdout().contains("2 cases: 2 AC"), "{}", out.stdout());
     assert!(
-        stderr(&out).contains("\"aplusb\" is not a problem duipai knows"),
+        out.stderr()
+            .contains("\"aplusb\" is not a problem duipai knows"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
 
-    let mut args = vec!["test", "aplusb", ".", "--"];
-    args.extend(["sh", "-c", "read a b; echo $((a - b))"]);
-    let out = duipai_in(d, &args);
-    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let out = test("read a b; echo $((a - b))").code(1);
     assert!(
-        stdout(&out).contains("expected 3, found -1"),
+        out.stdout().contains("expected 3, found -1"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 
     std::fs::write(d.join("3.in"), "5 5\n").unwrap();
-    let mut args = vec!["test", "aplusb", ".", "--"];
-    args.extend(adder);
-    let out = duipai_in(d, &args);
-    assert_eq!(code(&out), 2);
+    let out = test(adder).code(2);
     assert!(
-        stderr(&out).contains("3.in: no answer file beside it"),
+        out.stderr().contains("3.in: no answer file beside it"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
 
-    let out = duipai_in(
-        d,
-        &["test", "aplusb", "1.in", "--bound-n", "5", "--", "cat"],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("--bound-*"), "{}", stderr(&out));
+    let out = Duipai::in_dir(d)
+        .args(["test", "aplusb", "1.in", "--bound-n", "5"])
+        .program(["cat"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("--bound-*"), "{}", out.stderr());
 }
 
 /// The names of the files in `dir`, sorted.
@@ -507,8 +402,6 @@ fn names_in(dir: &Path) -> Vec<String> {
 /// minimized; `-2` added to a name whose files hold something else, which stays as it was.
 #[test]
 fn saved_cases_are_named_as_the_readme_says() {
-    let fixture = fixture();
-    let f = fixture.to_str().unwrap();
     let exts = |stem: &str| -> Vec<String> {
         ["ans", "err", "in", "out"]
             .iter()
@@ -517,15 +410,15 @@ fn saved_cases_are_named_as_the_readme_says() {
     };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let stress = |extra: &[&str]| {
-        let mut args = vec!["stress", "chess", "--json", "--no-replay"];
-        args.extend(extra);
-        args.extend(["--", f, "wrong", "chess"]);
-        let out = duipai_in(d, &args);
-        assert_eq!(code(&out), 1, "{}", stderr(&out));
-        last_json(&out)
+    let stress = || {
+        Duipai::in_dir(d)
+            .args(["stress", "chess", "--json", "--no-replay"])
+            .fixture(["wrong", "chess"])
+            .run()
+            .code(1)
+            .json()
     };
-    let report = stress(&[]);
+    let report = stress();
     let seed = report["seed"].as_u64().unwrap();
     let stem = format!("chess-{seed}");
     let saved = d.join("duipai-failures");
@@ -541,13 +434,13 @@ fn saved_cases_are_named_as_the_readme_says() {
     );
 
     // Found again: the same contents, the same files.
-    stress(&[]);
+    stress();
     assert_eq!(names_in(&saved), both);
     // Files of those names holding something else are kept, and the new ones get `-2`.
     for name in [format!("{stem}.out"), format!("{stem}.original.out")] {
         std::fs::write(saved.join(name), "mine").unwrap();
     }
-    let report = stress(&[]);
+    let report = stress();
     assert_eq!(report["input"], format!("duipai-failures/{stem}-2.in"));
     assert_eq!(
         report["original_input"],
@@ -563,11 +456,13 @@ fn saved_cases_are_named_as_the_readme_says() {
     // Not minimized: the case as found is NAME-SEED.in, with no `.original`.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let mut args = vec!["stress", "chess", "--json", "--no-shrink", "--save", "s"];
-    args.extend(["--", f, "wrong", "chess"]);
-    let out = duipai_in(d, &args);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    assert_eq!(last_json(&out)["input"], format!("s/{stem}.in"));
+    let report = Duipai::in_dir(d)
+        .args(["stress", "chess", "--json", "--no-shrink", "--save", "s"])
+        .fixture(["wrong", "chess"])
+        .run()
+        .code(1)
+        .json();
+    assert_eq!(report["input"], format!("s/{stem}.in"));
     // The 10×8 board's whole line of play is saved beside it.
     let mut files = [
         exts(&stem),

@@ -7,29 +7,18 @@ use std::path::Path;
 use duipai::problem::fishhead::lattice;
 use duipai::problem::{self, FishheadProblem, Instance};
 
-use crate::util::{code, duipai_in, fixture, last_json, stdout};
+use crate::util::Duipai;
 
 /// Runs `duipai stress fishhead --json` on the fixture's `bug` in `dir`; returns the report
 /// and the minimized file.
 fn stress(dir: &Path, bug: &str) -> (serde_json::Value, Box<dyn Instance>) {
-    let fixture = fixture();
     let save = format!("failures-{bug}");
-    let args = [
-        "stress",
-        "fishhead",
-        "-j",
-        "2",
-        "--json",
-        "--save",
-        &save,
-        "--",
-        fixture.to_str().unwrap(),
-        bug,
-        "fishhead",
-    ];
-    let out = duipai_in(dir, &args);
-    assert_eq!(code(&out), 1, "{}", stdout(&out));
-    let report = last_json(&out);
+    let report = Duipai::in_dir(dir)
+        .args(["stress", "fishhead", "-j", "2", "--json", "--save", &save])
+        .fixture([bug, "fishhead"])
+        .run()
+        .code(1)
+        .json();
     assert_eq!(report["verdict"], "WA", "{report}");
     assert_eq!(report["one_minimal"], true, "{report}");
     let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
@@ -115,19 +104,17 @@ fn the_validator_points_at_the_bad_edge() {
     for (name, text, _) in &files {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
+    let validate = || Duipai::in_dir(dir.path()).args(["validate", "fishhead"]);
     for (name, _, message) in &files {
-        let out = duipai_in(dir.path(), &["validate", "fishhead", name]);
-        assert_eq!(code(&out), 1, "{name}");
-        assert!(stdout(&out).contains(message), "{name}: {}", stdout(&out));
+        let out = validate().arg(name).run().code(1);
+        assert!(out.stdout().contains(message), "{name}: {}", out.stdout());
     }
-    let out = duipai_in(
-        dir.path(),
-        &["validate", "fishhead", "--bound-min-n", "11", "short.in"],
-    );
+    let out = validate().args(["--bound-min-n", "11", "short.in"]).run();
     assert!(
-        stdout(&out).contains("short.in:3:1: expected the first point of edge 1 of 11"),
+        out.stdout()
+            .contains("short.in:3:1: expected the first point of edge 1 of 11"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 }
 
@@ -135,12 +122,13 @@ fn the_validator_points_at_the_bad_edge() {
 fn the_explanation_draws_the_lattice_and_the_line_of_play() {
     let dir = tempfile::tempdir().unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("cases/fishhead/01-sample.in");
-    let out = duipai_in(
-        dir.path(),
-        &["solve", "fishhead", sample.to_str().unwrap(), "--explain"],
-    );
-    assert_eq!(code(&out), 0);
-    let text = stdout(&out);
+    let text = Duipai::in_dir(dir.path())
+        .args(["solve", "fishhead"])
+        .arg(sample)
+        .arg("--explain")
+        .run()
+        .success()
+        .stdout();
     assert!(
         text.starts_with("Case #1: Tom200\nCase #2: Jerry404\n"),
         "{text}"
@@ -160,55 +148,32 @@ fn the_explanation_draws_the_lattice_and_the_line_of_play() {
 #[test]
 fn a_pack_is_judged_and_a_wrong_case_is_named() {
     let dir = tempfile::tempdir().unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["pack", "fishhead", "--out", "pack", "--layout", "icpc"],
-    );
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    Duipai::in_dir(dir.path())
+        .args(["pack", "fishhead", "--out", "pack", "--layout", "icpc"])
+        .run()
+        .success();
     assert!(dir.path().join("pack/data/sample/01-sample.in").exists());
-    let fixture = fixture();
-    let fixture = fixture.to_str().unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "fishhead",
-            "pack",
-            "--json",
-            // Generous: the machine may be loaded, and the fixture is a debug build.
-            "--time-limit",
-            "10000",
-            "--wall-limit",
-            "60000",
-            "--",
-            fixture,
-            "correct",
-            "fishhead",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
-    let summary = last_json(&out);
+    let summary = Duipai::in_dir(dir.path())
+        .args(["test", "fishhead", "pack", "--json"])
+        // Generous: the machine may be loaded, and the fixture is a debug build.
+        .args(["--time-limit", "10000", "--wall-limit", "60000"])
+        .fixture(["correct", "fishhead"])
+        .run()
+        .success()
+        .json();
     assert_eq!(
         (summary["passed"].as_u64(), summary["failed"].as_u64()),
         (Some(25), Some(0))
     );
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "fishhead",
-            "pack/data/sample",
-            "--",
-            fixture,
-            "wrong-fishhead-prefix",
-            "fishhead",
-        ],
-    );
-    assert_eq!(code(&out), 1);
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "fishhead", "pack/data/sample"])
+        .fixture(["wrong-fishhead-prefix", "fishhead"])
+        .run()
+        .code(1);
     assert!(
-        stdout(&out)
+        out.stdout()
             .contains("case 1 of 2: expected \"Case #1: Tom200\", found \"Case #1: Jerry404\""),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 }

@@ -1,7 +1,7 @@
 //! Every numeric flag of every subcommand, given values it cannot honour: no panic, exit 2
 //! with a message naming the flag, and never exit 0 without the work done.
 
-use crate::util::{code, duipai_in, fixture, stderr};
+use crate::util::{Duipai, fixture};
 
 const HOSTILE: [&str; 8] = [
     "inf",
@@ -87,9 +87,9 @@ fn hostile_numbers_are_refused_naming_the_flag() {
                     args.remove(2);
                 }
             }
-            let out = duipai_in(dir.path(), &args);
-            let status = code(&out);
-            let err = stderr(&out);
+            let out = Duipai::in_dir(dir.path()).args(&args).run();
+            let status = out.exit_code();
+            let err = out.stderr();
             assert_ne!(status, 101, "{args:?} panicked: {err}");
             assert!(!err.contains("panicked"), "{args:?}: {err}");
             let meaningful =
@@ -114,61 +114,26 @@ fn hostile_numbers_are_refused_naming_the_flag() {
 #[test]
 fn seeds_never_wrap_around() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--seed",
-            "18446744073709551615",
-            "--iterations",
-            "3",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("largest seed"), "{}", stderr(&out));
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--seed",
-            "18446744073709551615",
-            "--iterations",
-            "1",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let from_the_largest_seed = |iterations: &str| {
+        Duipai::in_dir(dir.path())
+            .args(["stress", "chess", "--seed", "18446744073709551615"])
+            .args(["--iterations", iterations])
+            .fixture(["correct", "chess"])
+            .run()
+    };
+    let out = from_the_largest_seed("3").code(2);
+    assert!(out.stderr().contains("largest seed"), "{}", out.stderr());
+    from_the_largest_seed("1").success();
 }
 
 #[test]
 fn the_shortest_time_still_runs_a_case() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--time",
-            "0.001",
-            "--json",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = crate::util::last_json(&out);
+    let report = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--time", "0.001", "--json"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success()
+        .json();
     assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
 }

@@ -6,24 +6,24 @@ use std::path::Path;
 
 use duipai::problem::{GEMS, Gems, GemsProblem, Problem};
 
-use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+use crate::util::Duipai;
 
 /// Runs `duipai stress gems --json [extra] -- fixture BUG gems` in `dir`; returns the report
 /// and the cases of the minimized file.
 fn stress(dir: &Path, bug: &str, extra: &[&str]) -> (serde_json::Value, Vec<Gems>, String) {
-    let fixture = fixture();
     let save = format!("failures-{bug}");
-    let mut args = vec!["stress", "gems", "-j", "2", "--json", "--save", &save];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&["--", fixture.to_str().unwrap(), bug, "gems"]);
-    let out = duipai_in(dir, &args);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    let out = Duipai::in_dir(dir)
+        .args(["stress", "gems", "-j", "2", "--json", "--save", &save])
+        .args(extra)
+        .fixture([bug, "gems"])
+        .run()
+        .code(1);
+    let report = out.json();
     assert_eq!(report["one_minimal"], true, "{report}");
     let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
     let instance = GEMS.parse(&text, &GEMS.default_bounds()).unwrap();
     let cases = instance.cases_of::<GemsProblem>().unwrap().to_vec();
-    (report, cases, stderr(&out))
+    (report, cases, out.stderr())
 }
 
 #[test]
@@ -90,10 +90,12 @@ fn the_validator_names_the_spot() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.in"), "3 2 3\n2 2 3\n2 1 4\n0 0 0\n").unwrap();
     std::fs::write(dir.path().join("open.in"), "3 1 3\n2 2 3\n").unwrap();
-    let out = duipai_in(dir.path(), &["validate", "gems", "bad.in", "open.in"]);
-    assert_eq!(code(&out), 1);
+    let out = Duipai::in_dir(dir.path())
+        .args(["validate", "gems", "bad.in", "open.in"])
+        .run()
+        .code(1);
     assert_eq!(
-        stdout(&out),
+        out.stdout(),
         "bad.in:3:5: colour 4 is above G = 3\nopen.in:3:1: expected a case or the line \"0 0 0\" \
          that ends the input, found end of input\n"
     );
@@ -105,47 +107,19 @@ fn a_pack_is_judged_right_and_wrong() {
     let plan = "gen gems --cases 3 --b 0..6 --seed 1\ngen gems --family chains --cases 2 --b 1..6 \
                 --seed 2\ngen gems --family empty-case --cases 3 --b 0..6 --seed 3\n";
     std::fs::write(dir.path().join("small.plan"), plan).unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "pack",
-            "gems",
-            "--out",
-            "p",
-            "--plan",
-            "small.plan",
-            "--layout",
-            "icpc",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let fx = fixture();
-    let right = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "gems",
-            "p",
-            "--",
-            fx.to_str().unwrap(),
-            "correct",
-            "gems",
-        ],
-    );
-    assert_eq!(code(&right), 0, "{}", stderr(&right));
-    let wrong = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "gems",
-            "p",
-            "--",
-            fx.to_str().unwrap(),
-            "no-bonus",
-            "gems",
-        ],
-    );
-    assert_eq!(code(&wrong), 1);
+    Duipai::in_dir(dir.path())
+        .args(["pack", "gems", "--out", "p", "--plan", "small.plan"])
+        .args(["--layout", "icpc"])
+        .run()
+        .success();
+    let test = |behaviour: &str| {
+        Duipai::in_dir(dir.path())
+            .args(["test", "gems", "p"])
+            .fixture([behaviour, "gems"])
+            .run()
+    };
+    test("correct").success();
+    let wrong = test("no-bonus").code(1);
     // A wrong answer names its case.
-    assert!(stdout(&wrong).contains("case "), "{}", stdout(&wrong));
+    assert!(wrong.stdout().contains("case "), "{}", wrong.stdout());
 }

@@ -7,13 +7,12 @@
 //! that nothing it started outlives it. Every duipai process is awaited against a stated
 //! bound and killed (failing the test) if it overstays.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::{Duration, Instant};
 
-use crate::util::{Background, PidLog, code, fixture, last_json, stderr};
+use crate::util::{Duipai, PidLog, Ran};
 use duipai::problem::{
     CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
@@ -79,27 +78,9 @@ fn two_cases() -> tempfile::TempDir {
     ])
 }
 
-fn os(args: &[String]) -> Vec<&OsStr> {
-    args.iter().map(OsStr::new).collect()
-}
-
-fn strings(args: &[&str]) -> Vec<String> {
-    args.iter().map(|s| s.to_string()).collect()
-}
-
-/// Runs duipai with the pid log, bounded; returns its output and how long it took.
-fn run_bounded(dir: &Path, args: &[String], pids: &PidLog, bound: Duration) -> (Output, Duration) {
-    let log = pids.path();
-    Background::start(dir, &os(args), &[(PidLog::VAR, log.as_os_str())]).finish_within(bound)
-}
-
-fn fixture_command(behaviour: &str) -> Vec<String> {
-    vec![
-        "--".into(),
-        fixture().to_string_lossy().into_owned(),
-        behaviour.into(),
-        "chess".into(),
-    ]
+/// `duipai` in `dir`, with the fixture programs recording their pids in `pids`.
+fn logged(dir: &Path, pids: &PidLog) -> Duipai {
+    Duipai::new().current_dir(dir).env(PidLog::VAR, pids.path())
 }
 
 /// Reads and parses a saved input with the default bounds.
@@ -157,15 +138,23 @@ fn assert_no_temporary_files(dir: &Path) {
 // ---------------------------------------------------------------------------------------------
 // `duipai test` on each hostile fixture.
 
+/// Runs `duipai test chess DIR --json -j 2 LIMITS -- fixture BEHAVIOUR chess` with the pid
+/// log, bounded; returns what it did and how long it took.
+fn test_bounded(behaviour: &str, dir: &Path, pids: &PidLog) -> (Ran, Duration) {
+    logged(dir, pids)
+        .args(["test", "chess", ".", "--json", "-j", "2"])
+        .args(LIMITS)
+        .fixture([behaviour, "chess"])
+        .start()
+        .finish_within(RUN_BOUND)
+}
+
 /// Runs `duipai test chess DIR --json LIMITS -- fixture BEHAVIOUR chess` and checks the
 /// verdict of every case (in file-name order), the exit status, the bound and the survivors.
 fn test_verdicts(behaviour: &str, dir: &Path, verdicts: &[&str]) -> Value {
     let pids = PidLog::new();
-    let mut args = strings(&["test", "chess", ".", "--json", "-j", "2"]);
-    args.extend(strings(&LIMITS));
-    args.extend(fixture_command(behaviour));
-    let (out, took) = run_bounded(dir, &args, &pids, RUN_BOUND);
-    let report = last_json(&out);
+    let (out, took) = test_bounded(behaviour, dir, &pids);
+    let report = out.json();
     let got: Vec<&str> = report["cases"]
         .as_array()
         .unwrap_or_else(|| panic!("no cases in {report}"))
@@ -174,12 +163,7 @@ fn test_verdicts(behaviour: &str, dir: &Path, verdicts: &[&str]) -> Value {
         .collect();
     assert_eq!(got, verdicts, "{behaviour}: {report}");
     let all_accepted = verdicts.iter().all(|&v| v == "AC");
-    assert_eq!(
-        code(&out),
-        if all_accepted { 0 } else { 1 },
-        "{behaviour}: {}",
-        stderr(&out)
-    );
+    out.code(if all_accepted { 0 } else { 1 });
     assert_eq!(report["status"], if all_accepted { "ok" } else { "failed" });
     let recorded = pids.assert_none_alive(GRACE);
     // Each case started at least one fixture process (the no-read one too).
@@ -238,12 +222,8 @@ fn test_flood_is_ole() {
 fn test_grandchild_is_ac_and_reaped() {
     let dir = two_cases();
     let pids = PidLog::new();
-    let mut args = strings(&["test", "chess", ".", "--json", "-j", "2"]);
-    args.extend(strings(&LIMITS));
-    args.extend(fixture_command("grandchild"));
-    let (out, took) = run_bounded(dir.path(), &args, &pids, RUN_BOUND);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = last_json(&out);
+    let (out, took) = test_bounded("grandchild", dir.path(), &pids);
+    let report = out.success().json();
     // Accepted: the run ended when the program exited; waiting for the sleeping copy that
     // holds its stdout would have ended it at the wall-clock limit, a TLE.
     assert_eq!(report["status"], "ok", "took {took:?}: {report}");
@@ -293,16 +273,18 @@ fn test_crash_max_is_re_on_the_largest_board_only() {
 // `duipai stress --iterations 3` on each hostile fixture.
 
 /// Runs stress with `gen` flags on `behaviour`, `-j 2`, saving into a fresh directory.
-fn stress(behaviour: &str, gen_flags: &[&str]) -> (Output, Value, tempfile::TempDir, PidLog) {
+fn stress(behaviour: &str, gen_flags: &[&str]) -> (Ran, Value, tempfile::TempDir, PidLog) {
     let dir = tempfile::tempdir().expect("tempdir");
     let pids = PidLog::new();
-    let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--iterations", "3"]);
-    args.extend(strings(gen_flags));
-    args.extend(strings(&["--save", "saved"]));
-    args.extend(strings(&LIMITS));
-    args.extend(fixture_command(behaviour));
-    let (out, took) = run_bounded(dir.path(), &args, &pids, RUN_BOUND);
-    let report = last_json(&out);
+    let (out, took) = logged(dir.path(), &pids)
+        .args(["stress", "chess", "--json", "-j", "2", "--iterations", "3"])
+        .args(gen_flags)
+        .args(["--save", "saved"])
+        .args(LIMITS)
+        .fixture([behaviour, "chess"])
+        .start()
+        .finish_within(RUN_BOUND);
+    let report = out.json();
     let recorded = pids.assert_none_alive(GRACE);
     eprintln!("stress {behaviour}: {took:?}, {recorded} fixture processes");
     (out, report, dir, pids)
@@ -312,7 +294,7 @@ fn stress(behaviour: &str, gen_flags: &[&str]) -> (Output, Value, tempfile::Temp
 /// case, both complete. Returns the minimized instance.
 fn stress_fails(behaviour: &str, gen_flags: &[&str], verdict: &str) -> Box<dyn Instance> {
     let (out, report, dir, _pids) = stress(behaviour, gen_flags);
-    assert_eq!(code(&out), 1, "{behaviour}: {}", stderr(&out));
+    out.code(1);
     assert_eq!(report["status"], "failed", "{report}");
     assert_eq!(report["verdict"], verdict, "{behaviour}: {report}");
     // Every seed fails these fixtures; the lowest, the first, is the one reported.
@@ -352,11 +334,11 @@ fn stress_fork_is_re() {
 #[test]
 fn stress_flood_is_ole() {
     let (out, report, _dir, _pids) = stress("flood", &TINY);
-    assert_eq!(code(&out), 1);
+    let stdout = out.code(1).output.stdout;
     assert_eq!(report["verdict"], "OLE", "{report}");
     // The report quotes a bounded prefix of the output, not the flood.
     assert!(report["actual"].as_str().unwrap().len() <= 4096);
-    assert!(out.stdout.len() < 64 * 1024, "{} bytes", out.stdout.len());
+    assert!(stdout.len() < 64 * 1024, "{} bytes", stdout.len());
 }
 
 #[test]
@@ -390,7 +372,7 @@ fn stress_crash_max_is_re_and_keeps_the_size() {
 #[test]
 fn stress_grandchild_passes_and_leaves_nothing() {
     let (out, report, dir, pids) = stress("grandchild", &["--n", "1..3", "--m", "1..3"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    out.success();
     assert_eq!(report["status"], "ok");
     assert_eq!(report["cases"], 3);
     assert_eq!(report["interrupted"], false);
@@ -406,7 +388,7 @@ fn stress_grandchild_passes_and_leaves_nothing() {
 fn stress_escapees_pass_and_leave_nothing() {
     for behaviour in ["escape-setsid", "escape-double-fork"] {
         let (out, report, dir, pids) = stress(behaviour, &["--n", "1..3", "--m", "1..3"]);
-        assert_eq!(code(&out), 0, "{behaviour}: {}", stderr(&out));
+        out.success();
         assert_eq!(report["status"], "ok");
         assert_eq!(report["cases"], 3);
         assert!(!dir.path().join("saved").exists());
@@ -439,26 +421,12 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     let pids = PidLog::new();
     // Every case fails slowly (the 800 ms wall-clock limit) and every smaller board fails
     // too, so minimization goes on one slow run after another until interrupted.
-    let mut args = strings(&[
-        "stress",
-        "chess",
-        "--json",
-        "-j",
-        "1",
-        "--n",
-        "3",
-        "--m",
-        "3",
-        "--save",
-        "saved",
-        "--time-limit",
-        "300",
-        "--wall-limit",
-        "800",
-    ]);
-    args.extend(fixture_command("sleep"));
-    let log = pids.path();
-    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    let mut duipai = logged(dir.path(), &pids)
+        .args(["stress", "chess", "--json", "-j", "1"])
+        .args(["--n", "3", "--m", "3", "--save", "saved"])
+        .args(["--time-limit", "300", "--wall-limit", "800"])
+        .fixture(["sleep", "chess"])
+        .start();
     let original = dir.path().join("saved/chess-1.original.in");
     wait_for("the saved failing case", Duration::from_secs(10), || {
         assert!(!duipai.has_exited(), "stress ended before saving a case");
@@ -471,14 +439,14 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     let interrupted = Instant::now();
     let (out, _) = duipai.finish_within(STOP_BOUND);
     let stopped = interrupted.elapsed();
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    let out = out.code(1);
+    let report = out.json();
     assert_eq!(report["status"], "failed");
     assert_eq!(report["verdict"], "TLE");
     assert!(
-        stderr(&out).contains("(interrupted)"),
+        out.stderr().contains("(interrupted)"),
         "minimization was not interrupted:\n{}",
-        stderr(&out)
+        out.stderr()
     );
     // The case as found, complete: valid input, the reference answer, the (empty) output.
     let found = check_saved_case(&CHESS, &original);
@@ -520,10 +488,10 @@ fn stress_interrupted_while_minimizing_keeps_complete_cases() {
 fn stress_interrupted_with_no_failure_exits_130() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pids = PidLog::new();
-    let mut args = strings(&["stress", "chess", "--json", "-j", "2", "--n", "1..4"]);
-    args.extend(fixture_command("correct"));
-    let log = pids.path();
-    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    let mut duipai = logged(dir.path(), &pids)
+        .args(["stress", "chess", "--json", "-j", "2", "--n", "1..4"])
+        .fixture(["correct", "chess"])
+        .start();
     // A few programs have run: the interrupt handler is in place and cases are under way.
     wait_for("some cases", Duration::from_secs(10), || {
         pids.pids().len() >= 5
@@ -535,12 +503,12 @@ fn stress_interrupted_with_no_failure_exits_130() {
     let (out, _) = duipai.finish_within(STOP_BOUND);
     // No failure found is not a pass: the search was cut short (a CI job killed by its
     // timeout must not succeed).
-    assert_eq!(code(&out), 130, "{}", stderr(&out));
-    let report = last_json(&out);
+    let out = out.code(130);
+    let report = out.json();
     assert_eq!(report["status"], "interrupted");
     assert_eq!(report["interrupted"], true);
     assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
-    assert!(stderr(&out).contains("interrupted: no failure"));
+    assert!(out.stderr().contains("interrupted: no failure"));
     assert!(!dir.path().join("duipai-failures").exists());
     pids.assert_none_alive(GRACE);
 }
@@ -549,14 +517,11 @@ fn stress_interrupted_with_no_failure_exits_130() {
 fn pack_interrupted_leaves_only_complete_files() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pack = dir.path().join("pack");
-    let args: Vec<OsString> = vec![
-        "pack".into(),
-        "chessboard".into(),
-        "--out".into(),
-        pack.clone().into(),
-    ];
-    let args: Vec<&OsStr> = args.iter().map(OsString::as_os_str).collect();
-    let mut duipai = Background::start(dir.path(), &args, &[]);
+    let mut duipai = Duipai::new()
+        .current_dir(dir.path())
+        .args(["pack", "chessboard", "--out"])
+        .arg(&pack)
+        .start();
     let inputs = || {
         files_below(&pack)
             .into_iter()
@@ -570,11 +535,12 @@ fn pack_interrupted_leaves_only_complete_files() {
     // A fast (release) build may have finished already: then there is nothing to interrupt.
     let _ = duipai.signal(libc::SIGINT);
     let (out, _) = duipai.finish_within(STOP_BOUND);
-    let finished = out.status.success();
+    let status = out.output.status;
+    let finished = status.success();
     if !finished {
         // The interrupt is handled: pack stops between tests, says so, exits 130.
-        assert_eq!(out.status.code(), Some(130), "{:?}", out.status);
-        let says = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(status.code(), Some(130), "{status:?}");
+        let says = out.stderr();
         assert!(
             says.contains("duipai: interrupted: stopped after"),
             "{says}"
@@ -586,8 +552,7 @@ fn pack_interrupted_leaves_only_complete_files() {
     assert_eq!(
         !manifest.contains("\n# INCOMPLETE"),
         finished,
-        "only a finished pack is unmarked: {:?}\n{manifest}",
-        out.status
+        "only a finished pack is unmarked: {status:?}\n{manifest}"
     );
     assert!(
         manifest.contains("\n24.ans\t"),
@@ -618,13 +583,13 @@ fn pack_interrupted_leaves_only_complete_files() {
         }
     }
     assert!(checked >= 2, "only {checked} inputs");
-    eprintln!("pack: {:?} with {checked} inputs written", out.status);
+    eprintln!("pack: {status:?} with {checked} inputs written");
 }
 
 /// Starts `duipai ARGS -- fixture sleepers chess` (each program and its two copies sleep
 /// forever), waits until `programs` programs are running with their copies, sends `signal`
 /// and checks that duipai stops within [`STOP_BOUND`] and that every process is gone.
-fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Output {
+fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Ran {
     interrupt_while("sleepers", 3, args, programs, signal)
 }
 
@@ -637,13 +602,13 @@ fn interrupt_while(
     args: &[&str],
     programs: usize,
     signal: i32,
-) -> Output {
+) -> Ran {
     let dir = two_cases();
     let pids = PidLog::new();
-    let mut args = strings(args);
-    args.extend(fixture_command(behaviour));
-    let log = pids.path();
-    let mut duipai = Background::start(dir.path(), &os(&args), &[(PidLog::VAR, log.as_os_str())]);
+    let mut duipai = logged(dir.path(), &pids)
+        .args(args)
+        .fixture([behaviour, "chess"])
+        .start();
     wait_for(
         "the programs and their copies",
         Duration::from_secs(10),
@@ -675,20 +640,17 @@ fn test_interrupted_kills_every_process_it_started() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
+    let out = out.code(130);
     assert!(
-        stderr(&out).contains("duipai: interrupted: 0 of 2 cases judged"),
+        out.stderr()
+            .contains("duipai: interrupted: 0 of 2 cases judged"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
-    let report = last_json(&out);
+    let report = out.json();
     assert_eq!(report["status"], "interrupted", "{report}");
     // Runs cut short by the interrupt are not judged.
-    assert!(
-        !crate::util::stdout(&out).contains("RE "),
-        "{}",
-        crate::util::stdout(&out)
-    );
+    assert!(!out.stdout().contains("RE "), "{}", out.stdout());
 }
 
 /// Interrupted while each program sleeps beside a process that left its group: the
@@ -702,8 +664,8 @@ fn test_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
-    assert!(stderr(&out).contains("interrupted"), "{}", stderr(&out));
+    let out = out.code(130);
+    assert!(out.stderr().contains("interrupted"), "{}", out.stderr());
 }
 
 #[test]
@@ -723,8 +685,7 @@ fn stress_interrupted_kills_escaped_processes() {
         2,
         libc::SIGINT,
     );
-    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["status"], "interrupted");
+    assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 
 #[test]
@@ -742,8 +703,7 @@ fn stress_terminated_kills_every_process_it_started() {
         2,
         libc::SIGTERM,
     );
-    assert_eq!(code(&out), 130, "{:?}\n{}", out.status, stderr(&out));
-    assert_eq!(last_json(&out)["status"], "interrupted");
+    assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,21 +4,13 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Output;
 
-use crate::util::{code, duipai_in, fixture, last_json, stderr, stdout};
+use crate::util::{Duipai, fixture};
 use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
-/// Runs `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
-fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Output {
-    let fx = fixture_str();
-    let mut all = args.to_vec();
-    all.extend(["--", &fx, behaviour, problem]);
-    duipai_in(dir, &all)
-}
-
-fn fixture_str() -> String {
-    fixture().to_string_lossy().into_owned()
+/// `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
+fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Duipai {
+    Duipai::in_dir(dir).args(args).fixture([behaviour, problem])
 }
 
 /// Parses a saved input with the default bounds: every saved case must be valid.
@@ -46,13 +38,13 @@ fn stress_finds(
     extra: &[&str],
 ) -> (Box<dyn Instance>, Box<dyn Instance>) {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let mut args = vec!["stress", problem.name(), "--json", "-j", "2"];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&["--", &fx, behaviour, problem.name()]);
-    let out = duipai_in(dir.path(), &args);
-    assert_eq!(code(&out), 1, "stderr:\n{}", stderr(&out));
-    let report = last_json(&out);
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", problem.name(), "--json", "-j", "2"])
+        .args(extra)
+        .fixture([behaviour, problem.name()])
+        .run()
+        .code(1);
+    let report = out.json();
     assert_eq!(report["status"], "failed");
     let seed = report["seed"].as_u64().expect("seed");
     let input = dir
@@ -78,11 +70,16 @@ fn stress_finds(
         &["test", problem.name(), input.to_str().unwrap()],
         behaviour,
         problem.name(),
+    )
+    .run()
+    .code(1);
+    assert!(
+        replay
+            .stdout()
+            .contains(report["verdict"].as_str().unwrap())
     );
-    assert_eq!(code(&replay), 1, "{}", stdout(&replay));
-    assert!(stdout(&replay).contains(report["verdict"].as_str().unwrap()));
     // The human report went to stderr, with the line of play and a replay command.
-    let human = stderr(&out);
+    let human = out.stderr();
     assert!(human.contains("reference line of play"), "{human}");
     assert!(human.contains("replay: duipai test"), "{human}");
     (found, small)
@@ -123,14 +120,16 @@ fn stress_finds_a_crash_on_max_size_boards() {
 fn stress_reports_the_lowest_failing_seed_every_time() {
     let run = || {
         let dir = tempfile::tempdir().unwrap();
-        let out = on_fixture(
+        let report = on_fixture(
             dir.path(),
             &["stress", "chess", "--json", "--no-shrink", "-j", "2"],
             "wrong",
             "chess",
-        );
-        assert_eq!(code(&out), 1);
-        last_json(&out)["seed"].as_u64().unwrap()
+        )
+        .run()
+        .code(1)
+        .json();
+        report["seed"].as_u64().unwrap()
     };
     let first = run();
     for _ in 0..3 {
@@ -140,13 +139,14 @@ fn stress_reports_the_lowest_failing_seed_every_time() {
     if first > 1 {
         let dir = tempfile::tempdir().unwrap();
         let n = (first - 1).to_string();
-        let out = on_fixture(
+        on_fixture(
             dir.path(),
             &["stress", "chess", "--json", "-j", "1", "--iterations", &n],
             "wrong",
             "chess",
-        );
-        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        )
+        .run()
+        .success();
     }
 }
 
@@ -168,9 +168,10 @@ fn stress_passes_a_correct_solution_and_counts_cases() {
         ],
         "correct",
         "chessboard",
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = last_json(&out);
+    )
+    .run()
+    .success();
+    let report = out.json();
     assert_eq!(report["status"], "ok");
     assert_eq!(report["cases"], 40);
     assert_eq!(report["first_seed"], 100);
@@ -196,9 +197,10 @@ fn shards_split_the_seed_space() {
         ],
         "correct",
         "chess",
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = last_json(&out);
+    )
+    .run()
+    .success();
+    let report = out.json();
     // Share 2 of 3 from seed 10: 11, 14, 17, 20.
     assert_eq!(report["first_seed"], 11);
     assert_eq!(report["last_seed"], 20);
@@ -236,9 +238,10 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         ],
         "wrong",
         "chess",
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    )
+    .run()
+    .code(1);
+    let report = out.json();
     assert_eq!(report["verdict"], "WA");
     // The replay from the seed names the same generator and reference.
     let seed = report["seed"].as_u64().expect("a seed");
@@ -246,7 +249,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         "duipai stress chess --generator {generator} --reference {reference} --seed {seed} \
          --iterations 1 -- "
     );
-    assert!(stderr(&out).contains(&replay), "{}", stderr(&out));
+    assert!(out.stderr().contains(&replay), "{}", out.stderr());
     // A reference that is not a program is a harness error, exit 2.
     let out = on_fixture(
         dir.path(),
@@ -260,9 +263,10 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         ],
         "correct",
         "chess",
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("reference"), "{}", stderr(&out));
+    )
+    .run()
+    .code(2);
+    assert!(out.stderr().contains("reference"), "{}", out.stderr());
 }
 
 /// The words of the replay lines a failure report printed: the `duipai test` one and the
@@ -290,7 +294,7 @@ fn has_flag(words: &[String], flag: &[&str]) -> bool {
 #[test]
 fn replay_lines_carry_every_flag_that_decides_the_case() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
+    let fx = fixture().to_string_lossy().into_owned();
     let limits = [
         "--time-limit",
         "2000",
@@ -303,17 +307,17 @@ fn replay_lines_carry_every_flag_that_decides_the_case() {
         "--no-rerun",
         "--file-io",
     ];
-    let mut args = vec!["stress", "chess", "--json", "-j", "2", "--save", "rp"];
-    args.extend(["--n", "2..3", "--m", "2", "--max-value", "9"]);
-    args.extend(["--shrink-time", "5", "--compiler", "cpp=g++ -O1"]);
-    args.extend(limits);
     let program = [fx.as_str(), "wrong", "chess", "--file-io"];
-    args.push("--");
-    args.extend(program);
-    let out = duipai_in(dir.path(), &args);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let seed = last_json(&out)["seed"].as_u64().expect("a seed");
-    let (test, stress) = replay_lines(&stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--json", "-j", "2", "--save", "rp"])
+        .args(["--n", "2..3", "--m", "2", "--max-value", "9"])
+        .args(["--shrink-time", "5", "--compiler", "cpp=g++ -O1"])
+        .args(limits)
+        .program(program)
+        .run()
+        .code(1);
+    let seed = out.json()["seed"].as_u64().expect("a seed");
+    let (test, stress) = replay_lines(&out.stderr());
 
     let limit_flags: Vec<&[&str]> = vec![
         &["--time-limit", "2000"],
@@ -350,12 +354,8 @@ fn replay_lines_carry_every_flag_that_decides_the_case() {
     );
 
     // Both lines, run as printed, find the same failure, and the saved cases stay in rp/.
-    let replayed = duipai_in(
-        dir.path(),
-        &stress[1..].iter().map(String::as_str).collect::<Vec<_>>(),
-    );
-    assert_eq!(code(&replayed), 1, "{}", stderr(&replayed));
-    let human = stdout(&replayed);
+    let replayed = Duipai::in_dir(dir.path()).args(&stress[1..]).run().code(1);
+    let human = replayed.stdout();
     assert!(
         human.contains(&format!("FAILED on seed {seed} after 1 case")),
         "{human}"
@@ -364,12 +364,8 @@ fn replay_lines_carry_every_flag_that_decides_the_case() {
         human.contains("replaying 1 failing case saved in rp"),
         "{human}"
     );
-    let judged = duipai_in(
-        dir.path(),
-        &test[1..].iter().map(String::as_str).collect::<Vec<_>>(),
-    );
-    assert_eq!(code(&judged), 1, "{}", stderr(&judged));
-    assert!(stdout(&judged).contains("WA"), "{}", stdout(&judged));
+    let judged = Duipai::in_dir(dir.path()).args(&test[1..]).run().code(1);
+    assert!(judged.stdout().contains("WA"), "{}", judged.stdout());
     assert!(!dir.path().join("duipai-failures").exists());
 }
 
@@ -402,9 +398,10 @@ fn test_accepts_a_correct_program_and_writes_reports() {
         ],
         "correct",
         "chess",
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = last_json(&out);
+    )
+    .run()
+    .success();
+    let report = out.json();
     assert_eq!(report["status"], "ok");
     let names: Vec<&str> = report["cases"]
         .as_array()
@@ -425,14 +422,15 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     let dir = case_dir();
     fs::write(dir.path().join("a.ans"), "3\n").unwrap();
     let junit = dir.path().join("report.xml");
-    let out = on_fixture(
+    let text = on_fixture(
         dir.path(),
         &["test", "chess", ".", "--junit", junit.to_str().unwrap()],
         "correct",
         "chess",
-    );
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    )
+    .run()
+    .code(1)
+    .stdout();
     assert!(text.contains("WA  a.in"), "{text}");
     assert!(text.contains("expected 3, found 2"), "{text}");
     // The first failures get a unified diff of expected and actual output.
@@ -448,9 +446,10 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
 #[test]
 fn test_shows_a_diff_for_malformed_output() {
     let dir = case_dir();
-    let out = on_fixture(dir.path(), &["test", "chess", "."], "garbage", "chess");
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    let text = on_fixture(dir.path(), &["test", "chess", "."], "garbage", "chess")
+        .run()
+        .code(1)
+        .stdout();
     assert!(text.contains("PE  a.in"), "{text}");
     assert!(
         text.contains("--- expected") && text.contains("+++ actual"),
@@ -472,12 +471,13 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
         &["test", "chess", ".", "--junit", "notes.txt"],
         "correct",
         "chess",
-    );
-    assert_eq!(code(&out), 2);
+    )
+    .run()
+    .code(2);
     assert!(
-        stderr(&out).contains("refusing to overwrite"),
+        out.stderr().contains("refusing to overwrite"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     assert_eq!(fs::read_to_string(&precious).unwrap(), "my notes\n");
 }
@@ -486,49 +486,37 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
 fn test_harness_errors_exit_2() {
     let dir = case_dir();
     // A program that cannot start.
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", ".", "--", "/nonexistent/solution"],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("cannot start"), "{}", stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "chess", "."])
+        .program(["/nonexistent/solution"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("cannot start"), "{}", out.stderr());
     // A directory without inputs.
     let empty = tempfile::tempdir().unwrap();
-    let out = on_fixture(empty.path(), &["test", "chess", "."], "correct", "chess");
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("no *.in files"), "{}", stderr(&out));
+    let test_correct = |dir: &Path| {
+        on_fixture(dir, &["test", "chess", "."], "correct", "chess")
+            .run()
+            .code(2)
+    };
+    let out = test_correct(empty.path());
+    assert!(out.stderr().contains("no *.in files"), "{}", out.stderr());
     // An invalid input with no answer beside it: positioned message.
     fs::write(dir.path().join("d.in"), "1 1\n7\n").unwrap();
-    let out = on_fixture(dir.path(), &["test", "chess", "."], "correct", "chess");
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("d.in:3:1"), "{}", stderr(&out));
+    let out = test_correct(dir.path());
+    assert!(out.stderr().contains("d.in:3:1"), "{}", out.stderr());
 }
 
 #[test]
 fn test_judges_file_io_programs() {
     let dir = case_dir();
-    let fx = fixture_str();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--file-io",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-            "--file-io",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
-    // The same program reading stdin under --file-io reads nothing and prints nothing.
-    let out = on_fixture(
+    let test = on_fixture(
         dir.path(),
         &["test", "chess", ".", "--file-io"],
         "correct",
         "chess",
     );
-    assert_eq!(code(&out), 1);
+    test.clone().program(["--file-io"]).run().success();
+    // The same program reading stdin under --file-io reads nothing and prints nothing.
+    test.run().code(1);
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::util::{code, duipai_in, fixture, last_json, stderr};
+use crate::util::Duipai;
 
 /// One load at a time: these tests would otherwise pile their loads on each other.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -61,25 +61,15 @@ fn write_sample(dir: &Path) {
 /// of the fixture behaving as `behaviour` (with its arguments): the case's JSON record.
 fn test_fixture(dir: &Path, cpu_ms: u64, behaviour: &[&str]) -> serde_json::Value {
     write_sample(dir);
-    let fixture = fixture();
-    let wall = WALL_LIMIT_MS.to_string();
-    let cpu = cpu_ms.to_string();
-    let mut args = vec![
-        "test",
-        "chess",
-        "sample.in",
-        "--json",
-        "--time-limit",
-        &cpu,
-        "--wall-limit",
-        &wall,
-        "--",
-        fixture.to_str().unwrap(),
-    ];
-    args.extend_from_slice(behaviour);
-    args.push("chess");
-    let out = duipai_in(dir, &args);
-    last_json(&out)["cases"][0].clone()
+    let report = Duipai::in_dir(dir)
+        .args(["test", "chess", "sample.in", "--json"])
+        .args(["--time-limit", &cpu_ms.to_string()])
+        .args(["--wall-limit", &WALL_LIMIT_MS.to_string()])
+        .fixture(behaviour)
+        .program(["chess"])
+        .run()
+        .json();
+    report["cases"][0].clone()
 }
 
 #[test]
@@ -119,35 +109,14 @@ fn stress_on_a_busy_machine_finds_no_failure_in_a_correct_program() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let _load = Load::start();
-    let fixture = fixture();
-    let wall = WALL_LIMIT_MS.to_string();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--n",
-            "1..3",
-            "--m",
-            "1..3",
-            "--iterations",
-            "4",
-            "-j",
-            "2",
-            "--time-limit",
-            "1000",
-            "--wall-limit",
-            &wall,
-            "--json",
-            "--",
-            fixture.to_str().unwrap(),
-            "burn-cpu",
-            "150",
-            "chess",
-        ],
-    );
-    let report = last_json(&out);
-    assert_eq!(code(&out), 0, "{report}\n{}", stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--n", "1..3", "--m", "1..3"])
+        .args(["--iterations", "4", "-j", "2", "--time-limit", "1000"])
+        .args(["--wall-limit", &WALL_LIMIT_MS.to_string(), "--json"])
+        .fixture(["burn-cpu", "150", "chess"])
+        .run();
+    let report = out.json();
+    out.success();
     assert_eq!(report["status"], "ok", "{report}");
     assert_eq!(report["cases"], 4, "{report}");
     let saved = dir.path().join("duipai-failures");

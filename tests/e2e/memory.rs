@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::util::{code, duipai_in, last_json, require, wait_until_executable};
+use crate::util::{Duipai, require, wait_until_executable};
 use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Verdict};
 use duipai::run::{self, IoMode, Limits};
@@ -85,12 +85,13 @@ fn a_program_that_ends_at_once_has_a_small_figure_of_its_own() {
     // The same through the command line: a figure in JSON, not 0 or null.
     let sample = dir.path().join("sample.in");
     std::fs::write(&sample, CHESS_SAMPLE).unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", "sample.in", "--json", "--", "./trivial"],
-    );
-    assert_eq!(code(&out), 0);
-    let kib = last_json(&out)["cases"][0]["memory_kib"]
+    let report = Duipai::in_dir(dir.path())
+        .args(["test", "chess", "sample.in", "--json"])
+        .program(["./trivial"])
+        .run()
+        .success()
+        .json();
+    let kib = report["cases"][0]["memory_kib"]
         .as_u64()
         .expect("a memory figure");
     assert!(kib > 0 && kib < 8 * 1024, "{kib} KiB");
@@ -138,19 +139,14 @@ const HUGE_BYTEARRAY_PY: &str = "x = bytearray(3200000000)\nprint(len(x))\n";
 /// detail.
 fn judged(dir: &Path, program: &[&str]) -> (String, String) {
     std::fs::write(dir.join("sample.in"), CHESS_SAMPLE).unwrap();
-    let mut args = vec![
-        "test",
-        "chess",
-        "sample.in",
-        "--memory-limit",
-        "512",
-        "--json",
-        "--",
-    ];
-    args.extend_from_slice(program);
-    let out = duipai_in(dir, &args);
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
-    let case = &last_json(&out)["cases"][0];
+    let report = Duipai::in_dir(dir)
+        .args(["test", "chess", "sample.in", "--memory-limit", "512"])
+        .arg("--json")
+        .program(program)
+        .run()
+        .code(1)
+        .json();
+    let case = &report["cases"][0];
     (
         case["verdict"].as_str().unwrap_or_default().to_string(),
         case["detail"].as_str().unwrap_or_default().to_string(),

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
-use crate::util::{code, duipai_in, fixture, last_json, stdout};
+use crate::util::{Duipai, require};
 
 /// Runs `duipai stress PROBLEM -j JOBS --json --save DIR [extra] -- fixture BUG PROBLEM` in
 /// `dir` and returns the JSON report and the minimized case. Minimization gets ten minutes
@@ -19,24 +19,15 @@ fn stress(
     jobs: &str,
     extra: &[&str],
 ) -> (serde_json::Value, Box<dyn Instance>) {
-    let fixture = fixture();
     let save = format!("failures-{bug}-{jobs}");
-    let mut args = vec![
-        "stress",
-        problem,
-        "-j",
-        jobs,
-        "--json",
-        "--save",
-        &save,
-        "--shrink-time",
-        "600",
-    ];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&["--", fixture.to_str().unwrap(), bug, problem]);
-    let out = duipai_in(dir, &args);
-    assert_eq!(code(&out), 1, "{}", stdout(&out));
-    let report = last_json(&out);
+    let report = Duipai::in_dir(dir)
+        .args(["stress", problem, "-j", jobs, "--json", "--save", &save])
+        .args(["--shrink-time", "600"])
+        .args(extra)
+        .fixture([bug, problem])
+        .run()
+        .code(1)
+        .json();
     let input = dir.join(report["input"].as_str().unwrap());
     let text = std::fs::read(&input).unwrap();
     let game = problem::by_name(problem).unwrap();
@@ -128,29 +119,19 @@ fn the_minimized_case_does_not_depend_on_the_workers() {
 #[test]
 fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
     // --no-shrink keeps the 12×12 board the crash was found on.
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chessboard",
-            "--no-shrink",
-            "--json",
-            "--",
-            fixture.to_str().unwrap(),
-            "crash-max",
-            "chessboard",
-        ],
-    );
-    assert_eq!(code(&out), 1);
-    let report = last_json(&out);
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chessboard", "--no-shrink", "--json"])
+        .fixture(["crash-max", "chessboard"])
+        .run()
+        .code(1);
+    let report = out.json();
     let path = dir
         .path()
         .join(report["explanation"].as_str().expect("an explanation file"));
     let whole = std::fs::read_to_string(&path).unwrap();
     assert!(whole.starts_with("Board 12×12"), "{whole}");
-    let text = String::from_utf8_lossy(&out.stderr).into_owned();
+    let text = out.stderr();
     assert!(text.contains("more moves ..."), "{text}");
     assert!(text.contains(&format!(
         "(the whole line of play: {}",
@@ -197,24 +178,14 @@ fn write_sum_problem(dir: &Path) {
 fn unknown_problems_shrink_as_text_with_a_validator() {
     let dir = tempfile::tempdir().unwrap();
     write_sum_problem(dir.path());
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "sum",
-            "--generator",
-            "sh gen.sh",
-            "--reference",
-            "./ref.sh",
-            "--validator",
-            "./valid.sh",
-            "--json",
-            "--",
-            "./bad.sh",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
-    let report = last_json(&out);
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "sum", "--generator", "sh gen.sh"])
+        .args(["--reference", "./ref.sh"])
+        .args(["--validator", "./valid.sh", "--json"])
+        .program(["./bad.sh"])
+        .run()
+        .code(1);
+    let report = out.json();
     assert_eq!(report["problem"], "sum");
     let input =
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
@@ -232,7 +203,7 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
     assert!(input.contains("100"));
     assert!(report["input"].as_str().unwrap().contains("sum-1"));
     // A text case is labelled with its size in lines and tokens.
-    let human = String::from_utf8_lossy(&out.stderr);
+    let human = out.stderr();
     let tokens = numbers.len();
     let label = if tokens == 1 { "token" } else { "tokens" };
     assert!(
@@ -250,21 +221,13 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
 fn unknown_problems_without_a_validator_are_checked_by_the_reference() {
     let dir = tempfile::tempdir().unwrap();
     write_sum_problem(dir.path());
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "sum",
-            "--generator",
-            "./gen.sh",
-            "--reference",
-            "./ref.sh",
-            "--",
-            "./bad.sh",
-        ],
-    );
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    let text = Duipai::in_dir(dir.path())
+        .args(["stress", "sum", "--generator", "./gen.sh"])
+        .args(["--reference", "./ref.sh"])
+        .program(["./bad.sh"])
+        .run()
+        .code(1)
+        .stdout();
     assert!(
         text.contains(
             "note: without a --validator, a smaller input counts as valid when the reference \
@@ -287,21 +250,12 @@ fn write_files(dir: &Path, files: &[(&str, &str)]) {
     }
 }
 
-/// python3, which these problems' programs are written in: a missing one fails the test with
-/// what to install.
-fn require_python() {
-    let found = std::process::Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(found, "these tests need python3 on PATH: install Python 3");
-}
-
 /// The inversion count of "n, then n numbers", with a bug that counts equal pairs: the
 /// minimized case drops numbers together with n, down to two equal numbers.
 #[test]
 fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
-    require_python();
+    // The programs of these problems are in Python.
+    require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
@@ -330,25 +284,13 @@ fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
             ),
         ],
     );
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "inversions",
-            "--generator",
-            "python3 gen.py",
-            "--reference",
-            "brute.py",
-            "--validator",
-            "val.py",
-            "--json",
-            "--",
-            "python3",
-            "sol.py",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
-    let report = last_json(&out);
+    let report = Duipai::in_dir(dir.path())
+        .args(["stress", "inversions", "--generator", "python3 gen.py"])
+        .args(["--reference", "brute.py", "--validator", "val.py", "--json"])
+        .program(["python3", "sol.py"])
+        .run()
+        .code(1)
+        .json();
     assert_eq!(report["one_minimal"], true);
     let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
     assert_eq!(input.unwrap(), "2\n1 1\n");
@@ -357,7 +299,8 @@ fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
 /// T test cases, a bug in one of them: the minimized input is that case alone, with T = 1.
 #[test]
 fn a_bug_in_one_case_of_eight_ends_with_t_1() {
-    require_python();
+    // The programs of these problems are in Python.
+    require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
@@ -391,30 +334,20 @@ fn a_bug_in_one_case_of_eight_ends_with_t_1() {
             ),
         ],
     );
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "maxes",
-            "--generator",
-            "python3 gen.py",
-            "--reference",
-            "python3 brute.py",
-            "--validator",
-            "python3 val.py",
-            "--json",
-            "--",
-            "python3",
-            "sol.py",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
-    let report = last_json(&out);
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "maxes", "--generator", "python3 gen.py"])
+        .args(["--reference", "python3 brute.py"])
+        .args(["--validator", "python3 val.py"])
+        .arg("--json")
+        .program(["python3", "sol.py"])
+        .run()
+        .code(1);
+    let report = out.json();
     let input =
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
     // One case of two numbers, the 9 last: `1 / 2 / x 9` with x lowered to 1.
     assert_eq!(input, "1\n2\n1 9\n");
-    let human = String::from_utf8_lossy(&out.stderr);
+    let human = out.stderr();
     assert!(human.contains("(no smaller candidate fails)"), "{human}");
     assert!(human.contains("case (3 lines, 4 tokens)"), "{human}");
 }

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Mutex;
 
+use crate::util::Duipai;
 use clap::Parser;
 use duipai::app::args::{Cli, Command as Sub};
 use duipai::pack::parse_plan;
@@ -99,13 +99,6 @@ fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static 
     }));
     cache.push(((problem.name(), layout, seed), p));
     p
-}
-
-fn duipai(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args(args)
-        .output()
-        .expect("running duipai")
 }
 
 fn text(bytes: &[u8]) -> &str {
@@ -544,10 +537,9 @@ fn plan_comments_are_true() {
                 .unwrap_or_else(|| panic!("`{command}` is not followed by the point it prints"));
             let words = shell_words::split(command).unwrap();
             let words: Vec<&str> = words[1..].iter().map(String::as_str).collect();
-            let out = duipai(&words);
-            assert!(out.status.success(), "{command}: {out:?}");
+            let out = Duipai::new().args(&words).run().success();
             assert_eq!(
-                text(&out.stdout),
+                text(&out.output.stdout),
                 point_text(problem, point),
                 "`{command}` does not print test point {point}"
             );
@@ -589,10 +581,11 @@ fn plan_comments_are_true() {
 #[test]
 fn seed_zero_keeps_the_written_seeds_and_others_change_every_test() {
     let a = &packed(&CHESS, Layout::Plain, 0).tree;
-    let first = duipai(&[
-        "gen", "chess", "--n", "2", "--m", "2", "--b-zero", "--family", "uniform", "--seed", "101",
-    ]);
-    assert_eq!(a["1.in"], first.stdout);
+    let first = Duipai::new()
+        .args(["gen", "chess", "--n", "2", "--m", "2", "--b-zero"])
+        .args(["--family", "uniform", "--seed", "101"])
+        .run();
+    assert_eq!(a["1.in"], first.output.stdout);
     let b = &packed(&CHESS, Layout::Plain, 7).tree;
     // The random 10×10 points differ with another seed (18 is every value at the bound, and
     // small boards may coincide by chance).
@@ -710,14 +703,18 @@ fn refuses_a_non_empty_directory_without_force() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "keep me").unwrap();
     let out_dir = dir.path().to_str().unwrap();
-    let out = duipai(&["pack", "chess", "--out", out_dir]);
-    let stderr = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let out = Duipai::new()
+        .args(["pack", "chess", "--out", out_dir])
+        .run()
+        .code(2);
+    let stderr = text(&out.output.stderr);
     assert!(stderr.contains("is not empty; pass --force"), "{stderr}");
     assert_eq!(read_tree(dir.path()).len(), 1, "nothing written");
 
-    let out = duipai(&["pack", "chess", "--out", out_dir, "--force"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    Duipai::new()
+        .args(["pack", "chess", "--out", out_dir, "--force"])
+        .run()
+        .success();
     let tree = read_tree(dir.path());
     assert_eq!(text(&tree["notes.txt"]), "keep me");
     assert!(tree.contains_key("20.ans") && tree.contains_key(MANIFEST));
@@ -727,18 +724,15 @@ fn refuses_a_non_empty_directory_without_force() {
 fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("pack");
-    let out = duipai(&[
-        "pack",
-        "chessboard",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--layout",
-        "icpc",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = Duipai::new()
+        .args(["pack", "chessboard", "--out"])
+        .arg(&out_dir)
+        .args(["--layout", "icpc"])
+        .run()
+        .success();
     // stderr is not a terminal here: the format version, the bounds' coverage and one
     // summary line, no progress bar.
-    let stderr = text(&out.stderr);
+    let stderr = text(&out.output.stderr);
     assert_eq!(stderr.lines().count(), 3, "{stderr}");
     assert!(
         stderr.contains(
@@ -763,8 +757,7 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
         .collect();
     let mut args = vec!["validate", "chessboard"];
     args.extend(inputs.iter().map(String::as_str));
-    let out = duipai(&args);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Duipai::new().args(args).run().success();
 }
 
 #[test]
@@ -773,8 +766,10 @@ fn a_failed_plan_leaves_the_previous_manifest_and_a_good_run_replaces_it() {
     let d = dir.path();
     let out_dir = d.join("p");
     std::fs::write(d.join("one.plan"), "gen chess --n 2 --seed 1\n").unwrap();
-    let before = in_dir(d, &["pack", "chess", "--out", "p", "--plan", "one.plan"]);
-    assert_eq!(before.status.code(), Some(0), "{}", text(&before.stderr));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--plan", "one.plan"])
+        .run()
+        .success();
     let manifest = std::fs::read(out_dir.join(MANIFEST)).unwrap();
     // A plan whose second line is bad fails before anything is written...
     std::fs::write(
@@ -782,13 +777,11 @@ fn a_failed_plan_leaves_the_previous_manifest_and_a_good_run_replaces_it() {
         "gen chess --n 2 --seed 1\ngen chess --n 2 --seed x\n",
     )
     .unwrap();
-    let out = in_dir(
-        d,
-        &[
-            "pack", "chess", "--out", "p", "--force", "--plan", "bad.plan",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(2));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--force"])
+        .args(["--plan", "bad.plan"])
+        .run()
+        .code(2);
     assert_eq!(std::fs::read(out_dir.join(MANIFEST)).unwrap(), manifest);
     // ...and a good run replaces the manifest.
     let mut opts = options(&CHESS, &out_dir, Layout::Plain, 0);
@@ -797,15 +790,6 @@ fn a_failed_plan_leaves_the_previous_manifest_and_a_good_run_replaces_it() {
     let manifest = std::fs::read_to_string(out_dir.join(MANIFEST)).unwrap();
     assert!(manifest.starts_with("# duipai pack chess --layout plain --seed 0 (plan <built-in"));
     assert_eq!(manifest.matches("# duipai pack").count(), 1, "{manifest}");
-}
-
-/// Runs `duipai ARGS` in `dir`.
-fn in_dir(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("running duipai")
 }
 
 /// A plan of `n` small chess tests (`tN.plan` in `dir`).
@@ -823,8 +807,10 @@ fn force_removes_only_what_the_manifest_lists() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let p = d.join("p");
-    let out = in_dir(d, &["pack", "chess", "--out", "p", "--layout", "icpc"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--layout", "icpc"])
+        .run()
+        .success();
     // The setter's own test and notes, which no manifest lists.
     std::fs::write(p.join("data/secret/99-hand.in"), "1 1\n5\n0\n").unwrap();
     std::fs::write(p.join("data/secret/99-hand.ans"), "5\n").unwrap();
@@ -836,9 +822,8 @@ fn force_removes_only_what_the_manifest_lists() {
 
     // Without --force: refused, and the refusal says exactly what --force would do.
     let before = read_tree(&p);
-    let out = in_dir(d, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let out = Duipai::in_dir(d).args(args).run().code(2);
+    let err = text(&out.output.stderr);
     assert_eq!(read_tree(&p), before, "nothing changed");
     for says in [
         "p is not empty; pass --force to write the chess pack (icpc layout) into it",
@@ -856,9 +841,8 @@ fn force_removes_only_what_the_manifest_lists() {
         assert!(err.contains(says), "missing {says:?} in\n{err}");
     }
 
-    let out = in_dir(d, &[&args[..], &["--force"]].concat());
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d).args(args).arg("--force").run().success();
+    let err = text(&out.output.stderr);
     let tree = read_tree(&p);
     let package = pack::icpc::setter_paths(&CHESS, pack::IcpcVersion::V2025_09);
     let mut names: Vec<&str> = tree
@@ -901,14 +885,12 @@ fn force_removes_only_what_the_manifest_lists() {
     // Without a manifest, nothing is the previous pack's: a forced pack removes nothing.
     std::fs::remove_file(p.join(MANIFEST)).unwrap();
     let plan = small_plan(d, "chess", 1);
-    let out = in_dir(
-        d,
-        &[
-            "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan, "--force",
-        ],
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--layout", "icpc"])
+        .args(["--plan", &plan, "--force"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     assert!(p.join("data/secret/02.in").exists(), "{err}");
     assert!(!err.contains("removed"), "{err}");
     assert!(
@@ -925,7 +907,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
     let args = [
         "pack", "chess", "--out", "p", "--layout", "icpc", "--plan", &plan, "--force",
     ];
-    assert_eq!(in_dir(d, &args).status.code(), Some(0));
+    Duipai::in_dir(d).args(args).run().success();
     let yaml = d.join("p/problem.yaml");
     // The setter adds a license and a uuid, a comment, and changes the order and the name.
     let edited = "# NOI 2018 day 1, problem A\n\
@@ -937,9 +919,8 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
                     memory: 256\n  \
                     output: 8\n";
     std::fs::write(&yaml, edited).unwrap();
-    let out = in_dir(d, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d).args(args).run().success();
+    let err = text(&out.output.stderr);
     assert_eq!(
         std::fs::read_to_string(&yaml).unwrap(),
         edited.replace(
@@ -952,19 +933,18 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
         "{err}"
     );
     // Packing again changes nothing and says nothing about it.
-    let out = in_dir(d, &args);
+    let out = Duipai::in_dir(d).args(args).run();
     assert!(
-        !text(&out.stderr).contains("problem.yaml"),
+        !text(&out.output.stderr).contains("problem.yaml"),
         "{}",
-        text(&out.stderr)
+        text(&out.output.stderr)
     );
 
     // A file duipai cannot merge line by line is left exactly as it is, with a warning.
     let flow = "name: Chess\nlimits: {time_limit: 2, memory: 64}\nlicense: cc0\n";
     std::fs::write(&yaml, flow).unwrap();
-    let out = in_dir(d, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d).args(args).run().success();
+    let err = text(&out.output.stderr);
     assert_eq!(std::fs::read_to_string(&yaml).unwrap(), flow);
     assert!(
         err.contains("warning: problem.yaml left as it is (line 2: limits is written on one line"),
@@ -978,11 +958,10 @@ fn packs_of_two_problems_share_one_folder() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let p = d.join("evaldata");
-    let out = in_dir(
-        d,
-        &["pack", "chess", "--out", "evaldata", "--layout", "noi"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "evaldata", "--layout", "noi"])
+        .run()
+        .success();
     let chess = read_tree(&p);
     let chess_manifest = text(&chess[MANIFEST]).to_string();
     let plan = small_plan(d, "chessboard", 2);
@@ -997,9 +976,8 @@ fn packs_of_two_problems_share_one_folder() {
         &plan,
     ];
 
-    let out = in_dir(d, &args);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let out = Duipai::in_dir(d).args(args).run().code(2);
+    let err = text(&out.output.stderr);
     for says in [
         "replaces no file",
         "creates 4 files",
@@ -1010,9 +988,8 @@ fn packs_of_two_problems_share_one_folder() {
     }
     assert_eq!(read_tree(&p), chess);
 
-    let out = in_dir(d, &[&args[..], &["--force"]].concat());
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d).args(args).arg("--force").run().success();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains("kept the 60 files of the chess pack (noi layout)"),
         "{err}"
@@ -1036,14 +1013,12 @@ fn packs_of_two_problems_share_one_folder() {
 
     // Packing chess again removes only chess files: the chessboard pack stays whole.
     let plan = small_plan(d, "chess", 3);
-    let out = in_dir(
-        d,
-        &[
-            "pack", "chess", "--out", "evaldata", "--layout", "noi", "--plan", &plan, "--force",
-        ],
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "evaldata", "--layout", "noi"])
+        .args(["--plan", &plan, "--force"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains("removed 54 files of the previous chess pack (noi layout)"),
         "{err}"
@@ -1069,24 +1044,18 @@ fn packs_of_two_problems_share_one_folder() {
 
     // Two packs that would write the same names are refused, --force or not.
     let plain = d.join("plain");
-    let out = in_dir(d, &["pack", "chess", "--out", "plain", "--plan", &plan]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "plain", "--plan", &plan])
+        .run()
+        .success();
     let before = read_tree(&plain);
     let plan = small_plan(d, "chessboard", 1);
-    let out = in_dir(
-        d,
-        &[
-            "pack",
-            "chessboard",
-            "--out",
-            "plain",
-            "--plan",
-            &plan,
-            "--force",
-        ],
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chessboard", "--out", "plain", "--plan", &plan])
+        .arg("--force")
+        .run()
+        .code(2);
+    let err = text(&out.output.stderr);
     assert!(
         err.contains(
             "the chessboard pack (plain layout) would overwrite 1.in, 1.ans, which manifest.txt \
@@ -1104,19 +1073,20 @@ fn an_interrupted_pack_is_cleared_by_the_next_one() {
     let d = dir.path();
     let p = d.join("p");
     let plan = small_plan(d, "chess", 4);
-    let out = in_dir(d, &["pack", "chess", "--out", "p", "--plan", &plan]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--plan", &plan])
+        .run()
+        .success();
     // As an interrupted pack leaves it: the section marked, naming every file.
     let manifest = std::fs::read_to_string(p.join(MANIFEST)).unwrap();
     let marked = manifest.replacen("\n", &format!("\n{}\n", pack::manifest::INCOMPLETE), 1);
     std::fs::write(p.join(MANIFEST), &marked).unwrap();
     let plan = small_plan(d, "chess", 1);
-    let out = in_dir(
-        d,
-        &["pack", "chess", "--out", "p", "--plan", &plan, "--force"],
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "p", "--plan", &plan, "--force"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     assert!(err.contains("removed 6 files"), "{err}");
     let tree = read_tree(&p);
     assert_eq!(tree.len(), 3, "{:?}", tree.keys());
@@ -1144,12 +1114,11 @@ fn a_manifest_duipai_did_not_write_is_never_acted_on() {
         ),
     ] {
         std::fs::write(p.join(MANIFEST), &manifest).unwrap();
-        let out = in_dir(
-            d,
-            &["pack", "chess", "--out", "p", "--plan", &plan, "--force"],
-        );
-        let err = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
+        let out = Duipai::in_dir(d)
+            .args(["pack", "chess", "--out", "p", "--plan", &plan, "--force"])
+            .run()
+            .code(2);
+        let err = text(&out.output.stderr);
         assert!(err.contains(says), "{err}");
         assert!(err.contains("not a manifest duipai wrote"), "{err}");
         assert_eq!(std::fs::read_to_string(p.join(MANIFEST)).unwrap(), manifest);
@@ -1188,16 +1157,14 @@ fn plan_errors_name_file_and_line() {
         let plan_path: PathBuf = dir.path().join(format!("p{i}.plan"));
         std::fs::write(&plan_path, plan_text).unwrap();
         let out_dir = dir.path().join(format!("out{i}"));
-        let out = duipai(&[
-            "pack",
-            "chess",
-            "--out",
-            out_dir.to_str().unwrap(),
-            "--plan",
-            plan_path.to_str().unwrap(),
-        ]);
-        let stderr = text(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let out = Duipai::new()
+            .args(["pack", "chess", "--out"])
+            .arg(&out_dir)
+            .arg("--plan")
+            .arg(&plan_path)
+            .run()
+            .code(2);
+        let stderr = text(&out.output.stderr);
         let expected = format!("duipai: error: {}{needle}", plan_path.display());
         assert!(
             stderr.starts_with(&expected),
@@ -1218,17 +1185,14 @@ fn user_plan_is_followed() {
     )
     .unwrap();
     let out_dir = dir.path().join("out");
-    let out = duipai(&[
-        "pack",
-        "chessboard",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--plan",
-        plan_path.to_str().unwrap(),
-        "--layout",
-        "noi",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    Duipai::new()
+        .args(["pack", "chessboard", "--out"])
+        .arg(&out_dir)
+        .arg("--plan")
+        .arg(&plan_path)
+        .args(["--layout", "noi"])
+        .run()
+        .success();
     let tree = read_tree(&out_dir);
     assert_eq!(tree.len(), 5);
     // Hand-checked in tests/generate.rs: seed 1, n = 1, weights <= 9 is a B of weight 8.
@@ -1248,9 +1212,11 @@ fn user_plan_is_followed() {
 fn coverage_names_the_bounds_the_tests_do_not_reach() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let out = in_dir(d, &["pack", "chess", "--out", "off", "--plan", "official"]);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "off", "--plan", "official"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains(
             "duipai: BOUND NOT REACHED by the tests: n min 1 (reached 2..=10) (duipai validate \
@@ -1266,9 +1232,8 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
     ];
     args.extend((1..=20).map(|i| format!("off/{i}.in")));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = in_dir(d, &args);
-    assert_eq!(out.status.code(), Some(0));
-    let stdout = text(&out.stdout);
+    let out = Duipai::in_dir(d).args(args).run().success();
+    let stdout = text(&out.output.stdout);
     assert!(
         stdout.ends_with(
             "coverage of 20 valid files (chess bounds):\n  \
@@ -1281,12 +1246,11 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
     );
     // An invalid file is reported and left out of the coverage.
     std::fs::write(d.join("bad.in"), "11 1\n").unwrap();
-    let out = in_dir(
-        d,
-        &["validate", "chess", "bad.in", "off/1.in", "--coverage"],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let stdout = text(&out.stdout);
+    let out = Duipai::in_dir(d)
+        .args(["validate", "chess", "bad.in", "off/1.in", "--coverage"])
+        .run()
+        .code(1);
+    let stdout = text(&out.output.stdout);
     assert!(
         stdout.contains("coverage of 1 valid file (chess bounds):"),
         "{stdout}"
@@ -1296,8 +1260,10 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
         "{stdout}"
     );
 
-    let out = in_dir(d, &["pack", "chess", "--out", "all"]);
-    let err = text(&out.stderr);
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "all"])
+        .run();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains(
             "the tests reach both ends of every bound: n 1..=10, m 1..=10, value 0..=100000"
@@ -1323,9 +1289,8 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     let base = [
         "pack", "shooting", "--out", "sh", "--layout", "icpc", "--plan", plan,
     ];
-    let out = in_dir(d, &base);
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d).args(base).run().success();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains("ICPC package format 2025-09: BAPCtools and DOMjudge read it"),
         "{err}"
@@ -1338,12 +1303,12 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     )
     .unwrap();
 
-    let out = in_dir(
-        d,
-        &[&base[..], &["--icpc-version", "legacy", "--force"]].concat(),
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(base)
+        .args(["--icpc-version", "legacy", "--force"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
     assert!(
         yaml.starts_with("problem_format_version: legacy\n"),
@@ -1371,27 +1336,26 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     );
 
     // Back to 2025-09: the edited statement is kept, and the pack says so.
-    let out = in_dir(
-        d,
-        &[&base[..], &["--icpc-version", "2025-09", "--force"]].concat(),
-    );
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
+    let out = Duipai::in_dir(d)
+        .args(base)
+        .args(["--icpc-version", "2025-09", "--force"])
+        .run()
+        .success();
+    let err = text(&out.output.stderr);
     assert!(
         err.contains("kept statement/problem.en.tex as it is"),
         "{err}"
     );
     assert!(p.join("data/secret/test_group.yaml").exists());
     // Without --icpc-version, the version problem.yaml names is kept.
-    let out = in_dir(d, &[&base[..], &["--force"]].concat());
-    assert!(text(&out.stderr).contains("ICPC package format 2025-09"));
+    let out = Duipai::in_dir(d).args(base).arg("--force").run();
+    assert!(text(&out.output.stderr).contains("ICPC package format 2025-09"));
 
-    let out = in_dir(
-        d,
-        &["pack", "chess", "--out", "x", "--icpc-version", "legacy"],
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--icpc-version is for --layout icpc"));
+    let out = Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "x", "--icpc-version", "legacy"])
+        .run()
+        .code(2);
+    assert!(text(&out.output.stderr).contains("--icpc-version is for --layout icpc"));
 }
 
 /// What the chess tests beyond the official 20 are for: a memo that reads 0 as "not computed
@@ -1406,17 +1370,21 @@ fn the_board_of_zeros_catches_a_memo_that_reads_zero_as_not_computed() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_zero_memo.cpp");
     std::fs::copy(source, d.join("zero.cpp")).unwrap();
     for (out, plan) in [("official", &["--plan", "official"][..]), ("all", &[][..])] {
-        let pack = in_dir(d, &[&["pack", "chess", "--out", out][..], plan].concat());
-        assert_eq!(pack.status.code(), Some(0), "{}", text(&pack.stderr));
+        Duipai::in_dir(d)
+            .args(["pack", "chess", "--out", out])
+            .args(plan)
+            .run()
+            .success();
     }
-    let out = in_dir(
-        d,
-        &["test", "chess", "official", "--json", "--", "zero.cpp"],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let out = in_dir(d, &["test", "chess", "all", "--json", "--", "zero.cpp"]);
-    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
-    let failed: Vec<(String, String)> = text(&out.stdout)
+    let test = |cases: &str| {
+        Duipai::in_dir(d)
+            .args(["test", "chess", cases, "--json"])
+            .program(["zero.cpp"])
+            .run()
+    };
+    test("official").success();
+    let out = test("all").code(1);
+    let failed: Vec<(String, String)> = text(&out.output.stdout)
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
         .filter(|v| v["name"].is_string() && v["verdict"] != "AC")

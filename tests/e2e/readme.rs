@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{duipai, fixture};
+use crate::util::{Duipai, duipai, fixture};
 
 /// The programs the examples run, as the fixture behaviour each one stands for.
 const PROGRAMS: [(&str, &str); 2] = [("a.out", "wrong"), ("greedy", "greedy")];
@@ -63,21 +63,11 @@ fn example_dir() -> tempfile::TempDir {
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         crate::util::wait_until_executable(&path);
     }
-    let out = Command::new(duipai())
-        .args([
-            "pack",
-            "chess",
-            "--out",
-            "chess-data",
-            "--layout",
-            "noi",
-            "--plan",
-            "official",
-        ])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    Duipai::in_dir(d)
+        .args(["pack", "chess", "--out", "chess-data", "--layout", "noi"])
+        .args(["--plan", "official"])
+        .run()
+        .success();
     dir
 }
 
@@ -114,6 +104,8 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
 
 #[test]
 fn readme_console_examples_show_what_duipai_prints() {
+    // The problem folder example (examples/inversions) compiles sol.cpp and runs Python.
+    crate::util::require(&["g++", "python3"]);
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let blocks = console_blocks(&readme);

@@ -5,11 +5,11 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{code, duipai_in, fixture, stderr, stdout};
+use crate::util::{Duipai, Ran};
 
 /// Reads a JUnit report with `tests/e2e/junit_check.py` (the `junitparser` package), which
 /// also checks that the report's totals agree with its test cases.
@@ -48,8 +48,8 @@ pub(crate) fn junit_cases(report: &Value) -> &Vec<Value> {
 }
 
 /// Every stdout line, parsed as JSON; each must be an object.
-fn json_lines(out: &Output) -> Vec<Value> {
-    stdout(out)
+fn json_lines(out: &Ran) -> Vec<Value> {
+    out.stdout()
         .lines()
         .map(|line| {
             let value: Value = serde_json::from_str(line)
@@ -58,10 +58,6 @@ fn json_lines(out: &Output) -> Vec<Value> {
             value
         })
         .collect()
-}
-
-fn fixture_str() -> String {
-    fixture().to_string_lossy().into_owned()
 }
 
 /// Three chess cases: `a.in` with a wrong answer file, `b.in` right, `c.in` left to the
@@ -79,20 +75,17 @@ fn case_dir() -> tempfile::TempDir {
 #[test]
 fn test_json_is_json_lines_with_schema_expected_and_actual() {
     let dir = case_dir();
-    let fx = fixture_str();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test", "chess", ".", "--json", "--", &fx, "correct", "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "chess", ".", "--json"])
+        .fixture(["correct", "chess"])
+        .run()
+        .code(1);
     let lines = json_lines(&out);
     assert_eq!(
         lines.len(),
         4,
         "three cases, then the summary: {}",
-        stdout(&out)
+        out.stdout()
     );
     for line in &lines {
         assert_eq!(line["schema"], 1, "{line}");
@@ -129,11 +122,11 @@ fn test_json_actual_is_at_most_4_kib() {
     let dir = case_dir();
     // 10000 bytes of output: a presentation error whose output is cut to 4 KiB in the report.
     let flood = "cat >/dev/null; head -c 10000 /dev/zero | tr '\\0' 7";
-    let out = duipai_in(
-        dir.path(),
-        &["test", "chess", "b.in", "--json", "--", "sh", "-c", flood],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["test", "chess", "b.in", "--json"])
+        .program(["sh", "-c", flood])
+        .run()
+        .code(1);
     let lines = json_lines(&out);
     let case = &lines[0];
     assert_eq!(case["verdict"], "PE", "{case}");
@@ -144,63 +137,45 @@ fn test_json_actual_is_at_most_4_kib() {
 #[test]
 fn stress_json_and_error_lines_carry_the_schema() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let passed = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--json",
-            "--iterations",
-            "5",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
-    );
-    let failed = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--json",
-            "--no-shrink",
-            "--",
-            &fx,
-            "wrong",
-            "chess",
-        ],
-    );
-    let usage = duipai_in(
-        dir.path(),
-        &["stress", "chess", "--json", "-j", "0", "--", "true"],
-    );
-    let harness = duipai_in(
-        dir.path(),
-        &["test", "chess", "no-such-dir", "--json", "--", "true"],
-    );
+    let duipai = || Duipai::in_dir(dir.path());
+    let stress = || duipai().args(["stress", "chess", "--json"]);
+    let passed = stress()
+        .args(["--iterations", "5"])
+        .fixture(["correct", "chess"])
+        .run();
+    let failed = stress()
+        .arg("--no-shrink")
+        .fixture(["wrong", "chess"])
+        .run();
+    let usage = stress().args(["-j", "0"]).program(["true"]).run();
+    let harness = duipai()
+        .args(["test", "chess", "no-such-dir", "--json"])
+        .program(["true"])
+        .run();
     for (out, status, exit) in [
-        (&passed, "ok", 0),
-        (&failed, "failed", 1),
-        (&usage, "error", 2),
-        (&harness, "error", 2),
+        (passed, "ok", 0),
+        (failed, "failed", 1),
+        (usage, "error", 2),
+        (harness, "error", 2),
     ] {
-        assert_eq!(code(out), exit, "{}", stderr(out));
-        let lines = json_lines(out);
-        assert_eq!(lines.len(), 1, "{}", stdout(out));
+        let out = out.code(exit);
+        let lines = json_lines(&out);
+        assert_eq!(lines.len(), 1, "{}", out.stdout());
         assert_eq!(lines[0]["schema"], 1, "{}", lines[0]);
         assert_eq!(lines[0]["status"], status, "{}", lines[0]);
         // The schema comes first, so that a reader can dispatch on it.
-        assert!(stdout(out).starts_with("{\"schema\":1,"), "{}", stdout(out));
+        assert!(
+            out.stdout().starts_with("{\"schema\":1,"),
+            "{}",
+            out.stdout()
+        );
     }
 }
 
 #[test]
 fn json_lines_are_said_in_the_help() {
     for command in ["test", "stress"] {
-        let out = duipai_in(Path::new("."), &[command, "--help"]);
-        let help = stdout(&out);
+        let help = Duipai::new().args([command, "--help"]).run().stdout();
         assert!(help.contains("JSON Lines"), "{command}: {help}");
         assert!(help.contains("\"schema\": 1"), "{command}: {help}");
     }
@@ -210,23 +185,13 @@ fn json_lines_are_said_in_the_help() {
 fn test_junit_is_rewritten_on_a_harness_error() {
     let dir = case_dir();
     fs::write(dir.path().join("a.ans"), "2\n").unwrap();
-    let fx = fixture_str();
     let report = dir.path().join("report.xml");
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--junit",
-            "report.xml",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let test = || Duipai::in_dir(dir.path()).args(["test", "chess", "."]);
+    test()
+        .args(["--junit", "report.xml"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success();
     let green = junit_check(&report);
     assert_eq!(
         (green["tests"].as_u64(), green["failures"].as_u64()),
@@ -234,19 +199,11 @@ fn test_junit_is_rewritten_on_a_harness_error() {
     );
 
     // The next run cannot start its program: the green report must not survive it.
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            ".",
-            "--junit",
-            "report.xml",
-            "--",
-            "./no-such-program",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    test()
+        .args(["--junit", "report.xml"])
+        .program(["./no-such-program"])
+        .run()
+        .code(2);
     let red = junit_check(&report);
     assert_eq!(
         (red["tests"].as_u64(), red["errors"].as_u64()),
@@ -280,36 +237,12 @@ fn test_junit_is_rewritten_on_a_harness_error() {
     );
 
     // A usage error clap refuses (`-j 0`), and a missing case directory, rewrite it too.
-    for (args, says) in [
-        (
-            vec![
-                "test",
-                "chess",
-                ".",
-                "-j",
-                "0",
-                "--junit=report.xml",
-                "--",
-                "true",
-            ],
-            "--jobs",
-        ),
-        (
-            vec![
-                "test",
-                "chess",
-                "nowhere",
-                "--junit",
-                "report.xml",
-                "--",
-                "true",
-            ],
-            "nowhere",
-        ),
-    ] {
+    let usage = test().args(["-j", "0", "--junit=report.xml"]);
+    let missing =
+        Duipai::in_dir(dir.path()).args(["test", "chess", "nowhere", "--junit", "report.xml"]);
+    for (run, says) in [(usage, "--jobs"), (missing, "nowhere")] {
         fs::copy(dir.path().join("report.xml"), dir.path().join("before.xml")).unwrap();
-        let out = duipai_in(dir.path(), &args);
-        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        run.program(["true"]).run().code(2);
         let red = junit_check(&report);
         let case = &junit_cases(&red)[0];
         assert!(
@@ -327,73 +260,38 @@ fn a_harness_error_never_writes_over_a_file_that_is_not_a_report() {
     let dir = case_dir();
     fs::write(dir.path().join("notes.txt"), "mine\n").unwrap();
     for args in [
-        vec![
-            "test",
-            "chess",
-            "nowhere",
-            "--junit",
-            "notes.txt",
-            "--",
-            "true",
-        ],
-        vec![
-            "stress",
-            "chess",
-            "-j",
-            "0",
-            "--junit",
-            "notes.txt",
-            "--",
-            "true",
-        ],
-        vec!["stress", "chess", "--junit", "notes.txt", "--", "true"],
+        &["test", "chess", "nowhere", "--junit", "notes.txt"][..],
+        &["stress", "chess", "-j", "0", "--junit", "notes.txt"],
+        &["stress", "chess", "--junit", "notes.txt"],
     ] {
-        let out = duipai_in(dir.path(), &args);
-        assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
+        Duipai::in_dir(dir.path())
+            .args(args)
+            .program(["true"])
+            .run()
+            .code(2);
         assert_eq!(
             fs::read_to_string(dir.path().join("notes.txt")).unwrap(),
             "mine\n"
         );
     }
     // And a report path in a directory that does not exist is only an error.
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            "nowhere",
-            "--junit",
-            "no/dir/r.xml",
-            "--",
-            "true",
-        ],
-    );
-    assert_eq!(code(&out), 2);
+    Duipai::in_dir(dir.path())
+        .args(["test", "chess", "nowhere", "--junit", "no/dir/r.xml"])
+        .program(["true"])
+        .run()
+        .code(2);
     assert!(!dir.path().join("no").exists());
 }
 
 #[test]
 fn stress_junit_has_one_case_for_a_passing_run() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--seed",
-            "7",
-            "--iterations",
-            "20",
-            "--junit",
-            "r.xml",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--seed", "7", "--iterations", "20"])
+        .args(["--junit", "r.xml"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success();
     let report = junit_check(&dir.path().join("r.xml"));
     let cases = junit_cases(&report);
     assert_eq!(cases.len(), 1, "{report}");
@@ -414,27 +312,12 @@ fn stress_junit_has_one_case_for_a_passing_run() {
 #[test]
 fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
     // crash-max aborts with a message on stderr on 10×10 boards only, so the case stays 10×10.
-    let args = [
-        "stress",
-        "chess",
-        "--n",
-        "10",
-        "--m",
-        "10",
-        "--no-shrink",
-        "-j",
-        "1",
-        "--junit",
-        "r.xml",
-        "--",
-        &fx,
-        "crash-max",
-        "chess",
-    ];
-    let out = duipai_in(dir.path(), &args);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let stress = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--n", "10", "--m", "10", "--no-shrink"])
+        .args(["-j", "1", "--junit", "r.xml"])
+        .fixture(["crash-max", "chess"]);
+    stress.run().code(1);
     let report = junit_check(&dir.path().join("r.xml"));
     assert_eq!(
         (report["tests"].as_u64(), report["failures"].as_u64()),
@@ -478,8 +361,7 @@ fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
     );
 
     // Run again: the saved case is replayed first, and is a test case of its own.
-    let out = duipai_in(dir.path(), &args);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    stress.run().code(1);
     let report = junit_check(&dir.path().join("r.xml"));
     let names: Vec<&str> = junit_cases(&report)
         .iter()
@@ -496,38 +378,14 @@ fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
 #[test]
 fn stress_junit_is_rewritten_on_a_harness_error() {
     let dir = tempfile::tempdir().unwrap();
-    let fx = fixture_str();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--iterations",
-            "3",
-            "--junit",
-            "r.xml",
-            "--",
-            &fx,
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let stress = || {
+        Duipai::in_dir(dir.path())
+            .args(["stress", "chess", "--iterations", "3"])
+            .args(["--junit", "r.xml"])
+    };
+    stress().fixture(["correct", "chess"]).run().success();
     assert_eq!(junit_check(&dir.path().join("r.xml"))["failures"], 0);
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "chess",
-            "--iterations",
-            "3",
-            "--junit",
-            "r.xml",
-            "--",
-            "./no-such-program",
-        ],
-    );
-    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    stress().program(["./no-such-program"]).run().code(2);
     let report = junit_check(&dir.path().join("r.xml"));
     assert_eq!(
         (report["tests"].as_u64(), report["errors"].as_u64()),

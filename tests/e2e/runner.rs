@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use crate::util::fixture;
 use duipai::judge::Expected;
-use duipai::judge::verdict::{self, Verdict};
+use duipai::judge::verdict::{self, Judgement, Verdict};
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
 
 const CHESS_SAMPLE: &str = "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n";
@@ -30,32 +30,101 @@ fn limits() -> Limits {
     }
 }
 
-fn fixture_command(behaviour: &str, problem: &str) -> Vec<OsString> {
-    vec![fixture().into(), behaviour.into(), problem.into()]
+/// The fixture program with `words`: a behaviour, its arguments, a problem.
+fn fixture_command(words: &[&str]) -> Vec<OsString> {
+    let mut command = vec![fixture().into_os_string()];
+    command.extend(words.iter().map(OsString::from));
+    command
 }
 
-/// Runs a program, checks the run came back within `bound` and left nothing of its group.
-fn run_within(
-    program: &[OsString],
-    input: &str,
-    limits: &Limits,
-    io: &IoMode,
-    bound: Duration,
-) -> Execution {
-    let start = Instant::now();
-    let execution = run::run(program, input.as_bytes(), limits, io).expect("the run starts");
-    let took = start.elapsed();
-    assert!(
-        took < bound,
-        "{program:?} took {took:?}, more than {bound:?}"
+/// One run of a program through the runner, built up and then run: by default on an empty
+/// input, with [`limits`], on stdin and stdout.
+struct Run {
+    program: Vec<OsString>,
+    input: String,
+    limits: Limits,
+    io: IoMode,
+}
+
+impl Run {
+    fn new(program: Vec<OsString>) -> Run {
+        Run {
+            program,
+            input: String::new(),
+            limits: limits(),
+            io: IoMode::Stdio,
+        }
+    }
+
+    /// The fixture behaving as `behaviour` on chess, given the statement's sample.
+    fn fixture(behaviour: &str) -> Run {
+        Run::new(fixture_command(&[behaviour, "chess"])).input(CHESS_SAMPLE)
+    }
+
+    /// `sh -c SCRIPT`.
+    fn sh(script: &str) -> Run {
+        Run::new(sh(script))
+    }
+
+    /// One more argument of the program.
+    fn arg(mut self, arg: &str) -> Run {
+        self.program.push(arg.into());
+        self
+    }
+
+    fn input(mut self, input: &str) -> Run {
+        self.input = input.to_string();
+        self
+    }
+
+    fn limits(mut self, limits: Limits) -> Run {
+        self.limits = limits;
+        self
+    }
+
+    fn io(mut self, io: &IoMode) -> Run {
+        self.io = io.clone();
+        self
+    }
+
+    /// Runs it, and checks that the run came back within [`NO_HANG`] (or the wall-clock
+    /// limit and a little more, if that is longer) and left nothing of its group.
+    #[track_caller]
+    fn run(&self) -> Execution {
+        let bound = NO_HANG.max(self.limits.wall + Duration::from_secs(3));
+        let program = &self.program;
+        let start = Instant::now();
+        let execution = run::run(program, self.input.as_bytes(), &self.limits, &self.io)
+            .expect("the run starts");
+        let took = start.elapsed();
+        assert!(
+            took < bound,
+            "{program:?} took {took:?}, more than {bound:?}"
+        );
+        assert!(execution.pgid > 1);
+        let left = procfs::live_group_members(execution.pgid);
+        assert!(
+            left.is_empty(),
+            "processes {left:?} of {program:?} survived"
+        );
+        execution
+    }
+}
+
+/// The judgement of a run whose right answer is `answer`.
+fn judge(execution: &Execution, answer: i64) -> Judgement {
+    verdict::judge(execution, &Expected::integer(answer))
+}
+
+/// Fails unless a run whose right answer is `answer` is accepted.
+#[track_caller]
+fn assert_accepted(execution: &Execution, answer: i64) {
+    let judgement = judge(execution, answer);
+    assert_eq!(
+        judgement.verdict,
+        Verdict::Accepted,
+        "{judgement}: {execution:?}"
     );
-    assert!(execution.pgid > 1);
-    let left = procfs::live_group_members(execution.pgid);
-    assert!(
-        left.is_empty(),
-        "processes {left:?} of {program:?} survived"
-    );
-    execution
 }
 
 /// The run's peak resident memory: every run has one.
@@ -63,16 +132,6 @@ fn peak_memory(execution: &Execution) -> u64 {
     execution
         .peak_memory_bytes
         .expect("every run has a memory figure")
-}
-
-fn run_fixture(behaviour: &str, problem: &str, input: &str, limits: &Limits) -> Execution {
-    run_within(
-        &fixture_command(behaviour, problem),
-        input,
-        limits,
-        &IoMode::Stdio,
-        NO_HANG.max(limits.wall + Duration::from_secs(3)),
-    )
 }
 
 fn sh(script: &str) -> Vec<OsString> {
@@ -129,29 +188,27 @@ fn test_dir() -> tempfile::TempDir {
 
 #[test]
 fn correct_is_accepted() {
-    let execution = run_fixture("correct", "chess", CHESS_SAMPLE, &limits());
+    let execution = Run::fixture("correct").run();
     assert_eq!(execution.termination, Termination::Exited(0));
     assert_eq!(execution.stdout, b"2\n");
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
-    assert_eq!(judgement.verdict, Verdict::Accepted, "{judgement}");
+    assert_accepted(&execution, 2);
     assert!(execution.cpu_time < Duration::from_millis(500));
     // A quick program ends before the first sample: its figure is its own peak all the same.
     let peak = peak_memory(&execution);
     assert!(peak > 0 && peak < 16 * MIB, "peak {peak}");
     assert!(execution.peak_processes <= 1);
 
-    let board = run_fixture("correct", "chessboard", CHESSBOARD_SAMPLE, &limits());
-    assert_eq!(
-        verdict::judge(&board, &Expected::integer(3)).verdict,
-        Verdict::Accepted
-    );
+    let board = Run::new(fixture_command(&["correct", "chessboard"]))
+        .input(CHESSBOARD_SAMPLE)
+        .run();
+    assert_accepted(&board, 3);
 }
 
 #[test]
 fn wrong_is_wrong_answer() {
     // The 1×1 board's answer is its A value, 3; A[1][1] is odd, so `wrong` adds one.
-    let execution = run_fixture("wrong", "chess", "1 1\n3\n5\n", &limits());
-    let judgement = verdict::judge(&execution, &Expected::integer(3));
+    let execution = Run::fixture("wrong").input("1 1\n3\n5\n").run();
+    let judgement = judge(&execution, 3);
     assert_eq!(judgement.verdict, Verdict::WrongAnswer);
     assert_eq!(judgement.detail, "expected 3, found 4");
 }
@@ -163,24 +220,21 @@ fn busy_loop_is_stopped_at_the_cpu_limit() {
     // However long a busy machine makes it wait for those 300 ms, it is not the wall clock
     // that stops it.
     limits.wall = Duration::from_secs(60);
-    let execution = run_fixture("slow", "chess", CHESS_SAMPLE, &limits);
+    let execution = Run::fixture("slow").limits(limits).run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::CpuTime)
     );
     assert!(execution.cpu_time > Duration::from_millis(300));
     assert!(execution.cpu_time < Duration::from_millis(450));
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::TimeLimitExceeded
-    );
+    assert_eq!(judge(&execution, 2).verdict, Verdict::TimeLimitExceeded);
 }
 
 #[test]
 fn sleeper_is_stopped_at_the_wall_clock_limit() {
     let mut limits = limits();
     limits.wall = Duration::from_millis(800);
-    let execution = run_fixture("sleep", "chess", CHESS_SAMPLE, &limits);
+    let execution = Run::fixture("sleep").limits(limits).run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::WallTime)
@@ -188,7 +242,7 @@ fn sleeper_is_stopped_at_the_wall_clock_limit() {
     // Stopped past the limit, but not for want of a CPU: it slept.
     assert!(execution.wall_time.saturating_sub(execution.cpu_wait) >= Duration::from_millis(800));
     assert!(execution.cpu_time < Duration::from_millis(300));
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
+    let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
     assert!(judgement.detail.contains("wall clock"), "{judgement}");
     assert!(judgement.detail.contains("sleeps"), "{judgement}");
@@ -198,7 +252,7 @@ fn sleeper_is_stopped_at_the_wall_clock_limit() {
 fn memory_hog_is_stopped_at_the_memory_limit() {
     let mut limits = limits();
     limits.memory_bytes = 128 * MIB;
-    let execution = run_fixture("memory-hog", "chess", CHESS_SAMPLE, &limits);
+    let execution = Run::fixture("memory-hog").limits(limits).run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::Memory)
@@ -206,18 +260,15 @@ fn memory_hog_is_stopped_at_the_memory_limit() {
     assert!(peak_memory(&execution) > 128 * MIB);
     // Sampling every few milliseconds stops it well before the address-space backstop.
     assert!(peak_memory(&execution) < limits.address_space_bytes());
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::MemoryLimitExceeded
-    );
+    assert_eq!(judge(&execution, 2).verdict, Verdict::MemoryLimitExceeded);
 }
 
 /// As root the supervisor stops the storm; for other users RLIMIT_NPROC may make `fork` fail
 /// first, and the fixture then kills its own group. Either way: a runtime error, no survivors.
 #[test]
 fn fork_storm_is_contained() {
-    let execution = run_fixture("fork", "chess", CHESS_SAMPLE, &limits());
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
+    let execution = Run::fixture("fork").run();
+    let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::RuntimeError, "{judgement}");
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } == 0 {
@@ -233,7 +284,7 @@ fn fork_storm_is_contained() {
 
 #[test]
 fn flood_is_stopped_at_the_output_limit() {
-    let execution = run_fixture("flood", "chess", CHESS_SAMPLE, &limits());
+    let execution = Run::fixture("flood").run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::Output)
@@ -241,32 +292,15 @@ fn flood_is_stopped_at_the_output_limit() {
     assert_eq!(execution.stdout.len() as u64, MIB);
     assert!(execution.stderr.len() <= run::STDERR_TAIL);
     assert!(execution.stderr_bytes > 0);
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::OutputLimitExceeded
-    );
+    assert_eq!(judge(&execution, 2).verdict, Verdict::OutputLimitExceeded);
 }
 
 #[test]
 fn grandchild_holding_stdout_is_killed() {
-    let execution = run_within(
-        &fixture_command("grandchild", "chess"),
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        // Far less than the wall-clock limit: the run ends when the leader exits.
-        NO_HANG,
-    );
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
-    let stderr = String::from_utf8_lossy(&execution.stderr);
-    let pid: i32 = stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("grandchild pid "))
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no grandchild pid in {stderr:?}"));
+    // The run ends when the leader exits, not when the copy holding its stdout does.
+    let execution = Run::fixture("grandchild").run();
+    assert_accepted(&execution, 2);
+    let pid = reported_pid(&execution, "grandchild");
     let alive = procfs::group_members(execution.pgid)
         .iter()
         .any(|m| m.pid == pid && !m.is_zombie());
@@ -277,22 +311,16 @@ fn grandchild_holding_stdout_is_killed() {
 fn program_that_never_reads_does_not_block_the_harness() {
     // Far more input than a pipe buffer holds.
     let input = "1 ".repeat(4 << 20);
-    let execution = run_fixture("no-read", "chess", &input, &limits());
+    let execution = Run::fixture("no-read").input(&input).run();
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(0)).verdict,
-        Verdict::Accepted
-    );
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(5)).verdict,
-        Verdict::WrongAnswer
-    );
+    assert_accepted(&execution, 0);
+    assert_eq!(judge(&execution, 5).verdict, Verdict::WrongAnswer);
 }
 
 #[test]
 fn garbage_is_a_presentation_error() {
-    let execution = run_fixture("garbage", "chess", CHESS_SAMPLE, &limits());
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
+    let execution = Run::fixture("garbage").run();
+    let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert!(judgement.detail.contains("tokens"), "{judgement}");
 }
@@ -304,54 +332,40 @@ fn crash_on_the_largest_board_is_a_runtime_error() {
         big.push_str(&"1 ".repeat(10));
         big.push('\n');
     }
-    let crash = run_fixture("crash-max", "chess", &big, &limits());
+    let crash = Run::fixture("crash-max").input(&big).run();
     assert_eq!(
         crash.termination,
         Termination::Signaled(Signal(libc::SIGABRT))
     );
-    let judgement = verdict::judge(&crash, &Expected::integer(0));
+    let judgement = judge(&crash, 0);
     assert_eq!(judgement.verdict, Verdict::RuntimeError);
     assert!(judgement.detail.contains("SIGABRT"), "{judgement}");
 
-    let small = run_fixture("crash-max", "chess", CHESS_SAMPLE, &limits());
-    assert_eq!(
-        verdict::judge(&small, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    let small = Run::fixture("crash-max").run();
+    assert_accepted(&small, 2);
 }
 
 #[test]
 fn exit_codes_and_signals_are_reported() {
-    let bound = NO_HANG;
-    let exit = run_within(&sh("exit 3"), "", &limits(), &IoMode::Stdio, bound);
+    let exit = Run::sh("exit 3").run();
     assert_eq!(exit.termination, Termination::Exited(3));
-    assert_eq!(
-        verdict::judge(&exit, &Expected::integer(0)).detail,
-        "exit code 3"
-    );
+    assert_eq!(judge(&exit, 0).detail, "exit code 3");
 
-    let segv = run_within(&sh("kill -SEGV $$"), "", &limits(), &IoMode::Stdio, bound);
+    let segv = Run::sh("kill -SEGV $$").run();
     assert_eq!(
         segv.termination,
         Termination::Signaled(Signal(libc::SIGSEGV))
     );
-    assert!(
-        verdict::judge(&segv, &Expected::integer(0))
-            .detail
-            .starts_with("killed by SIGSEGV")
-    );
+    assert!(judge(&segv, 0).detail.starts_with("killed by SIGSEGV"));
 
     // Output already written before a crash does not save the run.
-    let late = run_within(&sh("echo 7; exit 1"), "", &limits(), &IoMode::Stdio, bound);
-    assert_eq!(
-        verdict::judge(&late, &Expected::integer(7)).verdict,
-        Verdict::RuntimeError
-    );
+    let late = Run::sh("echo 7; exit 1").run();
+    assert_eq!(judge(&late, 7).verdict, Verdict::RuntimeError);
 }
 
 #[test]
 fn stdio_programs_run_in_the_callers_directory() {
-    let execution = run_within(&sh("pwd"), "", &limits(), &IoMode::Stdio, NO_HANG);
+    let execution = Run::sh("pwd").run();
     let dir = String::from_utf8(execution.stdout).expect("UTF-8");
     assert_eq!(
         Path::new(dir.trim_end()),
@@ -364,11 +378,12 @@ fn stdio_programs_run_in_the_callers_directory() {
 #[test]
 fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
     let io = IoMode::files_named("chess");
-    let program = sh("{ pwd; ls -A; } > chess.out; touch left-behind; mkdir left-dir");
+    let run = Run::sh("{ pwd; ls -A; } > chess.out; touch left-behind; mkdir left-dir")
+        .input(CHESS_SAMPLE)
+        .io(&io);
     let (first, second, dir) = std::thread::spawn(move || {
-        let bound = NO_HANG;
-        let first = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
-        let second = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
+        let first = run.run();
+        let second = run.run();
         let text = String::from_utf8(first.stdout.clone()).expect("UTF-8");
         let dir = PathBuf::from(text.lines().next().expect("pwd"));
         assert!(dir.is_dir(), "kept between runs of the thread");
@@ -394,26 +409,21 @@ fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
 #[test]
 fn file_io_reads_and_writes_files() {
     let io = IoMode::files_named("chess");
-    let mut program = fixture_command("correct", "chess");
-    program.push("--file-io".into());
-    let bound = NO_HANG;
-    let execution = run_within(&program, CHESS_SAMPLE, &limits(), &io, bound);
+    let execution = Run::fixture("correct").arg("--file-io").io(&io).run();
     assert_eq!(execution.stdout, b"2\n");
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    assert_accepted(&execution, 2);
 
     // Stdin is /dev/null in file mode: a program reading stdin finds an empty input.
-    let stdin_reader = fixture_command("correct", "chess");
-    let execution = run_within(&stdin_reader, CHESS_SAMPLE, &limits(), &io, bound);
+    let execution = Run::fixture("correct").io(&io).run();
     assert_eq!(execution.termination, Termination::Exited(3));
 
     // No output file at all is no output, and the judgement says so.
-    let silent = vec![OsString::from("true")];
-    let execution = run_within(&silent, CHESS_SAMPLE, &limits(), &io, bound);
+    let execution = Run::new(vec!["true".into()])
+        .input(CHESS_SAMPLE)
+        .io(&io)
+        .run();
     assert_eq!(execution.stdout, b"");
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
+    let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
         judgement.detail,
@@ -423,8 +433,10 @@ fn file_io_reads_and_writes_files() {
     // An output file over the limit is an output limit verdict.
     let mut small = limits();
     small.output_bytes = 1000;
-    let big = sh("head -c 5000 /dev/zero | tr '\\0' 1 > chess.out");
-    let execution = run_within(&big, "", &small, &io, bound);
+    let execution = Run::sh("head -c 5000 /dev/zero | tr '\\0' 1 > chess.out")
+        .limits(small)
+        .io(&io)
+        .run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::Output)
@@ -443,11 +455,8 @@ fn relative_program_paths_are_taken_from_the_callers_directory() {
         "correct".into(),
         "chess".into(),
     ];
-    let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    let execution = Run::new(program).input(CHESS_SAMPLE).run();
+    assert_accepted(&execution, 2);
 }
 
 #[test]
@@ -504,8 +513,7 @@ fn programs_that_cannot_start_are_harness_errors() {
 #[test]
 fn memory_of_a_normal_run_is_measured() {
     // dash or bash holds the 30 MB string in memory while building the variable.
-    let program = sh("x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}");
-    let execution = run_within(&program, "", &limits(), &IoMode::Stdio, NO_HANG);
+    let execution = Run::sh("x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}").run();
     assert_eq!(execution.termination, Termination::Exited(0));
     assert_eq!(execution.stdout, b"30000000\n");
     let peak = peak_memory(&execution);
@@ -517,14 +525,15 @@ fn memory_of_a_normal_run_is_measured() {
 fn output_up_to_the_limit_is_kept_and_one_byte_more_is_not() {
     let mut small = limits();
     small.output_bytes = 1000;
-    let bound = NO_HANG;
-    let exact = sh("head -c 1000 /dev/zero | tr '\\0' 7");
-    let execution = run_within(&exact, "", &small, &IoMode::Stdio, bound);
+    let execution = Run::sh("head -c 1000 /dev/zero | tr '\\0' 7")
+        .limits(small)
+        .run();
     assert_eq!(execution.termination, Termination::Exited(0));
     assert_eq!(execution.stdout.len(), 1000);
 
-    let over = sh("head -c 1001 /dev/zero | tr '\\0' 7");
-    let execution = run_within(&over, "", &small, &IoMode::Stdio, bound);
+    let execution = Run::sh("head -c 1001 /dev/zero | tr '\\0' 7")
+        .limits(small)
+        .run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::Output)
@@ -538,18 +547,11 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
     // the harness must neither wait for it to close the pipe nor leave it running. The
     // command substitution returns once the sleeper has replaced the shell that reported its
     // pid, so it has left the group by then.
-    let execution = run_within(
-        &sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 60 >&3' &); echo $p >&2; echo 2"),
-        "",
-        &limits(),
-        &IoMode::Stdio,
-        NO_HANG,
-    );
+    let execution =
+        Run::sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 60 >&3' &); echo $p >&2; echo 2")
+            .run();
     assert_eq!(execution.stdout, b"2\n");
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    assert_accepted(&execution, 2);
     let pid: i32 = String::from_utf8_lossy(&execution.stderr)
         .trim()
         .parse()
@@ -566,7 +568,7 @@ fn rlimits_are_applied_to_the_program() {
         .map(OsString::from)
         .collect();
     let lim = limits();
-    let execution = run_within(&program, "", &lim, &IoMode::Stdio, NO_HANG);
+    let execution = Run::new(program).limits(lim).run();
     let text = String::from_utf8_lossy(&execution.stdout).into_owned();
     let soft = |name: &str| -> String {
         let line = text
@@ -596,17 +598,14 @@ fn rlimits_are_applied_to_the_program() {
 #[test]
 fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
     let deep_stack = |mib: u64, limits: &Limits| {
-        let program: Vec<OsString> = vec![
-            fixture().into(),
-            "deep-stack".into(),
-            mib.to_string().into(),
-            "chess".into(),
-        ];
         let limits = Limits {
             wall: Duration::from_secs(10),
             ..*limits
         };
-        run_within(&program, CHESS_SAMPLE, &limits, &IoMode::Stdio, NO_HANG)
+        Run::new(fixture_command(&["deep-stack", &mib.to_string(), "chess"]))
+            .input(CHESS_SAMPLE)
+            .limits(limits)
+            .run()
     };
     let execution = deep_stack(200, &limits());
     assert_eq!(
@@ -635,33 +634,15 @@ fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
 
 #[test]
 fn a_child_that_leaves_the_group_is_killed_with_the_run() {
-    let execution = run_within(
-        &fixture_command("escape-setsid", "chess"),
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        NO_HANG,
-    );
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    let execution = Run::fixture("escape-setsid").run();
+    assert_accepted(&execution, 2);
     assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
 }
 
 #[test]
 fn an_orphan_of_a_double_fork_is_killed_with_the_run() {
-    let execution = run_within(
-        &fixture_command("escape-double-fork", "chess"),
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        NO_HANG,
-    );
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    let execution = Run::fixture("escape-double-fork").run();
+    assert_accepted(&execution, 2);
     assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
 }
 
@@ -672,7 +653,7 @@ fn an_escaped_spinner_counts_against_the_cpu_limit() {
     let mut limits = limits();
     limits.cpu = Duration::from_millis(500);
     limits.wall = Duration::from_secs(60);
-    let execution = run_fixture("escape-spin", "chess", CHESS_SAMPLE, &limits);
+    let execution = Run::fixture("escape-spin").limits(limits).run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::CpuTime),
@@ -690,16 +671,13 @@ fn concurrent_runs_kill_only_their_own_orphans() {
     let watcher = std::thread::spawn(|| {
         let script = "p=$( (setsid sleep 30 >/dev/null 2>&1 & echo $!) ); echo $p >&2; \
                       sleep 1.5; kill -0 $p && echo alive";
-        run_within(&sh(script), "", &limits(), &IoMode::Stdio, NO_HANG)
+        Run::sh(script).run()
     });
     // Runs of their own until the watcher's is over, however slowly a busy machine runs them.
     let mut runs = 0;
     while runs == 0 || !watcher.is_finished() {
-        let execution = run_fixture("escape-double-fork", "chess", CHESS_SAMPLE, &limits());
-        assert_eq!(
-            verdict::judge(&execution, &Expected::integer(2)).verdict,
-            Verdict::Accepted
-        );
+        let execution = Run::fixture("escape-double-fork").run();
+        assert_accepted(&execution, 2);
         assert_gone(reported_pid(&execution, "escapee"), "duipai-fixture");
         runs += 1;
     }
@@ -716,12 +694,7 @@ fn concurrent_runs_kill_only_their_own_orphans() {
 // Re-runs near the CPU limit.
 
 fn burn(ms: u64) -> Vec<OsString> {
-    vec![
-        fixture().into(),
-        "burn-cpu".into(),
-        ms.to_string().into(),
-        "chess".into(),
-    ]
+    fixture_command(&["burn-cpu", &ms.to_string(), "chess"])
 }
 
 fn steady(program: &[OsString], limits: &Limits, rerun: bool) -> Execution {
@@ -764,7 +737,7 @@ fn a_run_just_over_the_limit_is_run_again_and_judged_on_the_fastest() {
             "{t:?}"
         );
     }
-    let judgement = verdict::judge(&execution, &Expected::integer(2));
+    let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
     let shown: Vec<String> = execution
         .cpu_times
@@ -782,23 +755,17 @@ fn a_run_just_under_the_limit_is_run_again_and_stays_accepted() {
     let execution = steady(&burn(260), &tight(), true);
     assert_eq!(execution.cpu_times.len(), 3, "{:?}", execution.cpu_times);
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    assert_accepted(&execution, 2);
 }
 
 #[test]
 fn runs_far_from_the_limit_are_measured_once() {
     let quick = steady(&burn(50), &tight(), true);
     assert_eq!(quick.cpu_times.len(), 1);
-    assert_eq!(
-        verdict::judge(&quick, &Expected::integer(2)).verdict,
-        Verdict::Accepted
-    );
+    assert_accepted(&quick, 2);
 
     // An endless loop is stopped past the band, at 1.5 times the limit, and not run again.
-    let endless = steady(&fixture_command("slow", "chess"), &tight(), true);
+    let endless = steady(&fixture_command(&["slow", "chess"]), &tight(), true);
     assert_eq!(endless.cpu_times.len(), 1);
     assert_eq!(
         endless.termination,
@@ -815,12 +782,25 @@ fn without_reruns_a_run_is_stopped_at_the_limit_and_measured_once() {
         execution.termination,
         Termination::LimitExceeded(Limit::CpuTime)
     );
-    let plain = run_fixture("correct", "chess", CHESS_SAMPLE, &limits());
+    let plain = Run::fixture("correct").run();
     assert_eq!(plain.cpu_times, [plain.cpu_time]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Programs as users type them: relative paths mean the caller's directory.
+
+/// `env FIXTURE correct chess` on the sample, the fixture named relative to the current
+/// directory.
+fn through_env() -> Run {
+    let fixture = relative_to_cwd(&fixture()).into_os_string();
+    Run::new(vec![
+        "env".into(),
+        fixture,
+        "correct".into(),
+        "chess".into(),
+    ])
+    .input(CHESS_SAMPLE)
+}
 
 #[test]
 fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
@@ -828,93 +808,46 @@ fn relative_arguments_name_the_callers_files_on_stdin_and_stdout() {
     let script = dir.path().join("answer.sh");
     std::fs::write(&script, "read n m\necho 2\n").expect("write the script");
     let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
-    let execution = run_within(&program, CHESS_SAMPLE, &limits(), &IoMode::Stdio, NO_HANG);
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted,
-        "{execution:?}"
-    );
+    let execution = Run::new(program).input(CHESS_SAMPLE).run();
+    assert_accepted(&execution, 2);
 
     // `env ./a.out`: the program path is an argument of another program.
-    let through_env = vec![
-        "env".into(),
-        relative_to_cwd(&fixture()).into_os_string(),
-        "correct".into(),
-        "chess".into(),
-    ];
-    let execution = run_within(
-        &through_env,
-        CHESS_SAMPLE,
-        &limits(),
-        &IoMode::Stdio,
-        NO_HANG,
-    );
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted,
-        "{execution:?}"
-    );
+    assert_accepted(&through_env().run(), 2);
 }
 
 #[test]
 fn relative_arguments_name_the_callers_files_with_file_io() {
     let io = IoMode::files_named("chess");
-    let bound = NO_HANG;
     let dir = test_dir();
     let script = dir.path().join("answer.sh");
     std::fs::write(&script, "read n m < chess.in\necho 2 > chess.out\n").expect("write");
     let program = vec!["sh".into(), relative_to_cwd(&script).into_os_string()];
-    let execution = run_within(&program, "1 1\n2\n0\n", &limits(), &io, bound);
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted,
-        "{execution:?}"
-    );
+    let execution = Run::new(program).input("1 1\n2\n0\n").io(&io).run();
+    assert_accepted(&execution, 2);
 
-    let through_env = vec![
-        "env".into(),
-        relative_to_cwd(&fixture()).into_os_string(),
-        "correct".into(),
-        "chess".into(),
-        "--file-io".into(),
-    ];
-    let execution = run_within(&through_env, CHESS_SAMPLE, &limits(), &io, bound);
-    assert_eq!(
-        verdict::judge(&execution, &Expected::integer(2)).verdict,
-        Verdict::Accepted,
-        "{execution:?}"
-    );
+    let execution = through_env().arg("--file-io").io(&io).run();
+    assert_accepted(&execution, 2);
 
     // A bare file name (`python3 sol.py`): Cargo.toml of the package the tests run in.
-    let bare = vec![
-        "sh".into(),
-        "-c".into(),
-        "head -c 9 \"$1\" > chess.out".into(),
-        "sh".into(),
-        "Cargo.toml".into(),
-    ];
-    let execution = run_within(&bare, "", &limits(), &io, bound);
+    let execution = Run::sh("head -c 9 \"$1\" > chess.out")
+        .arg("sh")
+        .arg("Cargo.toml")
+        .io(&io)
+        .run();
     assert_eq!(execution.stdout, b"[package]", "{execution:?}");
 }
 
 #[test]
 fn a_missing_output_file_is_explained() {
     let io = IoMode::files_named("chess");
-    let bound = NO_HANG;
-    let printed = run_within(
-        &fixture_command("file-to-stdout", "chess"),
-        CHESS_SAMPLE,
-        &limits(),
-        &io,
-        bound,
-    );
+    let printed = Run::fixture("file-to-stdout").io(&io).run();
     let file = printed.output_file.as_ref().expect("file I/O");
     assert!(!file.found);
     assert_eq!(
         (file.stdout_bytes, file.stdout_head.as_slice()),
         (2, &b"2\n"[..])
     );
-    let judgement = verdict::judge(&printed, &Expected::integer(2));
+    let judgement = judge(&printed, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
         judgement.detail,
@@ -922,24 +855,18 @@ fn a_missing_output_file_is_explained() {
          other file"
     );
 
-    let misnamed = run_within(
-        &fixture_command("upper-out", "chess"),
-        CHESS_SAMPLE,
-        &limits(),
-        &io,
-        bound,
-    );
+    let misnamed = Run::fixture("upper-out").io(&io).run();
     assert_eq!(
         misnamed.output_file.as_ref().unwrap().other_files,
         ["CHESS.OUT"]
     );
     assert_eq!(
-        verdict::judge(&misnamed, &Expected::integer(2)).detail,
+        judge(&misnamed, 2).detail,
         "no output file chess.out; the program wrote nothing to stdout and left CHESS.OUT"
     );
 
     // An output file that is not a regular file is no output file.
-    let fifo = run_within(&sh("mkfifo chess.out"), "", &limits(), &io, bound);
+    let fifo = Run::sh("mkfifo chess.out").io(&io).run();
     let file = fifo.output_file.as_ref().unwrap();
     assert!(!file.found);
     assert_eq!(file.other_files, ["chess.out"]);

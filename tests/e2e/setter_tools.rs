@@ -8,6 +8,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use crate::util::Duipai;
+
 const IGNORED: &str = "needs bt and verifyproblem: run .ci/setter-tools";
 
 /// A tool from the venv named by `DUIPAI_SETTER_TOOLS`, else from PATH; a missing one fails
@@ -52,16 +54,14 @@ fn run_tool(dir: &Path, name: &str, args: &[&str], config: &Path) -> (i32, Strin
     (out.status.code().unwrap_or(-1), text)
 }
 
-fn pack(dir: &Path, problem: &str, extra: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
-        .args(["pack", problem, "--out", problem, "--layout", "icpc"])
+/// `duipai pack PROBLEM --out FOLDER --layout icpc EXTRA` in `dir`: it must succeed.
+fn pack(dir: &Path, problem: &str, folder: &str, extra: &[&str]) -> String {
+    Duipai::in_dir(dir)
+        .args(["pack", problem, "--out", folder, "--layout", "icpc"])
         .args(extra)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    err
+        .run()
+        .success()
+        .stderr()
 }
 
 /// The lines of a tool's output that warn or report an error.
@@ -77,7 +77,7 @@ fn complaints(output: &str) -> Vec<&str> {
 fn bapctools_accepts(problem: &str) {
     let dir = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
-    pack(dir.path(), problem, &[]);
+    pack(dir.path(), problem, problem, &[]);
     let package = dir.path().join(problem);
     let (code, out) = run_tool(&package, "bt", &["validate", "--no-bar"], config.path());
     assert_eq!(
@@ -102,7 +102,7 @@ fn bapctools_accepts(problem: &str) {
 fn problemtools_accepts(problem: &str) {
     let dir = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
-    pack(dir.path(), problem, &["--icpc-version", "legacy"]);
+    pack(dir.path(), problem, problem, &["--icpc-version", "legacy"]);
     let args = [
         ".",
         "-p",
@@ -173,13 +173,7 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
     let config = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (folder, version) in [("chess", "2025-09"), ("legacy", "legacy")] {
-        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
-            .args(["pack", "chess", "--out", folder, "--layout", "icpc"])
-            .args(["--icpc-version", version])
-            .current_dir(d)
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0));
+        pack(d, "chess", folder, &["--icpc-version", version]);
         let p = d.join(folder);
         std::fs::write(p.join("data/secret/99-hand.in"), "1 1\n7\n3\n").unwrap();
         std::fs::write(p.join("data/secret/99-hand.ans"), "7\n").unwrap();
@@ -192,15 +186,7 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
         let greedy =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_greedy.cpp");
         std::fs::copy(greedy, wrong.join("greedy.cpp")).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_duipai"))
-            .args([
-                "pack", "chess", "--out", folder, "--layout", "icpc", "--force",
-            ])
-            .current_dir(d)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{err}");
+        let err = pack(d, "chess", folder, &["--force"]);
         assert!(err.contains("left in place 3 files"), "{err}");
         let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
         assert!(yaml.ends_with(licence), "{yaml}");

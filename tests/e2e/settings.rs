@@ -4,9 +4,8 @@
 //! chess?" for a problem name, the rate of slow runs.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-use crate::util::{code, duipai, fixture, last_json, stderr, stdout};
+use crate::util::{Duipai, require};
 
 /// The mean of n integers rounded down, the problem of these tests.
 const GEN_PY: &str = "\
@@ -65,17 +64,9 @@ reference = \"brute.py\"
 jobs = 2
 ";
 
-/// The tools these tests compile and run; missing ones fail the test, saying what to install.
-fn require_tools() {
-    for (tool, package) in [("python3", "python3"), ("g++", "g++ (build-essential)")] {
-        let found = Command::new(tool).arg("--version").output().is_ok();
-        assert!(found, "{tool} is needed by this test: install {package}");
-    }
-}
-
 /// A problem folder: the generator, the brute force, a wrong and a right solution.
 fn problem_folder(settings: Option<&str>) -> tempfile::TempDir {
-    require_tools();
+    require(&["python3", "g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for (name, text) in [
@@ -93,16 +84,17 @@ fn problem_folder(settings: Option<&str>) -> tempfile::TempDir {
     dir
 }
 
-/// `duipai ARGS` in `dir`, with a build cache of its own and the default compilers.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(duipai())
-        .args(args)
-        .current_dir(dir)
+/// `duipai` in `dir`, with a build cache of its own and the default compilers.
+fn duipai(dir: &Path) -> Duipai {
+    Duipai::in_dir(dir)
         .env("DUIPAI_CACHE_DIR", dir.join(".cache"))
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
-        .output()
-        .expect("duipai runs")
+}
+
+/// `duipai stress` in `dir`, as [`duipai`].
+fn stress(dir: &Path) -> Duipai {
+    duipai(dir).arg("stress")
 }
 
 fn saved_inputs(dir: &Path) -> Vec<String> {
@@ -123,9 +115,7 @@ fn saved_inputs(dir: &Path) -> Vec<String> {
 fn stress_finds_the_bug_with_nothing_but_the_program() {
     let dir = problem_folder(Some(SETTINGS));
     let d = dir.path();
-    let out = run(d, &["stress", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
-    let report = stdout(&out);
+    let report = stress(d).program(["sol.cpp"]).run().code(1).stdout();
     assert!(report.contains("stressing sol.cpp on avg"), "{report}");
     assert!(report.contains("WA expected"), "{report}");
     let failures = d.join("duipai-failures");
@@ -138,12 +128,15 @@ fn stress_finds_the_bug_with_nothing_but_the_program() {
     assert_eq!(meta["program"], "sol.cpp");
     assert_eq!(meta["verdict"], "WA");
     // The right solution passes with the same settings (the saved case replayed first).
-    let out = run(d, &["stress", "--iterations", "20", "--", "good.cpp"]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let out = stress(d)
+        .args(["--iterations", "20"])
+        .program(["good.cpp"])
+        .run()
+        .success();
     assert!(
-        stdout(&out).contains("all of them pass now"),
+        out.stdout().contains("all of them pass now"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 }
 
@@ -154,43 +147,32 @@ fn flags_typed_override_the_file() {
     let d = dir.path();
     // A problem typed on the command line wins over the file's, and so do the seed and the
     // save directory; the file's generator and reference still apply.
-    let out = run(
-        d,
-        &[
-            "stress",
-            "mean",
-            "--seed",
-            "40",
-            "--iterations",
-            "1",
-            "--save",
-            "elsewhere",
-            "--json",
-            "--",
-            "good.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = last_json(&out);
+    let report = stress(d)
+        .args(["mean", "--seed", "40", "--iterations", "1"])
+        .args(["--save", "elsewhere", "--json"])
+        .program(["good.cpp"])
+        .run()
+        .success()
+        .json();
     assert_eq!(report["problem"], "mean");
     assert_eq!(report["first_seed"], 40);
     assert_eq!(report["last_seed"], 40);
     // The file's seed, when none is typed; its no-shrink: the failure is saved as found.
-    let out = run(
-        d,
-        &["stress", "--iterations", "200", "--json", "--", "sol.cpp"],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    let report = stress(d)
+        .args(["--iterations", "200", "--json"])
+        .program(["sol.cpp"])
+        .run()
+        .code(1)
+        .json();
     assert!(report["seed"].as_u64().unwrap() >= 5, "{report}");
     assert!(report["shrink_runs"].is_null(), "{report}");
     // `test` takes the problem from the file and the directory typed.
-    let out = run(d, &["test", "duipai-failures", "--", "good.cpp"]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let test = || duipai(d).args(["test", "duipai-failures"]);
+    let out = test().program(["good.cpp"]).run().success();
     assert!(
-        stdout(&out).contains("testing good.cpp on 1 case"),
+        out.stdout().contains("testing good.cpp on 1 case"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     // A wall-clock limit typed wins over the file's 3 s.
     std::fs::write(
@@ -198,25 +180,17 @@ fn flags_typed_override_the_file() {
         "import time\ntime.sleep(1.5)\nn = int(input())\na = list(map(int, input().split()))\nprint(sum(a) // n)\n",
     )
     .unwrap();
-    let file_limit = run(d, &["test", "duipai-failures", "--", "python3", "slow.py"]);
-    assert_eq!(code(&file_limit), 0, "{}", stdout(&file_limit));
-    let typed_limit = run(
-        d,
-        &[
-            "test",
-            "duipai-failures",
-            "--wall-limit",
-            "500",
-            "--",
-            "python3",
-            "slow.py",
-        ],
-    );
-    assert_eq!(code(&typed_limit), 1, "{}", stdout(&typed_limit));
+    let slow = ["python3", "slow.py"];
+    test().program(slow).run().success();
+    let typed_limit = test()
+        .args(["--wall-limit", "500"])
+        .program(slow)
+        .run()
+        .code(1);
     assert!(
-        stdout(&typed_limit).contains("TLE"),
+        typed_limit.stdout().contains("TLE"),
         "{}",
-        stdout(&typed_limit)
+        typed_limit.stdout()
     );
 }
 
@@ -243,37 +217,30 @@ fn errors_in_the_file_are_positioned() {
     ];
     for (text, message) in cases {
         std::fs::write(d.join("duipai.toml"), text).unwrap();
-        let out = run(d, &["stress", "--", "sol.cpp"]);
-        assert_eq!(code(&out), 2, "{text}: {}", stderr(&out));
-        let err = stderr(&out);
+        let err = stress(d).program(["sol.cpp"]).run().code(2).stderr();
         assert!(err.starts_with(message), "{text}: {err}");
         assert!(!d.join("duipai-failures").exists());
     }
     // With --json, stdout's last line says so.
-    let out = run(d, &["stress", "--json", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 2);
-    assert_eq!(last_json(&out)["status"], "error");
+    let out = stress(d).arg("--json").program(["sol.cpp"]).run().code(2);
+    assert_eq!(out.json()["status"], "error");
     // --config names another file; paths in it are relative to it.
     let elsewhere = tempfile::tempdir().unwrap();
     let config = d.join("duipai.toml");
     std::fs::write(&config, SETTINGS).unwrap();
-    let config = config.display().to_string();
-    let out = run(
-        elsewhere.path(),
-        &[
-            "--config",
-            &config,
-            "stress",
-            "--iterations",
-            "5",
-            "--",
-            &d.join("good.cpp").display().to_string(),
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
-    let out = run(d, &["--config", "missing.toml", "stress", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("missing.toml"), "{}", stderr(&out));
+    duipai(elsewhere.path())
+        .arg("--config")
+        .arg(&config)
+        .args(["stress", "--iterations", "5"])
+        .program([d.join("good.cpp")])
+        .run()
+        .success();
+    let out = duipai(d)
+        .args(["--config", "missing.toml", "stress"])
+        .program(["sol.cpp"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("missing.toml"), "{}", out.stderr());
 }
 
 #[test]
@@ -285,43 +252,30 @@ fn init_writes_a_file_that_then_works() {
     for name in ["gen.py", "brute.py", "sol.cpp"] {
         std::fs::copy(parent.path().join(name), d.join(name)).unwrap();
     }
-    let out = run(&d, &["init"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    duipai(&d).arg("init").run().success();
     let written = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
     assert!(written.contains("\nproblem = \"avg\"\n"), "{written}");
     assert!(written.contains("\ngenerator = \"gen.py\""), "{written}");
     assert!(written.contains("\nreference = \"brute.py\""), "{written}");
     assert!(written.contains("# time-limit = "), "{written}");
-    let out = run(&d, &["stress", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
-    assert!(stdout(&out).contains("WA expected"), "{}", stdout(&out));
+    let out = stress(&d).program(["sol.cpp"]).run().code(1);
+    assert!(out.stdout().contains("WA expected"), "{}", out.stdout());
     // Never over an existing file.
     std::fs::write(d.join("duipai.toml"), "# mine\n").unwrap();
-    let out = run(&d, &["init", "other"]);
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("already exists"), "{}", stderr(&out));
+    let out = duipai(&d).args(["init", "other"]).run().code(2);
+    assert!(out.stderr().contains("already exists"), "{}", out.stderr());
     assert_eq!(
         std::fs::read_to_string(d.join("duipai.toml")).unwrap(),
         "# mine\n"
     );
     // A game duipai knows, named: its own generator and reference serve.
     let chess = tempfile::tempdir().unwrap();
-    let out = run(chess.path(), &["init", "chess"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let fixture = fixture();
-    let out = run(
-        chess.path(),
-        &[
-            "stress",
-            "--iterations",
-            "20",
-            "--",
-            fixture.to_str().unwrap(),
-            "correct",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    duipai(chess.path()).args(["init", "chess"]).run().success();
+    stress(chess.path())
+        .args(["--iterations", "20"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success();
 }
 
 #[test]
@@ -330,8 +284,7 @@ fn failures_are_listed_and_pruned() {
     let settings = format!("{SETTINGS}validator = \"val.py\"\n");
     let dir = problem_folder(Some(&settings));
     let d = dir.path();
-    let out = run(d, &["stress", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    stress(d).program(["sol.cpp"]).run().code(1);
     let failures = d.join("duipai-failures");
     std::fs::write(failures.join("notes.txt"), "mine").unwrap();
     let saved = saved_inputs(&failures);
@@ -340,9 +293,7 @@ fn failures_are_listed_and_pruned() {
         .trim_end_matches(".in")
         .to_string();
 
-    let out = run(d, &["failures"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let listing = stdout(&out);
+    let listing = duipai(d).arg("failures").run().success().stdout();
     let header = listing.lines().next().unwrap();
     for column in ["problem", "seed", "verdict", "program", "size", "saved"] {
         assert!(header.contains(column), "{listing}");
@@ -356,33 +307,29 @@ fn failures_are_listed_and_pruned() {
     assert_eq!(row[5], "B", "{listing}");
 
     // A missing program is reported before anything runs, and nothing is removed.
-    let out = run(d, &["failures", "--prune-passing", "--", "missing.cpp"]);
-    assert_eq!(code(&out), 2);
+    let prune = || duipai(d).args(["failures", "--prune-passing"]);
+    let out = prune().program(["missing.cpp"]).run().code(2);
     assert!(
-        stderr(&out).contains("cannot read missing.cpp"),
+        out.stderr().contains("cannot read missing.cpp"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
-    assert!(!stdout(&out).contains("re-running"), "{}", stdout(&out));
-    let out = run(d, &["stress", "--", "missing.cpp"]);
-    assert_eq!(code(&out), 2);
-    assert!(!stdout(&out).contains("replaying"), "{}", stdout(&out));
+    assert!(!out.stdout().contains("re-running"), "{}", out.stdout());
+    let out = stress(d).program(["missing.cpp"]).run().code(2);
+    assert!(!out.stdout().contains("replaying"), "{}", out.stdout());
     assert_eq!(saved_inputs(&failures), saved);
 
     // Still failing: kept.
-    let out = run(d, &["failures", "--prune-passing", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let out = prune().program(["sol.cpp"]).run().code(1);
     assert!(
-        stdout(&out).contains("1 still failing; nothing removed"),
+        out.stdout().contains("1 still failing; nothing removed"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     assert_eq!(saved_inputs(&failures), saved);
 
     // Passing now: its files go, and only those.
-    let out = run(d, &["failures", "--prune-passing", "--", "good.cpp"]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = stdout(&out);
+    let report = prune().program(["good.cpp"]).run().success().stdout();
     assert!(
         report.contains(&format!(
             "removed duipai-failures/avg-{seed}.{{in,ans,out,err,meta}}"
@@ -399,32 +346,24 @@ fn failures_are_listed_and_pruned() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(left, ["notes.txt"]);
-    let out = run(d, &["failures"]);
+    let out = duipai(d).arg("failures").run();
     assert!(
-        stdout(&out).contains("no saved failures of avg"),
+        out.stdout().contains("no saved failures of avg"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
 
     // `stress --prune-passing` does the same with the cases it replays first.
-    let out = run(d, &["stress", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 1);
-    let out = run(
-        d,
-        &[
-            "stress",
-            "--prune-passing",
-            "--iterations",
-            "3",
-            "--",
-            "good.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    stress(d).program(["sol.cpp"]).run().code(1);
+    let out = stress(d)
+        .args(["--prune-passing", "--iterations", "3"])
+        .program(["good.cpp"])
+        .run()
+        .success();
     assert!(
-        stdout(&out).contains("removed duipai-failures/avg-"),
+        out.stdout().contains("removed duipai-failures/avg-"),
         "{}",
-        stdout(&out)
+        out.stdout()
     );
     assert!(saved_inputs(&failures).is_empty());
 }
@@ -432,12 +371,12 @@ fn failures_are_listed_and_pruned() {
 #[test]
 fn an_unknown_flag_gets_a_true_tip() {
     let dir = tempfile::tempdir().unwrap();
-    let out = run(
-        dir.path(),
-        &["stress", "chess", "--frobnicate", "x", "--", "a.out"],
-    );
-    assert_eq!(code(&out), 2);
-    let err = stderr(&out);
+    let err = stress(dir.path())
+        .args(["chess", "--frobnicate", "x"])
+        .program(["a.out"])
+        .run()
+        .code(2)
+        .stderr();
     assert!(err.contains("unexpected argument '--frobnicate'"), "{err}");
     assert!(!err.contains("as a value, use"), "{err}");
     assert!(
@@ -451,57 +390,35 @@ fn a_near_miss_of_a_game_is_pointed_out() {
     let dir = problem_folder(None);
     let d = dir.path();
     // Without a generator: an error that suggests the game.
-    let out = run(d, &["stress", "chesss", "--", "sol.cpp"]);
-    assert_eq!(code(&out), 2);
+    let out = stress(d).arg("chesss").program(["sol.cpp"]).run().code(2);
     assert!(
-        stderr(&out).contains("did you mean chess?"),
+        out.stderr().contains("did you mean chess?"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     // With one: any name is allowed, so it is a note, and the run goes on.
-    let out = run(
-        d,
-        &[
-            "stress",
-            "chesss",
-            "--generator",
-            "gen.py",
-            "--reference",
-            "brute.py",
-            "--iterations",
-            "2",
-            "--",
-            "good.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let external = |problem: &str| {
+        stress(d)
+            .args([problem, "--generator", "gen.py", "--reference", "brute.py"])
+            .program(["good.cpp"])
+    };
+    let out = external("chesss")
+        .args(["--iterations", "2"])
+        .run()
+        .success();
     assert!(
-        stderr(&out).contains("note: \"chesss\""),
+        out.stderr().contains("note: \"chesss\""),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     assert!(
-        stderr(&out).contains("did you mean chess?"),
+        out.stderr().contains("did you mean chess?"),
         "{}",
-        stderr(&out)
+        out.stderr()
     );
     // A name far from every game gets no note.
-    let out = run(
-        d,
-        &[
-            "stress",
-            "avg",
-            "--generator",
-            "gen.py",
-            "--reference",
-            "brute.py",
-            "--iterations",
-            "1",
-            "--",
-            "good.cpp",
-        ],
-    );
-    assert!(!stderr(&out).contains("did you mean"), "{}", stderr(&out));
+    let out = external("avg").args(["--iterations", "1"]).run();
+    assert!(!out.stderr().contains("did you mean"), "{}", out.stderr());
 }
 
 #[test]
@@ -513,25 +430,14 @@ fn a_slow_run_shows_its_rate_with_two_digits() {
         format!("import time\ntime.sleep(0.4)\n{GEN_PY}"),
     )
     .unwrap();
-    let out = run(
-        d,
-        &[
-            "stress",
-            "avg",
-            "--generator",
-            "slow_gen.py",
-            "--reference",
-            "brute.py",
-            "--iterations",
-            "2",
-            "-j",
-            "1",
-            "--",
-            "good.cpp",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let report = stdout(&out);
+    let report = stress(d)
+        .args(["avg", "--generator", "slow_gen.py"])
+        .args(["--reference", "brute.py"])
+        .args(["--iterations", "2", "-j", "1"])
+        .program(["good.cpp"])
+        .run()
+        .success()
+        .stdout();
     let line = report.lines().find(|l| l.contains("cases/s")).unwrap();
     let rate = line
         .split(", ")

@@ -4,11 +4,11 @@
 //! cases, in stress and on the ICPC pack; the validator's positioned messages.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
 use duipai::problem::{Problem, SHOOTING, ShootingProblem};
 
-use crate::util::{code, duipai, duipai_in, fixture, last_json, stderr, stdout};
+use crate::util::{Duipai, fixture, require};
 
 /// Boards on which single precision prints a different 6th decimal than the exact answer
 /// (0.525835 for 0.525834 on the first), found by running the single-precision program on
@@ -66,28 +66,9 @@ fn cpp_two_decimals() -> String {
     CPP_RIGHT.replace("%.6f", "%.2f")
 }
 
-fn require_gxx() {
-    let found = Command::new("g++")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    assert!(
-        found,
-        "`g++` is needed for these tests: install g++ (GCC's C++ compiler)"
-    );
-}
-
-/// `duipai ARGS` in `dir`, with a compile cache of its own.
-fn duipai_cached(dir: &Path, args: &[&str]) -> Output {
-    Command::new(duipai())
-        .args(args)
-        .current_dir(dir)
-        .env("DUIPAI_CACHE_DIR", dir.join("cache"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("duipai runs")
+/// `duipai` in `dir`, with a compile cache of its own.
+fn cached(dir: &Path) -> Duipai {
+    Duipai::in_dir(dir).env("DUIPAI_CACHE_DIR", dir.join("cache"))
 }
 
 /// A directory holding the boards single precision gets "wrong" in the last digit, with the
@@ -96,16 +77,17 @@ fn differing_boards(dir: &Path) -> std::path::PathBuf {
     let cases = dir.join("differ");
     std::fs::create_dir_all(&cases).unwrap();
     std::fs::write(cases.join("f32.in"), SINGLE_PRECISION_DIFFERS).unwrap();
-    let solved = duipai_in(dir, &["solve", "shooting", "differ/f32.in"]);
-    assert_eq!(code(&solved), 0, "{}", stderr(&solved));
-    std::fs::write(cases.join("f32.ans"), &solved.stdout).unwrap();
+    let solved = Duipai::in_dir(dir)
+        .args(["solve", "shooting", "differ/f32.in"])
+        .run()
+        .success();
+    std::fs::write(cases.join("f32.ans"), &solved.output.stdout).unwrap();
     cases
 }
 
 #[test]
 fn the_typical_wrong_solutions_are_found_and_minimized() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
     // (behaviour, most blocks the minimized board may keep)
     for (bug, blocks) in [
         ("wrong-shooting-one-side", 4),
@@ -114,24 +96,12 @@ fn the_typical_wrong_solutions_are_found_and_minimized() {
         ("wrong-shooting-2dp", 3),
     ] {
         let save = format!("failures-{bug}");
-        let out = duipai_in(
-            dir.path(),
-            &[
-                "stress",
-                "shooting",
-                "-j",
-                "2",
-                "--json",
-                "--save",
-                &save,
-                "--",
-                fixture.to_str().unwrap(),
-                bug,
-                "shooting",
-            ],
-        );
-        assert_eq!(code(&out), 1, "{bug}: {}", stderr(&out));
-        let report = last_json(&out);
+        let report = Duipai::in_dir(dir.path())
+            .args(["stress", "shooting", "-j", "2", "--json", "--save", &save])
+            .fixture([bug, "shooting"])
+            .run()
+            .code(1)
+            .json();
         assert_eq!(report["verdict"], "WA", "{bug}");
         assert_eq!(report["one_minimal"], true, "{bug}");
         let text = std::fs::read(dir.path().join(report["input"].as_str().unwrap())).unwrap();
@@ -146,20 +116,13 @@ fn the_typical_wrong_solutions_are_found_and_minimized() {
 fn single_precision_is_accepted_where_its_last_digit_differs() {
     let dir = tempfile::tempdir().unwrap();
     let cases = differing_boards(dir.path());
-    let fixture = fixture();
-    let args = [
-        "test",
-        "shooting",
-        "differ",
-        "--",
-        fixture.to_str().unwrap(),
-        "shooting-f32",
-        "shooting",
-    ];
-    let out = duipai_in(dir.path(), &args);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    Duipai::in_dir(dir.path())
+        .args(["test", "shooting", "differ"])
+        .fixture(["shooting-f32", "shooting"])
+        .run()
+        .success();
     // The fixture really prints other digits than the answer file.
-    let printed = Command::new(&fixture)
+    let printed = Command::new(fixture())
         .args(["shooting-f32", "shooting"])
         .stdin(std::fs::File::open(cases.join("f32.in")).unwrap())
         .output()
@@ -167,27 +130,17 @@ fn single_precision_is_accepted_where_its_last_digit_differs() {
     let answers = std::fs::read(cases.join("f32.ans")).unwrap();
     assert_ne!(printed.stdout, answers);
     // A stress run finds nothing wrong with it either.
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "stress",
-            "shooting",
-            "--iterations",
-            "60",
-            "--family",
-            "smallest",
-            "--",
-            fixture.to_str().unwrap(),
-            "shooting-f32",
-            "shooting",
-        ],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    Duipai::in_dir(dir.path())
+        .args(["stress", "shooting", "--iterations", "60"])
+        .args(["--family", "smallest"])
+        .fixture(["shooting-f32", "shooting"])
+        .run()
+        .success();
 }
 
 #[test]
 fn cpp_in_single_precision_passes_and_two_decimals_fail() {
-    require_gxx();
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
     std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
@@ -195,38 +148,32 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
     std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
     differing_boards(path);
 
-    let f32_run = duipai_cached(path, &["test", "shooting", "differ", "--", "f32.cpp"]);
-    assert_eq!(code(&f32_run), 0, "{}", stderr(&f32_run));
-    let two_run = duipai_cached(path, &["test", "shooting", "differ", "--", "two.cpp"]);
-    assert_eq!(code(&two_run), 1, "{}", stderr(&two_run));
+    let test = |program: &str| {
+        cached(path)
+            .args(["test", "shooting", "differ"])
+            .program([program])
+            .run()
+    };
+    test("f32.cpp").success();
+    let two_run = test("two.cpp").code(1);
     assert!(
-        stdout(&two_run).contains("case 1 of 6: expected 0.525834, found 0.53"),
+        two_run
+            .stdout()
+            .contains("case 1 of 6: expected 0.525834, found 0.53"),
         "{}",
-        stdout(&two_run)
+        two_run.stdout()
     );
 
     // Stress: single precision survives, two decimals are caught on the smallest board.
     let stress = |program: &str| {
-        duipai_cached(
-            path,
-            &[
-                "stress",
-                "shooting",
-                "--iterations",
-                "300",
-                "--json",
-                "--save",
-                "failures",
-                "--",
-                program,
-            ],
-        )
+        cached(path)
+            .args(["stress", "shooting", "--iterations", "300", "--json"])
+            .args(["--save", "failures"])
+            .program([program])
+            .run()
     };
-    let out = stress("f32.cpp");
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let out = stress("two.cpp");
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    stress("f32.cpp").success();
+    let report = stress("two.cpp").code(1).json();
     assert_eq!(report["verdict"], "WA");
     let minimized = std::fs::read_to_string(path.join(report["input"].as_str().unwrap())).unwrap();
     assert!(
@@ -237,17 +184,16 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
 
 #[test]
 fn the_icpc_pack_judges_single_precision_and_two_decimals_as_test_does() {
-    require_gxx();
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
     std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
     std::fs::write(path.join("f32.cpp"), cpp_single_precision()).unwrap();
     std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
-    let out = duipai_in(
-        path,
-        &["pack", "shooting", "--out", "p", "--layout", "icpc"],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    Duipai::in_dir(path)
+        .args(["pack", "shooting", "--out", "p", "--layout", "icpc"])
+        .run()
+        .success();
     let settings = std::fs::read_to_string(path.join("p/data/secret/test_group.yaml")).unwrap();
     assert_eq!(
         settings,
@@ -256,8 +202,11 @@ fn the_icpc_pack_judges_single_precision_and_two_decimals_as_test_does() {
     // `test` judges the tests, not the inputs the package's validators must reject.
     assert!(path.join("p/data/invalid_input/rectangle.in").exists());
     for (program, status) in [("right.cpp", 0), ("f32.cpp", 0), ("two.cpp", 1)] {
-        let out = duipai_cached(path, &["test", "shooting", "p", "--", program]);
-        assert_eq!(code(&out), status, "{program}: {}", stderr(&out));
+        cached(path)
+            .args(["test", "shooting", "p"])
+            .program([program])
+            .run()
+            .code(status);
     }
 }
 
@@ -267,12 +216,11 @@ fn validate_and_solve_speak_the_games_terms() {
     std::fs::write(dir.path().join("bad.in"), "3\n2 1 1\n4\n2 3 1 3\n0\n").unwrap();
     std::fs::write(dir.path().join("flat.in"), "2\n3 3\n0\n").unwrap();
     std::fs::write(dir.path().join("good.in"), "3\n2 1 1\n0\n").unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["validate", "shooting", "bad.in", "flat.in", "good.in"],
-    );
-    assert_eq!(code(&out), 1);
-    let text = format!("{}{}", stdout(&out), stderr(&out));
+    let out = Duipai::in_dir(dir.path())
+        .args(["validate", "shooting", "bad.in", "flat.in", "good.in"])
+        .run()
+        .code(1);
+    let text = format!("{}{}", out.stdout(), out.stderr());
     assert!(
         text.contains(
             "bad.in:4:7: heights 3 1 3 are not unimodal: the perimeter would exceed the \
@@ -285,9 +233,11 @@ fn validate_and_solve_speak_the_games_terms() {
         "{text}"
     );
     assert!(text.contains("good.in: ok"), "{text}");
-    let out = duipai_in(dir.path(), &["solve", "shooting", "good.in", "--explain"]);
-    assert_eq!(code(&out), 0);
-    let text = stdout(&out);
+    let text = Duipai::in_dir(dir.path())
+        .args(["solve", "shooting", "good.in", "--explain"])
+        .run()
+        .success()
+        .stdout();
     assert!(text.starts_with("0.555556\n"), "{text}");
     assert!(
         text.contains("Best first shot: row 1 from the right"),

@@ -4,32 +4,28 @@
 //! machine brings a run anywhere near it (nor near its cap on waiting for a CPU, after which
 //! a run is measured again): these tests are about CPU time.
 
-use crate::util::{code, duipai_in, fixture, last_json, stdout};
+use std::path::Path;
 
-fn sample() -> String {
-    format!("{}/cases/chess/01-sample.in", env!("CARGO_MANIFEST_DIR"))
+use crate::util::Duipai;
+
+/// `duipai test` in `dir` on the chess sample, with a 500 ms CPU limit and a minute of wall
+/// clock, of the fixture burning `burn_ms` of CPU time.
+fn test_burning(dir: &Path, burn_ms: u64) -> Duipai {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
+    Duipai::in_dir(dir)
+        .args(["test", "chess", sample])
+        .args(["--time-limit", "500", "--wall-limit", "60000"])
+        .fixture(["burn-cpu", &burn_ms.to_string(), "chess"])
 }
 
 /// The CPU times of the one case of `duipai test` on `burn-cpu MS`, and the verdict.
 fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let burn = burn_ms.to_string();
-    let sample = sample();
-    let mut args = vec![
-        "test",
-        "chess",
-        sample.as_str(),
-        "--json",
-        "--time-limit",
-        "500",
-        "--wall-limit",
-        "60000",
-    ];
-    args.extend_from_slice(extra);
-    args.extend_from_slice(&["--", fixture.to_str().unwrap(), "burn-cpu", &burn, "chess"]);
-    let out = duipai_in(dir.path(), &args);
-    let report = last_json(&out);
+    let out = test_burning(dir.path(), burn_ms)
+        .arg("--json")
+        .args(extra)
+        .run();
+    let report = out.json();
     let case = &report["cases"][0];
     let runs = case["cpu_runs_ms"]
         .as_array()
@@ -37,11 +33,10 @@ fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
         .iter()
         .map(|v| v.as_u64().unwrap())
         .collect();
-    let _ = code(&out);
     (
         runs,
         case["verdict"].as_str().unwrap().to_string(),
-        stdout(&out),
+        out.stdout(),
     )
 }
 
@@ -58,27 +53,7 @@ fn a_run_near_the_limit_is_measured_again() {
 #[test]
 fn a_run_over_the_limit_reports_every_time_measured() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let sample = sample();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            &sample,
-            "--time-limit",
-            "500",
-            "--wall-limit",
-            "60000",
-            "--",
-            fixture.to_str().unwrap(),
-            "burn-cpu",
-            "600",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    let text = test_burning(dir.path(), 600).run().code(1).stdout();
     // 600 ms of CPU against a 500 ms limit, 1.2×: in the band, so measured three times, and
     // over the limit every time.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
@@ -97,27 +72,7 @@ fn runs_far_from_the_limit_and_no_rerun_are_measured_once() {
 #[test]
 fn a_run_far_over_the_limit_is_stopped_once() {
     let dir = tempfile::tempdir().unwrap();
-    let fixture = fixture();
-    let sample = sample();
-    let out = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "chess",
-            &sample,
-            "--time-limit",
-            "500",
-            "--wall-limit",
-            "60000",
-            "--",
-            fixture.to_str().unwrap(),
-            "burn-cpu",
-            "5000",
-            "chess",
-        ],
-    );
-    assert_eq!(code(&out), 1);
-    let text = stdout(&out);
+    let text = test_burning(dir.path(), 5000).run().code(1).stdout();
     // Stopped at 1.5× the limit, past the band: one measurement is enough.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
     assert_eq!(line.matches(" s,").count(), 0, "{line}");

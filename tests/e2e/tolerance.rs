@@ -4,21 +4,12 @@
 
 use std::path::Path;
 
-use crate::util::{code, duipai_in, last_json, stderr};
+use crate::util::{Duipai, Ran, require};
 
 fn write(dir: &Path, files: &[(&str, &str)]) {
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
-}
-
-/// The tools the programs need: a missing one fails the test with what to install.
-fn require(tool: &str, args: &[&str], install: &str) {
-    let found = std::process::Command::new(tool)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(found, "this test needs {tool} on PATH: install {install}");
 }
 
 /// The average of n numbers: the reference prints 9 decimals, the C++ solution 6, the Python
@@ -57,46 +48,34 @@ fn average_problem(dir: &Path) {
     );
 }
 
-fn stress(dir: &Path, extra: &[&str], program: &[&str]) -> std::process::Output {
-    let mut args = vec![
-        "stress",
-        "avg",
-        "--generator",
-        "python3 gen.py",
-        "--reference",
-        "ref.py",
-        "--iterations",
-        "25",
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    args.push("--");
-    args.extend_from_slice(program);
-    duipai_in(dir, &args)
+fn stress(dir: &Path, extra: &[&str], program: &[&str]) -> Ran {
+    Duipai::in_dir(dir)
+        .args(["stress", "avg", "--generator", "python3 gen.py"])
+        .args(["--reference", "ref.py", "--iterations", "25", "--json"])
+        .args(extra)
+        .program(program)
+        .run()
 }
 
 #[test]
 fn reals_printed_with_other_decimals_pass_within_the_tolerance() {
-    require("python3", &["--version"], "Python 3");
-    require("g++", &["--version"], "g++ (GNU C++)");
+    require(&["python3", "g++"]);
     let dir = tempfile::tempdir().unwrap();
     average_problem(dir.path());
     for program in [&["six.cpp"][..], &["python3", "plain.py"]] {
-        let out = stress(dir.path(), &["--tolerance", "1e-6"], program);
-        assert_eq!(code(&out), 0, "{program:?}: {}", stderr(&out));
+        stress(dir.path(), &["--tolerance", "1e-6"], program).success();
         // Without the tolerance, the same outputs are wrong answers.
         // (Not minimized: only the verdict matters here.)
-        let out = stress(dir.path(), &["--no-replay", "--no-shrink"], program);
-        assert_eq!(code(&out), 1, "{program:?}: {}", stderr(&out));
-        assert_eq!(last_json(&out)["verdict"], "WA");
+        let out = stress(dir.path(), &["--no-replay", "--no-shrink"], program).code(1);
+        assert_eq!(out.json()["verdict"], "WA");
     }
-    let out = stress(
+    let report = stress(
         dir.path(),
         &["--tolerance", "1e-6", "--no-shrink"],
         &["intdiv.cpp"],
-    );
-    assert_eq!(code(&out), 1, "{}", stderr(&out));
-    let report = last_json(&out);
+    )
+    .code(1)
+    .json();
     assert_eq!(report["verdict"], "WA");
     // The replay lines keep the tolerance.
     assert!(
@@ -119,49 +98,34 @@ fn yes_and_no_compare_ignoring_case() {
             ("say.sh", "#!/bin/sh\necho yes\n"),
         ],
     );
-    let ok = duipai_in(
-        dir.path(),
-        &[
-            "test",
-            "even",
-            "t.in",
-            "--ignore-case",
-            "--",
-            "sh",
-            "say.sh",
-        ],
-    );
-    assert_eq!(code(&ok), 0, "{}", stderr(&ok));
-    let exact = duipai_in(dir.path(), &["test", "even", "t.in", "--", "sh", "say.sh"]);
-    assert_eq!(code(&exact), 1, "{}", stderr(&exact));
+    let test = Duipai::in_dir(dir.path())
+        .args(["test", "even", "t.in"])
+        .program(["sh", "say.sh"]);
+    test.clone().arg("--ignore-case").run().success();
+    test.run().code(1);
 }
 
 #[test]
 fn the_flags_are_refused_for_games_with_their_own_comparison() {
     let dir = tempfile::tempdir().unwrap();
-    let out = duipai_in(
-        dir.path(),
-        &["stress", "chess", "--tolerance", "1e-6", "--", "true"],
-    );
-    assert_eq!(code(&out), 2);
+    let refused = |args: &[&str]| {
+        Duipai::in_dir(dir.path())
+            .args(args)
+            .program(["true"])
+            .run()
+            .code(2)
+            .stderr()
+    };
+    let err = refused(&["stress", "chess", "--tolerance", "1e-6"]);
     assert!(
-        stderr(&out).contains(
+        err.contains(
             "--tolerance is for problems duipai does not know; chess's answers are compared \
              as integers, exactly"
         ),
-        "{}",
-        stderr(&out)
+        "{err}"
     );
-    let out = duipai_in(
-        dir.path(),
-        &["stress", "shooting", "--ignore-case", "--", "true"],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("compared as real numbers within 1e-6"));
-    let out = duipai_in(
-        dir.path(),
-        &["test", "x", ".", "--tolerance", "inf", "--", "true"],
-    );
-    assert_eq!(code(&out), 2);
-    assert!(stderr(&out).contains("expected a tolerance like 1e-6"));
+    let err = refused(&["stress", "shooting", "--ignore-case"]);
+    assert!(err.contains("compared as real numbers within 1e-6"));
+    let err = refused(&["test", "x", ".", "--tolerance", "inf"]);
+    assert!(err.contains("expected a tolerance like 1e-6"));
 }

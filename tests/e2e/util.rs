@@ -1,6 +1,6 @@
 //! What the end-to-end tests share: the binaries under test, temporary directories, runs.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -66,51 +66,214 @@ pub fn require(programs: &[&str]) {
     }
 }
 
-/// Runs `duipai ARGS` in `dir` with `stdin`, and returns its output.
-pub fn run_duipai(dir: &Path, args: &[&OsStr], stdin: &[u8]) -> Output {
-    let mut child = Command::new(duipai())
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("duipai starts");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    // A command that does not read stdin may close it first; that is fine.
-    let _ = pipe.write_all(stdin);
-    drop(pipe);
-    child.wait_with_output().expect("duipai finishes")
+/// One invocation of the `duipai` binary, built up and then run, after the `Test` builder of
+/// `just`'s test suite:
+///
+/// ```ignore
+/// let report = Duipai::new()
+///     .current_dir(dir)
+///     .args(["stress", "chess", "--json"])
+///     .fixture(["wrong", "chess"])
+///     .run()
+///     .code(1)
+///     .json();
+/// ```
+///
+/// The program under test (`.program`, `.fixture`) goes last, after `--`, whatever the order
+/// of the calls. By default duipai runs in the tests' working directory (the package root),
+/// with the tests' environment and an empty stdin.
+#[derive(Clone, Debug, Default)]
+pub struct Duipai {
+    args: Vec<OsString>,
+    program: Option<Vec<OsString>>,
+    dir: Option<PathBuf>,
+    stdin: Vec<u8>,
+    env: Vec<(OsString, Option<OsString>)>,
 }
 
-/// `duipai` with string arguments.
-pub fn duipai_in(dir: &Path, args: &[&str]) -> Output {
-    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    run_duipai(dir, &args, b"")
+impl Duipai {
+    pub fn new() -> Duipai {
+        Duipai::default()
+    }
+
+    /// `Duipai::new().current_dir(dir)`.
+    pub fn in_dir(dir: impl AsRef<Path>) -> Duipai {
+        Duipai::new().current_dir(dir)
+    }
+
+    pub fn arg(mut self, arg: impl AsRef<OsStr>) -> Duipai {
+        self.args.push(arg.as_ref().to_owned());
+        self
+    }
+
+    pub fn args<I, S>(mut self, args: I) -> Duipai
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// The program under test and its arguments, after `--`.
+    pub fn program<I, S>(mut self, words: I) -> Duipai
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        let program = self.program.get_or_insert_with(Vec::new);
+        program.extend(words.into_iter().map(|w| w.as_ref().to_owned()));
+        self
+    }
+
+    /// The fixture program with `words` (a behaviour and a problem, and any arguments of the
+    /// behaviour) as the program under test.
+    pub fn fixture<I, S>(self, words: I) -> Duipai
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.program([fixture()]).program(words)
+    }
+
+    pub fn current_dir(mut self, dir: impl AsRef<Path>) -> Duipai {
+        self.dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+
+    pub fn stdin(mut self, stdin: impl AsRef<[u8]>) -> Duipai {
+        self.stdin = stdin.as_ref().to_vec();
+        self
+    }
+
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Duipai {
+        let value = Some(value.as_ref().to_owned());
+        self.env.push((key.as_ref().to_owned(), value));
+        self
+    }
+
+    pub fn env_remove(mut self, key: impl AsRef<OsStr>) -> Duipai {
+        self.env.push((key.as_ref().to_owned(), None));
+        self
+    }
+
+    /// Every argument, the program's after `--`.
+    fn words(&self) -> Vec<OsString> {
+        let mut words = self.args.clone();
+        if let Some(program) = &self.program {
+            words.push("--".into());
+            words.extend(program.iter().cloned());
+        }
+        words
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new(duipai());
+        command.args(self.words());
+        if let Some(dir) = &self.dir {
+            command.current_dir(dir);
+        }
+        for (key, value) in &self.env {
+            match value {
+                Some(value) => command.env(key, value),
+                None => command.env_remove(key),
+            };
+        }
+        command
+    }
+
+    /// Runs it to the end and returns what it did.
+    pub fn run(&self) -> Ran {
+        let mut child = self
+            .command()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("duipai starts");
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        // A command that does not read stdin may close it first; that is fine.
+        let _ = pipe.write_all(&self.stdin);
+        drop(pipe);
+        let output = child.wait_with_output().expect("duipai finishes");
+        Ran::new(self.words(), output)
+    }
+
+    /// Starts it in the background, with stdin closed.
+    pub fn start(&self) -> Background {
+        Background::start(self.command(), self.words())
+    }
 }
 
-pub fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+/// What a `duipai` run did: its exit status and output, with the assertions the tests make
+/// on them. A failed assertion shows the command line, stdout and stderr.
+pub struct Ran {
+    words: Vec<OsString>,
+    pub output: Output,
 }
 
-pub fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+impl Ran {
+    fn new(words: Vec<OsString>, output: Output) -> Ran {
+        Ran { words, output }
+    }
 
-/// The last line of stdout, parsed as JSON.
-pub fn last_json(output: &Output) -> serde_json::Value {
-    let text = stdout(output);
-    let line = text.lines().last().unwrap_or_default();
-    serde_json::from_str(line).unwrap_or_else(|e| {
-        panic!(
-            "last stdout line is not JSON ({e}): {line:?}\nstderr:\n{}",
-            stderr(output)
-        )
-    })
-}
+    /// The exit code, -1 for a run ended by a signal.
+    pub fn exit_code(&self) -> i32 {
+        self.output.status.code().unwrap_or(-1)
+    }
 
-pub fn code(output: &Output) -> i32 {
-    output.status.code().unwrap_or(-1)
+    /// Fails the test unless duipai exited with `expected`.
+    #[track_caller]
+    pub fn code(self, expected: i32) -> Ran {
+        assert_eq!(
+            self.exit_code(),
+            expected,
+            "exit status of `{}` ({:?})\nstdout:\n{}\nstderr:\n{}",
+            self.command_line(),
+            self.output.status,
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+
+    /// Fails the test unless duipai exited 0.
+    #[track_caller]
+    pub fn success(self) -> Ran {
+        self.code(0)
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// The last line of stdout, parsed as JSON.
+    #[track_caller]
+    pub fn json(&self) -> serde_json::Value {
+        let text = self.stdout();
+        let line = text.lines().last().unwrap_or_default();
+        serde_json::from_str(line).unwrap_or_else(|e| {
+            panic!(
+                "last stdout line of `{}` is not JSON ({e}): {line:?}\nstderr:\n{}",
+                self.command_line(),
+                self.stderr()
+            )
+        })
+    }
+
+    fn command_line(&self) -> String {
+        let words: Vec<String> = self
+            .words
+            .iter()
+            .map(|w| w.to_string_lossy().into_owned())
+            .collect();
+        format!("duipai {}", words.join(" "))
+    }
 }
 
 /// A file the fixture programs record their pids in (`DUIPAI_FIXTURE_PIDS`), so that a test
@@ -214,6 +377,7 @@ pub fn process_state(stat: &[u8]) -> Option<u8> {
 /// A `duipai` process started in the background, its output drained by threads so that it
 /// never blocks on a full pipe, and awaited against a deadline.
 pub struct Background {
+    words: Vec<OsString>,
     child: std::process::Child,
     stdout: Option<std::thread::JoinHandle<Vec<u8>>>,
     stderr: Option<std::thread::JoinHandle<Vec<u8>>>,
@@ -221,18 +385,12 @@ pub struct Background {
 }
 
 impl Background {
-    /// Starts `duipai ARGS` in `dir` with extra environment variables and an empty stdin.
-    pub fn start(dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Background {
-        let mut command = Command::new(duipai());
+    /// Starts `command` (duipai with `words`) with an empty stdin.
+    fn start(mut command: Command, words: Vec<OsString>) -> Background {
         command
-            .args(args)
-            .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        for (key, value) in env {
-            command.env(key, value);
-        }
         let mut child = command.spawn().expect("duipai starts");
         let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
             std::thread::spawn(move || {
@@ -244,6 +402,7 @@ impl Background {
         let stdout = drain(Box::new(child.stdout.take().expect("stdout is piped")));
         let stderr = drain(Box::new(child.stderr.take().expect("stderr is piped")));
         Background {
+            words,
             child,
             stdout: Some(stdout),
             stderr: Some(stderr),
@@ -274,8 +433,8 @@ impl Background {
     }
 
     /// Waits for it to exit within `bound` from now; past that, kills it and fails the test.
-    /// Returns its output and how long it ran in all.
-    pub fn finish_within(mut self, bound: Duration) -> (Output, Duration) {
+    /// Returns what it did and how long it ran in all.
+    pub fn finish_within(mut self, bound: Duration) -> (Ran, Duration) {
         let deadline = Instant::now() + bound;
         let status = loop {
             if let Some(status) = self.child.try_wait().expect("try_wait") {
@@ -301,7 +460,7 @@ impl Background {
             stdout: stdout.unwrap_or_default(),
             stderr: stderr.unwrap_or_default(),
         };
-        (output, took)
+        (Ran::new(std::mem::take(&mut self.words), output), took)
     }
 }
 
