@@ -3,10 +3,13 @@
 //! stdin), and the interactor's exit code is the verdict: 0 accepted, 1 wrong answer, 2
 //! presentation error (and 8, testlib's unexpected end of file), 3 its own failure.
 //!
-//! The program's own end decides first, as on every judge: a crash, a time or memory limit,
-//! or idleness (both waiting to read) is the program's verdict whatever the interactor said
-//! after it. An interactor that fails (exit 3, a crash, any code the protocol does not
-//! define, a limit) is the harness's failure, an error naming it, never the program's.
+//! The order: an interactor that says it failed (exit 3, testlib's FAIL: an invalid input, a
+//! bug of its own) is the harness's failure whatever the program did, for the program may
+//! only have reacted to it. Then the program's own end decides, as on every judge: a crash,
+//! a time or memory limit, or idleness (both waiting to read) is the program's verdict,
+//! whatever the interactor did after it. Then an interactor that failed otherwise (a crash,
+//! any code the protocol does not define, a limit) is the harness's failure, an error naming
+//! it, never the program's; else its exit code is the verdict.
 
 use std::ffi::OsString;
 
@@ -14,7 +17,7 @@ use anyhow::Context;
 
 use super::checker::testlib_verdict;
 use super::{Judgement, Ran, Runner};
-use crate::run::{Limits, RunError};
+use crate::run::{Limits, RunError, Termination};
 
 /// An interactor, ready to run.
 #[derive(Clone, Debug)]
@@ -43,19 +46,27 @@ impl Interactor {
         Ok(Ran::from(interaction))
     }
 
-    /// The verdict the interactor gave a program that ran cleanly; an error when the
-    /// interactor failed.
+    /// The verdict of an interactive run (in the order of the module notes); an error when
+    /// the interactor failed.
     pub fn decide(&self, ran: &Ran) -> anyhow::Result<Judgement> {
         let (interactor, _) = ran
             .interactor
             .as_ref()
             .context("an interactive problem's run has no interactor")?;
-        testlib_verdict(interactor).map_err(|why| {
+        let said = testlib_verdict(interactor);
+        let failed = |why: String| {
             anyhow::Error::new(InteractorFailed(format!(
                 "the interactor {} failed: {why}",
                 self.name
             )))
-        })
+        };
+        match said {
+            Err(why) if interactor.termination == Termination::Exited(3) => Err(failed(why)),
+            _ => match super::verdict::termination_judgement(&ran.execution) {
+                Some(ended) => Ok(ended),
+                None => said.map_err(failed),
+            },
+        }
     }
 }
 

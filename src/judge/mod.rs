@@ -235,6 +235,9 @@ impl Decider {
         ran: &Ran,
         expected: &Expected,
     ) -> anyhow::Result<Judgement> {
+        if let Decider::Interactor(interactor) = self {
+            return interactor.decide(ran);
+        }
         let execution = &ran.execution;
         let ended = verdict::termination_judgement(execution)
             .or_else(|| verdict::missing_output_file(execution));

@@ -162,7 +162,10 @@ fn exchange(failure: &Failure, transcript: &str) -> String {
         saved.display()
     );
     if shown.len() < lines.len() {
-        out.push_str(&format!("    … {} earlier lines\n", lines.len() - shown.len()));
+        out.push_str(&format!(
+            "    … {} earlier lines\n",
+            lines.len() - shown.len()
+        ));
     }
     if lines.is_empty() {
         out.push_str("    (nothing was said)\n");

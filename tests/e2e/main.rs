@@ -10,6 +10,7 @@ mod fishhead;
 mod flags;
 mod gems;
 mod hostile;
+mod interactive;
 mod judging;
 mod load;
 mod memory;

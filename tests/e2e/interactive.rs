@@ -1,0 +1,360 @@
+//! Interactive problems end to end: "guess the number" (`tests/support/guess/`), judged by a
+//! testlib interactor compiled from source with the vendored `testlib.h` beside it, against
+//! programs in C++ and Python that are right, wrong, crash, never flush (a deadlock) or think
+//! too long. These tests need g++ and python3 and fail saying what to install when one is
+//! missing.
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::reports::{junit_cases, junit_check};
+use crate::util::{Duipai, require};
+
+const SUPPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support");
+
+/// A scratch directory holding the guessing game's programs, with `testlib.h` beside the
+/// interactor, and `cases/` with hand-written inputs `n x`: among them secrets equal to n,
+/// which the wrong program never finds.
+fn workspace() -> tempfile::TempDir {
+    require(&["g++", "python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    for entry in fs::read_dir(Path::new(SUPPORT).join("guess")).unwrap() {
+        let path = entry.unwrap().path();
+        fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let testlib = Path::new(SUPPORT).join("testlib/testlib.h");
+    fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
+    let cases = dir.path().join("cases");
+    fs::create_dir(&cases).unwrap();
+    for (name, case) in [
+        ("1", "10 7"),
+        ("2", "1000000000 1"),
+        ("3", "1 1"),
+        ("4", "8 8"),
+        ("5", "1000000000 999999999"),
+    ] {
+        fs::write(cases.join(format!("{name}.in")), format!("{case}\n")).unwrap();
+    }
+    dir
+}
+
+/// `duipai` in `dir`. Builds are cached for the whole test run (the testlib interactor takes
+/// seconds to compile); the user's compiler variables are left out, and so is
+/// PYTHONUNBUFFERED, which would flush what a Python program forgot to.
+fn duipai(dir: &Path) -> Duipai {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("interactive-tests-cache");
+    Duipai::in_dir(dir)
+        .env("DUIPAI_CACHE_DIR", cache)
+        .env_remove("DUIPAI_CXX")
+        .env_remove("DUIPAI_PYTHON")
+        .env_remove("PYTHONUNBUFFERED")
+}
+
+/// `duipai test guessing cases --interactor interactor.cpp` in `dir`.
+fn test_cases(dir: &Path) -> Duipai {
+    duipai(dir).args([
+        "test",
+        "guessing",
+        "cases",
+        "--interactor",
+        "interactor.cpp",
+    ])
+}
+
+/// The case objects of a `test --json` run, by name.
+fn cases(summary: &Value) -> Vec<Value> {
+    summary["cases"].as_array().expect("cases").clone()
+}
+
+fn case<'a>(cases: &'a [Value], name: &str) -> &'a Value {
+    cases
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no case {name} in {cases:?}"))
+}
+
+#[test]
+fn right_programs_in_cpp_and_python_pass_a_testlib_interactor_compiled_from_source() {
+    let dir = workspace();
+    for program in ["right.cpp", "right.py"] {
+        let summary = test_cases(dir.path())
+            .arg("--json")
+            .program([program])
+            .run()
+            .success()
+            .json();
+        let cases = cases(&summary);
+        assert_eq!(cases.len(), 5, "{summary}");
+        for case in &cases {
+            assert_eq!(case["verdict"], "AC", "{program}: {case}");
+            // The interactor's message is the detail; the exchange starts with n.
+            let detail = case["detail"].as_str().unwrap();
+            assert!(detail.starts_with("ok found "), "{program}: {case}");
+            let transcript = case["transcript"].as_str().unwrap();
+            assert!(transcript.starts_with("< "), "{program}: {transcript}");
+            assert!(transcript.ends_with("< =\n"), "{program}: {transcript}");
+        }
+        // 10^9 takes 30 queries at most, 1 takes one.
+        let wide = case(&cases, "2.in")["transcript"].as_str().unwrap();
+        let queries = wide.lines().filter(|l| l.starts_with("> ? ")).count();
+        assert!((25..=30).contains(&queries), "{wide}");
+        assert_eq!(
+            case(&cases, "3.in")["transcript"].as_str().unwrap(),
+            "< 1\n> ? 1\n< =\n"
+        );
+    }
+}
+
+#[test]
+fn a_wrong_program_gets_the_interactors_verdict_and_message_with_the_exchange() {
+    let dir = workspace();
+    let junit = dir.path().join("report.xml");
+    let ran = test_cases(dir.path())
+        .arg("--json")
+        .arg("--junit")
+        .arg(&junit)
+        .program(["wrong.cpp"])
+        .run()
+        .code(1);
+    let cases = cases(&ran.json());
+    for name in ["1.in", "2.in", "5.in"] {
+        assert_eq!(case(&cases, name)["verdict"], "AC", "{cases:?}");
+    }
+    // n = 1: the search asks about 0, out of range.
+    let one = case(&cases, "3.in");
+    assert_eq!(one["verdict"], "WA");
+    assert!(
+        one["detail"]
+            .as_str()
+            .unwrap()
+            .contains("violates the range [1, 1]"),
+        "{one}"
+    );
+    assert_eq!(one["transcript"], "< 1\n> ? 0\n");
+    // x = n: from its third query on it asks about 7, until the interactor stops it at the
+    // 31st.
+    let top = case(&cases, "4.in");
+    assert_eq!(top["verdict"], "WA");
+    assert!(
+        top["detail"]
+            .as_str()
+            .unwrap()
+            .contains("more than 30 queries"),
+        "{top}"
+    );
+    let transcript = top["transcript"].as_str().unwrap();
+    assert_eq!(transcript.matches("> ? 7\n").count(), 29, "{transcript}");
+    // The human report shows the end of the exchange under the case.
+    let stderr = ran.stderr();
+    assert!(stderr.contains("    exchange| > ? 7\n"), "{stderr}");
+    assert!(stderr.contains("    exchange| … "), "{stderr}");
+    // JUnit: the message and the exchange.
+    let report = junit_check(&junit);
+    let failed = junit_cases(&report)
+        .iter()
+        .find(|c| c["name"] == "4.in")
+        .unwrap();
+    assert!(
+        failed["results"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("more than 30 queries"),
+        "{failed}"
+    );
+    assert!(
+        failed["system_out"].as_str().unwrap().contains("> ? 7"),
+        "{failed}"
+    );
+}
+
+#[test]
+fn a_crash_is_the_programs_runtime_error_whatever_the_interactor_said() {
+    let dir = workspace();
+    let ran = test_cases(dir.path())
+        .arg("--json")
+        .program(["crash.py"])
+        .run()
+        .code(1);
+    let summary = ran.json();
+    for case in cases(&summary) {
+        if case["name"] == "3.in" || case["name"] == "4.in" {
+            // x = n: its one query, n, finds the secret.
+            assert_eq!(case["verdict"], "AC", "{case}");
+            continue;
+        }
+        assert_eq!(case["verdict"], "RE", "{case}");
+        assert_eq!(case["detail"], "exit code 1", "{case}");
+        assert!(
+            case["stderr"]
+                .as_str()
+                .unwrap()
+                .contains("cannot handle the reply"),
+            "{case}"
+        );
+    }
+}
+
+#[test]
+fn programs_that_never_flush_end_as_idleness_long_before_the_wall_clock() {
+    let dir = workspace();
+    for program in ["noflush.cpp", "noflush.py"] {
+        let started = Instant::now();
+        // The wall-clock limit is 2 × 5 s + 1 s: the deadlock must end long before.
+        let summary = test_cases(dir.path())
+            .args(["--json", "--time-limit", "5s", "-j", "5"])
+            .program([program])
+            .run()
+            .code(1)
+            .json();
+        let took = started.elapsed();
+        for case in cases(&summary) {
+            assert_eq!(case["verdict"], "TLE", "{program}: {case}");
+            let detail = case["detail"].as_str().unwrap();
+            assert!(detail.starts_with("idleness: "), "{program}: {detail}");
+            assert!(detail.contains("flush"), "{program}: {detail}");
+            // The query it printed never left its buffer.
+            let transcript = case["transcript"].as_str().unwrap();
+            assert!(!transcript.contains("> "), "{program}: {transcript}");
+            assert!(case["wall_ms"].as_u64().unwrap() < 11_000, "{case}");
+        }
+        assert!(
+            took < Duration::from_secs(10),
+            "{program}: five deadlocked cases took {took:?}"
+        );
+    }
+}
+
+#[test]
+fn a_program_that_thinks_too_long_is_a_cpu_time_limit() {
+    let dir = workspace();
+    let summary = test_cases(dir.path())
+        .args(["--json", "--time-limit", "300"])
+        .program(["slow.cpp"])
+        .run()
+        .code(1)
+        .json();
+    for case in cases(&summary) {
+        assert_eq!(case["verdict"], "TLE", "{case}");
+        assert!(
+            case["detail"].as_str().unwrap().starts_with("CPU "),
+            "{case}"
+        );
+        assert!(case["cpu_ms"].as_u64().unwrap() >= 300, "{case}");
+    }
+}
+
+#[test]
+fn an_interactor_that_fails_is_a_harness_error_naming_it() {
+    let dir = workspace();
+    // A secret above n: the interactor's input check fails (testlib's exit 3) before it says
+    // anything, and the program then fails on an empty input: the interactor's failure is
+    // what is reported.
+    fs::write(dir.path().join("cases/6.in"), "3 9\n").unwrap();
+    let ran = test_cases(dir.path()).program(["right.py"]).run().code(2);
+    let stderr = ran.stderr();
+    assert!(
+        stderr.contains("6.in: the interactor interactor.cpp failed: exit code 3"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("violates the range [1, 3]"), "{stderr}");
+}
+
+#[test]
+fn stress_finds_minimizes_and_saves_the_exchange_of_a_wrong_program() {
+    let dir = workspace();
+    let ran = duipai(dir.path())
+        .args([
+            "stress",
+            "guessing",
+            "--generator",
+            "python3 gen.py",
+            "--validator",
+            "python3 validator.py",
+            "--interactor",
+            "interactor.cpp",
+            "--json",
+        ])
+        .program(["wrong.cpp"])
+        .run()
+        .code(1);
+    let summary = ran.json();
+    let seed = summary["seed"].as_u64().unwrap();
+    let saved = dir.path().join("duipai-failures");
+    // The smallest game it loses: n = 1.
+    let input = fs::read_to_string(saved.join(format!("guessing-{seed}.in"))).unwrap();
+    assert_eq!(input, "1 1\n");
+    let transcript = fs::read_to_string(saved.join(format!("guessing-{seed}.transcript"))).unwrap();
+    assert_eq!(transcript, "< 1\n> ? 0\n");
+    assert_eq!(summary["transcript"], transcript);
+    // The case as found is saved with its own exchange.
+    let original = saved.join(format!("guessing-{seed}.original.transcript"));
+    assert!(original.is_file(), "{}", ran.stderr());
+    let stderr = ran.stderr();
+    assert!(stderr.contains("exchange (> the program wrote"), "{stderr}");
+    assert!(stderr.contains("--interactor interactor.cpp"), "{stderr}");
+}
+
+#[test]
+fn stress_passes_a_right_program_and_refuses_what_an_interactor_makes_pointless() {
+    let dir = workspace();
+    let stress = || {
+        duipai(dir.path()).args([
+            "stress",
+            "guessing",
+            "--generator",
+            "python3 gen.py",
+            "--interactor",
+            "interactor.cpp",
+        ])
+    };
+    stress()
+        .args(["--iterations", "30"])
+        .program(["right.cpp"])
+        .run()
+        .success();
+    let refused = [
+        (
+            vec!["--reference", "right.py"],
+            "--reference does nothing with --interactor",
+        ),
+        (
+            vec!["--file-io"],
+            "--file-io does nothing with --interactor",
+        ),
+        (
+            vec!["--tolerance", "1e-6"],
+            "--tolerance does nothing with --interactor",
+        ),
+    ];
+    for (flags, message) in refused {
+        let ran = stress().args(&flags).program(["right.cpp"]).run().code(2);
+        assert!(
+            ran.stderr().contains(message),
+            "{flags:?}: {}",
+            ran.stderr()
+        );
+    }
+    let ran = stress()
+        .args(["--checker", "x.py"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
+    assert!(
+        ran.stderr().contains("cannot be used with"),
+        "{}",
+        ran.stderr()
+    );
+    let ran = duipai(dir.path())
+        .args(["stress", "chess", "--interactor", "interactor.cpp"])
+        .program(["right.cpp"])
+        .run()
+        .code(2);
+    assert!(
+        ran.stderr().contains("chess is not an interactive problem"),
+        "{}",
+        ran.stderr()
+    );
+}
