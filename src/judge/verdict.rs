@@ -311,8 +311,9 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::Idleness) => Judgement::new(
             Verdict::TimeLimitExceeded,
             format!(
-                "idleness: the program and the interactor both waited for input, nothing \
-                 moved for {} (after {} of CPU); does the program flush its output?",
+                "idleness: nothing moved between the program and the interactor for {} and \
+                 neither ran (after {} of CPU); a program must flush its output before it \
+                 waits for the reply",
                 seconds(crate::run::IDLENESS.min(limits.wall)),
                 seconds(execution.cpu_time)
             ),

@@ -263,6 +263,25 @@ fn an_interactor_that_fails_is_a_harness_error_naming_it() {
 }
 
 #[test]
+fn an_interactor_that_never_ends_is_stopped_for_idleness_and_blamed() {
+    let dir = workspace();
+    let started = Instant::now();
+    let ran = duipai(dir.path())
+        .args(["test", "guessing", "cases/1.in"])
+        .args(["--interactor", "python3 stuck_interactor.py"])
+        .program(["right.py"])
+        .run()
+        .code(2);
+    let stderr = ran.stderr();
+    assert!(
+        stderr.contains("the interactor python3 stuck_interactor.py failed: TLE (idleness: "),
+        "{stderr}"
+    );
+    // Its own limits would stop it after 20 s of wall clock.
+    assert!(started.elapsed() < Duration::from_secs(15), "{stderr}");
+}
+
+#[test]
 fn stress_finds_minimizes_and_saves_the_exchange_of_a_wrong_program() {
     let dir = workspace();
     let ran = duipai(dir.path())

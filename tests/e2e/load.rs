@@ -77,14 +77,20 @@ fn a_correct_program_kept_waiting_for_a_cpu_is_accepted() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let _load = Load::start();
-    // 150 ms of CPU: far within both limits, but at the share of a CPU it gets, well over the
-    // wall-clock limit.
-    let case = test_fixture(dir.path(), 1000, &["burn-cpu", "150"]);
-    assert_eq!(case["verdict"], "AC", "{case}");
-    assert!(
-        case["wall_ms"].as_u64().unwrap_or(0) > WALL_LIMIT_MS,
-        "the load did not slow the program past the wall-clock limit: {case}"
-    );
+    // A few hundred ms of CPU: far within both limits, but at the share of a CPU it gets,
+    // over the wall-clock limit. The scheduler sometimes favours a new process for a while,
+    // so a program it did not slow down enough proves nothing: it is tried again with more
+    // work, and every try must be accepted.
+    let mut tries = Vec::new();
+    for burn_ms in ["150", "300", "600"] {
+        let case = test_fixture(dir.path(), 1000, &["burn-cpu", burn_ms]);
+        assert_eq!(case["verdict"], "AC", "{case}");
+        if case["wall_ms"].as_u64().unwrap_or(0) > WALL_LIMIT_MS {
+            return;
+        }
+        tries.push(case);
+    }
+    panic!("the load did not slow the program past the wall-clock limit: {tries:?}");
 }
 
 #[test]
