@@ -40,9 +40,17 @@ impl Interactor {
         input: &[u8],
         limits: &Limits,
         steady: bool,
-    ) -> Result<Ran, RunError> {
-        let interaction =
-            runner.interact(program, &self.command, input, limits, &self.limits, steady)?;
+    ) -> anyhow::Result<Ran> {
+        let interaction = runner
+            .interact(program, &self.command, input, limits, &self.limits, steady)
+            .map_err(|e| match &e {
+                // Which of the two could not start.
+                RunError::Spawn { program: exe, .. } if self.command.first() == Some(exe) => {
+                    anyhow::Error::new(e)
+                        .context(format!("cannot start the interactor {}", self.name))
+                }
+                _ => anyhow::Error::new(e),
+            })?;
         Ok(Ran::from(interaction))
     }
 

@@ -210,7 +210,7 @@ impl Decider {
         limits: &Limits,
         io: &IoMode,
         steady: bool,
-    ) -> Result<Ran, RunError> {
+    ) -> anyhow::Result<Ran> {
         if let Decider::Interactor(interactor) = self {
             return interactor.run(runner, program, input, limits, steady);
         }
