@@ -295,10 +295,7 @@ pub fn run_interactive(
     limits: &Limits,
     interactor_limits: &Limits,
 ) -> Result<Interaction, RunError> {
-    let stop = Stop {
-        cpu: limits.cpu,
-        wall: super::steady::wall_cap(limits, 0),
-    };
+    let stop = Stop::once(limits);
     interact_until(program, interactor, input, limits, interactor_limits, stop)
 }
 
@@ -376,7 +373,7 @@ pub(crate) fn interact_until(
                 settled: None,
                 stderr: Drain::tail(judge_ends.stderr).map_err(setup("interactor's stderr"))?,
                 limits: *interactor_limits,
-                wall_cap: super::steady::wall_cap(interactor_limits, 0),
+                wall_cap: Stop::once(interactor_limits).wall,
                 idle_cpu: Duration::ZERO,
             },
         ],

@@ -211,11 +211,7 @@ pub fn run(
     limits: &Limits,
     io: &IoMode,
 ) -> Result<Execution, RunError> {
-    let stop = Stop {
-        cpu: limits.cpu,
-        wall: steady::wall_cap(limits, 0),
-    };
-    run_until(program, input, limits, io, stop)
+    run_until(program, input, limits, io, Stop::once(limits))
 }
 
 /// Where a run is stopped, whatever the limits it is judged against.
@@ -225,6 +221,17 @@ struct Stop {
     cpu: Duration,
     /// Wall-clock time, however long the program waited for a CPU meanwhile.
     wall: Duration,
+}
+
+impl Stop {
+    /// Where a run measured once stops: at the CPU limit, and at the first cap on waiting for
+    /// a CPU.
+    fn once(limits: &Limits) -> Stop {
+        Stop {
+            cpu: limits.cpu,
+            wall: steady::wall_cap(limits, 0),
+        }
+    }
 }
 
 /// [`run`], with the program stopped at `stop` rather than at the CPU limit, and judged all the

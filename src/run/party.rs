@@ -5,20 +5,19 @@
 //! program; an interactive run has two, the program and the interactor.
 
 use std::ffi::{OsStr, OsString};
-use std::os::fd::OwnedFd;
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cancel::RunEntry;
 use super::error::RunError;
-use super::group::{self, Leader, kill_and_reap, rusage_cpu};
+use super::group::{self, Leader, kill_and_reap, rusage_cpu, tagged_for};
 use super::limits::{Limit, Limits, Rlimits, Usage, exceeded};
-use super::procfs::RunSampler;
+use super::procfs::{GroupSample, RunSampler};
 use super::sanitizer;
 use super::signal::Signal;
 use super::spawn::{self, Stdin};
-use super::supervise::{Observed, pidfd_open};
 use super::{Execution, Termination};
 
 /// A started program: its leader, the samples of its processes, and what was seen of it.
@@ -40,6 +39,95 @@ pub(crate) struct Ends {
     pub stdin: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
+}
+
+/// What the supervisor saw of a party.
+#[derive(Debug, Default)]
+pub(crate) struct Observed {
+    /// The leader exited by itself (it was not stopped).
+    pub exited: bool,
+    /// The limit the program was stopped for, if it was.
+    pub stop: Option<Limit>,
+    pub wall: Duration,
+    pub cpu: Duration,
+    pub peak_rss: u64,
+    pub peak_tasks: u64,
+    /// Time the run's processes spent ready to run but waiting for a CPU, as of the last
+    /// sample.
+    pub waited: Duration,
+    /// Stopped at the cap on the wall clock, not by a limit.
+    pub capped: bool,
+}
+
+/// Opens a pidfd for the leader, so the supervisor can sleep until it exits; `None` on kernels
+/// before 5.3, where the supervisor looks at the leader at every wake-up instead.
+pub(crate) fn pidfd_open(pid: i32) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: the descriptor was just created and is owned by nobody else.
+    Some(unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+impl Observed {
+    /// Takes in one sample of the run's processes, taken `wall` after the start, with
+    /// `waited` the time they have waited for a CPU so far; returns the limit of `limits`
+    /// the run is to be stopped for, if any: or past `wall_cap`, the wall-clock limit
+    /// (however long the run waited for a CPU: on a machine that busy, a run is stopped all
+    /// the same).
+    pub(crate) fn absorb(
+        &mut self,
+        sample: &GroupSample,
+        wall: Duration,
+        waited: Duration,
+        limits: &Limits,
+        wall_cap: Duration,
+    ) -> Option<Limit> {
+        self.wall = wall;
+        self.cpu = self.cpu.max(sample.cpu);
+        self.peak_rss = self
+            .peak_rss
+            .max(sample.rss_bytes)
+            .max(sample.max_hwm_bytes);
+        self.peak_tasks = self.peak_tasks.max(sample.tasks);
+        self.waited = waited;
+        let usage = Usage {
+            output_exceeded: false,
+            cpu: self.cpu,
+            wall: self.wall,
+            waited: self.waited,
+            tasks: self.peak_tasks,
+            memory_bytes: self.peak_rss,
+            signal: None,
+        };
+        let mut stop = exceeded(limits, &usage);
+        if stop == Some(Limit::WallTime) && sample.runnable && self.cpu <= limits.wall {
+            // A process ready to run may be waiting for a CPU right now, a wait its figures
+            // count only once it runs again: the next sample decides.
+            stop = None;
+        }
+        if stop.is_none() && self.wall > wall_cap {
+            stop = Some(Limit::WallTime);
+            self.capped = true;
+        }
+        self.stop = stop;
+        stop
+    }
+}
+
+impl Party<'_> {
+    /// Samples the party's processes now and takes the sample in ([`Observed::absorb`]).
+    pub(crate) fn sample(&mut self, limits: &Limits, wall_cap: Duration) -> GroupSample {
+        let run_id = self.run_id();
+        let adopt = |p: &_| tagged_for(p, run_id);
+        let sample = self.sampler.sample(&adopt);
+        let waited = self.sampler.waited();
+        let wall = self.start.elapsed();
+        self.seen.absorb(&sample, wall, waited, limits, wall_cap);
+        sample
+    }
 }
 
 /// What a party used, once it is reaped.
