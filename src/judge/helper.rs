@@ -63,10 +63,16 @@ pub fn run_helper(
     Ok(execution.stdout)
 }
 
-/// A helper that ran and failed (rather than could not start): for a reference, a sign that
-/// the input it was given is not valid.
+/// A helper that ran and failed (rather than could not start): for a reference or an
+/// interactor, a sign that the input it was given is not valid.
 #[derive(Debug)]
 pub struct HelperFailed(String);
+
+impl HelperFailed {
+    pub fn new(message: impl Into<String>) -> HelperFailed {
+        HelperFailed(message.into())
+    }
+}
 
 impl std::fmt::Display for HelperFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -16,6 +16,7 @@ use std::ffi::OsString;
 use anyhow::Context;
 
 use super::checker::testlib_verdict;
+use super::helper::HelperFailed;
 use super::{Judgement, Ran, Runner};
 use crate::run::{Limits, RunError, Termination};
 
@@ -63,7 +64,7 @@ impl Interactor {
             .context("an interactive problem's run has no interactor")?;
         let said = testlib_verdict(interactor);
         let failed = |why: String| {
-            anyhow::Error::new(InteractorFailed(format!(
+            anyhow::Error::new(HelperFailed::new(format!(
                 "the interactor {} failed: {why}",
                 self.name
             )))
@@ -77,16 +78,3 @@ impl Interactor {
         }
     }
 }
-
-/// An interactor that ran and failed (rather than could not start): in a stress test without
-/// a validator, a sign that the input it was given is not valid.
-#[derive(Debug)]
-pub struct InteractorFailed(String);
-
-impl std::fmt::Display for InteractorFailed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for InteractorFailed {}

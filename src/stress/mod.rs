@@ -600,7 +600,7 @@ impl Engine<'_> {
                     Err(e)
                         if case.instance.is_none()
                             && self.checked_by_reference()
-                            && e.is::<crate::judge::interactor::InteractorFailed>() =>
+                            && e.is::<crate::judge::helper::HelperFailed>() =>
                     {
                         return Ok(None);
                     }

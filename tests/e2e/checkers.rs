@@ -12,33 +12,16 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, Ran, require};
+use crate::util::{Duipai, Ran, support_workspace, with_shared_cache};
 
-const SUPPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support");
-
-/// A scratch directory holding the derangement programs, with `testlib.h` beside the checker
-/// as a problem setter keeps it.
+/// A scratch directory holding the derangement programs, with `testlib.h` beside the checker.
 fn workspace() -> tempfile::TempDir {
-    require(&["g++", "python3"]);
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(Path::new(SUPPORT).join("derangement")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    let testlib = Path::new(SUPPORT).join("testlib/testlib.h");
-    fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
-    dir
+    support_workspace("derangement")
 }
 
-/// `duipai` in `dir`. Builds are cached for the whole test run (the testlib checker takes
-/// seconds to compile); the user's compiler variables are left out.
+/// `duipai` in `dir`, its builds cached for the whole test run.
 fn duipai(dir: &Path) -> Duipai {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("checker-tests-cache");
-    Duipai::new()
-        .current_dir(dir)
-        .env("DUIPAI_CACHE_DIR", cache)
-        .env_remove("DUIPAI_CXX")
-        .env_remove("DUIPAI_PYTHON")
+    with_shared_cache(dir, "checker-tests-cache")
 }
 
 /// `duipai test derangement cases` in `dir`.

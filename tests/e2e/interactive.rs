@@ -11,22 +11,13 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, require};
-
-const SUPPORT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support");
+use crate::util::{Duipai, support_workspace, with_shared_cache};
 
 /// A scratch directory holding the guessing game's programs, with `testlib.h` beside the
 /// interactor, and `cases/` with hand-written inputs `n x`: among them secrets equal to n,
 /// which the wrong program never finds.
 fn workspace() -> tempfile::TempDir {
-    require(&["g++", "python3"]);
-    let dir = tempfile::tempdir().unwrap();
-    for entry in fs::read_dir(Path::new(SUPPORT).join("guess")).unwrap() {
-        let path = entry.unwrap().path();
-        fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
-    }
-    let testlib = Path::new(SUPPORT).join("testlib/testlib.h");
-    fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
+    let dir = support_workspace("guess");
     let cases = dir.path().join("cases");
     fs::create_dir(&cases).unwrap();
     for (name, case) in [
@@ -41,16 +32,10 @@ fn workspace() -> tempfile::TempDir {
     dir
 }
 
-/// `duipai` in `dir`. Builds are cached for the whole test run (the testlib interactor takes
-/// seconds to compile); the user's compiler variables are left out, and so is
-/// PYTHONUNBUFFERED, which would flush what a Python program forgot to.
+/// `duipai` in `dir`, its builds cached for the whole test run, without PYTHONUNBUFFERED,
+/// which would flush what a Python program forgot to.
 fn duipai(dir: &Path) -> Duipai {
-    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("interactive-tests-cache");
-    Duipai::in_dir(dir)
-        .env("DUIPAI_CACHE_DIR", cache)
-        .env_remove("DUIPAI_CXX")
-        .env_remove("DUIPAI_PYTHON")
-        .env_remove("PYTHONUNBUFFERED")
+    with_shared_cache(dir, "interactive-tests-cache").env_remove("PYTHONUNBUFFERED")
 }
 
 /// `duipai test guessing cases --interactor interactor.cpp` in `dir`.

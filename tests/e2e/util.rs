@@ -66,6 +66,35 @@ pub fn require(programs: &[&str]) {
     }
 }
 
+/// A scratch directory holding a copy of the support folder `tests/support/<name>` (a
+/// problem's programs, checker or interactor), with the vendored `testlib.h` beside them as a
+/// problem setter keeps it. Fails unless g++ and python3 are installed: the programs are C++
+/// and Python.
+pub fn support_workspace(name: &str) -> tempfile::TempDir {
+    require(&["g++", "python3"]);
+    let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support");
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(support.join(name)).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, dir.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let testlib = support.join("testlib/testlib.h");
+    std::fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
+    dir
+}
+
+/// `duipai` in `dir` with a build cache shared by the whole test run under the name `cache`
+/// (a testlib checker or interactor takes seconds to compile), and the default compilers.
+pub fn with_shared_cache(dir: &Path, cache: &str) -> Duipai {
+    Duipai::in_dir(dir)
+        .env(
+            "DUIPAI_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(cache),
+        )
+        .env_remove("DUIPAI_CXX")
+        .env_remove("DUIPAI_PYTHON")
+}
+
 /// One invocation of the `duipai` binary, built up and then run, after the `Test` builder of
 /// `just`'s test suite:
 ///
