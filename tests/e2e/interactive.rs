@@ -1,8 +1,8 @@
 //! Interactive problems end to end: "guess the number" (`tests/support/guess/`), judged by a
 //! testlib interactor compiled from source with the vendored `testlib.h` beside it, against
-//! programs in C++ and Python that are right, wrong, crash, never flush (a deadlock) or think
-//! too long. These tests need g++ and python3 and fail saying what to install when one is
-//! missing.
+//! programs in C++ and Python that are right, wrong, crash, never flush (a deadlock), think
+//! too long or take too much memory. These tests need g++ and python3 and fail saying what to
+//! install when one is missing.
 
 use std::fs;
 use std::path::Path;
@@ -228,6 +228,21 @@ fn a_program_that_thinks_too_long_is_a_cpu_time_limit() {
             "{case}"
         );
         assert!(case["cpu_ms"].as_u64().unwrap() >= 300, "{case}");
+    }
+}
+
+#[test]
+fn a_program_over_its_memory_limit_is_a_memory_limit_verdict() {
+    let dir = workspace();
+    let summary = test_cases(dir.path())
+        .args(["--json", "--memory-limit", "64"])
+        .program(["hog.cpp"])
+        .run()
+        .code(1)
+        .json();
+    for case in cases(&summary) {
+        assert_eq!(case["verdict"], "MLE", "{case}");
+        assert!(case["memory_kib"].as_u64().unwrap() > 64 * 1024, "{case}");
     }
 }
 
