@@ -582,29 +582,20 @@ impl Engine<'_> {
                 if case.instance.is_none() && !self.valid(&case.input)? {
                     return Ok(None);
                 }
+                // Without a validator, an input the reference or the interactor fails on
+                // is not valid.
+                let invalid = |e: &anyhow::Error| {
+                    case.instance.is_none()
+                        && self.checked_by_reference()
+                        && e.is::<crate::judge::helper::HelperFailed>()
+                };
                 let expected = match self.expected(&case) {
-                    Ok(expected) => expected,
-                    // Without a validator, an input the reference fails on is not valid.
-                    Err(e)
-                        if case.instance.is_none()
-                            && self.checked_by_reference()
-                            && e.is::<crate::judge::helper::HelperFailed>() =>
-                    {
-                        return Ok(None);
-                    }
-                    Err(e) => return Err(e),
+                    Err(e) if invalid(&e) => return Ok(None),
+                    expected => expected?,
                 };
                 let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
-                    Ok(outcome) => outcome,
-                    // Without a validator, an input the interactor fails on is not valid.
-                    Err(e)
-                        if case.instance.is_none()
-                            && self.checked_by_reference()
-                            && e.is::<crate::judge::helper::HelperFailed>() =>
-                    {
-                        return Ok(None);
-                    }
-                    Err(e) => return Err(e),
+                    Err(e) if invalid(&e) => return Ok(None),
+                    outcome => outcome?,
                 };
                 Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
             };

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, Ran, support_workspace, with_shared_cache};
+use crate::util::{Duipai, Ran, case, support_workspace, with_shared_cache};
 
 /// A scratch directory holding the derangement programs, with `testlib.h` beside the checker.
 fn workspace() -> tempfile::TempDir {
@@ -61,17 +61,9 @@ fn cases(dir: &Path) -> PathBuf {
     cases
 }
 
-/// The case objects of a `test --json` run, by name.
+/// The case objects of a `test --json` run.
 fn case_objects(out: &Ran) -> Vec<Value> {
-    let summary = out.json();
-    summary["cases"].as_array().expect("cases").clone()
-}
-
-fn case<'a>(cases: &'a [Value], name: &str) -> &'a Value {
-    cases
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case {name} in {cases:?}"))
+    crate::util::case_objects(&out.json())
 }
 
 #[test]

@@ -8,10 +8,8 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, support_workspace, with_shared_cache};
+use crate::util::{Duipai, case, case_objects as cases, support_workspace, with_shared_cache};
 
 /// A scratch directory holding the guessing game's programs, with `testlib.h` beside the
 /// interactor, and `cases/` with hand-written inputs `n x`: among them secrets equal to n,
@@ -47,18 +45,6 @@ fn test_cases(dir: &Path) -> Duipai {
         "--interactor",
         "interactor.cpp",
     ])
-}
-
-/// The case objects of a `test --json` run, by name.
-fn cases(summary: &Value) -> Vec<Value> {
-    summary["cases"].as_array().expect("cases").clone()
-}
-
-fn case<'a>(cases: &'a [Value], name: &str) -> &'a Value {
-    cases
-        .iter()
-        .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("no case {name} in {cases:?}"))
 }
 
 #[test]

@@ -95,6 +95,19 @@ pub fn with_shared_cache(dir: &Path, cache: &str) -> Duipai {
         .env_remove("DUIPAI_PYTHON")
 }
 
+/// The case objects of a `test --json` summary.
+pub fn case_objects(summary: &serde_json::Value) -> Vec<serde_json::Value> {
+    summary["cases"].as_array().expect("cases").clone()
+}
+
+/// The case object named `name` among `cases`.
+pub fn case<'a>(cases: &'a [serde_json::Value], name: &str) -> &'a serde_json::Value {
+    cases
+        .iter()
+        .find(|c| c["name"] == name)
+        .unwrap_or_else(|| panic!("no case {name} in {cases:?}"))
+}
+
 /// One invocation of the `duipai` binary, built up and then run, after the `Test` builder of
 /// `just`'s test suite:
 ///
