@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use super::cancel::RunEntry;
 use super::error::{RunError, setup_error};
 use super::limits::{Limit, Limits};
-use super::party::{Output, Party};
+use super::party::{Ends, Output, Party};
 use super::pipes::{Drain, drain_after_death, set_nonblocking};
 use super::spawn::Stdin;
 use super::supervise::{Watch, interval};
@@ -310,6 +310,47 @@ pub(crate) fn interact_until(
 ) -> Result<Interaction, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
+    // Kept until the interactor is over: it holds the case's input file.
+    let (_files, judge_args) = interactor_files(judge_args, input)?;
+    let stop_limits = Limits {
+        cpu: stop.cpu,
+        ..*limits
+    };
+    let program_entry = RunEntry::begin();
+    let judge_entry = RunEntry::begin();
+    let program = Party::start(
+        &program_entry,
+        exe,
+        exe,
+        args,
+        None,
+        Stdin::Pipe,
+        &stop_limits,
+    )?;
+    let judge = Party::start(
+        &judge_entry,
+        judge_exe,
+        judge_exe,
+        &judge_args,
+        None,
+        Stdin::Pipe,
+        interactor_limits,
+    )?;
+    let mut exchange = Exchange::new(
+        (program, stop_limits, stop.wall),
+        (judge, *interactor_limits),
+        limits,
+    )?;
+    exchange.supervise(limits, interactor_limits)?;
+    exchange.finish(limits, interactor_limits)
+}
+
+/// The interactor's arguments followed by its two files, testlib's `input` (the case, written
+/// into a fresh scratch directory, returned to be kept as long as the run) and `output`.
+fn interactor_files(
+    args: &[OsString],
+    input: &[u8],
+) -> Result<(tempfile::TempDir, Vec<OsString>), RunError> {
     let files = tempfile::Builder::new()
         .prefix("duipai-interact-")
         .tempdir()
@@ -321,68 +362,10 @@ pub(crate) fn interact_until(
         "cannot write {}",
         input_path.display()
     )))?;
-    let mut judge_args = judge_args.to_vec();
-    judge_args.push(input_path.into_os_string());
-    judge_args.push(files.path().join("output").into_os_string());
-
-    let stop_limits = Limits {
-        cpu: stop.cpu,
-        ..*limits
-    };
-    let program_entry = RunEntry::begin();
-    let judge_entry = RunEntry::begin();
-    let (program_party, program_ends) = Party::start(
-        &program_entry,
-        exe,
-        exe,
-        args,
-        None,
-        Stdin::Pipe,
-        &stop_limits,
-    )?;
-    let (judge_party, judge_ends) = Party::start(
-        &judge_entry,
-        judge_exe,
-        judge_exe,
-        &judge_args,
-        None,
-        Stdin::Pipe,
-        interactor_limits,
-    )?;
-    let setup = |what: &'static str| setup_error(format!("cannot relay the {what}"));
-    let (Some(program_in), Some(judge_in)) = (program_ends.stdin, judge_ends.stdin) else {
-        return Err(setup("input")(io::Error::other("no stdin pipe")));
-    };
-    let mut to_judge = Relay::new(Direction::FromProgram, program_ends.stdout, judge_in)
-        .map_err(setup("program's output"))?;
-    to_judge.kept = Some((Vec::new(), limits.output_bytes));
-    let to_program = Relay::new(Direction::FromInteractor, judge_ends.stdout, program_in)
-        .map_err(setup("interactor's output"))?;
-    let mut exchange = Exchange {
-        sides: [
-            Side {
-                party: Some(program_party),
-                settled: None,
-                stderr: Drain::tail(program_ends.stderr).map_err(setup("program's stderr"))?,
-                limits: stop_limits,
-                wall_cap: stop.wall,
-                idle_cpu: Duration::ZERO,
-            },
-            Side {
-                party: Some(judge_party),
-                settled: None,
-                stderr: Drain::tail(judge_ends.stderr).map_err(setup("interactor's stderr"))?,
-                limits: *interactor_limits,
-                wall_cap: Stop::once(interactor_limits).wall,
-                idle_cpu: Duration::ZERO,
-            },
-        ],
-        relays: [to_judge, to_program],
-        transcript: Transcript::default(),
-        idleness: IDLENESS.min(limits.wall),
-    };
-    exchange.supervise(limits, interactor_limits)?;
-    exchange.finish(limits, interactor_limits)
+    let mut args = args.to_vec();
+    args.push(input_path.into_os_string());
+    args.push(files.path().join("output").into_os_string());
+    Ok((files, args))
 }
 
 /// The two parties and the two directions between them, while the run goes on.
@@ -412,6 +395,50 @@ const PROGRAM: usize = 0;
 const INTERACTOR: usize = 1;
 
 impl<'e> Exchange<'e> {
+    /// The exchange between the started program (with the limits it is stopped at and its cap
+    /// on the wall clock) and the started interactor (with its limits): the program's stdout
+    /// relayed to the interactor's stdin, kept up to the output limit of `limits`, and back.
+    fn new(
+        (program, stop_limits, wall_cap): ((Party<'e>, Ends), Limits, Duration),
+        (judge, judge_limits): ((Party<'e>, Ends), Limits),
+        limits: &Limits,
+    ) -> Result<Exchange<'e>, RunError> {
+        let ((program, program_ends), (judge, judge_ends)) = (program, judge);
+        let setup = |what: &'static str| setup_error(format!("cannot relay the {what}"));
+        let (Some(program_in), Some(judge_in)) = (program_ends.stdin, judge_ends.stdin) else {
+            return Err(setup("input")(io::Error::other("no stdin pipe")));
+        };
+        let mut to_judge = Relay::new(Direction::FromProgram, program_ends.stdout, judge_in)
+            .map_err(setup("program's output"))?;
+        to_judge.kept = Some((Vec::new(), limits.output_bytes));
+        let to_program = Relay::new(Direction::FromInteractor, judge_ends.stdout, program_in)
+            .map_err(setup("interactor's output"))?;
+        let side = |party, stderr, limits: Limits, wall_cap| -> Result<Side<'e>, RunError> {
+            Ok(Side {
+                party: Some(party),
+                settled: None,
+                stderr: Drain::tail(stderr).map_err(setup("stderr"))?,
+                limits,
+                wall_cap,
+                idle_cpu: Duration::ZERO,
+            })
+        };
+        Ok(Exchange {
+            sides: [
+                side(program, program_ends.stderr, stop_limits, wall_cap)?,
+                side(
+                    judge,
+                    judge_ends.stderr,
+                    judge_limits,
+                    Stop::once(&judge_limits).wall,
+                )?,
+            ],
+            relays: [to_judge, to_program],
+            transcript: Transcript::default(),
+            idleness: IDLENESS.min(limits.wall),
+        })
+    }
+
     /// Relays until both parties are over (exited, or stopped for a limit), settling each
     /// as it ends.
     fn supervise(&mut self, limits: &Limits, interactor_limits: &Limits) -> Result<(), RunError> {
