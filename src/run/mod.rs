@@ -39,6 +39,7 @@ mod spawn;
 mod spawner;
 mod steady;
 mod supervise;
+mod transcript;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -50,11 +51,12 @@ use std::time::Duration;
 pub use cancel::{cancelled, kill_running};
 pub use command::find_program;
 pub use error::RunError;
-pub use interact::{Direction, IDLENESS, Interaction, Transcript, run_interactive};
+pub use interact::{IDLENESS, Interaction, run_interactive};
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
+pub use transcript::{Direction, Transcript};
 
 use cancel::RunEntry;
 use command::{check_file_name, resolve_args, resolve_program};
