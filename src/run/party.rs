@@ -167,9 +167,12 @@ impl<'e> Party<'e> {
                     source,
                 }
             })?;
-        // The wall clock starts once the program has: the harness's own part of the start (a
-        // spawner's turn, on a busy machine a wait for a CPU) is none of the program's time.
-        let start = Instant::now();
+        // The wall clock starts once the program has, when its `exec` returned (as the
+        // process that started it saw it): the harness's own part of the start (a spawner's
+        // turn, on a busy machine a wait for a CPU) is none of the program's time, but the
+        // time until the harness reads the spawner's reply is (the program may run meanwhile,
+        // on the harness's CPU).
+        let start = started.start;
         let leader = Leader::new(started.pid, entry);
         let party = Party {
             pidfd: pidfd_open(leader.pid),

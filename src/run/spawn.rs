@@ -26,6 +26,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use super::spawner;
 
@@ -56,6 +57,8 @@ pub(crate) struct Started {
     /// Whether the program's `ru_maxrss` counts from its own start (a spawner started it),
     /// rather than from the harness's peak resident size.
     pub maxrss_from_start: bool,
+    /// When its `exec` returned, in the process that started it.
+    pub start: Instant,
 }
 
 /// What is to be started, prepared by the harness: where `exec` looks for it, its arguments,
@@ -319,6 +322,10 @@ pub(crate) struct ChildSetup {
     /// The signals the child puts back to their default action.
     pub signals: *const c_int,
     pub signals_len: usize,
+    /// The CPUs the child may run on, set before `exec`: a spawner's mask as it started (the
+    /// harness pins a spawner to the CPU of the thread that asks it, see `spawner`), or null
+    /// to keep the parent's.
+    pub affinity: *const libc::cpu_set_t,
     /// Written by the child when it fails: at what, and `errno`.
     pub failed: Stage,
     pub errno: c_int,
@@ -370,6 +377,11 @@ extern "C" fn child(arg: *mut c_void) -> c_int {
         }
         if !plan.cwd.is_null() && libc::chdir(plan.cwd) != 0 {
             return fail(plan, Stage::Directory);
+        }
+        // Best effort: it can only fail if the CPUs allowed to the whole process shrank to
+        // none of the mask's since, and the program then runs where the spawner was pinned.
+        if !plan.affinity.is_null() {
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), plan.affinity);
         }
         let mut default: libc::sigaction = std::mem::zeroed();
         default.sa_sigaction = libc::SIG_DFL;
@@ -494,6 +506,7 @@ pub(crate) fn launch_here(
         rlimits_len: program.rlimits.len(),
         signals: signals.as_ptr(),
         signals_len: signals.len(),
+        affinity: std::ptr::null(),
         failed: Stage::None,
         errno: 0,
     };
@@ -541,9 +554,12 @@ pub(crate) fn spawn(
     ];
     let (launched, maxrss_from_start) = match spawner::launch(&request, streams) {
         Some(launched) => (launched, true),
-        None => (launch_here(&request, streams, -1), false),
+        None => (
+            launch_here(&request, streams, -1).map(|pid| (pid, Instant::now())),
+            false,
+        ),
     };
-    let pid = launched.map_err(|failed| {
+    let (pid, start) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
         }
@@ -561,6 +577,7 @@ pub(crate) fn spawn(
         stdout: stdout_pipe.0,
         stderr: stderr_pipe.0,
         maxrss_from_start,
+        start,
     })
 }
 
@@ -574,6 +591,26 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Signals => "cannot reset its signals",
         Stage::Clone | Stage::Request => "cannot start a process",
     }
+}
+
+/// `CLOCK_MONOTONIC` now, in nanoseconds: a time another process can pass on
+/// ([`instant_at`]).
+pub(crate) fn monotonic_ns() -> u64 {
+    // SAFETY: a zeroed timespec is a valid out-parameter.
+    let mut ts: libc::timespec = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; CLOCK_MONOTONIC is always there.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    (ts.tv_sec as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(ts.tv_nsec as u64)
+}
+
+/// The instant of `ns` ([`monotonic_ns`], maybe taken in another process): now, less the
+/// time since then (never later than now).
+pub(crate) fn instant_at(ns: u64) -> Instant {
+    let now = Instant::now();
+    let since = Duration::from_nanos(monotonic_ns().saturating_sub(ns));
+    now.checked_sub(since).unwrap_or(now)
 }
 
 /// Reaps a child that failed before `exec` (it has exited already).
@@ -664,6 +701,25 @@ mod tests {
         let (out, status) = run("sh", &["-c", "echo $DUIPAI_SPAWN_TEST"], &[]).expect("sh runs");
         assert_eq!(out, b"7\n");
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+    }
+
+    /// The spawner is pinned to the CPU of the thread that asks it (see `spawner`), but the
+    /// program may run on every CPU the harness may, from whichever CPU it is started.
+    #[test]
+    fn the_program_is_not_pinned_to_the_spawner_s_cpu() {
+        let allowed = |status: &str| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                .map(|v| v.trim().to_owned())
+        };
+        let own = std::fs::read_to_string("/proc/self/status").unwrap();
+        for _ in 0..3 {
+            let (out, _) = run("cat", &["/proc/self/status"], &[]).expect("cat runs");
+            let text = String::from_utf8(out).unwrap();
+            assert!(allowed(&text).is_some(), "{text}");
+            assert_eq!(allowed(&text), allowed(&own), "{text}");
+        }
     }
 
     #[test]

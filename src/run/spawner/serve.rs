@@ -75,6 +75,15 @@ fn serve(socket: RawFd) -> ! {
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
     }
     shed_resident_set();
+    // The CPUs this spawner may run on as it starts (the harness's): the programs get them
+    // back, whichever CPU the harness pins the spawner to meanwhile.
+    // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
+    let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let known =
+        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) }
+            == 0;
+    let affinity: *const libc::cpu_set_t = if known { &allowed } else { std::ptr::null() };
     // SAFETY: getpid has no preconditions.
     let hello = wire::encode_hello(unsafe { libc::getpid() });
     if !send(socket, &hello) {
@@ -89,18 +98,25 @@ fn serve(socket: RawFd) -> ! {
             .then(|| wire::decode_request(&buf[..len]))
             .flatten()
         {
-            Some(request) => start(&request, [fds[0], fds[1], fds[2]]),
+            Some(request) => start(&request, [fds[0], fds[1], fds[2]], affinity),
             None => Err(Failed {
                 pid: -1,
                 stage: Stage::Request,
                 errno: libc::E2BIG,
             }),
         };
+        // The program's wall clock starts here, where its `exec` returned, not when the
+        // harness gets to read the reply (it may share its CPU with the program by then).
+        let started = if result.is_ok() {
+            spawn::monotonic_ns()
+        } else {
+            0
+        };
         for fd in fds {
             // SAFETY: descriptors received with the request, owned by nobody else here.
             unsafe { libc::close(fd) };
         }
-        if !send(socket, &wire::encode_reply(result)) {
+        if !send(socket, &wire::encode_reply(result, started)) {
             exit(0);
         }
     }
@@ -114,7 +130,12 @@ fn exit(code: c_int) -> ! {
 /// Starts one program: the request's plan, cloned with `CLONE_PARENT`, so that the program
 /// is the harness's child (the harness reaps it, gets its resource usage, and is the
 /// subreaper of what it orphans) while its address space at `exec` is this small process's.
-fn start(request: &wire::Request, streams: [RawFd; 3]) -> Result<i32, Failed> {
+/// The program gets `affinity` (if not null) as its CPUs.
+fn start(
+    request: &wire::Request,
+    streams: [RawFd; 3],
+    affinity: *const libc::cpu_set_t,
+) -> Result<i32, Failed> {
     let mut plan = ChildSetup {
         candidates: request.candidates.as_ptr(),
         argv: request.argv.as_ptr(),
@@ -126,6 +147,7 @@ fn start(request: &wire::Request, streams: [RawFd; 3]) -> Result<i32, Failed> {
         rlimits_len: request.rlimits.len(),
         signals: IGNORED.as_ptr(),
         signals_len: IGNORED.len(),
+        affinity,
         failed: Stage::None,
         errno: 0,
     };

@@ -1,5 +1,6 @@
 //! The messages between the harness and a spawner: a request to start a program (with its
-//! three standard streams passed alongside as descriptors), the reply, and the greeting a new
+//! three standard streams passed alongside as descriptors), the reply (with when the program's
+//! `exec` returned, by `CLOCK_MONOTONIC`), and the greeting a new
 //! spawner sends when it is ready. Both ends are the same executable, so numbers travel in
 //! native byte order; every message starts with a magic number all the same.
 
@@ -14,8 +15,11 @@ pub(super) const MAGIC: u32 = 0x6473_7077;
 /// itself); a `SOCK_SEQPACKET` message must fit the socket's buffer anyway.
 pub(super) const MAX_REQUEST: usize = 192 * 1024;
 
-/// The greeting and the reply are three words each.
+/// The greeting is three words.
 pub(super) const WORDS_LEN: usize = 12;
+
+/// The reply is three words, then a 64-bit time.
+pub(super) const REPLY_LEN: usize = WORDS_LEN + 8;
 
 const HEADER_WORDS: usize = 6;
 const RLIMIT_LEN: usize = 24;
@@ -143,22 +147,33 @@ fn unwords(bytes: &[u8]) -> Option<(u32, u32, u32)> {
     Some((word(bytes, 0)?, word(bytes, 4)?, word(bytes, 8)?))
 }
 
-/// The reply to a request: the program's pid, or what failed (a failed child's pid, or -1).
-pub(super) fn encode_reply(result: Result<i32, Failed>) -> [u8; WORDS_LEN] {
-    match result {
+/// The reply to a request: the program's pid, or what failed (a failed child's pid, or -1),
+/// and when its `exec` returned in the spawner (`CLOCK_MONOTONIC`, in nanoseconds; 0 if it
+/// failed).
+pub(super) fn encode_reply(result: Result<i32, Failed>, started: u64) -> [u8; REPLY_LEN] {
+    let head = match result {
         Ok(pid) => words(pid as u32, Stage::None as u32, 0),
         Err(f) => words(f.pid as u32, f.stage as u32, f.errno as u32),
-    }
+    };
+    let mut out = [0u8; REPLY_LEN];
+    out[..WORDS_LEN].copy_from_slice(&head);
+    out[WORDS_LEN..].copy_from_slice(&started.to_ne_bytes());
+    out
 }
 
-pub(super) fn decode_reply(bytes: &[u8]) -> Option<Result<i32, Failed>> {
-    let (pid, stage, errno) = unwords(bytes)?;
+pub(super) fn decode_reply(bytes: &[u8]) -> Option<(Result<i32, Failed>, u64)> {
+    if bytes.len() != REPLY_LEN {
+        return None;
+    }
+    let (pid, stage, errno) = unwords(&bytes[..WORDS_LEN])?;
+    let started = wide(bytes, WORDS_LEN)?;
     let (pid, errno) = (pid as i32, errno as c_int);
-    Some(match Stage::from_code(stage as i32) {
+    let result = match Stage::from_code(stage as i32) {
         Stage::None if pid > 0 => Ok(pid),
         Stage::None => return None,
         stage => Err(Failed { pid, stage, errno }),
-    })
+    };
+    Some((result, started))
 }
 
 /// The greeting of a spawner that is ready: the magic and its pid.
@@ -229,22 +244,24 @@ mod tests {
     #[test]
     fn replies_and_greetings_read_back() {
         assert_eq!(
-            decode_reply(&encode_reply(Ok(42))).map(|r| r.ok()),
-            Some(Some(42))
+            decode_reply(&encode_reply(Ok(42), 123)).map(|(r, t)| (r.ok(), t)),
+            Some((Some(42), 123))
         );
         let failed = Failed {
             pid: 7,
             stage: Stage::Exec,
             errno: libc::ENOENT,
         };
-        let back = decode_reply(&encode_reply(Err(failed)))
+        let back = decode_reply(&encode_reply(Err(failed), 0))
             .unwrap()
+            .0
             .unwrap_err();
         assert_eq!(
             (back.pid, back.stage, back.errno),
             (7, Stage::Exec, libc::ENOENT)
         );
         assert_eq!(decode_hello(&encode_hello(99)), Some(99));
-        assert_eq!(decode_hello(&encode_reply(Ok(99))), None);
+        assert_eq!(decode_hello(&encode_reply(Ok(99), 0)), None);
+        assert!(decode_reply(&encode_hello(99)).is_none());
     }
 }
