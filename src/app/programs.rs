@@ -33,7 +33,28 @@ pub fn ready(
             prepared.compile_time.unwrap_or_default().as_secs_f64()
         );
     }
-    Ok(here_if_not_in_path(prepared.command))
+    let command = here_if_not_in_path(prepared.command);
+    check_startable(&command, role)?;
+    Ok(command)
+}
+
+/// A program that cannot be found is reported once, before any case, rather than as a failed
+/// start on every seed or case.
+fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
+    let Some(first) = command.first() else {
+        anyhow::bail!("the {role} is an empty command");
+    };
+    if find_program(first).is_some() {
+        return Ok(());
+    }
+    let shown = first.to_string_lossy();
+    if first.as_encoded_bytes().contains(&b'/') {
+        anyhow::bail!("cannot start the {role} {shown}: there is no such file");
+    }
+    anyhow::bail!(
+        "cannot start the {role} {shown}: no program of that name in PATH, nor an executable \
+         file here"
+    )
 }
 
 /// How outputs are decided: by the `--interactor` the program talks with, or by the

@@ -239,6 +239,47 @@ fn a_missing_source_or_script_stops_before_any_run() {
     }
 }
 
+/// A compiled program that is not there (`./a.out` before compiling, a misspelt command) is
+/// named once, before the search says it started, for every command that runs programs.
+#[test]
+fn a_missing_program_stops_before_any_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let fixture = fixture();
+    let runs: [(&[&str], &[&str], &str); 4] = [
+        (
+            &["stress", "chess"],
+            &["./a.out"],
+            "cannot start the program ./a.out: there is no such file",
+        ),
+        (
+            &["test", "chess", cases_dir()],
+            &["./a.out"],
+            "cannot start the program ./a.out: there is no such file",
+        ),
+        (
+            &["stress", "chess", "--reference", "no-such-brute-here"],
+            &[fixture.to_str().unwrap(), "correct", "chess"],
+            "cannot start the reference no-such-brute-here: no program of that name in PATH, \
+             nor an executable file here",
+        ),
+        (
+            &["failures", "chess", "--prune-passing"],
+            &["./a.out"],
+            "cannot start the program ./a.out: there is no such file",
+        ),
+    ];
+    for (args, program, expected) in runs {
+        let out = Duipai::in_dir(d).args(args).program(program).run().code(2);
+        let message = out.stderr();
+        assert!(message.contains(expected), "{args:?}: {message}");
+        assert!(!message.contains("stressing"), "{message}");
+        assert!(!message.contains("testing"), "{message}");
+        assert!(!message.contains("seed"), "{message}");
+        assert!(!d.join("duipai-failures").exists(), "nothing is saved");
+    }
+}
+
 /// `a.out` without `./`: not in PATH, but an executable file here, so it is the one meant.
 #[test]
 fn a_bare_name_of_an_executable_here_runs_it() {
