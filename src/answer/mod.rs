@@ -323,10 +323,11 @@ impl<'a> Comparison<'a> {
     fn wrong(&self, case: usize, at: usize, want: &[Vec<u8>], got: &[&[u8]]) -> Check {
         if !self.expected.numbered {
             return Check::Wrong(format!(
-                "token {}: expected {}, found {}",
+                "token {}: expected {}, found {}{}",
                 self.index - 1,
                 quote(&want[at]),
-                quote(got[at])
+                quote(got[at]),
+                near_miss_hint(self.expected.rule, &want[at], got[at])
             ));
         }
         let found: Vec<Vec<u8>> = got.iter().map(|t| t.to_vec()).collect();
@@ -366,6 +367,29 @@ impl<'a> Comparison<'a> {
             Rule::Integers | Rule::Reals { .. } => Check::Format(message),
             Rule::Tokens { .. } => Check::Wrong(message),
         }
+    }
+}
+
+/// What would accept a token that differs from the expected one only in how it is written,
+/// when the comparison is token by token: the reals `60.000000` for `60.000000000` (the usual
+/// surprise on a problem with real answers), or `yes` for `YES`.
+fn near_miss_hint(rule: Rule, want: &[u8], found: &[u8]) -> &'static str {
+    let Rule::Tokens {
+        tolerance: None,
+        ignore_case,
+    } = rule
+    else {
+        return "";
+    };
+    // As with --tolerance, an expected integer is still compared exactly.
+    match (read_real(want), read_real(found)) {
+        (Ok(w), Ok(f)) if is_real_not_integer(want) && within(w, f, 1e-6) => {
+            " (equal as real numbers: --tolerance 1e-6 compares reals within 1e-6)"
+        }
+        _ if !ignore_case && want.eq_ignore_ascii_case(found) => {
+            " (they differ only in letter case: --ignore-case accepts that)"
+        }
+        _ => "",
     }
 }
 

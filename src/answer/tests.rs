@@ -333,6 +333,53 @@ fn tokens_with_a_tolerance_accept_close_reals_and_exact_integers() {
     assert!(!check(&Expected::tokens(b"YES", Rule::EXACT), b"yes").is_accepted());
 }
 
+/// Without a tolerance or `--ignore-case`, a token written differently says what accepts it.
+#[test]
+fn near_misses_say_what_would_accept_them() {
+    let exact = Expected::tokens(b"60.000000000 YES 7\n", Rule::EXACT);
+    assert_eq!(
+        check(&exact, b"60.000000 YES 7"),
+        Check::Wrong(
+            r#"token 1: expected "60.000000000", found "60.000000" (equal as real numbers: --tolerance 1e-6 compares reals within 1e-6)"#
+                .into()
+        )
+    );
+    assert_eq!(
+        check(&exact, b"60.0000001 YES 7"),
+        Check::Wrong(
+            r#"token 1: expected "60.000000000", found "60.0000001" (equal as real numbers: --tolerance 1e-6 compares reals within 1e-6)"#
+                .into()
+        )
+    );
+    assert_eq!(
+        check(&exact, b"60.01 YES 7"),
+        Check::Wrong(r#"token 1: expected "60.000000000", found "60.01""#.into())
+    );
+    assert_eq!(
+        check(&exact, b"60.000000000 yes 7"),
+        Check::Wrong(
+            r#"token 2: expected "YES", found "yes" (they differ only in letter case: --ignore-case accepts that)"#
+                .into()
+        )
+    );
+    // An expected integer is compared exactly, with --tolerance too: no hint.
+    assert_eq!(
+        check(&exact, b"60.000000000 YES 7.0"),
+        Check::Wrong(r#"token 3: expected "7", found "7.0""#.into())
+    );
+    let real = Expected::tokens(
+        b"0.5\n",
+        Rule::Tokens {
+            tolerance: Some(1e-9),
+            ignore_case: false,
+        },
+    );
+    assert_eq!(
+        check(&real, b"0.5000001"),
+        Check::Wrong(r#"token 1: expected "0.5", found "0.5000001""#.into())
+    );
+}
+
 #[test]
 fn answer_files_are_read_by_line_or_by_token() {
     let e = Expected::read(b"3\n-3\n", Rule::Integers, 2, true).unwrap();
