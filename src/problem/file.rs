@@ -1,9 +1,9 @@
 //! How cases make up an input file ([`Structure`]): reading a whole file into a game's cases
 //! strictly (the count line, blank lines between cases where the game allows them, the
-//! terminator line and nothing after it) and writing the canonical text back.
+//! terminator line and nothing after it) and writing the canonical text back, each case by
+//! the game's own reader and writer.
 
 use super::coverage::Coverage;
-use super::game::Game;
 use super::input::{InputError, Scanner};
 use super::params::Bounds;
 
@@ -41,20 +41,26 @@ impl Structure {
     }
 }
 
-/// Reads a whole file of `G` cases within `bounds`.
-pub fn read<G: Game>(text: &[u8], bounds: &Bounds) -> Result<Vec<G::Case>, InputError> {
-    Ok(read_with_coverage::<G>(text, bounds)?.0)
+/// Reads a whole file of `structure`, each case by `read_case`, within `bounds`.
+pub fn read<C>(
+    text: &[u8],
+    bounds: &Bounds,
+    structure: Structure,
+    read_case: impl Fn(&mut Scanner, &Bounds) -> Result<C, InputError>,
+) -> Result<Vec<C>, InputError> {
+    Ok(read_with_coverage(text, bounds, structure, read_case)?.0)
 }
 
 /// Reads a whole file like [`read`], with the bounded values it reached.
-pub fn read_with_coverage<G: Game>(
+pub fn read_with_coverage<C>(
     text: &[u8],
     bounds: &Bounds,
-) -> Result<(Vec<G::Case>, Coverage), InputError> {
+    structure: Structure,
+    read_case: impl Fn(&mut Scanner, &Bounds) -> Result<C, InputError>,
+) -> Result<(Vec<C>, Coverage), InputError> {
     let mut s = Scanner::new(text);
-    let structure = G::STRUCTURE;
     let cases = match structure {
-        Structure::Single => vec![G::read_case(&mut s, bounds)?],
+        Structure::Single => vec![read_case(&mut s, bounds)?],
         Structure::Counted { .. } => {
             let max = bounds.get("cases");
             let expected = format!("T, the number of cases, an integer 1..={max}");
@@ -65,12 +71,18 @@ pub fn read_with_coverage<G: Game>(
                 if structure.blank_lines() {
                     s.skip_blank_lines();
                 }
-                cases.push(G::read_case(&mut s, bounds)?);
+                cases.push(read_case(&mut s, bounds)?);
             }
             cases
         }
         Structure::Terminated { terminator, .. } => {
-            let cases = read_until::<G>(&mut s, bounds, terminator, structure.blank_lines())?;
+            let cases = read_until(
+                &mut s,
+                bounds,
+                terminator,
+                structure.blank_lines(),
+                &read_case,
+            )?;
             // A file of no cases is valid too; the range asks for files of one case and of
             // the most.
             s.record("cases", 1, bounds.get("cases"), cases.len() as i64);
@@ -83,12 +95,13 @@ pub fn read_with_coverage<G: Game>(
 }
 
 /// Cases up to the terminator line, which is consumed.
-fn read_until<G: Game>(
+fn read_until<C>(
     s: &mut Scanner,
     bounds: &Bounds,
     terminator: &str,
     blank_lines: bool,
-) -> Result<Vec<G::Case>, InputError> {
+    read_case: &impl Fn(&mut Scanner, &Bounds) -> Result<C, InputError>,
+) -> Result<Vec<C>, InputError> {
     let max = bounds.size("cases");
     let want: Vec<&[u8]> = terminator.split(' ').map(str::as_bytes).collect();
     let mut cases = Vec::new();
@@ -112,13 +125,13 @@ fn read_until<G: Game>(
                 crate::text::quote(terminator)
             )));
         }
-        cases.push(G::read_case(s, bounds)?);
+        cases.push(read_case(s, bounds)?);
     }
 }
 
-/// The canonical text of a file of these cases.
-pub fn write<G: Game>(cases: &[G::Case]) -> String {
-    let structure = G::STRUCTURE;
+/// The canonical text of a file of `structure` holding these cases, each written by
+/// `write_case`.
+pub fn write<C>(cases: &[C], structure: Structure, write_case: impl Fn(&C, &mut String)) -> String {
     let gap = if structure.blank_lines() { "\n" } else { "" };
     let mut out = String::new();
     if let Structure::Counted { .. } = structure {
@@ -128,7 +141,7 @@ pub fn write<G: Game>(cases: &[G::Case]) -> String {
         if i > 0 {
             out.push_str(gap);
         }
-        G::write_case(case, &mut out);
+        write_case(case, &mut out);
     }
     if let Structure::Terminated { terminator, .. } = structure {
         if !cases.is_empty() {

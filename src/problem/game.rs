@@ -138,7 +138,7 @@ impl<G: Game> Builtin<G> {
 
     /// Parses a whole file into its cases.
     pub fn parse_cases(&self, text: &[u8], bounds: &Bounds) -> Result<Cases<G>, InputError> {
-        let cases = file::read::<G>(text, bounds)?;
+        let cases = file::read(text, bounds, G::STRUCTURE, G::read_case)?;
         Ok(Cases::new(cases))
     }
 }
@@ -190,7 +190,7 @@ impl<G: Game> Problem for Builtin<G> {
         Ok(Box::new(self.parse_cases(text, bounds)?))
     }
     fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError> {
-        Ok(file::read_with_coverage::<G>(text, bounds)?.1)
+        Ok(file::read_with_coverage(text, bounds, G::STRUCTURE, G::read_case)?.1)
     }
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance> {
         let mut rng = Rng::from_seed(seed);
@@ -304,7 +304,7 @@ impl<G: Game> Instance for Cases<G> {
     }
 
     fn to_input(&self) -> String {
-        file::write::<G>(&self.cases)
+        file::write(&self.cases, G::STRUCTURE, G::write_case)
     }
 
     fn case_count(&self) -> usize {

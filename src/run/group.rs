@@ -35,9 +35,9 @@ use std::sync::Once;
 use std::time::{Duration, Instant};
 
 use super::cancel::{self, RunEntry};
+use super::clone::Rlimit;
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
-use super::spawn::Rlimit;
 use super::spawner;
 
 /// How long the harness waits for killed processes to disappear before reporting a failure.

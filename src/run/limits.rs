@@ -5,9 +5,9 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use super::clone::Rlimit;
 use super::procfs;
 use super::signal::Signal;
-use super::spawn::Rlimit;
 
 pub(crate) const MIB: u64 = 1024 * 1024;
 

@@ -13,8 +13,9 @@
 //! The outcome of a run is data ([`Execution`]); only a harness failure (the program cannot be
 //! started, the scratch directory cannot be made) is an error ([`RunError`]).
 //!
-//! One module per mechanism: `spawn` (the start: a `vfork`-style child that sets the rlimits
-//! and execs), `spawner` (the small processes that start programs, so that their memory is
+//! One module per mechanism: `spawn` (the start, by a spawner or the harness, with the
+//! program's streams), `clone` (the `vfork`-style child that sets the rlimits and execs, for
+//! both), `spawner` (the small processes that start programs, so that their memory is
 //! measured from their own start), `limits` (the limits, the one precedence order, the rlimits), `sanitizer`
 //! (programs that need no address-space bound), `group` (leader, subreaper, run tags, kill
 //! and reap), `supervise` (the poll loop), `pipes` (the three streams), [`procfs`]
@@ -24,6 +25,7 @@
 //! ([`RunError`]).
 
 mod cancel;
+mod clone;
 mod command;
 mod error;
 mod group;

@@ -23,7 +23,7 @@
 //! keeps the spawner it used last (one per worker), and a pool keeps those of threads that
 //! ended; a new one is started when neither has one to spare. Each lives until the harness
 //! exits (the socket's other end closes). When none can be had, the harness starts
-//! programs itself (`spawn::launch_here`) for a second before it tries again.
+//! programs itself (`clone::launch_here`) for a second before it tries again.
 
 mod serve;
 mod wire;
@@ -35,7 +35,7 @@ use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::spawn::{self, Failed, Program};
+use super::clone::{self, Failed, Program};
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
@@ -137,7 +137,7 @@ pub(crate) fn launch(
             Ok(reply) => {
                 checkin(spawner);
                 return match reply {
-                    Err(failed) if failed.stage == spawn::Stage::Request => None,
+                    Err(failed) if failed.stage == clone::Stage::Request => None,
                     reply => Some(reply),
                 };
             }
@@ -184,13 +184,13 @@ impl Spawner {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
         let (ours, theirs) = socket_pair()?;
-        let null_in = spawn::dev_null()?;
+        let null_in = clone::dev_null()?;
         let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
         let trigger = format!("{}={}", serve::TRIGGER, serve::SOCKET_FD);
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
             argv: vec![c"duipai-spawner".to_owned()],
-            run_var: spawn::cstring(trigger.as_bytes())?,
+            run_var: clone::cstring(trigger.as_bytes())?,
             cwd: None,
             rlimits: &[],
         };
@@ -199,7 +199,7 @@ impl Spawner {
             null_out.as_raw_fd(),
             libc::STDERR_FILENO,
         ];
-        let pid = spawn::launch_here(&program, streams, theirs.as_raw_fd()).map_err(|f| {
+        let pid = clone::launch_here(&program, streams, theirs.as_raw_fd()).map_err(|f| {
             if f.pid > 0 {
                 reap(f.pid);
             }
@@ -290,7 +290,7 @@ impl Spawner {
         let n = recv(self.socket.as_raw_fd(), &mut reply)?;
         let (result, started) = wire::decode_reply(&reply[..n])
             .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))?;
-        Ok(result.map(|pid| (pid, spawn::instant_at(started))))
+        Ok(result.map(|pid| (pid, clone::instant_at(started))))
     }
 
     /// Ends a spawner that cannot serve: kills and reaps it.

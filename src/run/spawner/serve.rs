@@ -8,7 +8,7 @@ use std::ffi::c_int;
 use std::os::fd::RawFd;
 
 use super::wire;
-use crate::run::spawn::{self, ChildSetup, Failed, Stage};
+use crate::run::clone::{self, ChildSetup, Failed, Stage};
 
 /// The environment variable that makes an executable a spawner; its value is the socket's
 /// descriptor number.
@@ -108,7 +108,7 @@ fn serve(socket: RawFd) -> ! {
         // The program's wall clock starts here, where its `exec` returned, not when the
         // harness gets to read the reply (it may share its CPU with the program by then).
         let started = if result.is_ok() {
-            spawn::monotonic_ns()
+            clone::monotonic_ns()
         } else {
             0
         };
@@ -151,7 +151,7 @@ fn start(
         failed: Stage::None,
         errno: 0,
     };
-    spawn::launch(&mut plan, libc::CLONE_PARENT)
+    clone::launch(&mut plan, libc::CLONE_PARENT)
 }
 
 fn send(socket: RawFd, bytes: &[u8]) -> bool {

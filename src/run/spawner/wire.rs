@@ -6,7 +6,7 @@
 
 use std::ffi::{CStr, c_int};
 
-use crate::run::spawn::{Failed, Program, Rlimit, Stage};
+use crate::run::clone::{Failed, Program, Rlimit, Stage};
 
 /// "dspw": the first word of every message.
 pub(super) const MAGIC: u32 = 0x6473_7077;
@@ -62,7 +62,7 @@ pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Ve
 }
 
 /// A request as the spawner reads it: pointers into the received bytes, each list
-/// null-terminated, ready for a [`crate::run::spawn::ChildSetup`].
+/// null-terminated, ready for a [`crate::run::clone::ChildSetup`].
 pub(super) struct Request {
     pub rlimits: Vec<Rlimit>,
     pub cwd: *const libc::c_char,
