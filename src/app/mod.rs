@@ -26,63 +26,92 @@ pub fn main() -> ExitCode {
     // The problem folder's settings, as words inserted before the command line's own.
     let settings = config::apply_noted(&typed);
     let argv = settings.as_ref().map(|(argv, _)| argv).unwrap_or(&typed);
-    // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
-    let json = argv
-        .iter()
-        .skip(1)
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--json");
-    // Read before clap, so that a usage error too replaces the previous report.
-    let junit = junit_report(argv);
-    let junit_error = |message: &str| {
-        if let Some((suite, path)) = &junit {
-            crate::report::junit::write_error_report(path, suite, message);
+    let reports = ErrorReports::read(argv);
+    match &settings {
+        Err(err) => {
+            // Positioned (`duipai.toml:4:12: ...`), so printed as it is, as `validate` does.
+            eprintln!("{err}");
+            reports.junit(&err.0);
+            reports.json(Status::Error, &err.0);
+            return Status::Error.into();
         }
-    };
-    if let Err(err) = &settings {
-        // Positioned (`duipai.toml:4:12: ...`), so printed as it is, as `validate` does.
-        eprintln!("{err}");
-        junit_error(&err.0);
-        if json {
-            println!("{}", status_json(Status::Error, &err.0));
-        }
-        return Status::Error.into();
-    }
-    if let Ok((_, Some(note))) = &settings {
-        eprintln!("duipai: {note}");
+        Ok((_, Some(note))) => eprintln!("duipai: {note}"),
+        Ok(_) => {}
     }
     let cli = match parse(argv) {
         Ok(cli) => cli,
-        Err(err) => {
-            let err = correct_tips(err);
-            let usage_error = err.use_stderr();
-            if json && usage_error {
-                let rendered = err.render().to_string();
-                let first = rendered.lines().next().unwrap_or_default();
-                println!(
-                    "{}",
-                    status_json(
-                        Status::Error,
-                        first.strip_prefix("error: ").unwrap_or(first)
-                    )
-                );
-            }
-            if usage_error {
-                let rendered = err.render().to_string();
-                let first = rendered.lines().next().unwrap_or_default();
-                junit_error(first.strip_prefix("error: ").unwrap_or(first));
-            }
-            let _ = err.print();
-            return if usage_error {
-                Status::Error.into()
-            } else {
-                // --help and --version.
-                Status::Success.into()
-            };
-        }
+        Err(err) => return clap_exit(err, &reports),
     };
     ui::set_color(cli.color);
-    let result = match cli.command {
+    match run(cli) {
+        Ok(status) => status.into(),
+        Err(err) => {
+            let status = exit::report_error(&err);
+            reports.junit(&format!("{err:#}"));
+            reports.json(status, &format!("{err:#}"));
+            status.into()
+        }
+    }
+}
+
+/// Where an error is reported besides stderr: stdout's JSON line under `--json`, and the
+/// report of `--junit FILE`.
+struct ErrorReports {
+    json: bool,
+    junit: Option<(String, std::path::PathBuf)>,
+}
+
+impl ErrorReports {
+    /// Read before clap, so that a usage error too replaces the previous report.
+    fn read(argv: &[std::ffi::OsString]) -> ErrorReports {
+        // `--json` before the program's own arguments (after `--`) asks for JSON on stdout.
+        let json = argv
+            .iter()
+            .skip(1)
+            .take_while(|a| *a != "--")
+            .any(|a| a == "--json");
+        ErrorReports {
+            json,
+            junit: junit_report(argv),
+        }
+    }
+
+    fn junit(&self, message: &str) {
+        if let Some((suite, path)) = &self.junit {
+            crate::report::junit::write_error_report(path, suite, message);
+        }
+    }
+
+    fn json(&self, status: Status, message: &str) {
+        if self.json {
+            println!("{}", status_json(status, message));
+        }
+    }
+}
+
+/// Prints what clap has to say; a usage error is also reported as JSON and JUnit, by its
+/// first line.
+fn clap_exit(err: clap::Error, reports: &ErrorReports) -> ExitCode {
+    let err = correct_tips(err);
+    let usage_error = err.use_stderr();
+    if usage_error {
+        let rendered = err.render().to_string();
+        let first = rendered.lines().next().unwrap_or_default();
+        let message = first.strip_prefix("error: ").unwrap_or(first);
+        reports.json(Status::Error, message);
+        reports.junit(message);
+    }
+    let _ = err.print();
+    if usage_error {
+        Status::Error.into()
+    } else {
+        // --help and --version.
+        Status::Success.into()
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<Status> {
+    match cli.command {
         Command::Solve(args) => commands::solve::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::Gen(args) => commands::generate::run(args),
@@ -92,17 +121,6 @@ pub fn main() -> ExitCode {
         Command::Failures(args) => commands::failures::run(args),
         Command::Init(args) => commands::init::run(args, cli.config),
         Command::Answers(args) => commands::answers::run(args),
-    };
-    match result {
-        Ok(status) => status.into(),
-        Err(err) => {
-            let status = exit::report_error(&err);
-            junit_error(&format!("{err:#}"));
-            if json {
-                println!("{}", status_json(status, &format!("{err:#}")));
-            }
-            status.into()
-        }
     }
 }
 

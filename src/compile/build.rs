@@ -119,46 +119,15 @@ pub(super) fn cached_command(
 
 /// Runs the compiler into `out` (a fresh directory). On success `out` holds a complete build.
 pub(super) fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(), CompileError> {
-    let mut source = plan.source.to_path_buf();
-    // Java: javac wants a public class `Main` in `Main.java`; compile a copy named so.
-    let mut renamed_copy: Option<PathBuf> = None;
     let target = match plan.language {
         Language::Java => out.join("classes"),
         _ => out.join(&plan.stem),
     };
-    if let Some(decl) = &plan.java {
-        if let Some(class) = &decl.public_class
-            && plan.stem != *class
-        {
-            let copy_dir = out.join("src");
-            let copy = copy_dir.join(format!("{class}.java"));
-            fs::create_dir_all(&copy_dir)
-                .and_then(|()| fs::copy(plan.source, &copy).map(drop))
-                .map_err(|error| CompileError::Io {
-                    what: format!(
-                        "cannot copy {} into {}",
-                        plan.source.display(),
-                        copy_dir.display()
-                    ),
-                    error,
-                })?;
-            renamed_copy = Some(copy.clone());
-            source = copy;
-        }
-        fs::create_dir_all(&target).map_err(|error| CompileError::Io {
-            what: format!("cannot create {}", target.display()),
-            error,
-        })?;
-    }
-
-    let mut words: Vec<OsString> = plan.compiler.words.iter().map(OsString::from).collect();
-    for part in plan.template() {
-        words.push(match part {
-            "{source}" => source.clone().into_os_string(),
-            "{out}" => target.clone().into_os_string(),
-            other => other.into(),
-        });
-    }
+    let renamed_copy = prepare_java(plan, out, &target)?;
+    let source = renamed_copy
+        .clone()
+        .unwrap_or_else(|| plan.source.to_path_buf());
+    let words = compiler_words(plan, &source, &target);
     // Messages show the compiler's own words: the build directory's paths are gone by the
     // time anyone reads them.
     let shown = plan.compiler.words.clone();
@@ -173,21 +142,7 @@ pub(super) fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(
         });
     };
     if !status.success() {
-        let mut text = String::from_utf8_lossy(&captured.stderr).into_owned();
-        let stdout = String::from_utf8_lossy(&captured.stdout);
-        if !stdout.trim().is_empty() {
-            if !text.is_empty() && !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text.push_str(&stdout);
-        }
-        if let Some(copy) = &renamed_copy {
-            // Point the messages back at the file the user edits.
-            text = text.replace(
-                copy.to_string_lossy().as_ref(),
-                plan.source.to_string_lossy().as_ref(),
-            );
-        }
+        let text = compiler_messages(plan, &captured, renamed_copy.as_deref());
         return Err(CompileError::Failed {
             source: plan.source.to_path_buf(),
             language: plan.language,
@@ -196,9 +151,87 @@ pub(super) fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(
             messages: cap(&text),
         });
     }
+    record_output(plan, out, &target)
+}
 
+/// Java: creates the directory javac writes its classes into, and the copy of the source to
+/// compile when the public class is not named after the file (javac wants a public class
+/// `Main` in `Main.java`). The copy's path, if one was made.
+fn prepare_java(
+    plan: &Build<'_>,
+    out: &Path,
+    target: &Path,
+) -> Result<Option<PathBuf>, CompileError> {
+    let Some(decl) = &plan.java else {
+        return Ok(None);
+    };
+    let mut renamed_copy = None;
+    if let Some(class) = &decl.public_class
+        && plan.stem != *class
+    {
+        let copy_dir = out.join("src");
+        let copy = copy_dir.join(format!("{class}.java"));
+        fs::create_dir_all(&copy_dir)
+            .and_then(|()| fs::copy(plan.source, &copy).map(drop))
+            .map_err(|error| CompileError::Io {
+                what: format!(
+                    "cannot copy {} into {}",
+                    plan.source.display(),
+                    copy_dir.display()
+                ),
+                error,
+            })?;
+        renamed_copy = Some(copy);
+    }
+    fs::create_dir_all(target).map_err(|error| CompileError::Io {
+        what: format!("cannot create {}", target.display()),
+        error,
+    })?;
+    Ok(renamed_copy)
+}
+
+/// The whole compiler command: its own words, then the language's template filled in.
+fn compiler_words(plan: &Build<'_>, source: &Path, target: &Path) -> Vec<OsString> {
+    let mut words: Vec<OsString> = plan.compiler.words.iter().map(OsString::from).collect();
+    for part in plan.template() {
+        words.push(match part {
+            "{source}" => source.as_os_str().to_os_string(),
+            "{out}" => target.as_os_str().to_os_string(),
+            other => other.into(),
+        });
+    }
+    words
+}
+
+/// What a failed compiler said: its standard error, then anything it printed on standard
+/// output.
+fn compiler_messages(
+    plan: &Build<'_>,
+    captured: &process::Captured,
+    renamed_copy: Option<&Path>,
+) -> String {
+    let mut text = String::from_utf8_lossy(&captured.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&captured.stdout);
+    if !stdout.trim().is_empty() {
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&stdout);
+    }
+    if let Some(copy) = renamed_copy {
+        // Point the messages back at the file the user edits.
+        text = text.replace(
+            copy.to_string_lossy().as_ref(),
+            plan.source.to_string_lossy().as_ref(),
+        );
+    }
+    text
+}
+
+/// Checks that the compiler left what the build runs; Java: records the class to run.
+fn record_output(plan: &Build<'_>, out: &Path, target: &Path) -> Result<(), CompileError> {
     if plan.language == Language::Java {
-        let class = java_main_class(plan, &target)?;
+        let class = java_main_class(plan, target)?;
         fs::write(out.join("main-class"), format!("{class}\n")).map_err(|error| {
             CompileError::Io {
                 what: format!("cannot write into {}", out.display()),

@@ -74,11 +74,7 @@ impl fmt::Display for CompileError {
                     source.display(),
                     command.join(" ")
                 )?;
-                if messages.trim().is_empty() {
-                    write!(f, "; the compiler printed nothing")
-                } else {
-                    write!(f, ":\n{}", messages.trim_end())
-                }
+                write_messages(f, messages)
             }
             CompileError::TimedOut {
                 source,
@@ -96,26 +92,16 @@ impl fmt::Display for CompileError {
                 program,
                 origin,
                 error,
-            } => {
-                let tool = language.tool();
-                let why = if error.kind() == io::ErrorKind::NotFound {
-                    "not found".to_string()
-                } else {
-                    error.to_string()
-                };
-                let from = match origin {
-                    Origin::Default => String::new(),
-                    Origin::Env(var) => format!(" (from {var})"),
-                    Origin::Flag => format!(" (from {OVERRIDE_FLAG})"),
-                };
-                write!(
-                    f,
-                    "cannot run the {language} {tool} `{program}`{from}: {why}; install it, or \
-                     name another with {}=COMMAND or {OVERRIDE_FLAG} {}=COMMAND",
-                    language.env_var(),
-                    language.id()
-                )
-            }
+            } => write!(
+                f,
+                "cannot run the {language} {tool} `{program}`{from}: {why}; install it, or \
+                 name another with {}=COMMAND or {OVERRIDE_FLAG} {}=COMMAND",
+                language.env_var(),
+                language.id(),
+                tool = language.tool(),
+                from = origin_note(origin),
+                why = start_failure(error),
+            ),
             CompileError::MissingRuntime { program } => write!(
                 f,
                 "cannot find the Java runtime `{program}`: install it, or name another with \
@@ -135,6 +121,34 @@ impl fmt::Display for CompileError {
             CompileError::Io { what, error } => write!(f, "{what}: {error}"),
             CompileError::Interrupted => f.write_str("interrupted while compiling"),
         }
+    }
+}
+
+/// The compiler's messages after a colon, or a note that it printed none.
+fn write_messages(f: &mut fmt::Formatter<'_>, messages: &str) -> fmt::Result {
+    if messages.trim().is_empty() {
+        write!(f, "; the compiler printed nothing")
+    } else {
+        write!(f, ":\n{}", messages.trim_end())
+    }
+}
+
+/// Where a compiler command that cannot start was named, when not by default: the user then
+/// knows which setting to correct.
+fn origin_note(origin: &Origin) -> String {
+    match origin {
+        Origin::Default => String::new(),
+        Origin::Env(var) => format!(" (from {var})"),
+        Origin::Flag => format!(" (from {OVERRIDE_FLAG})"),
+    }
+}
+
+/// Why a program could not start; plainly `not found` for the common case.
+fn start_failure(error: &io::Error) -> String {
+    if error.kind() == io::ErrorKind::NotFound {
+        "not found".to_string()
+    } else {
+        error.to_string()
     }
 }
 

@@ -134,6 +134,31 @@ pub fn parse_plan(
 /// One plan line's words: `gen PROBLEM`, then `--seed N`, `--family NAME` and parameters
 /// (`--n 3`, `--n=3`, `--b-zero`) in any order, each at most once.
 fn parse_line(words: &[&str], problem: &'static dyn Problem) -> Result<(GenParams, u64), String> {
+    check_generator(words, problem)?;
+    let mut params = GenParams::default();
+    let mut seed = None;
+    let mut rest = words[2..].iter();
+    while let Some(&word) = rest.next() {
+        let mut flag = Flag::read(word, &mut rest)?;
+        match flag.name {
+            "seed" => {
+                flag.once(seed.is_some())?;
+                seed = Some(flag.seed()?);
+            }
+            "family" => {
+                flag.once(params.family.is_some())?;
+                params.family = Some(flag.value("a family name")?.to_string());
+            }
+            _ => read_param(&mut flag, problem, &mut params)?,
+        }
+    }
+    let seed = seed.ok_or("the line has no --seed N (every test point names its seed)")?;
+    Spec::new(problem, &params).map_err(|e| e.message)?;
+    Ok((params, seed))
+}
+
+/// That the line starts `gen PROBLEM`, for the pack's own problem.
+fn check_generator(words: &[&str], problem: &'static dyn Problem) -> Result<(), String> {
     if words[0] != "gen" {
         return Err(format!(
             "expected a `gen {problem} ... --seed N` line, found {}",
@@ -149,86 +174,106 @@ fn parse_line(words: &[&str], problem: &'static dyn Problem) -> Result<(GenParam
             None => format!("expected `gen {problem}`, found {}", quote(game)),
         });
     }
-    let mut params = GenParams::default();
-    let mut seed = None;
-    let mut rest = words[2..].iter();
-    while let Some(&word) = rest.next() {
+    Ok(())
+}
+
+/// A flag of a plan line and the words after it: its value follows `=` in the same word, or
+/// is the next word.
+struct Flag<'a, 'r> {
+    /// Without its dashes.
+    name: &'a str,
+    inline: Option<&'a str>,
+    rest: &'r mut std::slice::Iter<'a, &'a str>,
+}
+
+impl<'a, 'r> Flag<'a, 'r> {
+    fn read(word: &'a str, rest: &'r mut std::slice::Iter<'a, &'a str>) -> Result<Self, String> {
         let Some(flag) = word.strip_prefix("--") else {
             return Err(format!(
                 "expected a flag like --seed N, found {}",
                 quote(word)
             ));
         };
-        let (flag, inline) = match flag.split_once('=') {
+        let (name, inline) = match flag.split_once('=') {
             Some((f, v)) => (f, Some(v)),
             None => (flag, None),
         };
-        let mut value = |what: &str| {
-            inline
-                .or_else(|| rest.next().copied())
-                .ok_or_else(|| format!("--{flag} needs a value ({what})"))
-        };
-        let seen = |present: bool| {
-            if present {
-                Err(format!("--{flag} is given twice"))
-            } else {
-                Ok(())
-            }
-        };
-        match flag {
-            "seed" => {
-                seen(seed.is_some())?;
-                let v = value("a whole number")?;
-                seed = Some(v.parse::<u64>().map_err(|_| {
-                    format!(
-                        "--seed: expected a whole number 0..={}, found {}",
-                        u64::MAX,
-                        quote(v)
-                    )
-                })?);
-            }
-            "family" => {
-                seen(params.family.is_some())?;
-                params.family = Some(value("a family name")?.to_string());
-            }
-            _ => {
-                let Some(spec) = problem::all_params().into_iter().find(|p| p.name == flag) else {
-                    let own: Vec<String> = problem
-                        .params()
-                        .iter()
-                        .map(|p| format!("--{}", p.name))
-                        .collect();
-                    return Err(format!(
-                        "unknown flag --{flag}: a plan line takes --seed, --family and the \
-                         parameters of {problem} ({})",
-                        own.join(", ")
-                    ));
-                };
-                seen(params.get(spec.name).is_some())?;
-                let parsed = match spec.kind {
-                    ParamKind::Flag if inline.is_none() => ParamValue::Flag,
-                    ParamKind::Flag => return Err(format!("--{flag} takes no value")),
-                    ParamKind::Range { .. } => {
-                        let v = value("N or LO..HI")?;
-                        ParamValue::Range(
-                            v.parse::<SizeRange>()
-                                .map_err(|e| format!("--{flag}: {e}"))?,
-                        )
-                    }
-                    ParamKind::Value { .. } => {
-                        let v = value("an integer")?;
-                        ParamValue::Value(v.parse::<i64>().map_err(|_| {
-                            format!("--{flag}: expected an integer, found {}", quote(v))
-                        })?)
-                    }
-                };
-                params.set(spec.name, parsed);
-            }
+        Ok(Flag { name, inline, rest })
+    }
+
+    /// The flag's value; `what` names what it should be when there is none.
+    fn value(&mut self, what: &str) -> Result<&'a str, String> {
+        self.inline
+            .or_else(|| self.rest.next().copied())
+            .ok_or_else(|| format!("--{} needs a value ({what})", self.name))
+    }
+
+    /// Refuses the flag when the line has given it before.
+    fn once(&self, present: bool) -> Result<(), String> {
+        if present {
+            Err(format!("--{} is given twice", self.name))
+        } else {
+            Ok(())
         }
     }
-    let seed = seed.ok_or("the line has no --seed N (every test point names its seed)")?;
-    Spec::new(problem, &params).map_err(|e| e.message)?;
-    Ok((params, seed))
+
+    fn seed(&mut self) -> Result<u64, String> {
+        let v = self.value("a whole number")?;
+        v.parse::<u64>().map_err(|_| {
+            format!(
+                "--seed: expected a whole number 0..={}, found {}",
+                u64::MAX,
+                quote(v)
+            )
+        })
+    }
+}
+
+/// Sets the game parameter `flag` names in `params`; a flag that is no game's parameter is
+/// refused with the list of this game's own.
+fn read_param(
+    flag: &mut Flag<'_, '_>,
+    problem: &'static dyn Problem,
+    params: &mut GenParams,
+) -> Result<(), String> {
+    let Some(spec) = problem::all_params()
+        .into_iter()
+        .find(|p| p.name == flag.name)
+    else {
+        let own: Vec<String> = problem
+            .params()
+            .iter()
+            .map(|p| format!("--{}", p.name))
+            .collect();
+        return Err(format!(
+            "unknown flag --{}: a plan line takes --seed, --family and the parameters of \
+             {problem} ({})",
+            flag.name,
+            own.join(", ")
+        ));
+    };
+    flag.once(params.get(spec.name).is_some())?;
+    let name = flag.name;
+    let parsed = match spec.kind {
+        ParamKind::Flag if flag.inline.is_none() => ParamValue::Flag,
+        ParamKind::Flag => return Err(format!("--{name} takes no value")),
+        ParamKind::Range { .. } => {
+            let v = flag.value("N or LO..HI")?;
+            ParamValue::Range(
+                v.parse::<SizeRange>()
+                    .map_err(|e| format!("--{name}: {e}"))?,
+            )
+        }
+        ParamKind::Value { .. } => {
+            let v = flag.value("an integer")?;
+            ParamValue::Value(
+                v.parse::<i64>()
+                    .map_err(|_| format!("--{name}: expected an integer, found {}", quote(v)))?,
+            )
+        }
+    };
+    params.set(spec.name, parsed);
+    Ok(())
 }
 
 /// The seed a plan line is generated with: the written seed when the pack seed is 0, otherwise

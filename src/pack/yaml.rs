@@ -293,10 +293,88 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     } else {
         "\n"
     };
-    let mut changes = Vec::new();
-    // Replacements of whole lines, and new lines to insert before a line index.
-    let mut replaced: Vec<(usize, String)> = Vec::new();
-    let mut inserted: Vec<(usize, String)> = Vec::new();
+    let mut edits = Edits::new(eol);
+    supply_keys(&lines, &entries, owned, &mut edits);
+    let limits = owned.limits();
+    match entries.iter().find(|e| e.key == "limits") {
+        None => {
+            let mut block = format!("limits:{eol}");
+            for (key, value) in &limits {
+                if let Some(value) = value {
+                    block.push_str(&format!("  {key}: {value}{eol}"));
+                }
+            }
+            edits.insert(lines.len(), block);
+            edits.changes.push("added limits".to_string());
+        }
+        Some(entry) => merge_limits(&lines, entry, &limits, &mut edits)?,
+    }
+    Ok((edits.apply(&lines), edits.changes))
+}
+
+/// What a merge does to the file, gathered before any of it is done so that a file found
+/// unmergeable halfway is left whole.
+struct Edits {
+    /// The file's line break, which the lines added end with.
+    eol: &'static str,
+    /// Whole lines replaced (an empty text removes the line).
+    replaced: Vec<(usize, String)>,
+    /// New lines to insert before a line index; the number of lines inserts at the end.
+    inserted: Vec<(usize, String)>,
+    /// What was done, as the report lists it.
+    changes: Vec<String>,
+}
+
+impl Edits {
+    fn new(eol: &'static str) -> Edits {
+        Edits {
+            eol,
+            replaced: Vec::new(),
+            inserted: Vec::new(),
+            changes: Vec::new(),
+        }
+    }
+
+    fn replace(&mut self, at: usize, new: String) {
+        self.replaced.push((at, new));
+    }
+
+    fn insert(&mut self, at: usize, new: String) {
+        self.inserted.push((at, new));
+    }
+
+    /// The file's lines with the edits made.
+    fn apply(&self, lines: &[Line<'_>]) -> String {
+        let size: usize = lines.iter().map(|l| l.text.len() + l.end.len()).sum();
+        let mut out = String::with_capacity(size + 64);
+        for (i, line) in lines.iter().enumerate() {
+            for (_, new) in self.inserted.iter().filter(|(at, _)| *at == i) {
+                out.push_str(new);
+            }
+            match self.replaced.iter().find(|(at, _)| *at == i) {
+                Some((_, new)) => out.push_str(new),
+                None => {
+                    out.push_str(line.text);
+                    out.push_str(line.end);
+                }
+            }
+        }
+        let at_end: Vec<&String> = self
+            .inserted
+            .iter()
+            .filter(|(at, _)| *at == lines.len())
+            .map(|(_, new)| new)
+            .collect();
+        if !at_end.is_empty() && !out.is_empty() && !out.ends_with('\n') {
+            out.push_str(self.eol);
+        }
+        at_end.into_iter().for_each(|new| out.push_str(new));
+        out
+    }
+}
+
+/// Adds the top-level keys duipai supplies that the file lacks, and sets the format version.
+fn supply_keys(lines: &[Line<'_>], entries: &[Entry<'_>], owned: &Owned, edits: &mut Edits) {
     let first_key = entries.first().map_or(lines.len(), |e| e.at);
     // New keys go after the last of duipai's keys the file has, else before its first key.
     let supplied = owned.supplied();
@@ -309,82 +387,33 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
     for (key, value) in supplied {
         match entries.iter().find(|e| e.key == key) {
             None => {
-                inserted.push((at, format!("{key}: {value}{eol}")));
-                changes.push(format!("added {key}"));
+                edits.insert(at, format!("{key}: {value}{}", edits.eol));
+                edits.changes.push(format!("added {key}"));
             }
             Some(entry) if key == "problem_format_version" => {
-                set_version(&lines, entry, owned.version, &mut replaced, &mut changes);
+                set_version(lines, entry, owned.version, edits);
             }
             Some(_) => {}
         }
     }
-    let limits = owned.limits();
-    match entries.iter().find(|e| e.key == "limits") {
-        None => {
-            let mut block = format!("limits:{eol}");
-            for (key, value) in &limits {
-                if let Some(value) = value {
-                    block.push_str(&format!("  {key}: {value}{eol}"));
-                }
-            }
-            inserted.push((lines.len(), block));
-            changes.push("added limits".to_string());
-        }
-        Some(entry) => merge_limits(
-            &lines,
-            entry,
-            &limits,
-            eol,
-            &mut replaced,
-            &mut inserted,
-            &mut changes,
-        )?,
-    }
-    let mut out = String::with_capacity(text.len() + 64);
-    for (i, line) in lines.iter().enumerate() {
-        for (_, new) in inserted.iter().filter(|(at, _)| *at == i) {
-            out.push_str(new);
-        }
-        match replaced.iter().find(|(at, _)| *at == i) {
-            Some((_, new)) => out.push_str(new),
-            None => {
-                out.push_str(line.text);
-                out.push_str(line.end);
-            }
-        }
-    }
-    let at_end: Vec<&String> = inserted
-        .iter()
-        .filter(|(at, _)| *at == lines.len())
-        .map(|(_, new)| new)
-        .collect();
-    if !at_end.is_empty() && !out.is_empty() && !out.ends_with('\n') {
-        out.push_str(eol);
-    }
-    at_end.into_iter().for_each(|new| out.push_str(new));
-    Ok((out, changes))
 }
 
 /// Replaces a `problem_format_version` that names another version duipai knows by the one
 /// the pack is written in; a value duipai does not know is the setter's and stays.
-fn set_version(
-    lines: &[Line<'_>],
-    entry: &Entry<'_>,
-    version: IcpcVersion,
-    replaced: &mut Vec<(usize, String)>,
-    changes: &mut Vec<String>,
-) {
+fn set_version(lines: &[Line<'_>], entry: &Entry<'_>, version: IcpcVersion, edits: &mut Edits) {
     let line = &lines[entry.at];
     let (_, rest_at) = key_of(line.text).unwrap_or(("", line.text.len()));
     let (old, comment) = value_and_comment(&line.text[rest_at..]);
     match IcpcVersion::from_name(old) {
         Some(v) if v != version => {
             let new = version.name();
-            replaced.push((
+            edits.replace(
                 entry.at,
                 format!("problem_format_version: {new}{comment}{}", line.end),
-            ));
-            changes.push(format!("problem_format_version {old} -> {new}"));
+            );
+            edits
+                .changes
+                .push(format!("problem_format_version {old} -> {new}"));
         }
         _ => {}
     }
@@ -396,36 +425,125 @@ fn merge_limits(
     lines: &[Line<'_>],
     entry: &Entry<'_>,
     limits: &[(&str, Option<String>)],
-    eol: &str,
-    replaced: &mut Vec<(usize, String)>,
-    inserted: &mut Vec<(usize, String)>,
-    changes: &mut Vec<String>,
+    edits: &mut Edits,
 ) -> Result<(), String> {
-    let head = lines[entry.at].text;
-    let (_, rest_at) = key_of(head).unwrap_or(("", head.len()));
-    let (inline, _) = value_and_comment(&head[rest_at..]);
-    if !inline.is_empty() {
-        return Err(format!(
-            "line {}: limits is written on one line ({}); duipai sets only a block of \
-             `key: value` lines",
-            entry.at + 1,
-            crate::text::quote(inline)
-        ));
+    let block = LimitsBlock::read(lines, entry)?;
+    for (key, value) in limits {
+        block.set(lines, key, value.as_deref(), edits)?;
     }
-    let children: Vec<usize> = (entry.at + 1..entry.until)
-        .filter(|&i| !is_filler(lines[i].text))
-        .collect();
-    let indent = children.first().map_or(2, |&i| {
-        lines[i].text.len() - lines[i].text.trim_start_matches(' ').len()
-    });
-    if indent == 0 {
-        return Err(format!(
-            "line {}: the lines under limits are not indented with spaces",
-            entry.at + 2
-        ));
+    Ok(())
+}
+
+/// The block mapping under `limits:`, as far as duipai edits it.
+struct LimitsBlock<'a> {
+    /// The line of `limits:`.
+    at: usize,
+    /// One past the block's last line.
+    until: usize,
+    /// The block's lines other than blanks and comments.
+    children: Vec<usize>,
+    /// The spaces before the block's keys.
+    indent: usize,
+    /// The block's keys and their lines.
+    keys: Vec<(&'a str, usize)>,
+}
+
+impl<'a> LimitsBlock<'a> {
+    /// The block under `entry`, or why duipai cannot edit it line by line.
+    fn read(lines: &[Line<'a>], entry: &Entry<'_>) -> Result<LimitsBlock<'a>, String> {
+        let head = lines[entry.at].text;
+        let (_, rest_at) = key_of(head).unwrap_or(("", head.len()));
+        let (inline, _) = value_and_comment(&head[rest_at..]);
+        if !inline.is_empty() {
+            return Err(format!(
+                "line {}: limits is written on one line ({}); duipai sets only a block of \
+                 `key: value` lines",
+                entry.at + 1,
+                crate::text::quote(inline)
+            ));
+        }
+        let children: Vec<usize> = (entry.at + 1..entry.until)
+            .filter(|&i| !is_filler(lines[i].text))
+            .collect();
+        let indent = children.first().map_or(2, |&i| {
+            lines[i].text.len() - lines[i].text.trim_start_matches(' ').len()
+        });
+        if indent == 0 {
+            return Err(format!(
+                "line {}: the lines under limits are not indented with spaces",
+                entry.at + 2
+            ));
+        }
+        let keys = block_keys(lines, &children, indent)?;
+        Ok(LimitsBlock {
+            at: entry.at,
+            until: entry.until,
+            children,
+            indent,
+            keys,
+        })
     }
-    let mut found: Vec<(&str, usize)> = Vec::new();
-    for &i in &children {
+
+    /// Sets `key` to `value` (`None`: removes it), adding it after the block's last line when
+    /// the block lacks it; a value duipai would have to restructure is refused.
+    fn set(
+        &self,
+        lines: &[Line<'_>],
+        key: &str,
+        value: Option<&str>,
+        edits: &mut Edits,
+    ) -> Result<(), String> {
+        let Some(&(_, at)) = self.keys.iter().find(|(k, _)| *k == key) else {
+            if let Some(value) = value {
+                let last_child = self.children.last().copied().unwrap_or(self.at);
+                let pad = " ".repeat(self.indent);
+                edits.insert(last_child + 1, format!("{pad}{key}: {value}{}", edits.eol));
+                edits.changes.push(format!("added limits.{key}"));
+            }
+            return Ok(());
+        };
+        let next = next_key_after(&self.keys, at, self.until);
+        if self.children.iter().any(|&c| c > at && c < next) {
+            return Err(format!(
+                "line {}: limits.{key} has lines below it; duipai sets only a one-line value",
+                at + 1
+            ));
+        }
+        let text = lines[at].text;
+        let rest_at = self.indent + key_of(&text[self.indent..]).map_or(0, |(_, r)| r);
+        let (old, comment) = value_and_comment(&text[rest_at..]);
+        let Some(value) = value else {
+            edits.replace(at, String::new());
+            edits.changes.push(format!(
+                "removed limits.{key} (format version legacy has no such key)"
+            ));
+            return Ok(());
+        };
+        if same_number(old, value) {
+            return Ok(());
+        }
+        let value_at = rest_at + (text[rest_at..].len() - text[rest_at..].trim_start().len());
+        let mut prefix = text[..value_at].to_string();
+        if !prefix.ends_with([' ', '\t']) {
+            prefix.push(' ');
+        }
+        edits.replace(at, format!("{prefix}{value}{comment}{}", lines[at].end));
+        edits
+            .changes
+            .push(format!("limits.{key} {} -> {value}", display_value(old)));
+        Ok(())
+    }
+}
+
+/// The keys at the block's indentation and their lines; a line indented less than the
+/// first, or one at its indentation that is not a plain key, cannot be edited line by line.
+fn block_keys<'a>(
+    lines: &[Line<'a>],
+    children: &[usize],
+    indent: usize,
+) -> Result<Vec<(&'a str, usize)>, String> {
+    let mut keys = Vec::new();
+    for &i in children {
         let text = lines[i].text;
         let own = text.len() - text.trim_start_matches(' ').len();
         if own < indent {
@@ -438,7 +556,7 @@ fn merge_limits(
             continue;
         }
         match key_of(&text[indent..]) {
-            Some((key, _)) => found.push((key, i)),
+            Some((key, _)) => keys.push((key, i)),
             None => {
                 return Err(format!(
                     "line {}: {} under limits is not a plain `key: value` line",
@@ -448,48 +566,7 @@ fn merge_limits(
             }
         }
     }
-    let last_child = children.last().copied().unwrap_or(entry.at);
-    let pad = " ".repeat(indent);
-    for (key, value) in limits {
-        let key = *key;
-        let Some(&(_, at)) = found.iter().find(|(k, _)| *k == key) else {
-            if let Some(value) = value {
-                inserted.push((last_child + 1, format!("{pad}{key}: {value}{eol}")));
-                changes.push(format!("added limits.{key}"));
-            }
-            continue;
-        };
-        if children
-            .iter()
-            .any(|&c| c > at && c < next_key_after(&found, at, entry.until))
-        {
-            return Err(format!(
-                "line {}: limits.{key} has lines below it; duipai sets only a one-line value",
-                at + 1
-            ));
-        }
-        let text = lines[at].text;
-        let rest_at = indent + key_of(&text[indent..]).map_or(0, |(_, r)| r);
-        let (old, comment) = value_and_comment(&text[rest_at..]);
-        let Some(value) = value else {
-            replaced.push((at, String::new()));
-            changes.push(format!(
-                "removed limits.{key} (format version legacy has no such key)"
-            ));
-            continue;
-        };
-        if same_number(old, value) {
-            continue;
-        }
-        let value_at = rest_at + (text[rest_at..].len() - text[rest_at..].trim_start().len());
-        let mut prefix = text[..value_at].to_string();
-        if !prefix.ends_with([' ', '\t']) {
-            prefix.push(' ');
-        }
-        replaced.push((at, format!("{prefix}{value}{comment}{}", lines[at].end)));
-        changes.push(format!("limits.{key} {} -> {value}", display_value(old)));
-    }
-    Ok(())
+    Ok(keys)
 }
 
 /// The line of the key that follows the one on line `at` under `limits`, or the block's end.

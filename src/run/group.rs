@@ -286,51 +286,24 @@ pub(crate) fn kill_and_reap(
         .map_err(setup_error("cannot reap the program"))?;
     let pgid = leader.pid;
     let id = leader.entry.id();
-    let mut orphans_cpu = Duration::ZERO;
-    let mut orphans_maxrss = 0u64;
+    let mut orphans_usage = OrphansUsage::default();
     let start = Instant::now();
     loop {
-        // SAFETY: signal 0 only checks for existence; see above for why the id is ours.
-        let group_left = unsafe { libc::kill(-pgid, 0) } == 0;
-        if group_left {
-            // SAFETY: as above.
-            unsafe { libc::killpg(pgid, libc::SIGKILL) };
-        }
+        let group_left = kill_group_left(pgid);
         let orphans = orphans_to_clean(id, sampler);
-        for Orphan { stat: orphan, own } in &orphans {
-            if !orphan.is_zombie() {
-                // SAFETY: kill has no memory effects; the orphan is an unreaped child of the
-                // harness, so its pid, and its group id if it leads one, are still its own.
-                unsafe {
-                    libc::kill(orphan.pid, libc::SIGKILL);
-                    if orphan.pgid == orphan.pid {
-                        libc::killpg(orphan.pid, libc::SIGKILL);
-                    }
-                }
-            }
-            if let Some(usage) = reap_if_dead(orphan.pid)
-                && *own
+        for orphan in &orphans {
+            orphan.kill();
+            if let Some(usage) = reap_if_dead(orphan.stat.pid)
+                && orphan.own
             {
-                orphans_cpu += rusage_cpu(&usage);
-                let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
-                orphans_maxrss = orphans_maxrss.max(maxrss);
+                orphans_usage.add(&usage);
             }
         }
         if !group_left && orphans.is_empty() {
             break;
         }
         if start.elapsed() > Duration::from_millis(20) {
-            let mut live: Vec<i32> = if group_left {
-                procfs::live_group_members(pgid)
-            } else {
-                Vec::new()
-            };
-            live.extend(
-                orphans
-                    .iter()
-                    .filter(|o| !o.stat.is_zombie())
-                    .map(|o| o.stat.pid),
-            );
+            let live = survivors(pgid, group_left, &orphans);
             if live.is_empty() {
                 break;
             }
@@ -347,9 +320,71 @@ pub(crate) fn kill_and_reap(
     Ok(Reaped {
         status,
         usage,
-        orphans_cpu,
-        orphans_maxrss,
+        orphans_cpu: orphans_usage.cpu,
+        orphans_maxrss: orphans_usage.maxrss,
     })
+}
+
+/// Kills what is left of the reaped leader's group; whether anything was.
+fn kill_group_left(pgid: i32) -> bool {
+    // SAFETY: signal 0 only checks for existence; kill_and_reap's notes say why the id is
+    // ours.
+    let group_left = unsafe { libc::kill(-pgid, 0) } == 0;
+    if group_left {
+        // SAFETY: as above.
+        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    }
+    group_left
+}
+
+impl Orphan {
+    /// Kills the orphan, and its group if it leads one; a zombie is only waiting to be reaped.
+    fn kill(&self) {
+        let orphan = &self.stat;
+        if !orphan.is_zombie() {
+            // SAFETY: kill has no memory effects; the orphan is an unreaped child of the
+            // harness, so its pid, and its group id if it leads one, are still its own.
+            unsafe {
+                libc::kill(orphan.pid, libc::SIGKILL);
+                if orphan.pgid == orphan.pid {
+                    libc::killpg(orphan.pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+/// What the run's own orphans reaped so far used.
+#[derive(Default)]
+struct OrphansUsage {
+    cpu: Duration,
+    /// The largest peak resident size, in bytes.
+    maxrss: u64,
+}
+
+impl OrphansUsage {
+    fn add(&mut self, usage: &libc::rusage) {
+        self.cpu += rusage_cpu(usage);
+        let maxrss = (usage.ru_maxrss.max(0) as u64).saturating_mul(1024);
+        self.maxrss = self.maxrss.max(maxrss);
+    }
+}
+
+/// The pids of the run still alive: the group's members, if it has any left, and the
+/// orphans that are not zombies.
+fn survivors(pgid: i32, group_left: bool, orphans: &[Orphan]) -> Vec<i32> {
+    let mut live: Vec<i32> = if group_left {
+        procfs::live_group_members(pgid)
+    } else {
+        Vec::new()
+    };
+    live.extend(
+        orphans
+            .iter()
+            .filter(|o| !o.stat.is_zombie())
+            .map(|o| o.stat.pid),
+    );
+    live
 }
 
 #[cfg(test)]

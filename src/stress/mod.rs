@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -369,69 +370,41 @@ impl Engine<'_> {
         started: Instant,
         on_event: &mut dyn FnMut(Event),
     ) -> anyhow::Result<Failure> {
-        let config = self.config;
-        let search::Found {
-            seed,
-            cases,
-            case,
-            expected,
-            outcome,
-        } = found;
+        let seed = found.seed;
         on_event(Event::Failed {
             seed,
-            cases,
-            verdict: outcome.verdict(),
-            detail: outcome.judgement.detail.clone(),
+            cases: found.cases,
+            verdict: found.outcome.verdict(),
+            detail: found.outcome.judgement.detail.clone(),
         });
-        std::fs::create_dir_all(&config.save_dir)
-            .with_context(|| format!("cannot create {}", config.save_dir.display()))?;
-        let stem = format!("{}-{seed}", config.name);
-
-        // The case as found goes to disk before anything else can go wrong or be interrupted.
-        let not_minimized = self.why_not_minimized(&case);
+        let not_minimized = self.why_not_minimized(&found.case);
         let shrinking = not_minimized.is_none();
-        let original_stem = if shrinking {
-            format!("{stem}.original")
-        } else {
-            stem.clone()
+        let original_cases = found.case.instance.as_ref().map(|i| i.case_count());
+        let mut failing = Failing {
+            input: found.case.input,
+            instance: found.case.instance,
+            expected: found.expected,
+            outcome: found.outcome,
         };
-        let original_path = save::save_case(
-            &config.save_dir,
-            &original_stem,
-            &case.input,
-            &expected,
-            &outcome,
-        )?;
+        let stem = format!("{}-{seed}", self.config.name);
+        let original_path = self.save_original(&failing, &stem, shrinking)?;
         on_event(Event::SavedOriginal(original_path.clone()));
 
-        let original_cases = case.instance.as_ref().map(|i| i.case_count());
-        let mut failing = Failing {
-            input: case.input,
-            instance: case.instance,
-            expected,
-            outcome,
-        };
         let mut minimization = None;
         match not_minimized {
-            Some(why) if config.shrink => on_event(Event::NotMinimized(why)),
+            Some(why) if self.config.shrink => on_event(Event::NotMinimized(why)),
             Some(_) => {}
             None => minimization = Some(self.minimize_failing(&mut failing, on_event)),
         }
         let input_path = if shrinking {
-            save::save_case(
-                &config.save_dir,
-                &stem,
-                &failing.input,
-                &failing.expected,
-                &failing.outcome,
-            )?
+            failing.save(&self.config.save_dir, &stem)?
         } else {
             original_path.clone()
         };
         let (explanation, explain_path) = self.explain(failing.instance.as_deref(), &input_path)?;
         Ok(Failure {
             seed,
-            cases,
+            cases: found.cases,
             original_path,
             input_path,
             input: failing.input,
@@ -444,6 +417,24 @@ impl Engine<'_> {
             minimization,
             elapsed: started.elapsed(),
         })
+    }
+
+    /// Saves the case as found, before anything else can go wrong or be interrupted: under
+    /// `STEM.original` when the minimized case is to take `STEM`.
+    fn save_original(
+        &self,
+        failing: &Failing,
+        stem: &str,
+        shrinking: bool,
+    ) -> anyhow::Result<PathBuf> {
+        let dir = &self.config.save_dir;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let original_stem = if shrinking {
+            format!("{stem}.original")
+        } else {
+            stem.to_string()
+        };
+        failing.save(dir, &original_stem)
     }
 
     /// Minimizes the failing case in place: as the problem's instance when duipai knows the
@@ -571,50 +562,12 @@ impl Engine<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
         let started = Instant::now();
-        let harness_error: std::sync::Mutex<Option<anyhow::Error>> = std::sync::Mutex::new(None);
-        let failed = || harness_error.lock().map_or(true, |e| e.is_some());
-        let probe = |candidate: &S| -> Probe<(Expected, CaseOutcome)> {
-            if crate::run::cancelled() || failed() {
-                return Probe::Stop;
-            }
-            let attempt = || -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
-                let case = candidate.to_case();
-                if case.instance.is_none() && !self.valid(&case.input)? {
-                    return Ok(None);
-                }
-                // Without a validator, an input the reference or the interactor fails on
-                // is not valid.
-                let invalid = |e: &anyhow::Error| {
-                    case.instance.is_none()
-                        && self.checked_by_reference()
-                        && e.is::<crate::judge::helper::HelperFailed>()
-                };
-                let expected = match self.expected(&case) {
-                    Err(e) if invalid(&e) => return Ok(None),
-                    expected => expected?,
-                };
-                let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
-                    Err(e) if invalid(&e) => return Ok(None),
-                    outcome => outcome?,
-                };
-                Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
-            };
-            let result = attempt();
-            if crate::run::cancelled() {
-                // The run may have been killed by the interrupt: no verdict.
-                return Probe::Stop;
-            }
-            match result {
-                Ok(Some(found)) => Probe::Fails(found),
-                Ok(None) => Probe::Passes,
-                Err(err) => {
-                    if let Ok(mut e) = harness_error.lock() {
-                        e.get_or_insert(err);
-                    }
-                    Probe::Stop
-                }
-            }
+        let prober = Prober {
+            engine: self,
+            verdict,
+            harness_error: Mutex::new(None),
         };
+        let probe = |candidate: &S| prober.probe(candidate);
         let (start_shape, start_max) = (start.shape(), start.largest());
         let mut on_progress = |current: &S, stats: &ShrinkStats| {
             on_event(Event::MinimizeProgress(MinimizeStatus {
@@ -639,7 +592,7 @@ impl Engine<'_> {
         shrunk.stats.runs += probed;
         shrunk.stats.steps += steps;
         let payload = shrunk.payload.take().or(focused);
-        if let Some(err) = harness_error.into_inner().ok().flatten() {
+        if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
         let result = Minimization {
@@ -650,6 +603,70 @@ impl Engine<'_> {
         };
         (shrunk.case, payload, result)
     }
+
+    /// Judges a candidate of the minimization: its expected answer and outcome when the
+    /// program fails it with `verdict`, `None` when the program passes it or it is no valid
+    /// input.
+    fn fails_alike(
+        &self,
+        case: &Case,
+        verdict: Verdict,
+    ) -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
+        if case.instance.is_none() && !self.valid(&case.input)? {
+            return Ok(None);
+        }
+        // Without a validator, an input the reference or the interactor fails on is not
+        // valid.
+        let invalid = |e: &anyhow::Error| {
+            case.instance.is_none()
+                && self.checked_by_reference()
+                && e.is::<crate::judge::helper::HelperFailed>()
+        };
+        let expected = match self.expected(case) {
+            Err(e) if invalid(&e) => return Ok(None),
+            expected => expected?,
+        };
+        let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
+            Err(e) if invalid(&e) => return Ok(None),
+            outcome => outcome?,
+        };
+        Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
+    }
+}
+
+/// The minimizer's probe, shared by its workers: the first harness error stops every probe
+/// after it, and is reported once minimization ends.
+struct Prober<'e, 'a> {
+    engine: &'e Engine<'a>,
+    verdict: Verdict,
+    harness_error: Mutex<Option<anyhow::Error>>,
+}
+
+impl Prober<'_, '_> {
+    fn probe<S: Describe>(&self, candidate: &S) -> Probe<(Expected, CaseOutcome)> {
+        if crate::run::cancelled() || self.failed() {
+            return Probe::Stop;
+        }
+        let result = self.engine.fails_alike(&candidate.to_case(), self.verdict);
+        if crate::run::cancelled() {
+            // The run may have been killed by the interrupt: no verdict.
+            return Probe::Stop;
+        }
+        match result {
+            Ok(Some(found)) => Probe::Fails(found),
+            Ok(None) => Probe::Passes,
+            Err(err) => {
+                if let Ok(mut e) = self.harness_error.lock() {
+                    e.get_or_insert(err);
+                }
+                Probe::Stop
+            }
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.harness_error.lock().map_or(true, |e| e.is_some())
+    }
 }
 
 /// The failing case as it stands: found, then possibly minimized.
@@ -658,6 +675,12 @@ struct Failing {
     instance: Option<Box<dyn Instance>>,
     expected: Expected,
     outcome: CaseOutcome,
+}
+
+impl Failing {
+    fn save(&self, dir: &std::path::Path, stem: &str) -> anyhow::Result<PathBuf> {
+        save::save_case(dir, stem, &self.input, &self.expected, &self.outcome)
+    }
 }
 
 /// What the engine needs of a case it minimizes besides [`Shrinkable`].

@@ -35,62 +35,28 @@ pub(super) fn search(
     on_event: &mut dyn FnMut(Event),
 ) -> anyhow::Result<Search> {
     let config = engine.config;
-    let lowest_failure = AtomicU64::new(u64::MAX);
-    let harness_failed = AtomicBool::new(false);
-    let harness_error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let deadline = config.time.map(|t| started + t);
+    let shared = Shared {
+        deadline: config.time.map(|t| started + t),
+        lowest_failure: AtomicU64::new(u64::MAX),
+        harness_failed: AtomicBool::new(false),
+        harness_error: Mutex::new(None),
+        done: AtomicU64::new(0),
+    };
     let mut failures: Vec<(u64, Found)> = Vec::new();
-    // Counted by the workers: a passing case wakes nobody.
-    let done = AtomicU64::new(0);
     crate::pool::run_steps(
         config.jobs,
         config.iterations.unwrap_or(u64::MAX),
-        |index| {
-            let seed = config.seeds.seed(index);
-            let result = engine.try_seed(seed);
-            if crate::run::cancelled() {
-                // This run may have been killed by the interrupt: no verdict.
-                return Step::Stop;
-            }
-            match result {
-                Ok(None) => {
-                    done.fetch_add(1, Ordering::SeqCst);
-                    Step::Done
-                }
-                Ok(Some((case, expected, outcome))) => {
-                    lowest_failure.fetch_min(index, Ordering::SeqCst);
-                    done.fetch_add(1, Ordering::SeqCst);
-                    Step::Deliver(Found {
-                        seed,
-                        cases: index + 1,
-                        case,
-                        expected,
-                        outcome,
-                    })
-                }
-                Err(err) => {
-                    if let Ok(mut e) = harness_error.lock() {
-                        e.get_or_insert(err.context(format!("seed {seed}")));
-                    }
-                    harness_failed.store(true, Ordering::SeqCst);
-                    Step::Stop
-                }
-            }
-        },
-        |index| {
-            !harness_failed.load(Ordering::SeqCst)
-                && (index == 0 || deadline.is_none_or(|d| Instant::now() < d))
-                && index <= lowest_failure.load(Ordering::SeqCst)
-        },
+        |index| shared.try_index(engine, index),
+        |index| shared.admits(index),
         |index, found| failures.push((index, found)),
         || {
             on_event(Event::Progress {
-                cases: done.load(Ordering::SeqCst),
+                cases: shared.done.load(Ordering::SeqCst),
                 elapsed: started.elapsed(),
             })
         },
     );
-    if let Some(err) = harness_error.into_inner().ok().flatten() {
+    if let Some(err) = shared.harness_error.into_inner().ok().flatten() {
         return Err(err);
     }
     let failure = failures
@@ -100,7 +66,62 @@ pub(super) fn search(
     // Cases counted are the ones tried before the reported failure, and the failure itself.
     let cases = match &failure {
         Some(f) => f.cases,
-        None => done.load(Ordering::SeqCst),
+        None => shared.done.load(Ordering::SeqCst),
     };
     Ok(Search { cases, failure })
+}
+
+/// What the workers of a search share.
+struct Shared {
+    deadline: Option<Instant>,
+    lowest_failure: AtomicU64,
+    harness_failed: AtomicBool,
+    /// The first harness error, which ends the search.
+    harness_error: Mutex<Option<anyhow::Error>>,
+    /// Counted by the workers: a passing case wakes nobody.
+    done: AtomicU64,
+}
+
+impl Shared {
+    /// Tries the seed of `index`: a failure is delivered, a harness error stops the search.
+    fn try_index(&self, engine: &Engine, index: u64) -> Step<Found> {
+        let seed = engine.config.seeds.seed(index);
+        let result = engine.try_seed(seed);
+        if crate::run::cancelled() {
+            // This run may have been killed by the interrupt: no verdict.
+            return Step::Stop;
+        }
+        match result {
+            Ok(None) => {
+                self.done.fetch_add(1, Ordering::SeqCst);
+                Step::Done
+            }
+            Ok(Some((case, expected, outcome))) => {
+                self.lowest_failure.fetch_min(index, Ordering::SeqCst);
+                self.done.fetch_add(1, Ordering::SeqCst);
+                Step::Deliver(Found {
+                    seed,
+                    cases: index + 1,
+                    case,
+                    expected,
+                    outcome,
+                })
+            }
+            Err(err) => {
+                if let Ok(mut e) = self.harness_error.lock() {
+                    e.get_or_insert(err.context(format!("seed {seed}")));
+                }
+                self.harness_failed.store(true, Ordering::SeqCst);
+                Step::Stop
+            }
+        }
+    }
+
+    /// Whether a worker may take `index`: not after a harness error, not past the lowest
+    /// failure found so far, and past the deadline only the first.
+    fn admits(&self, index: u64) -> bool {
+        !self.harness_failed.load(Ordering::SeqCst)
+            && (index == 0 || self.deadline.is_none_or(|d| Instant::now() < d))
+            && index <= self.lowest_failure.load(Ordering::SeqCst)
+    }
 }

@@ -112,6 +112,30 @@ fn icpc_version_line(version: IcpcVersion) -> String {
 
 /// What the pack did besides writing its own files, a line each, and the ICPC format version.
 fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
+    let mut lines = other_files_lines(report, opts);
+    if let Some(version) = report.icpc_version {
+        lines.push(icpc_version_line(version));
+        lines.extend(folder_name_note(version, &opts.out));
+    }
+    if !report.setter_kept.is_empty() {
+        lines.push(format!(
+            "kept {} as {} (different from duipai's: the package's statement, validators and \
+             submission are written only where missing)",
+            names(&report.setter_kept),
+            if report.setter_kept.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            }
+        ));
+    }
+    lines.extend(yaml_line(report.yaml.as_ref(), opts));
+    lines
+}
+
+/// What became of the files already in the output folder: the previous pack's, those no pack
+/// lists, and the other packs'.
+fn other_files_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
     let files = |n: usize| crate::text::plural(n as u64, "file");
     let pack_name = describe_pack(opts.problem.name(), pack::layout_name(opts.layout));
     let mut lines = Vec::new();
@@ -143,52 +167,42 @@ fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
     for kept in &report.kept {
         lines.push(format!("kept {kept}"));
     }
-    if let Some(version) = report.icpc_version {
-        lines.push(icpc_version_line(version));
-        let folder = opts
-            .out
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned());
-        let plain = |n: &String| {
-            !n.is_empty()
-                && n.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        };
-        if let Some(folder) = folder.filter(|n| version == IcpcVersion::V2025_09 && !plain(n)) {
-            lines.push(format!(
-                "note: BAPCtools wants a problem's folder named with lowercase letters and \
-                 digits only ({folder} is not)"
-            ));
-        }
-    }
-    if !report.setter_kept.is_empty() {
-        lines.push(format!(
-            "kept {} as {} (different from duipai's: the package's statement, validators and \
-             submission are written only where missing)",
-            names(&report.setter_kept),
-            if report.setter_kept.len() == 1 {
-                "it is"
-            } else {
-                "they are"
-            }
-        ));
-    }
-    match &report.yaml {
-        Some(YamlOutcome::Updated(changes)) => lines.push(format!(
+    lines
+}
+
+/// A note when a 2025-09 package, the version BAPCtools reads, is written to a folder whose
+/// name BAPCtools would not take for a problem's (lowercase letters and digits only).
+fn folder_name_note(version: IcpcVersion, out: &std::path::Path) -> Option<String> {
+    let folder = out.file_name().map(|n| n.to_string_lossy().into_owned());
+    let plain = |n: &String| {
+        !n.is_empty()
+            && n.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    let folder = folder.filter(|n| version == IcpcVersion::V2025_09 && !plain(n))?;
+    Some(format!(
+        "note: BAPCtools wants a problem's folder named with lowercase letters and digits only \
+         ({folder} is not)"
+    ))
+}
+
+/// What became of the setter's `problem.yaml`, when there was one to merge into.
+fn yaml_line(yaml: Option<&YamlOutcome>, opts: &PackOptions) -> Option<String> {
+    match yaml {
+        Some(YamlOutcome::Updated(changes)) => Some(format!(
             "{}: {}; every other key and comment kept",
             pack::PROBLEM_YAML,
             changes.join(", ")
         )),
         Some(YamlOutcome::LeftAlone(why)) => {
             let (time_ms, memory_mib) = opts.problem.default_limits();
-            lines.push(format!(
+            Some(format!(
                 "warning: {} left as it is ({why}); its limits should be time_limit: {} and \
                  memory: {memory_mib}",
                 pack::PROBLEM_YAML,
                 time_ms as f64 / 1000.0
-            ));
+            ))
         }
-        _ => {}
+        _ => None,
     }
-    lines
 }
