@@ -8,12 +8,13 @@
 //! by a linked-in one (clang's), else in the symbol table (gcc's `-static-libasan`, unless
 //! stripped). Only the ELF file's symbol-name tables are read, not its code and debug
 //! information; a file that is not a 64-bit little-endian ELF file is searched whole. The
-//! answer is remembered per file, size and modification time, so that thousands of runs of
-//! one program look once.
+//! answer is remembered per file (device and inode), size and modification time, so that
+//! thousands of runs of one program look once.
 
 use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::io::Read;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::SystemTime;
@@ -29,32 +30,51 @@ const MARKERS: [&[u8]; 4] = [
 /// More than any contest program's binary; a larger file is read this far.
 const MAX_READ: u64 = 256 * 1024 * 1024;
 
-type Identity = (SystemTime, u64);
+/// A file as it is now: its device and inode, modification time and size.
+type Identity = (u64, u64, SystemTime, u64);
 
-static KNOWN: Mutex<Option<HashMap<PathBuf, (Identity, bool)>>> = Mutex::new(None);
+static KNOWN: Mutex<Option<HashMap<Identity, bool>>> = Mutex::new(None);
 
 /// Whether `program` (as it is started: a path, or a name looked up in `PATH`) is built with
 /// a sanitizer that maps shadow memory. Anything that cannot be read is not.
+///
+/// Asked before every run, so a program given as a path costs one `statx` (no current
+/// directory to look up, no path to hash): the answer is remembered by the file's identity.
 pub(crate) fn is_sanitized(program: &OsStr) -> bool {
-    let Some(path) = super::find_program(program) else {
-        return false;
+    let path = if program.as_encoded_bytes().contains(&b'/') {
+        PathBuf::from(program)
+    } else {
+        match super::find_program(program) {
+            Some(found) => found,
+            None => return false,
+        }
     };
     let Ok(meta) = std::fs::metadata(&path) else {
         return false;
     };
+    if !meta.is_file() {
+        return false;
+    }
     let identity = (
+        meta.dev(),
+        meta.ino(),
         meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
         meta.len(),
     );
-    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
-    let known = known.get_or_insert_with(HashMap::new);
-    if let Some(&(seen, answer)) = known.get(&path)
-        && seen == identity
+    if let Some(&answer) = KNOWN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .get(&identity)
     {
         return answer;
     }
     let answer = has_marker(&path);
-    known.insert(path, (identity, answer));
+    KNOWN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(HashMap::new)
+        .insert(identity, answer);
     answer
 }
 
