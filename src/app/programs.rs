@@ -48,12 +48,25 @@ fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
         return Ok(());
     }
     let shown = first.to_string_lossy();
+    let path = Path::new(first);
     if first.as_encoded_bytes().contains(&b'/') {
-        anyhow::bail!("cannot start the {role} {shown}: there is no such file");
+        let why = if path.is_dir() {
+            "it is a directory"
+        } else {
+            "there is no such file"
+        };
+        anyhow::bail!("cannot start the {role} {shown}: {why}");
+    }
+    if path.is_file() {
+        anyhow::bail!(
+            "cannot start the {role} {shown}: a name without a slash is looked up in PATH, \
+             which has no such program, and the file {shown} here is not executable (chmod +x \
+             it, or name its interpreter: -- sh {shown})"
+        );
     }
     anyhow::bail!(
-        "cannot start the {role} {shown}: no program of that name in PATH, nor an executable \
-         file here"
+        "cannot start the {role} {shown}: no such program (a name without a slash is looked \
+         up in PATH; write ./{shown} for a file in the current directory)"
     )
 }
 

@@ -246,7 +246,13 @@ fn a_missing_program_stops_before_any_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let fixture = fixture();
-    let runs: [(&[&str], &[&str], &str); 4] = [
+    std::fs::create_dir(d.join("build")).unwrap();
+    let runs: [(&[&str], &[&str], &str); 5] = [
+        (
+            &["test", "chess", cases_dir()],
+            &["./build"],
+            "cannot start the program ./build: it is a directory",
+        ),
         (
             &["stress", "chess"],
             &["./a.out"],
@@ -260,8 +266,9 @@ fn a_missing_program_stops_before_any_run() {
         (
             &["stress", "chess", "--reference", "no-such-brute-here"],
             &[fixture.to_str().unwrap(), "correct", "chess"],
-            "cannot start the reference no-such-brute-here: no program of that name in PATH, \
-             nor an executable file here",
+            "cannot start the reference no-such-brute-here: no such program (a name without a \
+             slash is looked up in PATH; write ./no-such-brute-here for a file in the current \
+             directory)",
         ),
         (
             &["failures", "chess", "--prune-passing"],
@@ -298,7 +305,10 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     std::fs::write(&plain, "2\n").unwrap();
     let out = test().program(["not-a-program"]).run().code(2);
     assert!(
-        out.stderr().contains("looked up in PATH"),
+        out.stderr().contains(
+            "cannot start the program not-a-program: a name without a slash is looked up in \
+             PATH, which has no such program, and the file not-a-program here is not executable"
+        ),
         "{}",
         out.stderr()
     );
