@@ -72,6 +72,32 @@ fn complaints(output: &str) -> Vec<&str> {
         .collect()
 }
 
+/// `bt STEP --no-bar` in `package`: it must succeed without a warning. Returns what it said.
+fn bt(package: &Path, step: &str, config: &Path) -> String {
+    let (code, out) = run_tool(package, "bt", &[step, "--no-bar"], config);
+    assert_eq!(
+        (code, complaints(&out)),
+        (0, vec![]),
+        "bt {step} in {}:\n{out}",
+        package.display()
+    );
+    out
+}
+
+/// `verifyproblem` on every part of `package` but the statement, which needs LaTeX.
+fn verifyproblem(package: &Path, config: &Path) -> (i32, String) {
+    let args = [
+        ".",
+        "-p",
+        "config",
+        "data",
+        "submissions",
+        "validators",
+        "graders",
+    ];
+    run_tool(package, "verifyproblem", &args, config)
+}
+
 /// `bt validate` and `bt run` pass the 2025-09 package without a warning, and judge the
 /// accepted submission AC on every test.
 fn bapctools_accepts(problem: &str) {
@@ -79,18 +105,8 @@ fn bapctools_accepts(problem: &str) {
     let config = tempfile::tempdir().unwrap();
     pack(dir.path(), problem, problem, &[]);
     let package = dir.path().join(problem);
-    let (code, out) = run_tool(&package, "bt", &["validate", "--no-bar"], config.path());
-    assert_eq!(
-        (code, complaints(&out)),
-        (0, vec![]),
-        "bt validate {problem}:\n{out}"
-    );
-    let (code, out) = run_tool(&package, "bt", &["run", "--no-bar"], config.path());
-    assert_eq!(
-        (code, complaints(&out)),
-        (0, vec![]),
-        "bt run {problem}:\n{out}"
-    );
+    bt(&package, "validate", config.path());
+    let out = bt(&package, "run", config.path());
     assert!(
         out.contains(&format!("accepted/{problem}.cpp")) && out.contains(" AC "),
         "{out}"
@@ -103,17 +119,8 @@ fn problemtools_accepts(problem: &str) {
     let dir = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
     pack(dir.path(), problem, problem, &["--icpc-version", "legacy"]);
-    let args = [
-        ".",
-        "-p",
-        "config",
-        "data",
-        "submissions",
-        "validators",
-        "graders",
-    ];
     let package = dir.path().join(problem);
-    let (code, out) = run_tool(&package, "verifyproblem", &args, config.path());
+    let (code, out) = verifyproblem(&package, config.path());
     assert_eq!(code, 0, "verifyproblem {problem}:\n{out}");
     assert!(
         out.contains(&format!("{problem} tested: 0 errors")),
@@ -195,29 +202,13 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
             "{yaml}"
         );
     }
-    let (code, out) = run_tool(
-        &d.join("chess"),
-        "bt",
-        &["validate", "--no-bar"],
-        config.path(),
-    );
-    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
-    let (code, out) = run_tool(&d.join("chess"), "bt", &["run", "--no-bar"], config.path());
-    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
+    bt(&d.join("chess"), "validate", config.path());
+    let out = bt(&d.join("chess"), "run", config.path());
     assert!(
         out.contains("wrong_answer/greedy.cpp") && out.contains(" WA "),
         "{out}"
     );
-    let args = [
-        ".",
-        "-p",
-        "config",
-        "data",
-        "submissions",
-        "validators",
-        "graders",
-    ];
-    let (code, out) = run_tool(&d.join("legacy"), "verifyproblem", &args, config.path());
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("tested: 0 errors, 0 warnings"), "{out}");
     assert!(
