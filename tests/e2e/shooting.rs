@@ -58,12 +58,20 @@ int main() {
 }
 "#;
 
-fn cpp_single_precision() -> String {
-    CPP_RIGHT.replace("typedef double num;", "typedef float num;")
-}
-
-fn cpp_two_decimals() -> String {
-    CPP_RIGHT.replace("%.6f", "%.2f")
+/// Writes in `dir` the right C++ program `right.cpp`, the same in single precision `f32.cpp`,
+/// and the same printing two decimals `two.cpp`.
+fn write_cpp_programs(dir: &Path) {
+    let programs = [
+        ("right.cpp", CPP_RIGHT.to_string()),
+        (
+            "f32.cpp",
+            CPP_RIGHT.replace("typedef double num;", "typedef float num;"),
+        ),
+        ("two.cpp", CPP_RIGHT.replace("%.6f", "%.2f")),
+    ];
+    for (name, source) in programs {
+        std::fs::write(dir.join(name), source).unwrap();
+    }
 }
 
 /// `duipai` in `dir`, with a compile cache of its own.
@@ -143,9 +151,7 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
-    std::fs::write(path.join("f32.cpp"), cpp_single_precision()).unwrap();
-    std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
+    write_cpp_programs(path);
     differing_boards(path);
 
     let test = |program: &str| {
@@ -187,9 +193,7 @@ fn the_icpc_pack_judges_single_precision_and_two_decimals_as_test_does() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
-    std::fs::write(path.join("f32.cpp"), cpp_single_precision()).unwrap();
-    std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
+    write_cpp_programs(path);
     Duipai::in_dir(path)
         .args(["pack", "shooting", "--out", "p", "--layout", "icpc"])
         .run()
