@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use duipai::problem::fishhead::lattice;
-use duipai::problem::{self, FishheadProblem, Instance};
+use duipai::problem::{FISHHEAD, FishheadProblem, Instance};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, parse_file};
 
 /// Runs `duipai stress fishhead --json` on the fixture's `bug` in `dir`; returns the report
 /// and the minimized file.
@@ -21,9 +21,7 @@ fn stress(dir: &Path, bug: &str) -> (serde_json::Value, Box<dyn Instance>) {
         .json();
     assert_eq!(report["verdict"], "WA", "{report}");
     assert_eq!(report["one_minimal"], true, "{report}");
-    let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
-    let game = problem::by_name("fishhead").unwrap();
-    let instance = game.parse(&text, &game.default_bounds()).unwrap();
+    let instance = parse_file(&FISHHEAD, &dir.join(report["input"].as_str().unwrap()));
     (report, instance)
 }
 

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use duipai::problem::{GEMS, Gems, GemsProblem, Problem};
+use duipai::problem::{GEMS, Gems, GemsProblem};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, parse_file};
 
 /// Runs `duipai stress gems --json [extra] -- fixture BUG gems` in `dir`; returns the report
 /// and the cases of the minimized file.
@@ -20,8 +20,7 @@ fn stress(dir: &Path, bug: &str, extra: &[&str]) -> (serde_json::Value, Vec<Gems
         .code(1);
     let report = out.json();
     assert_eq!(report["one_minimal"], true, "{report}");
-    let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
-    let instance = GEMS.parse(&text, &GEMS.default_bounds()).unwrap();
+    let instance = parse_file(&GEMS, &dir.join(report["input"].as_str().unwrap()));
     let cases = instance.cases_of::<GemsProblem>().unwrap().to_vec();
     (report, cases, out.stderr())
 }

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, PidLog, Ran};
+use crate::util::{Duipai, PidLog, Ran, parse_file};
 use duipai::problem::{
     CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
@@ -81,14 +81,6 @@ fn two_cases() -> tempfile::TempDir {
 /// `duipai` in `dir`, with the fixture programs recording their pids in `pids`.
 fn logged(dir: &Path, pids: &PidLog) -> Duipai {
     Duipai::new().current_dir(dir).env(PidLog::VAR, pids.path())
-}
-
-/// Reads and parses a saved input with the default bounds.
-fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    problem
-        .parse(&bytes, &problem.default_bounds())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Checks a saved trio `STEM.in`, `.ans`, `.out`: the input is valid, the answer is the

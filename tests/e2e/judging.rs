@@ -5,20 +5,12 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Duipai, fixture};
+use crate::util::{Duipai, fixture, parse_file};
 use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
 fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Duipai {
     Duipai::in_dir(dir).args(args).fixture([behaviour, problem])
-}
-
-/// Parses a saved input with the default bounds: every saved case must be valid.
-fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    problem
-        .parse(&bytes, &problem.default_bounds())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn cells(instance: &dyn Instance) -> usize {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
-use crate::util::{Duipai, require};
+use crate::util::{Duipai, parse_file, require};
 
 /// Runs `duipai stress PROBLEM -j JOBS --json --save DIR [extra] -- fixture BUG PROBLEM` in
 /// `dir` and returns the JSON report and the minimized case. Minimization gets ten minutes
@@ -28,10 +28,8 @@ fn stress(
         .run()
         .code(1)
         .json();
-    let input = dir.join(report["input"].as_str().unwrap());
-    let text = std::fs::read(&input).unwrap();
     let game = problem::by_name(problem).unwrap();
-    let instance = game.parse(&text, &game.default_bounds()).unwrap();
+    let instance = parse_file(game, &dir.join(report["input"].as_str().unwrap()));
     (report, instance)
 }
 

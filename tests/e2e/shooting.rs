@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use duipai::problem::{Problem, SHOOTING, ShootingProblem};
+use duipai::problem::{SHOOTING, ShootingProblem};
 
-use crate::util::{Duipai, fixture, require};
+use crate::util::{Duipai, fixture, parse_file, require};
 
 /// Boards on which single precision prints a different 6th decimal than the exact answer
 /// (0.525835 for 0.525834 on the first), found by running the single-precision program on
@@ -112,8 +112,8 @@ fn the_typical_wrong_solutions_are_found_and_minimized() {
             .json();
         assert_eq!(report["verdict"], "WA", "{bug}");
         assert_eq!(report["one_minimal"], true, "{bug}");
-        let text = std::fs::read(dir.path().join(report["input"].as_str().unwrap())).unwrap();
-        let file = SHOOTING.parse(&text, &SHOOTING.default_bounds()).unwrap();
+        let input = dir.path().join(report["input"].as_str().unwrap());
+        let file = parse_file(&SHOOTING, &input);
         let cases = file.cases_of::<ShootingProblem>().unwrap();
         assert_eq!(cases.len(), 1, "{bug}: one case is enough");
         assert!(cases[0].blocks() <= blocks, "{bug}: {:?}", cases[0]);

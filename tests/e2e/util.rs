@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use duipai::problem::{Instance, Problem};
+
 /// The `duipai` binary built for this test run.
 pub fn duipai() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_duipai"))
@@ -93,6 +95,14 @@ pub fn with_shared_cache(dir: &Path, cache: &str) -> Duipai {
         )
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
+}
+
+/// Reads and parses a saved input of `problem` with the default bounds: it must be valid.
+pub fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    problem
+        .parse(&bytes, &problem.default_bounds())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The case objects of a `test --json` summary.
