@@ -6,14 +6,13 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
-use crate::util::{Duipai, require, wait_until_executable};
+use crate::util::{Duipai, require, wait_until_executable, write_sh};
 
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
@@ -81,16 +80,8 @@ int main() {
 /// while another test thread forks.
 fn logging_wrapper(dir: &Path, real: &str) -> (PathBuf, PathBuf) {
     let log = dir.join("invocations.log");
-    let script = dir.join(format!("{real}-wrapper"));
-    fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$@\" >> '{}'\nexec {real} \"$@\"\n",
-            log.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let body = format!("echo \"$@\" >> '{}'\nexec {real} \"$@\"", log.display());
+    let script = write_sh(dir, &format!("{real}-wrapper"), &body);
     wait_until_executable(&script);
     fs::write(&log, "").unwrap();
     (script, log)
@@ -356,13 +347,11 @@ fn a_missing_compiler_says_what_overrides_it() {
 #[test]
 fn a_hung_compiler_is_stopped() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("slow-cc");
-    fs::write(
-        &script,
-        "#!/bin/sh\n[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60\n",
-    )
-    .unwrap();
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let script = write_sh(
+        dir.path(),
+        "slow-cc",
+        "[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60",
+    );
     wait_until_executable(&script);
     let source = dir.path().join("a.c");
     fs::write(&source, "int main(void){return 0;}\n").unwrap();
@@ -660,18 +649,13 @@ fn an_interrupt_stops_a_compile_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("sol.cpp"), "int main() {}\n").unwrap();
-    let compiler = d.join("slowcc.sh");
     let sleeper = d.join("sleeper.pid");
-    fs::write(
-        &compiler,
-        format!(
-            "#!/bin/sh\ncase \"$1\" in --version) echo slowcc 1; exit 0;; esac\n\
-             sleep 60 &\necho $! > {}\nwait\n",
-            sleeper.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    let body = format!(
+        "case \"$1\" in --version) echo slowcc 1; exit 0;; esac\n\
+         sleep 60 &\necho $! > {}\nwait",
+        sleeper.display()
+    );
+    let compiler = write_sh(d, "slowcc.sh", &body);
     wait_until_executable(&compiler);
     let cache = d.join("cache");
     let compiler_flag = format!("cpp={}", compiler.display());
@@ -750,9 +734,7 @@ fn every_spelling_of_python_overrides_the_interpreter() {
     let d = dir.path();
     // The script is wrong; the stand-in interpreter ignores it and prints the right answer.
     fs::write(d.join("sol.py"), "print(3)\n").unwrap();
-    let interpreter = d.join("fake-python.sh");
-    fs::write(&interpreter, "#!/bin/sh\ncat >/dev/null\necho 2\n").unwrap();
-    fs::set_permissions(&interpreter, fs::Permissions::from_mode(0o755)).unwrap();
+    let interpreter = write_sh(d, "fake-python.sh", "cat >/dev/null\necho 2");
     wait_until_executable(&interpreter);
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
     let test = |flag: &str| {

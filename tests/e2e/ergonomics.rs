@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, duipai, fixture};
+use crate::util::{Duipai, duipai, fixture, write_sh};
 
 fn cases_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
@@ -90,15 +90,12 @@ fn saved_failures_are_replayed_first() {
 
 #[test]
 fn watch_runs_again_after_an_edit() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let script = d.join("sol.sh");
     let write = |body: &str| {
         // Written under another name and renamed, as editors do.
-        let tmp = d.join("sol.sh.tmp");
-        std::fs::write(&tmp, format!("#!/bin/sh\ncat >/dev/null\n{body}\n")).unwrap();
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let tmp = write_sh(d, "sol.sh.tmp", &format!("cat >/dev/null\n{body}"));
         std::fs::rename(&tmp, &script).unwrap();
     };
     write("echo 0");

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::util::Duipai;
+use crate::util::{Duipai, write_sh};
 
 fn cases_dir() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
@@ -254,19 +254,12 @@ fn stderr_is_shown_saved_and_reported() {
     );
 }
 
-fn script(dir: &Path, name: &str, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 #[test]
 fn file_io_says_what_was_written_instead_of_the_output_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_sample(d);
-    script(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
+    write_sh(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
     let text = Duipai::in_dir(d)
         .args(["test", "chess", "a.in", "--file-io"])
         .program(["./upper.sh"])
@@ -286,7 +279,7 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_sample(d);
-    script(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
+    write_sh(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
     let test = Duipai::in_dir(d).args(["test", "chess", "a.in"]);
     let out = test.clone().program(["./tofile.sh"]).run().code(1);
     assert!(
@@ -296,7 +289,7 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     );
     // With the flag it is judged on the file.
     std::fs::remove_file(d.join("chess.out")).unwrap();
-    script(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
+    write_sh(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
     test.arg("--file-io")
         .program(["./files.sh"])
         .run()

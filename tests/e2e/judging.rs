@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Duipai, fixture, parse_file};
+use crate::util::{Duipai, fixture, parse_file, write_sh};
 use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
@@ -203,10 +203,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     let dir = tempfile::tempdir().unwrap();
     let duipai = crate::util::duipai();
     let script = |name: &str, body: String| {
-        let path = dir.path().join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = write_sh(dir.path(), name, &body);
         path.to_string_lossy().into_owned()
     };
     let generator = script(

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
-use crate::util::{Duipai, parse_file, require};
+use crate::util::{Duipai, parse_file, require, write_executable};
 
 /// Runs `duipai stress PROBLEM -j JOBS --json --save DIR [extra] -- fixture BUG PROBLEM` in
 /// `dir` and returns the JSON report and the minimized case. Minimization gets ten minutes
@@ -147,7 +147,6 @@ fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
 /// A generator and reference for a problem duipai does not know ("sum": print the sum of
 /// the numbers), and a validator for it, as shell scripts.
 fn write_sum_problem(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
     let scripts = [
         (
             "gen.sh",
@@ -166,9 +165,7 @@ fn write_sum_problem(dir: &Path) {
         ("valid.sh", "#!/bin/sh\ngrep -q . && ! grep -q '[^0-9 ]'\n"),
     ];
     for (name, text) in scripts {
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&dir.join(name), text);
     }
 }
 

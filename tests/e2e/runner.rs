@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::fixture;
+use crate::util::{fixture, write_executable};
 use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Judgement, Verdict};
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
@@ -489,10 +489,8 @@ fn programs_that_cannot_start_are_harness_errors() {
     assert!(message.contains("chmod +x"), "{message}");
 
     // A script without a `#!` line: the kernel cannot run it, and the message says why.
-    use std::os::unix::fs::PermissionsExt;
     let script = dir.path().join("script.sh");
-    std::fs::write(&script, "echo 2\n").expect("write");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    write_executable(&script, "echo 2\n");
     let message = loop {
         let unrunnable = run::run(&[script.clone().into_os_string()], b"", &limits(), &io);
         match unrunnable {

@@ -526,6 +526,21 @@ impl Drop for Background {
     }
 }
 
+/// Writes `text` to `path`, executable (mode 755).
+pub fn write_executable(path: &Path, text: impl AsRef<[u8]>) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("chmod {}: {e}", path.display()));
+}
+
+/// Writes the shell script `#!/bin/sh`, `body` as `dir/name`, executable; returns its path.
+pub fn write_sh(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    write_executable(&path, format!("#!/bin/sh\n{body}\n"));
+    path
+}
+
 /// Waits until a file just written can be executed: while another thread of the tests starts
 /// a process, that process holds a copy of every descriptor open at that moment until it
 /// `exec`s, and the kernel refuses to run a file open for writing (ETXTBSY).
