@@ -6,18 +6,14 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, duipai, fixture, write_sh};
-
-fn cases_dir() -> &'static str {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
-}
+use crate::util::{CHESS_CASES, Duipai, duipai, fixture, write_sh};
 
 #[test]
 fn colour_only_when_wanted() {
     let dir = tempfile::tempdir().unwrap();
     let test = || {
         Duipai::in_dir(dir.path())
-            .args(["test", "chess", cases_dir()])
+            .args(["test", "chess", CHESS_CASES])
             .fixture(["wrong", "chess"])
     };
     let coloured = |color: &str| test().args(["--color", color]);
@@ -46,7 +42,7 @@ fn colour_only_when_wanted() {
     // The line of play: whose cell is whose.
     let out = Duipai::in_dir(dir.path())
         .args(["solve", "chess", "--explain", "--color", "always"])
-        .arg(format!("{}/01-sample.in", cases_dir()))
+        .arg(format!("{CHESS_CASES}/01-sample.in"))
         .run();
     assert!(out.stdout().contains("\x1b["));
 }
@@ -99,7 +95,7 @@ fn watch_runs_again_after_an_edit() {
         std::fs::rename(&tmp, &script).unwrap();
     };
     write("echo 0");
-    let sample = format!("{}/01-sample.in", cases_dir());
+    let sample = format!("{CHESS_CASES}/01-sample.in");
     let mut child = Command::new(duipai())
         .args(["test", "chess", &sample, "--watch", "--", "./sol.sh"])
         .current_dir(d)
@@ -174,7 +170,7 @@ fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
     assert!(first.stderr().contains("compiled right.cpp"));
     // The second run finds it in the cache: the compiler does not run again.
     let second = duipai()
-        .args(["test", "chess", cases_dir()])
+        .args(["test", "chess", CHESS_CASES])
         .program(["right.cpp"])
         .run()
         .success();
@@ -202,7 +198,7 @@ fn a_compile_error_is_a_harness_error_with_its_position() {
     std::fs::write(d.join("bad.cpp"), "int main() {\n  return x;\n}\n").unwrap();
     let err = Duipai::in_dir(d)
         .env("DUIPAI_CACHE_DIR", d.join("cache"))
-        .args(["test", "chess", cases_dir()])
+        .args(["test", "chess", CHESS_CASES])
         .program(["bad.cpp"])
         .run()
         .code(2)
@@ -246,7 +242,7 @@ fn a_missing_program_stops_before_any_run() {
     std::fs::create_dir(d.join("build")).unwrap();
     let runs: [(&[&str], &[&str], &str); 5] = [
         (
-            &["test", "chess", cases_dir()],
+            &["test", "chess", CHESS_CASES],
             &["./build"],
             "cannot start the program ./build: it is a directory",
         ),
@@ -256,7 +252,7 @@ fn a_missing_program_stops_before_any_run() {
             "cannot start the program ./a.out: there is no such file",
         ),
         (
-            &["test", "chess", cases_dir()],
+            &["test", "chess", CHESS_CASES],
             &["./a.out"],
             "cannot start the program ./a.out: there is no such file",
         ),
@@ -292,7 +288,7 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     let local = d.join("duipai-local-solution");
     std::fs::copy(fixture(), &local).unwrap();
     crate::util::wait_until_executable(&local);
-    let test = || Duipai::in_dir(d).args(["test", "chess", cases_dir()]);
+    let test = || Duipai::in_dir(d).args(["test", "chess", CHESS_CASES]);
     test()
         .program(["duipai-local-solution", "correct", "chess"])
         .run()
@@ -385,7 +381,7 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
 #[test]
 fn duipai_flags_after_the_separator_are_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = format!("{}/01-sample.in", cases_dir());
+    let sample = format!("{CHESS_CASES}/01-sample.in");
     let message = Duipai::in_dir(dir.path())
         .args(["test", "chess", &sample])
         .program(["sh", "-c", "cat >/dev/null; echo 2", "sh"])

@@ -4,18 +4,14 @@
 
 use std::path::Path;
 
-use crate::util::{Duipai, write_sh};
-
-fn cases_dir() -> &'static str {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
-}
+use crate::util::{CHESS_CASES, Duipai, write_sh};
 
 #[test]
 fn report_and_save_paths_are_checked_before_any_case_runs() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
     let out = Duipai::in_dir(dir.path())
-        .args(["test", "chess", cases_dir(), "--junit", "notes.txt"])
+        .args(["test", "chess", CHESS_CASES, "--junit", "notes.txt"])
         .fixture(["slow", "chess"])
         .run()
         .code(2);
@@ -57,7 +53,7 @@ fn endless_and_huge_inputs_end_with_a_message() {
 }
 
 fn copy_sample(dir: &Path) {
-    std::fs::copy(format!("{}/01-sample.in", cases_dir()), dir.join("a.in")).unwrap();
+    std::fs::copy(format!("{CHESS_CASES}/01-sample.in"), dir.join("a.in")).unwrap();
 }
 
 #[test]

@@ -18,7 +18,7 @@ const HOSTILE: [&str; 8] = [
 fn cases() -> Vec<(Vec<String>, &'static str)> {
     let fixture = fixture().to_string_lossy().into_owned();
     let program = ["--".to_string(), fixture, "correct".into(), "chess".into()];
-    let cases_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess").to_string();
+    let cases_dir = crate::util::CHESS_CASES.to_string();
     let sample = format!("{cases_dir}/01-sample.in");
     let mut out = Vec::new();
     for flag in ["--bound-n", "--bound-m", "--bound-value"] {

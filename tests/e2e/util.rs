@@ -8,6 +8,9 @@ use std::time::{Duration, Instant};
 
 use duipai::problem::{Instance, Problem};
 
+/// The stored chess cases, the statement's sample `01-sample.in` among them.
+pub const CHESS_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess");
+
 /// The `duipai` binary built for this test run.
 pub fn duipai() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_duipai"))
