@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
-use crate::util::{Duipai, require, wait_until_executable, write_sh};
+use crate::util::{Duipai, assert_contains, require, wait_until_executable, write_sh};
 
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
@@ -307,8 +307,8 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
     assert_eq!(language, Language::Cpp);
     assert_eq!(status, "exit status 1");
     let position = format!("{}:3:12: error", relative.display());
-    assert!(messages.contains(&position), "{messages}");
-    assert!(messages.contains("undeclared_name"), "{messages}");
+    assert_contains(messages, &position);
+    assert_contains(messages, "undeclared_name");
     let shown = err.to_string();
     assert!(
         shown.starts_with(&format!(
@@ -317,7 +317,7 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
         )),
         "{shown}"
     );
-    assert!(shown.contains(&position), "{shown}");
+    assert_contains(&shown, &position);
     // Nothing half-built is left in the cache.
     let leftovers: Vec<_> = fs::read_dir(dir.path())
         .unwrap()
@@ -487,10 +487,7 @@ fn java_public_class_runs_whatever_the_file_is_called() {
     .unwrap();
     let err = prepare(&path_command(&broken, &[]), &opts).unwrap_err();
     let shown = err.to_string();
-    assert!(
-        shown.contains(&format!("{}:2: error", broken.display())),
-        "{shown}"
-    );
+    assert_contains(&shown, &format!("{}:2: error", broken.display()));
     assert!(!shown.contains("Solution.java"), "{shown}");
 }
 
@@ -686,8 +683,8 @@ fn an_interrupt_stops_a_compile_at_once() {
     );
     let (out, _) = duipai.finish_within(Duration::from_secs(5));
     let message = out.code(130).stderr();
-    assert!(message.contains("duipai: interrupted: "), "{message}");
-    assert!(message.contains("interrupted while compiling"), "{message}");
+    assert_contains(&message, "duipai: interrupted: ");
+    assert_contains(&message, "interrupted while compiling");
     // The compiler's child is gone too (at most a zombie of init's for a moment).
     let deadline = Instant::now() + Duration::from_secs(2);
     while Path::new(&format!("/proc/{pid}/cmdline")).exists()

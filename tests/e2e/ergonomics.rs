@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{CHESS_CASES, Duipai, duipai, fixture, write_sh};
+use crate::util::{CHESS_CASES, Duipai, assert_contains, duipai, fixture, write_sh};
 
 #[test]
 fn colour_only_when_wanted() {
@@ -20,9 +20,9 @@ fn colour_only_when_wanted() {
     let painted = coloured("always").run().stdout();
     // The verdict code itself is painted, its padding outside the codes (columns line up),
     // and the diff's removed and added lines are red and green.
-    assert!(painted.contains("WA\x1b[0m  0"), "{painted}");
-    assert!(painted.contains("\x1b[31m-"), "{painted}");
-    assert!(painted.contains("\x1b[32m+"), "{painted}");
+    assert_contains(&painted, "WA\x1b[0m  0");
+    assert_contains(&painted, "\x1b[31m-");
+    assert_contains(&painted, "\x1b[32m+");
     // Piped (as here) with auto, and with never: plain text.
     for color in ["auto", "never"] {
         let out = coloured(color).run();
@@ -73,7 +73,7 @@ fn saved_failures_are_replayed_first() {
         .args(["--iterations", "1", "--json"])
         .run();
     let text = out.stderr();
-    assert!(text.contains("1 still failing"), "{text}");
+    assert_contains(&text, "1 still failing");
     let report = out.json();
     assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
     out.code(1);
@@ -203,8 +203,8 @@ fn a_compile_error_is_a_harness_error_with_its_position() {
         .run()
         .code(2)
         .stderr();
-    assert!(err.contains("bad.cpp:2:10"), "{err}");
-    assert!(err.contains("does not compile"), "{err}");
+    assert_contains(&err, "bad.cpp:2:10");
+    assert_contains(&err, "does not compile");
 }
 
 /// A mistyped source file or script is a usage error before any case runs, not a failure of
@@ -223,9 +223,9 @@ fn a_missing_source_or_script_stops_before_any_run() {
             .run()
             .code(2)
             .stderr();
-        assert!(
-            message.contains(&format!("cannot read {named}: No such file or directory")),
-            "{message}"
+        assert_contains(
+            &message,
+            &format!("cannot read {named}: No such file or directory"),
         );
         assert!(!message.contains("PATH"), "{message}");
         assert!(!d.join("duipai-failures").exists(), "nothing is saved");
@@ -297,13 +297,10 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     let plain = d.join("not-a-program");
     std::fs::write(&plain, "2\n").unwrap();
     let out = test().program(["not-a-program"]).run().code(2);
-    assert!(
-        out.stderr().contains(
-            "cannot start the program not-a-program: a name without a slash is looked up in \
-             PATH, which has no such program, and the file not-a-program here is not executable"
-        ),
-        "{}",
-        out.stderr()
+    assert_contains(
+        &out.stderr(),
+        "cannot start the program not-a-program: a name without a slash is looked up in \
+         PATH, which has no such program, and the file not-a-program here is not executable",
     );
 }
 
@@ -349,15 +346,9 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
         .run()
         .code(1);
     let text = format!("{}{}", out.stdout(), out.stderr());
-    assert!(text.contains("case (2×2)"), "{text}");
-    assert!(
-        text.contains("SUMMARY: AddressSanitizer: global-buffer-overflow"),
-        "{text}"
-    );
-    assert!(
-        text.contains("runtime error: index 4 out of bounds"),
-        "{text}"
-    );
+    assert_contains(&text, "case (2×2)");
+    assert_contains(&text, "SUMMARY: AddressSanitizer: global-buffer-overflow");
+    assert_contains(&text, "runtime error: index 4 out of bounds");
     assert!(!text.contains("ReserveShadowMemoryRange"), "{text}");
 
     // The runtime linked into the program (gcc's -static-libasan) is recognized too.
@@ -389,10 +380,10 @@ fn duipai_flags_after_the_separator_are_pointed_out() {
         .run()
         .success()
         .stderr();
-    assert!(
-        message.contains("--file-io comes after `--`, so it is an argument of the program"),
-        "{message}"
+    assert_contains(
+        &message,
+        "--file-io comes after `--`, so it is an argument of the program",
     );
-    assert!(message.contains("--time-limit comes after"), "{message}");
+    assert_contains(&message, "--time-limit comes after");
     assert!(!message.contains("--not-ours"), "{message}");
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use duipai::problem::fishhead::lattice;
 use duipai::problem::{FISHHEAD, FishheadProblem, Instance};
 
-use crate::util::{Duipai, parse_file};
+use crate::util::{Duipai, assert_contains, parse_file};
 
 /// Runs `duipai stress fishhead --json` on the fixture's `bug` in `dir`; returns the report
 /// and the minimized file.
@@ -108,11 +108,9 @@ fn the_validator_points_at_the_bad_edge() {
         assert!(out.stdout().contains(message), "{name}: {}", out.stdout());
     }
     let out = validate().args(["--bound-min-n", "11", "short.in"]).run();
-    assert!(
-        out.stdout()
-            .contains("short.in:3:1: expected the first point of edge 1 of 11"),
-        "{}",
-        out.stdout()
+    assert_contains(
+        &out.stdout(),
+        "short.in:3:1: expected the first point of edge 1 of 11",
     );
 }
 
@@ -168,10 +166,8 @@ fn a_pack_is_judged_and_a_wrong_case_is_named() {
         .fixture(["wrong-fishhead-prefix", "fishhead"])
         .run()
         .code(1);
-    assert!(
-        out.stdout()
-            .contains("case 1 of 2: expected \"Case #1: Tom200\", found \"Case #1: Jerry404\""),
-        "{}",
-        out.stdout()
+    assert_contains(
+        &out.stdout(),
+        "case 1 of 2: expected \"Case #1: Tom200\", found \"Case #1: Jerry404\"",
     );
 }

@@ -1,7 +1,7 @@
 //! Every numeric flag of every subcommand, given values it cannot honour: no panic, exit 2
 //! with a message naming the flag, and never exit 0 without the work done.
 
-use crate::util::{Duipai, fixture};
+use crate::util::{Duipai, assert_contains, fixture};
 
 const HOSTILE: [&str; 8] = [
     "inf",
@@ -122,7 +122,7 @@ fn seeds_never_wrap_around() {
             .run()
     };
     let out = from_the_largest_seed("3").code(2);
-    assert!(out.stderr().contains("largest seed"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "largest seed");
     from_the_largest_seed("1").success();
 }
 

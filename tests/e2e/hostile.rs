@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, PidLog, Ran, parse_file};
+use crate::util::{Duipai, PidLog, Ran, assert_contains, parse_file};
 use duipai::problem::{
     CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
@@ -256,7 +256,7 @@ fn test_crash_max_is_re_on_the_largest_board_only() {
     let dir = case_dir(&[("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER), ("big", &big, 0)]);
     let report = test_verdicts("crash-max", dir.path(), &["AC", "RE"]);
     let detail = report["cases"][1]["detail"].as_str().unwrap();
-    assert!(detail.contains("SIGABRT"), "{detail}");
+    assert_contains(detail, "SIGABRT");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,10 +531,7 @@ fn pack_interrupted_leaves_only_complete_files() {
         // The interrupt is handled: pack stops between tests, says so, exits 130.
         assert_eq!(status.code(), Some(130), "{status:?}");
         let says = out.stderr();
-        assert!(
-            says.contains("duipai: interrupted: stopped after"),
-            "{says}"
-        );
+        assert_contains(&says, "duipai: interrupted: stopped after");
     }
     // The manifest is written first with the pack marked incomplete, listing every file it
     // may write, and the mark goes only when the pack is finished.
@@ -613,12 +610,7 @@ fn interrupt_while(behaviour: &str, per_program: usize, args: &[&str], signal: i
 fn test_interrupted_kills_every_process_it_started() {
     let out = interrupt_sleepers(&["test", "chess", ".", "--json"], libc::SIGINT);
     let out = out.code(130);
-    assert!(
-        out.stderr()
-            .contains("duipai: interrupted: 0 of 2 cases judged"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "duipai: interrupted: 0 of 2 cases judged");
     let report = out.json();
     assert_eq!(report["status"], "interrupted", "{report}");
     // Runs cut short by the interrupt are not judged.
@@ -631,7 +623,7 @@ fn test_interrupted_kills_every_process_it_started() {
 fn test_interrupted_kills_escaped_processes() {
     let out = interrupt_while("escape-wait", 2, &["test", "chess", "."], libc::SIGINT);
     let out = out.code(130);
-    assert!(out.stderr().contains("interrupted"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "interrupted");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Duipai, fixture, parse_file, write_sh};
+use crate::util::{Duipai, assert_contains, fixture, parse_file, write_sh};
 use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
@@ -72,8 +72,8 @@ fn stress_finds(
     );
     // The human report went to stderr, with the line of play and a replay command.
     let human = out.stderr();
-    assert!(human.contains("reference line of play"), "{human}");
-    assert!(human.contains("replay: duipai test"), "{human}");
+    assert_contains(&human, "reference line of play");
+    assert_contains(&human, "replay: duipai test");
     (found, small)
 }
 
@@ -238,7 +238,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         "duipai stress chess --generator {generator} --reference {reference} --seed {seed} \
          --iterations 1 -- "
     );
-    assert!(out.stderr().contains(&replay), "{}", out.stderr());
+    assert_contains(&out.stderr(), &replay);
     // A reference that is not a program is a harness error, exit 2.
     let out = on_fixture(
         dir.path(),
@@ -255,7 +255,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     )
     .run()
     .code(2);
-    assert!(out.stderr().contains("reference"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "reference");
 }
 
 /// The words of the replay lines a failure report printed: the `duipai test` one and the
@@ -345,16 +345,10 @@ fn replay_lines_carry_every_flag_that_decides_the_case() {
     // Both lines, run as printed, find the same failure, and the saved cases stay in rp/.
     let replayed = Duipai::in_dir(dir.path()).args(&stress[1..]).run().code(1);
     let human = replayed.stdout();
-    assert!(
-        human.contains(&format!("FAILED on seed {seed} after 1 case")),
-        "{human}"
-    );
-    assert!(
-        human.contains("replaying 1 failing case saved in rp"),
-        "{human}"
-    );
+    assert_contains(&human, &format!("FAILED on seed {seed} after 1 case"));
+    assert_contains(&human, "replaying 1 failing case saved in rp");
     let judged = Duipai::in_dir(dir.path()).args(&test[1..]).run().code(1);
-    assert!(judged.stdout().contains("WA"), "{}", judged.stdout());
+    assert_contains(&judged.stdout(), "WA");
     assert!(!dir.path().join("duipai-failures").exists());
 }
 
@@ -420,16 +414,16 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     .run()
     .code(1)
     .stdout();
-    assert!(text.contains("WA  a.in"), "{text}");
-    assert!(text.contains("expected 3, found 2"), "{text}");
+    assert_contains(&text, "WA  a.in");
+    assert_contains(&text, "expected 3, found 2");
     // The first failures get a unified diff of expected and actual output.
     assert!(
         text.contains("--- expected") && text.contains("\n-3\n+2\n"),
         "{text}"
     );
-    assert!(text.contains("2 AC, 1 WA"), "{text}");
+    assert_contains(&text, "2 AC, 1 WA");
     let xml = fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("failures=\"1\""), "{xml}");
+    assert_contains(&xml, "failures=\"1\"");
 }
 
 #[test]
@@ -439,7 +433,7 @@ fn test_shows_a_diff_for_malformed_output() {
         .run()
         .code(1)
         .stdout();
-    assert!(text.contains("PE  a.in"), "{text}");
+    assert_contains(&text, "PE  a.in");
     assert!(
         text.contains("--- expected") && text.contains("+++ actual"),
         "{text}"
@@ -463,11 +457,7 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
     )
     .run()
     .code(2);
-    assert!(
-        out.stderr().contains("refusing to overwrite"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "refusing to overwrite");
     assert_eq!(fs::read_to_string(&precious).unwrap(), "my notes\n");
 }
 
@@ -480,7 +470,7 @@ fn test_harness_errors_exit_2() {
         .program(["/nonexistent/solution"])
         .run()
         .code(2);
-    assert!(out.stderr().contains("cannot start"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "cannot start");
     // A directory without inputs.
     let empty = tempfile::tempdir().unwrap();
     let test_correct = |dir: &Path| {
@@ -489,11 +479,11 @@ fn test_harness_errors_exit_2() {
             .code(2)
     };
     let out = test_correct(empty.path());
-    assert!(out.stderr().contains("no *.in files"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "no *.in files");
     // An invalid input with no answer beside it: positioned message.
     fs::write(dir.path().join("d.in"), "1 1\n7\n").unwrap();
     let out = test_correct(dir.path());
-    assert!(out.stderr().contains("d.in:3:1"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "d.in:3:1");
 }
 
 #[test]

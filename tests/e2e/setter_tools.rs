@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains};
 
 const IGNORED: &str = "needs bt and verifyproblem: run .ci/setter-tools";
 
@@ -122,16 +122,13 @@ fn problemtools_accepts(problem: &str) {
     let package = dir.path().join(problem);
     let (code, out) = verifyproblem(&package, config.path());
     assert_eq!(code, 0, "verifyproblem {problem}:\n{out}");
-    assert!(
-        out.contains(&format!("{problem} tested: 0 errors")),
-        "{out}"
-    );
+    assert_contains(&out, &format!("{problem} tested: 0 errors"));
     let warnings: Vec<&str> = complaints(&out)
         .into_iter()
         .filter(|l| !l.contains("License is 'unknown'"))
         .collect();
     assert_eq!(warnings, Vec::<&str>::new(), "{out}");
-    assert!(out.contains("AC"), "{out}");
+    assert_contains(&out, "AC");
 }
 
 #[test]
@@ -194,13 +191,10 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_greedy.cpp");
         std::fs::copy(greedy, wrong.join("greedy.cpp")).unwrap();
         let err = pack(d, "chess", folder, &["--force"]);
-        assert!(err.contains("left in place 3 files"), "{err}");
+        assert_contains(&err, "left in place 3 files");
         let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
         assert!(yaml.ends_with(licence), "{yaml}");
-        assert!(
-            yaml.contains(&format!("problem_format_version: {version}\n")),
-            "{yaml}"
-        );
+        assert_contains(&yaml, &format!("problem_format_version: {version}\n"));
     }
     bt(&d.join("chess"), "validate", config.path());
     let out = bt(&d.join("chess"), "run", config.path());
@@ -210,7 +204,7 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
     );
     let (code, out) = verifyproblem(&d.join("legacy"), config.path());
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("tested: 0 errors, 0 warnings"), "{out}");
+    assert_contains(&out, "tested: 0 errors, 0 warnings");
     assert!(
         out.contains("wrong_answer/greedy.cpp") && out.contains("WA"),
         "{out}"

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use duipai::problem::{SHOOTING, ShootingProblem};
 
-use crate::util::{Duipai, fixture, parse_file, require};
+use crate::util::{Duipai, assert_contains, fixture, parse_file, require};
 
 /// Boards on which single precision prints a different 6th decimal than the exact answer
 /// (0.525835 for 0.525834 on the first), found by running the single-precision program on
@@ -162,12 +162,9 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
     };
     test("f32.cpp").success();
     let two_run = test("two.cpp").code(1);
-    assert!(
-        two_run
-            .stdout()
-            .contains("case 1 of 6: expected 0.525834, found 0.53"),
-        "{}",
-        two_run.stdout()
+    assert_contains(
+        &two_run.stdout(),
+        "case 1 of 6: expected 0.525834, found 0.53",
     );
 
     // Stress: single precision survives, two decimals are caught on the smallest board.
@@ -225,30 +222,22 @@ fn validate_and_solve_speak_the_games_terms() {
         .run()
         .code(1);
     let text = format!("{}{}", out.stdout(), out.stderr());
-    assert!(
-        text.contains(
-            "bad.in:4:7: heights 3 1 3 are not unimodal: the perimeter would exceed the \
-             bounding rectangle's"
-        ),
-        "{text}"
+    assert_contains(
+        &text,
+        "bad.in:4:7: heights 3 1 3 are not unimodal: the perimeter would exceed the \
+         bounding rectangle's",
     );
-    assert!(
-        text.contains("flat.in:2:1: all 2 heights are 3: the battlefield is a rectangle"),
-        "{text}"
+    assert_contains(
+        &text,
+        "flat.in:2:1: all 2 heights are 3: the battlefield is a rectangle",
     );
-    assert!(text.contains("good.in: ok"), "{text}");
+    assert_contains(&text, "good.in: ok");
     let text = Duipai::in_dir(dir.path())
         .args(["solve", "shooting", "good.in", "--explain"])
         .run()
         .success()
         .stdout();
     assert!(text.starts_with("0.555556\n"), "{text}");
-    assert!(
-        text.contains("Best first shot: row 1 from the right"),
-        "{text}"
-    );
-    assert!(
-        text.contains("power 2: hits columns 3, 2 -> heights 2 0 0"),
-        "{text}"
-    );
+    assert_contains(&text, "Best first shot: row 1 from the right");
+    assert_contains(&text, "power 2: hits columns 3, 2 -> heights 2 0 0");
 }

@@ -108,6 +108,12 @@ pub fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instanc
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Fails the test unless `text` contains `needle`, showing both.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} is not in:\n{text}");
+}
+
 /// The case objects of a `test --json` summary.
 pub fn case_objects(summary: &serde_json::Value) -> Vec<serde_json::Value> {
     summary["cases"].as_array().expect("cases").clone()
