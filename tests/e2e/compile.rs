@@ -28,6 +28,18 @@ fn os(words: &[&str]) -> Vec<OsString> {
     words.iter().map(OsString::from).collect()
 }
 
+/// Writes `text` as the source file `dir/name`; returns its path.
+fn write_source(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// [`prepare`] on the source file `source` run without arguments.
+fn prepare_source(source: &Path, options: &CompileOptions) -> Result<Prepared, CompileError> {
+    prepare(&path_command(source, &[]), options)
+}
+
 fn path_command(path: &Path, args: &[&str]) -> Vec<OsString> {
     let mut command = vec![path.as_os_str().to_owned()];
     command.extend(args.iter().map(OsString::from));
@@ -100,8 +112,7 @@ fn compiles(log: &Path) -> usize {
 fn c_source_compiles_runs_and_is_cached() {
     require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("sum.c");
-    fs::write(&source, C_SUM).unwrap();
+    let source = write_source(dir.path(), "sum.c", C_SUM);
     let opts = options(&dir.path().join("cache"));
 
     let first = prepare(&path_command(&source, &["x", "y"]), &opts).unwrap();
@@ -116,7 +127,7 @@ fn c_source_compiles_runs_and_is_cached() {
     assert_eq!(&first.command[1..], &os(&["x", "y"])[..]);
     assert_eq!(run(&first, "3 4\n"), "7\n");
 
-    let second = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let second = prepare_source(&source, &opts).unwrap();
     assert!(!second.compiled);
     assert_eq!(second.compile_time, None);
     assert_eq!(second.command, vec![first.command[0].clone()]);
@@ -128,9 +139,8 @@ fn cpp_source_compiles_with_the_contest_flags() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     for name in ["a.cpp", "b.cc", "c.cxx"] {
-        let source = dir.path().join(name);
-        fs::write(&source, CPP_SUM).unwrap();
-        let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+        let source = write_source(dir.path(), name, CPP_SUM);
+        let prepared = prepare_source(&source, &options(dir.path())).unwrap();
         assert_eq!(prepared.language, Some(Language::Cpp), "{name}");
         assert!(prepared.compiled);
         assert_eq!(run(&prepared, "40 2"), "42\n");
@@ -142,19 +152,18 @@ fn a_cache_hit_does_not_invoke_the_compiler() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let (wrapper, log) = logging_wrapper(dir.path(), "g++");
-    let source = dir.path().join("a.cpp");
-    fs::write(&source, CPP_SUM).unwrap();
+    let source = write_source(dir.path(), "a.cpp", CPP_SUM);
     let mut opts = options(&dir.path().join("cache"));
     opts.overrides.push((
         Language::Cpp,
         vec![wrapper.to_string_lossy().into_owned(), "-O2".into()],
     ));
 
-    let first = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let first = prepare_source(&source, &opts).unwrap();
     assert!(first.compiled);
     assert_eq!(compiles(&log), 1);
     for _ in 0..3 {
-        let again = prepare(&path_command(&source, &[]), &opts).unwrap();
+        let again = prepare_source(&source, &opts).unwrap();
         assert!(!again.compiled);
         assert_eq!(again.command, first.command);
     }
@@ -165,11 +174,7 @@ fn a_cache_hit_does_not_invoke_the_compiler() {
         overrides: opts.overrides.clone(),
         ..other
     };
-    assert!(
-        prepare(&path_command(&source, &[]), &opts2)
-            .unwrap()
-            .compiled
-    );
+    assert!(prepare_source(&source, &opts2).unwrap().compiled);
     assert_eq!(compiles(&log), 2);
     assert_eq!(run(&first, "1 1"), "2\n");
 }
@@ -185,14 +190,14 @@ fn an_edited_source_is_recompiled() {
         "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
     )
     .unwrap();
-    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v1 = prepare_source(&source, &opts).unwrap();
     assert_eq!(run(&v1, ""), "1\n");
     fs::write(
         &source,
         "#include <stdio.h>\nint main(void){puts(\"2\");return 0;}\n",
     )
     .unwrap();
-    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v2 = prepare_source(&source, &opts).unwrap();
     assert!(v2.compiled, "an edit must rebuild");
     assert_ne!(v1.command, v2.command);
     assert_eq!(run(&v2, ""), "2\n");
@@ -202,7 +207,7 @@ fn an_edited_source_is_recompiled() {
         "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
     )
     .unwrap();
-    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let back = prepare_source(&source, &opts).unwrap();
     assert!(!back.compiled);
     assert_eq!(back.command, v1.command);
 }
@@ -220,14 +225,14 @@ fn an_edited_local_header_is_recompiled() {
     )
     .unwrap();
     fs::write(&header, "#define VALUE 1\n").unwrap();
-    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v1 = prepare_source(&source, &opts).unwrap();
     assert_eq!(run(&v1, ""), "1\n");
     fs::write(&header, "#define VALUE 2\n").unwrap();
-    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v2 = prepare_source(&source, &opts).unwrap();
     assert!(v2.compiled, "an edited header must rebuild");
     assert_eq!(run(&v2, ""), "2\n");
     fs::write(&header, "#define VALUE 1\n").unwrap();
-    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let back = prepare_source(&source, &opts).unwrap();
     assert!(!back.compiled, "the first build is found again");
     assert_eq!(back.command, v1.command);
 }
@@ -236,13 +241,12 @@ fn an_edited_local_header_is_recompiled() {
 fn online_judge_is_defined_as_judges_define_it() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("where.cpp");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "where.cpp",
         "#include <cstdio>\nint main(){\n#ifdef ONLINE_JUDGE\nstd::puts(\"judge\");\n#else\nstd::puts(\"local\");\n#endif\n}\n",
-    )
-    .unwrap();
-    let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+    );
+    let prepared = prepare_source(&source, &options(dir.path())).unwrap();
     assert_eq!(run(&prepared, ""), "judge\n");
 }
 
@@ -250,26 +254,25 @@ fn online_judge_is_defined_as_judges_define_it() {
 fn another_compiler_command_is_another_build() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("v.cpp");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "v.cpp",
         "#include <cstdio>\n#ifndef VALUE\n#define VALUE 0\n#endif\nint main(){std::printf(\"%d\\n\", VALUE);}\n",
-    )
-    .unwrap();
+    );
     let plain = options(dir.path());
-    let default = prepare(&path_command(&source, &[]), &plain).unwrap();
+    let default = prepare_source(&source, &plain).unwrap();
     assert_eq!(run(&default, ""), "0\n");
 
     let (lang, words) =
         duipai::compile::parse_override("cpp=g++ -std=c++17 -O2 -DVALUE=7").unwrap();
     let mut flagged = options(dir.path());
     flagged.overrides.push((lang, words));
-    let seven = prepare(&path_command(&source, &[]), &flagged).unwrap();
+    let seven = prepare_source(&source, &flagged).unwrap();
     assert!(seven.compiled, "a new command must not reuse the old build");
     assert_ne!(seven.command, default.command);
     assert_eq!(run(&seven, ""), "7\n");
     // And the default's build is still there, untouched.
-    let again = prepare(&path_command(&source, &[]), &plain).unwrap();
+    let again = prepare_source(&source, &plain).unwrap();
     assert!(!again.compiled);
     assert_eq!(run(&again, ""), "0\n");
 }
@@ -292,7 +295,7 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
         "#include <cstdio>\nint main() {\n    return undeclared_name;\n}\n",
     )
     .unwrap();
-    let err = prepare(&path_command(&relative, &[]), &options(dir.path())).unwrap_err();
+    let err = prepare_source(&relative, &options(dir.path())).unwrap_err();
     let CompileError::Failed {
         ref source,
         language,
@@ -330,12 +333,11 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
 #[test]
 fn a_missing_compiler_says_what_overrides_it() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("a.cpp");
-    fs::write(&source, CPP_SUM).unwrap();
+    let source = write_source(dir.path(), "a.cpp", CPP_SUM);
     let mut opts = options(dir.path());
     opts.overrides
         .push((Language::Cpp, vec!["/nonexistent/duipai-g++".into()]));
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(matches!(err, CompileError::Missing { .. }), "{err:?}");
     assert_eq!(
         err.to_string(),
@@ -353,14 +355,13 @@ fn a_hung_compiler_is_stopped() {
         "[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60",
     );
     wait_until_executable(&script);
-    let source = dir.path().join("a.c");
-    fs::write(&source, "int main(void){return 0;}\n").unwrap();
+    let source = write_source(dir.path(), "a.c", "int main(void){return 0;}\n");
     let mut opts = options(dir.path());
     opts.timeout = Duration::from_millis(500);
     opts.overrides
         .push((Language::C, vec![script.to_string_lossy().into_owned()]));
     let start = Instant::now();
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(matches!(err, CompileError::TimedOut { .. }), "{err:?}");
     assert!(
         start.elapsed() < Duration::from_secs(20),
@@ -405,12 +406,11 @@ fn plain_programs_are_left_alone_and_missing_sources_named() {
 fn concurrent_builds_of_one_source_agree() {
     require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("sum.c");
-    fs::write(&source, C_SUM).unwrap();
+    let source = write_source(dir.path(), "sum.c", C_SUM);
     let cache = dir.path().join("cache");
     let results: Vec<Prepared> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4)
-            .map(|_| s.spawn(|| prepare(&path_command(&source, &[]), &options(&cache)).unwrap()))
+            .map(|_| s.spawn(|| prepare_source(&source, &options(&cache)).unwrap()))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -431,22 +431,17 @@ fn concurrent_builds_of_one_source_agree() {
 fn rust_source_compiles_and_runs() {
     require(&["rustc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("brute.rs");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "brute.rs",
         "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n let v: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum(); println!(\"{v}\"); }\n",
-    )
-    .unwrap();
+    );
     let opts = options(dir.path());
-    let prepared = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let prepared = prepare_source(&source, &opts).unwrap();
     assert_eq!(prepared.language, Some(Language::Rust));
     assert!(prepared.compiled);
     assert_eq!(run(&prepared, "1 2 3"), "6\n");
-    assert!(
-        !prepare(&path_command(&source, &[]), &opts)
-            .unwrap()
-            .compiled
-    );
+    assert!(!prepare_source(&source, &opts).unwrap().compiled);
 }
 
 #[test]
@@ -454,12 +449,11 @@ fn java_public_class_runs_whatever_the_file_is_called() {
     require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     // `a.java` holding `public class Main`: javac alone would refuse it.
-    let source = dir.path().join("a.java");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "a.java",
         "import java.util.*;\n// public class NotThis {}\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    long a = in.nextLong(), b = in.nextLong();\n    System.out.println(a + b + args.length);\n  }\n}\n",
-    )
-    .unwrap();
+    );
     let opts = options(dir.path());
     let prepared = prepare(&path_command(&source, &["extra"]), &opts).unwrap();
     assert_eq!(prepared.language, Some(Language::Java));
@@ -472,20 +466,15 @@ fn java_public_class_runs_whatever_the_file_is_called() {
     assert_eq!(&words[words.len() - 2..], ["Main", "extra"], "{words:?}");
     assert!(words.contains(&"-cp".to_string()), "{words:?}");
     assert_eq!(run(&prepared, "20 21"), "42\n");
-    assert!(
-        !prepare(&path_command(&source, &[]), &opts)
-            .unwrap()
-            .compiled
-    );
+    assert!(!prepare_source(&source, &opts).unwrap().compiled);
 
     // A Java compile error points at the file the user wrote, not at duipai's renamed copy.
-    let broken = dir.path().join("b.java");
-    fs::write(
-        &broken,
+    let broken = write_source(
+        dir.path(),
+        "b.java",
         "public class Solution {\n  int f() { return y; }\n}\n",
-    )
-    .unwrap();
-    let err = prepare(&path_command(&broken, &[]), &opts).unwrap_err();
+    );
+    let err = prepare_source(&broken, &opts).unwrap_err();
     let shown = err.to_string();
     assert_contains(&shown, &format!("{}:2: error", broken.display()));
     assert!(!shown.contains("Solution.java"), "{shown}");
@@ -495,12 +484,11 @@ fn java_public_class_runs_whatever_the_file_is_called() {
 fn java_class_in_a_package_without_public_class() {
     require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("Gen.java");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "Gen.java",
         "package contest.tools;\nclass Gen {\n  public static void main(String[] a) { System.out.println(\"gen \" + a[0]); }\n}\n",
-    )
-    .unwrap();
+    );
     let prepared = prepare(&path_command(&source, &["5"]), &options(dir.path())).unwrap();
     assert_eq!(run(&prepared, ""), "gen 5\n");
 }
@@ -509,8 +497,11 @@ fn java_class_in_a_package_without_public_class() {
 fn python_runs_with_an_absolute_path() {
     require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("gen.py");
-    fs::write(&source, "import sys\nprint(int(sys.argv[1]) * 2)\n").unwrap();
+    let source = write_source(
+        dir.path(),
+        "gen.py",
+        "import sys\nprint(int(sys.argv[1]) * 2)\n",
+    );
     let prepared = prepare(&path_command(&source, &["21"]), &options(dir.path())).unwrap();
     assert_eq!(prepared.language, Some(Language::Python));
     assert!(!prepared.compiled);
@@ -527,7 +518,7 @@ fn python_runs_with_an_absolute_path() {
     let mut opts = options(dir.path());
     opts.overrides
         .push((Language::Python, vec!["/nonexistent/pypy3".into()]));
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(
         err.to_string()
             .contains("cannot run the Python interpreter `/nonexistent/pypy3`"),
