@@ -216,6 +216,21 @@ fn row(name: &str, t: &Timing<i64>) {
     );
 }
 
+/// Prints the peak RSS and the CPU time of `command` after `label`, and its answer followed by
+/// `note`.
+fn print_peak(label: &str, command: &mut Command, note: &str) {
+    match run_measured(command) {
+        Ok(run) if run.status == 0 => println!(
+            "  {label:<25} {:>7.1} MiB   CPU {}   (answer {}{note})",
+            run.peak_mib,
+            ms(run.cpu),
+            run.stdout.trim()
+        ),
+        Ok(run) => println!("  {label:<25} failed: wait status {}", run.status),
+        Err(e) => println!("  {label:<25} failed: {e}"),
+    }
+}
+
 fn main() {
     if let Ok(path) = std::env::var(CHILD_ENV) {
         let text = std::fs::read(path).expect("the board file");
@@ -244,37 +259,19 @@ fn main() {
     // resident size of the process image it was started from.
     println!("peak RSS of a whole process on the 12×12 chessboard:");
     let duipai = env!("CARGO_BIN_EXE_duipai");
-    match run_measured(
+    print_peak(
+        "duipai solve chessboard",
         Command::new(duipai)
             .args(["solve", "chessboard"])
             .arg(&file),
-    ) {
-        Ok(run) if run.status == 0 => println!(
-            "  duipai solve chessboard   {:>7.1} MiB   CPU {}   (answer {}, target < 16 MiB)",
-            run.peak_mib,
-            ms(run.cpu),
-            run.stdout.trim()
-        ),
-        Ok(run) => println!(
-            "  duipai solve chessboard   failed: wait status {}",
-            run.status
-        ),
-        Err(e) => println!("  duipai solve chessboard   failed: {e}"),
-    }
+        ", target < 16 MiB",
+    );
     let me = std::env::current_exe().expect("the bench executable");
-    match run_measured(Command::new(me).env(CHILD_ENV, &file)) {
-        Ok(run) if run.status == 0 => println!(
-            "  dense baseline (child)    {:>7.1} MiB   CPU {}   (answer {})",
-            run.peak_mib,
-            ms(run.cpu),
-            run.stdout.trim()
-        ),
-        Ok(run) => println!(
-            "  dense baseline (child)    failed: wait status {}",
-            run.status
-        ),
-        Err(e) => println!("  dense baseline (child)    failed: {e}"),
-    }
+    print_peak(
+        "dense baseline (child)",
+        Command::new(me).env(CHILD_ENV, &file),
+        "",
+    );
 
     println!("duipai solvers: medians (CPU time of the thread, wall time)");
     println!("  {:<38} {:>11} {:>11}", "", "cpu", "wall");

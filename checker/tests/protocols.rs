@@ -1,5 +1,6 @@
 //! The checker binary under both protocols: every exit status it can give, and its messages.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,11 +26,16 @@ impl Files {
     fn path(&self) -> &Path {
         self.dir.path()
     }
+    /// The file `name` as text, `None` if it was not written.
+    fn read(&self, name: &str) -> Option<String> {
+        fs::read_to_string(self.dir.path().join(name)).ok()
+    }
 }
 
-fn checker(args: &[&std::ffi::OsStr], stdin: &[u8]) -> Output {
+/// Runs the checker on `args` (paths and words alike) with `stdin`.
+fn checker(args: &[&dyn AsRef<OsStr>], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_duipai-checker"))
-        .args(args)
+        .args(args.iter().map(|a| a.as_ref()))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -47,7 +53,7 @@ fn testlib(output: &[u8], answer: &[u8]) -> (i32, String) {
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let out = f.put("chess.out", output);
     let ans = f.put("chess.ans", answer);
-    let res = checker(&[input.as_os_str(), out.as_os_str(), ans.as_os_str()], b"");
+    let res = checker(&[&input, &out, &ans], b"");
     (
         res.status.code().unwrap(),
         String::from_utf8_lossy(&res.stderr).trim().to_string(),
@@ -100,10 +106,7 @@ fn a_missing_output_is_a_presentation_error_and_bad_usage_fails() {
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let missing = f.path().join("nope.out");
     // As testlib: no output file is the contestant's presentation error.
-    let res = checker(
-        &[input.as_os_str(), missing.as_os_str(), input.as_os_str()],
-        b"",
-    );
+    let res = checker(&[&input, &missing, &input], b"");
     assert_eq!(res.status.code(), Some(2));
     let err = String::from_utf8_lossy(&res.stderr);
     assert!(
@@ -112,14 +115,11 @@ fn a_missing_output_is_a_presentation_error_and_bad_usage_fails() {
     );
     // A missing answer file is the checker's failure.
     let out = f.put("chess.out", b"2\n");
-    let res = checker(
-        &[input.as_os_str(), out.as_os_str(), missing.as_os_str()],
-        b"",
-    );
+    let res = checker(&[&input, &out, &missing], b"");
     assert_eq!(res.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&res.stderr).contains("cannot read answer"));
     // Too few arguments: a usage error must not read as exit 2 (presentation error).
-    let res = checker(&[input.as_os_str()], b"");
+    let res = checker(&[&input], b"");
     assert_eq!(res.status.code(), Some(3));
 }
 
@@ -129,19 +129,18 @@ fn recomputes_the_answer_with_the_reference_solver() {
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let good = f.put("good.out", b"2\n");
     let bad = f.put("bad.out", b"12\n");
-    let dash = std::ffi::OsStr::new("-");
-    let flag = std::ffi::OsStr::new("--problem=chess");
-    let res = checker(&[flag, input.as_os_str(), good.as_os_str(), dash], b"");
+    let flag = "--problem=chess";
+    let res = checker(&[&flag, &input, &good, &"-"], b"");
     assert_eq!(res.status.code(), Some(0));
-    let res = checker(&[flag, input.as_os_str(), bad.as_os_str(), dash], b"");
+    let res = checker(&[&flag, &input, &bad, &"-"], b"");
     assert_eq!(res.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&res.stderr).contains("expected 2, found 12"));
     // `-` without --problem cannot be decided.
-    let res = checker(&[input.as_os_str(), good.as_os_str(), dash], b"");
+    let res = checker(&[&input, &good, &"-"], b"");
     assert_eq!(res.status.code(), Some(3));
     // An invalid input is the checker's failure, not the contestant's.
     let broken = f.put("broken.in", b"2 3\n1 2\n");
-    let res = checker(&[flag, broken.as_os_str(), good.as_os_str(), dash], b"");
+    let res = checker(&[&flag, &broken, &good, &"-"], b"");
     assert_eq!(res.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&res.stderr).contains("line"));
 }
@@ -153,16 +152,7 @@ fn kattis(output: &[u8], answer: &[u8]) -> (i32, String) {
     let ans = f.put("chess.ans", answer);
     let feedback = f.path().join("feedback");
     fs::create_dir(&feedback).unwrap();
-    let flag = std::ffi::OsStr::new("--protocol=kattis");
-    let res = checker(
-        &[
-            flag,
-            input.as_os_str(),
-            ans.as_os_str(),
-            feedback.as_os_str(),
-        ],
-        output,
-    );
+    let res = checker(&[&"--protocol=kattis", &input, &ans, &feedback], output);
     let message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap_or_default();
     (res.status.code().unwrap(), message.trim().to_string())
 }
@@ -188,16 +178,7 @@ fn kattis_protocol_needs_an_existing_feedback_directory() {
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let ans = f.put("chess.ans", b"2\n");
     let missing = f.path().join("no-such-dir");
-    let flag = std::ffi::OsStr::new("--protocol=kattis");
-    let res = checker(
-        &[
-            flag,
-            input.as_os_str(),
-            ans.as_os_str(),
-            missing.as_os_str(),
-        ],
-        b"2\n",
-    );
+    let res = checker(&[&"--protocol=kattis", &input, &ans, &missing], b"2\n");
     assert_eq!(res.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&res.stderr);
     assert!(
@@ -226,7 +207,7 @@ fn kattis_failure(args: &[&str], stdin: &[u8]) -> (i32, Option<String>, Option<S
             full.push(arg.into());
         }
     }
-    let full: Vec<&std::ffi::OsStr> = full.iter().map(|a| a.as_os_str()).collect();
+    let full: Vec<&dyn AsRef<OsStr>> = full.iter().map(|a| a as _).collect();
     let res = checker(&full, stdin);
     let feedback = f.path().join("feedback");
     (
@@ -387,20 +368,26 @@ fn a_missing_input_fails_the_checker_when_it_is_needed() {
     let missing = f.path().join("no-such.in");
     let out = f.put("chess.out", b"2\n");
     let ans = f.put("chess.ans", b"2\n");
-    let dash = std::ffi::OsStr::new("-");
-    let flag = std::ffi::OsStr::new("--problem=chess");
     // Needed: the answer is recomputed from it.
-    let res = checker(&[flag, missing.as_os_str(), out.as_os_str(), dash], b"");
+    let res = checker(&[&"--problem=chess", &missing, &out, &"-"], b"");
     assert_eq!(res.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&res.stderr);
     assert!(stderr.starts_with("FAIL cannot read input"), "{stderr}");
     assert!(stderr.contains("no-such.in"), "{stderr}");
     // Not needed (an answer file is given): the checker decides without it.
-    let res = checker(
-        &[missing.as_os_str(), out.as_os_str(), ans.as_os_str()],
-        b"",
-    );
+    let res = checker(&[&missing, &out, &ans], b"");
     assert_eq!(res.status.code(), Some(0));
+}
+
+/// Runs `--protocol=lemon FLAGS INPUT OUTPUT ANSWER FULL score message`: the score and the
+/// message files are `score` and `message` in `f`.
+fn lemon_run(f: &Files, flags: &[&str], files: [&dyn AsRef<OsStr>; 3], full: &str) -> Output {
+    let (score, message) = (f.path().join("score"), f.path().join("message"));
+    let mut args: Vec<&dyn AsRef<OsStr>> = vec![&"--protocol=lemon"];
+    args.extend(flags.iter().map(|a| a as &dyn AsRef<OsStr>));
+    args.extend(files);
+    args.extend([&full as &dyn AsRef<OsStr>, &score, &message]);
+    checker(&args, b"")
 }
 
 /// Runs the Lemon protocol with a full score of 10 and returns (exit code, score file,
@@ -410,23 +397,11 @@ fn lemon(extra: &[&str], output: &[u8], answer: &[u8]) -> (i32, Option<String>, 
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let out = f.put("chess.out", output);
     let ans = f.put("chess.ans", answer);
-    let score = f.path().join("_score");
-    let message = f.path().join("_message");
-    let mut args: Vec<&std::ffi::OsStr> = vec![std::ffi::OsStr::new("--protocol=lemon")];
-    args.extend(extra.iter().map(std::ffi::OsStr::new));
-    args.extend([
-        input.as_os_str(),
-        out.as_os_str(),
-        ans.as_os_str(),
-        std::ffi::OsStr::new("10"),
-        score.as_os_str(),
-        message.as_os_str(),
-    ]);
-    let res = checker(&args, b"");
+    let res = lemon_run(&f, extra, [&input, &out, &ans], "10");
     (
         res.status.code().unwrap(),
-        fs::read_to_string(&score).ok(),
-        fs::read_to_string(&message).ok(),
+        f.read("score"),
+        f.read("message"),
     )
 }
 
@@ -455,23 +430,9 @@ fn lemon_protocol_writes_the_score_and_the_message() {
     let f = Files::new();
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let out = f.put("chess.out", b"2\n");
-    let score = f.path().join("s");
-    let message = f.path().join("m");
-    let res = checker(
-        &[
-            std::ffi::OsStr::new("--protocol=lemon"),
-            std::ffi::OsStr::new("--problem=chess"),
-            input.as_os_str(),
-            out.as_os_str(),
-            std::ffi::OsStr::new("-"),
-            std::ffi::OsStr::new("7"),
-            score.as_os_str(),
-            message.as_os_str(),
-        ],
-        b"",
-    );
+    let res = lemon_run(&f, &["--problem=chess"], [&input, &out, &"-"], "7");
     assert_eq!(res.status.code(), Some(0));
-    assert_eq!(fs::read_to_string(&score).unwrap(), "7\n");
+    assert_eq!(f.read("score").as_deref(), Some("7\n"));
 }
 
 #[test]
@@ -486,52 +447,24 @@ fn lemon_protocol_reports_its_own_failures_with_a_nonzero_exit() {
     let input = f.put("chess.in", CHESS_SAMPLE.as_bytes());
     let out = f.put("chess.out", b"2\n");
     let ans = f.put("chess.ans", b"2\n");
-    let flag = std::ffi::OsStr::new("--protocol=lemon");
     // Too few arguments, and a full score that is not a number: usage failures (3).
-    let res = checker(
-        &[flag, input.as_os_str(), out.as_os_str(), ans.as_os_str()],
-        b"",
-    );
+    let res = checker(&[&"--protocol=lemon", &input, &out, &ans], b"");
     assert_eq!(res.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&res.stderr).contains("takes 6 arguments"));
-    let s = f.path().join("s");
-    let m = f.path().join("m");
-    let res = checker(
-        &[
-            flag,
-            input.as_os_str(),
-            out.as_os_str(),
-            ans.as_os_str(),
-            std::ffi::OsStr::new("+10"),
-            s.as_os_str(),
-            m.as_os_str(),
-        ],
-        b"",
-    );
+    let res = lemon_run(&f, &[], [&input, &out, &ans], "+10");
     assert_eq!(res.status.code(), Some(3));
     assert!(
         String::from_utf8_lossy(&res.stderr).contains("full score must be a non-negative integer")
     );
-    assert!(!s.exists(), "nothing is scored on a usage error");
+    assert_eq!(f.read("score"), None, "nothing is scored on a usage error");
     // A missing output file (the program wrote none): the contestant's presentation error,
     // scored 0, as testlib judges it.
     let missing = f.path().join("none.out");
-    let res = checker(
-        &[
-            flag,
-            input.as_os_str(),
-            missing.as_os_str(),
-            ans.as_os_str(),
-            std::ffi::OsStr::new("10"),
-            s.as_os_str(),
-            m.as_os_str(),
-        ],
-        b"",
-    );
+    let res = lemon_run(&f, &[], [&input, &missing, &ans], "10");
     assert_eq!(res.status.code(), Some(0));
-    assert_eq!(fs::read_to_string(&s).unwrap(), "0\n");
+    assert_eq!(f.read("score").as_deref(), Some("0\n"));
     assert!(
-        fs::read_to_string(&m)
+        f.read("message")
             .unwrap()
             .starts_with("wrong output format Output file not found")
     );
@@ -544,15 +477,15 @@ fn endless_files_are_read_only_up_to_a_bound() {
     std::fs::write(&input, "1 1\n1\n0\n").unwrap();
     let answer = dir.path().join("ans");
     std::fs::write(&answer, "1\n").unwrap();
-    let zero = std::ffi::OsStr::new("/dev/zero");
+    let zero = "/dev/zero";
     // An endless output is the contestant's: a presentation error.
-    let out = checker(&[input.as_os_str(), zero, answer.as_os_str()], b"");
+    let out = checker(&[&input, &zero, &answer], b"");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("larger than 16 MiB"));
     // An endless answer file is the judge's: a checker failure.
     let output = dir.path().join("out");
     std::fs::write(&output, "1\n").unwrap();
-    let out = checker(&[input.as_os_str(), output.as_os_str(), zero], b"");
+    let out = checker(&[&input, &output, &zero], b"");
     assert_eq!(out.status.code(), Some(3));
 }
 
@@ -571,49 +504,24 @@ fn shooting_verdicts(output: &[u8], answer: &str) -> (i32, i32, String, String) 
     } else {
         f.put("shooting.ans", answer.as_bytes())
     };
-    let flag = std::ffi::OsStr::new("--problem=shooting");
-    let testlib = checker(
-        &[flag, input.as_os_str(), out.as_os_str(), ans.as_os_str()],
-        b"",
-    );
+    let flag = "--problem=shooting";
+    let testlib = checker(&[&flag, &input, &out, &ans], b"");
     let feedback = f.path().join("feedback");
     fs::create_dir(&feedback).unwrap();
     let kattis = checker(
-        &[
-            std::ffi::OsStr::new("--protocol=kattis"),
-            flag,
-            input.as_os_str(),
-            ans.as_os_str(),
-            feedback.as_os_str(),
-        ],
+        &[&"--protocol=kattis", &flag, &input, &ans, &feedback],
         output,
     );
-    let (score, message) = (f.path().join("score"), f.path().join("message"));
-    let lemon = checker(
-        &[
-            std::ffi::OsStr::new("--protocol=lemon"),
-            flag,
-            input.as_os_str(),
-            out.as_os_str(),
-            ans.as_os_str(),
-            std::ffi::OsStr::new("10"),
-            score.as_os_str(),
-            message.as_os_str(),
-        ],
-        b"",
-    );
+    let lemon = lemon_run(&f, &[flag], [&input, &out, &ans], "10");
     assert_eq!(lemon.status.code(), Some(0));
     let testlib_message = String::from_utf8_lossy(&testlib.stderr).trim().to_string();
     let kattis_message = fs::read_to_string(feedback.join("judgemessage.txt")).unwrap();
     assert_eq!(kattis_message.trim(), testlib_message);
-    assert_eq!(
-        fs::read_to_string(&message).unwrap().trim(),
-        testlib_message
-    );
+    assert_eq!(f.read("message").unwrap().trim(), testlib_message);
     (
         testlib.status.code().unwrap(),
         kattis.status.code().unwrap(),
-        fs::read_to_string(&score).unwrap().trim().to_string(),
+        f.read("score").unwrap().trim().to_string(),
         testlib_message,
     )
 }
@@ -666,9 +574,7 @@ fn an_invalid_shooting_input_fails_the_checker_when_it_recomputes() {
     let f = Files::new();
     let input = f.put("bad.in", b"4\n2 3 1 3\n0\n");
     let out = f.put("bad.out", b"0.5\n");
-    let flag = std::ffi::OsStr::new("--problem=shooting");
-    let dash = std::ffi::OsStr::new("-");
-    let res = checker(&[flag, input.as_os_str(), out.as_os_str(), dash], b"");
+    let res = checker(&[&"--problem=shooting", &input, &out, &"-"], b"");
     assert_eq!(res.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&res.stderr);
     assert!(

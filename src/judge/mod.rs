@@ -46,6 +46,8 @@ pub trait Runner: Sync {
     /// the program under `limits`, the interactor under `interactor_limits`; measured
     /// steadily when `steady`, as [`Runner::run`] is. A runner that cannot start two
     /// processes talking to each other (a test double answering in-process) says so.
+    // The parameters keep their names, which the implementations and the docs use.
+    #[allow(unused_variables)]
     fn interact(
         &self,
         program: &[OsString],
@@ -55,14 +57,6 @@ pub trait Runner: Sync {
         interactor_limits: &Limits,
         steady: bool,
     ) -> Result<Interaction, RunError> {
-        let _ = (
-            program,
-            interactor,
-            input,
-            limits,
-            interactor_limits,
-            steady,
-        );
         Err(RunError::Setup {
             what: "this runner cannot run interactive problems".to_string(),
             source: std::io::Error::from(std::io::ErrorKind::Unsupported),

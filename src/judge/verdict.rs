@@ -402,26 +402,15 @@ mod tests {
     #[test]
     fn limits_come_before_crashes_and_output() {
         use Termination::LimitExceeded as Over;
-        assert_eq!(
-            verdict_of(Over(Limit::Output), b"2", 2),
-            Verdict::OutputLimitExceeded
-        );
-        assert_eq!(
-            verdict_of(Over(Limit::CpuTime), b"2", 2),
-            Verdict::TimeLimitExceeded
-        );
-        assert_eq!(
-            verdict_of(Over(Limit::WallTime), b"2", 2),
-            Verdict::TimeLimitExceeded
-        );
-        assert_eq!(
-            verdict_of(Over(Limit::Memory), b"2", 2),
-            Verdict::MemoryLimitExceeded
-        );
-        assert_eq!(
-            verdict_of(Over(Limit::Processes), b"2", 2),
-            Verdict::RuntimeError
-        );
+        for (limit, verdict) in [
+            (Limit::Output, Verdict::OutputLimitExceeded),
+            (Limit::CpuTime, Verdict::TimeLimitExceeded),
+            (Limit::WallTime, Verdict::TimeLimitExceeded),
+            (Limit::Memory, Verdict::MemoryLimitExceeded),
+            (Limit::Processes, Verdict::RuntimeError),
+        ] {
+            assert_eq!(verdict_of(Over(limit), b"2", 2), verdict, "{limit:?}");
+        }
         let cpu = judge(&execution(Over(Limit::CpuTime), b""), &Expected::integer(2));
         assert_eq!(cpu.detail, "CPU 1.200 s (limit 1.000 s)");
         let mut rerun = execution(Over(Limit::CpuTime), b"");

@@ -66,25 +66,23 @@ pub fn names() -> Vec<&'static str> {
 /// Every generator parameter of every game, each name once (its first declaration), in
 /// registry order: the command line's generator flags, and the order replay lines use.
 pub fn all_params() -> Vec<&'static ParamSpec> {
-    let mut out: Vec<&'static ParamSpec> = Vec::new();
-    for game in ALL {
-        for p in game.params() {
-            if !out.iter().any(|q| q.name == p.name) {
-                out.push(p);
-            }
-        }
-    }
-    out
+    first_of_each_name(|game| game.params(), |p| p.name)
 }
 
 /// Every bound of every game, each name once, in registry order: the `--bound-*` flags.
 pub fn all_bounds() -> Vec<&'static BoundSpec> {
-    let mut out: Vec<&'static BoundSpec> = Vec::new();
-    for game in ALL {
-        for b in game.bounds() {
-            if !out.iter().any(|q| q.name == b.name) {
-                out.push(b);
-            }
+    first_of_each_name(|game| game.bounds(), |b| b.name)
+}
+
+/// The `items` of every game in registry order, each `name` once (its first declaration).
+fn first_of_each_name<T>(
+    items: impl Fn(&'static dyn Registered) -> &'static [T],
+    name: impl Fn(&T) -> &'static str,
+) -> Vec<&'static T> {
+    let mut out: Vec<&'static T> = Vec::new();
+    for item in ALL.iter().flat_map(|&game| items(game)) {
+        if !out.iter().any(|q| name(q) == name(item)) {
+            out.push(item);
         }
     }
     out

@@ -392,7 +392,7 @@ fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
 #[cfg(test)]
 // The minimizer's case type here is `Box<dyn Instance>` itself, so probes take `&Box<..>`.
 #[allow(clippy::borrowed_box)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::problem::{CHESSBOARD, Cases, Chess, ChessProblem, ChessboardProblem, Problem};
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -410,7 +410,8 @@ mod tests {
         i.first_case::<ChessProblem>().unwrap()
     }
 
-    fn run<S: Shrinkable>(
+    /// Shrinks `start` with the default budget while `fails` holds.
+    pub(crate) fn run<S: Shrinkable>(
         start: S,
         jobs: usize,
         fails: impl Fn(&S) -> bool + Sync,
@@ -469,23 +470,12 @@ mod tests {
         let start = chess(&[&[5, 3], &[2, 8]], &[&[4, 4], &[0, 7]]);
         let seen = std::sync::Mutex::new(HashSet::new());
         let repeats = AtomicUsize::new(0);
-        let out = shrink(
-            start,
-            2,
-            Budget::default(),
-            &|c: &Box<dyn Instance>| {
-                if !seen.lock().unwrap().insert(c.to_input()) {
-                    repeats.fetch_add(1, Ordering::SeqCst);
-                }
-                let d = board(c);
-                if d.a.iter().flatten().sum::<i64>() >= 7 {
-                    Probe::Fails(())
-                } else {
-                    Probe::Passes
-                }
-            },
-            &mut |_, _| {},
-        );
+        let out = run(start, 2, |c| {
+            if !seen.lock().unwrap().insert(c.to_input()) {
+                repeats.fetch_add(1, Ordering::SeqCst);
+            }
+            board(c).a.iter().flatten().sum::<i64>() >= 7
+        });
         assert_eq!(repeats.load(Ordering::SeqCst), 0);
         assert_eq!(out.stats.runs, seen.lock().unwrap().len());
         assert_eq!(out.case.to_input(), "1 1\n7\n0\n");

@@ -385,22 +385,9 @@ mod tests {
         assert_eq!(TextCase::new(b"3\n").size_label(), "1 line, 1 token");
         assert_eq!(TextCase::new(b"3\n1 2 3").size_label(), "2 lines, 4 tokens");
     }
-    use crate::stress::minimize::{Budget, Probe, shrink};
 
     fn minimize(text: &str, fails: impl Fn(&TextCase) -> bool + Sync) -> String {
-        let out = shrink(
-            TextCase::new(text.as_bytes()),
-            2,
-            Budget::default(),
-            &|c: &TextCase| {
-                if fails(c) {
-                    Probe::Fails(())
-                } else {
-                    Probe::Passes
-                }
-            },
-            &mut |_, _| {},
-        );
+        let out = crate::stress::minimize::tests::run(TextCase::new(text.as_bytes()), 2, fails);
         out.case.key()
     }
 

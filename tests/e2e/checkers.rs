@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, Ran, case, support_workspace, with_shared_cache};
+use crate::util::{Duipai, Ran, assert_contains, case, support_workspace, with_shared_cache};
 
 /// A scratch directory holding the derangement programs, with `testlib.h` beside the checker.
 fn workspace() -> tempfile::TempDir {
@@ -77,12 +77,10 @@ fn a_testlib_checker_compiled_from_source_accepts_every_right_answer() {
             .program([program])
             .run()
             .success();
-        assert!(out.stdout().contains("6 cases: 6 AC"), "{}", out.stdout());
-        assert!(
-            out.stderr()
-                .contains("outputs are judged by the checker checker.cpp"),
-            "{}",
-            out.stderr()
+        assert_contains(&out.stdout(), "6 cases: 6 AC");
+        assert_contains(
+            &out.stderr(),
+            "outputs are judged by the checker checker.cpp",
         );
     }
     // Compared with the answer files instead, another derangement is a wrong answer.
@@ -101,11 +99,9 @@ fn comparison_flags_beside_a_checker_are_refused() {
             .program(["sol.py"])
             .run()
             .code(2);
-        assert!(
-            out.stderr()
-                .contains(&format!("{} does nothing with --checker", flags[0])),
-            "{}",
-            out.stderr()
+        assert_contains(
+            &out.stderr(),
+            &format!("{} does nothing with --checker", flags[0]),
         );
     }
 }
@@ -174,7 +170,7 @@ fn a_crashing_checker_is_a_harness_error_naming_it() {
         "{err}"
     );
     // Its stderr is shown.
-    assert!(err.contains("checking "), "{err}");
+    assert_contains(&err, "checking ");
     let last = out.json();
     assert_eq!(last["status"], "error", "{last}");
     // No case was blamed on the program.
@@ -194,12 +190,10 @@ fn a_checker_failure_exit_3_is_a_harness_error_with_its_message() {
         .run()
         .code(2);
     let err = out.stderr();
-    assert!(
-        err.contains(
-            "running 5.in: the checker checker.cpp failed: exit code 3 (testlib's FAIL): \
-             FAIL p[1] = 1 is a fixed point"
-        ),
-        "{err}"
+    assert_contains(
+        &err,
+        "running 5.in: the checker checker.cpp failed: exit code 3 (testlib's FAIL): \
+         FAIL p[1] = 1 is a fixed point",
     );
     // The JUnit report shows the error, not a verdict.
     let report = junit_check(&d.join("report.xml"));
@@ -239,11 +233,9 @@ fn a_kattis_output_validator_accepts_and_rejects() {
         .program(["right.cpp"])
         .run()
         .code(2);
-    assert!(
-        zero.stderr()
-            .contains("the checker python3 failed: exit code 0, not 42 (accepted)"),
-        "{}",
-        zero.stderr()
+    assert_contains(
+        &zero.stderr(),
+        "the checker python3 failed: exit code 0, not 42 (accepted)",
     );
     // The protocol needs a checker.
     test_cases(d)
@@ -278,7 +270,7 @@ fn stress_judges_through_the_checker_and_still_minimizes() {
     assert_eq!(fs::read_to_string(d.join(input)).unwrap(), "3\n");
     // The replay judges the saved case through the same checker.
     let replay = report["replay"].as_str().unwrap();
-    assert!(replay.contains(" --checker checker.cpp "), "{replay}");
+    assert_contains(replay, " --checker checker.cpp ");
     duipai(d)
         .args(["test", "derangement", input, "--checker", "checker.cpp"])
         .program(["wrong.cpp"])
@@ -355,11 +347,7 @@ fn test_takes_the_answers_an_input_lacks_from_the_reference() {
         .success();
     // Without a reference, an input without an answer stops the run, saying what to give.
     let without = test_hand(d).program(["brute.py"]).run().code(2);
-    assert!(
-        without.stderr().contains("give one with --reference"),
-        "{}",
-        without.stderr()
-    );
+    assert_contains(&without.stderr(), "give one with --reference");
 }
 
 #[test]
@@ -374,11 +362,11 @@ fn a_reference_that_fails_on_an_input_is_a_harness_error_naming_it() {
         .run()
         .code(2);
     let err = out.stderr();
-    assert!(
-        err.contains("hand/9.in: the reference flaky.py failed: RE (exit code 1)"),
-        "{err}"
+    assert_contains(
+        &err,
+        "hand/9.in: the reference flaky.py failed: RE (exit code 1)",
     );
-    assert!(err.contains("no answer for 9"), "{err}");
+    assert_contains(&err, "no answer for 9");
 }
 
 #[test]
@@ -393,13 +381,7 @@ fn answers_writes_the_missing_answer_files_and_nothing_else() {
         .run()
         .code(2);
     assert_eq!(first.stdout().lines().next(), Some("wrote hand/5.ans"));
-    assert!(
-        first
-            .stderr()
-            .contains("hand/9.in: the reference flaky.py failed"),
-        "{}",
-        first.stderr()
-    );
+    assert_contains(&first.stderr(), "hand/9.in: the reference flaky.py failed");
     assert_eq!(fs::read_to_string(hand.join("5.ans")).unwrap(), rotation(5));
     assert!(!hand.join("9.ans").exists());
     // Existing answers stay as they are.
@@ -513,12 +495,9 @@ fn built_in_games_take_a_checker_and_a_reference() {
         .fixture(["correct", "chess"])
         .run()
         .code(1);
-    assert!(
-        judged
-            .stderr()
-            .contains("2 of 8 answers come from the reference duipai-fixture"),
-        "{}",
-        judged.stderr()
+    assert_contains(
+        &judged.stderr(),
+        "2 of 8 answers come from the reference duipai-fixture",
     );
     let failing: Vec<String> = case_objects(&judged)
         .iter()

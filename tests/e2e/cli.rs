@@ -1,6 +1,6 @@
 //! The command line end to end: solve, validate and gen through the real binary.
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains};
 
 fn case(problem: &str, name: &str) -> String {
     format!("{}/cases/{problem}/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -28,10 +28,7 @@ fn solve_explain_adds_the_line_of_play() {
         .success();
     let stdout = out.stdout();
     assert!(stdout.starts_with("2\n"), "{stdout}");
-    assert!(
-        stdout.contains("F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)"),
-        "{stdout}"
-    );
+    assert_contains(&stdout, "F(1,1) N(1,2) F(2,1) N(1,3) F(2,2) N(2,3)");
 }
 
 #[test]
@@ -93,13 +90,10 @@ fn solve_of_a_board_too_big_for_the_solver_is_status_2() {
                 solve = solve.arg("--explain");
             }
             let out = solve.stdin(input).run().code(2);
-            assert!(
-                out.stderr().contains(
-                    "cannot solve <stdin>: a 15×15 board has more than 67108864 staircase \
-                     states (C(30, 15))"
-                ),
-                "{}",
-                out.stderr()
+            assert_contains(
+                &out.stderr(),
+                "cannot solve <stdin>: a 15×15 board has more than 67108864 staircase \
+                 states (C(30, 15))",
             );
             assert!(out.output.stdout.is_empty());
         }

@@ -6,14 +6,13 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use duipai::compile::{CompileError, CompileOptions, Language, Prepared, prepare};
 
-use crate::util::{Duipai, require, wait_until_executable};
+use crate::util::{Duipai, assert_contains, require, wait_until_executable, write_sh};
 
 /// Options with a private cache and no environment: the user's DUIPAI_CXX or cache must not
 /// change what is tested.
@@ -27,6 +26,18 @@ fn options(cache: &Path) -> CompileOptions {
 
 fn os(words: &[&str]) -> Vec<OsString> {
     words.iter().map(OsString::from).collect()
+}
+
+/// Writes `text` as the source file `dir/name`; returns its path.
+fn write_source(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// [`prepare`] on the source file `source` run without arguments.
+fn prepare_source(source: &Path, options: &CompileOptions) -> Result<Prepared, CompileError> {
+    prepare(&path_command(source, &[]), options)
 }
 
 fn path_command(path: &Path, args: &[&str]) -> Vec<OsString> {
@@ -81,16 +92,8 @@ int main() {
 /// while another test thread forks.
 fn logging_wrapper(dir: &Path, real: &str) -> (PathBuf, PathBuf) {
     let log = dir.join("invocations.log");
-    let script = dir.join(format!("{real}-wrapper"));
-    fs::write(
-        &script,
-        format!(
-            "#!/bin/sh\necho \"$@\" >> '{}'\nexec {real} \"$@\"\n",
-            log.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let body = format!("echo \"$@\" >> '{}'\nexec {real} \"$@\"", log.display());
+    let script = write_sh(dir, &format!("{real}-wrapper"), &body);
     wait_until_executable(&script);
     fs::write(&log, "").unwrap();
     (script, log)
@@ -109,8 +112,7 @@ fn compiles(log: &Path) -> usize {
 fn c_source_compiles_runs_and_is_cached() {
     require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("sum.c");
-    fs::write(&source, C_SUM).unwrap();
+    let source = write_source(dir.path(), "sum.c", C_SUM);
     let opts = options(&dir.path().join("cache"));
 
     let first = prepare(&path_command(&source, &["x", "y"]), &opts).unwrap();
@@ -125,7 +127,7 @@ fn c_source_compiles_runs_and_is_cached() {
     assert_eq!(&first.command[1..], &os(&["x", "y"])[..]);
     assert_eq!(run(&first, "3 4\n"), "7\n");
 
-    let second = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let second = prepare_source(&source, &opts).unwrap();
     assert!(!second.compiled);
     assert_eq!(second.compile_time, None);
     assert_eq!(second.command, vec![first.command[0].clone()]);
@@ -137,9 +139,8 @@ fn cpp_source_compiles_with_the_contest_flags() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     for name in ["a.cpp", "b.cc", "c.cxx"] {
-        let source = dir.path().join(name);
-        fs::write(&source, CPP_SUM).unwrap();
-        let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+        let source = write_source(dir.path(), name, CPP_SUM);
+        let prepared = prepare_source(&source, &options(dir.path())).unwrap();
         assert_eq!(prepared.language, Some(Language::Cpp), "{name}");
         assert!(prepared.compiled);
         assert_eq!(run(&prepared, "40 2"), "42\n");
@@ -151,19 +152,18 @@ fn a_cache_hit_does_not_invoke_the_compiler() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let (wrapper, log) = logging_wrapper(dir.path(), "g++");
-    let source = dir.path().join("a.cpp");
-    fs::write(&source, CPP_SUM).unwrap();
+    let source = write_source(dir.path(), "a.cpp", CPP_SUM);
     let mut opts = options(&dir.path().join("cache"));
     opts.overrides.push((
         Language::Cpp,
         vec![wrapper.to_string_lossy().into_owned(), "-O2".into()],
     ));
 
-    let first = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let first = prepare_source(&source, &opts).unwrap();
     assert!(first.compiled);
     assert_eq!(compiles(&log), 1);
     for _ in 0..3 {
-        let again = prepare(&path_command(&source, &[]), &opts).unwrap();
+        let again = prepare_source(&source, &opts).unwrap();
         assert!(!again.compiled);
         assert_eq!(again.command, first.command);
     }
@@ -174,11 +174,7 @@ fn a_cache_hit_does_not_invoke_the_compiler() {
         overrides: opts.overrides.clone(),
         ..other
     };
-    assert!(
-        prepare(&path_command(&source, &[]), &opts2)
-            .unwrap()
-            .compiled
-    );
+    assert!(prepare_source(&source, &opts2).unwrap().compiled);
     assert_eq!(compiles(&log), 2);
     assert_eq!(run(&first, "1 1"), "2\n");
 }
@@ -194,14 +190,14 @@ fn an_edited_source_is_recompiled() {
         "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
     )
     .unwrap();
-    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v1 = prepare_source(&source, &opts).unwrap();
     assert_eq!(run(&v1, ""), "1\n");
     fs::write(
         &source,
         "#include <stdio.h>\nint main(void){puts(\"2\");return 0;}\n",
     )
     .unwrap();
-    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v2 = prepare_source(&source, &opts).unwrap();
     assert!(v2.compiled, "an edit must rebuild");
     assert_ne!(v1.command, v2.command);
     assert_eq!(run(&v2, ""), "2\n");
@@ -211,7 +207,7 @@ fn an_edited_source_is_recompiled() {
         "#include <stdio.h>\nint main(void){puts(\"1\");return 0;}\n",
     )
     .unwrap();
-    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let back = prepare_source(&source, &opts).unwrap();
     assert!(!back.compiled);
     assert_eq!(back.command, v1.command);
 }
@@ -229,14 +225,14 @@ fn an_edited_local_header_is_recompiled() {
     )
     .unwrap();
     fs::write(&header, "#define VALUE 1\n").unwrap();
-    let v1 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v1 = prepare_source(&source, &opts).unwrap();
     assert_eq!(run(&v1, ""), "1\n");
     fs::write(&header, "#define VALUE 2\n").unwrap();
-    let v2 = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let v2 = prepare_source(&source, &opts).unwrap();
     assert!(v2.compiled, "an edited header must rebuild");
     assert_eq!(run(&v2, ""), "2\n");
     fs::write(&header, "#define VALUE 1\n").unwrap();
-    let back = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let back = prepare_source(&source, &opts).unwrap();
     assert!(!back.compiled, "the first build is found again");
     assert_eq!(back.command, v1.command);
 }
@@ -245,13 +241,12 @@ fn an_edited_local_header_is_recompiled() {
 fn online_judge_is_defined_as_judges_define_it() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("where.cpp");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "where.cpp",
         "#include <cstdio>\nint main(){\n#ifdef ONLINE_JUDGE\nstd::puts(\"judge\");\n#else\nstd::puts(\"local\");\n#endif\n}\n",
-    )
-    .unwrap();
-    let prepared = prepare(&path_command(&source, &[]), &options(dir.path())).unwrap();
+    );
+    let prepared = prepare_source(&source, &options(dir.path())).unwrap();
     assert_eq!(run(&prepared, ""), "judge\n");
 }
 
@@ -259,26 +254,25 @@ fn online_judge_is_defined_as_judges_define_it() {
 fn another_compiler_command_is_another_build() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("v.cpp");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "v.cpp",
         "#include <cstdio>\n#ifndef VALUE\n#define VALUE 0\n#endif\nint main(){std::printf(\"%d\\n\", VALUE);}\n",
-    )
-    .unwrap();
+    );
     let plain = options(dir.path());
-    let default = prepare(&path_command(&source, &[]), &plain).unwrap();
+    let default = prepare_source(&source, &plain).unwrap();
     assert_eq!(run(&default, ""), "0\n");
 
     let (lang, words) =
         duipai::compile::parse_override("cpp=g++ -std=c++17 -O2 -DVALUE=7").unwrap();
     let mut flagged = options(dir.path());
     flagged.overrides.push((lang, words));
-    let seven = prepare(&path_command(&source, &[]), &flagged).unwrap();
+    let seven = prepare_source(&source, &flagged).unwrap();
     assert!(seven.compiled, "a new command must not reuse the old build");
     assert_ne!(seven.command, default.command);
     assert_eq!(run(&seven, ""), "7\n");
     // And the default's build is still there, untouched.
-    let again = prepare(&path_command(&source, &[]), &plain).unwrap();
+    let again = prepare_source(&source, &plain).unwrap();
     assert!(!again.compiled);
     assert_eq!(run(&again, ""), "0\n");
 }
@@ -301,7 +295,7 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
         "#include <cstdio>\nint main() {\n    return undeclared_name;\n}\n",
     )
     .unwrap();
-    let err = prepare(&path_command(&relative, &[]), &options(dir.path())).unwrap_err();
+    let err = prepare_source(&relative, &options(dir.path())).unwrap_err();
     let CompileError::Failed {
         ref source,
         language,
@@ -316,8 +310,8 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
     assert_eq!(language, Language::Cpp);
     assert_eq!(status, "exit status 1");
     let position = format!("{}:3:12: error", relative.display());
-    assert!(messages.contains(&position), "{messages}");
-    assert!(messages.contains("undeclared_name"), "{messages}");
+    assert_contains(messages, &position);
+    assert_contains(messages, "undeclared_name");
     let shown = err.to_string();
     assert!(
         shown.starts_with(&format!(
@@ -326,7 +320,7 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
         )),
         "{shown}"
     );
-    assert!(shown.contains(&position), "{shown}");
+    assert_contains(&shown, &position);
     // Nothing half-built is left in the cache.
     let leftovers: Vec<_> = fs::read_dir(dir.path())
         .unwrap()
@@ -339,12 +333,11 @@ fn a_compile_error_shows_the_compilers_positions_for_the_typed_path() {
 #[test]
 fn a_missing_compiler_says_what_overrides_it() {
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("a.cpp");
-    fs::write(&source, CPP_SUM).unwrap();
+    let source = write_source(dir.path(), "a.cpp", CPP_SUM);
     let mut opts = options(dir.path());
     opts.overrides
         .push((Language::Cpp, vec!["/nonexistent/duipai-g++".into()]));
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(matches!(err, CompileError::Missing { .. }), "{err:?}");
     assert_eq!(
         err.to_string(),
@@ -356,22 +349,19 @@ fn a_missing_compiler_says_what_overrides_it() {
 #[test]
 fn a_hung_compiler_is_stopped() {
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("slow-cc");
-    fs::write(
-        &script,
-        "#!/bin/sh\n[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60\n",
-    )
-    .unwrap();
-    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    let script = write_sh(
+        dir.path(),
+        "slow-cc",
+        "[ \"$1\" = --version ] && { echo slow 1.0; exit 0; }\nsleep 60",
+    );
     wait_until_executable(&script);
-    let source = dir.path().join("a.c");
-    fs::write(&source, "int main(void){return 0;}\n").unwrap();
+    let source = write_source(dir.path(), "a.c", "int main(void){return 0;}\n");
     let mut opts = options(dir.path());
     opts.timeout = Duration::from_millis(500);
     opts.overrides
         .push((Language::C, vec![script.to_string_lossy().into_owned()]));
     let start = Instant::now();
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(matches!(err, CompileError::TimedOut { .. }), "{err:?}");
     assert!(
         start.elapsed() < Duration::from_secs(20),
@@ -416,12 +406,11 @@ fn plain_programs_are_left_alone_and_missing_sources_named() {
 fn concurrent_builds_of_one_source_agree() {
     require(&["gcc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("sum.c");
-    fs::write(&source, C_SUM).unwrap();
+    let source = write_source(dir.path(), "sum.c", C_SUM);
     let cache = dir.path().join("cache");
     let results: Vec<Prepared> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4)
-            .map(|_| s.spawn(|| prepare(&path_command(&source, &[]), &options(&cache)).unwrap()))
+            .map(|_| s.spawn(|| prepare_source(&source, &options(&cache)).unwrap()))
             .collect();
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
@@ -442,22 +431,17 @@ fn concurrent_builds_of_one_source_agree() {
 fn rust_source_compiles_and_runs() {
     require(&["rustc"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("brute.rs");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "brute.rs",
         "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();\n let v: i64 = s.split_whitespace().map(|t| t.parse::<i64>().unwrap()).sum(); println!(\"{v}\"); }\n",
-    )
-    .unwrap();
+    );
     let opts = options(dir.path());
-    let prepared = prepare(&path_command(&source, &[]), &opts).unwrap();
+    let prepared = prepare_source(&source, &opts).unwrap();
     assert_eq!(prepared.language, Some(Language::Rust));
     assert!(prepared.compiled);
     assert_eq!(run(&prepared, "1 2 3"), "6\n");
-    assert!(
-        !prepare(&path_command(&source, &[]), &opts)
-            .unwrap()
-            .compiled
-    );
+    assert!(!prepare_source(&source, &opts).unwrap().compiled);
 }
 
 #[test]
@@ -465,12 +449,11 @@ fn java_public_class_runs_whatever_the_file_is_called() {
     require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     // `a.java` holding `public class Main`: javac alone would refuse it.
-    let source = dir.path().join("a.java");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "a.java",
         "import java.util.*;\n// public class NotThis {}\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    long a = in.nextLong(), b = in.nextLong();\n    System.out.println(a + b + args.length);\n  }\n}\n",
-    )
-    .unwrap();
+    );
     let opts = options(dir.path());
     let prepared = prepare(&path_command(&source, &["extra"]), &opts).unwrap();
     assert_eq!(prepared.language, Some(Language::Java));
@@ -483,25 +466,17 @@ fn java_public_class_runs_whatever_the_file_is_called() {
     assert_eq!(&words[words.len() - 2..], ["Main", "extra"], "{words:?}");
     assert!(words.contains(&"-cp".to_string()), "{words:?}");
     assert_eq!(run(&prepared, "20 21"), "42\n");
-    assert!(
-        !prepare(&path_command(&source, &[]), &opts)
-            .unwrap()
-            .compiled
-    );
+    assert!(!prepare_source(&source, &opts).unwrap().compiled);
 
     // A Java compile error points at the file the user wrote, not at duipai's renamed copy.
-    let broken = dir.path().join("b.java");
-    fs::write(
-        &broken,
+    let broken = write_source(
+        dir.path(),
+        "b.java",
         "public class Solution {\n  int f() { return y; }\n}\n",
-    )
-    .unwrap();
-    let err = prepare(&path_command(&broken, &[]), &opts).unwrap_err();
-    let shown = err.to_string();
-    assert!(
-        shown.contains(&format!("{}:2: error", broken.display())),
-        "{shown}"
     );
+    let err = prepare_source(&broken, &opts).unwrap_err();
+    let shown = err.to_string();
+    assert_contains(&shown, &format!("{}:2: error", broken.display()));
     assert!(!shown.contains("Solution.java"), "{shown}");
 }
 
@@ -509,12 +484,11 @@ fn java_public_class_runs_whatever_the_file_is_called() {
 fn java_class_in_a_package_without_public_class() {
     require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("Gen.java");
-    fs::write(
-        &source,
+    let source = write_source(
+        dir.path(),
+        "Gen.java",
         "package contest.tools;\nclass Gen {\n  public static void main(String[] a) { System.out.println(\"gen \" + a[0]); }\n}\n",
-    )
-    .unwrap();
+    );
     let prepared = prepare(&path_command(&source, &["5"]), &options(dir.path())).unwrap();
     assert_eq!(run(&prepared, ""), "gen 5\n");
 }
@@ -523,8 +497,11 @@ fn java_class_in_a_package_without_public_class() {
 fn python_runs_with_an_absolute_path() {
     require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("gen.py");
-    fs::write(&source, "import sys\nprint(int(sys.argv[1]) * 2)\n").unwrap();
+    let source = write_source(
+        dir.path(),
+        "gen.py",
+        "import sys\nprint(int(sys.argv[1]) * 2)\n",
+    );
     let prepared = prepare(&path_command(&source, &["21"]), &options(dir.path())).unwrap();
     assert_eq!(prepared.language, Some(Language::Python));
     assert!(!prepared.compiled);
@@ -541,7 +518,7 @@ fn python_runs_with_an_absolute_path() {
     let mut opts = options(dir.path());
     opts.overrides
         .push((Language::Python, vec!["/nonexistent/pypy3".into()]));
-    let err = prepare(&path_command(&source, &[]), &opts).unwrap_err();
+    let err = prepare_source(&source, &opts).unwrap_err();
     assert!(
         err.to_string()
             .contains("cannot run the Python interpreter `/nonexistent/pypy3`"),
@@ -660,18 +637,13 @@ fn an_interrupt_stops_a_compile_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     fs::write(d.join("sol.cpp"), "int main() {}\n").unwrap();
-    let compiler = d.join("slowcc.sh");
     let sleeper = d.join("sleeper.pid");
-    fs::write(
-        &compiler,
-        format!(
-            "#!/bin/sh\ncase \"$1\" in --version) echo slowcc 1; exit 0;; esac\n\
-             sleep 60 &\necho $! > {}\nwait\n",
-            sleeper.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&compiler, fs::Permissions::from_mode(0o755)).unwrap();
+    let body = format!(
+        "case \"$1\" in --version) echo slowcc 1; exit 0;; esac\n\
+         sleep 60 &\necho $! > {}\nwait",
+        sleeper.display()
+    );
+    let compiler = write_sh(d, "slowcc.sh", &body);
     wait_until_executable(&compiler);
     let cache = d.join("cache");
     let compiler_flag = format!("cpp={}", compiler.display());
@@ -702,8 +674,8 @@ fn an_interrupt_stops_a_compile_at_once() {
     );
     let (out, _) = duipai.finish_within(Duration::from_secs(5));
     let message = out.code(130).stderr();
-    assert!(message.contains("duipai: interrupted: "), "{message}");
-    assert!(message.contains("interrupted while compiling"), "{message}");
+    assert_contains(&message, "duipai: interrupted: ");
+    assert_contains(&message, "interrupted while compiling");
     // The compiler's child is gone too (at most a zombie of init's for a moment).
     let deadline = Instant::now() + Duration::from_secs(2);
     while Path::new(&format!("/proc/{pid}/cmdline")).exists()
@@ -750,9 +722,7 @@ fn every_spelling_of_python_overrides_the_interpreter() {
     let d = dir.path();
     // The script is wrong; the stand-in interpreter ignores it and prints the right answer.
     fs::write(d.join("sol.py"), "print(3)\n").unwrap();
-    let interpreter = d.join("fake-python.sh");
-    fs::write(&interpreter, "#!/bin/sh\ncat >/dev/null\necho 2\n").unwrap();
-    fs::set_permissions(&interpreter, fs::Permissions::from_mode(0o755)).unwrap();
+    let interpreter = write_sh(d, "fake-python.sh", "cat >/dev/null\necho 2");
     wait_until_executable(&interpreter);
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
     let test = |flag: &str| {

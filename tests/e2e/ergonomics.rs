@@ -6,27 +6,23 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, duipai, fixture};
-
-fn cases_dir() -> &'static str {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
-}
+use crate::util::{CHESS_CASES, Duipai, assert_contains, duipai, fixture, write_sh};
 
 #[test]
 fn colour_only_when_wanted() {
     let dir = tempfile::tempdir().unwrap();
     let test = || {
         Duipai::in_dir(dir.path())
-            .args(["test", "chess", cases_dir()])
+            .args(["test", "chess", CHESS_CASES])
             .fixture(["wrong", "chess"])
     };
     let coloured = |color: &str| test().args(["--color", color]);
     let painted = coloured("always").run().stdout();
     // The verdict code itself is painted, its padding outside the codes (columns line up),
     // and the diff's removed and added lines are red and green.
-    assert!(painted.contains("WA\x1b[0m  0"), "{painted}");
-    assert!(painted.contains("\x1b[31m-"), "{painted}");
-    assert!(painted.contains("\x1b[32m+"), "{painted}");
+    assert_contains(&painted, "WA\x1b[0m  0");
+    assert_contains(&painted, "\x1b[31m-");
+    assert_contains(&painted, "\x1b[32m+");
     // Piped (as here) with auto, and with never: plain text.
     for color in ["auto", "never"] {
         let out = coloured(color).run();
@@ -46,7 +42,7 @@ fn colour_only_when_wanted() {
     // The line of play: whose cell is whose.
     let out = Duipai::in_dir(dir.path())
         .args(["solve", "chess", "--explain", "--color", "always"])
-        .arg(format!("{}/01-sample.in", cases_dir()))
+        .arg(format!("{CHESS_CASES}/01-sample.in"))
         .run();
     assert!(out.stdout().contains("\x1b["));
 }
@@ -77,7 +73,7 @@ fn saved_failures_are_replayed_first() {
         .args(["--iterations", "1", "--json"])
         .run();
     let text = out.stderr();
-    assert!(text.contains("1 still failing"), "{text}");
+    assert_contains(&text, "1 still failing");
     let report = out.json();
     assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
     out.code(1);
@@ -90,19 +86,16 @@ fn saved_failures_are_replayed_first() {
 
 #[test]
 fn watch_runs_again_after_an_edit() {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let script = d.join("sol.sh");
     let write = |body: &str| {
         // Written under another name and renamed, as editors do.
-        let tmp = d.join("sol.sh.tmp");
-        std::fs::write(&tmp, format!("#!/bin/sh\ncat >/dev/null\n{body}\n")).unwrap();
-        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let tmp = write_sh(d, "sol.sh.tmp", &format!("cat >/dev/null\n{body}"));
         std::fs::rename(&tmp, &script).unwrap();
     };
     write("echo 0");
-    let sample = format!("{}/01-sample.in", cases_dir());
+    let sample = format!("{CHESS_CASES}/01-sample.in");
     let mut child = Command::new(duipai())
         .args(["test", "chess", &sample, "--watch", "--", "./sol.sh"])
         .current_dir(d)
@@ -177,7 +170,7 @@ fn source_files_are_compiled_once_and_used_anywhere_a_program_is() {
     assert!(first.stderr().contains("compiled right.cpp"));
     // The second run finds it in the cache: the compiler does not run again.
     let second = duipai()
-        .args(["test", "chess", cases_dir()])
+        .args(["test", "chess", CHESS_CASES])
         .program(["right.cpp"])
         .run()
         .success();
@@ -205,13 +198,13 @@ fn a_compile_error_is_a_harness_error_with_its_position() {
     std::fs::write(d.join("bad.cpp"), "int main() {\n  return x;\n}\n").unwrap();
     let err = Duipai::in_dir(d)
         .env("DUIPAI_CACHE_DIR", d.join("cache"))
-        .args(["test", "chess", cases_dir()])
+        .args(["test", "chess", CHESS_CASES])
         .program(["bad.cpp"])
         .run()
         .code(2)
         .stderr();
-    assert!(err.contains("bad.cpp:2:10"), "{err}");
-    assert!(err.contains("does not compile"), "{err}");
+    assert_contains(&err, "bad.cpp:2:10");
+    assert_contains(&err, "does not compile");
 }
 
 /// A mistyped source file or script is a usage error before any case runs, not a failure of
@@ -230,9 +223,9 @@ fn a_missing_source_or_script_stops_before_any_run() {
             .run()
             .code(2)
             .stderr();
-        assert!(
-            message.contains(&format!("cannot read {named}: No such file or directory")),
-            "{message}"
+        assert_contains(
+            &message,
+            &format!("cannot read {named}: No such file or directory"),
         );
         assert!(!message.contains("PATH"), "{message}");
         assert!(!d.join("duipai-failures").exists(), "nothing is saved");
@@ -249,7 +242,7 @@ fn a_missing_program_stops_before_any_run() {
     std::fs::create_dir(d.join("build")).unwrap();
     let runs: [(&[&str], &[&str], &str); 5] = [
         (
-            &["test", "chess", cases_dir()],
+            &["test", "chess", CHESS_CASES],
             &["./build"],
             "cannot start the program ./build: it is a directory",
         ),
@@ -259,7 +252,7 @@ fn a_missing_program_stops_before_any_run() {
             "cannot start the program ./a.out: there is no such file",
         ),
         (
-            &["test", "chess", cases_dir()],
+            &["test", "chess", CHESS_CASES],
             &["./a.out"],
             "cannot start the program ./a.out: there is no such file",
         ),
@@ -295,7 +288,7 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     let local = d.join("duipai-local-solution");
     std::fs::copy(fixture(), &local).unwrap();
     crate::util::wait_until_executable(&local);
-    let test = || Duipai::in_dir(d).args(["test", "chess", cases_dir()]);
+    let test = || Duipai::in_dir(d).args(["test", "chess", CHESS_CASES]);
     test()
         .program(["duipai-local-solution", "correct", "chess"])
         .run()
@@ -304,13 +297,10 @@ fn a_bare_name_of_an_executable_here_runs_it() {
     let plain = d.join("not-a-program");
     std::fs::write(&plain, "2\n").unwrap();
     let out = test().program(["not-a-program"]).run().code(2);
-    assert!(
-        out.stderr().contains(
-            "cannot start the program not-a-program: a name without a slash is looked up in \
-             PATH, which has no such program, and the file not-a-program here is not executable"
-        ),
-        "{}",
-        out.stderr()
+    assert_contains(
+        &out.stderr(),
+        "cannot start the program not-a-program: a name without a slash is looked up in \
+         PATH, which has no such program, and the file not-a-program here is not executable",
     );
 }
 
@@ -356,15 +346,9 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
         .run()
         .code(1);
     let text = format!("{}{}", out.stdout(), out.stderr());
-    assert!(text.contains("case (2×2)"), "{text}");
-    assert!(
-        text.contains("SUMMARY: AddressSanitizer: global-buffer-overflow"),
-        "{text}"
-    );
-    assert!(
-        text.contains("runtime error: index 4 out of bounds"),
-        "{text}"
-    );
+    assert_contains(&text, "case (2×2)");
+    assert_contains(&text, "SUMMARY: AddressSanitizer: global-buffer-overflow");
+    assert_contains(&text, "runtime error: index 4 out of bounds");
     assert!(!text.contains("ReserveShadowMemoryRange"), "{text}");
 
     // The runtime linked into the program (gcc's -static-libasan) is recognized too.
@@ -388,7 +372,7 @@ fn a_sanitized_solution_runs_and_its_report_is_shown() {
 #[test]
 fn duipai_flags_after_the_separator_are_pointed_out() {
     let dir = tempfile::tempdir().unwrap();
-    let sample = format!("{}/01-sample.in", cases_dir());
+    let sample = format!("{CHESS_CASES}/01-sample.in");
     let message = Duipai::in_dir(dir.path())
         .args(["test", "chess", &sample])
         .program(["sh", "-c", "cat >/dev/null; echo 2", "sh"])
@@ -396,10 +380,10 @@ fn duipai_flags_after_the_separator_are_pointed_out() {
         .run()
         .success()
         .stderr();
-    assert!(
-        message.contains("--file-io comes after `--`, so it is an argument of the program"),
-        "{message}"
+    assert_contains(
+        &message,
+        "--file-io comes after `--`, so it is an argument of the program",
     );
-    assert!(message.contains("--time-limit comes after"), "{message}");
+    assert_contains(&message, "--time-limit comes after");
     assert!(!message.contains("--not-ours"), "{message}");
 }

@@ -4,26 +4,18 @@
 
 use std::path::Path;
 
-use crate::util::Duipai;
-
-fn cases_dir() -> &'static str {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess")
-}
+use crate::util::{CHESS_CASES, Duipai, assert_contains, write_sh};
 
 #[test]
 fn report_and_save_paths_are_checked_before_any_case_runs() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
     let out = Duipai::in_dir(dir.path())
-        .args(["test", "chess", cases_dir(), "--junit", "notes.txt"])
+        .args(["test", "chess", CHESS_CASES, "--junit", "notes.txt"])
         .fixture(["slow", "chess"])
         .run()
         .code(2);
-    assert!(
-        out.stderr().contains("--junit notes.txt"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "--junit notes.txt");
     // Refused before judging: no case line, and the slow program never ran to its limit.
     assert!(!out.stdout().contains("TLE"), "{}", out.stdout());
     assert_eq!(
@@ -36,7 +28,7 @@ fn report_and_save_paths_are_checked_before_any_case_runs() {
         .run()
         .code(2);
     let err = out.stderr();
-    assert!(err.contains("--save notes.txt"), "{err}");
+    assert_contains(&err, "--save notes.txt");
     assert!(!out.stdout().contains("FAILED"));
     // Said once.
     assert_eq!(err.matches("not a directory").count(), 1, "{err}");
@@ -49,15 +41,11 @@ fn endless_and_huge_inputs_end_with_a_message() {
         .args(["solve", "chess", "/dev/zero"])
         .run()
         .code(2);
-    assert!(
-        out.stderr().contains("larger than 16 MiB"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "larger than 16 MiB");
 }
 
 fn copy_sample(dir: &Path) {
-    std::fs::copy(format!("{}/01-sample.in", cases_dir()), dir.join("a.in")).unwrap();
+    std::fs::copy(format!("{CHESS_CASES}/01-sample.in"), dir.join("a.in")).unwrap();
 }
 
 #[test]
@@ -71,7 +59,7 @@ fn a_malformed_expected_answer_is_a_harness_error_naming_the_file() {
             .fixture(["correct", "chess"])
             .run();
         assert_eq!(out.exit_code(), 2, "{answer:?}: {}", out.stdout());
-        assert!(out.stderr().contains("a.ans"), "{}", out.stderr());
+        assert_contains(&out.stderr(), "a.ans");
     }
 }
 
@@ -84,12 +72,8 @@ fn inputs_of_another_problem_are_refused_not_judged() {
         .fixture(["correct", "chessboard"])
         .run()
         .code(2);
-    assert!(out.stderr().contains("a.in:"), "{}", out.stderr());
-    assert!(
-        out.stderr().contains("not a valid chessboard input"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "a.in:");
+    assert_contains(&out.stderr(), "not a valid chessboard input");
     // Raised bounds admit what the defaults refuse.
     let big = "11 1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n0\n";
     std::fs::write(dir.path().join("a.in"), big).unwrap();
@@ -147,20 +131,20 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
         "mine"
     );
     let err = out.stderr();
-    assert!(
-        err.contains("removed 54 files of the previous chess pack (noi layout)"),
-        "{err}"
+    assert_contains(
+        &err,
+        "removed 54 files of the previous chess pack (noi layout)",
     );
-    assert!(
-        err.contains("left in place 1 file that no pack in manifest.txt lists: notes.txt"),
-        "{err}"
+    assert_contains(
+        &err,
+        "left in place 1 file that no pack in manifest.txt lists: notes.txt",
     );
     // `test` now sees exactly the new pack.
     let out = Duipai::in_dir(d)
         .args(["test", "chess", "p"])
         .fixture(["correct", "chess"])
         .run();
-    assert!(out.stdout().contains("3 cases: 3 AC"), "{}", out.stdout());
+    assert_contains(&out.stdout(), "3 cases: 3 AC");
 }
 
 #[test]
@@ -230,17 +214,13 @@ fn stderr_is_shown_saved_and_reported() {
             .all(|c| c["stderr"].as_str().unwrap().contains("crashing"))
     );
     let xml = std::fs::read_to_string(d.join("r.xml")).unwrap();
-    assert!(xml.contains("<system-err>"), "{xml}");
+    assert_contains(&xml, "<system-err>");
     let out = Duipai::in_dir(d)
         .args(["stress", "chess", "--no-shrink"])
         .fixture(["crash-max", "chess"])
         .run()
         .code(1);
-    assert!(
-        out.stdout().contains("stderr| duipai-fixture: crashing"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "stderr| duipai-fixture: crashing");
     let saved: Vec<_> = std::fs::read_dir(d.join("duipai-failures"))
         .unwrap()
         .flatten()
@@ -254,30 +234,21 @@ fn stderr_is_shown_saved_and_reported() {
     );
 }
 
-fn script(dir: &Path, name: &str, body: &str) {
-    use std::os::unix::fs::PermissionsExt;
-    let path = dir.join(name);
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
-
 #[test]
 fn file_io_says_what_was_written_instead_of_the_output_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_sample(d);
-    script(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
+    write_sh(d, "upper.sh", "echo debug\necho 2 > CHESS.OUT");
     let text = Duipai::in_dir(d)
         .args(["test", "chess", "a.in", "--file-io"])
         .program(["./upper.sh"])
         .run()
         .code(1)
         .stdout();
-    assert!(
-        text.contains(
-            "no output file chess.out; the program wrote 6 bytes to stdout (\"debug\\n\") and left CHESS.OUT"
-        ),
-        "{text}"
+    assert_contains(
+        &text,
+        "no output file chess.out; the program wrote 6 bytes to stdout (\"debug\\n\") and left CHESS.OUT",
     );
 }
 
@@ -286,17 +257,13 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     copy_sample(d);
-    script(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
+    write_sh(d, "tofile.sh", "cat > /dev/null\necho 2 > chess.out");
     let test = Duipai::in_dir(d).args(["test", "chess", "a.in"]);
     let out = test.clone().program(["./tofile.sh"]).run().code(1);
-    assert!(
-        out.stdout().contains("run it with --file-io"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "run it with --file-io");
     // With the flag it is judged on the file.
     std::fs::remove_file(d.join("chess.out")).unwrap();
-    script(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
+    write_sh(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
     test.arg("--file-io")
         .program(["./files.sh"])
         .run()
@@ -335,7 +302,7 @@ fn polygon_tests_directories_are_read() {
     // `*.in` files win when both are there.
     std::fs::write(tests.join("x.in"), "1 1\n3\n0\n").unwrap();
     let out = test.run().success();
-    assert!(out.stdout().contains("1 case: 1 AC"), "{}", out.stdout());
+    assert_contains(&out.stdout(), "1 case: 1 AC");
 }
 
 /// `test` on a problem duipai does not know: answers from the files, compared token by token;
@@ -356,35 +323,22 @@ fn test_judges_problems_it_does_not_know_by_their_answer_files() {
     };
     let adder = "read a b; echo $((a + b))";
     let out = test(adder).success();
-    assert!(out.stdout().contains("2 cases: 2 AC"), "{}", out.stdout());
-    assert!(
-        out.stderr()
-            .contains("\"aplusb\" is not a problem duipai knows"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stdout(), "2 cases: 2 AC");
+    assert_contains(&out.stderr(), "\"aplusb\" is not a problem duipai knows");
 
     let out = test("read a b; echo $((a - b))").code(1);
-    assert!(
-        out.stdout().contains("expected 3, found -1"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "expected 3, found -1");
 
     std::fs::write(d.join("3.in"), "5 5\n").unwrap();
     let out = test(adder).code(2);
-    assert!(
-        out.stderr().contains("3.in: no answer file beside it"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "3.in: no answer file beside it");
 
     let out = Duipai::in_dir(d)
         .args(["test", "aplusb", "1.in", "--bound-n", "5"])
         .program(["cat"])
         .run()
         .code(2);
-    assert!(out.stderr().contains("--bound-*"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "--bound-*");
 }
 
 /// The names of the files in `dir`, sorted.

@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use duipai::problem::fishhead::lattice;
-use duipai::problem::{self, FishheadProblem, Instance};
+use duipai::problem::{FISHHEAD, FishheadProblem, Instance};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains, parse_file};
 
 /// Runs `duipai stress fishhead --json` on the fixture's `bug` in `dir`; returns the report
 /// and the minimized file.
@@ -21,9 +21,7 @@ fn stress(dir: &Path, bug: &str) -> (serde_json::Value, Box<dyn Instance>) {
         .json();
     assert_eq!(report["verdict"], "WA", "{report}");
     assert_eq!(report["one_minimal"], true, "{report}");
-    let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
-    let game = problem::by_name("fishhead").unwrap();
-    let instance = game.parse(&text, &game.default_bounds()).unwrap();
+    let instance = parse_file(&FISHHEAD, &dir.join(report["input"].as_str().unwrap()));
     (report, instance)
 }
 
@@ -110,11 +108,9 @@ fn the_validator_points_at_the_bad_edge() {
         assert!(out.stdout().contains(message), "{name}: {}", out.stdout());
     }
     let out = validate().args(["--bound-min-n", "11", "short.in"]).run();
-    assert!(
-        out.stdout()
-            .contains("short.in:3:1: expected the first point of edge 1 of 11"),
-        "{}",
-        out.stdout()
+    assert_contains(
+        &out.stdout(),
+        "short.in:3:1: expected the first point of edge 1 of 11",
     );
 }
 
@@ -170,10 +166,8 @@ fn a_pack_is_judged_and_a_wrong_case_is_named() {
         .fixture(["wrong-fishhead-prefix", "fishhead"])
         .run()
         .code(1);
-    assert!(
-        out.stdout()
-            .contains("case 1 of 2: expected \"Case #1: Tom200\", found \"Case #1: Jerry404\""),
-        "{}",
-        out.stdout()
+    assert_contains(
+        &out.stdout(),
+        "case 1 of 2: expected \"Case #1: Tom200\", found \"Case #1: Jerry404\"",
     );
 }

@@ -1,7 +1,7 @@
 //! Every numeric flag of every subcommand, given values it cannot honour: no panic, exit 2
 //! with a message naming the flag, and never exit 0 without the work done.
 
-use crate::util::{Duipai, fixture};
+use crate::util::{Duipai, assert_contains, fixture};
 
 const HOSTILE: [&str; 8] = [
     "inf",
@@ -18,7 +18,7 @@ const HOSTILE: [&str; 8] = [
 fn cases() -> Vec<(Vec<String>, &'static str)> {
     let fixture = fixture().to_string_lossy().into_owned();
     let program = ["--".to_string(), fixture, "correct".into(), "chess".into()];
-    let cases_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess").to_string();
+    let cases_dir = crate::util::CHESS_CASES.to_string();
     let sample = format!("{cases_dir}/01-sample.in");
     let mut out = Vec::new();
     for flag in ["--bound-n", "--bound-m", "--bound-value"] {
@@ -122,7 +122,7 @@ fn seeds_never_wrap_around() {
             .run()
     };
     let out = from_the_largest_seed("3").code(2);
-    assert!(out.stderr().contains("largest seed"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "largest seed");
     from_the_largest_seed("1").success();
 }
 

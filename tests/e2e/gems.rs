@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use duipai::problem::{GEMS, Gems, GemsProblem, Problem};
+use duipai::problem::{GEMS, Gems, GemsProblem};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains, parse_file};
 
 /// Runs `duipai stress gems --json [extra] -- fixture BUG gems` in `dir`; returns the report
 /// and the cases of the minimized file.
@@ -20,8 +20,7 @@ fn stress(dir: &Path, bug: &str, extra: &[&str]) -> (serde_json::Value, Vec<Gems
         .code(1);
     let report = out.json();
     assert_eq!(report["one_minimal"], true, "{report}");
-    let text = std::fs::read(dir.join(report["input"].as_str().unwrap())).unwrap();
-    let instance = GEMS.parse(&text, &GEMS.default_bounds()).unwrap();
+    let instance = parse_file(&GEMS, &dir.join(report["input"].as_str().unwrap()));
     let cases = instance.cases_of::<GemsProblem>().unwrap().to_vec();
     (report, cases, out.stderr())
 }
@@ -40,7 +39,7 @@ fn a_missing_bonus_turn_shrinks_to_two_single_gems() {
             bags: vec![vec![1], vec![1]]
         }]
     );
-    assert!(human.contains("1 stone, pours again"), "{human}");
+    assert_contains(&human, "1 stone, pours again");
 }
 
 #[test]
@@ -52,7 +51,7 @@ fn a_memo_kept_between_cases_keeps_two_cases() {
     assert_eq!(cases.len(), 2, "{cases:?}");
     assert!(cases.iter().all(|c| c.bags.len() == 1), "{cases:?}");
     assert!(human.contains("cases 1, 2 of the") || human.contains("in the input as found"));
-    assert!(human.contains("expected:\n"), "{human}");
+    assert_contains(&human, "expected:\n");
 }
 
 #[test]
@@ -121,5 +120,5 @@ fn a_pack_is_judged_right_and_wrong() {
     test("correct").success();
     let wrong = test("no-bonus").code(1);
     // A wrong answer names its case.
-    assert!(wrong.stdout().contains("case "), "{}", wrong.stdout());
+    assert_contains(&wrong.stdout(), "case ");
 }

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{Duipai, PidLog, Ran};
+use crate::util::{Duipai, PidLog, Ran, assert_contains, parse_file};
 use duipai::problem::{
     CHESS, CHESSBOARD, ChessProblem, GenParams, Instance, ParamValue, Problem, SizeRange, Spec,
 };
@@ -81,14 +81,6 @@ fn two_cases() -> tempfile::TempDir {
 /// `duipai` in `dir`, with the fixture programs recording their pids in `pids`.
 fn logged(dir: &Path, pids: &PidLog) -> Duipai {
     Duipai::new().current_dir(dir).env(PidLog::VAR, pids.path())
-}
-
-/// Reads and parses a saved input with the default bounds.
-fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    problem
-        .parse(&bytes, &problem.default_bounds())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// Checks a saved trio `STEM.in`, `.ans`, `.out`: the input is valid, the answer is the
@@ -172,10 +164,15 @@ fn test_verdicts(behaviour: &str, dir: &Path, verdicts: &[&str]) -> Value {
     report
 }
 
+/// [`test_verdicts`] on [`two_cases`].
+fn two_case_verdicts(behaviour: &str, verdicts: &[&str]) -> Value {
+    let dir = two_cases();
+    test_verdicts(behaviour, dir.path(), verdicts)
+}
+
 #[test]
 fn test_slow_is_tle() {
-    let dir = two_cases();
-    let report = test_verdicts("slow", dir.path(), &["TLE", "TLE"]);
+    let report = two_case_verdicts("slow", &["TLE", "TLE"]);
     for case in report["cases"].as_array().unwrap() {
         // Stopped at the CPU limit: the time it waited for a CPU on a busy machine is not
         // held against it (unless it waited ten times the wall-clock limit).
@@ -189,8 +186,7 @@ fn test_slow_is_tle() {
 
 #[test]
 fn test_sleep_is_tle() {
-    let dir = two_cases();
-    let report = test_verdicts("sleep", dir.path(), &["TLE", "TLE"]);
+    let report = two_case_verdicts("sleep", &["TLE", "TLE"]);
     for case in report["cases"].as_array().unwrap() {
         assert!(case["wall_ms"].as_u64().unwrap() >= 1000, "{case}");
         assert!(
@@ -202,20 +198,17 @@ fn test_sleep_is_tle() {
 
 #[test]
 fn test_memory_hog_is_mle() {
-    let dir = two_cases();
-    test_verdicts("memory-hog", dir.path(), &["MLE", "MLE"]);
+    two_case_verdicts("memory-hog", &["MLE", "MLE"]);
 }
 
 #[test]
 fn test_fork_is_re() {
-    let dir = two_cases();
-    test_verdicts("fork", dir.path(), &["RE", "RE"]);
+    two_case_verdicts("fork", &["RE", "RE"]);
 }
 
 #[test]
 fn test_flood_is_ole() {
-    let dir = two_cases();
-    test_verdicts("flood", dir.path(), &["OLE", "OLE"]);
+    two_case_verdicts("flood", &["OLE", "OLE"]);
 }
 
 #[test]
@@ -238,10 +231,9 @@ fn test_grandchild_is_ac_and_reaped() {
 #[test]
 fn test_escapees_are_ac_and_leave_nothing() {
     for behaviour in ["escape-setsid", "escape-double-fork"] {
-        let dir = two_cases();
         // Programs print the correct answer, so both cases are accepted; each recorded
         // itself and its escapee.
-        let report = test_verdicts(behaviour, dir.path(), &["AC", "AC"]);
+        let report = two_case_verdicts(behaviour, &["AC", "AC"]);
         assert_eq!(report["status"], "ok");
     }
 }
@@ -249,14 +241,12 @@ fn test_escapees_are_ac_and_leave_nothing() {
 #[test]
 fn test_no_read_is_judged_by_its_output() {
     // 0 is right for the zero board and wrong for the sample.
-    let dir = two_cases();
-    test_verdicts("no-read", dir.path(), &["WA", "AC"]);
+    two_case_verdicts("no-read", &["WA", "AC"]);
 }
 
 #[test]
 fn test_garbage_is_pe() {
-    let dir = two_cases();
-    test_verdicts("garbage", dir.path(), &["PE", "PE"]);
+    two_case_verdicts("garbage", &["PE", "PE"]);
 }
 
 #[test]
@@ -266,7 +256,7 @@ fn test_crash_max_is_re_on_the_largest_board_only() {
     let dir = case_dir(&[("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER), ("big", &big, 0)]);
     let report = test_verdicts("crash-max", dir.path(), &["AC", "RE"]);
     let detail = report["cases"][1]["detail"].as_str().unwrap();
-    assert!(detail.contains("SIGABRT"), "{detail}");
+    assert_contains(detail, "SIGABRT");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -541,10 +531,7 @@ fn pack_interrupted_leaves_only_complete_files() {
         // The interrupt is handled: pack stops between tests, says so, exits 130.
         assert_eq!(status.code(), Some(130), "{status:?}");
         let says = out.stderr();
-        assert!(
-            says.contains("duipai: interrupted: stopped after"),
-            "{says}"
-        );
+        assert_contains(&says, "duipai: interrupted: stopped after");
     }
     // The manifest is written first with the pack marked incomplete, listing every file it
     // may write, and the mark goes only when the pack is finished.
@@ -586,27 +573,23 @@ fn pack_interrupted_leaves_only_complete_files() {
     eprintln!("pack: {status:?} with {checked} inputs written");
 }
 
-/// Starts `duipai ARGS -- fixture sleepers chess` (each program and its two copies sleep
-/// forever), waits until `programs` programs are running with their copies, sends `signal`
-/// and checks that duipai stops within [`STOP_BOUND`] and that every process is gone.
-fn interrupt_sleepers(args: &[&str], programs: usize, signal: i32) -> Ran {
-    interrupt_while("sleepers", 3, args, programs, signal)
+/// Starts `duipai ARGS -j 2 --time-limit 5000 -- fixture sleepers chess` (each program and its
+/// two copies sleep forever), waits until both programs are running with their copies, sends
+/// `signal` and checks that duipai stops within [`STOP_BOUND`] and that every process is gone.
+fn interrupt_sleepers(args: &[&str], signal: i32) -> Ran {
+    interrupt_while("sleepers", 3, args, signal)
 }
 
-/// Starts `duipai ARGS -- fixture BEHAVIOUR chess`, waits until `programs` programs are
-/// running with `per_program` recorded processes each, sends `signal` and checks that duipai
-/// stops within [`STOP_BOUND`] and that every process is gone.
-fn interrupt_while(
-    behaviour: &str,
-    per_program: usize,
-    args: &[&str],
-    programs: usize,
-    signal: i32,
-) -> Ran {
+/// Starts `duipai ARGS -j 2 --time-limit 5000 -- fixture BEHAVIOUR chess`, waits until both
+/// programs are running with `per_program` recorded processes each, sends `signal` and checks
+/// that duipai stops within [`STOP_BOUND`] and that every process is gone.
+fn interrupt_while(behaviour: &str, per_program: usize, args: &[&str], signal: i32) -> Ran {
     let dir = two_cases();
     let pids = PidLog::new();
+    // Long limits: only the interrupt ends these runs.
     let mut duipai = logged(dir.path(), &pids)
         .args(args)
+        .args(["-j", "2", "--time-limit", "5000"])
         .fixture([behaviour, "chess"])
         .start();
     wait_for(
@@ -614,7 +597,7 @@ fn interrupt_while(
         Duration::from_secs(10),
         || {
             assert!(!duipai.has_exited(), "duipai ended before the interrupt");
-            pids.pids().len() >= per_program * programs
+            pids.pids().len() >= 2 * per_program
         },
     );
     assert!(duipai.signal(signal), "duipai ended before the interrupt");
@@ -625,28 +608,9 @@ fn interrupt_while(
 
 #[test]
 fn test_interrupted_kills_every_process_it_started() {
-    // Long limits: only the interrupt ends these runs.
-    let out = interrupt_sleepers(
-        &[
-            "test",
-            "chess",
-            ".",
-            "--json",
-            "-j",
-            "2",
-            "--time-limit",
-            "5000",
-        ],
-        2,
-        libc::SIGINT,
-    );
+    let out = interrupt_sleepers(&["test", "chess", ".", "--json"], libc::SIGINT);
     let out = out.code(130);
-    assert!(
-        out.stderr()
-            .contains("duipai: interrupted: 0 of 2 cases judged"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "duipai: interrupted: 0 of 2 cases judged");
     let report = out.json();
     assert_eq!(report["status"], "interrupted", "{report}");
     // Runs cut short by the interrupt are not judged.
@@ -657,15 +621,9 @@ fn test_interrupted_kills_every_process_it_started() {
 /// escapees go too.
 #[test]
 fn test_interrupted_kills_escaped_processes() {
-    let out = interrupt_while(
-        "escape-wait",
-        2,
-        &["test", "chess", ".", "-j", "2", "--time-limit", "5000"],
-        2,
-        libc::SIGINT,
-    );
+    let out = interrupt_while("escape-wait", 2, &["test", "chess", "."], libc::SIGINT);
     let out = out.code(130);
-    assert!(out.stderr().contains("interrupted"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "interrupted");
 }
 
 #[test]
@@ -673,16 +631,7 @@ fn stress_interrupted_kills_escaped_processes() {
     let out = interrupt_while(
         "escape-wait",
         2,
-        &[
-            "stress",
-            "chess",
-            "--json",
-            "-j",
-            "2",
-            "--time-limit",
-            "5000",
-        ],
-        2,
+        &["stress", "chess", "--json"],
         libc::SIGINT,
     );
     assert_eq!(out.code(130).json()["status"], "interrupted");
@@ -690,19 +639,7 @@ fn stress_interrupted_kills_escaped_processes() {
 
 #[test]
 fn stress_terminated_kills_every_process_it_started() {
-    let out = interrupt_sleepers(
-        &[
-            "stress",
-            "chess",
-            "--json",
-            "-j",
-            "2",
-            "--time-limit",
-            "5000",
-        ],
-        2,
-        libc::SIGTERM,
-    );
+    let out = interrupt_sleepers(&["stress", "chess", "--json"], libc::SIGTERM);
     assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 

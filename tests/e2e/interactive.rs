@@ -9,7 +9,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::reports::{junit_cases, junit_check};
-use crate::util::{Duipai, case, case_objects as cases, support_workspace, with_shared_cache};
+use crate::util::{
+    Duipai, assert_contains, case, case_objects as cases, support_workspace, with_shared_cache,
+};
 
 /// A scratch directory holding the guessing game's programs, with `testlib.h` beside the
 /// interactor, and `cases/` with hand-written inputs `n x`: among them secrets equal to n,
@@ -120,8 +122,8 @@ fn a_wrong_program_gets_the_interactors_verdict_and_message_with_the_exchange() 
     assert_eq!(transcript.matches("> ? 7\n").count(), 29, "{transcript}");
     // The human report shows the end of the exchange under the case.
     let stderr = ran.stderr();
-    assert!(stderr.contains("    exchange| > ? 7\n"), "{stderr}");
-    assert!(stderr.contains("    exchange| … "), "{stderr}");
+    assert_contains(&stderr, "    exchange| > ? 7\n");
+    assert_contains(&stderr, "    exchange| … ");
     // JUnit: the message and the exchange.
     let report = junit_check(&junit);
     let failed = junit_cases(&report)
@@ -241,11 +243,11 @@ fn an_interactor_that_fails_is_a_harness_error_naming_it() {
     fs::write(dir.path().join("cases/6.in"), "3 9\n").unwrap();
     let ran = test_cases(dir.path()).program(["right.py"]).run().code(2);
     let stderr = ran.stderr();
-    assert!(
-        stderr.contains("6.in: the interactor interactor.cpp failed: exit code 3"),
-        "{stderr}"
+    assert_contains(
+        &stderr,
+        "6.in: the interactor interactor.cpp failed: exit code 3",
     );
-    assert!(stderr.contains("violates the range [1, 3]"), "{stderr}");
+    assert_contains(&stderr, "violates the range [1, 3]");
 }
 
 #[test]
@@ -299,7 +301,7 @@ fn stress_finds_minimizes_and_saves_the_exchange_of_a_wrong_program() {
     assert!(original.is_file(), "{}", ran.stderr());
     let stderr = ran.stderr();
     assert!(stderr.contains("exchange (> the program wrote"), "{stderr}");
-    assert!(stderr.contains("--interactor interactor.cpp"), "{stderr}");
+    assert_contains(&stderr, "--interactor interactor.cpp");
 }
 
 #[test]
@@ -347,19 +349,11 @@ fn stress_passes_a_right_program_and_refuses_what_an_interactor_makes_pointless(
         .program(["right.cpp"])
         .run()
         .code(2);
-    assert!(
-        ran.stderr().contains("cannot be used with"),
-        "{}",
-        ran.stderr()
-    );
+    assert_contains(&ran.stderr(), "cannot be used with");
     let ran = duipai(dir.path())
         .args(["stress", "chess", "--interactor", "interactor.cpp"])
         .program(["right.cpp"])
         .run()
         .code(2);
-    assert!(
-        ran.stderr().contains("chess is not an interactive problem"),
-        "{}",
-        ran.stderr()
-    );
+    assert_contains(&ran.stderr(), "chess is not an interactive problem");
 }

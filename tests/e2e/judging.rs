@@ -5,20 +5,12 @@
 use std::fs;
 use std::path::Path;
 
-use crate::util::{Duipai, fixture};
+use crate::util::{Duipai, assert_contains, fixture, parse_file, write_sh};
 use duipai::problem::{CHESS, CHESSBOARD, ChessProblem, ChessboardProblem, Instance, Problem};
 
 /// `duipai ARGS -- duipai-fixture BEHAVIOUR PROBLEM` in `dir`.
 fn on_fixture(dir: &Path, args: &[&str], behaviour: &str, problem: &str) -> Duipai {
     Duipai::in_dir(dir).args(args).fixture([behaviour, problem])
-}
-
-/// Parses a saved input with the default bounds: every saved case must be valid.
-fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
-    let bytes = fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    problem
-        .parse(&bytes, &problem.default_bounds())
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn cells(instance: &dyn Instance) -> usize {
@@ -80,8 +72,8 @@ fn stress_finds(
     );
     // The human report went to stderr, with the line of play and a replay command.
     let human = out.stderr();
-    assert!(human.contains("reference line of play"), "{human}");
-    assert!(human.contains("replay: duipai test"), "{human}");
+    assert_contains(&human, "reference line of play");
+    assert_contains(&human, "replay: duipai test");
     (found, small)
 }
 
@@ -211,10 +203,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     let dir = tempfile::tempdir().unwrap();
     let duipai = crate::util::duipai();
     let script = |name: &str, body: String| {
-        let path = dir.path().join(name);
-        fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        let path = write_sh(dir.path(), name, &body);
         path.to_string_lossy().into_owned()
     };
     let generator = script(
@@ -249,7 +238,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
         "duipai stress chess --generator {generator} --reference {reference} --seed {seed} \
          --iterations 1 -- "
     );
-    assert!(out.stderr().contains(&replay), "{}", out.stderr());
+    assert_contains(&out.stderr(), &replay);
     // A reference that is not a program is a harness error, exit 2.
     let out = on_fixture(
         dir.path(),
@@ -266,7 +255,7 @@ fn external_generator_and_reference_replace_the_built_in_ones() {
     )
     .run()
     .code(2);
-    assert!(out.stderr().contains("reference"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "reference");
 }
 
 /// The words of the replay lines a failure report printed: the `duipai test` one and the
@@ -356,16 +345,10 @@ fn replay_lines_carry_every_flag_that_decides_the_case() {
     // Both lines, run as printed, find the same failure, and the saved cases stay in rp/.
     let replayed = Duipai::in_dir(dir.path()).args(&stress[1..]).run().code(1);
     let human = replayed.stdout();
-    assert!(
-        human.contains(&format!("FAILED on seed {seed} after 1 case")),
-        "{human}"
-    );
-    assert!(
-        human.contains("replaying 1 failing case saved in rp"),
-        "{human}"
-    );
+    assert_contains(&human, &format!("FAILED on seed {seed} after 1 case"));
+    assert_contains(&human, "replaying 1 failing case saved in rp");
     let judged = Duipai::in_dir(dir.path()).args(&test[1..]).run().code(1);
-    assert!(judged.stdout().contains("WA"), "{}", judged.stdout());
+    assert_contains(&judged.stdout(), "WA");
     assert!(!dir.path().join("duipai-failures").exists());
 }
 
@@ -431,16 +414,16 @@ fn test_reports_a_wrong_answer_with_a_diff_and_exit_1() {
     .run()
     .code(1)
     .stdout();
-    assert!(text.contains("WA  a.in"), "{text}");
-    assert!(text.contains("expected 3, found 2"), "{text}");
+    assert_contains(&text, "WA  a.in");
+    assert_contains(&text, "expected 3, found 2");
     // The first failures get a unified diff of expected and actual output.
     assert!(
         text.contains("--- expected") && text.contains("\n-3\n+2\n"),
         "{text}"
     );
-    assert!(text.contains("2 AC, 1 WA"), "{text}");
+    assert_contains(&text, "2 AC, 1 WA");
     let xml = fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("failures=\"1\""), "{xml}");
+    assert_contains(&xml, "failures=\"1\"");
 }
 
 #[test]
@@ -450,7 +433,7 @@ fn test_shows_a_diff_for_malformed_output() {
         .run()
         .code(1)
         .stdout();
-    assert!(text.contains("PE  a.in"), "{text}");
+    assert_contains(&text, "PE  a.in");
     assert!(
         text.contains("--- expected") && text.contains("+++ actual"),
         "{text}"
@@ -474,11 +457,7 @@ fn test_refuses_to_overwrite_a_file_that_is_not_a_report() {
     )
     .run()
     .code(2);
-    assert!(
-        out.stderr().contains("refusing to overwrite"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "refusing to overwrite");
     assert_eq!(fs::read_to_string(&precious).unwrap(), "my notes\n");
 }
 
@@ -491,7 +470,7 @@ fn test_harness_errors_exit_2() {
         .program(["/nonexistent/solution"])
         .run()
         .code(2);
-    assert!(out.stderr().contains("cannot start"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "cannot start");
     // A directory without inputs.
     let empty = tempfile::tempdir().unwrap();
     let test_correct = |dir: &Path| {
@@ -500,11 +479,11 @@ fn test_harness_errors_exit_2() {
             .code(2)
     };
     let out = test_correct(empty.path());
-    assert!(out.stderr().contains("no *.in files"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "no *.in files");
     // An invalid input with no answer beside it: positioned message.
     fs::write(dir.path().join("d.in"), "1 1\n7\n").unwrap();
     let out = test_correct(dir.path());
-    assert!(out.stderr().contains("d.in:3:1"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "d.in:3:1");
 }
 
 #[test]

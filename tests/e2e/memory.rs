@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crate::util::{Duipai, require, wait_until_executable};
+use crate::util::{Duipai, assert_contains, require, wait_until_executable};
 use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Verdict};
 use duipai::run::{self, IoMode, Limits};
@@ -159,8 +159,8 @@ fn a_refused_cpp_allocation_is_a_memory_limit_verdict() {
     build(dir.path(), "huge.cpp", HUGE_VECTOR_CPP);
     let (verdict, detail) = judged(dir.path(), &["./huge"]);
     assert_eq!(verdict, "MLE", "{detail}");
-    assert!(detail.contains("allocation was refused"), "{detail}");
-    assert!(detail.contains("std::bad_alloc"), "{detail}");
+    assert_contains(&detail, "allocation was refused");
+    assert_contains(&detail, "std::bad_alloc");
 }
 
 #[test]
@@ -170,7 +170,7 @@ fn a_python_memory_error_is_a_memory_limit_verdict() {
     std::fs::write(dir.path().join("huge.py"), HUGE_BYTEARRAY_PY).unwrap();
     let (verdict, detail) = judged(dir.path(), &["python3", "huge.py"]);
     assert_eq!(verdict, "MLE", "{detail}");
-    assert!(detail.contains("MemoryError"), "{detail}");
+    assert_contains(&detail, "MemoryError");
 }
 
 /// A crash that is not about memory stays a runtime error.
@@ -184,5 +184,5 @@ fn an_abort_without_a_refused_allocation_is_a_runtime_error() {
     );
     let (verdict, detail) = judged(dir.path(), &["./aborts"]);
     assert_eq!(verdict, "RE", "{detail}");
-    assert!(detail.contains("SIGABRT"), "{detail}");
+    assert_contains(&detail, "SIGABRT");
 }

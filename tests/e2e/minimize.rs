@@ -6,7 +6,7 @@ use std::path::Path;
 
 use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
-use crate::util::{Duipai, require};
+use crate::util::{Duipai, assert_contains, parse_file, require, write_executable};
 
 /// Runs `duipai stress PROBLEM -j JOBS --json --save DIR [extra] -- fixture BUG PROBLEM` in
 /// `dir` and returns the JSON report and the minimized case. Minimization gets ten minutes
@@ -28,10 +28,8 @@ fn stress(
         .run()
         .code(1)
         .json();
-    let input = dir.join(report["input"].as_str().unwrap());
-    let text = std::fs::read(&input).unwrap();
     let game = problem::by_name(problem).unwrap();
-    let instance = game.parse(&text, &game.default_bounds()).unwrap();
+    let instance = parse_file(game, &dir.join(report["input"].as_str().unwrap()));
     (report, instance)
 }
 
@@ -132,7 +130,7 @@ fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
     let whole = std::fs::read_to_string(&path).unwrap();
     assert!(whole.starts_with("Board 12×12"), "{whole}");
     let text = out.stderr();
-    assert!(text.contains("more moves ..."), "{text}");
+    assert_contains(&text, "more moves ...");
     assert!(text.contains(&format!(
         "(the whole line of play: {}",
         report["explanation"].as_str().unwrap()
@@ -149,7 +147,6 @@ fn big_boards_get_a_compact_line_and_the_whole_one_in_a_file() {
 /// A generator and reference for a problem duipai does not know ("sum": print the sum of
 /// the numbers), and a validator for it, as shell scripts.
 fn write_sum_problem(dir: &Path) {
-    use std::os::unix::fs::PermissionsExt;
     let scripts = [
         (
             "gen.sh",
@@ -168,9 +165,7 @@ fn write_sum_problem(dir: &Path) {
         ("valid.sh", "#!/bin/sh\ngrep -q . && ! grep -q '[^0-9 ]'\n"),
     ];
     for (name, text) in scripts {
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        write_executable(&dir.join(name), text);
     }
 }
 
@@ -206,11 +201,9 @@ fn unknown_problems_shrink_as_text_with_a_validator() {
     let human = out.stderr();
     let tokens = numbers.len();
     let label = if tokens == 1 { "token" } else { "tokens" };
-    assert!(
-        human.contains(&format!(
-            "\ncase (1 line, {tokens} {label}): duipai-failures/sum-1.in\n"
-        )),
-        "{human}"
+    assert_contains(
+        &human,
+        &format!("\ncase (1 line, {tokens} {label}): duipai-failures/sum-1.in\n"),
     );
     assert!(!human.contains("without a --validator"), "{human}");
 }
@@ -228,18 +221,16 @@ fn unknown_problems_without_a_validator_are_checked_by_the_reference() {
         .run()
         .code(1)
         .stdout();
-    assert!(
-        text.contains(
-            "note: without a --validator, a smaller input counts as valid when the reference \
-             runs on it without an error"
-        ),
-        "{text}"
+    assert_contains(
+        &text,
+        "note: without a --validator, a smaller input counts as valid when the reference \
+         runs on it without an error",
     );
     // One line with a number of at least 100, the others zero: tokens are not dropped alone
     // without a validator (the reference would accept a list shorter than its count).
-    assert!(
-        text.contains("\ncase (1 line, 3 tokens): duipai-failures/sum-1.in\n    100 0 0\n"),
-        "{text}"
+    assert_contains(
+        &text,
+        "\ncase (1 line, 3 tokens): duipai-failures/sum-1.in\n    100 0 0\n",
     );
 }
 
@@ -348,6 +339,6 @@ fn a_bug_in_one_case_of_eight_ends_with_t_1() {
     // One case of two numbers, the 9 last: `1 / 2 / x 9` with x lowered to 1.
     assert_eq!(input, "1\n2\n1 9\n");
     let human = out.stderr();
-    assert!(human.contains("(no smaller candidate fails)"), "{human}");
-    assert!(human.contains("case (3 lines, 4 tokens)"), "{human}");
+    assert_contains(&human, "(no smaller candidate fails)");
+    assert_contains(&human, "case (3 lines, 4 tokens)");
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains};
 use clap::Parser;
 use duipai::app::args::{Cli, Command as Sub};
 use duipai::pack::parse_plan;
@@ -715,7 +715,7 @@ fn refuses_a_non_empty_directory_without_force() {
         .run()
         .code(2);
     let stderr = text(&out.output.stderr);
-    assert!(stderr.contains("is not empty; pass --force"), "{stderr}");
+    assert_contains(stderr, "is not empty; pass --force");
     assert_eq!(read_tree(dir.path()).len(), 1, "nothing written");
 
     Duipai::new()
@@ -741,13 +741,11 @@ fn binary_pack_matches_the_library_and_leaves_no_temporary_files() {
     // summary line, no progress bar.
     let stderr = text(&out.output.stderr);
     assert_eq!(stderr.lines().count(), 3, "{stderr}");
-    assert!(
-        stderr.contains(
-            "\nduipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n"
-        ),
-        "{stderr}"
+    assert_contains(
+        stderr,
+        "\nduipai: the tests reach both ends of every bound: n 1..=12, value 0..=1000000\n",
     );
-    assert!(stderr.contains("tests"), "{stderr}");
+    assert_contains(stderr, "tests");
 
     let tree = read_tree(&out_dir);
     assert_eq!(&tree, &packed(&CHESSBOARD, Layout::Icpc, 0).tree);
@@ -877,16 +875,14 @@ fn force_removes_only_what_the_manifest_lists() {
         ]
     );
     assert_eq!(text(&tree["data/secret/99-hand.ans"]), "5\n");
-    assert!(
-        err.contains("removed 56 files of the previous chess pack (icpc layout)"),
-        "{err}"
+    assert_contains(
+        err,
+        "removed 56 files of the previous chess pack (icpc layout)",
     );
-    assert!(
-        err.contains(
-            "left in place 3 files that no pack in manifest.txt lists: data/secret/99-hand.ans, \
-             data/secret/99-hand.in, notes.txt"
-        ),
-        "{err}"
+    assert_contains(
+        err,
+        "left in place 3 files that no pack in manifest.txt lists: data/secret/99-hand.ans, \
+         data/secret/99-hand.in, notes.txt",
     );
 
     // Without a manifest, nothing is the previous pack's: a forced pack removes nothing.
@@ -900,9 +896,9 @@ fn force_removes_only_what_the_manifest_lists() {
     let err = text(&out.output.stderr);
     assert!(p.join("data/secret/02.in").exists(), "{err}");
     assert!(!err.contains("removed"), "{err}");
-    assert!(
-        err.contains("replaced 12 files of the same names that manifest.txt did not list"),
-        "{err}"
+    assert_contains(
+        err,
+        "replaced 12 files of the same names that manifest.txt did not list",
     );
 }
 
@@ -935,9 +931,9 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
             "memory: 512\n  output: 8\n  time_limit: 1\n"
         )
     );
-    assert!(
-        err.contains("problem.yaml: added limits.time_limit, limits.memory 256 -> 512"),
-        "{err}"
+    assert_contains(
+        err,
+        "problem.yaml: added limits.time_limit, limits.memory 256 -> 512",
     );
     // Packing again changes nothing and says nothing about it.
     let out = Duipai::in_dir(d).args(args).run();
@@ -957,7 +953,7 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
         err.contains("warning: problem.yaml left as it is (line 2: limits is written on one line"),
         "{err}"
     );
-    assert!(err.contains("time_limit: 1 and memory: 512"), "{err}");
+    assert_contains(err, "time_limit: 1 and memory: 512");
 }
 
 #[test]
@@ -997,10 +993,7 @@ fn packs_of_two_problems_share_one_folder() {
 
     let out = Duipai::in_dir(d).args(args).arg("--force").run().success();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains("kept the 60 files of the chess pack (noi layout)"),
-        "{err}"
-    );
+    assert_contains(err, "kept the 60 files of the chess pack (noi layout)");
     let both = read_tree(&p);
     for (name, bytes) in &chess {
         if name != MANIFEST {
@@ -1016,7 +1009,7 @@ fn packs_of_two_problems_share_one_folder() {
     assert!(manifest.contains(
         "\n# duipai pack chessboard --layout noi --seed 0 (plan chessboard2.plan, 2 tests)\n"
     ));
-    assert!(manifest.contains("\nchessboard2.ans\t2\t"), "{manifest}");
+    assert_contains(manifest, "\nchessboard2.ans\t2\t");
 
     // Packing chess again removes only chess files: the chessboard pack stays whole.
     let plan = small_plan(d, "chess", 3);
@@ -1026,14 +1019,11 @@ fn packs_of_two_problems_share_one_folder() {
         .run()
         .success();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains("removed 54 files of the previous chess pack (noi layout)"),
-        "{err}"
+    assert_contains(
+        err,
+        "removed 54 files of the previous chess pack (noi layout)",
     );
-    assert!(
-        err.contains("kept the 4 files of the chessboard pack (noi layout)"),
-        "{err}"
-    );
+    assert_contains(err, "kept the 4 files of the chessboard pack (noi layout)");
     let after = read_tree(&p);
     for name in [
         "chessboard1.in",
@@ -1046,7 +1036,7 @@ fn packs_of_two_problems_share_one_folder() {
     assert!(after.contains_key("chess3.ans") && !after.contains_key("chess4.in"));
     let manifest = text(&after[MANIFEST]);
     assert_eq!(manifest.matches("# duipai pack ").count(), 2, "{manifest}");
-    assert!(manifest.contains("\nchessboard1.in\t1\t"), "{manifest}");
+    assert_contains(manifest, "\nchessboard1.in\t1\t");
     assert!(!manifest.contains("\nchess4.in\t"), "{manifest}");
 
     // Two packs that would write the same names are refused, --force or not.
@@ -1063,14 +1053,12 @@ fn packs_of_two_problems_share_one_folder() {
         .run()
         .code(2);
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains(
-            "the chessboard pack (plain layout) would overwrite 1.in, 1.ans, which manifest.txt \
-             lists for the chess pack (plain layout)"
-        ),
-        "{err}"
+    assert_contains(
+        err,
+        "the chessboard pack (plain layout) would overwrite 1.in, 1.ans, which manifest.txt \
+         lists for the chess pack (plain layout)",
     );
-    assert!(err.contains("--layout noi"), "{err}");
+    assert_contains(err, "--layout noi");
     assert_eq!(read_tree(&plain), before);
 }
 
@@ -1094,7 +1082,7 @@ fn an_interrupted_pack_is_cleared_by_the_next_one() {
         .run()
         .success();
     let err = text(&out.output.stderr);
-    assert!(err.contains("removed 6 files"), "{err}");
+    assert_contains(err, "removed 6 files");
     let tree = read_tree(&p);
     assert_eq!(tree.len(), 3, "{:?}", tree.keys());
     assert!(!text(&tree[MANIFEST]).contains("INCOMPLETE"));
@@ -1126,8 +1114,8 @@ fn a_manifest_duipai_did_not_write_is_never_acted_on() {
             .run()
             .code(2);
         let err = text(&out.output.stderr);
-        assert!(err.contains(says), "{err}");
-        assert!(err.contains("not a manifest duipai wrote"), "{err}");
+        assert_contains(err, says);
+        assert_contains(err, "not a manifest duipai wrote");
         assert_eq!(std::fs::read_to_string(p.join(MANIFEST)).unwrap(), manifest);
         assert_eq!(
             std::fs::read_to_string(d.join("outside.in")).unwrap(),
@@ -1206,10 +1194,11 @@ fn user_plan_is_followed() {
     assert_eq!(text(&tree["chessboard2.in"]), "1\nB\n8\n");
     assert_eq!(text(&tree["chessboard2.ans"]), "8\n");
     let manifest = text(&tree[MANIFEST]);
-    assert!(manifest.contains("(plan mine.plan, 2 tests)"), "{manifest}");
-    assert!(manifest.contains(
-        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n"
-    ), "{manifest}");
+    assert_contains(manifest, "(plan mine.plan, 2 tests)");
+    assert_contains(
+        manifest,
+        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n",
+    );
 }
 
 /// `validate --coverage` and the line after `pack`: the range each bound reached, and
@@ -1224,14 +1213,12 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
         .run()
         .success();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains(
-            "duipai: BOUND NOT REACHED by the tests: n min 1 (reached 2..=10) (duipai validate \
-             --coverage shows every bound)"
-        ),
-        "{err}"
+    assert_contains(
+        err,
+        "duipai: BOUND NOT REACHED by the tests: n min 1 (reached 2..=10) (duipai validate \
+         --coverage shows every bound)",
     );
-    assert!(err.contains("wrote 40 files (20 tests)"), "{err}");
+    assert_contains(err, "wrote 40 files (20 tests)");
     let mut args = vec![
         "validate".to_string(),
         "chess".to_string(),
@@ -1258,24 +1245,19 @@ fn coverage_names_the_bounds_the_tests_do_not_reach() {
         .run()
         .code(1);
     let stdout = text(&out.output.stdout);
-    assert!(
-        stdout.contains("coverage of 1 valid file (chess bounds):"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("n      1..=10      2..=2      BOUND NOT REACHED: min 1, max 10"),
-        "{stdout}"
+    assert_contains(stdout, "coverage of 1 valid file (chess bounds):");
+    assert_contains(
+        stdout,
+        "n      1..=10      2..=2      BOUND NOT REACHED: min 1, max 10",
     );
 
     let out = Duipai::in_dir(d)
         .args(["pack", "chess", "--out", "all"])
         .run();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains(
-            "the tests reach both ends of every bound: n 1..=10, m 1..=10, value 0..=100000"
-        ),
-        "{err}"
+    assert_contains(
+        err,
+        "the tests reach both ends of every bound: n 1..=10, m 1..=10, value 0..=100000",
     );
 }
 
@@ -1298,9 +1280,9 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
     ];
     let out = Duipai::in_dir(d).args(base).run().success();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains("ICPC package format 2025-09: BAPCtools and DOMjudge read it"),
-        "{err}"
+    assert_contains(
+        err,
+        "ICPC package format 2025-09: BAPCtools and DOMjudge read it",
     );
     let p = d.join("sh");
     assert!(p.join("data/secret/test_group.yaml").exists());
@@ -1322,10 +1304,7 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
         "{yaml}"
     );
     assert!(!yaml.contains("time_limit"), "{yaml}");
-    assert!(
-        yaml.contains("validator_flags: float_tolerance 1e-6\n"),
-        "{yaml}"
-    );
+    assert_contains(&yaml, "validator_flags: float_tolerance 1e-6\n");
     assert!(
         err.contains(
             "problem.yaml: problem_format_version 2025-09 -> legacy, removed limits.time_limit \
@@ -1349,10 +1328,7 @@ fn icpc_version_switches_with_force_and_the_setters_files_stay() {
         .run()
         .success();
     let err = text(&out.output.stderr);
-    assert!(
-        err.contains("kept statement/problem.en.tex as it is"),
-        "{err}"
-    );
+    assert_contains(err, "kept statement/problem.en.tex as it is");
     assert!(p.join("data/secret/test_group.yaml").exists());
     // Without --icpc-version, the version problem.yaml names is kept.
     let out = Duipai::in_dir(d).args(base).arg("--force").run();

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{Duipai, duipai, fixture};
+use crate::util::{Duipai, duipai, fixture, wait_until_executable, write_sh};
 
 /// The programs the examples run, as the fixture behaviour each one stands for.
 const PROGRAMS: [(&str, &str); 2] = [("a.out", "wrong"), ("greedy", "greedy")];
@@ -39,7 +39,6 @@ fn console_blocks(readme: &str) -> Vec<(String, Vec<String>)> {
 /// commands write there), `bad.in` and `good.in`, the official chess pack (`--plan official`) as `chess-data/`,
 /// and the example programs.
 fn example_dir() -> tempfile::TempDir {
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -54,14 +53,8 @@ fn example_dir() -> tempfile::TempDir {
     std::fs::write(d.join("bad.in"), BAD_IN).unwrap();
     std::fs::copy(root.join("cases/chess/01-sample.in"), d.join("good.in")).unwrap();
     for (name, behaviour) in PROGRAMS {
-        let path = d.join(name);
-        let script = format!(
-            "#!/bin/sh\nexec '{}' {behaviour} chess\n",
-            fixture().display()
-        );
-        std::fs::write(&path, script).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        crate::util::wait_until_executable(&path);
+        let body = format!("exec '{}' {behaviour} chess", fixture().display());
+        wait_until_executable(&write_sh(d, name, &body));
     }
     Duipai::in_dir(d)
         .args(["pack", "chess", "--out", "chess-data", "--layout", "noi"])

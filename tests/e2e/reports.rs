@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::util::{Duipai, Ran};
+use crate::util::{Duipai, Ran, assert_contains};
 
 /// Reads a JUnit report with `tests/e2e/junit_check.py` (the `junitparser` package), which
 /// also checks that the report's totals agree with its test cases.
@@ -344,13 +344,13 @@ fn stress_junit_shows_the_failing_seed_with_its_case_replay_and_stderr() {
             "the case's line {line:?} is missing:\n{text}"
         );
     }
-    assert!(
-        text.contains("replay: duipai test chess duipai-failures/chess-1.in --"),
-        "{text}"
+    assert_contains(
+        text,
+        "replay: duipai test chess duipai-failures/chess-1.in --",
     );
-    assert!(
-        text.contains("duipai stress chess --n 10 --m 10 --seed 1 --iterations 1"),
-        "{text}"
+    assert_contains(
+        text,
+        "duipai stress chess --n 10 --m 10 --seed 1 --iterations 1",
     );
     assert!(
         case["system_err"]

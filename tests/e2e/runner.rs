@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::fixture;
+use crate::util::{assert_contains, fixture, write_executable};
 use duipai::judge::Expected;
 use duipai::judge::verdict::{self, Judgement, Verdict};
 use duipai::run::{self, Execution, IoMode, Limit, Limits, RunError, Signal, Termination, procfs};
@@ -467,15 +467,15 @@ fn programs_that_cannot_start_are_harness_errors() {
     match missing {
         Err(err @ RunError::Spawn { .. }) => {
             let chain = format!("{:#}", anyhow::Error::new(err));
-            assert!(chain.contains("no-such-program-here"), "{chain}");
-            assert!(chain.contains("No such file"), "{chain}");
+            assert_contains(&chain, "no-such-program-here");
+            assert_contains(&chain, "No such file");
         }
         other => panic!("expected a spawn error, got {other:?}"),
     }
 
     let not_found = run::run(&["no-such-program-in-path".into()], b"", &limits(), &io);
     let message = not_found.expect_err("not in PATH").to_string();
-    assert!(message.contains("looked up in PATH"), "{message}");
+    assert_contains(&message, "looked up in PATH");
 
     let dir = tempfile::tempdir().expect("tempdir");
     let plain = dir.path().join("not-executable");
@@ -486,13 +486,11 @@ fn programs_that_cannot_start_are_harness_errors() {
         "{refused:?}"
     );
     let message = refused.expect_err("refused").to_string();
-    assert!(message.contains("chmod +x"), "{message}");
+    assert_contains(&message, "chmod +x");
 
     // A script without a `#!` line: the kernel cannot run it, and the message says why.
-    use std::os::unix::fs::PermissionsExt;
     let script = dir.path().join("script.sh");
-    std::fs::write(&script, "echo 2\n").expect("write");
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    write_executable(&script, "echo 2\n");
     let message = loop {
         let unrunnable = run::run(&[script.clone().into_os_string()], b"", &limits(), &io);
         match unrunnable {
@@ -503,7 +501,7 @@ fn programs_that_cannot_start_are_harness_errors() {
             other => break other.expect_err("no #! line").to_string(),
         }
     };
-    assert!(message.contains("#!/bin/sh"), "{message}");
+    assert_contains(&message, "#!/bin/sh");
 
     assert!(matches!(
         run::run(&[], b"", &limits(), &io),

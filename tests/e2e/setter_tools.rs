@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains};
 
 const IGNORED: &str = "needs bt and verifyproblem: run .ci/setter-tools";
 
@@ -72,6 +72,32 @@ fn complaints(output: &str) -> Vec<&str> {
         .collect()
 }
 
+/// `bt STEP --no-bar` in `package`: it must succeed without a warning. Returns what it said.
+fn bt(package: &Path, step: &str, config: &Path) -> String {
+    let (code, out) = run_tool(package, "bt", &[step, "--no-bar"], config);
+    assert_eq!(
+        (code, complaints(&out)),
+        (0, vec![]),
+        "bt {step} in {}:\n{out}",
+        package.display()
+    );
+    out
+}
+
+/// `verifyproblem` on every part of `package` but the statement, which needs LaTeX.
+fn verifyproblem(package: &Path, config: &Path) -> (i32, String) {
+    let args = [
+        ".",
+        "-p",
+        "config",
+        "data",
+        "submissions",
+        "validators",
+        "graders",
+    ];
+    run_tool(package, "verifyproblem", &args, config)
+}
+
 /// `bt validate` and `bt run` pass the 2025-09 package without a warning, and judge the
 /// accepted submission AC on every test.
 fn bapctools_accepts(problem: &str) {
@@ -79,18 +105,8 @@ fn bapctools_accepts(problem: &str) {
     let config = tempfile::tempdir().unwrap();
     pack(dir.path(), problem, problem, &[]);
     let package = dir.path().join(problem);
-    let (code, out) = run_tool(&package, "bt", &["validate", "--no-bar"], config.path());
-    assert_eq!(
-        (code, complaints(&out)),
-        (0, vec![]),
-        "bt validate {problem}:\n{out}"
-    );
-    let (code, out) = run_tool(&package, "bt", &["run", "--no-bar"], config.path());
-    assert_eq!(
-        (code, complaints(&out)),
-        (0, vec![]),
-        "bt run {problem}:\n{out}"
-    );
+    bt(&package, "validate", config.path());
+    let out = bt(&package, "run", config.path());
     assert!(
         out.contains(&format!("accepted/{problem}.cpp")) && out.contains(" AC "),
         "{out}"
@@ -103,28 +119,16 @@ fn problemtools_accepts(problem: &str) {
     let dir = tempfile::tempdir().unwrap();
     let config = tempfile::tempdir().unwrap();
     pack(dir.path(), problem, problem, &["--icpc-version", "legacy"]);
-    let args = [
-        ".",
-        "-p",
-        "config",
-        "data",
-        "submissions",
-        "validators",
-        "graders",
-    ];
     let package = dir.path().join(problem);
-    let (code, out) = run_tool(&package, "verifyproblem", &args, config.path());
+    let (code, out) = verifyproblem(&package, config.path());
     assert_eq!(code, 0, "verifyproblem {problem}:\n{out}");
-    assert!(
-        out.contains(&format!("{problem} tested: 0 errors")),
-        "{out}"
-    );
+    assert_contains(&out, &format!("{problem} tested: 0 errors"));
     let warnings: Vec<&str> = complaints(&out)
         .into_iter()
         .filter(|l| !l.contains("License is 'unknown'"))
         .collect();
     assert_eq!(warnings, Vec::<&str>::new(), "{out}");
-    assert!(out.contains("AC"), "{out}");
+    assert_contains(&out, "AC");
 }
 
 #[test]
@@ -187,39 +191,20 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/setter/chess_greedy.cpp");
         std::fs::copy(greedy, wrong.join("greedy.cpp")).unwrap();
         let err = pack(d, "chess", folder, &["--force"]);
-        assert!(err.contains("left in place 3 files"), "{err}");
+        assert_contains(&err, "left in place 3 files");
         let yaml = std::fs::read_to_string(p.join("problem.yaml")).unwrap();
         assert!(yaml.ends_with(licence), "{yaml}");
-        assert!(
-            yaml.contains(&format!("problem_format_version: {version}\n")),
-            "{yaml}"
-        );
+        assert_contains(&yaml, &format!("problem_format_version: {version}\n"));
     }
-    let (code, out) = run_tool(
-        &d.join("chess"),
-        "bt",
-        &["validate", "--no-bar"],
-        config.path(),
-    );
-    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
-    let (code, out) = run_tool(&d.join("chess"), "bt", &["run", "--no-bar"], config.path());
-    assert_eq!((code, complaints(&out)), (0, vec![]), "{out}");
+    bt(&d.join("chess"), "validate", config.path());
+    let out = bt(&d.join("chess"), "run", config.path());
     assert!(
         out.contains("wrong_answer/greedy.cpp") && out.contains(" WA "),
         "{out}"
     );
-    let args = [
-        ".",
-        "-p",
-        "config",
-        "data",
-        "submissions",
-        "validators",
-        "graders",
-    ];
-    let (code, out) = run_tool(&d.join("legacy"), "verifyproblem", &args, config.path());
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("tested: 0 errors, 0 warnings"), "{out}");
+    assert_contains(&out, "tested: 0 errors, 0 warnings");
     assert!(
         out.contains("wrong_answer/greedy.cpp") && out.contains("WA"),
         "{out}"

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::util::{Duipai, require};
+use crate::util::{Duipai, assert_contains, require};
 
 /// The mean of n integers rounded down, the problem of these tests.
 const GEN_PY: &str = "\
@@ -116,8 +116,8 @@ fn stress_finds_the_bug_with_nothing_but_the_program() {
     let dir = problem_folder(Some(SETTINGS));
     let d = dir.path();
     let report = stress(d).program(["sol.cpp"]).run().code(1).stdout();
-    assert!(report.contains("stressing sol.cpp on avg"), "{report}");
-    assert!(report.contains("WA expected"), "{report}");
+    assert_contains(&report, "stressing sol.cpp on avg");
+    assert_contains(&report, "WA expected");
     let failures = d.join("duipai-failures");
     let saved = saved_inputs(&failures);
     assert_eq!(saved.len(), 1, "{saved:?}");
@@ -133,11 +133,7 @@ fn stress_finds_the_bug_with_nothing_but_the_program() {
         .program(["good.cpp"])
         .run()
         .success();
-    assert!(
-        out.stdout().contains("all of them pass now"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "all of them pass now");
 }
 
 #[test]
@@ -169,11 +165,7 @@ fn flags_typed_override_the_file() {
     // `test` takes the problem from the file and the directory typed.
     let test = || duipai(d).args(["test", "duipai-failures"]);
     let out = test().program(["good.cpp"]).run().success();
-    assert!(
-        out.stdout().contains("testing good.cpp on 1 case"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "testing good.cpp on 1 case");
     // A wall-clock limit typed wins over the file's 3 s.
     std::fs::write(
         d.join("slow.py"),
@@ -187,11 +179,7 @@ fn flags_typed_override_the_file() {
         .program(slow)
         .run()
         .code(1);
-    assert!(
-        typed_limit.stdout().contains("TLE"),
-        "{}",
-        typed_limit.stdout()
-    );
+    assert_contains(&typed_limit.stdout(), "TLE");
 }
 
 #[test]
@@ -240,7 +228,7 @@ fn errors_in_the_file_are_positioned() {
         .program(["sol.cpp"])
         .run()
         .code(2);
-    assert!(out.stderr().contains("missing.toml"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "missing.toml");
 }
 
 #[test]
@@ -254,16 +242,16 @@ fn init_writes_a_file_that_then_works() {
     }
     duipai(&d).arg("init").run().success();
     let written = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
-    assert!(written.contains("\nproblem = \"avg\"\n"), "{written}");
-    assert!(written.contains("\ngenerator = \"gen.py\""), "{written}");
-    assert!(written.contains("\nreference = \"brute.py\""), "{written}");
-    assert!(written.contains("# time-limit = "), "{written}");
+    assert_contains(&written, "\nproblem = \"avg\"\n");
+    assert_contains(&written, "\ngenerator = \"gen.py\"");
+    assert_contains(&written, "\nreference = \"brute.py\"");
+    assert_contains(&written, "# time-limit = ");
     let out = stress(&d).program(["sol.cpp"]).run().code(1);
-    assert!(out.stdout().contains("WA expected"), "{}", out.stdout());
+    assert_contains(&out.stdout(), "WA expected");
     // Never over an existing file.
     std::fs::write(d.join("duipai.toml"), "# mine\n").unwrap();
     let out = duipai(&d).args(["init", "other"]).run().code(2);
-    assert!(out.stderr().contains("already exists"), "{}", out.stderr());
+    assert_contains(&out.stderr(), "already exists");
     assert_eq!(
         std::fs::read_to_string(d.join("duipai.toml")).unwrap(),
         "# mine\n"
@@ -309,11 +297,7 @@ fn failures_are_listed_and_pruned() {
     // A missing program is reported before anything runs, and nothing is removed.
     let prune = || duipai(d).args(["failures", "--prune-passing"]);
     let out = prune().program(["missing.cpp"]).run().code(2);
-    assert!(
-        out.stderr().contains("cannot read missing.cpp"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "cannot read missing.cpp");
     assert!(!out.stdout().contains("re-running"), "{}", out.stdout());
     let out = stress(d).program(["missing.cpp"]).run().code(2);
     assert!(!out.stdout().contains("replaying"), "{}", out.stdout());
@@ -321,25 +305,16 @@ fn failures_are_listed_and_pruned() {
 
     // Still failing: kept.
     let out = prune().program(["sol.cpp"]).run().code(1);
-    assert!(
-        out.stdout().contains("1 still failing; nothing removed"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "1 still failing; nothing removed");
     assert_eq!(saved_inputs(&failures), saved);
 
     // Passing now: its files go, and only those.
     let report = prune().program(["good.cpp"]).run().success().stdout();
-    assert!(
-        report.contains(&format!(
-            "removed duipai-failures/avg-{seed}.{{in,ans,out,err,meta}}"
-        )),
-        "{report}"
+    assert_contains(
+        &report,
+        &format!("removed duipai-failures/avg-{seed}.{{in,ans,out,err,meta}}"),
     );
-    assert!(
-        report.contains(&format!("avg-{seed}.original.{{")),
-        "{report}"
-    );
+    assert_contains(&report, &format!("avg-{seed}.original.{{"));
     let left: Vec<String> = std::fs::read_dir(&failures)
         .unwrap()
         .flatten()
@@ -347,11 +322,7 @@ fn failures_are_listed_and_pruned() {
         .collect();
     assert_eq!(left, ["notes.txt"]);
     let out = duipai(d).arg("failures").run();
-    assert!(
-        out.stdout().contains("no saved failures of avg"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "no saved failures of avg");
 
     // `stress --prune-passing` does the same with the cases it replays first.
     stress(d).program(["sol.cpp"]).run().code(1);
@@ -360,11 +331,7 @@ fn failures_are_listed_and_pruned() {
         .program(["good.cpp"])
         .run()
         .success();
-    assert!(
-        out.stdout().contains("removed duipai-failures/avg-"),
-        "{}",
-        out.stdout()
-    );
+    assert_contains(&out.stdout(), "removed duipai-failures/avg-");
     assert!(saved_inputs(&failures).is_empty());
 }
 
@@ -377,11 +344,11 @@ fn an_unknown_flag_gets_a_true_tip() {
         .run()
         .code(2)
         .stderr();
-    assert!(err.contains("unexpected argument '--frobnicate'"), "{err}");
+    assert_contains(&err, "unexpected argument '--frobnicate'");
     assert!(!err.contains("as a value, use"), "{err}");
-    assert!(
-        err.contains("to pass '--frobnicate' to the program, write it after the program"),
-        "{err}"
+    assert_contains(
+        &err,
+        "to pass '--frobnicate' to the program, write it after the program",
     );
 }
 
@@ -391,11 +358,7 @@ fn a_near_miss_of_a_game_is_pointed_out() {
     let d = dir.path();
     // Without a generator: an error that suggests the game.
     let out = stress(d).arg("chesss").program(["sol.cpp"]).run().code(2);
-    assert!(
-        out.stderr().contains("did you mean chess?"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "did you mean chess?");
     // With one: any name is allowed, so it is a note, and the run goes on.
     let external = |problem: &str| {
         stress(d)
@@ -406,16 +369,8 @@ fn a_near_miss_of_a_game_is_pointed_out() {
         .args(["--iterations", "2"])
         .run()
         .success();
-    assert!(
-        out.stderr().contains("note: \"chesss\""),
-        "{}",
-        out.stderr()
-    );
-    assert!(
-        out.stderr().contains("did you mean chess?"),
-        "{}",
-        out.stderr()
-    );
+    assert_contains(&out.stderr(), "note: \"chesss\"");
+    assert_contains(&out.stderr(), "did you mean chess?");
     // A name far from every game gets no note.
     let out = external("avg").args(["--iterations", "1"]).run();
     assert!(!out.stderr().contains("did you mean"), "{}", out.stderr());

@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use duipai::problem::{Problem, SHOOTING, ShootingProblem};
+use duipai::problem::{SHOOTING, ShootingProblem};
 
-use crate::util::{Duipai, fixture, require};
+use crate::util::{Duipai, assert_contains, fixture, parse_file, require};
 
 /// Boards on which single precision prints a different 6th decimal than the exact answer
 /// (0.525835 for 0.525834 on the first), found by running the single-precision program on
@@ -58,12 +58,20 @@ int main() {
 }
 "#;
 
-fn cpp_single_precision() -> String {
-    CPP_RIGHT.replace("typedef double num;", "typedef float num;")
-}
-
-fn cpp_two_decimals() -> String {
-    CPP_RIGHT.replace("%.6f", "%.2f")
+/// Writes in `dir` the right C++ program `right.cpp`, the same in single precision `f32.cpp`,
+/// and the same printing two decimals `two.cpp`.
+fn write_cpp_programs(dir: &Path) {
+    let programs = [
+        ("right.cpp", CPP_RIGHT.to_string()),
+        (
+            "f32.cpp",
+            CPP_RIGHT.replace("typedef double num;", "typedef float num;"),
+        ),
+        ("two.cpp", CPP_RIGHT.replace("%.6f", "%.2f")),
+    ];
+    for (name, source) in programs {
+        std::fs::write(dir.join(name), source).unwrap();
+    }
 }
 
 /// `duipai` in `dir`, with a compile cache of its own.
@@ -104,8 +112,8 @@ fn the_typical_wrong_solutions_are_found_and_minimized() {
             .json();
         assert_eq!(report["verdict"], "WA", "{bug}");
         assert_eq!(report["one_minimal"], true, "{bug}");
-        let text = std::fs::read(dir.path().join(report["input"].as_str().unwrap())).unwrap();
-        let file = SHOOTING.parse(&text, &SHOOTING.default_bounds()).unwrap();
+        let input = dir.path().join(report["input"].as_str().unwrap());
+        let file = parse_file(&SHOOTING, &input);
         let cases = file.cases_of::<ShootingProblem>().unwrap();
         assert_eq!(cases.len(), 1, "{bug}: one case is enough");
         assert!(cases[0].blocks() <= blocks, "{bug}: {:?}", cases[0]);
@@ -143,9 +151,7 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
-    std::fs::write(path.join("f32.cpp"), cpp_single_precision()).unwrap();
-    std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
+    write_cpp_programs(path);
     differing_boards(path);
 
     let test = |program: &str| {
@@ -156,12 +162,9 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
     };
     test("f32.cpp").success();
     let two_run = test("two.cpp").code(1);
-    assert!(
-        two_run
-            .stdout()
-            .contains("case 1 of 6: expected 0.525834, found 0.53"),
-        "{}",
-        two_run.stdout()
+    assert_contains(
+        &two_run.stdout(),
+        "case 1 of 6: expected 0.525834, found 0.53",
     );
 
     // Stress: single precision survives, two decimals are caught on the smallest board.
@@ -187,9 +190,7 @@ fn the_icpc_pack_judges_single_precision_and_two_decimals_as_test_does() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path();
-    std::fs::write(path.join("right.cpp"), CPP_RIGHT).unwrap();
-    std::fs::write(path.join("f32.cpp"), cpp_single_precision()).unwrap();
-    std::fs::write(path.join("two.cpp"), cpp_two_decimals()).unwrap();
+    write_cpp_programs(path);
     Duipai::in_dir(path)
         .args(["pack", "shooting", "--out", "p", "--layout", "icpc"])
         .run()
@@ -221,30 +222,22 @@ fn validate_and_solve_speak_the_games_terms() {
         .run()
         .code(1);
     let text = format!("{}{}", out.stdout(), out.stderr());
-    assert!(
-        text.contains(
-            "bad.in:4:7: heights 3 1 3 are not unimodal: the perimeter would exceed the \
-             bounding rectangle's"
-        ),
-        "{text}"
+    assert_contains(
+        &text,
+        "bad.in:4:7: heights 3 1 3 are not unimodal: the perimeter would exceed the \
+         bounding rectangle's",
     );
-    assert!(
-        text.contains("flat.in:2:1: all 2 heights are 3: the battlefield is a rectangle"),
-        "{text}"
+    assert_contains(
+        &text,
+        "flat.in:2:1: all 2 heights are 3: the battlefield is a rectangle",
     );
-    assert!(text.contains("good.in: ok"), "{text}");
+    assert_contains(&text, "good.in: ok");
     let text = Duipai::in_dir(dir.path())
         .args(["solve", "shooting", "good.in", "--explain"])
         .run()
         .success()
         .stdout();
     assert!(text.starts_with("0.555556\n"), "{text}");
-    assert!(
-        text.contains("Best first shot: row 1 from the right"),
-        "{text}"
-    );
-    assert!(
-        text.contains("power 2: hits columns 3, 2 -> heights 2 0 0"),
-        "{text}"
-    );
+    assert_contains(&text, "Best first shot: row 1 from the right");
+    assert_contains(&text, "power 2: hits columns 3, 2 -> heights 2 0 0");
 }

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::util::Duipai;
+use crate::util::{Duipai, assert_contains};
 
 /// `duipai test` in `dir` on the chess sample, with a 500 ms CPU limit and a minute of wall
 /// clock, of the fixture burning `burn_ms` of CPU time.
@@ -58,7 +58,7 @@ fn a_run_over_the_limit_reports_every_time_measured() {
     // over the limit every time.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
     assert_eq!(line.matches(" s,").count(), 2, "{line}");
-    assert!(line.contains("(limit 0.500 s)"), "{line}");
+    assert_contains(line, "(limit 0.500 s)");
 }
 
 #[test]

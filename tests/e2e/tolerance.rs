@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use crate::util::{Duipai, Ran, require};
+use crate::util::{Duipai, Ran, assert_contains, require};
 
 fn write(dir: &Path, files: &[(&str, &str)]) {
     for (name, text) in files {
@@ -117,12 +117,10 @@ fn the_flags_are_refused_for_games_with_their_own_comparison() {
             .stderr()
     };
     let err = refused(&["stress", "chess", "--tolerance", "1e-6"]);
-    assert!(
-        err.contains(
-            "--tolerance is for problems duipai does not know; chess's answers are compared \
-             as integers, exactly"
-        ),
-        "{err}"
+    assert_contains(
+        &err,
+        "--tolerance is for problems duipai does not know; chess's answers are compared \
+         as integers, exactly",
     );
     let err = refused(&["stress", "shooting", "--ignore-case"]);
     assert!(err.contains("compared as real numbers within 1e-6"));

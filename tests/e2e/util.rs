@@ -6,6 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use duipai::problem::{Instance, Problem};
+
+/// The stored chess cases, the statement's sample `01-sample.in` among them.
+pub const CHESS_CASES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess");
+
 /// The `duipai` binary built for this test run.
 pub fn duipai() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_duipai"))
@@ -93,6 +98,20 @@ pub fn with_shared_cache(dir: &Path, cache: &str) -> Duipai {
         )
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
+}
+
+/// Reads and parses a saved input of `problem` with the default bounds: it must be valid.
+pub fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    problem
+        .parse(&bytes, &problem.default_bounds())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Fails the test unless `text` contains `needle`, showing both.
+#[track_caller]
+pub fn assert_contains(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} is not in:\n{text}");
 }
 
 /// The case objects of a `test --json` summary.
@@ -514,6 +533,21 @@ impl Drop for Background {
             let _ = self.child.wait();
         }
     }
+}
+
+/// Writes `text` to `path`, executable (mode 755).
+pub fn write_executable(path: &Path, text: impl AsRef<[u8]>) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("chmod {}: {e}", path.display()));
+}
+
+/// Writes the shell script `#!/bin/sh`, `body` as `dir/name`, executable; returns its path.
+pub fn write_sh(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let path = dir.join(name);
+    write_executable(&path, format!("#!/bin/sh\n{body}\n"));
+    path
 }
 
 /// Waits until a file just written can be executed: while another thread of the tests starts

@@ -221,6 +221,19 @@ impl BoundsArgs {
         }
         Ok(bounds)
     }
+
+    /// [`BoundsArgs::resolve`] for the problem named `name`; `None` for a problem duipai does
+    /// not know, which has no bounds to override.
+    pub fn resolve_named(&self, name: &str) -> anyhow::Result<Option<Bounds>> {
+        match problem::by_name(name) {
+            Some(known) => self.resolve(known).map(Some),
+            None if self.is_set() => anyhow::bail!(
+                "the --bound-* flags are for the problems duipai knows; {} is not one",
+                crate::text::quote(name)
+            ),
+            None => Ok(None),
+        }
+    }
 }
 
 /// What `duipai gen GAME --help` adds for that game: its parameters, bounds and families,

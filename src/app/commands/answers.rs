@@ -9,21 +9,13 @@ use crate::app::ui::jobs;
 use crate::app::{interrupt, programs};
 use crate::judge::ProcessRunner;
 use crate::suite::{self, Reference};
-use crate::text::program_name;
-use crate::text::{plural, quote};
+use crate::text::{plural, program_name};
 
 pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
     interrupt::install();
     let problem = args.problem.as_str();
     let known = crate::problem::by_name(problem);
-    let bounds = match known {
-        Some(known) => Some(args.bounds.resolve(known)?),
-        None if args.bounds.is_set() => bail!(
-            "the --bound-* flags are for the problems duipai knows; {} is not one",
-            quote(problem)
-        ),
-        None => None,
-    };
+    let bounds = args.bounds.resolve_named(problem)?;
     let typed = args.reference.as_ref().map(|r| r.0.as_slice());
     let command = match typed {
         Some(typed) => Some(programs::ready(typed, &args.compilers, "reference")?),

@@ -204,14 +204,7 @@ fn collect(
 ) -> anyhow::Result<Vec<suite::StoredCase>> {
     let problem = args.problem.as_str();
     let known = crate::problem::by_name(problem);
-    let bounds = match known {
-        Some(known) => Some(args.bounds.resolve(known)?),
-        None if args.bounds.is_set() => bail!(
-            "the --bound-* flags are for the problems duipai knows; {} is not one",
-            crate::text::quote(problem)
-        ),
-        None => None,
-    };
+    let bounds = args.bounds.resolve_named(problem)?;
     let compilers = &args.judging.compilers;
     let typed = args.judging.reference.as_ref().map(|r| r.0.as_slice());
     let command = match typed {
