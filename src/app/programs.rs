@@ -61,7 +61,7 @@ fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
         anyhow::bail!(
             "cannot start the {role} {shown}: a name without a slash is looked up in PATH, \
              which has no such program, and the file {shown} here is not executable (chmod +x \
-             it, or name its interpreter: -- sh {shown})"
+             it, or put its interpreter before it: sh {shown})"
         );
     }
     anyhow::bail!(
