@@ -61,21 +61,11 @@ pub(crate) fn is_sanitized(program: &OsStr) -> bool {
         meta.modified().unwrap_or(SystemTime::UNIX_EPOCH),
         meta.len(),
     );
-    if let Some(&answer) = KNOWN
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    let mut known = KNOWN.lock().unwrap_or_else(|e| e.into_inner());
+    *known
         .get_or_insert_with(HashMap::new)
-        .get(&identity)
-    {
-        return answer;
-    }
-    let answer = has_marker(&path);
-    KNOWN
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(HashMap::new)
-        .insert(identity, answer);
-    answer
+        .entry(identity)
+        .or_insert_with(|| has_marker(&path))
 }
 
 fn has_marker(path: &Path) -> bool {
