@@ -221,10 +221,7 @@ impl<'a, S: Clone + Sync + 'a> Candidates<'a, S> {
     }
 
     /// Each candidate turned into another type.
-    pub fn map<T: Clone + Sync + 'a>(
-        self,
-        f: impl Fn(S) -> T + Sync + 'a,
-    ) -> Candidates<'a, T> {
+    pub fn map<T: Clone + Sync + 'a>(self, f: impl Fn(S) -> T + Sync + 'a) -> Candidates<'a, T> {
         Candidates {
             len: self.len,
             make: Box::new(move |i| (self.make)(i).map(&f)),

@@ -24,8 +24,8 @@ use std::collections::HashMap;
 use std::hash::Hasher;
 use std::time::{Duration, Instant};
 
-pub use crate::problem::shrink::Candidates;
 use crate::problem::Instance;
+pub use crate::problem::shrink::Candidates;
 use crate::problem::shrink::ChunkLevels;
 
 /// A case the minimizer can reduce.
@@ -300,8 +300,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                 }
                 at += 1;
             }
-            for ((index, case, _), result) in batch.iter().zip(self.probe_batch(current, &batch))
-            {
+            for ((index, case, _), result) in batch.iter().zip(self.probe_batch(current, &batch)) {
                 match result {
                     Some(Probe::Fails(payload)) => return Some((*index, case.clone(), payload)),
                     Some(Probe::Passes) => {}
