@@ -18,6 +18,9 @@ const BEFORE: usize = 2;
 const FROM: usize = 3;
 /// Lines shown from the end of a text.
 const TAIL: usize = 2;
+/// A text of at most this many lines is shown whole (each line still cut at [`LINE_BYTES`]):
+/// a board, or the answers of a file of cases, reads better whole than in pieces.
+pub const WHOLE_LINES: usize = 30;
 
 /// One line of a text as an excerpt keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,6 +140,8 @@ impl<R: Read> Scanner<R> {
 /// lines from the first difference on, and the tail.
 #[derive(Default)]
 struct Keeper {
+    /// Every line, while there are at most [`WHOLE_LINES`].
+    all: Vec<Line>,
     head: Vec<Line>,
     before: VecDeque<Line>,
     from: Vec<Line>,
@@ -150,6 +155,9 @@ impl Keeper {
             text: String::from_utf8_lossy(&scanned.head).into_owned(),
             cut: scanned.len - scanned.head.len() as u64,
         };
+        if (number as usize) < WHOLE_LINES {
+            self.all.push(line.clone());
+        }
         if (number as usize) < HEAD {
             self.head.push(line.clone());
         }
@@ -170,6 +178,13 @@ impl Keeper {
     }
 
     fn excerpt(self, total_lines: u64, total_bytes: u64, differing: Option<u64>) -> Excerpt {
+        if total_lines as usize <= WHOLE_LINES {
+            return Excerpt {
+                lines: self.all,
+                total_lines,
+                total_bytes,
+            };
+        }
         let mut lines: Vec<Line> = self.head;
         if differing.is_some() {
             lines.extend(self.before);
@@ -336,6 +351,14 @@ mod tests {
             .collect();
         assert_eq!(window, ["149998", "149999", "x", "150001", "150002"]);
         assert_eq!(c.expected.lines.len(), HEAD + BEFORE + FROM + TAIL);
+    }
+
+    #[test]
+    fn a_text_of_a_few_dozen_lines_is_whole() {
+        let text = lines(WHOLE_LINES as u64, |i| i.to_string());
+        assert!(excerpt(text.as_bytes()).is_whole());
+        let text = lines(WHOLE_LINES as u64 + 1, |i| i.to_string());
+        assert!(!excerpt(text.as_bytes()).is_whole());
     }
 
     #[test]

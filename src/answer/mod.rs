@@ -144,7 +144,7 @@ impl Expected {
     pub fn tokens(bytes: &[u8], rule: Rule) -> Expected {
         let text = String::from_utf8_lossy(bytes).into_owned();
         Expected {
-            cases: vec![0..text.len()],
+            cases: std::iter::once(0..text.len()).collect(),
             text,
             rule,
             numbered: false,

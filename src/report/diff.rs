@@ -23,20 +23,25 @@ pub fn unified(shown: &Compared, styles: &Styles) -> String {
         .timeout(Duration::from_millis(200))
         .diff_lines(want.as_str(), got.as_str());
     let mut rendered = String::new();
+    // Sizes only where the texts are too long to show whole.
     let sizes = |e: &Excerpt| {
-        format!(
-            "({}, {})",
-            crate::text::plural(e.total_lines, "line"),
-            crate::text::bytes(e.total_bytes)
-        )
+        if e.is_whole() {
+            String::new()
+        } else {
+            format!(
+                " ({}, {})",
+                crate::text::plural(e.total_lines, "line"),
+                crate::text::bytes(e.total_bytes)
+            )
+        }
     };
     rendered.push_str(&paint(
-        &format!("--- expected {}", sizes(&shown.expected)),
+        &format!("--- expected{}", sizes(&shown.expected)),
         styles.diff_header,
     ));
     rendered.push('\n');
     rendered.push_str(&paint(
-        &format!("+++ actual {}", sizes(&shown.actual)),
+        &format!("+++ actual{}", sizes(&shown.actual)),
         styles.diff_header,
     ));
     rendered.push('\n');
@@ -97,7 +102,7 @@ mod tests {
     fn shows_both_sides() {
         assert_eq!(
             diff("2\n", "3\n", &Styles::plain()),
-            "--- expected (1 line, 2 B)\n+++ actual (1 line, 2 B)\n@@ line 1 @@\n-2\n+3\n"
+            "--- expected\n+++ actual\n@@ line 1 @@\n-2\n+3\n"
         );
     }
 

@@ -119,15 +119,24 @@ pub fn expected_text(answer_text: &str) -> String {
 /// first difference when the case was compared, else the expected answer's excerpt and the
 /// output's start.
 pub fn shown_texts(answer_text: &str, outcome: &crate::judge::CaseOutcome) -> (String, String) {
+    let stdout = &outcome.execution.stdout;
+    let whole_output = || actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
     match &outcome.shown {
-        Some(shown) => (
-            shown.expected.render().trim_end().to_string(),
-            shown.actual.render().trim_end().to_string(),
-        ),
-        None => (
-            expected_text(answer_text),
-            actual_text(&outcome.execution.stdout.head(ACTUAL_SHOWN_BYTES)),
-        ),
+        Some(shown) => {
+            let expected = if shown.expected.is_whole() {
+                answer_text.trim_end().to_string()
+            } else {
+                shown.expected.render().trim_end().to_string()
+            };
+            // A short output as the program printed it; a long one in excerpts.
+            let actual = if shown.actual.is_whole() && stdout.len() <= ACTUAL_SHOWN_BYTES as u64 {
+                whole_output()
+            } else {
+                shown.actual.render().trim_end().to_string()
+            };
+            (expected, actual)
+        }
+        None => (expected_text(answer_text), whole_output()),
     }
 }
 

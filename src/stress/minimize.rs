@@ -365,12 +365,20 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             return false;
         }
         let sign = v.signum();
-        let zero = Candidates::built(vec![current.with_values(&[(slot, 0)])]);
-        if let Some((_, case, payload)) = self.first_failing(current, &zero, 0) {
+        // 0, then the smallest magnitudes: a bug that depends on parity or on a value being
+        // nonzero is not monotone, and bisection alone would stop anywhere.
+        let magnitude = v.unsigned_abs().min(i64::MAX as u64) as i64;
+        let small: Vec<S> = [0, 1, 2]
+            .into_iter()
+            .filter(|&m| m < magnitude)
+            .map(|m| current.with_values(&[(slot, sign * m)]))
+            .collect();
+        if let Some((_, case, payload)) = self.first_failing(current, &Candidates::built(small), 0)
+        {
             self.accept(current, case, payload);
             return true;
         }
-        let (mut lo, mut hi) = (0i64, v.unsigned_abs().min(i64::MAX as u64) as i64);
+        let (mut lo, mut hi) = (2i64.min(magnitude - 1).max(0), magnitude);
         let mut best: Option<(S, P)> = None;
         while hi - lo > 1 && !self.out_of_time() {
             let mids = speculated_mids(lo, hi, self.jobs);
@@ -437,7 +445,8 @@ fn speculated_mids(lo: i64, hi: i64, jobs: usize) -> Vec<i64> {
 
 /// Every value lowered at once, keeping what comparisons between values see: all positive
 /// values shifted down so that the smallest becomes 1 (differences kept exactly), then all
-/// values halved toward 0 (order kept, up to ties). Bugs that compare values (greed, ties)
+/// values halved toward 0 (order kept, up to ties), then each value down to its parity (-1,
+/// 0 or 1). Bugs that compare values (greed, ties)
 /// then reach small numbers in a few steps, where one value at a time could not move
 /// without the others.
 fn all_values_lowered<S: Shrinkable>(case: &S) -> Candidates<'_, S> {
@@ -460,6 +469,10 @@ fn all_values_lowered<S: Shrinkable>(case: &S) -> Candidates<'_, S> {
     }
     if let Some(halved) = apply(&|v| v / 2) {
         out.push(halved);
+    }
+    // Each value down to its parity: bugs about odd and even values keep failing.
+    if let Some(parities) = apply(&|v| v % 2) {
+        out.push(parities);
     }
     Candidates::built(out)
 }
