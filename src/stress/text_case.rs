@@ -16,9 +16,9 @@
 //! is one copy of a flat token list, made only when the minimizer probes it.
 
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::minimize::{Candidates, Fingerprint, Shrinkable};
+use super::minimize::{Candidates, Shrinkable};
 use crate::problem::shrink::ChunkLevels;
 
 /// One token: a span of the original text, or a value the minimizer wrote.
@@ -40,9 +40,10 @@ pub struct TextCase {
     /// Whether candidates that only a validator can check are tried: single tokens dropped
     /// without their count (without a validator, such an input usually runs but is invalid).
     validated: bool,
-    /// The tokens that are values: fixed when the case's structure is made, kept while values
-    /// are lowered (a lowered value could otherwise start to look like a count).
-    values: Vec<usize>,
+    /// The tokens that are values: found once the case is asked for them (a candidate that is
+    /// only probed never is), then kept while values are lowered (a lowered value could
+    /// otherwise start to look like a count).
+    values: OnceLock<Arc<Vec<usize>>>,
 }
 
 impl PartialEq for TextCase {
@@ -125,22 +126,26 @@ impl TextCase {
         TextCase { validated, ..self }
     }
 
-    /// A case of these tokens and lines, its values found anew.
+    /// A case of these tokens and lines, its values to be found anew.
     fn of_parts(
         src: Arc<[u8]>,
         tokens: Vec<Token>,
         line_ends: Vec<usize>,
         validated: bool,
     ) -> TextCase {
-        let mut case = TextCase {
+        TextCase {
             src,
             tokens,
             line_ends,
             validated,
-            values: Vec::new(),
-        };
-        case.values = case.value_positions();
-        case
+            values: OnceLock::new(),
+        }
+    }
+
+    fn values(&self) -> &[usize] {
+        self.values
+            .get_or_init(|| Arc::new(self.value_positions()))
+            .as_slice()
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -477,9 +482,8 @@ const PASSES: usize = 5;
 
 impl Shrinkable for TextCase {
     fn fingerprint(&self) -> u64 {
-        let mut f = Fingerprint::new();
-        self.write(|bytes| f.write(bytes));
-        f.finish()
+        // One hash of the whole text: far cheaper than a hash fed token by token.
+        super::minimize::fingerprint(&self.to_bytes())
     }
 
     fn passes(&self) -> usize {
@@ -500,11 +504,11 @@ impl Shrinkable for TextCase {
     }
 
     fn slots(&self) -> usize {
-        self.values.len()
+        self.values().len()
     }
 
     fn value(&self, slot: usize) -> i64 {
-        self.values
+        self.values()
             .get(slot)
             .and_then(|&t| self.number(t))
             .unwrap_or(0)
@@ -513,7 +517,7 @@ impl Shrinkable for TextCase {
     fn with_values(&self, changes: &[(usize, i64)]) -> Self {
         let mut next = self.clone();
         for &(slot, value) in changes {
-            if let Some(&t) = self.values.get(slot) {
+            if let Some(&t) = self.values().get(slot) {
                 next.tokens[t] = Token::Int(value);
             }
         }
