@@ -236,8 +236,8 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         loop {
             self.stats.rounds += 1;
             let passes = current.passes();
-            for pass in 0..passes {
-                self.repeat(current, |case| case.pass(pass), &mut progress[pass]);
+            for (pass, part) in progress.iter_mut().take(passes).enumerate() {
+                self.repeat(current, |case| case.pass(pass), part);
             }
             self.repeat(current, all_values_lowered, &mut progress[passes]);
             self.repeat(current, values_zeroed, &mut progress[passes + 1]);
