@@ -71,14 +71,14 @@ fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
 }
 
 /// How outputs are decided: by the `--interactor` the program talks with, or by the
-/// `--checker` (its source compiled first), under the generous limits of helpers derived from
-/// the program's `limits`, else by comparing them with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
+/// `--checker` (its source compiled first), under the generous `helper_limits`, else by
+/// comparing them with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
 /// checker alone decides, and they would silently do nothing.
 pub fn decider(
     checker: &CheckerArgs,
     compare: &CompareArgs,
     compilers: &[CompilerOverride],
-    limits: &Limits,
+    helper_limits: &Limits,
 ) -> anyhow::Result<Decider> {
     if let Some(command) = &checker.interactor {
         if let Some(flag) = compare.first_flag() {
@@ -90,7 +90,7 @@ pub fn decider(
         return Ok(Decider::Interactor(Interactor {
             command: ready(&command.0, compilers, "interactor")?,
             name: crate::text::program_name(&command.0),
-            limits: crate::judge::helper::helper_limits(limits),
+            limits: *helper_limits,
         }));
     }
     let Some(command) = &checker.checker else {
@@ -106,7 +106,7 @@ pub fn decider(
         command: ready(&command.0, compilers, "checker")?,
         name: crate::text::program_name(&command.0),
         protocol: checker.checker_protocol.into(),
-        limits: crate::judge::helper::helper_limits(limits),
+        limits: *helper_limits,
     }))
 }
 

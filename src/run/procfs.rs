@@ -468,6 +468,55 @@ pub fn summarize(members: &[ProcStat]) -> GroupSample {
     sample
 }
 
+/// Whether process `pid` waits for input: some thread of it is blocked reading its
+/// standard input (`read` or `readv` on descriptor 0) or waiting in `poll`, `select` or
+/// `epoll` (on what, `/proc` does not say: counted as input). `None` when it cannot be told
+/// (the process is gone, or `/proc/PID/task/TID/syscall` is not readable to the harness).
+pub fn waits_for_input(pid: i32) -> Option<bool> {
+    let tasks = fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut known = false;
+    let mut buf = Vec::with_capacity(256);
+    for task in tasks.flatten() {
+        let path = format!(
+            "/proc/{pid}/task/{}/syscall",
+            task.file_name().to_string_lossy()
+        );
+        if read_proc(&path, &mut buf).is_none() {
+            continue;
+        }
+        known = true;
+        if blocked_on_input(&String::from_utf8_lossy(&buf)) {
+            return Some(true);
+        }
+    }
+    known.then_some(false)
+}
+
+/// Whether a `/proc/.../syscall` line (`NR ARG0 ARG1 ...`, or `running`) shows a read of
+/// descriptor 0 or a wait for any descriptor.
+fn blocked_on_input(line: &str) -> bool {
+    let mut fields = line.split_ascii_whitespace();
+    let (Some(nr), Some(fd)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    let Ok(nr) = nr.parse::<i64>() else {
+        return false;
+    };
+    let reads = [libc::SYS_read, libc::SYS_readv];
+    #[cfg(target_arch = "x86_64")]
+    let waits = [
+        libc::SYS_ppoll,
+        libc::SYS_pselect6,
+        libc::SYS_epoll_pwait,
+        libc::SYS_poll,
+        libc::SYS_select,
+        libc::SYS_epoll_wait,
+    ];
+    #[cfg(not(target_arch = "x86_64"))]
+    let waits = [libc::SYS_ppoll, libc::SYS_pselect6, libc::SYS_epoll_pwait];
+    (reads.contains(&nr) && fd == "0x0") || waits.contains(&nr)
+}
+
 /// The live processes (zombies excluded) whose process group is `pgid`: what a caller checks
 /// to be sure nothing of a run survived it.
 pub fn live_group_members(pgid: i32) -> Vec<i32> {
@@ -502,6 +551,29 @@ mod tests {
         let status = "Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    1234 kB\nVmRSS:\t 1000 kB\n";
         assert_eq!(parse_kib_field(status, "VmHWM:"), Some(1234 * 1024));
         assert_eq!(parse_kib_field(status, "VmSwap:"), None);
+    }
+
+    #[test]
+    fn reads_of_stdin_and_waits_are_waiting_for_input() {
+        let read = format!(
+            "{} 0x0 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_read
+        );
+        assert!(blocked_on_input(&read));
+        let other_fd = format!(
+            "{} 0x3 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_read
+        );
+        assert!(!blocked_on_input(&other_fd));
+        let sleep = format!(
+            "{} 0x0 0x0 0x7ffd 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_clock_nanosleep
+        );
+        assert!(!blocked_on_input(&sleep));
+        assert!(!blocked_on_input("running"));
+        // SAFETY: getpid has no preconditions.
+        let me = unsafe { libc::getpid() };
+        assert!(waits_for_input(me).is_some());
     }
 
     #[test]

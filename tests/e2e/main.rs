@@ -1,6 +1,7 @@
 //! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
+mod blame;
 mod calibration;
 mod checkers;
 mod cli;

@@ -93,7 +93,13 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     let limits = args.limits.resolve_named(problem);
     let known = crate::problem::by_name(problem);
     let rule = args.compare.rule(known)?;
-    let decider = programs::decider(&args.checker, &args.compare, &args.compilers, &limits)?;
+    let helper_limits = args.limits.helpers(&limits);
+    let decider = programs::decider(
+        &args.checker,
+        &args.compare,
+        &args.compilers,
+        &helper_limits,
+    )?;
     let cases = suite::collect_saved(&args.save, problem, rule)?;
     let out = Human::new(false);
     if cases.is_empty() {

@@ -113,7 +113,7 @@ fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
         &judging.checker,
         &judging.compare,
         compilers,
-        &config.limits,
+        &config.helper_limits,
     )?;
     Ok(config)
 }
@@ -528,6 +528,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         source,
         oracle,
         program: args.program.clone(),
+        helper_limits: args.judging.limits.helpers(&limits),
         limits,
         io,
         seeds,

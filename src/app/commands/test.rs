@@ -60,7 +60,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         &judging.checker,
         &judging.compare,
         &judging.compilers,
-        &limits,
+        &judging.limits.helpers(&limits),
     )?;
     let cases = collect(args, &runner, &limits, jobs)?;
 
@@ -209,7 +209,7 @@ fn collect(
         None => None,
     };
     let name = typed.map(program_name).unwrap_or_default();
-    let reference_limits = crate::judge::helper::helper_limits(limits);
+    let reference_limits = args.judging.limits.helpers(limits);
     let rule = args.judging.compare.rule(known)?;
     let reference = command.as_deref().map(|command| suite::Reference {
         runner,
