@@ -431,6 +431,8 @@ impl Engine<'_> {
     ) -> anyhow::Result<PathBuf> {
         let dir = &self.config.save_dir;
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // What an earlier run killed while saving left half-written.
+        crate::fsutil::remove_stale_temporaries(dir, 0);
         let original_stem = if shrinking {
             format!("{stem}.original")
         } else {

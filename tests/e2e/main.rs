@@ -13,6 +13,7 @@ mod fishhead;
 mod flags;
 mod gems;
 mod hostile;
+mod integrity;
 mod interactive;
 mod judging;
 mod load;

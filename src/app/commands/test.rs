@@ -10,6 +10,7 @@ use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, programs, watch};
 use crate::judge::CaseOutcome;
+use crate::pack::manifest::Manifest;
 use crate::report::{self, CaseRecord, json, junit};
 use crate::suite::{self, SuiteRun};
 use crate::text::program_name;
@@ -47,6 +48,16 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let judging = &args.judging;
     if let Some(path) = &judging.junit {
         junit::check_report_path(path)?;
+    }
+    if !args.allow_incomplete
+        && let Some((manifest, pack)) = Manifest::incomplete_pack_at(&args.dir)
+    {
+        bail!(
+            "{} marks {pack} incomplete (its packing was interrupted or failed), so its tests \
+             may not all be there: pack it again, or pass --allow-incomplete to judge what is \
+             there",
+            manifest.display()
+        );
     }
     let limits = judging.limits.resolve_named(problem);
     let io = judging.run.io_mode_named(problem);
