@@ -191,8 +191,9 @@ pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
 
 /// The hint for a program that printed nothing where its answer is read (stdout, or the
 /// output file under `--file-io`) and was not accepted for it: it probably reads or writes
-/// files of its own. When `NAME.out` appeared in the working directory since `started`
-/// (whatever the verdict: such a program may wait for input it never gets), it uses the
+/// files of its own. When `NAME.out` appeared in the working directory since `started`, or
+/// in its scratch directory (whatever the verdict: such a program may wait for input it
+/// never gets), it uses the
 /// contest's file I/O. Otherwise, after a clean exit, it may read a file such as `input.txt`
 /// unless `ONLINE_JUDGE` is defined, as contestants' programs often do: the hint names both
 /// ways out.
@@ -207,7 +208,8 @@ pub fn silent_program_hint(
         return None;
     }
     let file = format!("{name}.out");
-    if !file_io && written_since(Path::new(&file), started) {
+    let left = execution.left_files.contains(&file);
+    if !file_io && (left || written_since(Path::new(&file), started)) {
         return Some(format!(
             "hint: the program printed nothing but wrote {file}: it uses the contest's file \
              I/O; run it with --file-io"

@@ -114,6 +114,15 @@ impl Runner for ProcessRunner {
         crate::run::run(program, input, limits, io)
     }
 
+    fn run_helper(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+    ) -> Result<Execution, RunError> {
+        crate::run::run_helper(command, input, limits)
+    }
+
     fn interact(
         &self,
         program: &[OsString],

@@ -18,6 +18,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
 use super::cancel::RunEntry;
+use super::contain::Role;
 use super::error::{RunError, setup_error};
 use super::limits::{Limit, Limits};
 use super::party::{Ends, Output, Party};
@@ -210,17 +211,34 @@ pub(crate) fn interact_until(
     };
     let program_entry = RunEntry::begin();
     let judge_entry = RunEntry::begin();
+    // Contained, the program runs in a scratch directory, as every program under test.
+    let scratch = match super::contain::contained() {
+        true => Some(
+            super::scratch::Scratch::acquire()
+                .map_err(setup_error("cannot create a scratch working directory"))?,
+        ),
+        false => None,
+    };
+    let (exe_path, args) = match &scratch {
+        Some(_) => (
+            super::command::resolve_program(exe).into_os_string(),
+            super::command::resolve_args(args, &[]),
+        ),
+        None => (exe.clone(), args.to_vec()),
+    };
     let program = Party::start(
         &program_entry,
+        Role::Program,
         exe,
-        exe,
-        args,
-        None,
+        &exe_path,
+        &args,
+        scratch.as_ref().map(super::scratch::Scratch::path),
         Stdin::Pipe,
         &stop_limits,
     )?;
     let judge = Party::start(
         &judge_entry,
+        Role::Helper,
         judge_exe,
         judge_exe,
         &judge_args,

@@ -11,6 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cancel::RunEntry;
+use super::clone::Setup;
+use super::contain::{self, Role};
 use super::error::RunError;
 use super::group::{self, Leader, kill_and_reap, rusage_cpu, tagged_for};
 use super::limits::{Limit, Limits, Rlimits, Usage, exceeded};
@@ -141,9 +143,11 @@ pub(crate) struct Settled {
 
 impl<'e> Party<'e> {
     /// Starts `exe_path` with `args` in `cwd` under `stop` (the limits it is stopped at), as
-    /// run `entry`'s program. `shown` names it in the error when it cannot start.
+    /// run `entry`'s program, of `role`. `shown` names it in the error when it cannot start.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         entry: &'e RunEntry,
+        role: Role,
         shown: &OsStr,
         exe_path: &OsStr,
         args: &[OsString],
@@ -160,13 +164,22 @@ impl<'e> Party<'e> {
         let rlimits = Rlimits::new(stop, !sanitizer::is_sanitized(exe_path))
             .with_tag(group::tag_rlimit(entry.id()));
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
-        let started =
-            spawn::spawn(exe_path, args, cwd, stdin, &run_var, &rlimits).map_err(|source| {
-                RunError::Spawn {
-                    program: shown.to_os_string(),
-                    source,
-                }
-            })?;
+        let contained = contain::contained();
+        let how = spawn::Launch {
+            role,
+            cwd,
+            stdin,
+            env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
+            setup: Setup {
+                session: contained,
+                ..Setup::default()
+            },
+            rlimits: &rlimits,
+        };
+        let started = spawn::spawn(exe_path, args, how).map_err(|source| RunError::Spawn {
+            program: shown.to_os_string(),
+            source,
+        })?;
         // The wall clock starts once the program has, when its `exec` returned (as the
         // process that started it saw it): the harness's own part of the start (a spawner's
         // turn, on a busy machine a wait for a CPU) is none of the program's time, but the
@@ -289,6 +302,7 @@ impl Settled {
             pgid: self.pgid,
             limits: *limits,
             output_file,
+            left_files: Vec::new(),
         }
     }
 }

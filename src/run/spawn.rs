@@ -11,7 +11,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Instant;
 
-use super::clone::{Program, Rlimit, Stage, candidates, cstring, dev_null, launch_here, pipe};
+use super::clone::{
+    Program, Rlimit, Setup, Stage, candidates, cstring, dev_null, launch_here, pipe,
+};
+use super::contain::Role;
 use super::spawner;
 
 /// Where the program's stdin comes from.
@@ -36,19 +39,30 @@ pub(crate) struct Started {
     pub start: Instant,
 }
 
-/// Starts `program` with `args`, in `cwd` (else the caller's directory), as the leader of a
-/// new process group, under `rlimits` (set in order, before `exec`), with `run_var`
-/// (`NAME=VALUE`) added to the harness's environment (replacing a variable of that name). A
-/// program name without a `/` is looked up in `PATH`. Returns once the program has been
-/// `exec`uted, or with the error that prevented it.
-pub(crate) fn spawn(
-    program: &OsStr,
-    args: &[OsString],
-    cwd: Option<&Path>,
-    stdin: Stdin,
-    run_var: &str,
-    rlimits: &[Rlimit],
-) -> io::Result<Started> {
+/// How a program is to be started besides its command line: as whose (`role`, which picks
+/// its spawner), in `cwd` (else the caller's directory), with the environment `env`, set up
+/// as `setup` says, under `rlimits` (set in order, before `exec`).
+pub(crate) struct Launch<'a> {
+    pub role: Role,
+    pub cwd: Option<&'a Path>,
+    pub stdin: Stdin,
+    pub env: Vec<std::ffi::CString>,
+    pub setup: Setup,
+    pub rlimits: &'a [Rlimit],
+}
+
+/// Starts `program` with `args` as `how` says, as the leader of a new process group (or
+/// session). A program name without a `/` is looked up in `PATH`. Returns once the program
+/// has been `exec`uted, or with the error that prevented it.
+pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Result<Started> {
+    let Launch {
+        role,
+        cwd,
+        stdin,
+        env,
+        setup,
+        rlimits,
+    } = how;
     let mut argv = Vec::with_capacity(args.len() + 1);
     argv.push(cstring(program.as_bytes())?);
     for arg in args {
@@ -57,9 +71,10 @@ pub(crate) fn spawn(
     let request = Program {
         candidates: candidates(program)?,
         argv,
-        run_var: cstring(run_var.as_bytes())?,
+        env,
         cwd: cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?,
         rlimits,
+        setup,
     };
     let (stdin_read, stdin_write) = match stdin {
         Stdin::Pipe => {
@@ -75,10 +90,10 @@ pub(crate) fn spawn(
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let (launched, maxrss_from_start) = match spawner::launch(&request, streams) {
+    let (launched, maxrss_from_start) = match spawner::launch(role, &request, streams) {
         Some(launched) => (launched, true),
         None => (
-            launch_here(&request, streams, -1).map(|pid| (pid, Instant::now())),
+            launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now())),
             false,
         ),
     };
@@ -108,6 +123,8 @@ fn stage_name(stage: Stage) -> &'static str {
     match stage {
         Stage::None | Stage::Exec => "cannot execute it",
         Stage::ProcessGroup => "cannot give it its own process group",
+        Stage::Cgroup => "cannot move it into its cgroup",
+        Stage::Credentials => "cannot drop its privileges to its box uid",
         Stage::Rlimit => "cannot set its resource limits",
         Stage::Streams => "cannot connect its standard streams",
         Stage::Directory => "cannot enter its working directory",
@@ -130,16 +147,28 @@ mod tests {
     use super::*;
     use std::io::Read;
 
+    /// How the tests start a program: from the harness's environment, and the variable
+    /// `DUIPAI_SPAWN_TEST=7`.
+    fn how(rlimits: &[Rlimit]) -> Launch<'_> {
+        Launch {
+            role: Role::Program,
+            cwd: None,
+            stdin: Stdin::Null,
+            env: crate::run::contain::environment(
+                Role::Program,
+                false,
+                None,
+                Some("DUIPAI_SPAWN_TEST=7"),
+                &[],
+            ),
+            setup: Setup::default(),
+            rlimits,
+        }
+    }
+
     fn run(program: &str, args: &[&str], rlimits: &[Rlimit]) -> io::Result<(Vec<u8>, i32)> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        let started = spawn(
-            OsStr::new(program),
-            &args,
-            None,
-            Stdin::Null,
-            "DUIPAI_SPAWN_TEST=7",
-            rlimits,
-        )?;
+        let started = spawn(OsStr::new(program), &args, how(rlimits))?;
         let mut out = Vec::new();
         std::fs::File::from(started.stdout).read_to_end(&mut out)?;
         let mut status = 0;
@@ -156,10 +185,7 @@ mod tests {
         let started = spawn(
             OsStr::new("cat"),
             &[OsString::from("/proc/self/stat")],
-            None,
-            Stdin::Null,
-            "DUIPAI_SPAWN_TEST=7",
-            &[],
+            how(&[]),
         )
         .expect("cat starts");
         assert!(started.maxrss_from_start, "started without a spawner");

@@ -662,10 +662,19 @@ impl Engine<'_> {
         }
         // Without a validator, an input the reference or the interactor fails on is not
         // valid.
-        // A reference or interactor that runs past its limits or prints nothing is broken
-        // whatever it is given: that stops minimization, never marks a candidate invalid.
+        // A reference or interactor that runs past its limits is broken whatever it is
+        // given: that stops minimization, never marks a candidate invalid. One that refuses
+        // a candidate (an error code, a crash) marks it invalid when nothing else checks
+        // validity. A reference that prints nothing on a candidate (on the case as found it
+        // printed an answer) gives no answer to judge by: the candidate is passed over.
         let invalid = |e: &anyhow::Error| {
-            case.instance.is_none() && self.checked_by_reference() && HelperFailed::is_refusal(e)
+            let silent = e
+                .downcast_ref::<HelperFailed>()
+                .is_some_and(|h| h.fault == Fault::Silent);
+            silent
+                || (case.instance.is_none()
+                    && self.checked_by_reference()
+                    && HelperFailed::is_refusal(e))
         };
         let expected = match self.expected(case) {
             Err(e) if invalid(&e) => return Ok(None),

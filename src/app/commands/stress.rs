@@ -60,6 +60,7 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
     let config = prepared(args)?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
+    args.judging.run.contain(vec![PathBuf::from(&args.save)])?;
     if let Some(path) = &args.judging.junit {
         junit::check_report_path(path)?;
     }

@@ -67,6 +67,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     programs::interactive(judging, crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
     let program = programs::ready(&args.program, &judging.compilers, "program")?;
+    judging.run.contain(vec![args.dir.clone()])?;
     let decider = programs::decider(
         &judging.checker,
         &judging.compare,

@@ -36,10 +36,13 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::clone::{self, Failed, Program};
+use super::contain::Role;
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
 struct Spawner {
+    /// Whose programs it starts (each role has its own spawners, in their own cgroups).
+    role: Role,
     socket: OwnedFd,
     pid: i32,
     cwd: Option<CString>,
@@ -54,22 +57,29 @@ struct Spawner {
 /// Spawners not in use and kept by no thread.
 static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
 
-/// The spawner a thread used last, which it asks first: so each thread that starts programs
-/// keeps one, pinned to the thread's CPU (see [`Spawner::follow_this_thread`]), rather than
-/// move one spawner from CPU to CPU between threads. The pool gets it back when the thread
-/// ends.
-struct Kept(Option<Spawner>);
+/// The spawners a thread used last, one per role, which it asks first: so each thread that
+/// starts programs keeps one, pinned to the thread's CPU (see
+/// [`Spawner::follow_this_thread`]), rather than move one spawner from CPU to CPU between
+/// threads. The pool gets them back when the thread ends.
+struct Kept([Option<Spawner>; 2]);
 
 impl Drop for Kept {
     fn drop(&mut self) {
-        if let Some(spawner) = self.0.take() {
-            IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
-        }
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        idle.extend(self.0.iter_mut().filter_map(Option::take));
     }
 }
 
 thread_local! {
-    static KEPT: RefCell<Kept> = const { RefCell::new(Kept(None)) };
+    static KEPT: RefCell<Kept> = const { RefCell::new(Kept([None, None])) };
+}
+
+/// A role's place among a thread's kept spawners.
+fn index(role: Role) -> usize {
+    match role {
+        Role::Program => 0,
+        Role::Helper => 1,
+    }
 }
 
 /// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
@@ -98,6 +108,7 @@ pub(crate) fn is_spawner(pid: i32) -> bool {
 /// its `exec` returned, or what failed. `None` when no spawner can do it (none can be
 /// started, or the request is too large); the caller then starts it itself.
 pub(crate) fn launch(
+    role: Role,
     program: &Program,
     streams: [RawFd; 3],
 ) -> Option<Result<(i32, Instant), Failed>> {
@@ -107,7 +118,7 @@ pub(crate) fn launch(
     let mut request = Vec::with_capacity(4096);
     // A spawner that died (killed by someone) is replaced once.
     for _ in 0..2 {
-        let mut spawner = match checkout() {
+        let mut spawner = match checkout(role) {
             Ok(spawner) => spawner,
             Err(_) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -147,29 +158,35 @@ pub(crate) fn launch(
     None
 }
 
-/// This thread's spawner, or an idle one, or a new one.
-fn checkout() -> std::io::Result<Spawner> {
+/// This thread's spawner for `role`, or an idle one, or a new one.
+fn checkout(role: Role) -> std::io::Result<Spawner> {
     let kept = KEPT
-        .try_with(|kept| kept.borrow_mut().0.take())
+        .try_with(|kept| kept.borrow_mut().0[index(role)].take())
         .ok()
         .flatten();
     if let Some(spawner) = kept {
         return Ok(spawner);
     }
-    if let Some(spawner) = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop() {
+    let idle = {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let at = idle.iter().position(|s| s.role == role);
+        at.map(|at| idle.swap_remove(at))
+    };
+    if let Some(spawner) = idle {
         return Ok(spawner);
     }
-    Spawner::start()
+    Spawner::start(role)
 }
 
-/// Gives back a spawner that served: this thread keeps it, unless it keeps one already (or is
-/// ending), and then the pool does.
+/// Gives back a spawner that served: this thread keeps it, unless it keeps one of its role
+/// already (or is ending), and then the pool does.
 fn checkin(spawner: Spawner) {
+    let at = index(spawner.role);
     let mut spawner = Some(spawner);
     let _ = KEPT.try_with(|kept| {
         let mut kept = kept.borrow_mut();
-        if kept.0.is_none() {
-            kept.0 = spawner.take();
+        if kept.0[at].is_none() {
+            kept.0[at] = spawner.take();
         }
     });
     if let Some(spawner) = spawner {
@@ -180,7 +197,7 @@ fn checkin(spawner: Spawner) {
 impl Spawner {
     /// Starts a spawner: this executable again (`/proc/self/exe`), with the socket as its
     /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
-    fn start() -> std::io::Result<Spawner> {
+    fn start(role: Role) -> std::io::Result<Spawner> {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
         let (ours, theirs) = socket_pair()?;
@@ -190,16 +207,17 @@ impl Spawner {
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
             argv: vec![c"duipai-spawner".to_owned()],
-            run_var: clone::cstring(trigger.as_bytes())?,
+            env: vec![clone::cstring(trigger.as_bytes())?],
             cwd: None,
             rlimits: &[],
+            setup: clone::Setup::default(),
         };
         let streams = [
             null_in.as_raw_fd(),
             null_out.as_raw_fd(),
             libc::STDERR_FILENO,
         ];
-        let pid = clone::launch_here(&program, streams, theirs.as_raw_fd()).map_err(|f| {
+        let pid = clone::launch_here(&program, streams, theirs.as_raw_fd(), &[]).map_err(|f| {
             if f.pid > 0 {
                 reap(f.pid);
             }
@@ -218,6 +236,7 @@ impl Spawner {
             }
         };
         let spawner = Spawner {
+            role,
             socket: ours,
             pid,
             cwd: current_dir(),

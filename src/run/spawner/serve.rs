@@ -148,6 +148,8 @@ fn start(
         signals: IGNORED.as_ptr(),
         signals_len: IGNORED.len(),
         affinity,
+        setup: request.setup,
+        cgroup_procs: [-1; clone::MAX_HIERARCHIES],
         failed: Stage::None,
         errno: 0,
     };

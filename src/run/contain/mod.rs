@@ -1,0 +1,108 @@
+//! Containment: what keeps a program under test in its place, chosen once per process
+//! ([`arm`], with a [`Policy`]) before the first run, from what the kernel allows.
+//!
+//! Every mechanism is set up once per worker and reused by its runs, so that containment
+//! costs a run almost nothing (creating anything per run would cost a few hundred
+//! microseconds, as much as a small case's whole start):
+//! - a **cgroup** per spawner (one per worker and role, `cgroup`): the kernel refuses a fork
+//!   past the process limit, charges every page (memfd, pipe buffers, tmpfs, shared pages
+//!   once) to the memory limit and counts the CPU time of every process, reaped or not;
+//! - **namespaces** for the program under test (`keeper`): its own PID namespace (it
+//!   cannot signal duipai or read its command line), a read-only view of the file system in
+//!   which the test folder, the pack, the saved failures and the current folder are empty,
+//!   its own `/tmp` and `/dev/shm`, no network;
+//! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
+//!   one of duipai's;
+//! - always: a new **session** (no controlling terminal), a **scratch folder** as its working
+//!   folder and `HOME`, and an **environment** of a few allowed variables (`env`).
+//!
+//! Helpers (the setter's generator, reference, validator, checker and interactor) get their
+//! own cgroup and session, but run as duipai's user, in its folder, with its environment.
+//!
+//! Where a mechanism is not available the runs go on without it, and [`arm`] returns one
+//! [`Missing`] per protection lost, with how to get it; with [`Mode::Strict`] (`--sandbox`)
+//! the caller refuses to run instead. The library's default is [`Mode::Off`]: the runner as
+//! it was, for embedders that did not ask for containment.
+
+mod env;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub use env::check_entry;
+pub(crate) use env::environment;
+
+/// Whose run it is: the program under test, or a helper of the setter's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Program,
+    Helper,
+}
+
+/// How much containment a process asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// None: programs run as duipai's children in its folder, with its environment.
+    #[default]
+    Off,
+    /// Every protection the kernel allows; a missing one is reported, and the runs go on.
+    Auto,
+    /// Every protection, or no run at all (the caller's choice: [`arm`] reports).
+    Strict,
+}
+
+/// What a process asks of containment.
+#[derive(Clone, Debug, Default)]
+pub struct Policy {
+    pub mode: Mode,
+    /// Variables a program gets besides the allowlist: `NAME` (duipai's value) or
+    /// `NAME=VALUE`.
+    pub env: Vec<OsString>,
+    /// Folders the program under test must not see (the test folder, the saved failures,
+    /// a pack), besides the current folder, which it never sees.
+    pub protect: Vec<PathBuf>,
+}
+
+static POLICY: OnceLock<Policy> = OnceLock::new();
+
+/// The policy in force: the one [`arm`] set, else [`Mode::Off`].
+pub(crate) fn policy() -> &'static Policy {
+    POLICY.get_or_init(Policy::default)
+}
+
+/// Whether runs are contained at all.
+pub(crate) fn contained() -> bool {
+    policy().mode != Mode::Off
+}
+
+/// A protection that cannot be had here: what it is, why it is missing, what a program can
+/// do without it, and how to get it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub protection: &'static str,
+    pub why: String,
+    pub risk: &'static str,
+    pub how: String,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no {} ({}): {}; {}",
+            self.protection, self.why, self.risk, self.how
+        )
+    }
+}
+
+/// Sets the policy of this process, before its first run, and finds out what the kernel
+/// allows: the protections missing here (none with [`Mode::Off`]). A second call keeps the
+/// first policy (a command run again by `--watch` asks again) and reports the same.
+pub fn arm(policy: Policy) -> Vec<Missing> {
+    let _ = POLICY.set(policy);
+    if !contained() {
+        return Vec::new();
+    }
+    Vec::new()
+}
