@@ -108,6 +108,10 @@ pub(crate) struct Usage {
     pub tasks: u64,
     /// The peak resident memory seen.
     pub memory_bytes: u64,
+    /// The kernel refused a fork past the process limit (in a cgroup).
+    pub fork_refused: bool,
+    /// The OOM killer killed a process at the memory limit (in a cgroup).
+    pub oom_killed: bool,
     /// The signal that ended the program, once known: `SIGXFSZ` and `SIGXCPU` come from the
     /// `RLIMIT_FSIZE` and `RLIMIT_CPU` backstops.
     pub signal: Option<Signal>,
@@ -139,9 +143,9 @@ pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
         Some(Limit::Output)
     } else if usage.cpu > limits.cpu || signal == Some(libc::SIGXCPU) {
         Some(Limit::CpuTime)
-    } else if usage.tasks > limits.processes {
+    } else if usage.tasks > limits.processes || usage.fork_refused {
         Some(Limit::Processes)
-    } else if usage.memory_bytes > limits.memory_bytes {
+    } else if usage.memory_bytes > limits.memory_bytes || usage.oom_killed {
         Some(Limit::Memory)
     } else if usage.wall.saturating_sub(usage.waited) > limits.wall {
         Some(Limit::WallTime)
@@ -340,6 +344,8 @@ mod tests {
             waited: Duration::ZERO,
             tasks: 9,
             memory_bytes: 256 * MIB + 1,
+            fork_refused: false,
+            oom_killed: false,
             signal: None,
         };
         let mut order = Vec::new();
@@ -376,6 +382,8 @@ mod tests {
             waited: Duration::ZERO,
             tasks: limits.processes,
             memory_bytes: limits.memory_bytes,
+            fork_refused: false,
+            oom_killed: false,
             signal: None,
         };
         assert_eq!(exceeded(&limits, &at_the_limit), None);

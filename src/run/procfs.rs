@@ -49,6 +49,10 @@ pub struct GroupSample {
     pub max_hwm_bytes: u64,
     /// Some process was runnable (running, or ready to run and waiting for a CPU).
     pub runnable: bool,
+    /// The kernel refused a fork past the process limit (only a cgroup tells).
+    pub fork_refused: bool,
+    /// The OOM killer killed a process at the memory limit (only a cgroup tells).
+    pub oom_killed: bool,
 }
 
 /// Parses the contents of `/proc/<pid>/stat`. The command name (field 2) may hold spaces and

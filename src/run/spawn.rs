@@ -37,13 +37,17 @@ pub(crate) struct Started {
     pub maxrss_from_start: bool,
     /// When its `exec` returned, in the process that started it.
     pub start: Instant,
+    /// The spawner that started it, lent to its run (with its slot), if one did.
+    pub lease: Option<spawner::Lease>,
 }
 
 /// How a program is to be started besides its command line: as whose (`role`, which picks
 /// its spawner), in `cwd` (else the caller's directory), with the environment `env`, set up
-/// as `setup` says, under `rlimits` (set in order, before `exec`).
+/// as `setup` says, under `rlimits` (set in order, before `exec`) and, in a slot, its
+/// process and memory limits (`slot_limits`).
 pub(crate) struct Launch<'a> {
     pub role: Role,
+    pub slot_limits: (u64, u64),
     pub cwd: Option<&'a Path>,
     pub stdin: Stdin,
     pub env: Vec<std::ffi::CString>,
@@ -57,6 +61,7 @@ pub(crate) struct Launch<'a> {
 pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Result<Started> {
     let Launch {
         role,
+        slot_limits,
         cwd,
         stdin,
         env,
@@ -90,14 +95,15 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let (launched, maxrss_from_start) = match spawner::launch(role, &request, streams) {
-        Some(launched) => (launched, true),
+    let (launched, maxrss_from_start) = match spawner::launch(role, &request, streams, slot_limits)
+    {
+        Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
         None => (
-            launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now())),
+            launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
             false,
         ),
     };
-    let (pid, start) = launched.map_err(|failed| {
+    let (pid, start, lease) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
         }
@@ -116,6 +122,7 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stderr: stderr_pipe.0,
         maxrss_from_start,
         start,
+        lease,
     })
 }
 
@@ -152,6 +159,7 @@ mod tests {
     fn how(rlimits: &[Rlimit]) -> Launch<'_> {
         Launch {
             role: Role::Program,
+            slot_limits: (64, 256 << 20),
             cwd: None,
             stdin: Stdin::Null,
             env: crate::run::contain::environment(

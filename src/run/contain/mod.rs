@@ -24,6 +24,7 @@
 //! the caller refuses to run instead. The library's default is [`Mode::Off`]: the runner as
 //! it was, for embedders that did not ask for containment.
 
+pub(crate) mod cgroup;
 mod env;
 
 use std::ffi::OsString;
@@ -104,5 +105,40 @@ pub fn arm(policy: Policy) -> Vec<Missing> {
     if !contained() {
         return Vec::new();
     }
-    Vec::new()
+    let mut missing = Vec::new();
+    if let Err(why) = cgroups() {
+        missing.push(Missing {
+            protection: "cgroup for the runs",
+            why: why.clone(),
+            risk: "a fork bomb, memory in pipes, memfds or /dev/shm, and CPU time in \
+                   short-lived children can escape the limits",
+            how: cgroup_hint(),
+        });
+    }
+    missing
+}
+
+/// The cgroups of this process's runs, found once: `Err` says why there are none.
+pub(crate) fn cgroups() -> Result<&'static cgroup::Tree, &'static String> {
+    static TREE: OnceLock<Result<cgroup::Tree, String>> = OnceLock::new();
+    TREE.get_or_init(cgroup::Tree::find).as_ref()
+}
+
+/// The cgroups of the runs of a contained process, if it has them.
+pub(crate) fn tree() -> Option<&'static cgroup::Tree> {
+    if contained() { cgroups().ok() } else { None }
+}
+
+/// How to get cgroups: as root, a hierarchy with the memory and pids controllers; as
+/// another user, a delegated systemd scope.
+fn cgroup_hint() -> String {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        "mount the cgroup v2 hierarchy with the memory and pids controllers (or cgroup v1's \
+         memory, pids and cpuacct)"
+            .to_string()
+    } else {
+        "run duipai in a delegated cgroup: systemd-run --user --scope -p Delegate=yes duipai …"
+            .to_string()
+    }
 }

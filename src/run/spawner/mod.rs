@@ -36,13 +36,17 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::clone::{self, Failed, Program};
-use super::contain::Role;
+use super::contain::cgroup::{Baseline, Figures, Slot};
+use super::contain::{self, Role};
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
 struct Spawner {
     /// Whose programs it starts (each role has its own spawners, in their own cgroups).
     role: Role,
+    /// Its cgroup, where it lives and its programs are born; `None` without containment or
+    /// cgroups.
+    slot: Option<Slot>,
     socket: OwnedFd,
     pid: i32,
     cwd: Option<CString>,
@@ -104,19 +108,61 @@ pub(crate) fn is_spawner(pid: i32) -> bool {
         .contains(&pid)
 }
 
-/// Starts `program` through a spawner, its standard streams from `streams`: its pid and when
-/// its `exec` returned, or what failed. `None` when no spawner can do it (none can be
-/// started, or the request is too large); the caller then starts it itself.
+/// A spawner lent to one run, from its start until it is settled: what its slot counts in
+/// the meantime is that run's. Dropping it gives the spawner back.
+pub(crate) struct Lease {
+    spawner: Option<Spawner>,
+    baseline: Option<Baseline>,
+}
+
+impl Lease {
+    /// What the run used so far (`at_end`: once it is over, with its peak), from its slot;
+    /// `None` without one (or if the slot cannot be read).
+    pub(crate) fn figures(&self, at_end: bool) -> Option<Figures> {
+        let slot = self.spawner.as_ref()?.slot.as_ref()?;
+        slot.figures(self.baseline.as_ref()?, at_end).ok()
+    }
+
+    /// The run's slot and the spawner's pid (the one process of the slot that is not the
+    /// run's), if it has a slot.
+    pub(crate) fn slot(&self) -> Option<(&Slot, i32)> {
+        let spawner = self.spawner.as_ref()?;
+        Some((spawner.slot.as_ref()?, spawner.pid))
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(spawner) = self.spawner.take() {
+            checkin(spawner);
+        }
+    }
+}
+
+/// A program a spawner started: its pid, when its `exec` returned, and the spawner, lent to
+/// its run.
+pub(crate) struct Launched {
+    pub pid: i32,
+    pub start: Instant,
+    pub lease: Lease,
+}
+
+/// Starts `program` through a spawner of `role`, its standard streams from `streams`, under
+/// `processes` and `memory_bytes` (its slot's limits, when it has a slot): the program and its
+/// spawner, or what failed. `None` when no spawner can do it (none can be started, or the
+/// request is too large); the caller then starts it itself.
 pub(crate) fn launch(
     role: Role,
     program: &Program,
     streams: [RawFd; 3],
-) -> Option<Result<(i32, Instant), Failed>> {
+    (processes, memory_bytes): (u64, u64),
+) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
     }
     let mut request = Vec::with_capacity(4096);
-    // A spawner that died (killed by someone) is replaced once.
+    // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
+    // once.
     for _ in 0..2 {
         let mut spawner = match checkout(role) {
             Ok(spawner) => spawner,
@@ -126,6 +172,21 @@ pub(crate) fn launch(
                 return None;
             }
         };
+        let baseline = match spawner
+            .slot
+            .as_mut()
+            .map(|s| s.begin(processes, memory_bytes))
+        {
+            Some(Err(_)) => {
+                spawner.discard();
+                continue;
+            }
+            Some(Ok(baseline)) => Some(baseline),
+            None => None,
+        };
+        let mut setup = program.setup;
+        // The OOM killer of the slot picks the program, never the spawner beside it.
+        setup.oom_first = spawner.slot.is_some();
         // A program without a directory of its own runs in the harness's current one, which
         // may have changed since the spawner started.
         let here = match &program.cwd {
@@ -133,7 +194,7 @@ pub(crate) fn launch(
             Some(_) => None,
         };
         let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
-        wire::encode_request(program, moved.as_deref(), &mut request);
+        wire::encode_request(program, moved.as_deref(), setup, &mut request);
         if request.len() > wire::MAX_REQUEST {
             checkin(spawner);
             return None;
@@ -146,10 +207,14 @@ pub(crate) fn launch(
                 return None;
             }
             Ok(reply) => {
-                checkin(spawner);
+                let lease = Lease {
+                    spawner: Some(spawner),
+                    baseline,
+                };
                 return match reply {
                     Err(failed) if failed.stage == clone::Stage::Request => None,
-                    reply => Some(reply),
+                    Err(failed) => Some(Err(failed)),
+                    Ok((pid, start)) => Some(Ok(Launched { pid, start, lease })),
                 };
             }
             Err(_) => spawner.discard(),
@@ -198,16 +263,35 @@ impl Spawner {
     /// Starts a spawner: this executable again (`/proc/self/exe`), with the socket as its
     /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
     fn start(role: Role) -> std::io::Result<Spawner> {
+        let slot = contain::tree().map(|tree| tree.slot()).transpose()?;
+        let started = Spawner::start_in(role, slot.as_ref());
+        if started.is_err()
+            && let Some(slot) = slot.as_ref()
+        {
+            slot.remove(None);
+        }
+        let mut spawner = started?;
+        spawner.slot = slot;
+        Ok(spawner)
+    }
+
+    /// [`Spawner::start`], in `slot` if there is one.
+    fn start_in(role: Role, slot: Option<&Slot>) -> std::io::Result<Spawner> {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
         let (ours, theirs) = socket_pair()?;
         let null_in = clone::dev_null()?;
         let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
-        let trigger = format!("{}={}", serve::TRIGGER, serve::SOCKET_FD);
+        let mut env = vec![clone::cstring(
+            format!("{}={}", serve::TRIGGER, serve::SOCKET_FD).as_bytes(),
+        )?];
+        if let Some(slot) = slot {
+            env.extend(serve::slot_env(slot)?);
+        }
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
             argv: vec![c"duipai-spawner".to_owned()],
-            env: vec![clone::cstring(trigger.as_bytes())?],
+            env,
             cwd: None,
             rlimits: &[],
             setup: clone::Setup::default(),
@@ -217,12 +301,14 @@ impl Spawner {
             null_out.as_raw_fd(),
             libc::STDERR_FILENO,
         ];
-        let pid = clone::launch_here(&program, streams, theirs.as_raw_fd(), &[]).map_err(|f| {
-            if f.pid > 0 {
-                reap(f.pid);
-            }
-            std::io::Error::from_raw_os_error(f.errno)
-        })?;
+        let cgroups = slot.map(Slot::procs_fds).unwrap_or_default();
+        let pid =
+            clone::launch_here(&program, streams, theirs.as_raw_fd(), &cgroups).map_err(|f| {
+                if f.pid > 0 {
+                    reap(f.pid);
+                }
+                std::io::Error::from_raw_os_error(f.errno)
+            })?;
         drop(theirs);
         // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
         let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -237,6 +323,7 @@ impl Spawner {
         };
         let spawner = Spawner {
             role,
+            slot: None,
             socket: ours,
             pid,
             cwd: current_dir(),
@@ -312,7 +399,8 @@ impl Spawner {
         Ok(result.map(|pid| (pid, clone::instant_at(started))))
     }
 
-    /// Ends a spawner that cannot serve: kills and reaps it.
+    /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
+    /// whatever is left in it.
     fn discard(self) {
         PIDS.lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -320,6 +408,9 @@ impl Spawner {
         // SAFETY: the spawner is an unreaped child of the harness, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         reap(self.pid);
+        if let Some(slot) = &self.slot {
+            slot.remove(None);
+        }
     }
 }
 

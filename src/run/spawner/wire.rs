@@ -31,10 +31,15 @@ fn push_u32(buf: &mut Vec<u8>, value: u32) {
 /// Writes the request to start `program` into `buf`: the header (magic, then the counts of
 /// rlimits, candidates, arguments, environment entries, whether there is a working
 /// directory, the setup's flags, uid and gid), the rlimits, then every string with its NUL. The working directory is the
-/// program's own, else `cwd` (else the spawner's).
+/// program's own, else `cwd` (else the spawner's); `setup` replaces the program's.
 // rlim_t and the resource type differ in width between targets.
 #[allow(clippy::unnecessary_cast)]
-pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Vec<u8>) {
+pub(super) fn encode_request(
+    program: &Program,
+    cwd: Option<&CStr>,
+    setup: Setup,
+    buf: &mut Vec<u8>,
+) {
     let cwd = program.cwd.as_deref().or(cwd);
     buf.clear();
     push_u32(buf, MAGIC);
@@ -43,7 +48,6 @@ pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Ve
     push_u32(buf, program.argv.len() as u32);
     push_u32(buf, program.env.len() as u32);
     push_u32(buf, u32::from(cwd.is_some()));
-    let setup = &program.setup;
     let flags = u32::from(setup.session)
         | u32::from(setup.oom_first) << 1
         | u32::from(setup.credentials.is_some()) << 2;
@@ -251,7 +255,7 @@ mod tests {
             },
         };
         let mut buf = Vec::new();
-        encode_request(&program, None, &mut buf);
+        encode_request(&program, None, program.setup, &mut buf);
         let request = decode_request(&buf).expect("decodes");
         assert_eq!(read(request.cwd), "/tmp");
         let names: Vec<String> = request.candidates[..2].iter().map(|&p| read(p)).collect();
