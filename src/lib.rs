@@ -27,6 +27,8 @@ pub mod fsutil;
 #[cfg(target_os = "linux")]
 pub mod judge;
 #[cfg(target_os = "linux")]
+pub mod own;
+#[cfg(target_os = "linux")]
 pub mod pack;
 #[cfg(target_os = "linux")]
 pub mod pool;

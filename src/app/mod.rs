@@ -9,6 +9,7 @@ mod commands;
 mod config;
 pub mod exit;
 mod interrupt;
+mod own;
 mod programs;
 mod replay;
 mod ui;

@@ -42,6 +42,9 @@ pub struct Survey {
     pub kept: Vec<(String, usize)>,
     /// Files this pack would write that another pack in the manifest lists, with that pack.
     pub conflicts: Vec<(String, String)>,
+    /// Files of the previous pack that this one would replace or remove, edited since it
+    /// wrote them (their hash is not the manifest's).
+    pub edited: Vec<String>,
 }
 
 impl Survey {
@@ -80,6 +83,11 @@ impl Survey {
             if std::fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file()) {
                 survey.removed.push(file.clone());
             }
+        }
+        if let Some(previous) = manifest.section(name, layout_name) {
+            survey.edited = edited_files(out, previous, |f| {
+                planned.contains(&f) || survey.removed.iter().any(|r| r == f)
+            });
         }
         for section in &manifest.sections {
             if section.problem != name || section.layout != layout_name {
@@ -135,6 +143,41 @@ impl Survey {
         ))
     }
 
+    /// Why the pack cannot go into `out` as asked: it would overwrite another pack's files;
+    /// it would replace files edited by hand (unless `overwrite_edited`); the directory is
+    /// not empty (unless `force`).
+    pub fn refusal(&self, out: &Path, force: bool, overwrite_edited: bool) -> anyhow::Result<()> {
+        if let Some(why) = self.conflict() {
+            anyhow::bail!(why);
+        }
+        if !overwrite_edited && let Some(why) = self.edited_message() {
+            anyhow::bail!(why);
+        }
+        if !self.empty && !force {
+            anyhow::bail!(self.not_empty_message(out));
+        }
+        Ok(())
+    }
+
+    /// The refusal to replace or remove files edited by hand since the last pack, naming
+    /// them; `None` when there are none.
+    pub fn edited_message(&self) -> Option<String> {
+        if self.edited.is_empty() {
+            return None;
+        }
+        let (files, were) = match self.edited.len() {
+            1 => (self.edited[0].clone(), "was"),
+            _ => (names(&self.edited), "were"),
+        };
+        Some(format!(
+            "{files} {were} edited by hand since the last pack (not what {MANIFEST} records \
+             for it), and packing again would replace or remove {}: keep a hand-made test with \
+             a plan line `copy PATH` instead, or pass --overwrite-edited to let the pack \
+             replace it",
+            if self.edited.len() == 1 { "it" } else { "them" }
+        ))
+    }
+
     /// The refusal of a non-empty directory `out` without `--force`: what `--force` would do.
     pub fn not_empty_message(&self, out: &Path) -> String {
         let mut lines = vec![format!(
@@ -164,8 +207,8 @@ impl Survey {
         lines.push(format!("  creates {}", count(self.created)));
         if self.merges_yaml {
             lines.push(format!(
-                "  merges {PROBLEM_YAML}: sets the limits and the format version, keeps every \
-                 other key and comment"
+                "  merges {PROBLEM_YAML}: adds the keys and limits it lacks and sets the \
+                 format version, keeps every other key, limit and comment"
             ));
         }
         if !self.setter_kept.is_empty() {
@@ -227,6 +270,31 @@ pub fn names(files: &[String]) -> String {
         text.push_str(&format!(" and {} more", files.len() - shown));
     }
     text
+}
+
+/// The files `section` lists that `touched` would replace or remove, whose content is no
+/// longer the hash the section records (rows without a hash are taken as they are).
+fn edited_files(
+    out: &Path,
+    section: &super::manifest::Section,
+    touched: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    section
+        .files
+        .iter()
+        .filter(|f| touched(f))
+        .filter(|f| {
+            let Some(recorded) = section.hash_of(f) else {
+                return false;
+            };
+            let path = out.join(f);
+            let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+            regular
+                && std::fs::read(&path)
+                    .is_ok_and(|bytes| super::manifest::content_hash(&bytes) != recorded)
+        })
+        .cloned()
+        .collect()
 }
 
 fn is_empty_dir(out: &Path) -> anyhow::Result<bool> {

@@ -14,7 +14,9 @@ use crate::pack::{self, IcpcVersion, PackOptions, PackReport, YamlOutcome, plan}
 pub fn run(args: PackArgs) -> anyhow::Result<Status> {
     // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
-    let problem = args.problem;
+    let Some(problem) = crate::problem::by_name(&args.problem) else {
+        anyhow::bail!("packs of problems of your own are not written yet");
+    };
     let named = args
         .plan
         .as_ref()
@@ -55,6 +57,8 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         seed: args.seed,
         force: args.force,
         icpc_version: args.icpc_version.map(Into::into),
+        overwrite_edited: args.overwrite_edited,
+        write_limits: args.write_limits,
     };
     let progress = Progress::bar("packing", tests as u64, "tests");
     let written = pack::write_pack_report(&opts, &mut |done, _| progress.set_position(done as u64));
@@ -130,7 +134,19 @@ fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
         ));
     }
     lines.extend(yaml_line(report.yaml.as_ref(), opts));
+    lines.extend(kept_limits_line(&report.yaml_kept));
     lines
+}
+
+/// The limits `problem.yaml` keeps though duipai's differ, and how to replace them.
+pub fn kept_limits_line(kept: &[String]) -> Option<String> {
+    (!kept.is_empty()).then(|| {
+        format!(
+            "{}: kept {} (limits already there are the setter's; --write-limits replaces them)",
+            pack::PROBLEM_YAML,
+            kept.join(", ")
+        )
+    })
 }
 
 /// What became of the files already in the output folder: the previous pack's, those no pack
