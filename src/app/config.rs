@@ -19,8 +19,8 @@ use crate::text::{closest, quote};
 /// The file a problem folder keeps its settings in.
 pub const FILE_NAME: &str = "duipai.toml";
 /// The commands that read the file; each may have a table of its own.
-pub const COMMANDS: [&str; 7] = [
-    "test", "stress", "gen", "pack", "failures", "validate", "answers",
+pub const COMMANDS: [&str; 8] = [
+    "test", "stress", "gen", "pack", "failures", "validate", "answers", "solve",
 ];
 /// The table of named generators, `name = "command"`: each is a `--named-generator
 /// NAME=COMMAND` of the commands that take one.

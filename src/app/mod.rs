@@ -116,7 +116,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Solve(args) => commands::solve::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::Gen(args) => commands::generate::run(args),
-        Command::Pack(args) => commands::pack::run(args),
+        Command::Pack(args) => commands::pack::run(args, cli.config),
         Command::Test(args) => commands::test::run(args),
         Command::Stress(args) => commands::stress::run(args),
         Command::Failures(args) => commands::failures::run(args),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::bail;
 
 use crate::app::args::{
-    CheckerArgs, CommandWords, CompareArgs, CompilerOverride, GeneratorArgs, LimitArgs,
+    CheckerArgs, CommandWords, CompareArgs, CompilerOverride, GeneratorArgs, LimitArgs, OwnArgs,
 };
 use crate::app::programs;
 use crate::judge::checker::Protocol;
@@ -23,6 +23,21 @@ pub struct Parts<'a> {
     pub compare: Option<&'a CompareArgs>,
     pub limits: Option<&'a LimitArgs>,
     pub compilers: &'a [CompilerOverride],
+}
+
+impl<'a> Parts<'a> {
+    /// Every part, from the flags a command shares with `pack`.
+    pub fn of(args: &'a OwnArgs) -> Parts<'a> {
+        Parts {
+            generators: Some(&args.generators),
+            validator: args.validator.as_ref(),
+            reference: args.reference.as_ref(),
+            checker: Some(&args.checker),
+            compare: Some(&args.compare),
+            limits: Some(&args.limits),
+            compilers: &args.compilers,
+        }
+    }
 }
 
 /// The engine's problem named `name` from its parts. A source file is compiled the first

@@ -29,6 +29,9 @@ use crate::problem::{Coverage, Problem, Spec};
 
 pub mod icpc;
 pub mod manifest;
+pub mod own;
+pub mod own_icpc;
+pub mod own_plan;
 pub mod plan;
 pub mod survey;
 pub mod yaml;
@@ -281,7 +284,14 @@ pub fn write_pack_report(
         Layout::Icpc => icpc::setter_paths(opts.problem, version),
         _ => Vec::new(),
     };
-    let survey = Survey::of(out, &manifest, opts.problem, opts.layout, &names, &setter)?;
+    let survey = Survey::of(
+        out,
+        &manifest,
+        opts.problem.name(),
+        opts.layout,
+        &names,
+        &setter,
+    )?;
     survey.refusal(out, opts.force, opts.overwrite_edited)?;
     std::fs::create_dir_all(out)
         .with_context(|| format!("creating the directory {}", out.display()))?;

@@ -11,7 +11,6 @@ use anyhow::Context;
 
 use super::manifest::{Manifest, describe_pack};
 use super::{Layout, MANIFEST, PROBLEM_YAML, PackReport, layout_name};
-use crate::problem::Problem;
 
 /// How many file names a message lists before `and N more`.
 const NAMES_SHOWN: usize = 6;
@@ -53,12 +52,12 @@ impl Survey {
     pub fn of(
         out: &Path,
         manifest: &Manifest,
-        problem: &dyn Problem,
+        name: &str,
         layout: Layout,
         planned: &[&str],
         setter: &[String],
     ) -> anyhow::Result<Survey> {
-        let (name, layout_name) = (problem.name(), layout_name(layout));
+        let layout_name = layout_name(layout);
         let existing = files_below(out)?;
         let own: &[String] = manifest
             .section(name, layout_name)
