@@ -457,7 +457,8 @@ fn takes_value(arg: &Arg) -> bool {
 
 /// Whether the command line lacks the problem the file names (`file_problem`), given its
 /// positional words. A command whose positionals are the problem and a fixed number more
-/// (`test PROBLEM DIR`) lacks it when it has fewer words than that; one that takes any number
+/// (`test PROBLEM DIR`) lacks it when it has fewer words than that, unless its first word is
+/// that problem or a game duipai knows (`solve PROBLEM [INPUT]`); one that takes any number
 /// after it (`validate PROBLEM FILE...`, `gen PROBLEM ARGS...`) lacks it unless its first
 /// word is that problem or a game duipai knows: in a problem's folder, `duipai validate
 /// 1.in` and `duipai gen 10 --seed 3` are about the folder's problem.
@@ -472,13 +473,16 @@ fn problem_missing(command: &Command, positionals: &[String], file_problem: &[Os
             && a.get_id() != PROBLEM
             && matches!(a.get_action(), ArgAction::Append)
     });
-    let Some(first) = positionals.first().filter(|_| variadic) else {
-        return positionals.len() < wanted;
+    let Some(first) = positionals.first() else {
+        return true;
     };
     let named = file_problem
         .first()
         .is_some_and(|p| p.to_str() == Some(first));
-    !named && crate::problem::by_name(first).is_none()
+    if named || crate::problem::by_name(first).is_some() {
+        return false;
+    }
+    variadic || positionals.len() < wanted
 }
 
 /// The arguments the command line gives itself (their ids) and its positional words, read

@@ -1,0 +1,411 @@
+//! A setter's own problem, defined by its folder's `duipai.toml` (`tests/support/rangesum`:
+//! a Python and a C++ generator, a testlib validator, a reference, hand-made and invalid
+//! inputs): `gen`, `validate`, `solve`, `test --validate` and `pack` take it as they take a
+//! built-in name; plans with groups, `gen` and `copy` lines; every input validated before
+//! anything is written; the ICPC package's wrapped programs; edits kept safe.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{Duipai, assert_contains, problem_folder, with_shared_cache};
+
+/// duipai in the problem folder `dir`, with the build cache the setter tests share (the
+/// testlib validator takes seconds to compile).
+fn duipai(dir: &Path) -> Duipai {
+    with_shared_cache(dir, "setter-cache")
+}
+
+/// Every file below `dir`, relative, with its content.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() {
+            let rel = entry.path().strip_prefix(dir).unwrap();
+            files.insert(
+                rel.display().to_string(),
+                std::fs::read(entry.path()).unwrap(),
+            );
+        }
+    }
+    files
+}
+
+/// A shell command's stdout, run in `dir`; it must succeed.
+fn sh(dir: &Path, command: &str) -> Vec<u8> {
+    let out = Command::new("sh")
+        .args(["-c", command])
+        .current_dir(dir)
+        .env("PATH", path_with_duipai())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{command}: {out:?}");
+    out.stdout
+}
+
+/// PATH with the directory of the duipai binary first, so that the manifest's commands run.
+fn path_with_duipai() -> std::ffi::OsString {
+    let bin = crate::util::duipai().parent().unwrap().to_path_buf();
+    let mut paths = vec![bin];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).unwrap()
+}
+
+#[test]
+fn gen_validate_and_solve_take_the_folders_problem() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    // The generator gets the arguments, then the seed, as stress passes it.
+    let out = duipai(d)
+        .args(["gen", "10", "10", "--seed", "3"])
+        .run()
+        .success();
+    let direct = Command::new("python3")
+        .args(["gen.py", "10", "10", "3"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout(), String::from_utf8_lossy(&direct.stdout));
+    assert_contains(
+        &out.stderr(),
+        "settings from duipai.toml: problem, generator",
+    );
+    // A named generator, and words starting with - after `--`.
+    let big = duipai(d)
+        .args([
+            "gen",
+            "--generator",
+            "big",
+            "--seed",
+            "9",
+            "--",
+            "3",
+            "2",
+            "5",
+        ])
+        .run()
+        .success()
+        .stdout();
+    assert!(big.starts_with("3 2\n"), "{big}");
+
+    // The validator: exit 0 valid, anything else invalid with its message; exit 1 if any is.
+    let out = duipai(d)
+        .args([
+            "validate",
+            "samples/1.in",
+            "invalid/l_after_r.in",
+            "--coverage",
+        ])
+        .run()
+        .code(1);
+    let text = out.stdout();
+    assert_contains(&text, "samples/1.in: ok\n");
+    assert_contains(
+        &text,
+        "invalid/l_after_r.in: invalid: FAIL Integer parameter [name=r]",
+    );
+    // A testlib validator's test overview log says which named bounds were reached.
+    assert_contains(
+        &text,
+        "coverage of 1 valid file (the testlib validator's named bounds):",
+    );
+    assert_contains(&text, "BOUND NOT REACHED: min, max");
+
+    let answer = duipai(d).args(["solve", "samples/1.in"]).run().success();
+    assert_eq!(answer.stdout(), "1\n1\n4\n");
+}
+
+#[test]
+fn test_validate_checks_every_input_before_judging() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    std::fs::create_dir(d.join("hand")).unwrap();
+    std::fs::write(d.join("hand/1.in"), "2 1\n1 2\n1 2\n").unwrap();
+    std::fs::write(d.join("hand/2.in"), "2 1\n1 2\n2 1\n").unwrap();
+    let out = duipai(d)
+        .args(["test", "hand", "--validate"])
+        .program(["submissions/accepted/sol.py"])
+        .run()
+        .code(2);
+    let err = out.stderr();
+    assert_contains(&err, "1 of 2 inputs is not valid; nothing was judged:");
+    assert_contains(&err, "2.in: FAIL Integer parameter [name=r] equals to 1");
+    std::fs::remove_file(d.join("hand/2.in")).unwrap();
+    let out = duipai(d)
+        .args(["test", "hand", "--validate"])
+        .program(["submissions/accepted/sol.py"])
+        .run()
+        .success();
+    assert_contains(&out.stderr(), "the validator accepts all 1 input");
+}
+
+#[test]
+fn plain_pack_follows_the_plan_and_its_manifest_makes_every_file_again() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let out = duipai(d)
+        .args(["pack", "--out", "pack", "--layout", "plain"])
+        .run()
+        .success();
+    let err = out.stderr();
+    // The hand-made test reaches the values' ends, the generators the others.
+    assert_contains(
+        &err,
+        "the tests reach both ends of every bound the validator names: a_i, l, n, q, r",
+    );
+    assert_contains(&err, "wrote 20 files (10 tests) and manifest.txt to pack");
+    let files = tree(&d.join("pack"));
+    assert!(files.contains_key("sample/1.in") && files.contains_key("9.ans"));
+    assert_eq!(files["sample/1.ans"], b"1\n1\n4\n");
+    // Every row's command, run in the problem's folder, makes the file again.
+    let manifest = String::from_utf8(files["manifest.txt"].clone()).unwrap();
+    let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 20);
+    for row in rows {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let (file, command, hash) = (cols[0], cols[3], cols[4]);
+        assert_eq!(sh(d, command), files[file], "{file}: {command}");
+        assert!(hash.starts_with("sha256:"), "{row}");
+    }
+}
+
+#[test]
+fn inputs_are_validated_before_anything_is_written_and_suspicious_lines_warned_about() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    // A generator that ignores its seed, and one that breaks the constraints.
+    std::fs::write(
+        d.join("fixed.py"),
+        "import sys\nprint('2 1')\nprint('5 7')\nprint(sys.argv[1], '2')\n",
+    )
+    .unwrap();
+    let plan = "gen rangesum 5 5 --seed 1\n\
+                gen rangesum --generator fixed 1 --seed 2\n\
+                gen rangesum 5 5 --seed 1\n";
+    std::fs::write(d.join("warn.plan"), plan).unwrap();
+    let named = ["--named-generator", "fixed=python3 fixed.py"];
+    let out = duipai(d)
+        .args(["pack", "--out", "w", "--plan", "warn.plan"])
+        .args(named)
+        .run()
+        .success();
+    let err = out.stderr();
+    assert_contains(
+        &err,
+        "warning: warn.plan:2: the generator prints the same input for seed 2 and seed 3: the \
+         line's input does not depend on its seed",
+    );
+    assert_contains(
+        &err,
+        "warning: warn.plan:3: the same input as line 1: the test is there twice",
+    );
+
+    // Line 2 now makes `1 2` queries with l = 3 > n: invalid. Nothing is written.
+    std::fs::write(d.join("bad.plan"), plan.replace("fixed 1", "fixed 3")).unwrap();
+    let out = duipai(d)
+        .args(["pack", "--out", "b", "--plan", "bad.plan"])
+        .args(named)
+        .run()
+        .code(2);
+    let err = out.stderr();
+    assert_contains(&err, "1 line of the plan failed, so nothing was written:");
+    assert_contains(
+        &err,
+        "bad.plan:2: the input is invalid: FAIL Integer parameter [name=l]",
+    );
+    assert!(!d.join("b").exists());
+
+    // A plan error names its line before anything runs.
+    std::fs::write(d.join("typo.plan"), "gen rangesum 5 --sed 1\n").unwrap();
+    let out = duipai(d)
+        .args(["pack", "--out", "t", "--plan", "typo.plan"])
+        .run()
+        .code(2);
+    assert_contains(&out.stderr(), "typo.plan:1: the line has no --seed N");
+}
+
+#[test]
+fn noi_pack_writes_the_subtasks_and_the_samples_for_contestants() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let plan = "group sample\ncopy samples/1.in\n\
+                group small --score 40\ngen rangesum 5 5 --seed 1\ngen rangesum 9 9 --seed 2\n\
+                group large --score 60\ngen rangesum --generator big 1000 1000 9 --seed 3\n";
+    std::fs::write(d.join("noi.plan"), plan).unwrap();
+    duipai(d)
+        .args([
+            "pack", "--out", "noi", "--layout", "noi", "--plan", "noi.plan",
+        ])
+        .run()
+        .success();
+    let files = tree(&d.join("noi"));
+    for name in ["down/rangesum1.in", "rangesum1.in", "rangesum3.ans"] {
+        assert!(files.contains_key(name), "{name}: {:?}", files.keys());
+    }
+    assert_eq!(
+        String::from_utf8_lossy(&files["subtasks.txt"]),
+        "# subtask\tscore\ttests\nsmall\t40\trangesum1.in rangesum2.in\nlarge\t60\trangesum3.in\n"
+    );
+}
+
+#[test]
+fn a_hand_edited_test_is_never_overwritten_unless_asked() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    std::fs::write(
+        d.join("p.plan"),
+        "gen rangesum 5 5 --seed 1\ngen rangesum 5 5 --seed 2\n",
+    )
+    .unwrap();
+    let pack = ["pack", "--out", "p", "--plan", "p.plan", "--force"];
+    duipai(d).args(pack).run().success();
+    std::fs::write(d.join("p/2.in"), "1 1\n7\n1 1\n").unwrap();
+    let out = duipai(d).args(pack).run().code(2);
+    assert_contains(
+        &out.stderr(),
+        "2.in was edited by hand since the last pack (not what manifest.txt records for it), \
+         and packing again would replace or remove it: keep a hand-made test with a plan line \
+         `copy PATH` instead, or pass --overwrite-edited",
+    );
+    assert_eq!(std::fs::read(d.join("p/2.in")).unwrap(), b"1 1\n7\n1 1\n");
+    duipai(d)
+        .args(pack)
+        .arg("--overwrite-edited")
+        .run()
+        .success();
+    assert_ne!(std::fs::read(d.join("p/2.in")).unwrap(), b"1 1\n7\n1 1\n");
+}
+
+/// Builds the program folder `dir` of a package with its `build` script.
+fn build(dir: &Path) {
+    let status = Command::new(dir.join("build")).status().unwrap();
+    assert!(status.success(), "{}/build", dir.display());
+}
+
+/// Runs the program folder's `run` with `args` and `stdin`: (exit code, stdout).
+fn run_program(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>) {
+    use std::io::Write;
+    let mut child = Command::new(dir.join("run"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), out.stdout)
+}
+
+#[test]
+fn the_icpc_package_carries_the_setters_programs_as_the_format_calls_them() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let out = duipai(d)
+        .args(["pack", "--out", "rangesum", "--layout", "icpc"])
+        .run()
+        .success();
+    assert_contains(&out.stderr(), "ICPC package format 2025-09");
+    let p = d.join("rangesum");
+    let files = tree(&p);
+    for name in [
+        "input_validators/validator/validator.cpp",
+        "input_validators/validator/testlib.h",
+        "generators/gen/gen.py",
+        "generators/big/gen_big.cpp",
+        "generators/manual/sample-01.in",
+        "generators/manual/sample-01.ans",
+        "data/invalid_input/leading_space.in",
+        "submissions/accepted/sol.cpp",
+        "submissions/time_limit_exceeded/naive.cpp",
+        "answer_validators/answer_text.py",
+        "statement/problem.en.tex",
+    ] {
+        assert!(files.contains_key(name), "{name}");
+    }
+    // generators.yaml gives each test the generator, the arguments and the seed of its line.
+    let yaml = String::from_utf8_lossy(&files["generators/generators.yaml"]).into_owned();
+    assert_contains(&yaml, "solution: /submissions/accepted/sol.cpp\n");
+    assert_contains(&yaml, "      '02': 'gen 10 10 2'\n");
+    assert_contains(&yaml, "      '08': 'big 200000 200000 1000000000 full 8'\n");
+    assert_contains(
+        &yaml,
+        "      'leading_space':\n        copy: invalid_input/leading_space\n",
+    );
+    // problem.yaml has the folder's limits; the statement's title is its name.
+    let problem_yaml = String::from_utf8_lossy(&files["problem.yaml"]).into_owned();
+    assert_contains(&problem_yaml, "name: rangesum\n");
+    assert_contains(&problem_yaml, "limits:\n  time_limit: 1\n  memory: 256\n");
+
+    // The validator, wrapped: exit 42 for a valid input, 43 for an invalid one.
+    let validator = p.join("input_validators/validator");
+    build(&validator);
+    assert_eq!(
+        run_program(&validator, &[], &files["data/secret/01.in"]).0,
+        42
+    );
+    assert_eq!(
+        run_program(&validator, &[], &files["data/invalid_input/l_after_r.in"]).0,
+        43
+    );
+    // The generator, built by its script, prints what duipai wrote.
+    let big = p.join("generators/big");
+    build(&big);
+    let (code, input) = run_program(&big, &["1", "1", "1000000000", "5"], b"");
+    assert_eq!((code, input), (0, files["data/secret/05.in"].clone()));
+
+    // A limit the setter sets by hand is kept on every pack.
+    let edited = problem_yaml.replace("time_limit: 1\n", "time_limit: 2  # I want 2 s\n");
+    std::fs::write(p.join("problem.yaml"), &edited).unwrap();
+    std::fs::write(
+        p.join("statement/problem.en.tex"),
+        "\\problemname{rangesum}\nMine.\n",
+    )
+    .unwrap();
+    let out = duipai(d)
+        .args(["pack", "--out", "rangesum", "--layout", "icpc", "--force"])
+        .run()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(p.join("problem.yaml")).unwrap(),
+        edited
+    );
+    assert_contains(
+        &out.stderr(),
+        "problem.yaml: kept limits.time_limit 2, not duipai's 1",
+    );
+    assert_eq!(
+        std::fs::read_to_string(p.join("statement/problem.en.tex")).unwrap(),
+        "\\problemname{rangesum}\nMine.\n"
+    );
+}
+
+#[test]
+fn a_testlib_checker_becomes_the_output_validator() {
+    let dir = problem_folder("rangemax", Some("rangesum"));
+    let d = dir.path();
+    duipai(d)
+        .args(["pack", "--out", "rangemax", "--layout", "icpc"])
+        .run()
+        .success();
+    let p = d.join("rangemax");
+    let checker = p.join("output_validator");
+    assert!(checker.join("checker.cpp").is_file() && checker.join("testlib.h").is_file());
+    build(&checker);
+    let input = p.join("data/sample/01.in");
+    let answer = p.join("data/sample/01.ans");
+    assert_eq!(std::fs::read_to_string(&answer).unwrap(), "1\n3\n4\n");
+    let feedback = tempfile::tempdir().unwrap();
+    let args = [
+        input.to_str().unwrap(),
+        answer.to_str().unwrap(),
+        feedback.path().to_str().unwrap(),
+    ];
+    // Another largest value's index is right, a smaller one's is not.
+    assert_eq!(run_program(&checker, &args, b"5\n3\n4\n").0, 42);
+    assert_eq!(run_program(&checker, &args, b"2\n3\n4\n").0, 43);
+    let message = std::fs::read_to_string(feedback.path().join("judgemessage.txt")).unwrap();
+    assert_contains(&message, "query 1: a[2] = 1 is not the largest");
+}
