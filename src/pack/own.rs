@@ -57,6 +57,8 @@ pub struct Made {
     pub answer_file: Option<PathBuf>,
     /// The generator printed the same input for the next seed.
     pub seed_independent: bool,
+    /// A hand-made answer that is not what the reference prints (compared answers only).
+    pub answer_differs: bool,
     pub overview: Option<Overview>,
 }
 
@@ -224,8 +226,15 @@ fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
         Some(Validity::Valid(overview)) => overview,
         None => None,
     };
+    let mut answer_differs = false;
     let answer = match (&answer_file, &problem.judging) {
-        (Some(path), _) => crate::fsutil::read_file_capped(path)?,
+        (Some(path), judging) => {
+            let answer = crate::fsutil::read_file_capped(path)?;
+            if matches!(judging, Judging::Compare(_)) && problem.reference.is_some() {
+                answer_differs = problem.answer(runner, &input)? != answer;
+            }
+            answer
+        }
         (None, Judging::Interactor(_)) => Vec::new(),
         (None, _) => problem.answer(runner, &input)?,
     };
@@ -234,6 +243,7 @@ fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
         answer,
         answer_file,
         seed_independent,
+        answer_differs,
         overview,
     })
 }
@@ -253,6 +263,17 @@ pub fn warnings(plan: &OwnPlan, made: &[Made], pack_seed: u64) -> Vec<String> {
                 plan.name,
                 line.line,
                 seed.wrapping_add(1)
+            ));
+        }
+        if test.answer_differs
+            && let Some(path) = &test.answer_file
+        {
+            warnings.push(format!(
+                "{}:{}: the hand-made answer {} is not exactly what the reference prints (the \
+                 ICPC package's answer validator accepts only that)",
+                plan.name,
+                line.line,
+                path.display()
             ));
         }
         match first_of.get(test.input.as_slice()) {

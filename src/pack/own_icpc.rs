@@ -56,6 +56,8 @@ enum Wrap {
     TestlibChecker,
     /// A testlib interactor as an interactive output validator.
     TestlibInteractor,
+    /// The reference as an answer validator: the answer must be exactly its output.
+    Reference,
 }
 
 /// What became of the setter's files of the package.
@@ -88,7 +90,7 @@ impl Package {
             files.extend(program_dir(&dir, validator, Wrap::Validator)?);
         }
         files.extend(output_validator(problem, version)?);
-        files.extend(answer_validator(problem, version));
+        files.extend(answer_validator(problem, version)?);
         files.extend(flag_files(opts, version));
         // problemtools warns about a generators/ folder, which legacy does not know.
         if version == IcpcVersion::V2025_09 {
@@ -243,24 +245,17 @@ fn flag_files(opts: &OwnPackOptions, version: IcpcVersion) -> Vec<OwnFile> {
 }
 
 /// `answer_validators/` (2025-09): with the format's default output validator, BAPCtools
-/// wants an answer validator of its own; this one checks what duipai's comparison reads, text
-/// of printable characters ending with a line break.
-fn answer_validator(problem: &OwnProblem, version: IcpcVersion) -> Vec<OwnFile> {
+/// wants an answer validator of its own, and checks that it rejects answers altered in any
+/// way (a space added, a token appended). The reference is the truth of a problem of one's
+/// own: the answer validator runs it on the input and accepts exactly its output.
+fn answer_validator(problem: &OwnProblem, version: IcpcVersion) -> anyhow::Result<Vec<OwnFile>> {
     if version != IcpcVersion::V2025_09 || !matches!(problem.judging, Judging::Compare(_)) {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let text = "# Written by duipai pack: an answer file is text (printable characters, spaces, tabs\n\
-                # and line breaks) ending with a line break, as duipai compares answers token by\n\
-                # token. Exit 42: valid; 43: not.\n\
-                import sys\n\n\
-                data = sys.stdin.buffer.read()\n\
-                printable = all(32 <= b < 127 or b in b\"\\t\\r\\n\" for b in data)\n\
-                sys.exit(42 if printable and (not data or data.endswith(b\"\\n\")) else 43)\n";
-    vec![OwnFile::text(
-        "answer_validators/answer_text.py",
-        "answer validator",
-        text.to_string(),
-    )]
+    let Some(reference) = &problem.reference else {
+        return Ok(Vec::new());
+    };
+    program_dir("answer_validators/reference", reference, Wrap::Reference)
 }
 
 /// A program folder: the source, its local headers, `build` and `run`.
@@ -361,6 +356,16 @@ fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
              code=$?\n\
              rm -f \"$output\"\n\
              case $code in\n    0) exit 42 ;;\n    1|2) exit 43 ;;\n    *) exit 1 ;;\nesac\n"
+        ),
+        Wrap::Reference => format!(
+            "# Called as an answer validator (run input < answer): the answer must be exactly\n\
+             # what the reference prints for the input.\n\
+             expected=$(mktemp) || exit 1\n\
+             if ! {program} < \"$1\" > \"$expected\"; then rm -f \"$expected\"; exit 1; fi\n\
+             cmp -s \"$expected\" -\n\
+             code=$?\n\
+             rm -f \"$expected\"\n\
+             case $code in\n    0) exit 42 ;;\n    1) exit 43 ;;\n    *) exit 1 ;;\nesac\n"
         ),
         Wrap::TestlibInteractor => format!(
             "# Called as an interactive output validator (run input answer feedback_dir, talking\n\

@@ -40,9 +40,15 @@ pub fn yaml_text(values: &YamlValues) -> String {
     for (key, value) in values.supplied() {
         text.push_str(&format!("{key}: {value}\n"));
     }
-    text.push_str("limits:\n");
-    for (key, value) in values.limits() {
-        if let Some(value) = value {
+    let limits: Vec<(&str, String)> = values
+        .limits()
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect();
+    // An empty `limits:` is null, which problemtools refuses: none is written without one.
+    if !limits.is_empty() {
+        text.push_str("limits:\n");
+        for (key, value) in limits {
             text.push_str(&format!("  {key}: {value}\n"));
         }
     }
@@ -369,6 +375,7 @@ fn merge_text(text: &str, owned: &YamlValues) -> Result<(String, Edits), String>
     supply_keys(&lines, &entries, owned, &mut edits);
     let limits = owned.limits();
     match entries.iter().find(|e| e.key == "limits") {
+        None if limits.iter().all(|(_, value)| value.is_none()) => {}
         None => {
             let mut block = format!("limits:{eol}");
             for (key, value) in &limits {

@@ -210,3 +210,109 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
         "{out}"
     );
 }
+
+/// The test files of a package (`data/**/*.in`, `.ans`) with their contents.
+fn test_data(package: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    for entry in walkdir::WalkDir::new(package.join("data")).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        if entry.file_type().is_file() && matches!(ext, Some("in" | "ans")) {
+            let rel = path.strip_prefix(package).unwrap().display().to_string();
+            files.insert(rel, std::fs::read(path).unwrap());
+        }
+    }
+    files
+}
+
+/// `duipai pack --layout icpc` of the problem in the folder `dir`, with the setter tests'
+/// build cache.
+fn pack_own(dir: &Path, out: &str, extra: &[&str]) {
+    crate::util::with_shared_cache(dir, "setter-cache")
+        .args(["pack", "--out", out, "--layout", "icpc"])
+        .args(extra)
+        .run()
+        .success();
+}
+
+/// The line `bt run` prints for `submission`: its verdict and time.
+fn verdict_of<'a>(out: &'a str, submission: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(&format!("{submission}:")))
+        .unwrap_or_else(|| panic!("no line for {submission} in:\n{out}"))
+}
+
+/// A made-up problem of a setter's own (C++ and Python generators, a testlib validator,
+/// invalid inputs, submissions of every expected verdict): `bt validate` passes its 2025-09
+/// package, `bt generate` makes exactly the data duipai wrote, `bt run` gives every
+/// submission its expected verdict, and `verifyproblem` passes its legacy package.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn a_setters_own_problem_passes_bapctools_and_problemtools() {
+    let dir = crate::util::problem_folder("rangesum", None);
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    pack_own(d, "rangesum", &[]);
+    let package = d.join("rangesum");
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    let out = bt(&package, "generate", config.path());
+    assert!(
+        !out.contains("CHANGED") && !out.contains("REMOVED"),
+        "{out}"
+    );
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+    let out = bt(&package, "run", config.path());
+    for (submission, verdict) in [
+        ("accepted/sol.cpp", "AC"),
+        ("accepted/sol.py", "AC"),
+        ("wrong_answer/int_sums.cpp", "WA"),
+        ("time_limit_exceeded/naive.cpp", "TLE"),
+        ("run_time_error/fixed_array.cpp", "RTE"),
+    ] {
+        let line = verdict_of(&out, submission);
+        assert!(line.contains(&format!(" {verdict} ")), "{line}");
+    }
+
+    pack_own(d, "legacy", &["--icpc-version", "legacy"]);
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
+    assert_eq!(code, 0, "verifyproblem:\n{out}");
+    assert_contains(&out, "tested: 0 errors");
+    let warnings: Vec<&str> = complaints(&out)
+        .into_iter()
+        .filter(|l| !l.contains("License is 'unknown'"))
+        .collect();
+    assert_eq!(warnings, Vec::<&str>::new(), "{out}");
+}
+
+/// The many-answers variant: its testlib checker is the package's output validator, which
+/// accepts another right answer than the reference's and rejects a wrong one, under both
+/// tools.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn a_testlib_checker_judges_a_many_answers_problem_under_both_tools() {
+    let dir = crate::util::problem_folder("rangemax", Some("rangesum"));
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    pack_own(d, "rangemax", &[]);
+    let package = d.join("rangemax");
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    bt(&package, "generate", config.path());
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+    let out = bt(&package, "run", config.path());
+    for (submission, verdict) in [
+        ("accepted/leftmost.cpp", "AC"),
+        ("accepted/rightmost.py", "AC"),
+        ("wrong_answer/first.cpp", "WA"),
+    ] {
+        let line = verdict_of(&out, submission);
+        assert!(line.contains(&format!(" {verdict} ")), "{line}");
+    }
+    pack_own(d, "legacy", &["--icpc-version", "legacy"]);
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
+    assert_eq!(code, 0, "verifyproblem:\n{out}");
+    assert_contains(&out, "tested: 0 errors");
+    assert_contains(&out, "rightmost.py");
+}
