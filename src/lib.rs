@@ -23,6 +23,8 @@ pub mod app;
 #[cfg(target_os = "linux")]
 pub mod compile;
 #[cfg(target_os = "linux")]
+pub mod excerpt;
+#[cfg(target_os = "linux")]
 pub mod fsutil;
 #[cfg(target_os = "linux")]
 pub mod judge;

@@ -57,6 +57,8 @@ pub fn judge_all(
         cases.len() as u64,
         |i| {
             let case = &cases[i as usize];
+            // Only excerpts of the output outlive the verdict: a folder of cases that each
+            // print 64 MiB costs no more memory than one.
             let result = judge_case(
                 run.runner,
                 run.program,
@@ -65,7 +67,8 @@ pub fn judge_all(
                 run.limits,
                 run.io,
                 run.decider,
-            );
+            )
+            .map(|outcome| outcome.compared_with(&case.expected).bounded());
             if crate::run::cancelled() {
                 // This run may have been killed by the interrupt: no verdict.
                 return None;

@@ -111,6 +111,21 @@ pub fn quote_bytes(bytes: &[u8], max_chars: usize) -> Quoted {
     Quoted { text, cut, binary }
 }
 
+/// A size in bytes for people: `512 B`, `683.4 KiB`, `64.0 MiB`.
+pub fn bytes(count: u64) -> String {
+    const KIB: f64 = 1024.0;
+    let n = count as f64;
+    if count < 1024 {
+        format!("{count} B")
+    } else if n < KIB * KIB {
+        format!("{:.1} KiB", n / KIB)
+    } else if n < KIB * KIB * KIB {
+        format!("{:.1} MiB", n / (KIB * KIB))
+    } else {
+        format!("{:.1} GiB", n / (KIB * KIB * KIB))
+    }
+}
+
 /// Every line of `text` indented by four spaces.
 pub fn indent(text: &str) -> String {
     text.lines().map(|l| format!("    {l}\n")).collect()

@@ -309,6 +309,7 @@ fn every_kattis_checker_failure_writes_judgeerror_and_exits_1() {
 fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
     use duipai::judge::Expected;
     use duipai::judge::verdict::{Verdict, compare};
+    use duipai::run::Captured;
     let table: &[(&[u8], i32, Verdict, &str)] = &[
         (b"12\n", 0, Verdict::Accepted, "ok answer is 12"),
         (
@@ -342,7 +343,7 @@ fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
     for &(output, code, verdict, message) in table {
         assert_eq!(testlib(output, b"12\n"), (code, message.to_string()));
         assert_eq!(
-            compare(output, &Expected::integer(12)).verdict,
+            compare(&Captured::from(output.to_vec()), &Expected::integer(12)).verdict,
             verdict,
             "{message}"
         );
@@ -350,7 +351,7 @@ fn integers_are_read_as_testlib_reads_them_and_test_agrees() {
     // `-0` against an answer of 0: still a presentation error, as testlib's reader has it.
     assert_eq!(testlib(b"-0", b"0").0, 2);
     assert_eq!(
-        compare(b"-0", &Expected::integer(0)).verdict,
+        compare(&Captured::from(b"-0".to_vec()), &Expected::integer(0)).verdict,
         Verdict::PresentationError
     );
     // An answer file that testlib would not read is the checker's failure, not the contestant's.

@@ -76,31 +76,41 @@ pub fn parse_answer(output: &[u8]) -> Result<i64, String> {
 
 /// [`parse_answer`] with the blanks of `syntax`.
 pub fn parse_answer_with(output: &[u8], syntax: Syntax) -> Result<i64, String> {
-    let mut tokens = syntax.tokens(output);
-    let Some(token) = tokens.next() else {
+    parse_stream(&mut super::TokenStream::new(output, syntax))
+}
+
+/// [`parse_answer`] on an output read as a stream.
+pub(crate) fn parse_stream(
+    tokens: &mut super::TokenStream<impl std::io::Read>,
+) -> Result<i64, String> {
+    let Some(token) = tokens.next_token() else {
         return Err("empty output".to_string());
     };
     // The first token's fault comes first, as in testlib; how much else there was helps to
     // recognise the output (a sentence, a debug dump).
-    let value = read_integer(token).map_err(|why| {
-        let more = tokens.by_ref().count();
-        let tail = if more == 0 {
-            String::new()
-        } else {
-            format!(" ({} tokens in all)", more + 1)
-        };
-        format!("expected an integer, found {}: {why}{tail}", quote(token))
-    })?;
-    if let Some(extra) = tokens.next() {
-        let more = tokens.count();
+    let value = match read_integer(token) {
+        Ok(value) => value,
+        Err(why) => {
+            let shown = quote(token);
+            let more = tokens.count_rest();
+            let tail = if more == 0 {
+                String::new()
+            } else {
+                format!(" ({} tokens in all)", more + 1)
+            };
+            return Err(format!("expected an integer, found {shown}: {why}{tail}"));
+        }
+    };
+    if let Some(extra) = tokens.next_token() {
+        let shown = quote(extra);
+        let more = tokens.count_rest();
         let tail = if more == 0 {
             String::new()
         } else {
             format!(" and {more} more token{}", if more == 1 { "" } else { "s" })
         };
         return Err(format!(
-            "expected one integer, found {}{tail} after {value}: nothing may follow the answer",
-            quote(extra)
+            "expected one integer, found {shown}{tail} after {value}: nothing may follow the answer"
         ));
     }
     Ok(value)

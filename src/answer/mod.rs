@@ -8,7 +8,7 @@ mod lex;
 mod real;
 
 pub use integer::{parse_answer, parse_answer_with, read_integer};
-pub use lex::Syntax;
+pub use lex::{Syntax, TokenStream};
 pub use real::{is_real_not_integer, read_real, within, within_icpc};
 
 use integer::quote;
@@ -44,8 +44,10 @@ impl Rule {
 pub struct Expected {
     /// The expected output, as a program should print it.
     pub text: String,
-    /// The tokens of each case's answer, in case order.
-    cases: Vec<Vec<Vec<u8>>>,
+    /// Where each case's answer lies in `text`, in case order: its tokens are the tokens of
+    /// that range (read with testlib's blanks), found again whenever they are needed rather
+    /// than kept (an answer of 10^7 tokens is its text, not 10^7 allocations).
+    cases: Vec<std::ops::Range<usize>>,
     pub rule: Rule,
     /// Whether messages name the case (`case 3 of 12: `): the input has a case structure.
     numbered: bool,
@@ -68,21 +70,19 @@ impl Expected {
     /// reference solver writes them. `numbered` for problems with several cases per input.
     pub fn from_lines(lines: &[String], rule: Rule, numbered: bool) -> Expected {
         let mut text = String::new();
+        let mut cases = Vec::with_capacity(lines.len());
         for line in lines {
+            let start = text.len();
             text.push_str(line);
+            cases.push(start..text.len());
             text.push('\n');
         }
-        let syntax = Syntax::Testlib;
-        let cases = lines
-            .iter()
-            .map(|l| syntax.tokens(l.as_bytes()).map(<[u8]>::to_vec).collect())
-            .collect();
         Expected {
             text,
             cases,
             rule,
             numbered,
-            syntax,
+            syntax: Syntax::Testlib,
         }
     }
 
@@ -100,21 +100,18 @@ impl Expected {
         cases: usize,
         numbered: bool,
     ) -> Result<Expected, String> {
-        let syntax = Syntax::Testlib;
         if !numbered && rule == Rule::Integers && cases == 1 {
             let value = parse_answer(bytes)?;
             return Ok(Expected::integer(value));
         }
-        let lines: Vec<Vec<Vec<u8>>> = bytes
-            .split(|&b| b == b'\n')
-            .map(|l| syntax.tokens(l).map(<[u8]>::to_vec).collect::<Vec<_>>())
-            .filter(|t| !t.is_empty())
-            .collect();
-        let tokens: Vec<Vec<u8>> = lines.iter().flatten().cloned().collect();
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let lines = line_ranges(&text);
         let grouped = if lines.len() == cases {
             lines
-        } else if tokens.len() == cases && !matches!(rule, Rule::Tokens { .. }) {
-            tokens.into_iter().map(|t| vec![t]).collect()
+        } else if !matches!(rule, Rule::Tokens { .. })
+            && token_ranges(&text).take(cases + 1).count() == cases
+        {
+            token_ranges(&text).collect()
         } else {
             return Err(format!(
                 "expected {} (one line each), found {}",
@@ -122,8 +119,15 @@ impl Expected {
                 crate::text::plural(lines.len() as u64, "non-empty line")
             ));
         };
-        for (i, case) in grouped.iter().enumerate() {
-            for token in case {
+        let expected = Expected {
+            text,
+            cases: grouped,
+            rule,
+            numbered,
+            syntax: Syntax::Testlib,
+        };
+        for i in 0..expected.cases.len() {
+            for token in expected.case_tokens(i) {
                 let reading = match rule {
                     Rule::Integers => read_integer(token).map(|_| ()),
                     Rule::Reals { .. } => read_real(token).map(|_| ()),
@@ -132,25 +136,19 @@ impl Expected {
                 reading.map_err(|why| format!("answer {}: {}: {why}", i + 1, quote(token)))?;
             }
         }
-        Ok(Expected {
-            text: String::from_utf8_lossy(bytes).into_owned(),
-            cases: grouped,
-            rule,
-            numbered,
-            syntax,
-        })
+        Ok(expected)
     }
 
     /// Any text compared token by token under `rule` (problems duipai does not know): one
     /// unnumbered case of all its tokens.
     pub fn tokens(bytes: &[u8], rule: Rule) -> Expected {
-        let syntax = Syntax::Testlib;
+        let text = String::from_utf8_lossy(bytes).into_owned();
         Expected {
-            text: String::from_utf8_lossy(bytes).into_owned(),
-            cases: vec![syntax.tokens(bytes).map(<[u8]>::to_vec).collect()],
+            cases: std::iter::once(0..text.len()).collect(),
+            text,
             rule,
             numbered: false,
-            syntax,
+            syntax: Syntax::Testlib,
         }
     }
 
@@ -178,21 +176,53 @@ impl Expected {
 
     /// The answer of one case as text, tokens joined by single spaces.
     pub fn case_text(&self, index: usize) -> String {
-        join(&self.cases[index])
+        join(self.case_tokens(index))
+    }
+
+    /// The tokens of case `index`'s answer.
+    fn case_tokens(&self, index: usize) -> impl Iterator<Item = &[u8]> {
+        // Expected answers are always read with testlib's blanks, whatever reads the output.
+        Syntax::Testlib.tokens(&self.text.as_bytes()[self.cases[index].clone()])
     }
 
     /// The single integer answer, when that is what this is.
     pub fn as_integer(&self) -> Option<i64> {
-        match (&self.rule, self.cases.as_slice()) {
-            (Rule::Integers, [case]) if case.len() == 1 => read_integer(&case[0]).ok(),
+        if self.rule != Rule::Integers || self.cases.len() != 1 {
+            return None;
+        }
+        let mut tokens = self.case_tokens(0);
+        match (tokens.next(), tokens.next()) {
+            (Some(token), None) => read_integer(token).ok(),
             _ => None,
         }
     }
 }
 
-fn join(tokens: &[Vec<u8>]) -> String {
+/// The byte ranges of the non-empty lines of `text` (lines holding a token), in order.
+fn line_ranges(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for line in text.as_bytes().split(|&b| b == b'\n') {
+        let range = start..start + line.len();
+        start = range.end + 1;
+        if Syntax::Testlib.tokens(line).next().is_some() {
+            out.push(range);
+        }
+    }
+    out
+}
+
+/// The byte ranges of the tokens of `text`, in order.
+fn token_ranges(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> {
+    let base = text.as_ptr() as usize;
+    Syntax::Testlib.tokens(text.as_bytes()).map(move |token| {
+        let start = token.as_ptr() as usize - base;
+        start..start + token.len()
+    })
+}
+
+fn join<'t>(tokens: impl Iterator<Item = &'t [u8]>) -> String {
     let words: Vec<String> = tokens
-        .iter()
         .map(|t| String::from_utf8_lossy(t).into_owned())
         .collect();
     words.join(" ")
@@ -207,9 +237,15 @@ pub fn check(expected: &Expected, output: &[u8]) -> Check {
 /// [`check`], with the 0-based index of the first case that does not match (`None` when
 /// accepted, or when only something after the last answer is wrong).
 pub fn check_cases(expected: &Expected, output: &[u8]) -> (Check, Option<usize>) {
+    check_stream(expected, output)
+}
+
+/// [`check_cases`] on an output read as a stream, in constant memory whatever its size.
+pub fn check_stream(expected: &Expected, output: impl std::io::Read) -> (Check, Option<usize>) {
+    let mut output = TokenStream::new(output, expected.syntax);
     if let Some(value) = expected.as_integer().filter(|_| !expected.numbered) {
         // The single-integer answer keeps its own messages (`expected 2, found 3`).
-        let check = match parse_answer_with(output, expected.syntax) {
+        let check = match integer::parse_stream(&mut output) {
             Ok(found) if found == value => Check::Accepted(String::new()),
             Ok(found) => Check::Wrong(format!("expected {value}, found {found}")),
             Err(why) => Check::Format(why),
@@ -217,7 +253,12 @@ pub fn check_cases(expected: &Expected, output: &[u8]) -> (Check, Option<usize>)
         let failed = (!check.is_accepted()).then_some(0);
         return (check, failed);
     }
-    Comparison::new(expected, output).run()
+    Comparison {
+        expected,
+        output,
+        index: 1,
+    }
+    .run()
 }
 
 impl Check {
@@ -227,9 +268,9 @@ impl Check {
 }
 
 /// A walk through the output's tokens against the expected cases.
-struct Comparison<'a> {
+struct Comparison<'a, R> {
     expected: &'a Expected,
-    output: Box<dyn Iterator<Item = &'a [u8]> + 'a>,
+    output: TokenStream<R>,
     /// 1-based index of the next output token.
     index: usize,
 }
@@ -240,15 +281,7 @@ enum Miss {
     Format(String),
 }
 
-impl<'a> Comparison<'a> {
-    fn new(expected: &'a Expected, output: &'a [u8]) -> Self {
-        Comparison {
-            expected,
-            output: Box::new(expected.syntax.tokens(output)),
-            index: 1,
-        }
-    }
-
+impl<R: std::io::Read> Comparison<'_, R> {
     fn prefix(&self, case: usize) -> String {
         if self.expected.numbered {
             format!("case {} of {}: ", case + 1, self.expected.cases.len())
@@ -259,21 +292,40 @@ impl<'a> Comparison<'a> {
 
     fn run(mut self) -> (Check, Option<usize>) {
         let expected = self.expected;
-        for (case, want) in expected.cases.iter().enumerate() {
-            let mut got: Vec<&[u8]> = Vec::new();
-            for token in want {
-                let Some(found) = self.output.next() else {
-                    return (self.ended(case, want, &got), Some(case));
+        let numbered = expected.numbered;
+        for case in 0..expected.cases.len() {
+            // The tokens of the case so far, for a message that shows the whole case: kept
+            // only where a case is one answer line, never for one unnumbered case (which may
+            // be the whole of a large output).
+            let mut got: Vec<Vec<u8>> = Vec::new();
+            for (k, want) in expected.case_tokens(case).enumerate() {
+                let Some((found, cut)) = self.output.next_with_cut() else {
+                    return (self.ended(case, want), Some(case));
                 };
-                got.push(found);
                 self.index += 1;
-                match compare(expected.rule, expected.syntax, token, found) {
+                // A token cut to the longest kept is longer than any answer: it matches none.
+                let matched = if cut {
+                    Err(Miss::Wrong)
+                } else {
+                    compare(expected.rule, expected.syntax, want, found)
+                };
+                match matched {
+                    Ok(()) if numbered => got.push(found.to_vec()),
                     Ok(()) => {}
+                    Err(Miss::Wrong) if numbered => {
+                        got.push(found.to_vec());
+                        let rest = expected.case_tokens(case).count() - k - 1;
+                        for _ in 0..rest {
+                            match self.output.next_token() {
+                                Some(t) => got.push(t.to_vec()),
+                                None => break,
+                            }
+                        }
+                        return (self.wrong_case(case, &got), Some(case));
+                    }
                     Err(Miss::Wrong) => {
-                        let at = got.len() - 1;
-                        let rest = want.len() - got.len();
-                        got.extend(self.output.by_ref().take(rest));
-                        return (self.wrong(case, at, want, &got), Some(case));
+                        let found = found.to_vec();
+                        return (self.wrong_token(want, &found), Some(case));
                     }
                     Err(Miss::Format(why)) => {
                         let message = format!("{}{why}", self.prefix(case));
@@ -282,13 +334,14 @@ impl<'a> Comparison<'a> {
                 }
             }
         }
-        if let Some(extra) = self.output.next() {
-            let more = self.output.by_ref().count();
-            return (self.extra(extra, more), None);
+        if let Some(extra) = self.output.next_token() {
+            let extra = extra.to_vec();
+            let more = self.output.count_rest();
+            return (self.extra(&extra, more), None);
         }
         let tokens = self.index - 1;
         (
-            Check::Accepted(if self.expected.numbered {
+            Check::Accepted(if numbered {
                 crate::text::plural(expected.cases.len() as u64, "case")
             } else {
                 crate::text::plural(tokens as u64, "token")
@@ -297,19 +350,20 @@ impl<'a> Comparison<'a> {
         )
     }
 
-    /// The output ended inside case `case`, after `got` of its tokens.
-    fn ended(&self, case: usize, want: &[Vec<u8>], got: &[&[u8]]) -> Check {
+    /// The output ended inside case `case`, where `want` was expected next.
+    fn ended(&self, case: usize, want: &[u8]) -> Check {
         let prefix = self.prefix(case);
         let missing = if self.expected.numbered {
+            let tokens: Vec<&[u8]> = self.expected.case_tokens(case).collect();
             format!(
                 "{prefix}expected {}, found end of output",
-                shown_answer(want)
+                shown_answer(&tokens)
             )
         } else {
             format!(
                 "token {}: expected {}, found end of output",
                 self.index,
-                quote(&want[got.len()])
+                quote(want)
             )
         };
         match self.expected.rule {
@@ -319,22 +373,27 @@ impl<'a> Comparison<'a> {
         }
     }
 
-    /// Case `case` is wrong at its token `at`; `got` is as much of the case as the output has.
-    fn wrong(&self, case: usize, at: usize, want: &[Vec<u8>], got: &[&[u8]]) -> Check {
-        if !self.expected.numbered {
-            return Check::Wrong(format!(
-                "token {}: expected {}, found {}{}",
-                self.index - 1,
-                quote(&want[at]),
-                quote(got[at]),
-                near_miss_hint(self.expected.rule, &want[at], got[at])
-            ));
-        }
-        let found: Vec<Vec<u8>> = got.iter().map(|t| t.to_vec()).collect();
+    /// The one case of an unnumbered answer is wrong at the token just read.
+    fn wrong_token(&self, want: &[u8], found: &[u8]) -> Check {
+        Check::Wrong(format!(
+            "token {}: expected {}, found {}{}",
+            self.index - 1,
+            quote(want),
+            quote(found),
+            near_miss_hint(self.expected.rule, want, found)
+        ))
+    }
+
+    /// Case `case` is wrong; `got` is as much of the case as the output has.
+    fn wrong_case(&self, case: usize, got: &[Vec<u8>]) -> Check {
+        let want: Vec<&[u8]> = self.expected.case_tokens(case).collect();
         let (want, found) = if want.len() == 1 {
-            (plain(&want[0]), plain(&found[0]))
+            (plain(want[0]), plain(&got[0]))
         } else {
-            (quote(join(want).as_bytes()), quote(join(&found).as_bytes()))
+            (
+                quote(join(want.into_iter()).as_bytes()),
+                quote(join(got.iter().map(Vec::as_slice)).as_bytes()),
+            )
         };
         Check::Wrong(format!(
             "{}expected {want}, found {found}",
@@ -395,10 +454,10 @@ fn near_miss_hint(rule: Rule, want: &[u8], found: &[u8]) -> &'static str {
 
 /// An answer of one case for a message: a single number bare (`5`, `0.555556`), words
 /// quoted together (`"Case #1: Tom200"`).
-fn shown_answer(tokens: &[Vec<u8>]) -> String {
+fn shown_answer(tokens: &[&[u8]]) -> String {
     match tokens {
         [one] => plain(one),
-        _ => quote(join(tokens).as_bytes()),
+        _ => quote(join(tokens.iter().copied()).as_bytes()),
     }
 }
 

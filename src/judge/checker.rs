@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow};
 
 use super::{Judgement, Runner, Verdict};
-use crate::run::{Execution, IoMode, Limits, Termination};
+use crate::run::{Captured, Execution, IoMode, Limits, Termination};
 
 /// How a checker is called and how its verdict is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl Checker {
         &self,
         runner: &dyn Runner,
         input: &[u8],
-        output: &[u8],
+        output: &Captured,
         answer: &[u8],
     ) -> anyhow::Result<Judgement> {
         let scratch = tempfile::Builder::new()
@@ -66,11 +66,20 @@ impl Checker {
         let input_path = write(dir, "input", input)?;
         let answer_path = write(dir, "answer", answer)?;
         let feedback = dir.join("feedback");
-        let (files, stdin): ([OsString; 3], &[u8]) = match self.protocol {
+        let (files, stdin): ([OsString; 3], Vec<u8>) = match self.protocol {
             Protocol::Testlib => {
-                let output_path = write(dir, "output", output)?;
+                // Copied as a stream: the output may be a large spilled file.
+                let output_path = dir.join("output");
+                std::fs::File::create(&output_path)
+                    .and_then(|mut file| output.write_to(&mut file))
+                    .with_context(|| {
+                        format!(
+                            "cannot write the checker's output file {}",
+                            output_path.display()
+                        )
+                    })?;
                 let files = [input_path, output_path, answer_path].map(PathBuf::into_os_string);
-                (files, b"")
+                (files, Vec::new())
             }
             Protocol::Kattis => {
                 std::fs::create_dir(&feedback)
@@ -85,14 +94,17 @@ impl Checker {
                         answer_path.into_os_string(),
                         dir_arg,
                     ],
-                    output,
+                    // The protocol feeds the output on stdin, which the runner takes whole.
+                    output
+                        .to_vec()
+                        .context("cannot read the program's output for the checker")?,
                 )
             }
         };
         let mut command = self.command.clone();
         command.extend(files);
         let execution = runner
-            .run_single(&command, stdin, &self.limits, &IoMode::Stdio)
+            .run_single(&command, &stdin, &self.limits, &IoMode::Stdio)
             .with_context(|| format!("cannot run the checker {}", self.name))?;
         let decision = match self.protocol {
             Protocol::Testlib => testlib_verdict(&execution),
@@ -101,6 +113,9 @@ impl Checker {
         decision.map_err(|why| anyhow!("the checker {} failed: {why}", self.name))
     }
 }
+
+/// How much of a checker's stdout is read for its message.
+const MESSAGE_BYTES: usize = 64 * 1024;
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
     let path = dir.join(name);
@@ -112,7 +127,8 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
 /// testlib's exit codes; the message is stderr's (stdout's, for a checker that writes it
 /// there instead).
 pub fn testlib_verdict(execution: &Execution) -> Result<Judgement, String> {
-    let message = message(&execution.stderr).or_else(|| message(&execution.stdout));
+    let message =
+        message(&execution.stderr).or_else(|| message(&execution.stdout.head(MESSAGE_BYTES)));
     let said = || message.clone().unwrap_or_default();
     let code = match execution.termination {
         Termination::Exited(code) => code,

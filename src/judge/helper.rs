@@ -60,7 +60,11 @@ pub fn run_helper(
             "{who} failed: {why}"
         ))));
     }
-    Ok(execution.stdout)
+    // A generator's or a reference's output is a case or its answer: the case's size.
+    execution
+        .stdout
+        .to_vec()
+        .with_context(|| format!("cannot read what {who} printed"))
 }
 
 /// A helper that ran and failed (rather than could not start): for a reference or an

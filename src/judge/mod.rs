@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 
+use crate::excerpt::Compared;
 use crate::run::{Execution, Interaction, IoMode, Limits, RunError, Transcript};
 
 pub use crate::answer::Expected;
@@ -129,11 +130,41 @@ pub struct CaseOutcome {
     pub execution: Execution,
     /// What the program and the interactor said to each other, on an interactive problem.
     pub transcript: Option<Transcript>,
+    /// For a case not accepted: the expected answer and the output, each as an excerpt
+    /// around their first differing line ([`CaseOutcome::compared_with`]).
+    pub shown: Option<Compared>,
 }
+
+/// How much of a judged case's output is kept once its verdict and excerpts are made.
+pub const OUTPUT_KEPT: usize = 4096;
 
 impl CaseOutcome {
     pub fn verdict(&self) -> Verdict {
         self.judgement.verdict
+    }
+
+    /// For a case not accepted (and not interactive), the excerpts of the expected answer and
+    /// the output around their first differing line, read as streams.
+    pub fn compared_with(mut self, expected: &Expected) -> CaseOutcome {
+        self.compare_with(expected);
+        self
+    }
+
+    /// [`CaseOutcome::compared_with`], in place.
+    pub fn compare_with(&mut self, expected: &Expected) {
+        if !self.verdict().is_accepted() && self.transcript.is_none() {
+            self.shown = Some(crate::excerpt::compare(
+                expected.text.as_bytes(),
+                self.execution.stdout.reader(),
+            ));
+        }
+    }
+
+    /// The outcome with only the start of the output kept: what reports need of a case
+    /// once it is judged, so that judging many cases keeps none of their outputs.
+    pub fn bounded(mut self) -> CaseOutcome {
+        self.execution.stdout = self.execution.stdout.forget_beyond(OUTPUT_KEPT);
+        self
     }
 }
 
@@ -177,6 +208,7 @@ impl Ran {
             judgement,
             execution: self.execution,
             transcript: self.interactor.map(|(_, transcript)| transcript),
+            shown: None,
         }
     }
 }

@@ -224,9 +224,9 @@ pub fn judge(execution: &Execution, expected: &Expected) -> Judgement {
         .unwrap_or_else(|| compare(&execution.stdout, expected))
 }
 
-/// Judges the output of a program that ran cleanly.
-pub fn compare(output: &[u8], expected: &Expected) -> Judgement {
-    let (check, case) = answer::check_cases(expected, output);
+/// Judges the output of a program that ran cleanly, reading it as a stream.
+pub fn compare(output: &crate::run::Captured, expected: &Expected) -> Judgement {
+    let (check, case) = answer::check_stream(expected, output.reader());
     let (verdict, detail) = match check {
         Check::Accepted(detail) => (Verdict::Accepted, detail),
         Check::Wrong(detail) => (Verdict::WrongAnswer, detail),

@@ -15,6 +15,7 @@ use super::generate::{Family, SizeProfile, Spec};
 use super::input::Scanner;
 use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamSpec};
+use super::shrink::Candidates;
 use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
 use crate::answer::Rule;
 use crate::random::Rng;
@@ -289,13 +290,6 @@ impl<G: Game> Cases<G> {
         }
         None
     }
-
-    fn boxed(files: Vec<Self>) -> Vec<Box<dyn Instance>> {
-        files
-            .into_iter()
-            .map(|f| Box::new(f) as Box<dyn Instance>)
-            .collect()
-    }
 }
 
 impl<G: Game> Instance for Cases<G> {
@@ -358,46 +352,53 @@ impl<G: Game> Instance for Cases<G> {
         Self::case_passes() + G::SHRINK_PASSES
     }
 
-    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>> {
+    fn shrink_pass(&self, pass: usize) -> Candidates<'_, Box<dyn Instance>> {
         let len = self.cases.len();
         if pass < Self::case_passes() {
             // Whole cases first (keeping one): chunks, then one at a time.
-            let drops: Vec<Vec<usize>> = match pass {
-                0 => super::shrink::chunks(len),
-                _ if len > 1 => (0..len).map(|i| vec![i]).collect(),
-                _ => Vec::new(),
+            return if pass == 0 {
+                let levels = super::shrink::ChunkLevels::new(len);
+                Candidates::lazy(levels.count(), move |i| {
+                    let drop: Vec<usize> = levels.chunk(i).collect();
+                    Some(Box::new(self.without(&drop)) as Box<dyn Instance>)
+                })
+            } else if len > 1 {
+                Candidates::lazy(len, move |i| {
+                    Some(Box::new(self.without(&[i])) as Box<dyn Instance>)
+                })
+            } else {
+                Candidates::none()
             };
-            let files = drops
-                .iter()
-                .filter(|d| d.len() < len)
-                .map(|d| self.without(d))
-                .collect();
-            return Self::boxed(files);
         }
         let pass = pass - Self::case_passes();
+        // Each case's own candidates are small boards; the files holding them are made only
+        // when probed.
         let per_case: Vec<Vec<G::Case>> =
             self.cases.iter().map(|c| G::shrink_pass(c, pass)).collect();
-        let mut files = Vec::new();
-        if len > 1 {
-            // The same reduction in every case at once: a bug that needs two alike cases (a
-            // state kept from one case to the next) keeps failing only if they shrink alike.
-            let most = per_case.iter().map(Vec::len).max().unwrap_or(0);
-            for k in 0..most {
+        let most = per_case.iter().map(Vec::len).max().unwrap_or(0);
+        // The same reduction in every case at once first: a bug that needs two alike cases (a
+        // state kept from one case to the next) keeps failing only if they shrink alike.
+        let alike = if len > 1 { most } else { 0 };
+        let singles: Vec<(usize, usize)> = per_case
+            .iter()
+            .enumerate()
+            .flat_map(|(i, smaller)| (0..smaller.len()).map(move |k| (i, k)))
+            .collect();
+        Candidates::lazy(alike + singles.len(), move |index| {
+            let file = if index < alike {
                 let mut next = self.clone();
                 for (case, smaller) in next.cases.iter_mut().zip(&per_case) {
-                    if let Some(s) = smaller.get(k) {
+                    if let Some(s) = smaller.get(index) {
                         *case = s.clone();
                     }
                 }
-                files.push(next);
-            }
-        }
-        for (i, smaller) in per_case.into_iter().enumerate() {
-            for case in smaller {
-                files.push(self.with_case(i, case));
-            }
-        }
-        Self::boxed(files)
+                next
+            } else {
+                let (i, k) = singles[index - alike];
+                self.with_case(i, per_case[i][k].clone())
+            };
+            Some(Box::new(file) as Box<dyn Instance>)
+        })
     }
 
     fn value_slots(&self) -> usize {

@@ -235,7 +235,7 @@ pub trait Instance: fmt::Debug + Send + Sync + 'static {
     /// The candidates of shrink pass `pass`, most drastic first (whole cases before anything
     /// inside one): each strictly smaller in [`Instance::size`], never equal to this one, and
     /// valid wherever this one is.
-    fn shrink_pass(&self, pass: usize) -> Vec<Box<dyn Instance>>;
+    fn shrink_pass(&self, pass: usize) -> shrink::Candidates<'_, Box<dyn Instance>>;
 
     /// How many values (slots) the minimizer may lower one by one.
     fn value_slots(&self) -> usize;

@@ -106,22 +106,127 @@ pub fn without<T: Clone>(grid: &[Vec<T>], drop_rows: &[usize], drop_cols: &[usiz
 /// once, largest chunks first), down to chunks of two. Single items are left to the passes
 /// that try them one by one.
 pub fn chunks(len: usize) -> Vec<Vec<usize>> {
-    let mut out: Vec<Vec<usize>> = Vec::new();
-    let mut parts = 2;
-    while parts <= len {
-        let size = len.div_ceil(parts);
-        if size < 2 {
-            break;
-        }
-        for start in (0..len).step_by(size) {
-            let chunk: Vec<usize> = (start..(start + size).min(len)).collect();
-            if chunk.len() < len && !out.contains(&chunk) {
-                out.push(chunk);
+    let levels = ChunkLevels::new(len);
+    (0..levels.count())
+        .map(|i| levels.chunk(i).collect())
+        .collect()
+}
+
+/// [`chunks`] without building them: the chunks of `0..len` by index, each a range, so that a
+/// list of 2·10^5 items offers its 4·10^5 chunks without a copy of any.
+#[derive(Clone, Debug)]
+pub struct ChunkLevels {
+    len: usize,
+    /// Per level, the chunk size and how many chunks it has, largest chunks first.
+    levels: Vec<(usize, usize)>,
+}
+
+impl ChunkLevels {
+    pub fn new(len: usize) -> ChunkLevels {
+        let mut levels = Vec::new();
+        let mut parts = 2usize;
+        while parts <= len {
+            let size = len.div_ceil(parts);
+            if size < 2 {
+                break;
             }
+            levels.push((size, len.div_ceil(size)));
+            parts = parts.saturating_mul(2);
         }
-        parts *= 2;
+        ChunkLevels { len, levels }
     }
-    out
+
+    /// How many chunks there are in all.
+    pub fn count(&self) -> usize {
+        self.levels.iter().map(|&(_, n)| n).sum()
+    }
+
+    /// The `index`-th chunk (`index < count()`).
+    pub fn chunk(&self, mut index: usize) -> std::ops::Range<usize> {
+        for &(size, n) in &self.levels {
+            if index < n {
+                let start = index * size;
+                return start..(start + size).min(self.len);
+            }
+            index -= n;
+        }
+        panic!("chunk {index} out of range");
+    }
+}
+
+/// The candidates of one shrink pass, most drastic first, made one at a time on demand: a
+/// pass over a large case offers many candidates, and the minimizer builds only those it
+/// probes (a few at a time), never the whole list.
+pub struct Candidates<'a, S> {
+    len: usize,
+    make: Box<dyn Fn(usize) -> Option<S> + Sync + 'a>,
+}
+
+impl<'a, S: Clone + Sync + 'a> Candidates<'a, S> {
+    /// Candidates already built: small cases, whose passes are short.
+    pub fn built(cases: Vec<S>) -> Candidates<'a, S> {
+        Candidates {
+            len: cases.len(),
+            make: Box::new(move |i| cases.get(i).cloned()),
+        }
+    }
+
+    /// `len` candidates, the `i`-th made by `make(i)` (`None`: it does not apply here).
+    pub fn lazy(len: usize, make: impl Fn(usize) -> Option<S> + Sync + 'a) -> Candidates<'a, S> {
+        Candidates {
+            len,
+            make: Box::new(make),
+        }
+    }
+
+    pub fn none() -> Candidates<'a, S> {
+        Candidates::built(Vec::new())
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The `index`-th candidate, made now.
+    pub fn get(&self, index: usize) -> Option<S> {
+        if index < self.len {
+            (self.make)(index)
+        } else {
+            None
+        }
+    }
+
+    /// Every candidate, made now: for tests and small passes.
+    pub fn collect(&self) -> Vec<S> {
+        (0..self.len).filter_map(|i| self.get(i)).collect()
+    }
+
+    /// The candidates of `self` and then of `other`.
+    pub fn chain(self, other: Candidates<'a, S>) -> Candidates<'a, S> {
+        let first = self.len;
+        Candidates {
+            len: self.len + other.len,
+            make: Box::new(move |i| {
+                if i < first {
+                    (self.make)(i)
+                } else {
+                    (other.make)(i - first)
+                }
+            }),
+        }
+    }
+
+    /// Each candidate turned into another type.
+    pub fn map<T: Clone + Sync + 'a>(self, f: impl Fn(S) -> T + Sync + 'a) -> Candidates<'a, T> {
+        Candidates {
+            len: self.len,
+            make: Box::new(move |i| (self.make)(i).map(&f)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -144,6 +249,43 @@ mod tests {
         assert_eq!(c[0], (0..6).collect::<Vec<_>>());
         assert!(c.iter().all(|chunk| chunk.len() >= 2 && chunk.len() < 12));
         assert!(c.iter().any(|chunk| chunk.len() == 2));
+    }
+
+    #[test]
+    fn chunk_levels_are_the_chunks_by_index() {
+        for len in [0, 1, 2, 3, 5, 12, 17, 64, 1000] {
+            let levels = ChunkLevels::new(len);
+            let mut expected: Vec<Vec<usize>> = Vec::new();
+            let mut parts = 2;
+            while parts <= len && len.div_ceil(parts) >= 2 {
+                let size = len.div_ceil(parts);
+                for start in (0..len).step_by(size) {
+                    expected.push((start..(start + size).min(len)).collect());
+                }
+                parts *= 2;
+            }
+            assert_eq!(chunks(len), expected, "len {len}");
+            assert_eq!(levels.count(), expected.len());
+        }
+        // About two chunks an item in all, whatever the length.
+        assert!(ChunkLevels::new(200_000).count() < 400_000);
+    }
+
+    #[test]
+    fn candidates_are_made_on_demand_and_chain() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let made = AtomicUsize::new(0);
+        let lazy = Candidates::lazy(1_000_000, |i| {
+            made.fetch_add(1, Ordering::SeqCst);
+            (i % 2 == 0).then_some(i)
+        });
+        let all = Candidates::built(vec![7, 8]).chain(lazy);
+        assert_eq!(all.len(), 1_000_002);
+        assert_eq!(all.get(1), Some(8));
+        assert_eq!(all.get(2), Some(0));
+        assert_eq!(all.get(3), None);
+        assert_eq!(all.get(1_000_002), None);
+        assert_eq!(made.load(Ordering::SeqCst), 2);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! expected and actual output and the reference line of play.
 
 use super::Styles;
+use crate::excerpt::excerpt;
 use crate::problem::explanations_text;
+use crate::stress::save::SAVED_OUTPUT_BYTES;
 use crate::stress::{End, Event, Failure, Minimization, MinimizeStatus};
 use crate::text::{indent, plural_s};
 
@@ -102,7 +104,9 @@ pub fn stress_passed(
     )
 }
 
-/// The failing case, what was expected and what came, and the reference line of play.
+/// The failing case, what was expected and what came, and the reference line of play: each
+/// an excerpt when large (first lines, the lines around the first difference, last lines),
+/// with the files that hold all of it named.
 pub fn stress_failure(failure: &Failure) -> String {
     // A case duipai cannot parse (a problem it does not know) is measured as text.
     let size = match &failure.instance {
@@ -113,26 +117,33 @@ pub fn stress_failure(failure: &Failure) -> String {
     if let Some(origin) = origin(failure) {
         out.push_str(&format!("    ({origin})\n"));
     }
-    out.push_str(&indent(&String::from_utf8_lossy(&failure.input)));
+    out.push_str(&indent(&excerpt(&failure.input[..]).render()));
     let outcome = &failure.outcome;
     let verdict = format!(
         "({} {})",
         outcome.verdict().code(),
         outcome.judgement.detail
     );
-    let expected = failure.expected.text.trim_end();
-    let actual = shown_output(&outcome.execution.stdout);
+    let (expected, actual) = super::shown_texts(&failure.expected.text, outcome);
+    let actual = if outcome.execution.stdout.is_empty() {
+        "(no output)".to_string()
+    } else {
+        actual
+    };
     if let Some(transcript) = &outcome.transcript {
         out.push_str(&exchange(failure, &transcript.render()));
     } else if expected.contains('\n') || actual.contains('\n') {
         // Answers of several cases: each on its own line, as the program prints them.
         out.push_str("expected:\n");
-        out.push_str(&indent(expected));
+        out.push_str(&indent(&expected));
         out.push_str(&format!("actual: {verdict}\n"));
         out.push_str(&indent(&actual));
     } else {
         out.push_str(&format!("expected: {expected}\n"));
         out.push_str(&format!("actual:   {actual} {verdict}\n"));
+    }
+    if let Some(saved) = saved_whole(failure) {
+        out.push_str(&format!("    ({saved})\n"));
     }
     out.push_str(&super::stderr_block(&super::stderr_tail(
         &outcome.execution.stderr,
@@ -149,6 +160,34 @@ pub fn stress_failure(failure: &Failure) -> String {
         }
     }
     out
+}
+
+/// Where the whole expected answer and output are, when the report shows only excerpts.
+fn saved_whole(failure: &Failure) -> Option<String> {
+    let Some(shown) = &failure.outcome.shown else {
+        return None;
+    };
+    let input_cut = !excerpt(&failure.input[..]).is_whole();
+    if shown.expected.is_whole() && shown.actual.is_whole() && !input_cut {
+        return None;
+    }
+    let path = &failure.input_path;
+    let output = &failure.outcome.execution.stdout;
+    let out_note = if output.len() > SAVED_OUTPUT_BYTES as u64 {
+        format!(
+            ", the output's first {} of {} in {}",
+            crate::text::bytes(SAVED_OUTPUT_BYTES as u64),
+            crate::text::bytes(output.len()),
+            path.with_extension("out").display()
+        )
+    } else {
+        format!(", the output in {}", path.with_extension("out").display())
+    };
+    Some(format!(
+        "all of it: the case in {}, the answer in {}{out_note}",
+        path.display(),
+        path.with_extension("ans").display()
+    ))
 }
 
 /// The end of the exchange of an interactive case, where the whole of it was saved, and the
@@ -193,15 +232,4 @@ fn origin(failure: &Failure) -> Option<String> {
             many.join(", ")
         ),
     })
-}
-
-/// The start of a program's output for the report, or a note that there was none.
-pub fn shown_output(stdout: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&stdout[..stdout.len().min(200)]);
-    let text = text.trim_end();
-    match (text.is_empty(), stdout.len() > 200) {
-        (true, _) => "(no output)".to_string(),
-        (false, true) => format!("{text}…"),
-        (false, false) => text.to_string(),
-    }
 }

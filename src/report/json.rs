@@ -54,9 +54,16 @@ pub struct StressFailed {
     pub input: PathBuf,
     /// The case as found.
     pub original_input: PathBuf,
+    /// The expected answer, an excerpt when long (see [`super::CaseRecord::expected`]).
     pub expected: String,
-    /// The program's output, at most 4 KiB of it.
+    pub expected_bytes: u64,
+    /// The program's output, an excerpt when long.
     pub actual: String,
+    pub actual_bytes: u64,
+    /// Where the whole expected answer and output were saved (the output's first
+    /// [`crate::stress::save::SAVED_OUTPUT_BYTES`] bytes).
+    pub answer_file: PathBuf,
+    pub output_file: PathBuf,
     /// On an interactive problem, the exchange with the interactor (`> ` before the
     /// program's lines, `< ` before the interactor's).
     #[serde(skip_serializing_if = "Option::is_none")]

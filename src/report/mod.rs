@@ -21,10 +21,17 @@ pub struct CaseRecord {
     pub verdict: Verdict,
     /// Why the verdict, in a few words (`expected 2, found 3`, `killed by SIGSEGV`).
     pub detail: String,
-    /// The expected answer as text, without its final line break.
+    /// The expected answer as text without its final line break: whole when short, else an
+    /// excerpt (its first lines, the lines around the first difference, its last lines, with
+    /// `… N lines not shown …` between them and long lines cut).
     pub expected: String,
-    /// The program's output, at most [`ACTUAL_SHOWN_BYTES`] of it ([`actual_text`]).
+    /// The expected answer's size in bytes.
+    pub expected_bytes: u64,
+    /// The program's output: an excerpt as `expected` is, or for an accepted case its first
+    /// [`ACTUAL_SHOWN_BYTES`] bytes.
     pub actual: String,
+    /// The program's output's size in bytes.
+    pub actual_bytes: u64,
     pub cpu_ms: u64,
     /// Every CPU time measured, when the case was run again near the limit.
     pub cpu_runs_ms: Vec<u64>,
@@ -99,9 +106,38 @@ pub fn actual_text(stdout: &[u8]) -> String {
     String::from_utf8_lossy(&stdout[..stdout.len().min(ACTUAL_SHOWN_BYTES)]).into_owned()
 }
 
-/// The expected answer as the reports carry it: its text without the final line break.
+/// The expected answer as the reports carry it: its text without the final line break, or
+/// an excerpt of it when long.
 pub fn expected_text(answer_text: &str) -> String {
-    answer_text.trim_end().to_string()
+    crate::excerpt::excerpt(answer_text.as_bytes())
+        .render()
+        .trim_end()
+        .to_string()
+}
+
+/// The expected answer and the output as the reports carry them: the excerpts around their
+/// first difference when the case was compared, else the expected answer's excerpt and the
+/// output's start.
+pub fn shown_texts(answer_text: &str, outcome: &crate::judge::CaseOutcome) -> (String, String) {
+    let stdout = &outcome.execution.stdout;
+    let whole_output = || actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
+    match &outcome.shown {
+        Some(shown) => {
+            let expected = if shown.expected.is_whole() {
+                answer_text.trim_end().to_string()
+            } else {
+                shown.expected.render().trim_end().to_string()
+            };
+            // A short output as the program printed it; a long one in excerpts.
+            let actual = if shown.actual.is_whole() && stdout.len() <= ACTUAL_SHOWN_BYTES as u64 {
+                whole_output()
+            } else {
+                shown.actual.render().trim_end().to_string()
+            };
+            (expected, actual)
+        }
+        None => (expected_text(answer_text), whole_output()),
+    }
 }
 
 impl CaseRecord {
@@ -109,12 +145,15 @@ impl CaseRecord {
     /// `answer_text`.
     pub fn new(name: &str, answer_text: &str, outcome: &crate::judge::CaseOutcome) -> CaseRecord {
         let e = &outcome.execution;
+        let (expected, actual) = shown_texts(answer_text, outcome);
         CaseRecord {
             name: name.to_string(),
             verdict: outcome.judgement.verdict,
             detail: outcome.judgement.detail.clone(),
-            expected: expected_text(answer_text),
-            actual: actual_text(&e.stdout),
+            expected,
+            expected_bytes: answer_text.len() as u64,
+            actual,
+            actual_bytes: e.stdout.len(),
             cpu_ms: e.cpu_time.as_millis() as u64,
             cpu_runs_ms: e.cpu_times.iter().map(|t| t.as_millis() as u64).collect(),
             wall_ms: e.wall_time.as_millis() as u64,

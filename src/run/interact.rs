@@ -493,13 +493,16 @@ impl<'e> Exchange<'e> {
         let [program_side, judge_side] = self.sides;
         let [to_judge, _] = self.relays;
         let program_output = Output {
-            stdout: to_judge.kept.map(|(kept, _)| kept).unwrap_or_default(),
+            stdout: to_judge
+                .kept
+                .map(|(kept, _)| super::Captured::from(kept))
+                .unwrap_or_default(),
             exceeded: to_judge.exceeded,
             stderr_bytes: program_side.stderr.total(),
             stderr: program_side.stderr.into_kept(),
         };
         let judge_output = Output {
-            stdout: Vec::new(),
+            stdout: super::Captured::default(),
             exceeded: false,
             stderr_bytes: judge_side.stderr.total(),
             stderr: judge_side.stderr.into_kept(),

@@ -25,6 +25,7 @@
 //! ([`RunError`]).
 
 mod cancel;
+mod captured;
 mod clone;
 mod command;
 mod error;
@@ -45,12 +46,12 @@ mod transcript;
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::Read;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::Duration;
 
 pub use cancel::{cancelled, kill_running};
+pub use captured::{Captured, CapturedReader, SPILL_AT};
 pub use command::find_program;
 pub use error::RunError;
 pub use interact::{IDLENESS, Interaction, run_interactive};
@@ -109,8 +110,8 @@ pub enum Termination {
 pub struct Execution {
     pub termination: Termination,
     /// The program's output, at most `limits.output_bytes`: its stdout, or in
-    /// [`IoMode::Files`] the output file.
-    pub stdout: Vec<u8>,
+    /// [`IoMode::Files`] the output file; in memory while small, else in a temporary file.
+    pub stdout: Captured,
     /// The last [`STDERR_TAIL`] bytes of stderr.
     pub stderr: Vec<u8>,
     /// How many bytes the program wrote to stderr in all.
@@ -151,7 +152,7 @@ impl Execution {
     pub fn from_outcome(termination: Termination, stdout: Vec<u8>, limits: Limits) -> Execution {
         Execution {
             termination,
-            stdout,
+            stdout: Captured::from(stdout),
             stderr: Vec::new(),
             stderr_bytes: 0,
             cpu_time: Duration::ZERO,
@@ -185,24 +186,24 @@ pub struct OutputFile {
     pub other_files: Vec<String>,
 }
 
-/// Reads the output file, at most `limit` + 1 bytes: whether it is there as a regular file,
-/// and its start. It is opened without following a symbolic link and without blocking, so that
-/// a program cannot make the harness read elsewhere or wait on a FIFO.
-fn read_output_file(path: &Path, limit: u64) -> (bool, Vec<u8>) {
-    let mut out = Vec::new();
+/// Opens the output file the program left: whether it is there as a regular file, and its
+/// content (kept in the open file when large), and its length. It is opened without following
+/// a symbolic link and without blocking, so that a program cannot make the harness read
+/// elsewhere or wait on a FIFO.
+fn read_output_file(path: &Path) -> (bool, Option<(File, u64)>) {
     let file = File::options()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path);
     let Ok(file) = file else {
-        return (false, out);
+        return (false, None);
     };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return (false, out);
+    match file.metadata() {
+        Ok(m) if m.is_file() => (true, Some((file, m.len()))),
+        Ok(_) => (false, None),
+        // An unreadable output file is empty output: the program's fault, not ours.
+        Err(_) => (true, None),
     }
-    // An unreadable output file is empty output: the program's fault, not ours.
-    let _ = file.take(limit.saturating_add(1)).read_to_end(&mut out);
-    (true, out)
 }
 
 /// Runs `program` (the executable and its arguments) on `input` under `limits`.
@@ -373,15 +374,15 @@ impl Placed {
             Some(dir),
         ) = (io, self.scratch.as_mut())
         else {
-            output.stdout = stdout.map(Drain::into_kept).unwrap_or_default();
+            output.stdout = stdout.map(Drain::into_captured).unwrap_or_default();
             return (output, None);
         };
-        let (found, mut content) = read_output_file(&dir.path().join(name), limits.output_bytes);
-        if content.len() as u64 > limits.output_bytes {
-            content.truncate(limits.output_bytes as usize);
-            output.exceeded = true;
+        let (found, content) = read_output_file(&dir.path().join(name));
+        if let Some((file, len)) = content {
+            output.exceeded = len > limits.output_bytes;
+            output.stdout =
+                Captured::from_file(file, len.min(limits.output_bytes)).unwrap_or_default();
         }
-        output.stdout = content;
         let other_files = dir
             .empty()
             .into_iter()

@@ -297,7 +297,7 @@ impl Settled {
 #[derive(Default)]
 pub(crate) struct Output {
     /// Its answer: stdout, or the output file.
-    pub stdout: Vec<u8>,
+    pub stdout: super::Captured,
     /// More than the output limit came.
     pub exceeded: bool,
     /// The end of its stderr, and how many bytes it wrote there in all.

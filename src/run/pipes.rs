@@ -9,6 +9,8 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
+use super::captured::{Captured, Collector};
+
 /// How much of the end of stderr is kept: enough to show a panic message or a backtrace.
 pub const STDERR_TAIL: usize = 64 * 1024;
 
@@ -114,7 +116,10 @@ enum Keep {
 pub(crate) struct Drain {
     file: Option<File>,
     keep: Keep,
+    /// What [`Keep::Tail`] and [`Keep::Head`] keep.
     kept: Vec<u8>,
+    /// What [`Keep::Upto`] keeps: the answer, in memory or spilled to a file.
+    answer: Collector,
     /// Every byte read, kept or not.
     total: u64,
     /// More than the [`Keep::Upto`] limit arrived.
@@ -130,6 +135,7 @@ impl Drain {
             file: Some(File::from(fd)),
             keep,
             kept: Vec::new(),
+            answer: Collector::default(),
             total: 0,
             exceeded: false,
             scratch: Vec::new(),
@@ -171,16 +177,14 @@ impl Drain {
             return;
         };
         let budget = match self.keep {
-            Keep::Upto(limit) => READ_BUDGET.min(
-                limit
-                    .saturating_add(1)
-                    .saturating_sub(self.kept.len() as u64),
-            ),
+            Keep::Upto(limit) => {
+                READ_BUDGET.min(limit.saturating_add(1).saturating_sub(self.answer.len()))
+            }
             Keep::Tail | Keep::Head => READ_BUDGET,
         };
         let into = match self.keep {
-            Keep::Upto(_) | Keep::Tail => &mut self.kept,
-            Keep::Head => &mut self.scratch,
+            Keep::Tail => &mut self.kept,
+            Keep::Upto(_) | Keep::Head => &mut self.scratch,
         };
         let before = into.len();
         // `read_to_end` on a non-blocking pipe keeps what it read when it stops at
@@ -195,8 +199,9 @@ impl Drain {
         };
         match self.keep {
             Keep::Upto(limit) => {
-                if self.kept.len() as u64 > limit {
-                    self.kept.truncate(limit as usize);
+                self.answer.push(&self.scratch);
+                self.scratch.clear();
+                if self.answer.len() > limit {
                     self.exceeded = true;
                     self.file = None;
                     return;
@@ -217,6 +222,14 @@ impl Drain {
         }
         if !open {
             self.file = None;
+        }
+    }
+
+    /// The answer of a [`Drain::answer`], cut to the output limit.
+    pub(crate) fn into_captured(self) -> Captured {
+        match self.keep {
+            Keep::Upto(limit) => self.answer.finish(limit),
+            Keep::Tail | Keep::Head => Captured::from(self.kept),
         }
     }
 

@@ -1,47 +1,86 @@
 //! Counterexample minimization: from a failing case to a small one that still fails the same
-//! way, in seconds.
+//! way, in seconds, with memory and time that grow like the case, not like its square.
 //!
-//! The case's own passes ([`Shrinkable::pass`]) come first, most drastic first (the cleared
-//! board, crops, chunks, single lines and pieces); each pass continues where it left off
-//! after a success instead of starting over. Then all values are lowered together (shifted
-//! down to 1, halved) while that still fails, and every value is bisected on its own: the
-//! smallest value in `0..=v` that still fails, in about log2(v) probes. Rounds repeat until
-//! one changes nothing; the result is then 1-minimal: no candidate of any pass fails, and no
-//! value can be lowered by one.
+//! The case's own passes ([`Shrinkable::pass`]) come first, most drastic first (whole test
+//! cases, halves and then smaller chunks of the longest lists, lines, single items); each
+//! pass continues where it left off after a success instead of starting over. Then the
+//! values: all lowered together (shifted down to 1, halved), chunks of them set to 0, and
+//! every value bisected on its own toward 0 from either sign: the smallest magnitude that
+//! still fails, in about log2(|v|) probes. Rounds repeat until one changes nothing; the
+//! result is then 1-minimal: no candidate of any pass fails, and no value can move toward 0
+//! by one.
 //!
-//! Probes run in batches on the worker pool, and the candidate kept is always the first
+//! Candidates are made one at a time from the pass's compact description
+//! ([`Candidates`]), only when they are about to be probed: a pass over a case of 2·10^5
+//! numbers offers hundreds of thousands of candidates but holds at most one batch of them.
+//! Probes run in batches of one per worker, and the candidate kept is always the first
 //! failing one in candidate order (bisection speculates on the next levels of its own
 //! decision tree), so the result is the same for every number of workers. No case is probed
-//! twice: every probed case's canonical text is remembered with its result.
+//! twice: every probed case's fingerprint is remembered with its result (not the case, nor
+//! what its run printed). The time budget and the interrupt are checked before every probe
+//! and between candidates, so both hold within one probe's time.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+use std::hash::Hasher;
 use std::time::{Duration, Instant};
 
 use crate::problem::Instance;
+pub use crate::problem::shrink::Candidates;
+use crate::problem::shrink::ChunkLevels;
 
 /// A case the minimizer can reduce.
 pub trait Shrinkable: Clone + Send + Sync {
-    /// The canonical text: equal keys are the same case.
-    fn key(&self) -> String;
+    /// A hash of the canonical text ([`fingerprint`]): cases with equal fingerprints are
+    /// taken to be the same case.
+    fn fingerprint(&self) -> u64;
     /// How many structural passes there are.
     fn passes(&self) -> usize;
-    /// The candidates of one pass, most drastic first, each strictly smaller than `self`.
-    fn pass(&self, pass: usize) -> Vec<Self>;
+    /// The candidates of one pass, most drastic first, each smaller than `self`.
+    fn pass(&self, pass: usize) -> Candidates<'_, Self>;
     /// How many values can be lowered one by one.
     fn slots(&self) -> usize;
     fn value(&self, slot: usize) -> i64;
-    /// `self` with `slot` set to `value` (at most `self.value(slot)`).
-    fn with_value(&self, slot: usize, value: i64) -> Self;
+    /// `self` with each `(slot, value)` of `changes` set, made in one copy; every new value
+    /// lies between 0 and the slot's value.
+    fn with_values(&self, changes: &[(usize, i64)]) -> Self;
+}
+
+/// The fingerprint of a canonical text, hashed as it is written piece by piece.
+pub struct Fingerprint(std::hash::DefaultHasher);
+
+impl Fingerprint {
+    pub fn new() -> Fingerprint {
+        Fingerprint(std::hash::DefaultHasher::new())
+    }
+    pub fn write(&mut self, bytes: &[u8]) {
+        self.0.write(bytes);
+    }
+    pub fn finish(&self) -> u64 {
+        self.0.finish()
+    }
+}
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint::new()
+    }
+}
+
+/// The fingerprint of `text` written at once.
+pub fn fingerprint(text: &[u8]) -> u64 {
+    let mut f = Fingerprint::new();
+    f.write(text);
+    f.finish()
 }
 
 impl Shrinkable for Box<dyn Instance> {
-    fn key(&self) -> String {
-        self.to_input()
+    fn fingerprint(&self) -> u64 {
+        fingerprint(self.to_input().as_bytes())
     }
     fn passes(&self) -> usize {
         self.shrink_passes()
     }
-    fn pass(&self, pass: usize) -> Vec<Self> {
+    fn pass(&self, pass: usize) -> Candidates<'_, Self> {
         self.shrink_pass(pass)
     }
     fn slots(&self) -> usize {
@@ -50,15 +89,19 @@ impl Shrinkable for Box<dyn Instance> {
     fn value(&self, slot: usize) -> i64 {
         Instance::value(self.as_ref(), slot)
     }
-    fn with_value(&self, slot: usize, value: i64) -> Self {
-        Instance::with_value(self.as_ref(), slot, value)
+    fn with_values(&self, changes: &[(usize, i64)]) -> Self {
+        let mut next = self.clone();
+        for &(slot, value) in changes {
+            next = Instance::with_value(next.as_ref(), slot, value);
+        }
+        next
     }
 }
 
 /// How long minimization may take.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
-    /// Wall-clock bound for the whole minimization.
+    /// Wall-clock bound for the whole minimization, checked before every probe.
     pub time: Duration,
 }
 
@@ -115,8 +158,10 @@ pub struct Shrunk<S, P> {
 
 /// Reduces `start` while `probe` says a smaller candidate still fails. `probe` is never
 /// called on `start` itself: the caller has already seen it fail. `on_progress` sees the
-/// current case and the figures after every batch of probes.
-pub fn shrink<S: Shrinkable, P: Clone + Send>(
+/// current case and the figures after every batch of probes. `stop` is asked before every
+/// probe and between candidates (an interrupt): once it says so, minimization ends with the
+/// smallest case so far.
+pub fn shrink<S: Shrinkable, P: Send>(
     start: S,
     jobs: usize,
     budget: Budget,
@@ -128,17 +173,16 @@ pub fn shrink<S: Shrinkable, P: Clone + Send>(
         deadline: Instant::now() + budget.time,
         probe,
         on_progress,
-        passed: HashSet::new(),
-        failed: HashMap::new(),
+        known: HashMap::new(),
         stats: ShrinkStats::default(),
         stopped: false,
-        current: start,
         payload: None,
     };
-    (driver.on_progress)(&driver.current, &driver.stats);
-    driver.run();
+    let mut current = start;
+    (driver.on_progress)(&current, &driver.stats);
+    driver.run(&mut current);
     Shrunk {
-        case: driver.current,
+        case: current,
         payload: driver.payload,
         stats: driver.stats,
     }
@@ -149,52 +193,31 @@ struct Driver<'a, S, P> {
     deadline: Instant,
     probe: &'a (dyn Fn(&S) -> Probe<P> + Sync),
     on_progress: &'a mut dyn FnMut(&S, &ShrinkStats),
-    /// Keys of probed cases that passed.
-    passed: HashSet<String>,
-    /// Keys of probed cases that failed, with what the probe kept.
-    failed: HashMap<String, P>,
+    /// Fingerprints of probed cases, and whether each failed. The failing ones' payloads are
+    /// not kept (a payload holds a whole run's answer): one chosen later is probed again.
+    known: HashMap<u64, bool>,
     stats: ShrinkStats,
     /// Set once the budget ran out or the probe said stop.
     stopped: bool,
-    current: S,
     payload: Option<P>,
 }
 
-/// A probed candidate's result.
-enum Known<P> {
-    Fails(P),
-    Passes,
-}
+/// A failing candidate: its index in its pass, the case, and what its probe kept.
+type Found<S, P> = (usize, S, P);
 
-impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
-    fn run(&mut self) {
+impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
+    fn run(&mut self, current: &mut S) {
         loop {
             self.stats.rounds += 1;
             let mut changed = false;
-            for pass in 0..self.current.passes() {
-                let mut from = 0;
-                while !self.stopped {
-                    let candidates = self.current.pass(pass);
-                    let Some((at, case, payload)) = self.first_failing(candidates, from) else {
-                        break;
-                    };
-                    self.accept(case, payload);
-                    changed = true;
-                    // Continue where this pass left off, on the new case's candidates.
-                    from = at;
-                }
+            for pass in 0..current.passes() {
+                changed |= self.repeat(current, |case| case.pass(pass));
             }
-            while !self.stopped {
-                let candidates = all_values_lowered(&self.current);
-                let Some((_, case, payload)) = self.first_failing(candidates, 0) else {
-                    break;
-                };
-                self.accept(case, payload);
-                changed = true;
-            }
+            changed |= self.repeat(current, all_values_lowered);
+            changed |= self.repeat(current, values_zeroed);
             let mut slot = 0;
-            while !self.stopped && slot < self.current.slots() {
-                changed |= self.lower_value(slot);
+            while !self.stopped && slot < current.slots() {
+                changed |= self.lower_value(current, slot);
                 slot += 1;
             }
             if self.stopped {
@@ -207,141 +230,183 @@ impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
         }
     }
 
-    fn accept(&mut self, case: S, payload: P) {
-        self.current = case;
+    /// Takes the first failing candidate of `candidates(current)` as long as there is one,
+    /// each time continuing where the last one was found. Whether anything was taken.
+    fn repeat(
+        &mut self,
+        current: &mut S,
+        candidates: impl for<'c> Fn(&'c S) -> Candidates<'c, S>,
+    ) -> bool {
+        let mut changed = false;
+        let mut from = 0;
+        while !self.stopped {
+            let found = {
+                let offered = candidates(current);
+                self.first_failing(current, &offered, from)
+            };
+            let Some((at, case, payload)) = found else {
+                break;
+            };
+            self.accept(current, case, payload);
+            changed = true;
+            from = at;
+        }
+        changed
+    }
+
+    fn accept(&mut self, current: &mut S, case: S, payload: P) {
+        *current = case;
         self.payload = Some(payload);
         self.stats.steps += 1;
-        (self.on_progress)(&self.current, &self.stats);
+        (self.on_progress)(current, &self.stats);
     }
 
-    /// Probes `cases` (those not probed before) in parallel; `None` for those not run because
-    /// the budget ran out or the probe said stop.
-    fn probe_batch(&mut self, cases: &[S]) -> Vec<Option<Known<P>>> {
-        let keys: Vec<String> = cases.iter().map(S::key).collect();
-        let mut results: Vec<Option<Known<P>>> = keys
-            .iter()
-            .map(|k| {
-                if self.passed.contains(k) {
-                    Some(Known::Passes)
-                } else {
-                    self.failed.get(k).cloned().map(Known::Fails)
-                }
-            })
-            .collect();
-        let unknown: Vec<usize> = (0..cases.len()).filter(|&i| results[i].is_none()).collect();
-        if unknown.is_empty() {
-            return results;
+    /// Whether minimization must end now: the budget is spent or the run is interrupted.
+    fn out_of_time(&mut self) -> bool {
+        if self.stopped {
+            return true;
         }
-        if Instant::now() >= self.deadline {
+        if crate::run::cancelled() {
+            self.stats.end = End::Stopped;
+            self.stopped = true;
+        } else if Instant::now() >= self.deadline {
             self.stats.end = End::Budget;
             self.stopped = true;
-            return results;
         }
-        let probe = self.probe;
-        let probed = crate::pool::map(self.jobs, &unknown, |&i| Some(probe(&cases[i])));
-        self.stats.runs += unknown.len();
-        for (&i, outcome) in unknown.iter().zip(probed) {
-            match outcome {
-                Some(Probe::Fails(p)) => {
-                    self.failed.insert(keys[i].clone(), p.clone());
-                    results[i] = Some(Known::Fails(p));
-                }
-                Some(Probe::Passes) => {
-                    self.passed.insert(keys[i].clone());
-                    results[i] = Some(Known::Passes);
-                }
-                Some(Probe::Stop) | None => {
-                    self.stats.end = End::Stopped;
-                    self.stopped = true;
-                }
-            }
-        }
-        (self.on_progress)(&self.current, &self.stats);
-        results
+        self.stopped
     }
 
-    /// The first candidate at or after `from` that fails, probing in batches of `jobs`.
-    fn first_failing(&mut self, candidates: Vec<S>, from: usize) -> Option<(usize, S, P)> {
+    /// The first candidate at or after `from` that fails, probing those not known to pass
+    /// in batches of `jobs`, each made just before its batch.
+    fn first_failing(
+        &mut self,
+        current: &S,
+        candidates: &Candidates<'_, S>,
+        from: usize,
+    ) -> Option<Found<S, P>> {
+        let here = current.fingerprint();
         let mut at = from;
-        while at < candidates.len() && !self.stopped {
-            // The batch: the next candidates, up to `jobs` of them not yet probed.
-            let mut end = at;
-            let mut fresh = 0;
-            while end < candidates.len() && fresh < self.jobs {
-                let key = candidates[end].key();
-                if !self.passed.contains(&key) && !self.failed.contains_key(&key) {
-                    fresh += 1;
+        while at < candidates.len() {
+            let mut batch: Vec<(usize, S, u64)> = Vec::with_capacity(self.jobs);
+            while at < candidates.len() && batch.len() < self.jobs {
+                if self.out_of_time() {
+                    return None;
                 }
-                end += 1;
-            }
-            let results = self.probe_batch(&candidates[at..end]);
-            for (offset, result) in results.into_iter().enumerate() {
-                match result {
-                    Some(Known::Fails(p)) => {
-                        let index = at + offset;
-                        return Some((index, candidates[index].clone(), p));
+                if let Some(case) = candidates.get(at) {
+                    let key = case.fingerprint();
+                    if key != here && self.known.get(&key) != Some(&false) {
+                        batch.push((at, case, key));
                     }
-                    Some(Known::Passes) => {}
+                }
+                at += 1;
+            }
+            for ((index, case, _), result) in batch.iter().zip(self.probe_batch(current, &batch)) {
+                match result {
+                    Some(Probe::Fails(payload)) => return Some((*index, case.clone(), payload)),
+                    Some(Probe::Passes) => {}
                     // Not run: everything after it is unknown too.
-                    None => return None,
+                    Some(Probe::Stop) | None => return None,
                 }
             }
-            at = end;
         }
         None
     }
 
-    /// Lowers the value in `slot` to the smallest that still fails: 0 first, then bisection
-    /// of (0, v], speculating on as many levels of the decision tree as there are workers.
-    fn lower_value(&mut self, slot: usize) -> bool {
-        let v = self.current.value(slot);
-        if v <= 0 {
+    /// Probes `batch` in parallel, each probe only while the budget lasts; `None` for those
+    /// not run.
+    fn probe_batch(&mut self, current: &S, batch: &[(usize, S, u64)]) -> Vec<Option<Probe<P>>> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        let (probe, deadline, known) = (self.probe, self.deadline, &self.known);
+        let results = crate::pool::map(self.jobs, batch, |(_, case, key)| {
+            if known.get(key) == Some(&false) {
+                return Some(Probe::Passes);
+            }
+            (Instant::now() < deadline && !crate::run::cancelled()).then(|| probe(case))
+        });
+        for ((_, _, key), result) in batch.iter().zip(&results) {
+            if self.known.get(key) == Some(&false) {
+                continue;
+            }
+            match result {
+                Some(Probe::Fails(_)) => {
+                    self.known.insert(*key, true);
+                    self.stats.runs += 1;
+                }
+                Some(Probe::Passes) => {
+                    self.known.insert(*key, false);
+                    self.stats.runs += 1;
+                }
+                Some(Probe::Stop) => {
+                    self.stats.end = End::Stopped;
+                    self.stopped = true;
+                }
+                None => {
+                    self.out_of_time();
+                    if !self.stopped {
+                        // The pool was cancelled under it.
+                        self.stats.end = End::Stopped;
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
+        (self.on_progress)(current, &self.stats);
+        results
+    }
+
+    /// Moves the value in `slot` toward 0 as far as it still fails: 0 first, then bisection
+    /// of the magnitudes (0, |v|), speculating on as many levels of the decision tree as
+    /// there are workers.
+    fn lower_value(&mut self, current: &mut S, slot: usize) -> bool {
+        let v = current.value(slot);
+        if v == 0 {
             return false;
         }
-        let zero = self.current.with_value(slot, 0);
-        if let Some((_, case, payload)) = self.first_failing(vec![zero], 0) {
-            self.accept(case, payload);
+        let sign = v.signum();
+        // 0, then the smallest magnitudes: a bug that depends on parity or on a value being
+        // nonzero is not monotone, and bisection alone would stop anywhere.
+        let magnitude = v.unsigned_abs().min(i64::MAX as u64) as i64;
+        let small: Vec<S> = [0, 1, 2]
+            .into_iter()
+            .filter(|&m| m < magnitude)
+            .map(|m| current.with_values(&[(slot, sign * m)]))
+            .collect();
+        if let Some((_, case, payload)) = self.first_failing(current, &Candidates::built(small), 0)
+        {
+            self.accept(current, case, payload);
             return true;
         }
-        let (mut lo, mut hi) = (0i64, v);
+        let (mut lo, mut hi) = (2i64.min(magnitude - 1).max(0), magnitude);
         let mut best: Option<(S, P)> = None;
-        while hi - lo > 1 && !self.stopped {
-            // The mids of the decision tree below (lo, hi), breadth first.
-            let mut nodes = vec![(lo, hi)];
-            let mut mids = Vec::new();
-            let mut next = 0;
-            while mids.len() < self.jobs && next < nodes.len() {
-                let (l, h) = nodes[next];
-                next += 1;
-                if h - l <= 1 {
-                    continue;
-                }
-                let m = l + (h - l) / 2;
-                mids.push(m);
-                nodes.push((l, m));
-                nodes.push((m, h));
-            }
-            let cases: Vec<S> = mids
+        while hi - lo > 1 && !self.out_of_time() {
+            let mids = speculated_mids(lo, hi, self.jobs);
+            let batch: Vec<(usize, S, u64)> = mids
                 .iter()
-                .map(|&m| self.current.with_value(slot, m))
+                .map(|&m| {
+                    let case = current.with_values(&[(slot, sign * m)]);
+                    let key = case.fingerprint();
+                    (m as usize, case, key)
+                })
                 .collect();
-            let mut results: HashMap<i64, (S, Known<P>)> = HashMap::new();
-            for ((m, case), result) in mids.iter().zip(cases.clone()).zip(self.probe_batch(&cases))
-            {
-                if let Some(known) = result {
-                    results.insert(*m, (case, known));
+            let probed = self.probe_batch(current, &batch);
+            let mut results: HashMap<i64, (S, Probe<P>)> = HashMap::new();
+            for ((m, case, _), result) in batch.into_iter().zip(probed) {
+                if let Some(result) = result {
+                    results.insert(m as i64, (case, result));
                 }
             }
             let before = (lo, hi);
             while hi - lo > 1 {
                 let m = lo + (hi - lo) / 2;
                 match results.remove(&m) {
-                    Some((case, Known::Fails(p))) => {
+                    Some((case, Probe::Fails(p))) => {
                         hi = m;
                         best = Some((case, p));
                     }
-                    Some((_, Known::Passes)) => lo = m,
-                    None => break,
+                    Some((_, Probe::Passes)) => lo = m,
+                    _ => break,
                 }
             }
             if (lo, hi) == before {
@@ -350,7 +415,7 @@ impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
         }
         match best {
             Some((case, payload)) => {
-                self.accept(case, payload);
+                self.accept(current, case, payload);
                 true
             }
             None => false,
@@ -358,23 +423,42 @@ impl<S: Shrinkable, P: Clone + Send> Driver<'_, S, P> {
     }
 }
 
-/// Every value lowered at once, keeping what comparisons between values see: all nonzero
+/// The mids of the bisection tree below (lo, hi), breadth first, as many as `jobs`: the
+/// next levels of the decision, probed at once.
+fn speculated_mids(lo: i64, hi: i64, jobs: usize) -> Vec<i64> {
+    let mut nodes = vec![(lo, hi)];
+    let mut mids = Vec::new();
+    let mut next = 0;
+    while mids.len() < jobs && next < nodes.len() {
+        let (l, h) = nodes[next];
+        next += 1;
+        if h - l <= 1 {
+            continue;
+        }
+        let m = l + (h - l) / 2;
+        mids.push(m);
+        nodes.push((l, m));
+        nodes.push((m, h));
+    }
+    mids
+}
+
+/// Every value lowered at once, keeping what comparisons between values see: all positive
 /// values shifted down so that the smallest becomes 1 (differences kept exactly), then all
-/// values halved (order kept, up to ties). Bugs that compare values (greed, ties) then reach
-/// small numbers in a few steps, where one value at a time could not move without the others.
-fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
+/// values halved toward 0 (order kept, up to ties), then each value down to its parity (-1,
+/// 0 or 1). Bugs that compare values (greed, ties)
+/// then reach small numbers in a few steps, where one value at a time could not move
+/// without the others.
+fn all_values_lowered<S: Shrinkable>(case: &S) -> Candidates<'_, S> {
     let values: Vec<i64> = (0..case.slots()).map(|slot| case.value(slot)).collect();
     let apply = |f: &dyn Fn(i64) -> i64| {
-        let mut next = case.clone();
-        let mut lowered = false;
-        for (slot, &v) in values.iter().enumerate() {
-            let w = f(v);
-            if w != v {
-                next = next.with_value(slot, w);
-                lowered = true;
-            }
-        }
-        lowered.then_some(next)
+        let changes: Vec<(usize, i64)> = values
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| f(v) != v)
+            .map(|(slot, &v)| (slot, f(v)))
+            .collect();
+        (!changes.is_empty()).then(|| case.with_values(&changes))
     };
     let mut out = Vec::new();
     if let Some(low) = values.iter().copied().filter(|&v| v > 0).min()
@@ -386,7 +470,30 @@ fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
     if let Some(halved) = apply(&|v| v / 2) {
         out.push(halved);
     }
-    out
+    // Each value down to its parity: bugs about odd and even values keep failing.
+    if let Some(parities) = apply(&|v| v % 2) {
+        out.push(parities);
+    }
+    Candidates::built(out)
+}
+
+/// Chunks of the nonzero values set to 0 at once: all of them, then halves, quarters, …
+/// down to pairs (single values are left to the bisection). A case of thousands of values
+/// most of which do not matter loses them in a few dozen probes, not one probe each.
+fn values_zeroed<S: Shrinkable>(case: &S) -> Candidates<'_, S> {
+    let nonzero: Vec<usize> = (0..case.slots()).filter(|&s| case.value(s) != 0).collect();
+    if nonzero.len() < 2 {
+        return Candidates::none();
+    }
+    let levels = ChunkLevels::new(nonzero.len());
+    let zeroed = move |slots: &[usize]| {
+        let changes: Vec<(usize, i64)> = slots.iter().map(|&s| (s, 0)).collect();
+        case.with_values(&changes)
+    };
+    let all = zeroed(&nonzero);
+    Candidates::built(vec![all]).chain(Candidates::lazy(levels.count(), move |i| {
+        Some(zeroed(&nonzero[levels.chunk(i)]))
+    }))
 }
 
 #[cfg(test)]
@@ -395,6 +502,7 @@ fn all_values_lowered<S: Shrinkable>(case: &S) -> Vec<S> {
 pub(crate) mod tests {
     use super::*;
     use crate::problem::{CHESSBOARD, Cases, Chess, ChessProblem, ChessboardProblem, Problem};
+    use std::collections::HashSet;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn chess(rows_a: &[&[i64]], rows_b: &[&[i64]]) -> Box<dyn Instance> {

@@ -396,6 +396,7 @@ impl Engine<'_> {
             Some(_) => {}
             None => minimization = Some(self.minimize_failing(&mut failing, on_event)),
         }
+        failing.outcome.compare_with(&failing.expected);
         let input_path = if shrinking {
             failing.save(&self.config.save_dir, &stem)?
         } else {

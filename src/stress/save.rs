@@ -7,7 +7,12 @@ use anyhow::bail;
 
 use crate::judge::{CaseOutcome, Expected};
 
-/// Writes `<stem>.in`, `.ans`, `.out`, `.err` (the program's stderr, its last 64 KiB) and, on
+/// How much of the program's output is saved in `.out`: enough to read and to diff, never a
+/// copy of a 64 MiB flood (the report says how much there was).
+pub const SAVED_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// Writes `<stem>.in`, `.ans`, `.out` (the output's first [`SAVED_OUTPUT_BYTES`]), `.err`
+/// (the program's stderr, its last 64 KiB) and, on
 /// an interactive problem, `.transcript` (the exchange, its start and end when long) into
 /// `dir`, and returns the `.in` path. A stem whose files already exist with other contents is
 /// never overwritten: `-2`, `-3`, ... are tried.
@@ -20,11 +25,12 @@ pub fn save_case(
 ) -> anyhow::Result<PathBuf> {
     let answer = expected.text.as_bytes().to_vec();
     let execution = &outcome.execution;
+    let output = execution.stdout.head(SAVED_OUTPUT_BYTES);
     let transcript = outcome.transcript.as_ref().map(|t| t.render().into_bytes());
     let mut contents: Vec<(&str, &[u8])> = vec![
         ("in", input),
         ("ans", &answer),
-        ("out", &execution.stdout),
+        ("out", &output),
         ("err", &execution.stderr),
     ];
     if let Some(transcript) = &transcript {

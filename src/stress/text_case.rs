@@ -5,29 +5,49 @@
 //! next), `n` then n lines, `T` then T test cases. Dropping an item alone leaves the count
 //! wrong and the input invalid, so the candidates here drop items together with their count
 //! lowered: whole test cases first (when the first line is a count of the blocks that
-//! follow), then chunks and single items of every counted list, then chunks and single lines,
-//! then single tokens. Values are the non-negative integers that are not counts, lowered by
-//! the minimizer. Which candidates are valid inputs is the caller's business (a validator,
-//! or the reference accepting them); the candidates only try to be valid often.
+//! follow), then halves, quarters, … and single items of every counted list, the longest
+//! list first, then chunks and single lines, then single tokens. Values are the integers
+//! that are not counts, moved toward 0 by the minimizer. Which candidates are valid inputs
+//! is the caller's business (a validator, or the reference accepting them); the candidates
+//! only try to be valid often.
+//!
+//! A case is compact: its tokens point into the text it was read from, shared by every
+//! candidate, and a lowered value is stored as a number. A candidate of a 2·10^5-number case
+//! is one copy of a flat token list, made only when the minimizer probes it.
 
-use super::minimize::Shrinkable;
-use crate::problem::shrink::chunks;
+use std::ops::Range;
+use std::sync::Arc;
+
+use super::minimize::{Candidates, Fingerprint, Shrinkable};
+use crate::problem::shrink::ChunkLevels;
+
+/// One token: a span of the original text, or a value the minimizer wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    Text { at: usize, len: u32 },
+    Int(i64),
+}
 
 /// Lines of tokens, each line's tokens separated by single spaces in its canonical form.
 #[derive(Clone, Debug)]
 pub struct TextCase {
-    lines: Vec<Vec<String>>,
+    /// The text the case was read from, shared by all its candidates.
+    src: Arc<[u8]>,
+    tokens: Vec<Token>,
+    /// Where each line ends in `tokens` (exclusive): line `i` is
+    /// `line_ends[i - 1]..line_ends[i]`.
+    line_ends: Vec<usize>,
     /// Whether candidates that only a validator can check are tried: single tokens dropped
     /// without their count (without a validator, such an input usually runs but is invalid).
     validated: bool,
-    /// Where the values are: fixed when the case's structure is made, kept while values are
-    /// lowered (a lowered value could otherwise start to look like a count).
-    values: Vec<(usize, usize)>,
+    /// The tokens that are values: fixed when the case's structure is made, kept while values
+    /// are lowered (a lowered value could otherwise start to look like a count).
+    values: Vec<usize>,
 }
 
 impl PartialEq for TextCase {
     fn eq(&self, other: &Self) -> bool {
-        self.lines == other.lines
+        self.to_bytes() == other.to_bytes()
     }
 }
 
@@ -36,31 +56,67 @@ impl Eq for TextCase {}
 /// A count and what it counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct List {
-    /// Where the count is: (line, token).
-    count: (usize, usize),
+    /// The count's token.
+    count: usize,
     items: Items,
+    /// How many items there are (the count's value).
+    len: usize,
 }
 
 /// The items of a counted list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Items {
-    /// Tokens of one line, from a token index on: `3 5 6 7` or `3` / `5 6 7`.
-    Tokens { line: usize, from: usize },
-    /// Whole lines, each an item: `2` / `a b` / `c d`.
+    /// Tokens of one line, from this token on: `3 5 6 7` or `3` / `5 6 7`.
+    Tokens { from: usize },
+    /// Whole lines, each an item, from this line on: `2` / `a b` / `c d`.
     Lines { from: usize },
     /// Blocks of lines (test cases): the line range of each.
     Blocks(Vec<(usize, usize)>),
 }
 
+/// What a candidate changes: lines dropped, tokens of one line dropped, a count rewritten.
+#[derive(Clone, Debug, Default)]
+struct Edit {
+    lines: Range<usize>,
+    tokens: Range<usize>,
+    count: Option<(usize, i64)>,
+}
+
+/// Bytes that separate tokens: ASCII whitespace.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C')
+}
+
 impl TextCase {
     pub fn new(text: &[u8]) -> TextCase {
-        TextCase::of_lines(
-            String::from_utf8_lossy(text)
-                .lines()
-                .map(|l| l.split_whitespace().map(str::to_string).collect())
-                .collect(),
-            true,
-        )
+        let src: Arc<[u8]> = Arc::from(text);
+        let mut tokens = Vec::new();
+        let mut line_ends = Vec::new();
+        let mut rest = text;
+        let mut offset = 0;
+        while !rest.is_empty() {
+            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            let mut at = 0;
+            while at < end {
+                if is_blank(rest[at]) {
+                    at += 1;
+                    continue;
+                }
+                let start = at;
+                while at < end && !is_blank(rest[at]) {
+                    at += 1;
+                }
+                tokens.push(Token::Text {
+                    at: offset + start,
+                    len: (at - start) as u32,
+                });
+            }
+            line_ends.push(tokens.len());
+            let next = (end + 1).min(rest.len());
+            offset += next;
+            rest = &rest[next..];
+        }
+        TextCase::of_parts(src, tokens, line_ends, true)
     }
 
     /// The same case, shrunk without single tokens dropped alone when there is no validator
@@ -69,10 +125,17 @@ impl TextCase {
         TextCase { validated, ..self }
     }
 
-    /// A case of these lines, its values found anew.
-    fn of_lines(lines: Vec<Vec<String>>, validated: bool) -> TextCase {
+    /// A case of these tokens and lines, its values found anew.
+    fn of_parts(
+        src: Arc<[u8]>,
+        tokens: Vec<Token>,
+        line_ends: Vec<usize>,
+        validated: bool,
+    ) -> TextCase {
         let mut case = TextCase {
-            lines,
+            src,
+            tokens,
+            line_ends,
             validated,
             values: Vec::new(),
         };
@@ -81,105 +144,162 @@ impl TextCase {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        self.key().into_bytes()
+        let mut out = Vec::with_capacity(self.src.len() + 1);
+        self.write(|bytes| out.extend_from_slice(bytes));
+        out
+    }
+
+    /// Writes the canonical text piece by piece.
+    fn write(&self, mut out: impl FnMut(&[u8])) {
+        let mut buf = NumberBuf::default();
+        for line in 0..self.line_count() {
+            for (k, t) in self.line(line).enumerate() {
+                if k > 0 {
+                    out(b" ");
+                }
+                out(self.text(t, &mut buf));
+            }
+            out(b"\n");
+        }
     }
 
     /// The case's size for reports: `2 lines, 3 tokens`.
     pub fn size_label(&self) -> String {
-        let tokens: usize = self.lines.iter().map(Vec::len).sum();
         format!(
             "{}, {}",
-            crate::text::plural(self.lines.len() as u64, "line"),
-            crate::text::plural(tokens as u64, "token")
+            crate::text::plural(self.line_count() as u64, "line"),
+            crate::text::plural(self.tokens.len() as u64, "token")
         )
     }
 
-    fn count_at(&self, (line, token): (usize, usize)) -> Option<usize> {
-        count_value(self.lines.get(line)?.get(token)?)
+    fn line_count(&self) -> usize {
+        self.line_ends.len()
     }
 
-    /// The counted lists of the text, test cases first.
+    /// The tokens of line `i`.
+    fn line(&self, i: usize) -> Range<usize> {
+        let start = if i == 0 { 0 } else { self.line_ends[i - 1] };
+        start..self.line_ends[i]
+    }
+
+    fn line_len(&self, i: usize) -> usize {
+        self.line(i).len()
+    }
+
+    fn text<'a>(&'a self, t: usize, buf: &'a mut NumberBuf) -> &'a [u8] {
+        match self.tokens[t] {
+            Token::Text { at, len } => &self.src[at..at + len as usize],
+            Token::Int(v) => buf.format(v),
+        }
+    }
+
+    /// The token as a count: a small non-negative integer.
+    fn count(&self, t: usize) -> Option<usize> {
+        match self.tokens[t] {
+            Token::Int(v) => (0..1_000_000).contains(&v).then_some(v as usize),
+            Token::Text { at, len } => {
+                let bytes = &self.src[at..at + len as usize];
+                if len > 6 || !bytes.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                std::str::from_utf8(bytes).ok()?.parse().ok()
+            }
+        }
+    }
+
+    /// The token as a value: an integer that fits an i64, with an optional minus sign.
+    fn number(&self, t: usize) -> Option<i64> {
+        match self.tokens[t] {
+            Token::Int(v) => Some(v),
+            Token::Text { at, len } => {
+                let bytes = &self.src[at..at + len as usize];
+                let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+                if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                    return None;
+                }
+                std::str::from_utf8(bytes).ok()?.parse().ok()
+            }
+        }
+    }
+
+    /// The counted lists of the text: test cases first, then the others, longest first.
     fn lists(&self) -> Vec<List> {
         let mut out = Vec::new();
-        if let Some(cases) = self.cases() {
-            out.push(cases);
-        }
-        for (i, line) in self.lines.iter().enumerate() {
-            for (j, token) in line.iter().enumerate() {
-                let Some(k) = count_value(token) else {
+        for i in 0..self.line_count() {
+            let line = self.line(i);
+            for t in line.clone() {
+                let Some(k) = self.count(t) else {
                     continue;
                 };
                 if k == 0 {
                     continue;
                 }
-                if line.len() == j + 1 + k {
-                    out.push(List {
-                        count: (i, j),
-                        items: Items::Tokens {
-                            line: i,
-                            from: j + 1,
-                        },
-                    });
-                } else if line.len() == j + 1 {
-                    let next = self.lines.get(i + 1).map_or(0, Vec::len);
-                    if next == k {
-                        out.push(List {
-                            count: (i, j),
-                            items: Items::Tokens {
-                                line: i + 1,
-                                from: 0,
-                            },
-                        });
-                    } else if i + k < self.lines.len() && self.alike(i + 1, k) {
-                        out.push(List {
-                            count: (i, j),
-                            items: Items::Lines { from: i + 1 },
-                        });
+                let after = line.end - t - 1;
+                let items = if after == k {
+                    Items::Tokens { from: t + 1 }
+                } else if after == 0 && i + 1 < self.line_count() && self.line_len(i + 1) == k {
+                    Items::Tokens {
+                        from: self.line(i + 1).start,
                     }
-                }
+                } else if after == 0 && i + k < self.line_count() && self.alike(i + 1, k) {
+                    Items::Lines { from: i + 1 }
+                } else {
+                    continue;
+                };
+                out.push(List {
+                    count: t,
+                    items,
+                    len: k,
+                });
             }
+        }
+        out.sort_by_key(|list| std::cmp::Reverse(list.len));
+        if let Some(cases) = self.cases() {
+            out.retain(|l| l.count != cases.count);
+            out.insert(0, cases);
         }
         out
     }
 
     /// Whether the `k` lines from `from` have the same number of tokens: items of one kind.
     fn alike(&self, from: usize, k: usize) -> bool {
-        let len = self.lines[from].len();
-        len > 0 && self.lines[from..from + k].iter().all(|l| l.len() == len)
+        let len = self.line_len(from);
+        len > 0 && (from..from + k).all(|l| self.line_len(l) == len)
     }
 
     /// The test cases, when the first line is a count T and the lines after it split into
     /// exactly T blocks: blocks of equal length whose first lines look alike, or blocks that
     /// each start with a count of the lines (or the next line's tokens) that follow.
     fn cases(&self) -> Option<List> {
-        let t = match self.lines.first()?.as_slice() {
-            [only] => count_value(only)?,
-            _ => return None,
-        };
-        let rest = self.lines.len() - 1;
+        if self.line_count() == 0 || self.line_len(0) != 1 {
+            return None;
+        }
+        let t = self.count(0)?;
+        let rest = self.line_count() - 1;
         if t < 2 || rest < t {
             return None;
         }
         let ranges = self.equal_blocks(t).or_else(|| self.counted_blocks(t))?;
         Some(List {
-            count: (0, 0),
+            count: 0,
             items: Items::Blocks(ranges),
+            len: t,
         })
     }
 
     /// T blocks of the same length, their first lines of the same token count.
     fn equal_blocks(&self, t: usize) -> Option<Vec<(usize, usize)>> {
-        let rest = self.lines.len() - 1;
+        let rest = self.line_count() - 1;
         if !rest.is_multiple_of(t) {
             return None;
         }
         let len = rest / t;
         let ranges: Vec<(usize, usize)> =
             (0..t).map(|b| (1 + b * len, 1 + (b + 1) * len)).collect();
-        let head = self.lines[1].len();
+        let head = self.line_len(1);
         ranges
             .iter()
-            .all(|&(a, _)| self.lines[a].len() == head)
+            .all(|&(a, _)| self.line_len(a) == head)
             .then_some(ranges)
     }
 
@@ -188,16 +308,19 @@ impl TextCase {
     fn counted_blocks(&self, t: usize) -> Option<Vec<(usize, usize)>> {
         let mut ranges = Vec::with_capacity(t);
         let mut at = 1;
-        while at < self.lines.len() {
-            let line = &self.lines[at];
-            let k = count_value(line.first()?)?;
-            let next = self.lines.get(at + 1).map_or(usize::MAX, Vec::len);
-            let len = if line.len() == 1 && next == k {
+        while at < self.line_count() {
+            let line = self.line(at);
+            if line.is_empty() || ranges.len() == t {
+                return None;
+            }
+            let k = self.count(line.start)?;
+            let next = (at + 1 < self.line_count()).then(|| self.line_len(at + 1));
+            let len = if line.len() == 1 && next == Some(k) {
                 2
             } else {
                 1 + k
             };
-            if at + len > self.lines.len() {
+            if at + len > self.line_count() {
                 return None;
             }
             ranges.push((at, at + len));
@@ -206,135 +329,174 @@ impl TextCase {
         (ranges.len() == t).then_some(ranges)
     }
 
-    /// The text with the items of `list` at `drop` (item indices) removed and its count
-    /// lowered by as many.
-    fn without_items(&self, list: &List, drop: &[usize]) -> Option<TextCase> {
-        let k = self.count_at(list.count)?;
-        if drop.is_empty() || drop.len() > k {
+    /// The case with `edit` made, its values found anew.
+    fn edited(&self, edit: &Edit) -> TextCase {
+        let mut tokens = Vec::with_capacity(self.tokens.len());
+        let mut line_ends = Vec::with_capacity(self.line_count());
+        for line in 0..self.line_count() {
+            if edit.lines.contains(&line) {
+                continue;
+            }
+            for t in self.line(line) {
+                if edit.tokens.contains(&t) {
+                    continue;
+                }
+                tokens.push(match edit.count {
+                    Some((at, value)) if at == t => Token::Int(value),
+                    _ => self.tokens[t],
+                });
+            }
+            line_ends.push(tokens.len());
+        }
+        TextCase::of_parts(self.src.clone(), tokens, line_ends, self.validated)
+    }
+
+    /// The text with the items `drop` of `list` removed and its count lowered by as many.
+    fn without_items(&self, list: &List, drop: Range<usize>) -> Option<TextCase> {
+        if drop.is_empty() || drop.end > list.len || self.count(list.count) != Some(list.len) {
             return None;
         }
-        let mut next = self.clone();
+        let mut edit = Edit {
+            count: Some((list.count, (list.len - drop.len()) as i64)),
+            ..Edit::default()
+        };
         match &list.items {
-            &Items::Tokens { line, from } => {
-                let kept: Vec<String> = next.lines[line]
-                    .iter()
-                    .enumerate()
-                    .filter(|(t, _)| *t < from || !drop.contains(&(t - from)))
-                    .map(|(_, s)| s.clone())
-                    .collect();
-                next.lines[line] = kept;
-            }
-            &Items::Lines { from } => {
-                let gone: Vec<usize> = drop.iter().map(|d| from + d).collect();
-                next.lines = next.without_lines(&gone).lines;
-            }
-            Items::Blocks(ranges) => {
-                let gone: Vec<usize> = drop
-                    .iter()
-                    .flat_map(|&d| ranges[d].0..ranges[d].1)
-                    .collect();
-                next.lines = next.without_lines(&gone).lines;
-            }
+            &Items::Tokens { from } => edit.tokens = from + drop.start..from + drop.end,
+            &Items::Lines { from } => edit.lines = from + drop.start..from + drop.end,
+            Items::Blocks(ranges) => edit.lines = ranges[drop.start].0..ranges[drop.end - 1].1,
         }
-        let (line, token) = list.count;
-        next.lines[line][token] = (k - drop.len()).to_string();
-        Some(TextCase::of_lines(next.lines, self.validated))
+        Some(self.edited(&edit))
     }
 
-    fn without_lines(&self, drop: &[usize]) -> TextCase {
-        TextCase::of_lines(
-            self.lines
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !drop.contains(i))
-                .map(|(_, l)| l.clone())
-                .collect(),
-            self.validated,
-        )
-    }
-
-    /// The candidates that drop items of counted lists: for each list, chunks of its items
-    /// (halves, quarters, ...) and then single items, all but the last item at most.
-    fn fewer_items(&self, lists: &[List]) -> Vec<TextCase> {
-        let mut out = Vec::new();
-        for list in lists {
-            let Some(k) = self.count_at(list.count) else {
-                continue;
-            };
-            let mut drops = chunks(k);
-            if k > 1 {
-                drops.extend((0..k).map(|i| vec![i]));
-            }
-            out.extend(drops.iter().filter_map(|d| self.without_items(list, d)));
-        }
-        out
-    }
-
-    /// The (line, token) of every value the minimizer may lower: non-negative integers that
-    /// are not counts of a list.
-    fn value_positions(&self) -> Vec<(usize, usize)> {
-        let counts: Vec<(usize, usize)> = self.lists().iter().map(|l| l.count).collect();
-        let mut out = Vec::new();
-        for (i, line) in self.lines.iter().enumerate() {
-            for (j, token) in line.iter().enumerate() {
-                if is_value(token) && !counts.contains(&(i, j)) {
-                    out.push((i, j));
+    /// The candidates that drop items of counted lists: halves, quarters, … down to pairs of
+    /// every list, the longest first, and then single items, all but the last item at most.
+    fn fewer_items(&self, lists: Vec<List>) -> Candidates<'_, TextCase> {
+        let chunked: Vec<(usize, ChunkLevels)> = lists
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i, ChunkLevels::new(l.len)))
+            .filter(|(_, levels)| levels.count() > 0)
+            .collect();
+        let singles: Vec<usize> = (0..lists.len()).filter(|&i| lists[i].len > 1).collect();
+        let chunk_count: usize = chunked.iter().map(|(_, l)| l.count()).sum();
+        let single_count: usize = singles.iter().map(|&i| lists[i].len).sum();
+        Candidates::lazy(chunk_count + single_count, move |mut index| {
+            for (list, levels) in &chunked {
+                if index < levels.count() {
+                    return self.without_items(&lists[*list], levels.chunk(index));
                 }
+                index -= levels.count();
+            }
+            for &list in &singles {
+                if index < lists[list].len {
+                    return self.without_items(&lists[list], index..index + 1);
+                }
+                index -= lists[list].len;
+            }
+            None
+        })
+    }
+
+    /// Chunks of lines dropped (halves, quarters, … down to pairs), counts unchanged.
+    fn fewer_lines(&self) -> Candidates<'_, TextCase> {
+        let levels = ChunkLevels::new(self.line_count());
+        Candidates::lazy(levels.count(), move |i| {
+            Some(self.edited(&Edit {
+                lines: levels.chunk(i),
+                ..Edit::default()
+            }))
+        })
+    }
+
+    /// Each line dropped alone.
+    fn single_lines(&self) -> Candidates<'_, TextCase> {
+        let len = if self.line_count() > 1 {
+            self.line_count()
+        } else {
+            0
+        };
+        Candidates::lazy(len, move |i| {
+            Some(self.edited(&Edit {
+                lines: i..i + 1,
+                ..Edit::default()
+            }))
+        })
+    }
+
+    /// Each token dropped alone from a line that keeps at least one.
+    fn fewer_tokens(&self) -> Candidates<'_, TextCase> {
+        let droppable: Vec<usize> = (0..self.line_count())
+            .filter(|&l| self.line_len(l) >= 2)
+            .flat_map(|l| self.line(l))
+            .collect();
+        Candidates::lazy(droppable.len(), move |i| {
+            let t = droppable[i];
+            Some(self.edited(&Edit {
+                tokens: t..t + 1,
+                ..Edit::default()
+            }))
+        })
+    }
+
+    /// The tokens the minimizer may lower: integers that are not counts of a list.
+    fn value_positions(&self) -> Vec<usize> {
+        let mut counts: Vec<usize> = self.lists().iter().map(|l| l.count).collect();
+        counts.sort_unstable();
+        (0..self.tokens.len())
+            .filter(|t| counts.binary_search(t).is_err() && self.number(*t).is_some())
+            .collect()
+    }
+}
+
+/// Room to write an i64 in decimal.
+#[derive(Default)]
+struct NumberBuf([u8; 20]);
+
+impl NumberBuf {
+    fn format(&mut self, v: i64) -> &[u8] {
+        let mut at = self.0.len();
+        let mut rest = v.unsigned_abs();
+        loop {
+            at -= 1;
+            self.0[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
             }
         }
-        out
+        if v < 0 {
+            at -= 1;
+            self.0[at] = b'-';
+        }
+        &self.0[at..]
     }
-}
-
-/// A token that can be a count: a small non-negative integer.
-fn count_value(token: &str) -> Option<usize> {
-    if !token.bytes().all(|b| b.is_ascii_digit()) || token.len() > 6 {
-        return None;
-    }
-    token.parse().ok()
-}
-
-/// A token made of ASCII digits only that fits an i64.
-fn is_value(token: &str) -> bool {
-    !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) && token.parse::<i64>().is_ok()
 }
 
 /// The passes, most drastic first.
 const PASSES: usize = 5;
 
 impl Shrinkable for TextCase {
-    fn key(&self) -> String {
-        let mut text: String = self
-            .lines
-            .iter()
-            .map(|l| l.join(" "))
-            .collect::<Vec<_>>()
-            .join("\n");
-        text.push('\n');
-        text
+    fn fingerprint(&self) -> u64 {
+        let mut f = Fingerprint::new();
+        self.write(|bytes| f.write(bytes));
+        f.finish()
     }
 
     fn passes(&self) -> usize {
         PASSES
     }
 
-    fn pass(&self, pass: usize) -> Vec<Self> {
-        let len = self.lines.len();
-        let mut out = match pass {
+    fn pass(&self, pass: usize) -> Candidates<'_, Self> {
+        match pass {
             // Whole test cases, with T lowered.
-            0 => {
-                let cases: Vec<List> = self.cases().into_iter().collect();
-                self.fewer_items(&cases)
-            }
+            0 => self.fewer_items(self.cases().into_iter().collect()),
             // Items of every counted list, with the count lowered.
-            1 => self.fewer_items(&self.lists()),
-            2 => chunks(len).iter().map(|c| self.without_lines(c)).collect(),
-            3 if len > 1 => (0..len).map(|i| self.without_lines(&[i])).collect(),
+            1 => self.fewer_items(self.lists()),
+            2 => self.fewer_lines(),
+            3 => self.single_lines(),
             4 if self.validated => self.fewer_tokens(),
-            _ => Vec::new(),
-        };
-        out.retain(|c| c != self);
-        out
+            _ => Candidates::none(),
+        }
     }
 
     fn slots(&self) -> usize {
@@ -344,34 +506,18 @@ impl Shrinkable for TextCase {
     fn value(&self, slot: usize) -> i64 {
         self.values
             .get(slot)
-            .and_then(|&(i, j)| self.lines[i][j].parse().ok())
+            .and_then(|&t| self.number(t))
             .unwrap_or(0)
     }
 
-    fn with_value(&self, slot: usize, value: i64) -> Self {
+    fn with_values(&self, changes: &[(usize, i64)]) -> Self {
         let mut next = self.clone();
-        if let Some(&(i, j)) = self.values.get(slot) {
-            next.lines[i][j] = value.to_string();
+        for &(slot, value) in changes {
+            if let Some(&t) = self.values.get(slot) {
+                next.tokens[t] = Token::Int(value);
+            }
         }
         next
-    }
-}
-
-impl TextCase {
-    /// Each token dropped alone from a line that keeps at least one.
-    fn fewer_tokens(&self) -> Vec<TextCase> {
-        let mut out = Vec::new();
-        for (i, line) in self.lines.iter().enumerate() {
-            if line.len() < 2 {
-                continue;
-            }
-            for j in 0..line.len() {
-                let mut lines = self.lines.clone();
-                lines[i].remove(j);
-                out.push(TextCase::of_lines(lines, self.validated));
-            }
-        }
-        out
     }
 }
 
@@ -388,12 +534,12 @@ mod tests {
 
     fn minimize(text: &str, fails: impl Fn(&TextCase) -> bool + Sync) -> String {
         let out = crate::stress::minimize::tests::run(TextCase::new(text.as_bytes()), 2, fails);
-        out.case.key()
+        String::from_utf8(out.case.to_bytes()).unwrap()
     }
 
     /// `n` then n numbers, on one line or two.
     fn array(c: &TextCase) -> Option<Vec<i64>> {
-        let text = c.key();
+        let text = String::from_utf8(c.to_bytes()).unwrap();
         let mut tokens = text.split_whitespace().map(|t| t.parse::<i64>().ok());
         let n = tokens.next()??;
         let values: Option<Vec<i64>> = tokens.collect();
@@ -434,8 +580,8 @@ mod tests {
 
     /// `T`, then T cases `n` / n numbers; fails when some case holds a 7.
     fn cases(c: &TextCase) -> Option<Vec<Vec<i64>>> {
-        let lines: Vec<Vec<i64>> = c
-            .key()
+        let lines: Vec<Vec<i64>> = String::from_utf8(c.to_bytes())
+            .unwrap()
             .lines()
             .map(|l| l.split_whitespace().map(|t| t.parse().ok()).collect())
             .collect::<Option<_>>()?;
@@ -477,17 +623,20 @@ mod tests {
     fn lines_counted_by_a_line_shrink_with_their_count() {
         // `n` then n lines of two numbers; fails when some pair is equal.
         let text = "4\n1 2\n3 3\n5 6\n7 8\n";
+        let lines_of = |c: &TextCase| -> Vec<Vec<String>> {
+            String::from_utf8(c.to_bytes())
+                .unwrap()
+                .lines()
+                .map(|l| l.split_whitespace().map(str::to_string).collect())
+                .collect()
+        };
         let valid = |c: &TextCase| {
-            let lines: Vec<Vec<&str>> = c
-                .lines
-                .iter()
-                .map(|l| l.iter().map(String::as_str).collect())
-                .collect();
+            let lines = lines_of(c);
             let n: usize = lines[0].first().and_then(|t| t.parse().ok()).unwrap_or(0);
             lines[0].len() == 1 && lines.len() == n + 1 && lines[1..].iter().all(|l| l.len() == 2)
         };
         let small = minimize(text, |c| {
-            valid(c) && c.lines[1..].iter().any(|l| l[0] == l[1])
+            valid(c) && lines_of(c)[1..].iter().any(|l| l[0] == l[1])
         });
         assert_eq!(small, "1\n0 0\n");
     }

@@ -4,6 +4,7 @@
 mod checkers;
 mod cli;
 mod compile;
+mod contest_size;
 mod ergonomics;
 mod files;
 mod fishhead;

@@ -190,7 +190,7 @@ fn test_dir() -> tempfile::TempDir {
 fn correct_is_accepted() {
     let execution = Run::fixture("correct").run();
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(execution.stdout, b"2\n");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"2\n");
     assert_accepted(&execution, 2);
     assert!(execution.cpu_time < Duration::from_millis(500));
     // A quick program ends before the first sample: its figure is its own peak all the same.
@@ -289,7 +289,7 @@ fn flood_is_stopped_at_the_output_limit() {
         execution.termination,
         Termination::LimitExceeded(Limit::Output)
     );
-    assert_eq!(execution.stdout.len() as u64, MIB);
+    assert_eq!(execution.stdout.len(), MIB);
     assert!(execution.stderr.len() <= run::STDERR_TAIL);
     assert!(execution.stderr_bytes > 0);
     assert_eq!(judge(&execution, 2).verdict, Verdict::OutputLimitExceeded);
@@ -366,7 +366,7 @@ fn exit_codes_and_signals_are_reported() {
 #[test]
 fn stdio_programs_run_in_the_callers_directory() {
     let execution = Run::sh("pwd").run();
-    let dir = String::from_utf8(execution.stdout).expect("UTF-8");
+    let dir = String::from_utf8(execution.stdout.to_vec().unwrap()).expect("UTF-8");
     assert_eq!(
         Path::new(dir.trim_end()),
         std::env::current_dir().expect("cwd")
@@ -384,7 +384,7 @@ fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
     let (first, second, dir) = std::thread::spawn(move || {
         let first = run.run();
         let second = run.run();
-        let text = String::from_utf8(first.stdout.clone()).expect("UTF-8");
+        let text = String::from_utf8(first.stdout.to_vec().unwrap()).expect("UTF-8");
         let dir = PathBuf::from(text.lines().next().expect("pwd"));
         assert!(dir.is_dir(), "kept between runs of the thread");
         (first, second, dir)
@@ -392,7 +392,7 @@ fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
     .join()
     .expect("the thread's runs");
     assert_ne!(dir, std::env::current_dir().expect("cwd"));
-    let listing = |e: &Execution| String::from_utf8_lossy(&e.stdout).into_owned();
+    let listing = |e: &Execution| String::from_utf8_lossy(&e.stdout.to_vec().unwrap()).into_owned();
     let expected = format!("{}\nchess.in\nchess.out\n", dir.display());
     assert_eq!(listing(&first), expected);
     // The second run found the same directory with nothing of the first run's left.
@@ -410,7 +410,7 @@ fn file_io_runs_in_a_scratch_directory_emptied_between_runs() {
 fn file_io_reads_and_writes_files() {
     let io = IoMode::files_named("chess");
     let execution = Run::fixture("correct").arg("--file-io").io(&io).run();
-    assert_eq!(execution.stdout, b"2\n");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"2\n");
     assert_accepted(&execution, 2);
 
     // Stdin is /dev/null in file mode: a program reading stdin finds an empty input.
@@ -422,7 +422,7 @@ fn file_io_reads_and_writes_files() {
         .input(CHESS_SAMPLE)
         .io(&io)
         .run();
-    assert_eq!(execution.stdout, b"");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"");
     let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::PresentationError);
     assert_eq!(
@@ -514,7 +514,7 @@ fn memory_of_a_normal_run_is_measured() {
     // dash or bash holds the 30 MB string in memory while building the variable.
     let execution = Run::sh("x=$(head -c 30000000 /dev/zero | tr '\\0' a); echo ${#x}").run();
     assert_eq!(execution.termination, Termination::Exited(0));
-    assert_eq!(execution.stdout, b"30000000\n");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"30000000\n");
     let peak = peak_memory(&execution);
     assert!(peak > 30_000_000, "peak {peak}");
     assert!(peak < 256 * MIB, "peak {peak}");
@@ -549,7 +549,7 @@ fn escaped_process_holding_stdout_does_not_hang_the_harness() {
     let execution =
         Run::sh("exec 3>&1; p=$(setsid sh -c 'echo $$; exec sleep 60 >&3' &); echo $p >&2; echo 2")
             .run();
-    assert_eq!(execution.stdout, b"2\n");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"2\n");
     assert_accepted(&execution, 2);
     let pid: i32 = String::from_utf8_lossy(&execution.stderr)
         .trim()
@@ -568,7 +568,7 @@ fn rlimits_are_applied_to_the_program() {
         .collect();
     let lim = limits();
     let execution = Run::new(program).limits(lim).run();
-    let text = String::from_utf8_lossy(&execution.stdout).into_owned();
+    let text = String::from_utf8_lossy(&execution.stdout.to_vec().unwrap()).into_owned();
     let soft = |name: &str| -> String {
         let line = text
             .lines()
@@ -613,7 +613,7 @@ fn deep_recursion_gets_the_stack_up_to_the_memory_limit() {
         "{}",
         String::from_utf8_lossy(&execution.stderr)
     );
-    assert_eq!(execution.stdout, b"2\n");
+    assert_eq!(execution.stdout.to_vec().unwrap(), b"2\n");
 
     // Over the cap, it is a stack overflow, not an escape from the limit.
     let roomy = Limits {
@@ -681,7 +681,7 @@ fn concurrent_runs_kill_only_their_own_orphans() {
         runs += 1;
     }
     let watched = watcher.join().expect("the watcher's run");
-    assert_eq!(watched.stdout, b"alive\n", "{watched:?}");
+    assert_eq!(watched.stdout.to_vec().unwrap(), b"alive\n", "{watched:?}");
     let orphan: i32 = String::from_utf8_lossy(&watched.stderr)
         .trim()
         .parse()
@@ -833,7 +833,11 @@ fn relative_arguments_name_the_callers_files_with_file_io() {
         .arg("Cargo.toml")
         .io(&io)
         .run();
-    assert_eq!(execution.stdout, b"[package]", "{execution:?}");
+    assert_eq!(
+        execution.stdout.to_vec().unwrap(),
+        b"[package]",
+        "{execution:?}"
+    );
 }
 
 #[test]

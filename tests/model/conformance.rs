@@ -66,7 +66,7 @@ fn for_generated_cases(
 /// halved.
 fn shrink_candidates(case: &dyn Instance) -> Vec<Box<dyn Instance>> {
     let mut out: Vec<Box<dyn Instance>> = (0..case.shrink_passes())
-        .flat_map(|p| case.shrink_pass(p))
+        .flat_map(|p| case.shrink_pass(p).collect())
         .collect();
     for slot in 0..case.value_slots() {
         let v = case.value(slot);

@@ -165,6 +165,33 @@ fn minimization_keeps_the_kind_of_failure() {
 }
 
 #[test]
+fn a_spent_budget_runs_no_probe_at_all() {
+    // The budget is checked before every probe, the first one included: with none left, the
+    // failing case is reported as found after the runs of the search alone.
+    let dir = tempfile::tempdir().unwrap();
+    let runner = FakeRunner {
+        game: &CHESS,
+        program: &odd_corner,
+        runs: AtomicUsize::new(0),
+    };
+    let mut cfg = config(&CHESS, 1, dir.path());
+    cfg.shrink_budget = Budget {
+        time: Duration::ZERO,
+    };
+    let Outcome::Failed(failure) = stress::run(&cfg, &runner, &mut |_| {}).unwrap() else {
+        panic!("no failure found")
+    };
+    let minimization = failure.minimization.unwrap();
+    assert_eq!(minimization.stats.end, End::Budget);
+    assert_eq!((minimization.stats.runs, minimization.stats.steps), (0, 0));
+    assert_eq!(runner.runs.load(Ordering::SeqCst) as u64, failure.cases);
+    assert_eq!(
+        failure.input,
+        std::fs::read(&failure.original_path).unwrap()
+    );
+}
+
+#[test]
 fn a_correct_program_passes_every_seed() {
     let dir = tempfile::tempdir().unwrap();
     let runner = FakeRunner {

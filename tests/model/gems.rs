@@ -329,8 +329,9 @@ fn a_state_not_reset_between_cases_is_kept_by_minimization_as_two_cases() {
     let instance = parse("1 1 1\n1 1\n\n1 1 2\n1 1\n\n1 2 2\n1 1\n1 1\n\n0 0 0\n").unwrap();
     let first: Vec<String> = instance
         .shrink_pass(0)
+        .collect()
         .iter()
-        .chain(instance.shrink_pass(1).iter())
+        .chain(instance.shrink_pass(1).collect().iter())
         .map(|c| c.to_input())
         .collect();
     assert!(first.contains(&"1 1 1\n1 1\n\n1 2 2\n1 1\n1 1\n\n0 0 0\n".to_string()));

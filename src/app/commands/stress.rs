@@ -294,6 +294,7 @@ fn failed_summary(
     replay: String,
 ) -> json::StressFailed {
     let minimization = failure.minimization;
+    let (expected, actual) = report::shown_texts(&failure.expected.text, &failure.outcome);
     json::StressFailed {
         still_failing,
         status: "failed",
@@ -303,8 +304,12 @@ fn failed_summary(
         detail: failure.outcome.judgement.detail.clone(),
         input: failure.input_path.clone(),
         original_input: failure.original_path.clone(),
-        expected: report::expected_text(&failure.expected.text),
-        actual: report::actual_text(&failure.outcome.execution.stdout),
+        expected,
+        expected_bytes: failure.expected.text.len() as u64,
+        actual,
+        actual_bytes: failure.outcome.execution.stdout.len(),
+        answer_file: failure.input_path.with_extension("ans"),
+        output_file: failure.input_path.with_extension("out"),
         transcript: failure.outcome.transcript.as_ref().map(|t| t.render()),
         cases: failure.cases,
         shrink_steps: minimization.map(|m| m.stats.steps),
@@ -356,7 +361,7 @@ fn failed_case(failure: &stress::Failure, explained: &str, replay_lines: &str) -
         }),
         system_out: match &outcome.transcript {
             Some(transcript) => transcript.render(),
-            None => report::actual_text(&outcome.execution.stdout),
+            None => report::shown_texts(&failure.expected.text, outcome).1,
         },
         system_err: report::stderr_tail(&outcome.execution.stderr),
     }

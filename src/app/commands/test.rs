@@ -150,11 +150,9 @@ fn show_diffs(args: &TestArgs, cases: &[suite::StoredCase], outcomes: &[CaseOutc
                 "\n{}: {}",
                 cases[i].name, outcomes[i].judgement.detail
             ));
-            out.text(report::diff::unified(
-                &cases[i].expected.text,
-                &outcomes[i].execution.stdout,
-                &ui::styles(),
-            ));
+            if let Some(shown) = &outcomes[i].shown {
+                out.text(report::diff::unified(shown, &ui::styles()));
+            }
         }
     }
 }
