@@ -286,7 +286,7 @@ fn message(execution: &crate::run::Execution, code: i32) -> String {
     };
     let stderr = text(&execution.stderr);
     let said = if stderr.is_empty() {
-        text(&execution.stdout)
+        text(&execution.stdout.head(4096))
     } else {
         stderr
     };

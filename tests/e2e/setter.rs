@@ -320,7 +320,7 @@ fn the_icpc_package_carries_the_setters_programs_as_the_format_calls_them() {
         "data/invalid_input/leading_space.in",
         "submissions/accepted/sol.cpp",
         "submissions/time_limit_exceeded/naive.cpp",
-        "answer_validators/answer_text.py",
+        "answer_validators/reference/sol.cpp",
         "statement/problem.en.tex",
     ] {
         assert!(files.contains_key(name), "{name}");
@@ -350,6 +350,16 @@ fn the_icpc_package_carries_the_setters_programs_as_the_format_calls_them() {
         run_program(&validator, &[], &files["data/invalid_input/l_after_r.in"]).0,
         43
     );
+    // The answer validator accepts exactly the reference's output.
+    let answers = p.join("answer_validators/reference");
+    build(&answers);
+    let input = p.join("data/secret/02.in");
+    let answer = &files["data/secret/02.ans"];
+    let input_arg = [input.to_str().unwrap()];
+    assert_eq!(run_program(&answers, &input_arg, answer).0, 42);
+    let mut spaced = answer.clone();
+    spaced.insert(0, b' ');
+    assert_eq!(run_program(&answers, &input_arg, &spaced).0, 43);
     // The generator, built by its script, prints what duipai wrote.
     let big = p.join("generators/big");
     build(&big);
