@@ -27,6 +27,8 @@ pub mod excerpt;
 #[cfg(target_os = "linux")]
 pub mod fsutil;
 #[cfg(target_os = "linux")]
+pub mod hunt;
+#[cfg(target_os = "linux")]
 pub mod judge;
 #[cfg(target_os = "linux")]
 pub mod own;
@@ -46,6 +48,8 @@ pub mod run;
 pub mod saved;
 #[cfg(target_os = "linux")]
 pub mod stress;
+#[cfg(target_os = "linux")]
+pub mod submissions;
 #[cfg(target_os = "linux")]
 pub mod suite;
 #[cfg(target_os = "linux")]

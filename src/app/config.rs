@@ -19,8 +19,8 @@ use crate::text::{closest, quote};
 /// The file a problem folder keeps its settings in.
 pub const FILE_NAME: &str = "duipai.toml";
 /// The commands that read the file; each may have a table of its own.
-pub const COMMANDS: [&str; 8] = [
-    "test", "stress", "gen", "pack", "failures", "validate", "answers", "solve",
+pub const COMMANDS: [&str; 10] = [
+    "test", "stress", "gen", "pack", "failures", "validate", "answers", "solve", "judge", "hunt",
 ];
 /// The table of named generators, `name = "command"`: each is a `--named-generator
 /// NAME=COMMAND` of the commands that take one.
@@ -653,7 +653,7 @@ fn relative_to(dir: &Path, arg: &Arg, text: &str) -> String {
         ValueHint::CommandString | ValueHint::CommandWithArguments | ValueHint::CommandName
     ) || arg
         .get_value_names()
-        .is_some_and(|names| names.iter().any(|n| n == "COMMAND"));
+        .is_some_and(|names| names.iter().any(|n| n.split('|').any(|w| w == "COMMAND")));
     if is_path && Path::new(text).is_relative() {
         return dir.join(text).display().to_string();
     }

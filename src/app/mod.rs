@@ -122,6 +122,8 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Failures(args) => commands::failures::run(args),
         Command::Init(args) => commands::init::run(args, cli.config),
         Command::Answers(args) => commands::answers::run(args),
+        Command::Judge(args) => commands::judge::run(args),
+        Command::Hunt(args) => commands::hunt::run(args),
     }
 }
 
@@ -185,11 +187,12 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
         let w = w.to_str()?;
         [
             "solve", "validate", "gen", "pack", "test", "stress", "answers", "failures", "init",
+            "judge", "hunt",
         ]
         .contains(&w)
         .then_some(w)
     })?;
-    if command != "test" && command != "stress" {
+    if !["test", "stress", "judge"].contains(&command) {
         return None;
     }
     let mut path = None;

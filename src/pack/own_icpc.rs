@@ -654,6 +654,7 @@ fn yaml_values(problem: &OwnProblem, version: IcpcVersion, write_limits: bool) -
             .memory_limit_given
             .then(|| (problem.limits.memory_bytes >> 20).to_string()),
         write_limits,
+        supply_keys: true,
     }
 }
 

@@ -77,6 +77,9 @@ pub struct YamlValues {
     /// Replace limits the file already has (`pack --write-limits`); by default a limit the
     /// setter wrote is kept.
     pub write_limits: bool,
+    /// Add the top-level keys the file lacks (`name`, `uuid`, ...); off when only a limit is
+    /// set (`judge --write-time-limit`).
+    pub supply_keys: bool,
 }
 
 impl YamlValues {
@@ -98,6 +101,23 @@ impl YamlValues {
             time_resolution: None,
             memory: Some(memory_mib.to_string()),
             write_limits: false,
+            supply_keys: true,
+        }
+    }
+
+    /// Only a time limit of `ms` milliseconds, replacing the file's (`judge
+    /// --write-time-limit`).
+    pub fn time_limit_only(version: IcpcVersion, ms: u64) -> YamlValues {
+        YamlValues {
+            version,
+            name: String::new(),
+            uuid: String::new(),
+            extra: Vec::new(),
+            time_limit: Some(seconds(ms)),
+            time_resolution: resolution_for(ms),
+            memory: None,
+            write_limits: true,
+            supply_keys: false,
         }
     }
 
@@ -167,6 +187,44 @@ pub fn top_value(text: &str, key: &str) -> Option<String> {
         let (k, rest) = key_of(line)?;
         (k == key).then(|| value_and_comment(&line[rest..]).0.to_string())
     })
+}
+
+/// The value at `path` in block-style mapping text (`["limits", "time_limit"]`), as written
+/// without its comment; `None` when the text does not have it on one line.
+pub fn nested_value(text: &str, path: &[&str]) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut from, mut indent) = (0, 0);
+    for (depth, key) in path.iter().enumerate() {
+        let mut found = None;
+        let mut child_indent = None;
+        for (i, line) in lines.iter().enumerate().skip(from) {
+            if is_filler(line) {
+                continue;
+            }
+            let own = line.len() - line.trim_start_matches(' ').len();
+            // The block ends where the indentation comes back.
+            if depth > 0 && own <= indent {
+                break;
+            }
+            let wanted = *child_indent.get_or_insert(own);
+            if own != wanted {
+                continue;
+            }
+            if let Some((k, rest)) = key_of(&line[own..])
+                && k == *key
+            {
+                found = Some((i, own, own + rest));
+                break;
+            }
+        }
+        let (at, own, rest) = found?;
+        if depth + 1 == path.len() {
+            let value = value_and_comment(&lines[at][rest..]).0;
+            return (!value.is_empty()).then(|| value.to_string());
+        }
+        (from, indent) = (at + 1, own);
+    }
+    None
 }
 
 /// The title a `name` value gives the statement: unquoted, or `None` for a value that is not
@@ -372,7 +430,9 @@ fn merge_text(text: &str, owned: &YamlValues) -> Result<(String, Edits), String>
         "\n"
     };
     let mut edits = Edits::new(eol);
-    supply_keys(&lines, &entries, owned, &mut edits);
+    if owned.supply_keys {
+        supply_keys(&lines, &entries, owned, &mut edits);
+    }
     let limits = owned.limits();
     match entries.iter().find(|e| e.key == "limits") {
         None if limits.iter().all(|(_, value)| value.is_none()) => {}
@@ -770,6 +830,26 @@ mod tests {
                 "limits.memory 256 -> 512".to_string()
             ])
         );
+    }
+
+    #[test]
+    fn nested_values_are_found_in_their_block() {
+        let text = "name: x\nlimits:\n  memory: 512  # MiB\n  time_multipliers:\n    \
+                    ac_to_time_limit: 3\n  time_limit: 2\nother:\n  time_limit: 9\n";
+        assert_eq!(
+            nested_value(text, &["limits", "time_limit"]).as_deref(),
+            Some("2")
+        );
+        assert_eq!(
+            nested_value(text, &["limits", "memory"]).as_deref(),
+            Some("512")
+        );
+        assert_eq!(
+            nested_value(text, &["limits", "time_multipliers", "ac_to_time_limit"]).as_deref(),
+            Some("3")
+        );
+        assert_eq!(nested_value(text, &["limits", "output"]), None);
+        assert_eq!(nested_value(text, &["name"]).as_deref(), Some("x"));
     }
 
     #[test]

@@ -419,3 +419,194 @@ fn a_testlib_checker_becomes_the_output_validator() {
     let message = std::fs::read_to_string(feedback.path().join("judgemessage.txt")).unwrap();
     assert_contains(&message, "query 1: a[2] = 1 is not the largest");
 }
+
+/// The JSON summary `duipai judge --json` prints.
+fn judge_json(out: &crate::util::Ran) -> serde_json::Value {
+    let stdout = out.stdout();
+    serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// The verdicts of one submission in a judge summary, as letters.
+fn verdicts(summary: &serde_json::Value, submission: &str) -> Vec<String> {
+    let row = summary["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == submission)
+        .unwrap_or_else(|| panic!("no {submission} in {summary}"));
+    row["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let out = duipai(d)
+        .args([
+            "judge",
+            "--json",
+            "--junit",
+            "judge.xml",
+            "--html",
+            "judge.html",
+        ])
+        .run()
+        .success();
+    let summary = judge_json(&out);
+    assert_eq!(summary["status"], "ok");
+    let tests = summary["tests"].as_array().unwrap().len();
+    assert_eq!(tests, 10);
+    assert_eq!(verdicts(&summary, "accepted/sol.cpp"), vec!["AC"; tests]);
+    assert_eq!(verdicts(&summary, "accepted/sol.py"), vec!["AC"; tests]);
+    // 32-bit sums are wrong exactly where the sums leave that range: the largest tests.
+    let wrong = verdicts(&summary, "wrong_answer/int_sums.cpp");
+    assert!(wrong.contains(&"WA".to_string()) && wrong.iter().all(|v| v == "WA" || v == "AC"));
+    let slow = verdicts(&summary, "time_limit_exceeded/naive.cpp");
+    assert!(slow.contains(&"TLE".to_string()), "{slow:?}");
+    let crash = verdicts(&summary, "run_time_error/fixed_array.cpp");
+    assert!(crash.contains(&"RTE".to_string()), "{crash:?}");
+    // The limit in force is the folder's; the format's rule: the slowest accepted run × 2,
+    // rounded up to whole seconds.
+    assert_eq!(summary["time_limit_ms"], 1000);
+    let lower = summary["lower_bound"]["cpu_ms"].as_u64().unwrap();
+    let derived = summary["derived_time_limit_ms"].as_u64().unwrap();
+    assert_eq!(derived, (2 * lower).div_ceil(1000).max(1) * 1000);
+    assert_eq!(
+        summary["upper_bound"]["submission"],
+        "time_limit_exceeded/naive.cpp"
+    );
+    let human = out.stderr();
+    assert_contains(&human, "time limit 1 s (duipai.toml or --time-limit)");
+    assert_contains(&human, "every submission got what its folder expects");
+    let junit = std::fs::read_to_string(d.join("judge.xml")).unwrap();
+    assert_contains(&junit, "accepted/sol.cpp");
+    let html = std::fs::read_to_string(d.join("judge.html")).unwrap();
+    assert!(
+        html.starts_with("<!DOCTYPE html>") && html.contains("<svg"),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_wrong_submission_the_plan_misses_is_named_then_hunted_down_and_added() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    // The small plan catches none of the other wrong submissions either: only this one stays.
+    for folder in ["wrong_answer", "time_limit_exceeded", "run_time_error"] {
+        std::fs::remove_dir_all(d.join("submissions").join(folder)).unwrap();
+    }
+    std::fs::create_dir(d.join("submissions/wrong_answer")).unwrap();
+    std::fs::copy(
+        d.join("extra/one_value.cpp"),
+        d.join("submissions/wrong_answer/one_value.cpp"),
+    )
+    .unwrap();
+    let judge = ["judge", "--plan", "extra/small.plan"];
+    let out = duipai(d).args(judge).run().code(1);
+    assert_contains(
+        &out.stdout(),
+        "wrong_answer/one_value.cpp: AC on every test (wrong_answer expects WA on some test, \
+         AC on the others)",
+    );
+    let out = duipai(d)
+        .args(["hunt", "submissions/wrong_answer/one_value.cpp", "--add"])
+        .args(["--plan", "extra/small.plan", "--time", "60"])
+        .run()
+        .success();
+    let text = out.stdout();
+    assert_contains(&text, "caught: WA");
+    assert_contains(
+        &text,
+        "added to extra/small.plan: copy hunt/one_value.in  # catches \
+         wrong_answer/one_value.cpp (WA), found by duipai hunt from line 2",
+    );
+    // The case is minimized: one value.
+    let case = std::fs::read_to_string(d.join("extra/hunt/one_value.in")).unwrap();
+    assert!(case.starts_with("1 "), "{case}");
+    // With the test added, every submission gets what its folder expects.
+    duipai(d).args(judge).run().success();
+}
+
+#[test]
+fn a_slow_submissions_slowest_input_is_found_within_the_time_given() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let out = duipai(d)
+        .args(["hunt", "submissions/time_limit_exceeded/naive.cpp", "--add"])
+        .args([
+            "--plan",
+            "extra/small.plan",
+            "--time",
+            "20",
+            "--time-limit",
+            "60ms",
+        ])
+        .run()
+        .success();
+    let text = out.stdout();
+    // The plan's random queries cover a third of the array on average; the widest queries,
+    // which the column mutations reach, cover all of it.
+    let seconds = |after: &str| -> f64 {
+        let at = text
+            .find(after)
+            .unwrap_or_else(|| panic!("{after:?} in {text}"))
+            + after.len();
+        let rest = text[at..].trim_start_matches("at least ");
+        rest.split(' ').next().unwrap().parse().unwrap()
+    };
+    let plan = seconds("the plan's tests: slowest ");
+    let found = seconds("the slowest input found: ");
+    assert!(found >= 2.0 * plan, "{plan} s, then {found} s:\n{text}");
+    assert_contains(&text, "naive times out on it: TLE");
+    assert_contains(
+        &text,
+        "copy hunt/naive-slowest.in  # the slowest input found for",
+    );
+    let input = std::fs::read(d.join("extra/hunt/naive-slowest.in")).unwrap();
+    duipai(d)
+        .args(["validate", "extra/hunt/naive-slowest.in"])
+        .run()
+        .success();
+    assert!(input.len() > 1000);
+}
+
+#[test]
+fn the_derived_time_limit_is_written_only_when_asked() {
+    let dir = problem_folder("rangesum", None);
+    let d = dir.path();
+    let toml = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
+    std::fs::write(
+        d.join("duipai.toml"),
+        toml.replace("time-limit = \"1s\"\n", ""),
+    )
+    .unwrap();
+    duipai(d)
+        .args(["pack", "--out", "rangesum", "--layout", "icpc"])
+        .run()
+        .success();
+    let yaml = d.join("rangesum/problem.yaml");
+    let before = std::fs::read_to_string(&yaml).unwrap();
+    assert!(!before.contains("time_limit"), "{before}");
+    let out = duipai(d)
+        .args(["judge", "rangesum", "--json"])
+        .run()
+        .success();
+    let summary = judge_json(&out);
+    assert_eq!(summary["time_limit_source"], "the format's rule");
+    assert_eq!(summary["time_limit_ms"], summary["derived_time_limit_ms"]);
+    assert_eq!(std::fs::read_to_string(&yaml).unwrap(), before);
+    let out = duipai(d)
+        .args(["judge", "rangesum", "--write-time-limit"])
+        .run()
+        .success();
+    assert_contains(&out.stdout(), "added limits.time_limit");
+    let after = std::fs::read_to_string(&yaml).unwrap();
+    let limit = summary["derived_time_limit_ms"].as_u64().unwrap() as f64 / 1000.0;
+    assert_contains(&after, &format!("  time_limit: {limit}\n"));
+}

@@ -15,7 +15,9 @@ mod compiler;
 mod failures;
 mod game;
 mod generate;
+mod hunt;
 mod init;
+mod judge;
 mod judging;
 mod limits;
 mod own;
@@ -35,7 +37,9 @@ pub use compiler::{CompilerOverride, compile_options};
 pub use failures::FailuresArgs;
 pub use game::{BoundsArgs, GenArgs, game_help};
 pub use generate::GenCommandArgs;
+pub use hunt::HuntArgs;
 pub use init::InitArgs;
+pub use judge::JudgeArgs;
 pub use judging::JudgingArgs;
 pub use limits::LimitArgs;
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
@@ -103,6 +107,10 @@ pub enum Command {
     /// Write the missing answer files of stored inputs, from a reference or the built-in
     /// solver; never replaces an existing one.
     Answers(AnswersArgs),
+    /// Judge every submission of submissions/<expected>/ on every test; derive the time limit.
+    Judge(JudgeArgs),
+    /// Find (and with --add, add to the plan) a test for a submission the tests miss.
+    Hunt(HuntArgs),
 }
 
 #[cfg(test)]

@@ -123,7 +123,7 @@ impl FromStr for Shard {
 }
 
 /// Seconds: a positive number, with an optional `s`, at most a year.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
     let value: f64 = digits

@@ -138,41 +138,7 @@ fn refuse_own_flags(args: &PackArgs, game: &dyn crate::problem::Problem) -> anyh
 /// The pack of a problem of one's own, from its plan.
 fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     let problem = own::problem(&args.problem, &Parts::of(&args.own))?;
-    let plan_path = match &args.plan {
-        Some(path) => path.clone(),
-        None => {
-            let default = PathBuf::from(format!("{}.plan", problem.name));
-            if !default.is_file() {
-                anyhow::bail!(
-                    "{} is a problem of your own: give its plan, --plan FILE (or `plan = \
-                     \"tests.plan\"` under [pack] in duipai.toml); without one, duipai looks for \
-                     {} here",
-                    crate::text::quote(&problem.name),
-                    default.display()
-                );
-            }
-            default
-        }
-    };
-    let text = std::fs::read_to_string(&plan_path)
-        .with_context(|| format!("reading the plan {}", plan_path.display()))?;
-    let named: Vec<&str> = problem
-        .generators
-        .named
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .collect();
-    let context = own_plan::PlanContext {
-        problem: &problem.name,
-        generators: &named,
-        has_default: problem.generators.default.is_some(),
-        base: plan_path.parent().unwrap_or(Path::new("")),
-    };
-    let parsed =
-        own_plan::parse_own_plan(&plan_name(&plan_path), &text, &context).map_err(|mut e| {
-            e.file = plan_path.display().to_string();
-            e
-        })?;
+    let parsed = own_plan(&problem, args.plan.as_deref())?;
     if problem.validator.is_none() {
         eprintln!(
             "duipai: warning: {} has no validator: the inputs are not checked (set `validator = \
@@ -225,6 +191,47 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     eprintln!("duipai: {}", own_coverage_line(&report, &problem));
     wrote_line(&report.report, tests, &opts.out);
     Ok(Status::Success)
+}
+
+/// The plan of a problem of one's own: `path`, else `PROBLEM.plan` here; parsed, every line
+/// checked.
+pub fn own_plan(
+    problem: &crate::own::OwnProblem,
+    path: Option<&Path>,
+) -> anyhow::Result<own_plan::OwnPlan> {
+    let plan_path = match path {
+        Some(path) => path.to_path_buf(),
+        None => {
+            let default = PathBuf::from(format!("{}.plan", problem.name));
+            if !default.is_file() {
+                anyhow::bail!(
+                    "{} is a problem of your own: give its plan, --plan FILE (or `plan = \
+                     \"tests.plan\"` in duipai.toml); without one, duipai looks for {} here",
+                    crate::text::quote(&problem.name),
+                    default.display()
+                );
+            }
+            default
+        }
+    };
+    let text = std::fs::read_to_string(&plan_path)
+        .with_context(|| format!("reading the plan {}", plan_path.display()))?;
+    let named: Vec<&str> = problem
+        .generators
+        .named
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let context = own_plan::PlanContext {
+        problem: &problem.name,
+        generators: &named,
+        has_default: problem.generators.default.is_some(),
+        base: plan_path.parent().unwrap_or(Path::new("")),
+    };
+    own_plan::parse_own_plan(&plan_name(&plan_path), &text, &context).map_err(|mut e| {
+        e.file = plan_path.display().to_string();
+        e.into()
+    })
 }
 
 /// What the tests reached of the bounds a testlib validator names; another validator cannot

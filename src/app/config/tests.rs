@@ -196,7 +196,7 @@ fn errors_point_into_the_file() {
     assert_eq!(
         err("[test]\ngenerator = \"gen.py\"\n", &run),
         "duipai.toml:2:1: \"generator\" is not a setting of duipai test (it is one of duipai \
-         stress, duipai gen, duipai pack)"
+         stress, duipai gen, duipai pack, duipai judge, duipai hunt)"
     );
     assert!(
         err("[stres]\nseed = 1\n", &run)
