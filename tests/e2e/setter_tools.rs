@@ -1,7 +1,9 @@
 //! The ICPC packages with the setters' real tools: BAPCtools (`bt validate`, `bt run`) on the
 //! 2025-09 package and problemtools (`verifyproblem`) on the legacy one, for every built-in
-//! problem, and a setter's round trip (a hand-made test, a licence, a forced repack, a wrong
-//! submission). They take minutes and need the tools, so they are ignored by `cargo test`;
+//! problem, a setter's round trip (a hand-made test, a licence, a forced repack, a wrong
+//! submission), a made-up problem of a setter's own, and `duipai validate` against the
+//! packaged checktestdata grammars on fuzzed inputs. They take minutes and need the tools, so
+//! they are ignored by `cargo test`;
 //! `.ci/setter-tools` installs the tools and runs them. Run without the tools, they fail and
 //! say what to install.
 
@@ -315,4 +317,110 @@ fn a_testlib_checker_judges_a_many_answers_problem_under_both_tools() {
     assert_eq!(code, 0, "verifyproblem:\n{out}");
     assert_contains(&out, "tested: 0 errors");
     assert_contains(&out, "rightmost.py");
+}
+
+/// The ways a fuzzed input departs from a generated one: layout (spaces, tabs, line ends,
+/// empty lines, the final line break) and content (a token dropped, a line doubled, a value
+/// out of range).
+fn mutations(text: &str, pick: u64) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = pick as usize % lines.len();
+    let with_line = |new: String| {
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[at] = new;
+        changed.join("\n") + "\n"
+    };
+    let line = lines[at];
+    let mut out = vec![
+        text.to_string(),
+        with_line(format!(" {line}")),
+        with_line(format!("{line} ")),
+        with_line(line.replacen(' ', "  ", 1)),
+        with_line(line.replacen(' ', "\t", 1)),
+        text.trim_end_matches('\n').to_string(),
+        format!("{text}\n"),
+        text.replace('\n', "\r\n"),
+        with_line(format!("{line}\n")),
+        with_line(format!("{line}\n{line}")),
+        with_line(line.split(' ').skip(1).collect::<Vec<_>>().join(" ")),
+        with_line(line.replacen(char::is_numeric, "9999999", 1)),
+    ];
+    // An empty line removed (gems has one after each case).
+    if let Some(empty) = lines.iter().position(|l| l.is_empty()) {
+        let mut changed: Vec<&str> = lines.clone();
+        changed.remove(empty);
+        out.push(changed.join("\n") + "\n");
+    }
+    out
+}
+
+/// `duipai validate` of every built-in game accepts exactly what the package's checktestdata
+/// grammar accepts: generated inputs and their fuzzed variants, run through both.
+#[test]
+#[ignore = "needs checktestdata: run .ci/setter-tools"]
+fn validate_accepts_exactly_what_the_packaged_ctd_accepts() {
+    let python = tool("python");
+    let has_ctd = Command::new(&python)
+        .args(["-m", "checktestdata", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_ctd,
+        "{} has no checktestdata: {IGNORED}",
+        python.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for problem in ["chess", "chessboard", "gems", "fishhead", "shooting"] {
+        let grammar = root.join(format!("src/problem/{problem}/package/input.ctd"));
+        let mut files = Vec::new();
+        for seed in 1..=8u64 {
+            let base = Duipai::new()
+                .args(["gen", problem, "--seed", &seed.to_string()])
+                .run()
+                .success()
+                .stdout();
+            for (k, text) in mutations(&base, seed * 7919).into_iter().enumerate() {
+                let path = dir.path().join(format!("{problem}-{seed}-{k}.in"));
+                std::fs::write(&path, text).unwrap();
+                files.push(path);
+            }
+        }
+        let out = Duipai::new()
+            .arg("validate")
+            .arg(problem)
+            .args(&files)
+            .run();
+        let report = out.stdout();
+        let (mut accepted, mut rejected) = (0, 0);
+        for path in &files {
+            let name = path.display().to_string();
+            let ours = report.lines().any(|l| l == format!("{name}: ok"));
+            let ctd = Command::new(&python)
+                .args(["-m", "checktestdata"])
+                .arg(&grammar)
+                .arg(path)
+                .output()
+                .unwrap();
+            let theirs = ctd.status.success();
+            let line = report.lines().find(|l| l.starts_with(&name)).unwrap_or("");
+            assert_eq!(
+                ours,
+                theirs,
+                "{problem}: duipai says {line:?}, checktestdata {}, on {:?}",
+                String::from_utf8_lossy(&ctd.stdout),
+                std::fs::read_to_string(path).unwrap()
+            );
+            if ours {
+                accepted += 1;
+            } else {
+                rejected += 1;
+            }
+        }
+        // Both kinds were tried: the generated inputs pass, most variants do not.
+        assert!(
+            accepted >= 8 && rejected >= 40,
+            "{problem}: {accepted}, {rejected}"
+        );
+    }
 }

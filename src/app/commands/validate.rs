@@ -37,7 +37,7 @@ fn builtin(args: &ValidateArgs, problem: &dyn Problem) -> anyhow::Result<Status>
                 eprintln!("duipai: error: {e:#}");
                 status = Status::Error;
             }
-            Ok((bytes, name)) => match problem.coverage(&bytes, &bounds) {
+            Ok((bytes, name)) => match strict_coverage(problem, &bytes, &bounds) {
                 Ok(reached) => {
                     println!("{name}: ok");
                     coverage.merge(&reached);
@@ -60,6 +60,20 @@ fn builtin(args: &ValidateArgs, problem: &dyn Problem) -> anyhow::Result<Status>
         }
     }
     Ok(status)
+}
+
+/// The bounds an input reaches, when it is valid, laid out exactly as the format is (one
+/// space between tokens, `\n` line ends, the last line ended too, no empty line but where the
+/// format has one): what the package's `input.ctd` accepts.
+fn strict_coverage(
+    problem: &dyn Problem,
+    bytes: &[u8],
+    bounds: &crate::problem::Bounds,
+) -> Result<Coverage, crate::problem::InputError> {
+    let reached = problem.coverage(bytes, bounds)?;
+    let instance = problem.parse(bytes, bounds)?;
+    crate::problem::layout::check_layout(bytes, &instance.to_input())?;
+    Ok(reached)
 }
 
 /// The status that says the most: an error over an invalid file over success.
