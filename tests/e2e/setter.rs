@@ -1,4 +1,4 @@
-//! A setter's own problem, defined by its folder's `duipai.toml` (`tests/support/rangesum`:
+//! A setter's own problem, defined by its folder's `duipai.toml` (`examples/rangesum`:
 //! a Python and a C++ generator, a testlib validator, a reference, hand-made and invalid
 //! inputs): `gen`, `validate`, `solve`, `test --validate` and `pack` take it as they take a
 //! built-in name; plans with groups, `gen` and `copy` lines; every input validated before
@@ -56,7 +56,7 @@ fn path_with_duipai() -> std::ffi::OsString {
 
 #[test]
 fn gen_validate_and_solve_take_the_folders_problem() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     // The generator gets the arguments, then the seed, as stress passes it.
     let out = duipai(d)
@@ -120,7 +120,7 @@ fn gen_validate_and_solve_take_the_folders_problem() {
 
 #[test]
 fn test_validate_checks_every_input_before_judging() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     std::fs::create_dir(d.join("hand")).unwrap();
     std::fs::write(d.join("hand/1.in"), "2 1\n1 2\n1 2\n").unwrap();
@@ -144,7 +144,7 @@ fn test_validate_checks_every_input_before_judging() {
 
 #[test]
 fn plain_pack_follows_the_plan_and_its_manifest_makes_every_file_again() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let out = duipai(d)
         .args(["pack", "--out", "pack", "--layout", "plain"])
@@ -174,7 +174,7 @@ fn plain_pack_follows_the_plan_and_its_manifest_makes_every_file_again() {
 
 #[test]
 fn inputs_are_validated_before_anything_is_written_and_suspicious_lines_warned_about() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     // A generator that ignores its seed, and one that breaks the constraints.
     std::fs::write(
@@ -229,7 +229,7 @@ fn inputs_are_validated_before_anything_is_written_and_suspicious_lines_warned_a
 
 #[test]
 fn noi_pack_writes_the_subtasks_and_the_samples_for_contestants() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let plan = "group sample\ncopy samples/1.in\n\
                 group small --score 40\ngen rangesum 5 5 --seed 1\ngen rangesum 9 9 --seed 2\n\
@@ -253,7 +253,7 @@ fn noi_pack_writes_the_subtasks_and_the_samples_for_contestants() {
 
 #[test]
 fn a_hand_edited_test_is_never_overwritten_unless_asked() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     std::fs::write(
         d.join("p.plan"),
@@ -301,7 +301,7 @@ fn run_program(dir: &Path, args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>) {
 
 #[test]
 fn the_icpc_package_carries_the_setters_programs_as_the_format_calls_them() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let out = duipai(d)
         .args(["pack", "--out", "rangesum", "--layout", "icpc"])
@@ -394,7 +394,7 @@ fn the_icpc_package_carries_the_setters_programs_as_the_format_calls_them() {
 
 #[test]
 fn a_testlib_checker_becomes_the_output_validator() {
-    let dir = problem_folder("rangemax", Some("rangesum"));
+    let dir = problem_folder("tests/support/rangemax", Some("examples/rangesum"));
     let d = dir.path();
     duipai(d)
         .args(["pack", "--out", "rangemax", "--layout", "icpc"])
@@ -445,7 +445,7 @@ fn verdicts(summary: &serde_json::Value, submission: &str) -> Vec<String> {
 
 #[test]
 fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let out = duipai(d)
         .args([
@@ -495,7 +495,7 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
 
 #[test]
 fn a_wrong_submission_the_plan_misses_is_named_then_hunted_down_and_added() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     // The small plan catches none of the other wrong submissions either: only this one stays.
     for folder in ["wrong_answer", "time_limit_exceeded", "run_time_error"] {
@@ -535,7 +535,7 @@ fn a_wrong_submission_the_plan_misses_is_named_then_hunted_down_and_added() {
 
 #[test]
 fn a_slow_submissions_slowest_input_is_found_within_the_time_given() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let out = duipai(d)
         .args(["hunt", "submissions/time_limit_exceeded/naive.cpp", "--add"])
@@ -578,7 +578,7 @@ fn a_slow_submissions_slowest_input_is_found_within_the_time_given() {
 
 #[test]
 fn the_derived_time_limit_is_written_only_when_asked() {
-    let dir = problem_folder("rangesum", None);
+    let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let toml = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
     std::fs::write(

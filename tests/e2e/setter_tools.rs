@@ -252,7 +252,7 @@ fn verdict_of<'a>(out: &'a str, submission: &str) -> &'a str {
 #[test]
 #[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
 fn a_setters_own_problem_passes_bapctools_and_problemtools() {
-    let dir = crate::util::problem_folder("rangesum", None);
+    let dir = crate::util::problem_folder("examples/rangesum", None);
     let config = tempfile::tempdir().unwrap();
     let d = dir.path();
     pack_own(d, "rangesum", &[]);
@@ -294,7 +294,7 @@ fn a_setters_own_problem_passes_bapctools_and_problemtools() {
 #[test]
 #[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
 fn a_testlib_checker_judges_a_many_answers_problem_under_both_tools() {
-    let dir = crate::util::problem_folder("rangemax", Some("rangesum"));
+    let dir = crate::util::problem_folder("tests/support/rangemax", Some("examples/rangesum"));
     let config = tempfile::tempdir().unwrap();
     let d = dir.path();
     pack_own(d, "rangemax", &[]);

@@ -572,25 +572,22 @@ pub fn wait_until_executable(program: &Path) {
     }
 }
 
-/// A scratch folder holding a copy of the problem folder `tests/support/<name>` with its
-/// subfolders (submissions, samples, invalid inputs), the files of `tests/support/<with>`
-/// it shares (a generator, a validator) and the vendored `testlib.h`. Fails unless g++ and
-/// python3 are installed.
-pub fn problem_folder(name: &str, with: Option<&str>) -> tempfile::TempDir {
+/// A scratch folder holding a copy of the problem folder `folder` (relative to the
+/// repository: `examples/rangesum`) with its subfolders (submissions, samples, invalid
+/// inputs), the files of the folder `with` it shares (a generator, a validator) and the
+/// vendored `testlib.h`. Fails unless g++ and python3 are installed.
+pub fn problem_folder(folder: &str, with: Option<&str>) -> tempfile::TempDir {
     require(&["g++", "python3"]);
-    let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     if let Some(with) = with {
         for file in ["gen.py", "gen_big.cpp", "validator.cpp"] {
-            std::fs::copy(support.join(with).join(file), dir.path().join(file)).unwrap();
+            std::fs::copy(root.join(with).join(file), dir.path().join(file)).unwrap();
         }
     }
-    copy_tree(&support.join(name), dir.path());
-    std::fs::copy(
-        support.join("testlib/testlib.h"),
-        dir.path().join("testlib.h"),
-    )
-    .unwrap();
+    copy_tree(&root.join(folder), dir.path());
+    let testlib = root.join("tests/support/testlib/testlib.h");
+    std::fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
     dir
 }
 
