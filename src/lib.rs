@@ -2,8 +2,8 @@
 //! staircase game problems (`chess`, `chessboard`).
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `stress`, `suite`, `saved` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
-//! `random`, `text`, `fsutil`.
+//! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own` → `judge`,
+//! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`.
 //!
 //! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
 //! waits on pidfds, and measures and finds processes in `/proc`. On any other system the

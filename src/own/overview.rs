@@ -48,17 +48,25 @@ impl Overview {
             hit.0 |= min;
             hit.1 |= max;
         }
-        for (name, bounds) in &other.bounds {
-            self.bounds
-                .entry(name.clone())
-                .or_insert_with(|| bounds.clone());
+        // A bound given by another variable (`r` in `l..=n`) is a number in each file: the
+        // merged range is the widest.
+        for (name, (lo, hi)) in &other.bounds {
+            let merged = match self.bounds.get(name) {
+                Some((old_lo, old_hi)) => (extreme(old_lo, lo, true), extreme(old_hi, hi, false)),
+                None => (lo.clone(), hi.clone()),
+            };
+            self.bounds.insert(name.clone(), merged);
         }
     }
 
     /// The table of every variable: its declared range and which ends were reached, with
     /// `BOUND NOT REACHED` for an end no input reached.
     pub fn table(&self) -> Vec<String> {
-        let mut rows = vec![("bound".to_string(), "allowed".to_string(), String::new())];
+        let mut rows = vec![(
+            "bound".to_string(),
+            "allowed".to_string(),
+            "reached".to_string(),
+        )];
         for (name, (min, max)) in &self.hits {
             let allowed = match self.bounds.get(name) {
                 Some((lo, hi)) => format!("{lo}..={hi}"),
@@ -96,6 +104,15 @@ impl Overview {
             }
         }
         missed
+    }
+}
+
+/// The smaller (`low`) or larger of two bounds as written, when both are numbers; `?` wins.
+fn extreme(a: &str, b: &str, low: bool) -> String {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) if (x <= y) == low => a.to_string(),
+        (Ok(_), Ok(_)) => b.to_string(),
+        _ => "?".to_string(),
     }
 }
 
