@@ -366,9 +366,15 @@ impl<R: std::io::Read> Comparison<'_, R> {
                 quote(want)
             )
         };
+        let empty = self.index == 1;
         match self.expected.rule {
             // testlib's readers stop at the end of the output with a presentation error.
             Rule::Integers | Rule::Reals { .. } => Check::Format(missing),
+            // An output with nothing in it is no answer of any form, whatever the answers'
+            // rule: a presentation error for every problem, as for the integer ones (and the
+            // mark of a program that reads a file, which the reports then hint at).
+            Rule::Tokens { .. } if empty => Check::Format(missing),
+            // Words cut short are wrong words, as testlib's token-by-token checkers say.
             Rule::Tokens { .. } => Check::Wrong(missing),
         }
     }

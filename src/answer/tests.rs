@@ -280,6 +280,44 @@ fn words_are_compared_per_case_line() {
     );
 }
 
+/// Nothing at all is a presentation error whatever the answers' rule, as for the integer
+/// games: word answers (fishhead's) included, while words cut short stay wrong words.
+#[test]
+fn an_empty_output_is_a_presentation_error_under_every_rule() {
+    let words = Expected::from_lines(&["Case #1: Tom200".to_string()], Rule::EXACT, true);
+    let rules = [
+        Expected::from_lines(&["3".to_string(), "-3".to_string()], Rule::Integers, true),
+        Expected::from_lines(&["0.5".to_string()], Rule::Reals { tolerance: 1e-6 }, true),
+        words.clone(),
+        Expected::tokens(b"YES 7\n", Rule::EXACT),
+        Expected::tokens(
+            b"1.5\n",
+            Rule::Tokens {
+                tolerance: Some(1e-6),
+                ignore_case: true,
+            },
+        ),
+        Expected::integer(2),
+    ];
+    for expected in &rules {
+        for output in [&b""[..], b"\n", b" \r\n\t\n"] {
+            let check = check(expected, output);
+            assert!(
+                matches!(check, Check::Format(_)),
+                "{expected:?} on {output:?}: {check:?}"
+            );
+        }
+    }
+    assert_eq!(
+        check(&words, b""),
+        Check::Format(r#"case 1 of 1: expected "Case #1: Tom200", found end of output"#.into())
+    );
+    assert_eq!(
+        check(&words, b"Case #1:"),
+        Check::Wrong(r#"case 1 of 1: expected "Case #1: Tom200", found end of output"#.into())
+    );
+}
+
 #[test]
 fn reals_are_compared_within_the_tolerance() {
     let lines = ["0.555556".to_string(), "1.000000".to_string()];

@@ -189,26 +189,56 @@ pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
     }
 }
 
-/// The hint for a program that wrote its answer to `NAME.out` instead of stdout: when a run
-/// without `--file-io` printed nothing and that file appeared in the working directory since
-/// `started`.
-pub fn file_io_hint(
+/// The hint for a program that printed nothing where its answer is read (stdout, or the
+/// output file under `--file-io`) and was not accepted for it: it probably reads or writes
+/// files of its own. When `NAME.out` appeared in the working directory since `started`
+/// (whatever the verdict: such a program may wait for input it never gets), it uses the
+/// contest's file I/O. Otherwise, after a clean exit, it may read a file such as `input.txt`
+/// unless `ONLINE_JUDGE` is defined, as contestants' programs often do: the hint names both
+/// ways out.
+pub fn silent_program_hint(
     name: &str,
     file_io: bool,
-    empty_output: bool,
+    outcome: &crate::judge::CaseOutcome,
     started: std::time::SystemTime,
 ) -> Option<String> {
-    if file_io || !empty_output {
+    let execution = &outcome.execution;
+    if !execution.stdout.is_empty() || outcome.verdict().is_accepted() {
         return None;
     }
     let file = format!("{name}.out");
-    let modified = std::fs::metadata(&file).ok()?.modified().ok()?;
-    // File times come from a coarse clock that can lag the one `started` was read from.
-    let slack = std::time::Duration::from_secs(1);
-    (modified + slack >= started).then(|| {
-        format!(
+    if !file_io && written_since(Path::new(&file), started) {
+        return Some(format!(
             "hint: the program printed nothing but wrote {file}: it uses the contest's file \
              I/O; run it with --file-io"
+        ));
+    }
+    // A missing output file is a verdict that already says what the program did instead.
+    let output_found = execution.output_file.as_ref().is_none_or(|f| f.found);
+    if execution.termination != crate::run::Termination::Exited(0) || !output_found {
+        return None;
+    }
+    let undefined = "compile it with -DONLINE_JUDGE if it opens a file (input.txt) unless \
+                     ONLINE_JUDGE is defined (duipai defines it when it compiles a source file)";
+    Some(if file_io {
+        format!(
+            "hint: the program exited normally but wrote nothing to {file}: it may read its \
+             input from another file; {undefined}"
+        )
+    } else {
+        format!(
+            "hint: the program exited normally but printed nothing: it may read its input from \
+             a file. Run it with --file-io if it reads {name}.in and writes {file}; {undefined}"
         )
     })
+}
+
+/// Whether `file` was modified since `started`.
+fn written_since(file: &Path, started: std::time::SystemTime) -> bool {
+    let Some(modified) = std::fs::metadata(file).ok().and_then(|m| m.modified().ok()) else {
+        return false;
+    };
+    // File times come from a coarse clock that can lag the one `started` was read from.
+    let slack = std::time::Duration::from_secs(1);
+    modified + slack >= started
 }

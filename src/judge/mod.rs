@@ -143,8 +143,8 @@ impl CaseOutcome {
         self.judgement.verdict
     }
 
-    /// For a case not accepted (and not interactive), the excerpts of the expected answer and
-    /// the output around their first differing line, read as streams.
+    /// For a wrong or malformed answer (not interactive), the excerpts of the expected answer
+    /// and the output around their first differing line, read as streams.
     pub fn compared_with(mut self, expected: &Expected) -> CaseOutcome {
         self.compare_with(expected);
         self
@@ -152,7 +152,13 @@ impl CaseOutcome {
 
     /// [`CaseOutcome::compared_with`], in place.
     pub fn compare_with(&mut self, expected: &Expected) {
-        if !self.verdict().is_accepted() && self.transcript.is_none() {
+        // Only a wrong or malformed answer is worth comparing line by line; a crash, a
+        // limit or a flood is shown by the start of what it printed.
+        let answered = matches!(
+            self.verdict(),
+            Verdict::WrongAnswer | Verdict::PresentationError
+        );
+        if answered && self.transcript.is_none() {
             self.shown = Some(crate::excerpt::compare(
                 expected.text.as_bytes(),
                 self.execution.stdout.reader(),

@@ -767,7 +767,7 @@ mod tests {
         assert_eq!(
             text.unwrap(),
             "problem_format_version: 2025-09\nname: Game on Chessboard\n\
-             uuid: f71829ed-7b0b-5c1d-ba26-1b12aae839e8\nlimits:\n  time_limit: 1\n  \
+             uuid: f71829ed-7b0b-5c1d-ba26-1b12aae839e8\nlimits:\n  time_limit: 2\n  \
              memory: 1024\n"
         );
         // Legacy: no time limit; real answers get the default validator's settings.

@@ -45,32 +45,11 @@ pub trait Shrinkable: Clone + Send + Sync {
     fn with_values(&self, changes: &[(usize, i64)]) -> Self;
 }
 
-/// The fingerprint of a canonical text, hashed as it is written piece by piece.
-pub struct Fingerprint(std::hash::DefaultHasher);
-
-impl Fingerprint {
-    pub fn new() -> Fingerprint {
-        Fingerprint(std::hash::DefaultHasher::new())
-    }
-    pub fn write(&mut self, bytes: &[u8]) {
-        self.0.write(bytes);
-    }
-    pub fn finish(&self) -> u64 {
-        self.0.finish()
-    }
-}
-
-impl Default for Fingerprint {
-    fn default() -> Self {
-        Fingerprint::new()
-    }
-}
-
-/// The fingerprint of `text` written at once.
+/// The fingerprint of a canonical text.
 pub fn fingerprint(text: &[u8]) -> u64 {
-    let mut f = Fingerprint::new();
-    f.write(text);
-    f.finish()
+    let mut hasher = std::hash::DefaultHasher::new();
+    hasher.write(text);
+    hasher.finish()
 }
 
 impl Shrinkable for Box<dyn Instance> {
@@ -205,25 +184,73 @@ struct Driver<'a, S, P> {
 /// A failing candidate: its index in its pass, the case, and what its probe kept.
 type Found<S, P> = (usize, S, P);
 
+/// What became of one candidate of a batch.
+enum Tried<S, P> {
+    /// Not applicable here, the current case itself, or known to pass.
+    Skipped,
+    Probed(S, u64, Probe<P>),
+}
+
+/// How many candidates of a long pass a round tries past its start or its last success.
+const WINDOW: usize = 64;
+/// A pass of at most this many candidates is tried whole in each round: the passes of a
+/// board or a small text keep their order (structure before values) exactly.
+const WHOLE_PASS: usize = 1024;
+/// How many single values a round lowers.
+const SLOT_WINDOW: usize = 16;
+
+/// Where one part of the minimization stands across rounds.
+#[derive(Clone, Copy, Debug, Default)]
+struct Progress {
+    /// The candidate (or slot) the next round starts at.
+    resume: usize,
+    /// The step count when the current sweep from the first candidate began.
+    since: Option<usize>,
+    /// The step count when a sweep last went over every candidate with none failing.
+    done_at: Option<usize>,
+}
+
+impl Progress {
+    fn begin(&mut self, steps: usize) {
+        if self.resume == 0 {
+            self.since = Some(steps);
+        }
+    }
+
+    /// The round stops at `end`; `exhausted` when no candidate is left after it.
+    fn end(&mut self, end: usize, exhausted: bool, steps: usize) {
+        if exhausted {
+            if self.since == Some(steps) {
+                self.done_at = Some(steps);
+            }
+            self.resume = 0;
+        } else {
+            self.resume = end;
+        }
+    }
+}
+
 impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
     fn run(&mut self, current: &mut S) {
+        // Each pass, then the lowering of all values, the zeroing of chunks of them and the
+        // lowering of single values: where each resumes, and when it last went over all its
+        // candidates with none failing.
+        let mut progress = vec![Progress::default(); current.passes() + 3];
         loop {
             self.stats.rounds += 1;
-            let mut changed = false;
-            for pass in 0..current.passes() {
-                changed |= self.repeat(current, |case| case.pass(pass));
+            let passes = current.passes();
+            for (pass, part) in progress.iter_mut().take(passes).enumerate() {
+                self.repeat(current, |case| case.pass(pass), part);
             }
-            changed |= self.repeat(current, all_values_lowered);
-            changed |= self.repeat(current, values_zeroed);
-            let mut slot = 0;
-            while !self.stopped && slot < current.slots() {
-                changed |= self.lower_value(current, slot);
-                slot += 1;
-            }
+            self.repeat(current, all_values_lowered, &mut progress[passes]);
+            self.repeat(current, values_zeroed, &mut progress[passes + 1]);
+            self.lower_values(current, &mut progress[passes + 2]);
             if self.stopped {
                 return;
             }
-            if !changed {
+            // Minimal once every part has gone over all its candidates since the last change.
+            let now = self.stats.steps;
+            if progress.iter().all(|p| p.done_at == Some(now)) {
                 self.stats.end = End::Minimal;
                 return;
             }
@@ -231,27 +258,59 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
     }
 
     /// Takes the first failing candidate of `candidates(current)` as long as there is one,
-    /// each time continuing where the last one was found. Whether anything was taken.
+    /// each time continuing where the last one was found, from where the last round left
+    /// off. In a pass of more than [`WHOLE_PASS`] candidates, at most [`WINDOW`] are tried
+    /// past a success (or the start) before the round moves on, so that a pass of 4·10^5
+    /// candidates that mostly pass cannot keep the others waiting; the next round picks it up
+    /// there.
     fn repeat(
         &mut self,
         current: &mut S,
         candidates: impl for<'c> Fn(&'c S) -> Candidates<'c, S>,
-    ) -> bool {
-        let mut changed = false;
-        let mut from = 0;
+        progress: &mut Progress,
+    ) {
+        progress.begin(self.stats.steps);
+        let mut from = progress.resume;
         while !self.stopped {
             let found = {
                 let offered = candidates(current);
-                self.first_failing(current, &offered, from)
+                let end = if offered.len() <= WHOLE_PASS {
+                    offered.len()
+                } else {
+                    (from + WINDOW).min(offered.len())
+                };
+                if from >= end {
+                    Err((0, true))
+                } else {
+                    self.first_failing(current, &offered, from, end)
+                        .map_err(|()| (end, end == offered.len()))
+                }
             };
-            let Some((at, case, payload)) = found else {
-                break;
-            };
-            self.accept(current, case, payload);
-            changed = true;
-            from = at;
+            match found {
+                Ok((at, case, payload)) => {
+                    self.accept(current, case, payload);
+                    from = at;
+                }
+                Err((end, exhausted)) => {
+                    progress.end(end, exhausted && !self.stopped, self.stats.steps);
+                    return;
+                }
+            }
         }
-        changed
+    }
+
+    /// Moves single values toward 0, [`SLOT_WINDOW`] of them a round, from where the last
+    /// round left off.
+    fn lower_values(&mut self, current: &mut S, progress: &mut Progress) {
+        progress.begin(self.stats.steps);
+        let mut slot = progress.resume;
+        let end = (slot + SLOT_WINDOW).min(current.slots());
+        while !self.stopped && slot < end {
+            self.lower_value(current, slot);
+            slot += 1;
+        }
+        let exhausted = slot >= current.slots() && !self.stopped;
+        progress.end(slot, exhausted, self.stats.steps);
     }
 
     fn accept(&mut self, current: &mut S, case: S, payload: P) {
@@ -276,40 +335,84 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         self.stopped
     }
 
-    /// The first candidate at or after `from` that fails, probing those not known to pass
-    /// in batches of `jobs`, each made just before its batch.
+    /// The first candidate in `from..end` that fails, probing those not known to pass; `Err`
+    /// when none does (or the budget ran out). Candidates are made, fingerprinted and probed
+    /// on the workers, a batch of `jobs` at a time: making a candidate of a large case costs
+    /// about as much as running a program on it.
     fn first_failing(
         &mut self,
         current: &S,
         candidates: &Candidates<'_, S>,
         from: usize,
-    ) -> Option<Found<S, P>> {
+        end: usize,
+    ) -> Result<Found<S, P>, ()> {
         let here = current.fingerprint();
+        let end = end.min(candidates.len());
         let mut at = from;
-        while at < candidates.len() {
-            let mut batch: Vec<(usize, S, u64)> = Vec::with_capacity(self.jobs);
-            while at < candidates.len() && batch.len() < self.jobs {
-                if self.out_of_time() {
+        while at < end {
+            if self.out_of_time() {
+                return Err(());
+            }
+            let batch: Vec<usize> = (at..end.min(at + self.jobs)).collect();
+            at += batch.len();
+            let (probe, deadline, known) = (self.probe, self.deadline, &self.known);
+            let results = crate::pool::map(self.jobs, &batch, |&index| {
+                let Some(case) = candidates.get(index) else {
+                    return Some(Tried::Skipped);
+                };
+                let key = case.fingerprint();
+                if key == here || known.get(&key) == Some(&false) {
+                    return Some(Tried::Skipped);
+                }
+                if Instant::now() >= deadline || crate::run::cancelled() {
                     return None;
                 }
-                if let Some(case) = candidates.get(at) {
-                    let key = case.fingerprint();
-                    if key != here && self.known.get(&key) != Some(&false) {
-                        batch.push((at, case, key));
+                let result = probe(&case);
+                Some(Tried::Probed(case, key, result))
+            });
+            let mut first = None;
+            for (&index, result) in batch.iter().zip(results) {
+                match result {
+                    Some(Tried::Skipped) => {}
+                    Some(Tried::Probed(case, key, result)) => {
+                        self.record(key, &result);
+                        if let (None, Probe::Fails(payload)) = (&first, result) {
+                            first = Some((index, case, payload));
+                        }
+                    }
+                    None => {
+                        self.out_of_time();
+                        self.stopped = true;
                     }
                 }
-                at += 1;
-            }
-            for ((index, case, _), result) in batch.iter().zip(self.probe_batch(current, &batch)) {
-                match result {
-                    Some(Probe::Fails(payload)) => return Some((*index, case.clone(), payload)),
-                    Some(Probe::Passes) => {}
-                    // Not run: everything after it is unknown too.
-                    Some(Probe::Stop) | None => return None,
+                if self.stopped && first.is_none() {
+                    return Err(());
                 }
             }
+            (self.on_progress)(current, &self.stats);
+            if let Some(found) = first {
+                return Ok(found);
+            }
         }
-        None
+        Err(())
+    }
+
+    /// Remembers what one probe showed.
+    fn record(&mut self, key: u64, result: &Probe<P>) {
+        match result {
+            Probe::Fails(_) => {
+                self.known.insert(key, true);
+                self.stats.runs += 1;
+            }
+            Probe::Passes => {
+                self.known.insert(key, false);
+                self.stats.runs += 1;
+            }
+            Probe::Stop => {
+                self.stats.end = End::Stopped;
+                self.stopped = true;
+            }
+        }
     }
 
     /// Probes `batch` in parallel, each probe only while the budget lasts; `None` for those
@@ -373,8 +476,8 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             .filter(|&m| m < magnitude)
             .map(|m| current.with_values(&[(slot, sign * m)]))
             .collect();
-        if let Some((_, case, payload)) = self.first_failing(current, &Candidates::built(small), 0)
-        {
+        let small = Candidates::built(small);
+        if let Ok((_, case, payload)) = self.first_failing(current, &small, 0, small.len()) {
             self.accept(current, case, payload);
             return true;
         }

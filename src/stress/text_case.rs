@@ -16,9 +16,9 @@
 //! is one copy of a flat token list, made only when the minimizer probes it.
 
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use super::minimize::{Candidates, Fingerprint, Shrinkable};
+use super::minimize::{Candidates, Shrinkable};
 use crate::problem::shrink::ChunkLevels;
 
 /// One token: a span of the original text, or a value the minimizer wrote.
@@ -40,9 +40,10 @@ pub struct TextCase {
     /// Whether candidates that only a validator can check are tried: single tokens dropped
     /// without their count (without a validator, such an input usually runs but is invalid).
     validated: bool,
-    /// The tokens that are values: fixed when the case's structure is made, kept while values
-    /// are lowered (a lowered value could otherwise start to look like a count).
-    values: Vec<usize>,
+    /// The tokens that are values: found once the case is asked for them (a candidate that is
+    /// only probed never is), then kept while values are lowered (a lowered value could
+    /// otherwise start to look like a count).
+    values: OnceLock<Arc<Vec<usize>>>,
 }
 
 impl PartialEq for TextCase {
@@ -125,22 +126,26 @@ impl TextCase {
         TextCase { validated, ..self }
     }
 
-    /// A case of these tokens and lines, its values found anew.
+    /// A case of these tokens and lines, its values to be found anew.
     fn of_parts(
         src: Arc<[u8]>,
         tokens: Vec<Token>,
         line_ends: Vec<usize>,
         validated: bool,
     ) -> TextCase {
-        let mut case = TextCase {
+        TextCase {
             src,
             tokens,
             line_ends,
             validated,
-            values: Vec::new(),
-        };
-        case.values = case.value_positions();
-        case
+            values: OnceLock::new(),
+        }
+    }
+
+    fn values(&self) -> &[usize] {
+        self.values
+            .get_or_init(|| Arc::new(self.value_positions()))
+            .as_slice()
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -400,9 +405,14 @@ impl TextCase {
     /// Chunks of lines dropped (halves, quarters, … down to pairs), counts unchanged.
     fn fewer_lines(&self) -> Candidates<'_, TextCase> {
         let levels = ChunkLevels::new(self.line_count());
+        let kept = self.lines_to_keep();
         Candidates::lazy(levels.count(), move |i| {
+            let lines = levels.chunk(i);
+            if kept.iter().any(|l| lines.contains(l)) {
+                return None;
+            }
             Some(self.edited(&Edit {
-                lines: levels.chunk(i),
+                lines,
                 ..Edit::default()
             }))
         })
@@ -415,12 +425,39 @@ impl TextCase {
         } else {
             0
         };
+        let kept = self.lines_to_keep();
         Candidates::lazy(len, move |i| {
+            if kept.contains(&i) {
+                return None;
+            }
             Some(self.edited(&Edit {
                 lines: i..i + 1,
                 ..Edit::default()
             }))
         })
+    }
+
+    /// The lines a line drop must keep: without a validator, the lines of counted lists (a
+    /// count and what it counts), whose drop leaves the count wrong while the reference may
+    /// well run on it (`1` with its number gone), so that the case would leave the input's
+    /// form; with a validator, none (it says what is valid).
+    fn lines_to_keep(&self) -> Vec<usize> {
+        if self.validated {
+            return Vec::new();
+        }
+        let line_of = |token: usize| self.line_ends.partition_point(|&end| end <= token);
+        let mut kept = Vec::new();
+        for list in self.lists() {
+            kept.push(line_of(list.count));
+            match &list.items {
+                &Items::Tokens { from } => kept.push(line_of(from)),
+                &Items::Lines { from } => kept.extend(from..from + list.len),
+                Items::Blocks(ranges) => kept.extend(ranges.iter().flat_map(|&(a, b)| a..b)),
+            }
+        }
+        kept.sort_unstable();
+        kept.dedup();
+        kept
     }
 
     /// Each token dropped alone from a line that keeps at least one.
@@ -477,9 +514,8 @@ const PASSES: usize = 5;
 
 impl Shrinkable for TextCase {
     fn fingerprint(&self) -> u64 {
-        let mut f = Fingerprint::new();
-        self.write(|bytes| f.write(bytes));
-        f.finish()
+        // One hash of the whole text: far cheaper than a hash fed token by token.
+        super::minimize::fingerprint(&self.to_bytes())
     }
 
     fn passes(&self) -> usize {
@@ -500,11 +536,11 @@ impl Shrinkable for TextCase {
     }
 
     fn slots(&self) -> usize {
-        self.values.len()
+        self.values().len()
     }
 
     fn value(&self, slot: usize) -> i64 {
-        self.values
+        self.values()
             .get(slot)
             .and_then(|&t| self.number(t))
             .unwrap_or(0)
@@ -513,7 +549,7 @@ impl Shrinkable for TextCase {
     fn with_values(&self, changes: &[(usize, i64)]) -> Self {
         let mut next = self.clone();
         for &(slot, value) in changes {
-            if let Some(&t) = self.values.get(slot) {
+            if let Some(&t) = self.values().get(slot) {
                 next.tokens[t] = Token::Int(value);
             }
         }
@@ -617,6 +653,19 @@ mod tests {
             cases(c).is_some_and(|cs| cs.iter().any(|case| case.contains(&7)))
         });
         assert_eq!(small, "1\n1\n7\n");
+    }
+
+    #[test]
+    fn without_a_validator_a_count_keeps_what_it_counts() {
+        // "Fails" on anything the program misreads, the count alone included: without a
+        // validator, the lines of a counted list are never dropped apart from their count.
+        let start = TextCase::new(b"3\n5 6 7\n").validated(false);
+        let out = crate::stress::minimize::tests::run(start, 2, |_| true);
+        assert_eq!(String::from_utf8(out.case.to_bytes()).unwrap(), "1\n0\n");
+        // With one, it may go further.
+        let start = TextCase::new(b"3\n5 6 7\n");
+        let out = crate::stress::minimize::tests::run(start, 2, |_| true);
+        assert!(out.case.to_bytes().len() < 4, "{:?}", out.case.to_bytes());
     }
 
     #[test]

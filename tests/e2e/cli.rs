@@ -254,3 +254,38 @@ fn help_lists_every_family() {
     }
     assert!(help.contains("mixed"));
 }
+
+/// The PROBLEM argument of the commands that also take a problem duipai does not know names
+/// every registered game, in the registry's order: the help is built from `problem::ALL`, so
+/// a new game cannot be left out of it.
+#[test]
+fn problem_help_names_every_registered_game() {
+    use clap::CommandFactory;
+    let cli = duipai::app::args::Cli::command();
+    let names = duipai::problem::names();
+    for command in ["stress", "test", "answers"] {
+        let sub = cli.find_subcommand(command).unwrap();
+        let problem = sub
+            .get_arguments()
+            .find(|a| a.get_id() == "problem")
+            .unwrap();
+        let help = problem.get_help().unwrap().to_string();
+        // The names as whole words, in order ("chess" is not found inside "chessboard").
+        let mut words = help.split(|c: char| !c.is_ascii_alphanumeric());
+        for name in &names {
+            assert!(
+                words.any(|w| w == *name),
+                "{command}: {name} missing, or out of order, in {help:?}"
+            );
+        }
+        // As printed: every game on the usage screen.
+        let printed = Duipai::new()
+            .args([command, "--help"])
+            .run()
+            .success()
+            .stdout();
+        for name in &names {
+            assert_contains(&printed, name);
+        }
+    }
+}

@@ -270,6 +270,58 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
         .success();
 }
 
+/// A program that exits normally having printed nothing, the mark of one reading its input
+/// from a file (`input.txt` unless ONLINE_JUDGE is defined): a presentation error in every
+/// game, whatever its answers' form (fishhead's are words), and a hint naming both ways out,
+/// in `test` and in `stress`.
+#[test]
+fn a_program_that_prints_nothing_is_a_presentation_error_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_sh(d, "silent.sh", "cat > /dev/null");
+    for &game in duipai::problem::ALL {
+        let (input, answer) = game.sample();
+        let cases = d.join(game.name());
+        std::fs::create_dir(&cases).unwrap();
+        std::fs::write(cases.join("01.in"), input).unwrap();
+        std::fs::write(cases.join("01.ans"), answer).unwrap();
+        let out = Duipai::in_dir(d)
+            .args(["test", game.name(), game.name(), "--json"])
+            .program(["./silent.sh"])
+            .run()
+            .code(1);
+        let summary = out.json();
+        assert_eq!(summary["cases"][0]["verdict"], "PE", "{game}: {summary}");
+        let human = out.stderr();
+        for says in [
+            "hint: the program exited normally but printed nothing",
+            "--file-io",
+            "-DONLINE_JUDGE",
+        ] {
+            assert_contains(&human, says);
+        }
+    }
+    let out = Duipai::in_dir(d)
+        .args(["stress", "fishhead", "--iterations", "1", "--no-shrink"])
+        .program(["./silent.sh"])
+        .run()
+        .code(1);
+    assert_contains(&out.stdout(), "PE");
+    assert_contains(
+        &out.stdout(),
+        "hint: the program exited normally but printed nothing: it may read its input from a \
+         file. Run it with --file-io if it reads fishhead.in and writes fishhead.out",
+    );
+    // A program that fails says why on its own: no hint.
+    write_sh(d, "crash.sh", "cat > /dev/null\nexit 3");
+    let out = Duipai::in_dir(d)
+        .args(["test", "gems", "gems"])
+        .program(["./crash.sh"])
+        .run()
+        .code(1);
+    assert!(!out.stdout().contains("hint:"), "{}", out.stdout());
+}
+
 /// A Polygon `tests/` directory: inputs named by their number, answers as `NN.a`; an input
 /// without an answer is judged against the reference solver.
 #[test]

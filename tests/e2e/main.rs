@@ -1,6 +1,7 @@
 //! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
+mod calibration;
 mod checkers;
 mod cli;
 mod compile;
@@ -24,6 +25,7 @@ mod setter;
 mod setter_tools;
 mod settings;
 mod shooting;
+mod snapshots;
 mod timing;
 mod tolerance;
 mod util;

@@ -75,14 +75,14 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         .collect()
 }
 
-/// A pack written once per (problem, layout, seed) and shared by the tests that only read it:
-/// chessboard packs take seconds in a debug build.
-struct Packed {
-    tree: BTreeMap<String, Vec<u8>>,
+/// A pack written once per (problem, layout, seed) and shared by the tests that only read it
+/// (the calibration tests too): chessboard packs take seconds in a debug build.
+pub(crate) struct Packed {
+    pub(crate) tree: BTreeMap<String, Vec<u8>>,
     files: Vec<pack::PackedFile>,
 }
 
-fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
+pub(crate) fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
     type Cache = Vec<((&'static str, Layout, u64), &'static Packed)>;
     static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
@@ -164,17 +164,20 @@ fn layouts_name_their_files() {
 
 #[test]
 fn icpc_layout_has_samples_and_limits() {
-    for (problem, sample_in, sample_ans, memory) in [
+    // Chess has LOJ's limits; chessboard's time limit is a guess (see the README's Problems).
+    for (problem, sample_in, sample_ans, time, memory) in [
         (
             &CHESS as &'static dyn Problem,
             "2 3\n2 7 3\n9 1 2\n3 7 2\n2 3 1\n",
             "2\n",
+            1,
             512,
         ),
         (
             &CHESSBOARD,
             "4\nWBB.\nBWBW\nWBWW\nBBBW\n1 1 1 0\n1 1 1 1\n1 1 1 1\n1 1 1 1\n",
             "3\n",
+            2,
             1024,
         ),
     ] {
@@ -187,7 +190,7 @@ fn icpc_layout_has_samples_and_limits() {
             text(&tree["problem.yaml"]),
             format!(
                 "problem_format_version: 2025-09\nname: {title}\nuuid: {uuid}\nlimits:\n  \
-                 time_limit: 1\n  memory: {memory}\n"
+                 time_limit: {time}\n  memory: {memory}\n"
             )
         );
         let statement = text(&tree["statement/problem.en.tex"]);
@@ -446,9 +449,9 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                 "5 maximal cases" => cases.len() == 5 && every(&maximal),
                 "one maximal case" => cases.len() == 1 && every(&maximal),
                 "one case with no bag" => cases.len() == 1 && every(&|c| c.bags.is_empty()),
-                "20 cases where no stone is made" => {
+                "5 cases where no stone is made" => {
                     let answers = file.solve();
-                    cases.len() == 20
+                    cases.len() == 5
                         && every(&|c| c.bags.len() == 21)
                         && every(&|c| {
                             (1..=8).all(|colour| {
@@ -457,7 +460,6 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
                         })
                         && answers.iter().all(|a| a == "0")
                 }
-                "20 maximal cases" => cases.len() == 20 && every(&maximal),
                 _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
             }
         }
@@ -473,11 +475,11 @@ fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
             match claim {
                 "2 cases" => cases.len() == 2,
                 "3 cases" => cases.len() == 3,
-                "1000 cases" => cases.len() == 1000,
+                "200 cases" => cases.len() == 200,
                 "n = 23 in every case" => all_n(23),
                 "n = 24 in every case" => all_n(24),
                 "n = 12 in every case" => all_n(12),
-                "1000 cases, n = 12 in every case" => cases.len() == 1000 && all_n(12),
+                "200 cases, n = 12 in every case" => cases.len() == 200 && all_n(12),
                 "1 case, n = 12" => cases.len() == 1 && all_n(12),
                 "1 case, n = 24" => cases.len() == 1 && all_n(24),
                 _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),

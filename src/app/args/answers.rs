@@ -7,13 +7,17 @@ use clap::Args;
 use super::command_words::{CommandWords, parse_command};
 use super::compiler::{CompilerOverride, parse_compiler};
 use super::game::BoundsArgs;
-use super::values::{parse_jobs, parse_problem_name};
+use super::values::{parse_jobs, parse_problem_name, problem_help};
 
 #[derive(Debug, Args)]
 pub struct AnswersArgs {
-    /// A problem duipai knows (its built-in solver answers by default), or any other name
-    /// (letters, digits, - and _) for one it does not know: --reference is then needed.
-    #[arg(value_parser = parse_problem_name)]
+    #[arg(
+        value_parser = parse_problem_name,
+        help = problem_help(
+            "its built-in solver answers by default; any other name (letters, digits, - and _) \
+             for a problem duipai does not know: --reference is then needed"
+        )
+    )]
     pub problem: String,
     /// A directory searched recursively for `*.in` files (or Polygon tests `01`, `02`, ...),
     /// or one input file. Each input without `NAME.ans` or `NAME.out` (`01.a`) gets one.

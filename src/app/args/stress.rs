@@ -12,7 +12,7 @@ use clap::Args;
 use super::command_words::{CommandWords, parse_command};
 use super::game::GenArgs;
 use super::judging::JudgingArgs;
-use super::values::parse_problem_name;
+use super::values::{parse_problem_name, problem_help};
 use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
@@ -39,9 +39,13 @@ pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
     )),
 )]
 pub struct StressArgs {
-    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
-    /// does not know, with --generator and --reference (outputs compared token by token).
-    #[arg(value_parser = parse_problem_name)]
+    #[arg(
+        value_parser = parse_problem_name,
+        help = problem_help(
+            "any other name (letters, digits, - and _) for a problem duipai does not know, with \
+             --generator and --reference (outputs compared token by token)"
+        )
+    )]
     pub problem: String,
     #[command(flatten)]
     pub gen_args: GenArgs,

@@ -8,7 +8,7 @@ use clap::Args;
 use super::command_words::{CommandWords, parse_command};
 use super::game::BoundsArgs;
 use super::judging::JudgingArgs;
-use super::values::parse_problem_name;
+use super::values::{parse_problem_name, problem_help};
 
 #[derive(Debug, Args)]
 #[command(
@@ -27,10 +27,14 @@ use super::values::parse_problem_name;
     )),
 )]
 pub struct TestArgs {
-    /// chess or chessboard; any other name (letters, digits, - and _) for a problem duipai
-    /// does not know: every input then needs its answer file (or --reference), compared
-    /// token by token (or by --checker).
-    #[arg(value_parser = parse_problem_name)]
+    #[arg(
+        value_parser = parse_problem_name,
+        help = problem_help(
+            "any other name (letters, digits, - and _) for a problem duipai does not know: every \
+             input then needs its answer file (or --reference), compared token by token (or by \
+             --checker)"
+        )
+    )]
     pub problem: String,
     /// A directory searched recursively for `*.in` files, or one `.in` file. Each input's
     /// expected answer is `NAME.ans` beside it, else `NAME.out`, else --reference's output,

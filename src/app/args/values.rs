@@ -22,6 +22,19 @@ pub fn parse_problem_name(s: &str) -> Result<String, String> {
     }
 }
 
+/// The help of a PROBLEM argument that also takes a problem duipai does not know: the games
+/// of the registry (`chess, chessboard, ... or shooting`), then what `other` says of any other
+/// name. Built from [`problem::ALL`], so that a new game is listed without editing the help.
+pub(super) fn problem_help(other: &str) -> String {
+    let names = problem::names();
+    let games = match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    format!("A built-in game ({games}); {other}")
+}
+
 /// Workers: 1 to 1024.
 pub(super) fn parse_jobs(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {

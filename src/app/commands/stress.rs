@@ -250,9 +250,9 @@ fn report_failed(
     record_program(args, failure);
     let explained = human::stress_failure(failure);
     out.text(ui::explanation(&explained));
-    let silent = failure.outcome.execution.stdout.is_empty();
+    let file_io = args.judging.run.file_io;
     if let Some(hint) =
-        programs::file_io_hint(&config.name, args.judging.run.file_io, silent, started_at)
+        programs::silent_program_hint(&config.name, file_io, &failure.outcome, started_at)
     {
         out.line(format!("\n{hint}"));
     }

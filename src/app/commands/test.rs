@@ -85,12 +85,11 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     };
     let outcomes = judge(args, &cases, &run, &out)?;
     show_diffs(args, &cases, &outcomes, &out);
-    let silent = outcomes.iter().any(|o| {
-        o.execution.stdout.is_empty() && o.verdict() == crate::judge::Verdict::PresentationError
-    });
-    if let Some(hint) =
-        programs::file_io_hint(problem, args.judging.run.file_io, silent, started_at)
-    {
+    let file_io = args.judging.run.file_io;
+    let hint = outcomes
+        .iter()
+        .find_map(|o| programs::silent_program_hint(problem, file_io, o, started_at));
+    if let Some(hint) = hint {
         out.line(format!("\n{hint}"));
     }
     let records: Vec<CaseRecord> = cases
