@@ -1,11 +1,12 @@
 # Generator of "rangesum": `gen.py N Q [V] SEED` prints n <= N values in -V..V (default
-# 10^9) and q <= Q queries, n and q drawn from 1..N and 1..Q.
+# 10^9) and q <= Q queries, n and q drawn from 1..N and 1..Q; `gen.py SEED` (as `duipai
+# stress` runs it) is `gen.py 10 10 SEED`.
 import random
 import sys
 
 args = [int(a) for a in sys.argv[1:]]
 seed = args[-1]
-big_n, big_q = args[0], args[1]
+big_n, big_q = (args[0], args[1]) if len(args) >= 3 else (10, 10)
 v = args[2] if len(args) > 3 else 10**9
 rng = random.Random(seed)
 n = rng.randint(1, big_n)

@@ -73,6 +73,8 @@ pub struct SetterWritten {
 pub struct Package {
     pub version: IcpcVersion,
     files: Vec<OwnFile>,
+    /// The problem's folder has a statement of its own, copied into the package.
+    own_statement: bool,
 }
 
 impl Package {
@@ -107,7 +109,14 @@ impl Package {
             }
         }
         files.extend(submissions(opts)?);
-        Ok(Package { version, files })
+        let statement = statement(opts, version)?;
+        let own_statement = !statement.is_empty();
+        files.extend(statement);
+        Ok(Package {
+            version,
+            files,
+            own_statement,
+        })
     }
 
     /// The paths it writes.
@@ -122,6 +131,9 @@ impl Package {
 
     /// The setter's files, written only where missing: the statement.
     pub fn setter_paths(&self) -> Vec<String> {
+        if self.own_statement {
+            return Vec::new();
+        }
         vec![self.version.statement_path().to_string()]
     }
 
@@ -132,7 +144,7 @@ impl Package {
         let statement = self.version.statement_path();
         let path = opts.out.join(statement);
         let mut created = Vec::new();
-        if std::fs::symlink_metadata(&path).is_err() {
+        if !self.own_statement && std::fs::symlink_metadata(&path).is_err() {
             let text = skeleton(&title, opts.problem);
             super::write_atomic(&opts.out, statement, text.as_bytes())?;
             created.push(statement.to_string());
@@ -610,6 +622,33 @@ fn submissions(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
             continue;
         }
         files.push(OwnFile::copied(path, "submission", entry.path())?);
+    }
+    Ok(files)
+}
+
+/// The statement the problem's folder keeps where the version has it (`statement/`, legacy
+/// `problem_statement/`), every file of it, copied into the package; nothing when the folder
+/// has none or is the package itself.
+fn statement(opts: &OwnPackOptions, version: IcpcVersion) -> anyhow::Result<Vec<OwnFile>> {
+    let main = version.statement_path();
+    let folder_name = main.split('/').next().unwrap_or(main);
+    let folder = opts.folder.join(folder_name);
+    if !opts.folder.join(main).is_file() || same_folder(&folder, &opts.out.join(folder_name)) {
+        return Ok(Vec::new());
+    }
+    let mut files = Vec::new();
+    for entry in walkdir::WalkDir::new(&folder).sort_by_file_name() {
+        let entry = entry.with_context(|| format!("listing {}", folder.display()))?;
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(&folder).unwrap_or(entry.path());
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let path = format!("{folder_name}/{}", parts.join("/"));
+        files.push(OwnFile::copied(path, "statement", entry.path())?);
     }
     Ok(files)
 }

@@ -44,6 +44,9 @@ pub struct Survey {
     /// Files of the previous pack that this one would replace or remove, edited since it
     /// wrote them (their hash is not the manifest's).
     pub edited: Vec<String>,
+    /// ICPC layout: another problem's ICPC package in the manifest (a package is one
+    /// problem's).
+    pub other_package: Option<String>,
 }
 
 impl Survey {
@@ -93,6 +96,13 @@ impl Survey {
                 let present = section.files.iter().filter(|f| existing.contains(*f));
                 survey.kept.push((section.describe(), present.count()));
             }
+        }
+        if layout == Layout::Icpc {
+            survey.other_package = manifest
+                .sections
+                .iter()
+                .find(|s| s.layout == layout_name && s.problem != name)
+                .map(|s| s.describe());
         }
         // `problem.yaml` belongs to the ICPC pack in the directory, whichever it is.
         let yaml = layout == Layout::Icpc
@@ -146,6 +156,14 @@ impl Survey {
     /// it would replace files edited by hand (unless `overwrite_edited`); the directory is
     /// not empty (unless `force`).
     pub fn refusal(&self, out: &Path, force: bool, overwrite_edited: bool) -> anyhow::Result<()> {
+        if let Some(other) = &self.other_package {
+            anyhow::bail!(
+                "{} holds {other} ({MANIFEST} lists it): an ICPC package is one problem's; \
+                 write {} into another folder",
+                out.display(),
+                self.pack
+            );
+        }
         if let Some(why) = self.conflict() {
             anyhow::bail!(why);
         }

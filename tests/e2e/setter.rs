@@ -610,3 +610,67 @@ fn the_derived_time_limit_is_written_only_when_asked() {
     let limit = summary["derived_time_limit_ms"].as_u64().unwrap() as f64 / 1000.0;
     assert_contains(&after, &format!("  time_limit: {limit}\n"));
 }
+
+#[test]
+fn the_folders_statement_goes_into_the_package_and_a_package_is_one_problems() {
+    let dir = problem_folder("examples/rangesum", None);
+    let d = dir.path();
+    std::fs::create_dir(d.join("statement")).unwrap();
+    let tex = "\\problemname{rangesum}\nAdd them up.\n";
+    std::fs::write(d.join("statement/problem.en.tex"), tex).unwrap();
+    std::fs::write(d.join("statement/figure.txt"), "a figure\n").unwrap();
+    let pack = [
+        "pack",
+        "--out",
+        "p",
+        "--layout",
+        "icpc",
+        "--plan",
+        "extra/small.plan",
+    ];
+    duipai(d).args(pack).run().success();
+    assert_eq!(
+        std::fs::read_to_string(d.join("p/statement/problem.en.tex")).unwrap(),
+        tex
+    );
+    assert!(d.join("p/statement/figure.txt").is_file());
+    // Another problem's ICPC package does not go into the same folder.
+    let out = duipai(d)
+        .args([
+            "--config",
+            "/dev/null",
+            "pack",
+            "chess",
+            "--out",
+            "p",
+            "--layout",
+            "icpc",
+        ])
+        .arg("--force")
+        .run()
+        .code(2);
+    assert_contains(
+        &out.stderr(),
+        "p holds the rangesum pack (icpc layout) (manifest.txt lists it): an ICPC package is \
+         one problem's; write the chess pack (icpc layout) into another folder",
+    );
+}
+
+#[test]
+fn stress_runs_the_folders_generator_validator_and_reference() {
+    let dir = problem_folder("examples/rangesum", None);
+    let d = dir.path();
+    let out = duipai(d)
+        .args(["stress", "--iterations", "30"])
+        .program(["submissions/wrong_answer/int_sums.cpp"])
+        .run()
+        .code(1);
+    // Sums of ten values of up to 10^9 leave 32 bits.
+    assert_contains(&out.stdout(), "stressing int_sums.cpp on rangesum");
+    assert_contains(&out.stdout(), "FAILED on seed");
+    duipai(d)
+        .args(["stress", "--iterations", "30", "--no-replay"])
+        .program(["submissions/accepted/sol.py"])
+        .run()
+        .success();
+}
