@@ -54,7 +54,7 @@ pub use values::parse_problem_name;
 /// Where the global flags come in each command's help: after the command's own flags, just
 /// before `--help` (which clap leaves at 999). clap numbers a command's flags from 0 in the
 /// order they are declared, and the global flags keep the numbers they got in the root
-/// command (after the nine subcommands); left so, they would fall among a command's own
+/// command (after the subcommands); left so, they would fall among a command's own
 /// flags wherever the numbers meet, and move whenever a command gains a flag.
 const GLOBAL_FLAGS_ORDER: usize = 998;
 
