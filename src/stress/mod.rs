@@ -539,10 +539,10 @@ impl Engine<'_> {
         self.config.validator.is_none()
     }
 
-    /// Whether the validator accepts `input` (exit status 0); it rejects it with an error
-    /// code (an uncaught exception included). A validator killed by a signal, past its
-    /// limits, or that cannot start is broken, not a judge of the input: an error naming
-    /// it.
+    /// Whether the validator accepts `input` (exit status 0, testlib's convention, or 42,
+    /// the ICPC format's); it rejects it with another exit code (an uncaught exception
+    /// included). A validator killed by a signal, past its limits, or that cannot start is
+    /// broken, not a judge of the input: an error naming it.
     fn valid(&self, input: &[u8]) -> anyhow::Result<bool> {
         Ok(self.validate(input, "a candidate input")?.is_none())
     }
@@ -563,6 +563,9 @@ impl Engine<'_> {
         // (`int('')`, an index past the end) rather than a clean exit code: any exit code is
         // a refusal; only a signal or a limit says the validator is broken.
         let exited = matches!(execution.termination, Termination::Exited(_));
+        if execution.termination == Termination::Exited(42) {
+            return Ok(None);
+        }
         match crate::judge::helper::fault(&execution) {
             None => Ok(None),
             Some((Fault::Rejected, why)) => Ok(Some(why)),

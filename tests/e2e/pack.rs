@@ -35,7 +35,21 @@ fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64)
         seed,
         force: false,
         icpc_version: None,
+        overwrite_edited: false,
+        write_limits: false,
     }
+}
+
+/// How many tests of the built-in plan the layout tests pack: the layouts name, number and
+/// describe files the same way whatever the plan holds, and the whole plans (the gems one
+/// above all) take seconds to solve in a test build.
+const SHORT: usize = 3;
+
+/// The built-in plan's first [`SHORT`] tests, their line numbers kept.
+fn short_plan(problem: &'static dyn Problem) -> plan::Plan {
+    let mut plan = builtin_plan(problem);
+    plan.lines.truncate(SHORT);
+    plan
 }
 
 /// An ICPC package of `problem` in `version` with a one-test plan `line`, as a tree.
@@ -81,23 +95,38 @@ pub(crate) struct Packed {
 }
 
 pub(crate) fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
-    type Cache = Vec<((&'static str, Layout, u64), &'static Packed)>;
+    cached(problem, layout, seed, false)
+}
+
+/// [`packed`] with the [`short_plan`].
+fn packed_short(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
+    cached(problem, layout, seed, true)
+}
+
+fn cached(
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+) -> &'static Packed {
+    type Cache = Vec<((&'static str, Layout, u64, bool), &'static Packed)>;
     static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = cache
-        .iter()
-        .find(|(k, _)| *k == (problem.name(), layout, seed))
-    {
+    let key = (problem.name(), layout, seed, short);
+    if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
         return p;
     }
     let dir = tempfile::tempdir().unwrap();
-    let files =
-        pack::write_pack(&options(problem, dir.path(), layout, seed), &mut |_, _| {}).unwrap();
+    let mut opts = options(problem, dir.path(), layout, seed);
+    if short {
+        opts.plan = short_plan(problem);
+    }
+    let files = pack::write_pack(&opts, &mut |_, _| {}).unwrap();
     let p: &'static Packed = Box::leak(Box::new(Packed {
         tree: read_tree(dir.path()),
         files,
     }));
-    cache.push(((problem.name(), layout, seed), p));
+    cache.push((key, p));
     p
 }
 
@@ -121,9 +150,9 @@ fn plan_instances(problem: &'static dyn Problem, seed: u64) -> Vec<Box<dyn Insta
 #[test]
 fn layouts_name_their_files() {
     for &problem in duipai::problem::ALL {
-        let count = builtin_plan(problem).lines.len();
+        let count = short_plan(problem).lines.len();
         for layout in LAYOUTS {
-            let tree = &packed(problem, layout, 0).tree;
+            let tree = &packed_short(problem, layout, 0).tree;
             let mut expected: Vec<String> = (1..=count)
                 .flat_map(|i| {
                     let stem = match layout {
@@ -179,7 +208,7 @@ fn icpc_layout_has_samples_and_limits() {
             1024,
         ),
     ] {
-        let tree = &packed(problem, Layout::Icpc, 0).tree;
+        let tree = &packed_short(problem, Layout::Icpc, 0).tree;
         assert_eq!(text(&tree["data/sample/01-sample.in"]), sample_in);
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
         let title = problem.package().title;
@@ -253,14 +282,14 @@ fn packing_twice_gives_identical_bytes() {
     let (layout, seed) = (Layout::Icpc, 99);
     for &problem in duipai::problem::ALL {
         let again = tempfile::tempdir().unwrap();
-        pack::write_pack(
-            &options(problem, again.path(), layout, seed),
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let opts = PackOptions {
+            plan: short_plan(problem),
+            ..options(problem, again.path(), layout, seed)
+        };
+        pack::write_pack(&opts, &mut |_, _| {}).unwrap();
         assert_eq!(
             read_tree(again.path()),
-            packed(problem, layout, seed).tree,
+            packed_short(problem, layout, seed).tree,
             "{problem}"
         );
     }
@@ -605,17 +634,26 @@ fn replay(command: &str) -> String {
     let Sub::Gen(g) = cli.command else {
         panic!("{command}")
     };
-    Spec::new(g.problem, &g.gen_args.to_params())
-        .unwrap()
-        .generate(g.seed)
-        .to_input()
+    Spec::new(
+        duipai::problem::by_name(&g.problem).expect("a game"),
+        &g.gen_args.to_params(),
+    )
+    .unwrap()
+    .generate(g.seed)
+    .to_input()
 }
 
 #[test]
 fn manifest_replays_every_file() {
     for &problem in duipai::problem::ALL {
-        for (layout, seed) in [(Layout::Noi, 0), (Layout::Icpc, 99)] {
-            let Packed { tree, files } = packed(problem, layout, seed);
+        // The whole plan in one layout, every layout's own files on a short one.
+        let packs = [
+            packed(problem, Layout::Plain, 0),
+            packed_short(problem, Layout::Noi, 0),
+            packed_short(problem, Layout::Icpc, 99),
+        ];
+        for (pack, layout) in packs.into_iter().zip(LAYOUTS) {
+            let Packed { tree, files } = pack;
             let manifest = text(&tree[MANIFEST]).to_string();
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
@@ -632,9 +670,11 @@ fn manifest_replays_every_file() {
             assert_eq!(rows.len() + 1 + metadata, tree.len());
             for row in rows {
                 let cols: Vec<&str> = row.split('\t').collect();
-                assert_eq!(cols.len(), 4, "{row}");
+                assert_eq!(cols.len(), 5, "{row}");
                 let (file, line, written, command) = (cols[0], cols[1], cols[2], cols[3]);
                 assert!(tree.contains_key(file), "{file}");
+                // The last column is the file's hash as written.
+                assert_eq!(cols[4], pack::manifest::content_hash(&tree[file]), "{file}");
                 if line == "-" {
                     // The sample, the validator settings and the invalid inputs: their own
                     // text, as a printf.
@@ -670,8 +710,13 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
         // The plain and NOI packs hold the same inputs under other names: each input is
         // solved once, and every file holding it is held to that answer.
         let mut solved: HashMap<Vec<u8>, String> = HashMap::new();
-        for (layout, seed) in [(Layout::Plain, 0), (Layout::Noi, 0), (Layout::Icpc, 99)] {
-            let tree = &packed(problem, layout, seed).tree;
+        let packs = [
+            (packed(problem, Layout::Plain, 0), Layout::Plain, false),
+            (packed_short(problem, Layout::Noi, 0), Layout::Noi, true),
+            (packed_short(problem, Layout::Icpc, 99), Layout::Icpc, true),
+        ];
+        for (pack, layout, short) in packs {
+            let tree = &pack.tree;
             let mut checked = 0;
             for (name, bytes) in tree {
                 let Some(stem) = name.strip_suffix(".in") else {
@@ -696,11 +741,15 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 assert_eq!(answer, expected.as_str(), "{name}");
                 checked += 1;
             }
-            let tests = problem
-                .builtin_plan()
-                .lines()
-                .filter(|l| l.starts_with("gen "))
-                .count();
+            let tests = if short {
+                short_plan(problem).lines.len()
+            } else {
+                problem
+                    .builtin_plan()
+                    .lines()
+                    .filter(|l| l.starts_with("gen "))
+                    .count()
+            };
             let samples = usize::from(layout == Layout::Icpc);
             assert_eq!(checked, tests + samples, "{problem} {layout:?}");
         }
@@ -926,17 +975,23 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
     std::fs::write(&yaml, edited).unwrap();
     let out = Duipai::in_dir(d).args(args).run().success();
     let err = text(&out.output.stderr);
+    // A missing limit is added; the setter's memory limit is kept, and said to differ.
     assert_eq!(
         std::fs::read_to_string(&yaml).unwrap(),
-        edited.replace(
-            "memory: 256\n  output: 8\n",
-            "memory: 512\n  output: 8\n  time_limit: 1\n"
-        )
+        edited.replace("output: 8\n", "output: 8\n  time_limit: 1\n")
     );
+    assert_contains(err, "problem.yaml: added limits.time_limit;");
     assert_contains(
         err,
-        "problem.yaml: added limits.time_limit, limits.memory 256 -> 512",
+        "problem.yaml: kept limits.memory 256, not duipai's 512 (limits already there are the \
+         setter's; --write-limits replaces them)",
     );
+    // Asked for, duipai's limit replaces it.
+    let mut forced = args.to_vec();
+    forced.push("--write-limits");
+    let out = Duipai::in_dir(d).args(&forced).run().success();
+    assert_contains(text(&out.output.stderr), "limits.memory 256 -> 512");
+    assert_contains(&std::fs::read_to_string(&yaml).unwrap(), "memory: 512\n");
     // Packing again changes nothing and says nothing about it.
     let out = Duipai::in_dir(d).args(args).run();
     assert!(
@@ -1199,7 +1254,7 @@ fn user_plan_is_followed() {
     assert_contains(manifest, "(plan mine.plan, 2 tests)");
     assert_contains(
         manifest,
-        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n",
+        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\tsha256:",
     );
 }
 

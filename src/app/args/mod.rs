@@ -12,12 +12,16 @@ mod checker;
 mod command_words;
 mod compare;
 mod compiler;
+mod contain;
 mod failures;
 mod game;
 mod generate;
+mod hunt;
 mod init;
+mod judge;
 mod judging;
 mod limits;
+mod own;
 mod pack;
 mod running;
 mod solve;
@@ -31,12 +35,16 @@ pub use checker::{CheckerArgs, ProtocolArg};
 pub use command_words::CommandWords;
 pub use compare::CompareArgs;
 pub use compiler::{CompilerOverride, compile_options};
+pub use contain::ContainArgs;
 pub use failures::FailuresArgs;
 pub use game::{BoundsArgs, GenArgs, game_help};
 pub use generate::GenCommandArgs;
+pub use hunt::HuntArgs;
 pub use init::InitArgs;
+pub use judge::JudgeArgs;
 pub use judging::JudgingArgs;
 pub use limits::LimitArgs;
+pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use solve::SolveArgs;
@@ -48,7 +56,7 @@ pub use values::parse_problem_name;
 /// Where the global flags come in each command's help: after the command's own flags, just
 /// before `--help` (which clap leaves at 999). clap numbers a command's flags from 0 in the
 /// order they are declared, and the global flags keep the numbers they got in the root
-/// command (after the nine subcommands); left so, they would fall among a command's own
+/// command (after the subcommands); left so, they would fall among a command's own
 /// flags wherever the numbers meet, and move whenever a command gains a flag.
 const GLOBAL_FLAGS_ORDER: usize = 998;
 
@@ -101,6 +109,10 @@ pub enum Command {
     /// Write the missing answer files of stored inputs, from a reference or the built-in
     /// solver; never replaces an existing one.
     Answers(AnswersArgs),
+    /// Judge every submission of submissions/<expected>/ on every test; derive the time limit.
+    Judge(JudgeArgs),
+    /// Find (and with --add, add to the plan) a test for a submission the tests miss.
+    Hunt(HuntArgs),
 }
 
 #[cfg(test)]

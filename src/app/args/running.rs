@@ -4,9 +4,7 @@
 
 use clap::Args;
 
-use std::ffi::OsString;
-use std::path::PathBuf;
-
+use super::contain::ContainArgs;
 use crate::judge::ProcessRunner;
 use crate::run::IoMode;
 
@@ -21,26 +19,8 @@ pub struct RunArgs {
     /// lands near the limit (0.8× to 1.5×).
     #[arg(long)]
     pub no_rerun: bool,
-    /// Refuse to run unless every protection of the programs is available here (a cgroup,
-    /// namespaces, and as root a box uid): a missing one is an error (exit 2) rather than a
-    /// warning. For setters and CI that judge programs that are not theirs.
-    #[arg(long, conflicts_with = "no_sandbox")]
-    pub sandbox: bool,
-    /// Run the programs as duipai's own children, in the current folder, with duipai's
-    /// environment, as before containment: to debug a program that needs files around it.
-    #[arg(long)]
-    pub no_sandbox: bool,
-    /// A variable the program under test gets besides PATH, LANG, LC_ALL, HOME (its scratch
-    /// folder) and ONLINE_JUDGE: NAME passes duipai's value, NAME=VALUE sets one; repeatable.
-    #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = parse_env)]
-    pub env: Vec<OsString>,
-}
-
-/// An `--env` entry: `NAME` or `NAME=VALUE`.
-fn parse_env(text: &str) -> Result<OsString, String> {
-    let text = OsString::from(text);
-    crate::run::contain::check_entry(&text)?;
-    Ok(text)
+    #[command(flatten)]
+    pub containment: ContainArgs,
 }
 
 impl RunArgs {
@@ -70,49 +50,8 @@ impl RunArgs {
         if self.no_rerun {
             flags.push_str(" --no-rerun");
         }
-        if self.sandbox {
-            flags.push_str(" --sandbox");
-        }
-        if self.no_sandbox {
-            flags.push_str(" --no-sandbox");
-        }
-        for entry in &self.env {
-            let words = [entry.to_string_lossy().into_owned()];
-            flags.push_str(&format!(" --env {}", shell_words::join(words)));
-        }
+        flags.push_str(&self.containment.to_flags());
         flags
-    }
-
-    /// Contains the programs of this command as the flags say, before its first run
-    /// ([`crate::run::contain::arm`]), the program under test kept out of `protect` (the test
-    /// folder, the saved failures) besides the current folder. Each protection missing here
-    /// is a line on stderr, and with `--sandbox` an error.
-    pub fn contain(&self, protect: Vec<PathBuf>) -> anyhow::Result<()> {
-        use crate::run::contain::{self, Mode, Policy};
-        let mode = if self.no_sandbox {
-            Mode::Off
-        } else if self.sandbox {
-            Mode::Strict
-        } else {
-            Mode::Auto
-        };
-        let missing = contain::arm(Policy {
-            mode,
-            env: self.env.clone(),
-            protect,
-        });
-        if mode == Mode::Strict && !missing.is_empty() {
-            let lines: Vec<String> = missing.iter().map(|m| format!("  {m}")).collect();
-            anyhow::bail!(
-                "--sandbox: {} missing here, so no program is run:\n{}",
-                crate::text::plural(missing.len() as u64, "protection"),
-                lines.join("\n")
-            );
-        }
-        for missing in missing {
-            eprintln!("duipai: {missing}");
-        }
-        Ok(())
     }
 }
 

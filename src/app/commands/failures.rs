@@ -90,7 +90,7 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
 fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     // A mistyped program is reported before anything runs, and nothing is removed.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
-    args.run.contain(vec![args.save.clone()])?;
+    args.run.containment.arm(vec![args.save.clone()])?;
     let limits = args.limits.resolve_named(problem);
     let known = crate::problem::by_name(problem);
     let rule = args.compare.rule(known)?;
