@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 use super::cancel::{self, RunEntry};
 use super::clone::Rlimit;
 use super::contain::cgroup::Slot;
+use super::contain::keeper;
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
 use super::spawner;
@@ -249,7 +250,10 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
     candidates
         .into_iter()
         .filter(|p| {
-            p.ppid == me && !cancel::is_running_leader(p.pid) && !spawner::is_spawner(p.pid)
+            p.ppid == me
+                && !cancel::is_running_leader(p.pid)
+                && !spawner::is_spawner(p.pid)
+                && !keeper::is_keeper(p.pid)
         })
         .filter_map(|stat| {
             let mark = marked_run(stat.pid);
@@ -396,7 +400,7 @@ fn reap_dead_orphans() {
             .collect(),
     };
     for pid in children {
-        if !spawner::is_spawner(pid) && !cancel::is_running_leader(pid) {
+        if !spawner::is_spawner(pid) && !keeper::is_keeper(pid) && !cancel::is_running_leader(pid) {
             reap_if_dead(pid);
         }
     }

@@ -233,8 +233,14 @@ impl Rlimits {
         // RLIMIT_NPROC counts every task of the user, not of the group, and root is exempt
         // from it; above the user's current count it is a backstop against fork bombs for
         // unprivileged users, while the supervisor's count of the program is the real limit.
+        // In a cgroup the kernel's refusal there is the one that tells the verdict (its
+        // `pids.events`), so this backstop stands one task above it (the cgroup's own count
+        // includes the spawner): a program run as a box uid would otherwise meet this one
+        // first, and its refused forks would go unnoticed.
         let nproc = if privileged {
-            limits.processes
+            limits
+                .processes
+                .saturating_add(u64::from(crate::run::contain::tree().is_some()))
         } else {
             user_task_count().saturating_add(limits.processes)
         };

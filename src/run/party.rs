@@ -13,8 +13,10 @@ use std::time::{Duration, Instant};
 use super::cancel::RunEntry;
 use super::clone::Setup;
 use super::contain::cgroup::Figures;
+use super::contain::view::View;
 use super::contain::{self, Role};
 use super::error::RunError;
+use super::error::setup_error;
 use super::group::{self, Leader, kill_and_reap, rusage_cpu, tagged_for};
 use super::limits::{Limit, Limits, Rlimits, Usage, exceeded};
 use super::procfs::{GroupSample, RunSampler};
@@ -195,8 +197,20 @@ impl<'e> Party<'e> {
             Rlimits::new(stop, bound_address_space).with_tag(group::tag_rlimit(entry.id()));
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
         let contained = contain::contained();
+        // The program under test, in namespaces: what it sees there.
+        let view = match (role, contain::namespaces(), cwd) {
+            (Role::Program, Some(_), Some(scratch)) => View::of(
+                exe_path,
+                args,
+                scratch,
+                &contain::policy().protect,
+                contain::is_root(),
+            ),
+            _ => None,
+        };
         let how = spawn::Launch {
             role,
+            view: view.as_ref(),
             slot_limits: (stop.processes, stop.memory_bytes),
             cwd,
             stdin,
@@ -265,7 +279,18 @@ impl<'e> Party<'e> {
             Some((slot, spawner)) => {
                 group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner)?
             }
-            None => kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?,
+            None => {
+                let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
+                // In namespaces, what the program orphaned went to their keeper.
+                if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper)
+                    && keeper.occupied()
+                {
+                    keeper
+                        .clear()
+                        .map_err(setup_error("cannot clear the program's namespaces"))?;
+                }
+                reaped
+            }
         };
         let mut cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
         if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {

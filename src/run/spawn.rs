@@ -15,6 +15,7 @@ use super::clone::{
     Program, Rlimit, Setup, Stage, candidates, cstring, dev_null, launch_here, pipe,
 };
 use super::contain::Role;
+use super::contain::view::View;
 use super::spawner;
 
 /// Where the program's stdin comes from.
@@ -47,6 +48,8 @@ pub(crate) struct Started {
 /// process and memory limits (`slot_limits`).
 pub(crate) struct Launch<'a> {
     pub role: Role,
+    /// For the program under test in namespaces: what it sees there.
+    pub view: Option<&'a View>,
     pub slot_limits: (u64, u64),
     pub cwd: Option<&'a Path>,
     pub stdin: Stdin,
@@ -61,6 +64,7 @@ pub(crate) struct Launch<'a> {
 pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Result<Started> {
     let Launch {
         role,
+        view,
         slot_limits,
         cwd,
         stdin,
@@ -73,8 +77,13 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
     for arg in args {
         argv.push(cstring(arg.as_bytes())?);
     }
+    // In its namespaces the program is started by its resolved path, which its view shows.
+    let candidates = match view {
+        Some(view) => vec![cstring(view.program.as_os_str().as_bytes())?],
+        None => candidates(program)?,
+    };
     let request = Program {
-        candidates: candidates(program)?,
+        candidates,
         argv,
         env,
         cwd: cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?,
@@ -95,14 +104,14 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let (launched, maxrss_from_start) = match spawner::launch(role, &request, streams, slot_limits)
-    {
-        Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
-        None => (
-            launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
-            false,
-        ),
-    };
+    let (launched, maxrss_from_start) =
+        match spawner::launch(role, view, &request, streams, slot_limits) {
+            Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
+            None => (
+                launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
+                false,
+            ),
+        };
     let (pid, start, lease) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
@@ -159,6 +168,7 @@ mod tests {
     fn how(rlimits: &[Rlimit]) -> Launch<'_> {
         Launch {
             role: Role::Program,
+            view: None,
             slot_limits: (64, 256 << 20),
             cwd: None,
             stdin: Stdin::Null,

@@ -26,6 +26,8 @@
 
 pub(crate) mod cgroup;
 mod env;
+pub(crate) mod keeper;
+pub(crate) mod view;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -106,6 +108,15 @@ pub fn arm(policy: Policy) -> Vec<Missing> {
         return Vec::new();
     }
     let mut missing = Vec::new();
+    if let Err(why) = namespaces_here() {
+        missing.push(Missing {
+            protection: "namespaces for the program",
+            why: why.clone(),
+            risk: "it can signal duipai, read its command line, see the current folder and \
+                   the tests, and use the network",
+            how: namespace_hint(),
+        });
+    }
     if let Err(why) = cgroups() {
         missing.push(Missing {
             protection: "cgroup for the runs",
@@ -129,11 +140,65 @@ pub(crate) fn tree() -> Option<&'static cgroup::Tree> {
     if contained() { cgroups().ok() } else { None }
 }
 
+/// Whether this process is root (runs programs as box uids, needs no user namespace).
+pub(crate) fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether namespaces can be had for the program (in a user namespace unless root), found
+/// once by starting a throwaway keeper: `Err` says why not.
+fn namespaces_here() -> Result<(), &'static String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| keeper::probe(!is_root()))
+        .as_ref()
+        .map(|_| ())
+}
+
+/// Whether the program under test runs in namespaces (a keeper's), and then whether in a
+/// user namespace.
+pub(crate) fn namespaces() -> Option<bool> {
+    (contained() && namespaces_here().is_ok()).then(|| !is_root())
+}
+
+/// How to get namespaces: as root, a kernel that allows them; as another user, unprivileged
+/// user namespaces.
+fn namespace_hint() -> String {
+    if is_root() {
+        "run duipai where namespaces may be made (a container needs CAP_SYS_ADMIN, e.g. \
+         docker run --privileged)"
+            .to_string()
+    } else {
+        "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or \
+         kernel.apparmor_restrict_unprivileged_userns=0), or run duipai as root"
+            .to_string()
+    }
+}
+
+/// A box uid and gid for a new program slot, when duipai is root and the program runs in
+/// namespaces (outside them a box uid could not even reach the program's files): one per
+/// slot, from a range no user account uses (2^31 and up), told apart between duipai
+/// processes by their pid.
+pub(crate) fn box_ids() -> Option<(u32, u32)> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    if !is_root() || namespaces().is_none() {
+        return None;
+    }
+    let n = NEXT.fetch_add(1, Ordering::Relaxed) % BOXES_PER_PROCESS;
+    let id = BOX_BASE + (std::process::id() % (1 << 22)) * BOXES_PER_PROCESS + n;
+    Some((id, id))
+}
+
+/// The first box uid, and how many each duipai process has.
+pub const BOX_BASE: u32 = 1 << 31;
+pub const BOXES_PER_PROCESS: u32 = 64;
+
 /// How to get cgroups: as root, a hierarchy with the memory and pids controllers; as
 /// another user, a delegated systemd scope.
 fn cgroup_hint() -> String {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if is_root() {
         "mount the cgroup v2 hierarchy with the memory and pids controllers (or cgroup v1's \
          memory, pids and cpuacct)"
             .to_string()

@@ -37,6 +37,8 @@ use std::time::{Duration, Instant};
 
 use super::clone::{self, Failed, Program};
 use super::contain::cgroup::{Baseline, Figures, Slot};
+use super::contain::keeper::Keeper;
+use super::contain::view::View;
 use super::contain::{self, Role};
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
@@ -47,6 +49,13 @@ struct Spawner {
     /// Its cgroup, where it lives and its programs are born; `None` without containment or
     /// cgroups.
     slot: Option<Slot>,
+    /// The keeper of the namespaces it joined (its programs are born in them), for a
+    /// program slot where namespaces can be had.
+    keeper: Option<Keeper>,
+    /// The box uid and gid its programs run as (root, in namespaces).
+    credentials: Option<(u32, u32)>,
+    /// The scratch folder last given to the box uid.
+    chowned: Option<CString>,
     socket: OwnedFd,
     pid: i32,
     cwd: Option<CString>,
@@ -129,6 +138,11 @@ impl Lease {
         let spawner = self.spawner.as_ref()?;
         Some((spawner.slot.as_ref()?, spawner.pid))
     }
+
+    /// The keeper of the namespaces the run's program was born in, if any.
+    pub(crate) fn keeper(&self) -> Option<&Keeper> {
+        self.spawner.as_ref()?.keeper.as_ref()
+    }
 }
 
 impl Drop for Lease {
@@ -147,12 +161,14 @@ pub(crate) struct Launched {
     pub lease: Lease,
 }
 
-/// Starts `program` through a spawner of `role`, its standard streams from `streams`, under
-/// `processes` and `memory_bytes` (its slot's limits, when it has a slot): the program and its
-/// spawner, or what failed. `None` when no spawner can do it (none can be started, or the
-/// request is too large); the caller then starts it itself.
+/// Starts `program` through a spawner of `role` (in namespaces that show `view`, when there
+/// is one), its standard streams from `streams`, under `processes` and `memory_bytes` (its
+/// slot's limits, when it has a slot): the program and its spawner, or what failed. `None`
+/// when no spawner can do it (none can be started, or the request is too large); the caller
+/// then starts it itself.
 pub(crate) fn launch(
     role: Role,
+    view: Option<&View>,
     program: &Program,
     streams: [RawFd; 3],
     (processes, memory_bytes): (u64, u64),
@@ -164,7 +180,7 @@ pub(crate) fn launch(
     // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
     // once.
     for _ in 0..2 {
-        let mut spawner = match checkout(role) {
+        let mut spawner = match checkout(role, view) {
             Ok(spawner) => spawner,
             Err(_) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -187,6 +203,11 @@ pub(crate) fn launch(
         let mut setup = program.setup;
         // The OOM killer of the slot picks the program, never the spawner beside it.
         setup.oom_first = spawner.slot.is_some();
+        setup.credentials = spawner.credentials;
+        if spawner.give_scratch(program.cwd.as_ref()).is_err() {
+            spawner.discard();
+            continue;
+        }
         // A program without a directory of its own runs in the harness's current one, which
         // may have changed since the spawner started.
         let here = match &program.cwd {
@@ -223,24 +244,28 @@ pub(crate) fn launch(
     None
 }
 
-/// This thread's spawner for `role`, or an idle one, or a new one.
-fn checkout(role: Role) -> std::io::Result<Spawner> {
+/// This thread's spawner for `role` (and `view`), or an idle one, or a new one. A kept
+/// spawner whose namespaces show another view (another program) is ended: it would serve
+/// nothing more.
+fn checkout(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
     let kept = KEPT
         .try_with(|kept| kept.borrow_mut().0[index(role)].take())
         .ok()
         .flatten();
-    if let Some(spawner) = kept {
-        return Ok(spawner);
+    match kept {
+        Some(spawner) if spawner.shows(view) => return Ok(spawner),
+        Some(spawner) => spawner.discard(),
+        None => {}
     }
     let idle = {
         let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-        let at = idle.iter().position(|s| s.role == role);
+        let at = idle.iter().position(|s| s.role == role && s.shows(view));
         at.map(|at| idle.swap_remove(at))
     };
     if let Some(spawner) = idle {
         return Ok(spawner);
     }
-    Spawner::start(role)
+    Spawner::start(role, view)
 }
 
 /// Gives back a spawner that served: this thread keeps it, unless it keeps one of its role
@@ -262,21 +287,67 @@ fn checkin(spawner: Spawner) {
 impl Spawner {
     /// Starts a spawner: this executable again (`/proc/self/exe`), with the socket as its
     /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
-    fn start(role: Role) -> std::io::Result<Spawner> {
+    fn start(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
+        let keeper = match (view, contain::namespaces()) {
+            (Some(view), Some(userns)) => Some(Keeper::start(view.clone(), userns)?),
+            _ => None,
+        };
         let slot = contain::tree().map(|tree| tree.slot()).transpose()?;
-        let started = Spawner::start_in(role, slot.as_ref());
+        let started = Spawner::start_in(role, slot.as_ref(), keeper.as_ref());
         if started.is_err()
             && let Some(slot) = slot.as_ref()
         {
             slot.remove(None);
         }
         let mut spawner = started?;
+        if let Some(keeper) = &keeper {
+            // Joined: from now on the keeper may not be inspected.
+            if let Err(e) = keeper.seal() {
+                spawner.discard();
+                return Err(e);
+            }
+        }
+        spawner.credentials = keeper.as_ref().and_then(|_| contain::box_ids());
         spawner.slot = slot;
+        spawner.keeper = keeper;
         Ok(spawner)
     }
 
-    /// [`Spawner::start`], in `slot` if there is one.
-    fn start_in(role: Role, slot: Option<&Slot>) -> std::io::Result<Spawner> {
+    /// Whether its programs see `view` (or, without one, it has no namespaces).
+    fn shows(&self, view: Option<&View>) -> bool {
+        match (&self.keeper, view) {
+            (Some(keeper), Some(view)) => keeper.view == *view,
+            (None, None) => true,
+            // Where namespaces cannot be had, a view asks for nothing.
+            (None, Some(_)) => contain::namespaces().is_none(),
+            (Some(_), None) => false,
+        }
+    }
+
+    /// Gives the program's working folder (its scratch folder) to the box uid its programs
+    /// run as, if it has one and has not already.
+    fn give_scratch(&mut self, cwd: Option<&CString>) -> std::io::Result<()> {
+        let (Some((uid, gid)), Some(cwd)) = (self.credentials, cwd) else {
+            return Ok(());
+        };
+        if self.chowned.as_ref() == Some(cwd) {
+            return Ok(());
+        }
+        // SAFETY: a NUL-terminated path; chown reads it only.
+        if unsafe { libc::chown(cwd.as_ptr(), uid, gid) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        self.chowned = Some(cwd.clone());
+        Ok(())
+    }
+
+    /// [`Spawner::start`], in `slot` if there is one, joining the namespaces of `keeper` if
+    /// there is one.
+    fn start_in(
+        role: Role,
+        slot: Option<&Slot>,
+        keeper: Option<&Keeper>,
+    ) -> std::io::Result<Spawner> {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
         let (ours, theirs) = socket_pair()?;
@@ -287,6 +358,16 @@ impl Spawner {
         )?];
         if let Some(slot) = slot {
             env.extend(serve::slot_env(slot)?);
+        }
+        if let Some(keeper) = keeper {
+            env.push(clone::cstring(
+                format!("{}={}", serve::JOIN, keeper.pid()).as_bytes(),
+            )?);
+            if keeper.userns {
+                env.push(clone::cstring(
+                    format!("{}=1", serve::JOIN_USER).as_bytes(),
+                )?);
+            }
         }
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
@@ -324,6 +405,9 @@ impl Spawner {
         let spawner = Spawner {
             role,
             slot: None,
+            keeper: None,
+            credentials: None,
+            chowned: None,
             socket: ours,
             pid,
             cwd: current_dir(),
@@ -428,7 +512,7 @@ fn reap(pid: i32) {
     {}
 }
 
-fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: socketpair writes two new descriptors into a valid array.
     let r = unsafe {

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use super::wire;
 use crate::run::clone::{self, ChildSetup, Failed, Stage};
 use crate::run::contain::cgroup::{self, Slot};
+use crate::run::contain::keeper;
 
 /// The environment variable that makes an executable a spawner; its value is the socket's
 /// descriptor number.
@@ -24,6 +25,34 @@ pub(super) const TRIGGER: &str = "DUIPAI_SPAWNER";
 
 /// The socket's descriptor in a spawner.
 pub(super) const SOCKET_FD: RawFd = 3;
+
+/// The variable that names the keeper whose namespaces a spawner joins (its pid), and the
+/// one that says they include a user namespace.
+pub(super) const JOIN: &str = "DUIPAI_JOIN";
+pub(super) const JOIN_USER: &str = "DUIPAI_JOIN_USER";
+
+/// Joins the namespaces of the keeper the environment names, if it names one: the programs
+/// this spawner starts are then born in them. Before anything reads `/proc` (once in the
+/// keeper's mount namespace, `/proc` is the keeper's, where this spawner has no pid).
+fn join_namespaces() -> std::io::Result<()> {
+    let Some(pid) = std::env::var(JOIN).ok().and_then(|p| p.parse().ok()) else {
+        return Ok(());
+    };
+    let userns = std::env::var_os(JOIN_USER).is_some();
+    // Every file first: the mount namespace changes what `/proc` is.
+    let files = keeper::namespace_files(pid, userns)
+        .into_iter()
+        .map(|(path, flag)| Ok((std::fs::File::open(path)?, flag)))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    for (file, flag) in files {
+        use std::os::fd::AsRawFd;
+        // SAFETY: setns with a namespace descriptor of ours, in a single-threaded process.
+        if unsafe { libc::setns(file.as_raw_fd(), flag) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
 
 /// The variables that name a spawner's slot: its folders, the folders they are in, and
 /// duipai's own cgroups to return to, each a `:`-separated list of paths.
@@ -145,6 +174,18 @@ fn serve(socket: RawFd) -> ! {
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
     }
     shed_resident_set();
+    // The machine's root, kept before the spawner joins a keeper's mount namespace (where
+    // the cgroup file system is read-only): its slot is left through it.
+    // SAFETY: a NUL-terminated path; open returns a new descriptor or -1.
+    let host_root = unsafe {
+        libc::open(
+            c"/".as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if join_namespaces().is_err() {
+        exit(1);
+    }
     // The CPUs this spawner may run on as it starts (the harness's): the programs get them
     // back, whichever CPU the harness pins the spawner to meanwhile.
     // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
@@ -162,7 +203,19 @@ fn serve(socket: RawFd) -> ! {
     let slot = slot_from_env();
     let end = || -> ! {
         if let Some(slot) = &slot {
-            leave_slot(slot);
+            // Paths relative to the machine's root, from there, whichever mount namespace
+            // the spawner is in.
+            // SAFETY: fchdir to a descriptor of ours.
+            if host_root >= 0 && unsafe { libc::fchdir(host_root) } == 0 {
+                leave_slot(&slot.clone().map(|paths| {
+                    paths
+                        .iter()
+                        .map(|p| p.strip_prefix("/").unwrap_or(p).to_path_buf())
+                        .collect()
+                }));
+            } else {
+                leave_slot(slot);
+            }
         }
         exit(0)
     };
