@@ -6,6 +6,7 @@ mod calibration;
 mod checkers;
 mod cli;
 mod compile;
+mod contained;
 mod contest_size;
 mod ergonomics;
 mod files;
