@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use crate::answer::Rule;
 use crate::judge::Runner;
 use crate::judge::checker::Protocol;
-use crate::run::{IoMode, Limits, Termination};
+use crate::run::{Limits, Termination};
 use crate::text::{program_name, quote};
 
 pub mod overview;
@@ -254,7 +254,7 @@ pub fn validate(
         command.push(log.clone().into_os_string());
     }
     let execution = runner
-        .run(&command, input, limits, &IoMode::Stdio)
+        .run_helper(&command, input, limits)
         .with_context(|| format!("cannot run {}", validator.who()))?;
     match execution.termination {
         Termination::Exited(0 | 42) => {

@@ -292,6 +292,12 @@ impl<'e> Party<'e> {
                 reaped
             }
         };
+        // What the run left in its private /tmp and /dev/shm goes with it.
+        if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper) {
+            keeper
+                .tidy()
+                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+        }
         let mut cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
         if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
             cpu_time = cpu_time.max(figures.cpu);

@@ -324,6 +324,10 @@ fn tmp_and_dev_shm_are_the_programs_own() {
         return;
     }
     let folder = Folder::new();
+    // A second case, judged after the first by the same worker: it must not find what the
+    // first left.
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
     // A file in the machine's /tmp the program must not see, and names for what it leaves.
     let host = tempfile::NamedTempFile::new().unwrap();
     let left = format!("duipai-left-{}", std::process::id());
@@ -334,10 +338,14 @@ fn tmp_and_dev_shm_are_the_programs_own() {
     let judged = folder.judge(
         "temporaries",
         &[],
-        &["--env", &env[0], "--env", &env[1]],
+        &["-j", "1", "--env", &env[0], "--env", &env[1]],
         &[],
     );
-    judged.verdict("AC");
+    let cases = case_objects(&judged.ran.json());
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
     for dir in ["/tmp", "/dev/shm"] {
         let path = Path::new(dir).join(&left);
         let leaked = path.exists();

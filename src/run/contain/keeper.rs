@@ -41,6 +41,13 @@ const SLOTS_AT: c_int = 100;
 /// else in the namespace.
 const SEAL: u8 = b's';
 const CLEAR: u8 = b'c';
+/// Empty `/tmp` and `/dev/shm` of what runs left there.
+const TIDY: u8 = b't';
+
+/// The folders of the namespace a run may leave files in, which the keeper empties (the
+/// entries it found there at its start stay: the scratch folder's and the program's mount
+/// points).
+const TIDIED: [&str; 2] = ["/tmp", "/dev/shm"];
 /// Its answer to a greeting or a request.
 const DONE: u8 = b'k';
 
@@ -49,6 +56,10 @@ const DONE: u8 = b'k';
 pub(crate) struct Keeper {
     pid: i32,
     socket: OwnedFd,
+    /// [`TIDIED`] as the machine sees them (`/proc/PID/root/...`), and their size and
+    /// modification time when last emptied: a file created or removed there changes both.
+    watched: [CString; 2],
+    stamps: std::sync::Mutex<[Stamp; 2]>,
     /// In a user namespace (duipai is not root).
     pub userns: bool,
     pub view: View,
@@ -245,7 +256,11 @@ impl Plan {
             true,
             libc::MS_NOSUID | libc::MS_NODEV,
         )?;
-        for cover in &view.covers {
+        for cover in &view.recovers {
+            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
+            plan.op(Kind::Tmpfs, a, b).optional = true;
+        }
+        for cover in view.covers.iter().chain(&view.recovers) {
             let a = plan.path(cover)?;
             plan.op(Kind::Seal, a, none).optional = true;
         }
@@ -475,13 +490,19 @@ impl Keeper {
             return Err(plan_error(&plan, &child_plan));
         }
         KEEPERS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        let watched = TIDIED.map(|dir| {
+            CString::new(format!("/proc/{pid}/root{dir}")).unwrap_or_else(|_| unreachable!())
+        });
         let keeper = Keeper {
             pid,
             socket: ours,
+            watched,
+            stamps: std::sync::Mutex::new([Stamp::default(); 2]),
             userns,
             view,
         };
         keeper.expect_done()?;
+        *keeper.stamps.lock().unwrap_or_else(|e| e.into_inner()) = keeper.stamps_now();
         Ok(keeper)
     }
 
@@ -500,6 +521,23 @@ impl Keeper {
     /// no cgroup says so.
     pub fn clear(&self) -> io::Result<()> {
         self.ask(CLEAR)
+    }
+
+    /// Empties `/tmp` and `/dev/shm` of the namespace if a run left something there (files
+    /// there are memory, charged to the slot, and would pile up run after run): two `stat`s
+    /// when nothing changed.
+    pub fn tidy(&self) -> io::Result<()> {
+        let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
+        if self.stamps_now() == *stamps {
+            return Ok(());
+        }
+        self.ask(TIDY)?;
+        *stamps = self.stamps_now();
+        Ok(())
+    }
+
+    fn stamps_now(&self) -> [Stamp; 2] {
+        [Stamp::of(&self.watched[0]), Stamp::of(&self.watched[1])]
     }
 
     /// Whether something but the keeper is alive (or unreaped) in the namespace.
@@ -540,6 +578,22 @@ impl Keeper {
                 "the keeper of the namespaces did not answer",
             ));
         }
+    }
+}
+
+/// A folder's size and modification time (zero if it cannot be read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stamp(i64, i64, i64);
+
+impl Stamp {
+    fn of(path: &CString) -> Stamp {
+        // SAFETY: a zeroed stat is a valid out-parameter.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: a NUL-terminated path and a valid out-pointer.
+        if unsafe { libc::stat(path.as_ptr(), &mut st) } != 0 {
+            return Stamp::default();
+        }
+        Stamp(st.st_size, st.st_mtime, st.st_mtime_nsec)
     }
 }
 
@@ -706,6 +760,7 @@ fn keep(socket: RawFd) -> ! {
         libc::sigprocmask(libc::SIG_BLOCK, &chld, std::ptr::null_mut());
         libc::fcntl(socket, libc::F_SETFD, libc::FD_CLOEXEC);
     }
+    let initial = TIDIED.map(entries);
     reply(socket);
     let mut unblocked: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: an empty set.
@@ -731,6 +786,12 @@ fn keep(socket: RawFd) -> ! {
                 unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
                 reply(socket);
             }
+            (1, TIDY) => {
+                for (dir, keep) in TIDIED.iter().zip(&initial) {
+                    empty(Path::new(dir), keep);
+                }
+                reply(socket);
+            }
             (1, CLEAR) => {
                 // SAFETY: kill(-1) signals every process of the namespace this process may
                 // signal, but itself.
@@ -751,6 +812,36 @@ fn keep(socket: RawFd) -> ! {
 }
 
 extern "C" fn wake_up(_: c_int) {}
+
+/// The names in `dir`.
+fn entries(dir: &str) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.file_name())).collect())
+        .unwrap_or_default()
+}
+
+/// Removes everything in `dir` but `keep`; a folder a program closed to its owner is opened
+/// first.
+fn empty(dir: &Path, keep: &[std::ffi::OsString]) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in list.flatten() {
+        if keep.contains(&entry.file_name()) {
+            continue;
+        }
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_dir {
+            let _ = std::fs::remove_file(&path);
+            continue;
+        }
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700));
+        empty(&path, &[]);
+        let _ = std::fs::remove_dir(&path);
+    }
+}
 
 /// Reaps every child that has ended (`all`: waits for every child to end).
 fn reap_all(all: bool) {

@@ -29,6 +29,8 @@ pub(crate) struct View {
     pub covers: Vec<PathBuf>,
     /// Files and folders put back read-only, each at its own path: (source, is a folder).
     pub binds: Vec<(PathBuf, bool)>,
+    /// Protected folders inside a folder put back, emptied again once it is.
+    pub recovers: Vec<PathBuf>,
     /// Files replaced by an empty one (duipai's executable).
     pub hidden: Vec<PathBuf>,
     /// The scratch folder, read-write, at its own path.
@@ -143,6 +145,18 @@ impl View {
         // A cover inside another is empty already.
         let outer = covers.clone();
         covers.retain(|c| !outer.iter().any(|o| o != c && c.starts_with(o)));
+        // A folder put back whole (`-cp /home/ana/contest`) must not bring a protected one
+        // inside it back with it.
+        let recovers = protect
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter(|p| {
+                p.is_dir()
+                    && binds
+                        .iter()
+                        .any(|(b, is_dir)| *is_dir && p != b && p.starts_with(b))
+            })
+            .collect();
         let hidden = std::env::current_exe()
             .ok()
             .and_then(|e| std::fs::canonicalize(e).ok())
@@ -152,6 +166,7 @@ impl View {
         Some(View {
             covers,
             binds,
+            recovers,
             hidden,
             scratch: std::fs::canonicalize(scratch).ok()?,
             program,
@@ -307,5 +322,19 @@ mod tests {
             [(std::fs::canonicalize(&program).unwrap(), false)]
         );
         assert_eq!(view.program, std::fs::canonicalize(&program).unwrap());
+        assert!(view.recovers.is_empty());
+        // A folder named whole (`java -cp DIR Main`) is put back, the tests in it emptied
+        // again.
+        let view = View::work_out(
+            program.as_os_str(),
+            &[dir.path().as_os_str().to_owned()],
+            scratch.path(),
+            std::slice::from_ref(&tests),
+            false,
+        )
+        .unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(view.binds, [(real, true)], "{view:?}");
+        assert_eq!(view.recovers, [std::fs::canonicalize(&tests).unwrap()]);
     }
 }

@@ -179,13 +179,16 @@ int main(int argc, char **argv) {
         inet_pton(AF_INET, "127.0.0.1", &to.sin_addr);
         answer(s >= 0 && connect(s, (struct sockaddr *)&to, sizeof to) == 0);
     } else if (!strcmp(mode, "temporaries")) {
-        /* See the machine's /tmp, leave files in /tmp and /dev/shm. */
+        /* See the machine's /tmp, or what an earlier run left; leave files in /tmp and
+         * /dev/shm. */
         int worked = access(env_or("HOST_FILE", "/nonexistent"), F_OK) == 0;
         char path[4096];
-        snprintf(path, sizeof path, "/tmp/%s", env_or("LEFT", "duipai-left"));
-        close(open(path, O_WRONLY | O_CREAT, 0644));
-        snprintf(path, sizeof path, "/dev/shm/%s", env_or("LEFT", "duipai-left"));
-        close(open(path, O_WRONLY | O_CREAT, 0644));
+        const char *dirs[] = {"/tmp", "/dev/shm"};
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof path, "%s/%s", dirs[i], env_or("LEFT", "duipai-left"));
+            if (access(path, F_OK) == 0) worked = 1;
+            close(open(path, O_WRONLY | O_CREAT, 0644));
+        }
         answer(worked);
     } else {
         return 4;
