@@ -1,11 +1,12 @@
-//! Starting a program by `clone` and `exec`, the machinery the harness and a spawner share.
-//! A `vfork`-style `clone` ([`launch`], or [`launch_here`] from the harness) runs a child that
-//! gives the program its standard streams, its own process group (or session), its rlimits,
-//! its working directory, its credentials (a box uid) and its environment, then `exec`s it,
-//! all from a plan the parent prepared ([`ChildSetup`], from a [`Program`]); a start that
-//! failed says at what ([`Failed`], [`Stage`]). Beside it: what such a plan is made from (the files `exec` tries,
-//! pipes clear of the standard descriptors, `/dev/null`), and the clock by which a spawner
-//! tells the harness when the program started ([`monotonic_ns`], [`instant_at`]).
+//! Starting a program by `clone` and `exec`, the machinery the harness and a spawner share. A
+//! `vfork`-style `clone` ([`launch`], or [`launch_here`] from the harness) runs a child that
+//! gives the program its standard streams, its own process group (without a terminal), its
+//! rlimits, its working directory, its credentials (a box uid) and its environment, then
+//! `exec`s it, all from a plan the parent prepared ([`ChildSetup`], from a [`Program`]); a
+//! start that failed says at what ([`Failed`], [`Stage`]). Beside it: what such a plan is made
+//! from (the files `exec` tries, pipes clear of the standard descriptors, `/dev/null`), and the
+//! clock by which a spawner tells the harness when the program started ([`monotonic_ns`],
+//! [`instant_at`]).
 //!
 //! Why not `posix_spawn` (what `std::process::Command` uses): it cannot set rlimits. Set from
 //! outside with `prlimit` once the program has started, they would leave it a few
@@ -51,8 +52,11 @@ pub(super) struct Program<'a> {
 /// How the child sets itself up besides its streams, rlimits and directory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Setup {
-    /// A new session (no controlling terminal), rather than a process group of its own.
-    pub session: bool,
+    /// No controlling terminal: it gives up the one it inherited (`TIOCNOTTY`). Not a new
+    /// session, which would also do it: where the kernel groups the scheduling of each
+    /// session (`sched_autogroup`), a session per run is a scheduling group made and freed
+    /// per run, which cost a fifth of `stress -j 2`'s throughput.
+    pub no_terminal: bool,
     /// Raises its `oom_score_adj` to the most, so that the OOM killer of its cgroup picks it
     /// (or what it started) rather than the spawner beside it.
     pub oom_first: bool,
@@ -334,7 +338,7 @@ unsafe fn set_up(plan: &ChildSetup) -> Result<(), Stage> {
     // SAFETY: this is the child, and the plan's pointers are valid (the caller's promise).
     unsafe {
         join_cgroups(plan)?;
-        own_process_group(plan.setup.session)?;
+        own_process_group(plan.setup.no_terminal)?;
         if plan.setup.oom_first {
             oom_first();
         }
@@ -358,21 +362,33 @@ fn join_cgroups(plan: &ChildSetup) -> Result<(), Stage> {
     Ok(())
 }
 
-/// Its own session (which also gives it its own process group, of the same id), or only its
-/// own process group.
-fn own_process_group(session: bool) -> Result<(), Stage> {
-    // SAFETY: setsid and setpgid read and write no memory of the caller's.
-    let failed = unsafe {
-        if session {
-            libc::setsid() < 0
-        } else {
-            libc::setpgid(0, 0) != 0
-        }
-    };
-    if failed {
+/// Its own process group, and (`no_terminal`) no controlling terminal.
+fn own_process_group(no_terminal: bool) -> Result<(), Stage> {
+    // SAFETY: setpgid reads and writes no memory of the caller's.
+    if unsafe { libc::setpgid(0, 0) } != 0 {
         return Err(Stage::ProcessGroup);
     }
+    if no_terminal {
+        give_up_terminal();
+    }
     Ok(())
+}
+
+/// Gives up this process's controlling terminal, if it has one (a process that is not a
+/// session leader just loses it: `TIOCNOTTY`); `/dev/tty` then fails with ENXIO. Without one
+/// (in CI, say) this costs one failed `open`.
+fn give_up_terminal() {
+    // SAFETY: open, ioctl and close on a descriptor of its own; no memory of the caller's.
+    unsafe {
+        let fd = libc::open(
+            c"/dev/tty".as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        if fd >= 0 {
+            libc::ioctl(fd, libc::TIOCNOTTY);
+            libc::close(fd);
+        }
+    }
 }
 
 /// `oom_score_adj` 1000. Best effort: raising one's own score needs no privilege, and

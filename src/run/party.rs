@@ -216,7 +216,7 @@ impl<'e> Party<'e> {
             stdin,
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
-                session: contained,
+                no_terminal: contained,
                 ..Setup::default()
             },
             rlimits: &rlimits,

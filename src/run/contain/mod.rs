@@ -13,11 +13,12 @@
 //!   its own `/tmp` and `/dev/shm`, no network;
 //! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
 //!   one of duipai's;
-//! - always: a new **session** (no controlling terminal), a **scratch folder** as its working
-//!   folder and `HOME`, and an **environment** of a few allowed variables (`env`).
+//! - always: **no controlling terminal** (given up, not a new session: see `clone`), a
+//!   **scratch folder** as its working folder and `HOME`, and an **environment** of a few
+//!   allowed variables (`env`).
 //!
 //! Helpers (the setter's generator, reference, validator, checker and interactor) get their
-//! own cgroup and session, but run as duipai's user, in its folder, with its environment.
+//! own cgroup and no terminal, but run as duipai's user, in its folder, with its environment.
 //!
 //! Where a mechanism is not available the runs go on without it, and [`arm`] returns one
 //! [`Missing`] per protection lost, with how to get it; with [`Mode::Strict`] (`--sandbox`)

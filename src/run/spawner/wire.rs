@@ -48,7 +48,7 @@ pub(super) fn encode_request(
     push_u32(buf, program.argv.len() as u32);
     push_u32(buf, program.env.len() as u32);
     push_u32(buf, u32::from(cwd.is_some()));
-    let flags = u32::from(setup.session)
+    let flags = u32::from(setup.no_terminal)
         | u32::from(setup.oom_first) << 1
         | u32::from(setup.credentials.is_some()) << 2;
     push_u32(buf, flags);
@@ -149,7 +149,7 @@ pub(super) fn decode_request(bytes: &[u8]) -> Option<Request> {
     let argv = take(n_argv)?;
     let envp = take(n_env)?;
     let setup = Setup {
-        session: flags & 1 != 0,
+        no_terminal: flags & 1 != 0,
         oom_first: flags & 2 != 0,
         credentials: (flags & 4 != 0).then_some((uid, gid)),
     };
@@ -249,7 +249,7 @@ mod tests {
             cwd: Some(c("/tmp")),
             rlimits: &rlimits,
             setup: Setup {
-                session: true,
+                no_terminal: true,
                 oom_first: false,
                 credentials: Some((70001, 70002)),
             },
