@@ -1,10 +1,9 @@
 //! What the program under test sees of the file system in its namespaces ([`View`]): the
-//! machine's file system, read-only and without set-uid; its own `/proc`, `/tmp`,
-//! `/dev/shm` and `/run`; empty folders over the current folder, the folders duipai protects
-//! (the test folder, the saved failures, a pack) and duipai's own executable; and, put back
-//! read-only into those empty folders, only what the program needs to run: its executable,
-//! the files and folders its arguments name, its interpreter, and its scratch folder
-//! (read-write).
+//! machine's file system, read-only and without set-uid; its own `/proc`, `/tmp`, `/dev/shm`
+//! and `/run`; empty folders over the current folder, `$HOME`, the folders duipai protects (the
+//! test folder, the saved failures, a pack) and duipai's own executable; and, put back
+//! read-only into those empty folders, only what the program needs to run: its executable, the
+//! files and folders its arguments name, its interpreter, and its scratch folder (read-write).
 //!
 //! As root the program runs as a box uid, which may not enter a folder closed to others
 //! (`/root`, 0700): such a folder on the way to what the program needs is emptied as well,
@@ -90,19 +89,28 @@ impl View {
             crate::run::find_program(exe)?
         };
         let program = std::fs::canonicalize(&found).ok()?;
+        // The home folder too: as another user than root the program keeps the user's uid,
+        // and would read everything of theirs (`~/.ssh`).
+        let home = std::env::var_os("HOME").map(PathBuf::from);
         let mut covers: Vec<PathBuf> = std::env::current_dir()
             .ok()
             .into_iter()
+            .chain(home)
             .chain(protect.iter().cloned())
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .filter(|p| p.is_dir() && coverable(p) && !fresh(p))
             .collect();
         let mut needs: Vec<(PathBuf, Need)> = Vec::new();
-        // The program as found, and, for a script, its interpreter.
+        // The program as found, and, for a script, its interpreter. One found in PATH brings
+        // its installation where it was found too (a virtual environment's `bin/python3`,
+        // a link to the system's, reads the environment beside it).
         needs.push((
             program.clone(),
             if typed { Need::Itself } else { Need::Install },
         ));
+        if !typed && found.is_absolute() && found != program {
+            needs.push((found.clone(), Need::Install));
+        }
         if let Some(interpreter) = interpreter_of(&program) {
             needs.push((interpreter, Need::Install));
         }
@@ -316,7 +324,7 @@ mod tests {
             false,
         )
         .unwrap();
-        assert_eq!(view.covers, std::slice::from_ref(&here), "{view:?}");
+        assert!(view.covers.contains(&here), "{view:?}");
         assert_eq!(
             view.binds,
             [(std::fs::canonicalize(&program).unwrap(), false)]
