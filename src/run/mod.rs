@@ -60,6 +60,7 @@ pub use interact::{IDLENESS, Interaction, run_interactive};
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
+pub use spawner::retire_all as retire_spawners;
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 pub use transcript::{Direction, Transcript};
 

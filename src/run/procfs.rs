@@ -183,9 +183,8 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
 /// (`CONFIG_PROC_CHILDREN`); then only a scan of all of `/proc` can tell.
 ///
 /// The file is opened once and read again from offset 0 each time (the kernel makes it anew
-/// on every read): one system call for the check every run ends with.
+/// on every read): two system calls for the check every run ends with.
 pub fn main_thread_children() -> Option<Vec<i32>> {
-    use std::os::unix::fs::FileExt;
     use std::sync::Mutex;
     // Kept with the pid it belongs to: a forked copy of the harness opens its own.
     static FILE: Mutex<Option<(i32, Option<std::sync::Arc<File>>)>> = Mutex::new(None);
@@ -203,16 +202,20 @@ pub fn main_thread_children() -> Option<Vec<i32>> {
             }
         }
     }?;
+    read_pids(&file)
+}
+
+/// The pids listed in a `children` file, read to its end. The kernel fills a read with as
+/// many whole entries as fit in one page, so a read shorter than asked for is not the end:
+/// only an empty one is (a harness with some seven hundred children overlooked the newest).
+fn read_pids(file: &File) -> Option<Vec<i32>> {
+    use std::os::unix::fs::FileExt;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
         match file.read_at(&mut chunk, buf.len() as u64) {
-            Ok(n) => {
-                buf.extend_from_slice(&chunk[..n]);
-                if n < chunk.len() {
-                    break;
-                }
-            }
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
@@ -578,6 +581,38 @@ mod tests {
         // SAFETY: getpid has no preconditions.
         let me = unsafe { libc::getpid() };
         assert!(waits_for_input(me).is_some());
+    }
+
+    /// More children than one page of the `children` file lists: every one is read, the
+    /// newest included (they are zombies of this test's thread until reaped at the end).
+    #[test]
+    fn a_children_file_longer_than_a_page_is_read_whole() {
+        let mut pids = Vec::new();
+        for _ in 0..1200 {
+            // SAFETY: the child calls only _exit, which is async-signal-safe after fork.
+            match unsafe { libc::fork() } {
+                0 => unsafe { libc::_exit(0) },
+                pid if pid > 0 => pids.push(pid),
+                _ => break,
+            }
+        }
+        let tid = unsafe { libc::gettid() };
+        let file = File::open(format!("/proc/self/task/{tid}/children")).expect("children");
+        let listed = read_pids(&file).expect("readable");
+        for &pid in &pids {
+            // SAFETY: waits for this thread's own child; the status goes to a local.
+            unsafe { libc::waitpid(pid, &mut 0, 0) };
+        }
+        assert!(pids.len() >= 1000, "only {} forks", pids.len());
+        let text_len: usize = pids.iter().map(|p| p.to_string().len() + 1).sum();
+        assert!(text_len > 4096, "{text_len} bytes fit one page");
+        let missing: Vec<_> = pids.iter().filter(|p| !listed.contains(p)).collect();
+        assert!(
+            missing.is_empty(),
+            "{} of {} not listed",
+            missing.len(),
+            pids.len()
+        );
     }
 
     #[test]

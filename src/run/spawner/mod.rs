@@ -268,6 +268,20 @@ fn checkout(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
     Spawner::start(role, view)
 }
 
+/// Ends every spawner this thread keeps or the pool holds, with the keepers of their
+/// namespaces, and reaps them: for a harness about to exit, which would otherwise hand them
+/// to whoever started it, where (as in a test harness that is a subreaper) they may stay
+/// zombies for good.
+pub fn retire_all() {
+    let kept = KEPT
+        .try_with(|kept| std::mem::take(&mut kept.borrow_mut().0))
+        .unwrap_or_default();
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
+    for spawner in kept.into_iter().flatten().chain(idle) {
+        spawner.discard();
+    }
+}
+
 /// Gives back a spawner that served: this thread keeps it, unless it keeps one of its role
 /// already (or is ending), and then the pool does.
 fn checkin(spawner: Spawner) {
