@@ -1,4 +1,5 @@
-//! The README's console examples, run: every ```console block's `$ duipai ...` command is run
+//! The documents' console examples, run: every ```console block's `$ duipai ...` command in the
+//! README, CONTRIBUTING and `docs/` is run
 //! through the real binary in a directory holding the files the examples name, and its output
 //! (stdout and stderr, as a terminal shows them) must be the block's text. Times, memory,
 //! worker and run counts vary with the machine and are compared as numbers only; a line `...`
@@ -101,13 +102,31 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
     }
 }
 
+/// The documents whose examples are run: the README, CONTRIBUTING and every page of `docs/`.
+fn documents() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, root.join("README.md"));
+    let contributing = root.join("CONTRIBUTING.md");
+    if contributing.exists() {
+        docs.push(contributing);
+    }
+    docs
+}
+
 #[test]
 fn readme_console_examples_show_what_duipai_prints() {
     // The problem folder example (examples/inversions) compiles sol.cpp and runs Python.
     crate::util::require(&["g++", "python3"]);
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let blocks = console_blocks(&readme);
+    let blocks: Vec<(String, Vec<String>)> = documents()
+        .iter()
+        .flat_map(|doc| console_blocks(&std::fs::read_to_string(doc).unwrap()))
+        .collect();
     assert!(blocks.len() >= 4, "only {} console blocks", blocks.len());
     let dir = example_dir();
     // An empty build cache: a source file's "compiled" line shows every time.
