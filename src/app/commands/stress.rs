@@ -94,27 +94,36 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
 }
 
 /// The configuration with every source file compiled (or taken from the cache) once, before
-/// any case, and the checker ready.
+/// any case, all at once, and the checker ready.
 fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
-    let compilers = &args.judging.compilers;
     let mut config = config(args)?;
-    config.program = programs::ready(&config.program, compilers, "program")?;
+    let judging = &args.judging;
+    let judge = programs::judge_helper(&judging.checker, &judging.compare)?;
+    let mut commands: Vec<(&[std::ffi::OsString], &str)> = vec![(&config.program, "program")];
     if let Source::External(generator) = &config.source {
-        config.source = Source::External(programs::ready(generator, compilers, "generator")?);
+        commands.push((generator, "generator"));
     }
     if let Oracle::External(reference) = &config.oracle {
-        config.oracle = Oracle::External(programs::ready(reference, compilers, "reference")?);
+        commands.push((reference, "reference"));
     }
     if let Some(validator) = &config.validator {
-        config.validator = Some(programs::ready(validator, compilers, "validator")?);
+        commands.push((validator, "validator"));
     }
-    let judging = &args.judging;
-    config.decider = programs::decider(
-        &judging.checker,
-        &judging.compare,
-        compilers,
-        &config.limits,
-    )?;
+    commands.extend(judge);
+    let mut ready = programs::ready_all(&commands, &judging.compilers)?.into_iter();
+    let mut next = || ready.next().unwrap_or_default();
+    config.program = next();
+    if let Source::External(generator) = &mut config.source {
+        *generator = next();
+    }
+    if let Oracle::External(reference) = &mut config.oracle {
+        *reference = next();
+    }
+    if let Some(validator) = &mut config.validator {
+        *validator = next();
+    }
+    let judge = judge.map(|_| next());
+    config.decider = programs::decider_of(&judging.checker, judge, &config.limits);
     Ok(config)
 }
 

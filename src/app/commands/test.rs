@@ -55,8 +55,8 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let runner = judging.run.runner();
     programs::interactive(judging, crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
-    let program = programs::ready(&args.program, &judging.compilers, "program")?;
-    let decider = programs::decider(
+    let (program, decider) = programs::ready_with_decider(
+        &args.program,
         &judging.checker,
         &judging.compare,
         &judging.compilers,

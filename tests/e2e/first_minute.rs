@@ -1,0 +1,168 @@
+//! The first minute with a new problem, with real Python and C++ helpers: every source
+//! compiled at once and testlib.h precompiled, minimization that keeps to what the generator
+//! makes when there is no validator, saved failures that remember how they were judged, and
+//! messages that name the real cause.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::util::{
+    Duipai, assert_contains, support_workspace, wait_until_executable, with_shared_cache, write_sh,
+};
+
+/// A stand-in for g++ that logs when each compile begins and ends (`begin NAME ARGS` / `end
+/// NAME`, NAME the source's file name; `header ARGS` / `header-end` for a header) and holds
+/// every source's compile for `hold` seconds before running the real g++.
+fn slow_logging_gxx(dir: &Path, hold: f64) -> (PathBuf, PathBuf) {
+    let log = dir.join("compiles.log");
+    let body = format!(
+        r#"name=""
+for word in "$@"; do case "$word" in *.cpp) name=$(basename "$word");; esac; done
+case " $* " in *" -x c++-header "*) echo "header $*" >> '{log}';; esac
+if [ -n "$name" ]; then echo "begin $name $*" >> '{log}'; sleep {hold}; fi
+g++ "$@"; status=$?
+[ -n "$name" ] && echo "end $name" >> '{log}'
+case " $* " in *" -x c++-header "*) echo "header-end" >> '{log}';; esac
+exit $status"#,
+        log = log.display()
+    );
+    let script = write_sh(dir, "gxx.sh", &body);
+    wait_until_executable(&script);
+    (script, log)
+}
+
+fn log_lines(log: &Path) -> Vec<String> {
+    fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The program, the validator and the checker compile side by side: the program while
+/// testlib.h is precompiled, the validator and the checker together. The testlib sources are built with the precompiled header,
+/// made once; a second run with an edited checker builds the header no more.
+#[test]
+fn sources_compile_at_once_and_testlib_h_is_precompiled_once() {
+    let dir = support_workspace("derangement");
+    let d = dir.path();
+    fs::write(d.join("validator.cpp"), VALIDATOR).unwrap();
+    let (gxx, log) = slow_logging_gxx(d, 2.0);
+    let compiler = format!("cpp={} -std=c++17 -O2 -DONLINE_JUDGE", gxx.display());
+    let stress = || {
+        Duipai::in_dir(d)
+            .env("DUIPAI_CACHE_DIR", d.join("cache"))
+            .args([
+                "stress",
+                "der",
+                "--generator",
+                "gen.py",
+                "--reference",
+                "brute.py",
+            ])
+            .args(["--validator", "validator.cpp", "--checker", "checker.cpp"])
+            .args(["--compiler", &compiler, "--iterations", "3"])
+            .program(["right.cpp"])
+            .run()
+    };
+    stress().success();
+    let lines = log_lines(&log);
+    let at = |prefix: &str| {
+        lines
+            .iter()
+            .position(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {lines:#?}"))
+    };
+    assert!(at("begin right.cpp ") < at("header-end"), "{lines:#?}");
+    let first_testlib_end = at("end validator.cpp").min(at("end checker.cpp"));
+    assert!(at("begin validator.cpp ") < first_testlib_end, "{lines:#?}");
+    assert!(at("begin checker.cpp ") < first_testlib_end, "{lines:#?}");
+    let headers = lines.iter().filter(|l| l.starts_with("header ")).count();
+    assert_eq!(headers, 1, "testlib.h is precompiled once: {lines:#?}");
+    for source in ["validator.cpp", "checker.cpp"] {
+        let line = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("begin {source} ")));
+        assert_contains(line.unwrap(), "-include");
+    }
+    let plain = lines
+        .iter()
+        .find(|l| l.starts_with("begin right.cpp "))
+        .unwrap();
+    assert!(
+        !plain.contains("-include"),
+        "right.cpp has no testlib.h: {plain}"
+    );
+
+    let edited = fs::read_to_string(d.join("checker.cpp")).unwrap() + "\n// edited\n";
+    fs::write(d.join("checker.cpp"), edited).unwrap();
+    fs::write(&log, "").unwrap();
+    stress().success();
+    let lines = log_lines(&log);
+    assert!(
+        lines.iter().any(|l| l.starts_with("begin checker.cpp ")),
+        "the edited checker is built anew: {lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("header ")),
+        "the header is not built again: {lines:#?}"
+    );
+}
+
+/// A testlib source with something before its `#include "testlib.h"` is built as it is
+/// written: the header is not put before it.
+#[test]
+fn a_define_before_testlib_h_keeps_the_plain_build() {
+    let dir = support_workspace("derangement");
+    let d = dir.path();
+    let (gxx, log) = slow_logging_gxx(d, 0.0);
+    let checker = fs::read_to_string(d.join("checker.cpp")).unwrap();
+    let defined = checker.replacen(
+        "#include \"testlib.h\"",
+        "#define DUIPAI_TEST_DEFINE 1\n#include \"testlib.h\"",
+        1,
+    );
+    fs::write(d.join("checker.cpp"), defined).unwrap();
+    let compiler = format!("cpp={} -std=c++17 -O2", gxx.display());
+    Duipai::in_dir(d)
+        .env("DUIPAI_CACHE_DIR", d.join("cache"))
+        .args([
+            "stress",
+            "der",
+            "--generator",
+            "gen.py",
+            "--reference",
+            "brute.py",
+        ])
+        .args([
+            "--checker",
+            "checker.cpp",
+            "--compiler",
+            &compiler,
+            "--iterations",
+            "2",
+        ])
+        .program(["right.cpp"])
+        .run()
+        .success();
+    let lines = log_lines(&log);
+    let built = lines
+        .iter()
+        .find(|l| l.starts_with("begin checker.cpp "))
+        .unwrap();
+    assert!(!built.contains("-include"), "{built}");
+}
+
+const VALIDATOR: &str = r#"#include "testlib.h"
+int main(int argc, char **argv) {
+    registerValidation(argc, argv);
+    inf.readInt(2, 1000000, "n");
+    inf.readEoln();
+    inf.readEof();
+}
+"#;
+
+#[allow(dead_code)]
+fn shared(dir: &Path) -> Duipai {
+    with_shared_cache(dir, "first-minute-cache")
+}
