@@ -162,7 +162,57 @@ int main(int argc, char **argv) {
 }
 "#;
 
-#[allow(dead_code)]
+/// `duipai` in `dir` with the build cache these tests share.
 fn shared(dir: &Path) -> Duipai {
     with_shared_cache(dir, "first-minute-cache")
+}
+
+/// Without a validator, a program wrong for every n is minimized to the smallest n the
+/// generator makes (2), not to n = 1 or 0, where no derangement exists; the report says what
+/// it kept to.
+#[test]
+fn without_a_validator_derangement_ends_at_the_generators_smallest_n() {
+    let dir = support_workspace("derangement");
+    let d = dir.path();
+    fs::write(d.join("zero.py"), "input()\nprint(0)\n").unwrap();
+    // n from 2 to 4, so that the few cases a loaded machine learns from surely hold a 2.
+    let gen = "import random, sys\nprint(random.Random(int(sys.argv[-1])).randint(2, 4))\n";
+    fs::write(d.join("gen.py"), gen).unwrap();
+    let out = shared(d)
+        .args(["stress", "der", "--generator", "gen.py", "--reference", "brute.py"])
+        .program(["zero.py"])
+        .run()
+        .code(1);
+    let text = out.stdout();
+    assert_contains(&text, "note: kept within what the generator produced in ");
+    assert_contains(
+        &text,
+        "(values 2..4); give --validator for the real constraints",
+    );
+    let input = fs::read_to_string(d.join("duipai-failures/der-1.in")).unwrap();
+    assert_eq!(input, "2\n", "{text}");
+}
+
+/// Without a validator, an interactive case keeps 1 <= x <= n as the generator made them:
+/// a program that always asks about 0 fails everywhere, but the case it is left with is one
+/// a right solution passes.
+#[test]
+fn without_a_validator_guess_keeps_its_values_inside_the_generators_range() {
+    let dir = support_workspace("guess");
+    let d = dir.path();
+    fs::write(d.join("zero.py"), "input()\nprint('? 0', flush=True)\n").unwrap();
+    let text = shared(d)
+        .args(["stress", "guess", "--generator", "gen.py", "--interactor", "interactor.cpp"])
+        .program(["zero.py"])
+        .run()
+        .code(1)
+        .stdout();
+    assert_contains(&text, "note: kept within what the generator produced in ");
+    let input = fs::read_to_string(d.join("duipai-failures/guess-1.in")).unwrap();
+    assert_eq!(input, "1 1\n", "{text}");
+    shared(d)
+        .args(["test", "guess", "duipai-failures/guess-1.in", "--interactor", "interactor.cpp"])
+        .program(["right.py"])
+        .run()
+        .success();
 }
