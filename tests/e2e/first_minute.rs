@@ -176,10 +176,17 @@ fn without_a_validator_derangement_ends_at_the_generators_smallest_n() {
     let d = dir.path();
     fs::write(d.join("zero.py"), "input()\nprint(0)\n").unwrap();
     // n from 2 to 4, so that the few cases a loaded machine learns from surely hold a 2.
-    let gen = "import random, sys\nprint(random.Random(int(sys.argv[-1])).randint(2, 4))\n";
-    fs::write(d.join("gen.py"), gen).unwrap();
+    let generator = "import random, sys\nprint(random.Random(int(sys.argv[-1])).randint(2, 4))\n";
+    fs::write(d.join("gen.py"), generator).unwrap();
     let out = shared(d)
-        .args(["stress", "der", "--generator", "gen.py", "--reference", "brute.py"])
+        .args([
+            "stress",
+            "der",
+            "--generator",
+            "gen.py",
+            "--reference",
+            "brute.py",
+        ])
         .program(["zero.py"])
         .run()
         .code(1);
@@ -202,7 +209,14 @@ fn without_a_validator_guess_keeps_its_values_inside_the_generators_range() {
     let d = dir.path();
     fs::write(d.join("zero.py"), "input()\nprint('? 0', flush=True)\n").unwrap();
     let text = shared(d)
-        .args(["stress", "guess", "--generator", "gen.py", "--interactor", "interactor.cpp"])
+        .args([
+            "stress",
+            "guess",
+            "--generator",
+            "gen.py",
+            "--interactor",
+            "interactor.cpp",
+        ])
         .program(["zero.py"])
         .run()
         .code(1)
@@ -211,7 +225,13 @@ fn without_a_validator_guess_keeps_its_values_inside_the_generators_range() {
     let input = fs::read_to_string(d.join("duipai-failures/guess-1.in")).unwrap();
     assert_eq!(input, "1 1\n", "{text}");
     shared(d)
-        .args(["test", "guess", "duipai-failures/guess-1.in", "--interactor", "interactor.cpp"])
+        .args([
+            "test",
+            "guess",
+            "duipai-failures/guess-1.in",
+            "--interactor",
+            "interactor.cpp",
+        ])
         .program(["right.py"])
         .run()
         .success();
