@@ -67,8 +67,22 @@ fn write_problem(dir: &Path, round: usize) {
     write("sol.cpp", SOLUTION);
 }
 
-/// Seconds from the start of `duipai stress` to the end of its first case.
-fn first_case(duipai: &Path, dir: &Path, cache: &Path) -> f64 {
+/// The CPU time, in seconds, of the children this process has waited for.
+fn children_cpu() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Seconds from the start of `duipai stress` to the end of its first case, and the CPU
+/// seconds it and its compilers used (what a loaded machine does not stretch).
+fn first_case(duipai: &Path, dir: &Path, cache: &Path) -> (f64, f64) {
+    let cpu = children_cpu();
     let started = Instant::now();
     let output = Command::new(duipai)
         .args([
@@ -99,11 +113,16 @@ fn first_case(duipai: &Path, dir: &Path, cache: &Path) -> f64 {
         "duipai stress ended with {status:?}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    elapsed
+    (elapsed, children_cpu() - cpu)
 }
 
-/// The cold and new-sources medians of one binary.
-fn measure(duipai: &Path, rounds: usize) -> (f64, f64) {
+/// Medians of one binary: wall and CPU seconds, with a cold cache and with new sources.
+struct Figures {
+    cold: (f64, f64),
+    warm: (f64, f64),
+}
+
+fn measure(duipai: &Path, rounds: usize) -> Figures {
     let (mut cold, mut warm) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -115,7 +134,16 @@ fn measure(duipai: &Path, rounds: usize) -> (f64, f64) {
         write_problem(&folder, 2 * round + 1);
         warm.push(first_case(duipai, &folder, &cache));
     }
-    (median(cold), median(warm))
+    let medians = |xs: &[(f64, f64)]| {
+        (
+            median(xs.iter().map(|x| x.0).collect()),
+            median(xs.iter().map(|x| x.1).collect()),
+        )
+    };
+    Figures {
+        cold: medians(&cold),
+        warm: medians(&warm),
+    }
 }
 
 fn main() {
@@ -136,17 +164,23 @@ fn main() {
     println!(
         "time to the first case: testlib validator and checker, C++ solution ({rounds} rounds, medians)"
     );
+    println!("  (wall seconds, and in brackets the CPU seconds of duipai and its compilers)");
     let mut figures = Vec::new();
     for (name, duipai) in &binaries {
-        let (cold, warm) = measure(duipai, rounds);
-        println!("  {name:<32} cold cache {cold:6.2} s   new sources {warm:6.2} s");
-        figures.push((cold, warm));
-    }
-    if let [(before_cold, before_warm), (cold, warm)] = figures[..] {
+        let f = measure(duipai, rounds);
         println!(
-            "  after / before: cold cache {:.2}, new sources {:.2}",
-            cold / before_cold,
-            warm / before_warm
+            "  {name:<32} cold cache {:6.2} s ({:5.2} s)   new sources {:6.2} s ({:5.2} s)",
+            f.cold.0, f.cold.1, f.warm.0, f.warm.1
+        );
+        figures.push(f);
+    }
+    if let [before, after] = &figures[..] {
+        println!(
+            "  after / before: cold cache {:.2} ({:.2} CPU), new sources {:.2} ({:.2} CPU)",
+            after.cold.0 / before.cold.0,
+            after.cold.1 / before.cold.1,
+            after.warm.0 / before.warm.0,
+            after.warm.1 / before.warm.1
         );
     }
 }

@@ -10,9 +10,13 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, JudgingArgs, compile_options};
-use crate::compile::prepare;
+use crate::compile::{CompileOptions, prepare};
 use crate::judge::{Checker, Decider, Interactor};
 use crate::run::{Limits, find_program};
+
+/// The roles of the programs that only judge: built as helpers (see
+/// [`CompileOptions::helper`]).
+const JUDGING_HELPERS: [&str; 3] = ["validator", "checker", "interactor"];
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
 /// says on stderr when the compiler ran. `role` names the program in messages.
@@ -21,8 +25,12 @@ pub fn ready(
     compilers: &[CompilerOverride],
     role: &str,
 ) -> anyhow::Result<Vec<OsString>> {
-    let prepared = prepare(command, &compile_options(compilers))
-        .with_context(|| format!("cannot prepare the {role}"))?;
+    let options = CompileOptions {
+        helper: JUDGING_HELPERS.contains(&role),
+        ..compile_options(compilers)
+    };
+    let prepared =
+        prepare(command, &options).with_context(|| format!("cannot prepare the {role}"))?;
     if prepared.compiled {
         let source = command
             .first()

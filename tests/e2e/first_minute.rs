@@ -236,3 +236,70 @@ fn without_a_validator_guess_keeps_its_values_inside_the_generators_range() {
         .run()
         .success();
 }
+
+/// A case saved by a run with a testlib checker and a time limit remembers them: `test` on it
+/// and `failures --prune-passing` typed without them judge it with the checker (a right
+/// program printing another derangement passes), and a later `stress` that finds it still
+/// failing ends at once instead of finding and minimizing it again.
+#[test]
+fn a_saved_failure_is_replayed_as_it_was_judged() {
+    let dir = support_workspace("derangement");
+    let d = dir.path();
+    let stress = || {
+        shared(d)
+            .args([
+                "stress",
+                "der",
+                "--generator",
+                "gen.py",
+                "--reference",
+                "brute.py",
+            ])
+            .args(["--checker", "checker.cpp", "--time-limit", "3000"])
+    };
+    stress().program(["wrong.cpp"]).run().code(1);
+    let saved: Vec<String> = fs::read_dir(d.join("duipai-failures"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".meta"))
+        .collect();
+    let [meta] = &saved[..] else {
+        panic!("one saved case: {saved:?}")
+    };
+    let record: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(d.join("duipai-failures").join(meta)).unwrap())
+            .unwrap();
+    let setting = &record["setting"];
+    assert_eq!(setting["checker"], "checker.cpp", "{record}");
+    assert_eq!(setting["time_limit_ms"], 3000, "{record}");
+    assert_eq!(setting["generator"], "gen.py", "{record}");
+    let input = format!("duipai-failures/{}", meta.replace(".meta", ".in"));
+
+    // Still failing: the replay is the report, nothing is searched or saved again.
+    let out = stress().program(["wrong.cpp"]).run().code(1);
+    let text = out.stdout();
+    assert_contains(&text, "1 still failing");
+    assert_contains(&text, "not searching");
+    assert!(!text.contains("FAILED on seed"), "{text}");
+    let files = fs::read_dir(d.join("duipai-failures")).unwrap().count();
+
+    // sol.py prints another derangement than brute.py: right only under the checker.
+    let out = shared(d)
+        .args(["test", "der", &input])
+        .program(["sol.py"])
+        .run();
+    assert_contains(&out.stderr(), "judged as saved in ");
+    out.success();
+    let out = shared(d)
+        .args(["failures", "der", "--prune-passing"])
+        .program(["sol.py"])
+        .run();
+    assert_contains(
+        &out.stdout(),
+        "judged as saved: --checker checker.cpp --time-limit 3000",
+    );
+    assert_contains(&out.stdout(), "all of them pass now: removed 1 case");
+    out.success();
+    assert!(files > 0);
+    assert!(!d.join(&input).exists());
+}
