@@ -303,3 +303,182 @@ fn a_saved_failure_is_replayed_as_it_was_judged() {
     assert!(files > 0);
     assert!(!d.join(&input).exists());
 }
+
+/// `duipai test guess` on one case `5 3` with the testlib interactor, in `dir`.
+fn guess_test(dir: &Path) -> Duipai {
+    fs::write(dir.join("case.in"), "5 3\n").unwrap();
+    shared(dir).args(["test", "guess", "case.in", "--interactor", "interactor.cpp"])
+}
+
+/// A program that waits for a second line the interactor never sends: both read, and the
+/// message says so rather than blaming a flush alone.
+#[test]
+fn a_deadlock_where_both_sides_read_says_so() {
+    let dir = support_workspace("guess");
+    let d = dir.path();
+    fs::write(
+        d.join("greedy.py"),
+        "n = int(input())\nm = int(input())\nprint('?', m, flush=True)\n",
+    )
+    .unwrap();
+    let text = guess_test(d).program(["greedy.py"]).run().code(1).stdout();
+    assert_contains(
+        &text,
+        "both are waiting to read; the program may be waiting for input the interactor never \
+         sends, or has not flushed what it wrote",
+    );
+}
+
+/// `PYTHONUNBUFFERED=1` in duipai's environment does not reach the program: a Python
+/// solution that never flushes times out as a judge would time it out, unless the variable
+/// is kept on purpose with DUIPAI_KEEP_ENV.
+#[test]
+fn buffering_variables_do_not_hide_a_missing_flush() {
+    let dir = support_workspace("guess");
+    let d = dir.path();
+    let right = fs::read_to_string(d.join("right.py")).unwrap();
+    // `input()` flushes stdout before it reads: the program reads with readline, as
+    // programs that read fast do.
+    let unflushed = right
+        .replace(", flush=True", "")
+        .replace("input()", "sys.stdin.readline()");
+    fs::write(d.join("unflushed.py"), format!("import sys\n{unflushed}")).unwrap();
+    let text = guess_test(d)
+        .env("PYTHONUNBUFFERED", "1")
+        .program(["unflushed.py"])
+        .run()
+        .code(1)
+        .stdout();
+    assert_contains(&text, "TLE");
+    assert_contains(&text, "idleness");
+    guess_test(d)
+        .env("PYTHONUNBUFFERED", "1")
+        .env("DUIPAI_KEEP_ENV", "PYTHONUNBUFFERED")
+        .program(["unflushed.py"])
+        .run()
+        .success();
+}
+
+/// A checker and an interactor that reject without a word: the verdict says "(no message)"
+/// rather than nothing.
+#[test]
+fn a_silent_rejection_says_it_gave_no_message() {
+    let dir = support_workspace("guess");
+    let d = dir.path();
+    fs::write(
+        d.join("silent.py"),
+        "import sys\nprint(5, flush=True)\ninput()\nsys.exit(1)\n",
+    )
+    .unwrap();
+    fs::write(d.join("case.in"), "5 3\n").unwrap();
+    // It asks once and ends quietly on the end of the exchange.
+    let asks = "input()\nprint('? 1', flush=True)\ntry:\n    input()\nexcept EOFError:\n    pass\n";
+    fs::write(d.join("asks.py"), asks).unwrap();
+    let text = shared(d)
+        .args([
+            "test",
+            "guess",
+            "case.in",
+            "--interactor",
+            "python3 silent.py",
+        ])
+        .program(["asks.py"])
+        .run()
+        .code(1)
+        .stdout();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("WA "))
+        .unwrap_or_default();
+    assert!(line.ends_with(" (no message)"), "{text}");
+
+    fs::write(d.join("reject.py"), "import sys\nsys.exit(1)\n").unwrap();
+    fs::write(d.join("case.ans"), "1\n").unwrap();
+    fs::write(d.join("one.py"), "print(1)\n").unwrap();
+    let text = shared(d)
+        .args(["test", "one", "case.in", "--checker", "python3 reject.py"])
+        .program(["one.py"])
+        .run()
+        .code(1)
+        .stdout();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("WA "))
+        .unwrap_or_default();
+    assert!(line.ends_with(" (no message)"), "{text}");
+}
+
+/// `duipai init` finds a checker, an interactor, and helpers named after the problem.
+#[test]
+fn init_finds_checkers_interactors_and_prefixed_helpers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for file in ["avg_gen.py", "avg_brute.py", "checker.cpp", "sol.cpp"] {
+        fs::write(d.join(file), "").unwrap();
+    }
+    Duipai::in_dir(d).args(["init", "avg"]).run().success();
+    let toml = fs::read_to_string(d.join("duipai.toml")).unwrap();
+    for line in [
+        "\nchecker = \"checker.cpp\"",
+        "\ngenerator = \"avg_gen.py\"",
+        "\nreference = \"avg_brute.py\"",
+    ] {
+        assert_contains(&toml, line);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for file in ["gen.py", "interactor.cpp", "checker.py"] {
+        fs::write(d.join(file), "").unwrap();
+    }
+    Duipai::in_dir(d).args(["init", "game"]).run().success();
+    let toml = fs::read_to_string(d.join("duipai.toml")).unwrap();
+    assert_contains(&toml, "\ninteractor = \"interactor.cpp\"");
+    assert!(
+        !toml.contains("\nchecker ="),
+        "an interactor judges alone:\n{toml}"
+    );
+}
+
+/// The small mistakes of a first run are named with their fix.
+#[test]
+fn first_mistakes_are_named_with_their_fix() {
+    let dir = support_workspace("derangement");
+    let d = dir.path();
+    let text = Duipai::in_dir(d)
+        .args(["stress", "sol.py"])
+        .run()
+        .code(2)
+        .stderr();
+    assert_contains(
+        &text,
+        "it looks like a program, which goes last, after `--`: `-- sol.py`",
+    );
+    let text = shared(d)
+        .args([
+            "stress",
+            "der",
+            "--generator",
+            "gen.py",
+            "--reference",
+            "brutee.py",
+        ])
+        .program(["sol.py"])
+        .run()
+        .code(2)
+        .stderr();
+    assert_contains(
+        &text,
+        "cannot read brutee.py: No such file or directory (os error 2); did you mean brute.py?",
+    );
+    let help = Duipai::new()
+        .args(["stress", "--help"])
+        .run()
+        .success()
+        .stdout();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_contains(&help, "1 s for a problem of your own");
+    let help = Duipai::new().arg("--help").run().success().stdout();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(!help.contains("staircase"), "{help}");
+    assert_contains(&help, "competitive programming");
+}

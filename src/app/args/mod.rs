@@ -58,7 +58,7 @@ const GLOBAL_FLAGS_ORDER: usize = 998;
 #[command(
     name = "duipai",
     version,
-    about = "Reference solvers, seeded generators, a judge and a stress tester for staircase game problems",
+    about = "A stress tester (对拍) with counterexample minimization, a judge and test packs for competitive programming problems: your own, and five built-in games",
     after_help = "Exit status: 0 success, 1 a program failed or an input is invalid, 2 usage error or harness failure."
 )]
 pub struct Cli {
