@@ -123,7 +123,8 @@ struct Run {
     wall: Duration,
     peak_mib: f64,
     report: serde_json::Value,
-    stderr_lines: usize,
+    /// Lines of the human report (stdout without --json, stderr with it).
+    human_lines: usize,
 }
 
 fn run(duipai: &Path, dir: &Path, args: &[&str], address_space: Option<&str>) -> Option<Run> {
@@ -157,7 +158,7 @@ fn run(duipai: &Path, dir: &Path, args: &[&str], address_space: Option<&str>) ->
         wall,
         peak_mib: output.peak_mib,
         report,
-        stderr_lines: output.stderr.lines().count(),
+        human_lines: output.stdout.lines().count() + output.stderr.lines().count(),
     })
 }
 
@@ -333,11 +334,15 @@ fn main() {
     for (label, build) in &builds {
         let args = ["test", "flood", "flood-cases", "--json", "--", "./flood"];
         if let Some(r) = run(build, d, &args, Some("6442450944")) {
-            let ole = r.report["cases"].as_array().map_or(0, |cases| {
-                cases.iter().filter(|c| c["verdict"] == "OLE").count()
-            });
+            let verdicts = match r.report["cases"].as_array() {
+                Some(cases) => {
+                    let ole = cases.iter().filter(|c| c["verdict"] == "OLE").count();
+                    format!("{ole} of 60 cases OLE")
+                }
+                None => "no report (killed?)".to_string(),
+            };
             println!(
-                "    {label}: peak {:.1} MiB, {:.2} s, {ole} of 60 cases OLE",
+                "    {label}: peak {:.1} MiB, {:.2} s, {verdicts}",
                 r.peak_mib,
                 r.wall.as_secs_f64(),
             );
@@ -358,7 +363,7 @@ fn main() {
             "./sol",
         ];
         if let Some(r) = run(build, d, &args, None) {
-            println!("    {label}: {} lines", r.stderr_lines);
+            println!("    {label}: {} lines", r.human_lines);
         }
     }
 }

@@ -128,7 +128,7 @@ pub fn stress_failure(failure: &Failure) -> String {
     let actual = if outcome.execution.stdout.is_empty() {
         "(no output)".to_string()
     } else {
-        actual
+        actual.trim_end().to_string()
     };
     if let Some(transcript) = &outcome.transcript {
         out.push_str(&exchange(failure, &transcript.render()));

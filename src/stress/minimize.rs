@@ -193,8 +193,11 @@ enum Tried<S, P> {
     Probed(S, u64, Probe<P>),
 }
 
-/// How many candidates of a pass a round tries past its start or its last success.
+/// How many candidates of a long pass a round tries past its start or its last success.
 const WINDOW: usize = 64;
+/// A pass of at most this many candidates is tried whole in each round: the passes of a
+/// board or a small text keep their order (structure before values) exactly.
+const WHOLE_PASS: usize = 1024;
 /// How many single values a round lowers.
 const SLOT_WINDOW: usize = 16;
 
@@ -258,9 +261,10 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
 
     /// Takes the first failing candidate of `candidates(current)` as long as there is one,
     /// each time continuing where the last one was found, from where the last round left
-    /// off. At most [`WINDOW`] candidates are tried past a success (or the start) before the
-    /// round moves on, so that a pass of 4·10^5 candidates that mostly pass cannot keep the
-    /// others waiting; the next round picks it up there.
+    /// off. In a pass of more than [`WHOLE_PASS`] candidates, at most [`WINDOW`] are tried
+    /// past a success (or the start) before the round moves on, so that a pass of 4·10^5
+    /// candidates that mostly pass cannot keep the others waiting; the next round picks it up
+    /// there.
     fn repeat(
         &mut self,
         current: &mut S,
@@ -272,7 +276,11 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         while !self.stopped {
             let found = {
                 let offered = candidates(current);
-                let end = (from + WINDOW).min(offered.len());
+                let end = if offered.len() <= WHOLE_PASS {
+                    offered.len()
+                } else {
+                    (from + WINDOW).min(offered.len())
+                };
                 if from >= end {
                     Err((0, true))
                 } else {

@@ -405,9 +405,14 @@ impl TextCase {
     /// Chunks of lines dropped (halves, quarters, … down to pairs), counts unchanged.
     fn fewer_lines(&self) -> Candidates<'_, TextCase> {
         let levels = ChunkLevels::new(self.line_count());
+        let kept = self.lines_to_keep();
         Candidates::lazy(levels.count(), move |i| {
+            let lines = levels.chunk(i);
+            if kept.iter().any(|l| lines.contains(l)) {
+                return None;
+            }
             Some(self.edited(&Edit {
-                lines: levels.chunk(i),
+                lines,
                 ..Edit::default()
             }))
         })
@@ -420,12 +425,39 @@ impl TextCase {
         } else {
             0
         };
+        let kept = self.lines_to_keep();
         Candidates::lazy(len, move |i| {
+            if kept.contains(&i) {
+                return None;
+            }
             Some(self.edited(&Edit {
                 lines: i..i + 1,
                 ..Edit::default()
             }))
         })
+    }
+
+    /// The lines a line drop must keep: without a validator, the lines of counted lists (a
+    /// count and what it counts), whose drop leaves the count wrong while the reference may
+    /// well run on it (`1` with its number gone), so that the case would leave the input's
+    /// form; with a validator, none (it says what is valid).
+    fn lines_to_keep(&self) -> Vec<usize> {
+        if self.validated {
+            return Vec::new();
+        }
+        let line_of = |token: usize| self.line_ends.partition_point(|&end| end <= token);
+        let mut kept = Vec::new();
+        for list in self.lists() {
+            kept.push(line_of(list.count));
+            match &list.items {
+                &Items::Tokens { from } => kept.push(line_of(from)),
+                &Items::Lines { from } => kept.extend(from..from + list.len),
+                Items::Blocks(ranges) => kept.extend(ranges.iter().flat_map(|&(a, b)| a..b)),
+            }
+        }
+        kept.sort_unstable();
+        kept.dedup();
+        kept
     }
 
     /// Each token dropped alone from a line that keeps at least one.
@@ -780,6 +812,19 @@ mod tests {
             cases(c).is_some_and(|cs| cs.iter().any(|case| case.contains(&7)))
         });
         assert_eq!(small, "1\n1\n7\n");
+    }
+
+    #[test]
+    fn without_a_validator_a_count_keeps_what_it_counts() {
+        // "Fails" on anything the program misreads, the count alone included: without a
+        // validator, the lines of a counted list are never dropped apart from their count.
+        let start = TextCase::new(b"3\n5 6 7\n").validated(false);
+        let out = crate::stress::minimize::tests::run(start, 2, |_| true);
+        assert_eq!(String::from_utf8(out.case.to_bytes()).unwrap(), "1\n0\n");
+        // With one, it may go further.
+        let start = TextCase::new(b"3\n5 6 7\n");
+        let out = crate::stress::minimize::tests::run(start, 2, |_| true);
+        assert!(out.case.to_bytes().len() < 4, "{:?}", out.case.to_bytes());
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod runner;
 mod setter_tools;
 mod settings;
 mod shooting;
+mod snapshots;
 mod timing;
 mod tolerance;
 mod util;

@@ -38,6 +38,18 @@ fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64)
     }
 }
 
+/// How many tests of the built-in plan the layout tests pack: the layouts name, number and
+/// describe files the same way whatever the plan holds, and the whole plans (the gems one
+/// above all) take seconds to solve in a test build.
+const SHORT: usize = 3;
+
+/// The built-in plan's first [`SHORT`] tests, their line numbers kept.
+fn short_plan(problem: &'static dyn Problem) -> plan::Plan {
+    let mut plan = builtin_plan(problem);
+    plan.lines.truncate(SHORT);
+    plan
+}
+
 /// An ICPC package of `problem` in `version` with a one-test plan `line`, as a tree.
 fn small_icpc(
     problem: &'static dyn Problem,
@@ -81,23 +93,38 @@ pub(crate) struct Packed {
 }
 
 pub(crate) fn packed(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
-    type Cache = Vec<((&'static str, Layout, u64), &'static Packed)>;
+    cached(problem, layout, seed, false)
+}
+
+/// [`packed`] with the [`short_plan`].
+fn packed_short(problem: &'static dyn Problem, layout: Layout, seed: u64) -> &'static Packed {
+    cached(problem, layout, seed, true)
+}
+
+fn cached(
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+) -> &'static Packed {
+    type Cache = Vec<((&'static str, Layout, u64, bool), &'static Packed)>;
     static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
     let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = cache
-        .iter()
-        .find(|(k, _)| *k == (problem.name(), layout, seed))
-    {
+    let key = (problem.name(), layout, seed, short);
+    if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
         return p;
     }
     let dir = tempfile::tempdir().unwrap();
-    let files =
-        pack::write_pack(&options(problem, dir.path(), layout, seed), &mut |_, _| {}).unwrap();
+    let mut opts = options(problem, dir.path(), layout, seed);
+    if short {
+        opts.plan = short_plan(problem);
+    }
+    let files = pack::write_pack(&opts, &mut |_, _| {}).unwrap();
     let p: &'static Packed = Box::leak(Box::new(Packed {
         tree: read_tree(dir.path()),
         files,
     }));
-    cache.push(((problem.name(), layout, seed), p));
+    cache.push((key, p));
     p
 }
 
@@ -121,9 +148,9 @@ fn plan_instances(problem: &'static dyn Problem, seed: u64) -> Vec<Box<dyn Insta
 #[test]
 fn layouts_name_their_files() {
     for &problem in duipai::problem::ALL {
-        let count = builtin_plan(problem).lines.len();
+        let count = short_plan(problem).lines.len();
         for layout in LAYOUTS {
-            let tree = &packed(problem, layout, 0).tree;
+            let tree = &packed_short(problem, layout, 0).tree;
             let mut expected: Vec<String> = (1..=count)
                 .flat_map(|i| {
                     let stem = match layout {
@@ -179,7 +206,7 @@ fn icpc_layout_has_samples_and_limits() {
             1024,
         ),
     ] {
-        let tree = &packed(problem, Layout::Icpc, 0).tree;
+        let tree = &packed_short(problem, Layout::Icpc, 0).tree;
         assert_eq!(text(&tree["data/sample/01-sample.in"]), sample_in);
         assert_eq!(text(&tree["data/sample/01-sample.ans"]), sample_ans);
         let title = problem.package().title;
@@ -253,14 +280,14 @@ fn packing_twice_gives_identical_bytes() {
     let (layout, seed) = (Layout::Icpc, 99);
     for &problem in duipai::problem::ALL {
         let again = tempfile::tempdir().unwrap();
-        pack::write_pack(
-            &options(problem, again.path(), layout, seed),
-            &mut |_, _| {},
-        )
-        .unwrap();
+        let opts = PackOptions {
+            plan: short_plan(problem),
+            ..options(problem, again.path(), layout, seed)
+        };
+        pack::write_pack(&opts, &mut |_, _| {}).unwrap();
         assert_eq!(
             read_tree(again.path()),
-            packed(problem, layout, seed).tree,
+            packed_short(problem, layout, seed).tree,
             "{problem}"
         );
     }
@@ -614,8 +641,14 @@ fn replay(command: &str) -> String {
 #[test]
 fn manifest_replays_every_file() {
     for &problem in duipai::problem::ALL {
-        for (layout, seed) in [(Layout::Noi, 0), (Layout::Icpc, 99)] {
-            let Packed { tree, files } = packed(problem, layout, seed);
+        // The whole plan in one layout, every layout's own files on a short one.
+        let packs = [
+            packed(problem, Layout::Plain, 0),
+            packed_short(problem, Layout::Noi, 0),
+            packed_short(problem, Layout::Icpc, 99),
+        ];
+        for (pack, layout) in packs.into_iter().zip(LAYOUTS) {
+            let Packed { tree, files } = pack;
             let manifest = text(&tree[MANIFEST]).to_string();
             let plan_text = problem.builtin_plan();
             let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
@@ -670,8 +703,13 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
         // The plain and NOI packs hold the same inputs under other names: each input is
         // solved once, and every file holding it is held to that answer.
         let mut solved: HashMap<Vec<u8>, String> = HashMap::new();
-        for (layout, seed) in [(Layout::Plain, 0), (Layout::Noi, 0), (Layout::Icpc, 99)] {
-            let tree = &packed(problem, layout, seed).tree;
+        let packs = [
+            (packed(problem, Layout::Plain, 0), Layout::Plain, false),
+            (packed_short(problem, Layout::Noi, 0), Layout::Noi, true),
+            (packed_short(problem, Layout::Icpc, 99), Layout::Icpc, true),
+        ];
+        for (pack, layout, short) in packs {
+            let tree = &pack.tree;
             let mut checked = 0;
             for (name, bytes) in tree {
                 let Some(stem) = name.strip_suffix(".in") else {
@@ -696,11 +734,15 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
                 assert_eq!(answer, expected.as_str(), "{name}");
                 checked += 1;
             }
-            let tests = problem
-                .builtin_plan()
-                .lines()
-                .filter(|l| l.starts_with("gen "))
-                .count();
+            let tests = if short {
+                short_plan(problem).lines.len()
+            } else {
+                problem
+                    .builtin_plan()
+                    .lines()
+                    .filter(|l| l.starts_with("gen "))
+                    .count()
+            };
             let samples = usize::from(layout == Layout::Icpc);
             assert_eq!(checked, tests + samples, "{problem} {layout:?}");
         }
