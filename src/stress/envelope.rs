@@ -40,6 +40,8 @@ pub struct Envelope {
 /// or not, which only the generator's other cases tell; it is learned both ways until then.
 #[derive(Clone, Debug, Default)]
 pub struct Learning {
+    /// The bytes of the cases learned.
+    bytes: usize,
     others: Envelope,
     /// The inputs that may be one test case, read as plain lines, and as one test case.
     one_plain: Envelope,
@@ -47,9 +49,12 @@ pub struct Learning {
 }
 
 impl Learning {
-    /// What one case teaches.
-    pub fn of(case: &TextCase) -> Learning {
-        let mut learning = Learning::default();
+    /// What one case, of `bytes` bytes, teaches.
+    pub fn of(case: &TextCase, bytes: usize) -> Learning {
+        let mut learning = Learning {
+            bytes,
+            ..Learning::default()
+        };
         if case.one_test() {
             learning.one_plain = Envelope::of(case, false);
             learning.one_test = Envelope::of(case, true);
@@ -60,6 +65,7 @@ impl Learning {
     }
 
     pub fn merge(&mut self, other: Learning) {
+        self.bytes += other.bytes;
         self.others.merge(other.others);
         self.one_plain.merge(other.one_plain);
         self.one_test.merge(other.one_test);
@@ -68,6 +74,11 @@ impl Learning {
     /// How many cases it was learned from.
     pub fn cases(&self) -> usize {
         self.others.cases + self.one_plain.cases
+    }
+
+    /// How many bytes of cases it was learned from.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The envelope: the inputs that may be one test case are test cases when the others
@@ -209,7 +220,7 @@ mod tests {
     fn learned(cases: &[&str]) -> Envelope {
         let mut learning = Learning::default();
         for case in cases {
-            learning.merge(Learning::of(&TextCase::new(case.as_bytes())));
+            learning.merge(Learning::of(&TextCase::new(case.as_bytes()), case.len()));
         }
         learning.finish()
     }

@@ -216,8 +216,10 @@ struct Engine<'a> {
 }
 
 /// How many generated cases the envelope is learned from at most: enough to see the
-/// generator's range, few enough to cost nothing on a long run.
+/// generator's range, few enough to cost nothing on a long run; and past [`ENOUGH_CASES`],
+/// how many bytes of them (a search over cases of 2·10^5 numbers stops learning early).
 const LEARNED_CASES: usize = 1000;
+const LEARNED_BYTES: usize = 32 << 20;
 
 /// How long generating more cases for the envelope may take, after a failure found early.
 const LEARNING_TIME: Duration = Duration::from_secs(3);
@@ -306,12 +308,17 @@ impl Engine<'_> {
         let Some(learning) = &self.learning else {
             return;
         };
-        let full = |l: &Mutex<Learning>| l.lock().map_or(true, |l| l.cases() >= LEARNED_CASES);
+        let full = |l: &Mutex<Learning>| {
+            l.lock().map_or(true, |l| {
+                l.cases() >= LEARNED_CASES
+                    || (l.cases() >= ENOUGH_CASES && l.bytes() >= LEARNED_BYTES)
+            })
+        };
         if full(learning) {
             return;
         }
         // Read outside the lock: the workers learn side by side.
-        let taught = Learning::of(&TextCase::new(input));
+        let taught = Learning::of(&TextCase::new(input), input.len());
         if let Ok(mut learning) = learning.lock() {
             learning.merge(taught);
         }
