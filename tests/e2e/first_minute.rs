@@ -274,6 +274,14 @@ fn a_saved_failure_is_replayed_as_it_was_judged() {
     assert_eq!(setting["time_limit_ms"], 3000, "{record}");
     assert_eq!(setting["generator"], "gen.py", "{record}");
     let input = format!("duipai-failures/{}", meta.replace(".meta", ".in"));
+    // The listing shows how to replay it as it was judged.
+    let listing = shared(d).arg("failures").run().success().stdout();
+    assert_contains(
+        &listing,
+        &format!(
+            "    duipai test der {input} --checker checker.cpp --time-limit 3000 -- wrong.cpp\n"
+        ),
+    );
 
     // Still failing: the replay is the report, nothing is searched or saved again.
     let out = stress().program(["wrong.cpp"]).run().code(1);

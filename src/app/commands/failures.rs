@@ -70,6 +70,7 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
         ]);
     }
     out.text(table(&rows));
+    out.text(replay_lines(&saved));
     // The command to prune them, for the problem listed if there is only one.
     let first = &saved[0].problem;
     let problem = if saved.iter().all(|s| s.problem == *first) {
@@ -84,6 +85,46 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
         args.save.display()
     ));
     Ok(Status::Success)
+}
+
+/// How many replay lines the listing shows.
+const REPLAYS_SHOWN: usize = 10;
+
+/// The command that judges each saved case as it was judged, from its sidecar: the program
+/// that failed it, its judging flags. Nothing for cases saved without a setting.
+fn replay_lines(saved: &[saved::Saved]) -> String {
+    let lines: Vec<String> = saved
+        .iter()
+        .filter_map(|case| {
+            let meta = case.meta.as_ref()?;
+            let setting = meta.setting.as_ref()?;
+            let flags: String = setting
+                .flags
+                .iter()
+                .map(|w| format!(" {}", crate::text::shell_quote(w)))
+                .collect();
+            Some(format!(
+                "duipai test {} {}{flags} -- {}",
+                case.problem,
+                crate::text::shell_quote(&case.input.to_string_lossy()),
+                meta.program
+            ))
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("\nreplay each as it was judged:\n");
+    for line in lines.iter().take(REPLAYS_SHOWN) {
+        text.push_str(&format!("    {line}\n"));
+    }
+    if lines.len() > REPLAYS_SHOWN {
+        text.push_str(&format!(
+            "    ... and {} more\n",
+            lines.len() - REPLAYS_SHOWN
+        ));
+    }
+    text
 }
 
 /// Re-runs `problem`'s saved failures on the program and removes those that pass now. Each
