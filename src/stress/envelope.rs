@@ -21,8 +21,17 @@ struct Span {
     max: i64,
     /// Whether every token seen there was an integer.
     numeric: bool,
-    /// Whether it was a count.
-    count: bool,
+    /// How many tokens were seen there, and how many of them were counts: a place is
+    /// reported as a count when most of its tokens were (a line of values that happens to
+    /// start with how many follow is not one).
+    seen: usize,
+    counted: usize,
+}
+
+impl Span {
+    fn is_count(&self) -> bool {
+        2 * self.counted > self.seen
+    }
 }
 
 /// The envelope of the cases learned so far.
@@ -116,7 +125,8 @@ impl Envelope {
             min: value.unwrap_or(i64::MAX),
             max: value.unwrap_or(i64::MIN),
             numeric: value.is_some(),
-            count,
+            seen: 1,
+            counted: usize::from(count),
         };
         self.spans
             .entry(place)
@@ -124,7 +134,8 @@ impl Envelope {
                 span.min = span.min.min(seen.min);
                 span.max = span.max.max(seen.max);
                 span.numeric &= seen.numeric;
-                span.count |= seen.count;
+                span.seen += 1;
+                span.counted += seen.counted;
             })
             .or_insert(seen);
     }
@@ -138,7 +149,8 @@ impl Envelope {
                     s.min = s.min.min(span.min);
                     s.max = s.max.max(span.max);
                     s.numeric &= span.numeric;
-                    s.count |= span.count;
+                    s.seen += span.seen;
+                    s.counted += span.counted;
                 })
                 .or_insert(span);
         }
@@ -185,7 +197,7 @@ impl Envelope {
         let mut counts: Vec<(&Place, &Span)> = self
             .spans
             .iter()
-            .filter(|(_, s)| s.count && s.numeric)
+            .filter(|(_, s)| s.is_count() && s.numeric)
             .collect();
         counts.sort_by_key(|(p, _)| **p);
         let mut parts = Vec::new();
@@ -203,7 +215,7 @@ impl Envelope {
             };
             parts.push(format!("{name} ≥ {}", span.min));
         }
-        let values = self.spans.values().filter(|s| !s.count && s.numeric);
+        let values = self.spans.values().filter(|s| !s.is_count() && s.numeric);
         let low = values.clone().map(|s| s.min).min();
         let high = values.map(|s| s.max).max();
         if let (Some(low), Some(high)) = (low, high) {
@@ -241,6 +253,12 @@ mod tests {
         );
         assert!(!admits(&envelope, "2 3\n"), "a place never filled");
         assert_eq!(envelope.summary(), "values 2..12");
+    }
+
+    #[test]
+    fn a_line_that_happens_to_start_with_its_length_is_no_count() {
+        let envelope = learned(&["1 20 300\n", "2 20 300\n", "3 20 300\n"]);
+        assert_eq!(envelope.summary(), "values 1..300");
     }
 
     #[test]
