@@ -197,14 +197,19 @@ impl Envelope {
         let mut counts: Vec<(&Place, &Span)> = self
             .spans
             .iter()
-            .filter(|(_, s)| s.is_count() && s.numeric)
+            .filter(|(_, s)| s.is_count() && s.numeric && s.min >= 1)
             .collect();
         counts.sort_by_key(|(p, _)| **p);
         let mut parts = Vec::new();
         let mut names = ["n", "m", "k", "q"].iter();
         for (place, span) in counts {
             let top = !place.in_case && place.line == 0 && place.column == 0;
-            let tests = top && self.spans.keys().any(|p| p.in_case);
+            // Blocks of one line each are the items of a count (`n` points), not test cases.
+            let tests = top
+                && self
+                    .spans
+                    .keys()
+                    .any(|p| p.in_case && (p.line >= 1 || p.item.is_some()));
             let name = if tests {
                 "T"
             } else {
@@ -253,6 +258,25 @@ mod tests {
         );
         assert!(!admits(&envelope, "2 3\n"), "a place never filled");
         assert_eq!(envelope.summary(), "values 2..12");
+    }
+
+    #[test]
+    fn points_keep_their_count_and_their_lines() {
+        let envelope = learned(&[
+            "3\n-2 0\n-1 0\n0 0\n",
+            "2\n5 6\n7 2\n",
+            "4\n1 2\n3 4\n5 6\n7 8\n",
+        ]);
+        assert_eq!(envelope.summary(), "n ≥ 2, values -2..8");
+        assert!(admits(&envelope, "2\n1 2\n3 4\n"));
+        assert!(
+            !admits(&envelope, "2\n1 2\n"),
+            "a point declared, not given"
+        );
+        assert!(
+            !admits(&envelope, "1\n1 2\n"),
+            "fewer points than the generator makes"
+        );
     }
 
     #[test]

@@ -535,10 +535,21 @@ impl TextCase {
             roles.count[0] = true;
             regions = vec![(0..1, false), (1..self.line_count(), true)];
         }
-        let mut counted: Vec<&List> = lists
-            .iter()
-            .filter(|l| l.len >= 2 && !matches!(l.items, Items::Blocks(_)))
-            .collect();
+        // A list is read within one region: a count at the end of one test case does not
+        // count the next case's first line.
+        let mut region_of = vec![0; self.line_count()];
+        for (r, (lines, _)) in regions.iter().enumerate() {
+            region_of[lines.clone()].fill(r);
+        }
+        let within = |l: &List| {
+            let last = match l.items {
+                Items::Tokens { from } => self.line_of(from + l.len - 1),
+                Items::Lines { from } => from + l.len - 1,
+                Items::Blocks(_) => return false,
+            };
+            region_of[self.line_of(l.count)] == region_of[last]
+        };
+        let mut counted: Vec<&List> = lists.iter().filter(|l| l.len >= 2 && within(l)).collect();
         counted.sort_by_key(|l| l.count);
         for list in counted {
             self.take_list(list, &mut roles);
