@@ -37,6 +37,8 @@ fn main() {
             seed: 0,
             force: false,
             icpc_version: None,
+            overwrite_edited: false,
+            write_limits: false,
         };
         let start = Instant::now();
         if let Err(e) = pack::write_pack(&opts, &mut |_, _| {}) {

@@ -2,8 +2,8 @@
 //! staircase game problems (`chess`, `chessboard`).
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `stress`, `suite`, `saved` → `pool`, `pack`, `judge`, `problem` → `run`, `compile` → the leaves
-//! `random`, `text`, `fsutil`.
+//! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own` → `judge`,
+//! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`.
 //!
 //! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
 //! waits on pidfds, and measures and finds processes in `/proc`. On any other system the
@@ -27,7 +27,11 @@ pub mod excerpt;
 #[cfg(target_os = "linux")]
 pub mod fsutil;
 #[cfg(target_os = "linux")]
+pub mod hunt;
+#[cfg(target_os = "linux")]
 pub mod judge;
+#[cfg(target_os = "linux")]
+pub mod own;
 #[cfg(target_os = "linux")]
 pub mod pack;
 #[cfg(target_os = "linux")]
@@ -44,6 +48,8 @@ pub mod run;
 pub mod saved;
 #[cfg(target_os = "linux")]
 pub mod stress;
+#[cfg(target_os = "linux")]
+pub mod submissions;
 #[cfg(target_os = "linux")]
 pub mod suite;
 #[cfg(target_os = "linux")]

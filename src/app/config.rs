@@ -19,7 +19,14 @@ use crate::text::{closest, quote};
 /// The file a problem folder keeps its settings in.
 pub const FILE_NAME: &str = "duipai.toml";
 /// The commands that read the file; each may have a table of its own.
-pub const COMMANDS: [&str; 5] = ["test", "stress", "gen", "pack", "failures"];
+pub const COMMANDS: [&str; 10] = [
+    "test", "stress", "gen", "pack", "failures", "validate", "answers", "solve", "judge", "hunt",
+];
+/// The table of named generators, `name = "command"`: each is a `--named-generator
+/// NAME=COMMAND` of the commands that take one.
+pub const GENERATORS: &str = "generators";
+/// The flag a `[generators]` entry becomes.
+const NAMED_GENERATOR: &str = "named-generator";
 /// The key of the problem: the commands' first positional argument.
 const PROBLEM: &str = "problem";
 /// Flags that make no sense as settings.
@@ -190,12 +197,9 @@ fn settings_words(
         let message = e.message().trim().trim_end_matches('.').to_string();
         file.error(&e.span(), message)
     })?;
+    let named = named_generators(file, document.as_table())?;
     let settings = collect(file, document.as_table(), command.get_name(), root)?;
     let (given, positionals) = given_on_command_line(command, root, typed);
-    let wanted_positionals = command
-        .get_arguments()
-        .filter(|a| a.is_positional() && !a.is_last_set())
-        .count();
     let mut problem = Vec::new();
     let mut flags = Vec::new();
     for setting in settings {
@@ -203,15 +207,55 @@ fn settings_words(
             file.error(&setting.key_span, unknown_key(setting.key, command, root))
         })?;
         if arg.is_positional() {
-            if positionals < wanted_positionals {
-                problem = words_of(file, arg, &setting)?;
+            let words = words_of(file, arg, &setting)?;
+            if problem_missing(command, &positionals, &words) {
+                problem = words;
             }
         } else if !given.contains(&arg.get_id().as_str().to_string()) {
             flags.extend(words_of(file, arg, &setting)?);
         }
     }
+    if let Some(arg) = find_arg(command, NAMED_GENERATOR)
+        && !given.contains(&arg.get_id().as_str().to_string())
+    {
+        flags.extend(named);
+    }
     problem.extend(flags);
     Ok(problem)
+}
+
+/// The `[generators]` table as `--named-generator=NAME=COMMAND` words, each command's files
+/// relative to the file's directory: checked whichever command runs, so that a mistake in it
+/// is found the first time the file is used.
+fn named_generators(file: &File, root: &toml_edit::Table) -> Result<Vec<OsString>, ConfigError> {
+    let Some(item) = root.get(GENERATORS) else {
+        return Ok(Vec::new());
+    };
+    let key_span = root.get_key_value(GENERATORS).and_then(|(k, _)| k.span());
+    let Some(table) = item.as_table_like() else {
+        let message = format!(
+            "{GENERATORS} names the named generators: write them in a table, [{GENERATORS}], \
+             one `name = \"command\"` a line"
+        );
+        return Err(file.error(&key_span, message));
+    };
+    let mut words = Vec::new();
+    for (name, value) in table.iter() {
+        let span = table.get_key_value(name).and_then(|(k, _)| k.span());
+        crate::app::args::parse_generator_name(name)
+            .map_err(|why| file.error(&span, format!("[{GENERATORS}] {why}")))?;
+        let Some(command) = value.as_str() else {
+            let message = format!(
+                "[{GENERATORS}] {name}: expected a command like \"python3 gen.py\" or \"gen.cpp\""
+            );
+            return Err(file.error(&span, message));
+        };
+        let command = relative_command(&file.dir, command);
+        words.push(OsString::from(format!(
+            "--{NAMED_GENERATOR}={name}={command}"
+        )));
+    }
+    Ok(words)
 }
 
 /// The settings that apply to the command named `name`: the shared ones it has, then its own
@@ -228,6 +272,8 @@ fn collect<'a>(
     for (key, item) in root_table.iter() {
         let key_span = root_table.get_key_value(key).and_then(|(k, _)| k.span());
         match item.as_table_like() {
+            // Read by `named_generators`.
+            Some(_) if key == GENERATORS => {}
             Some(table) if COMMANDS.contains(&key) => {
                 let command = subcommand(root, key);
                 for setting in table_settings(file, table, key)? {
@@ -244,7 +290,8 @@ fn collect<'a>(
                 let hint = closest(key, COMMANDS, 2)
                     .map(|c| format!(" (did you mean [{c}]?)"))
                     .unwrap_or_default();
-                let tables: Vec<String> = COMMANDS.iter().map(|c| format!("[{c}]")).collect();
+                let mut tables: Vec<String> = COMMANDS.iter().map(|c| format!("[{c}]")).collect();
+                tables.push(format!("[{GENERATORS}]"));
                 let message = format!(
                     "unknown table [{key}]{hint}; the tables are {}",
                     tables.join(", ")
@@ -408,15 +455,45 @@ fn takes_value(arg: &Arg) -> bool {
     arg.get_action().takes_values()
 }
 
-/// The arguments the command line gives itself (their ids) and how many positional words it
-/// has, read from its words after the command's name as clap reads them.
+/// Whether the command line lacks the problem the file names (`file_problem`), given its
+/// positional words. A command whose positionals are the problem and a fixed number more
+/// (`test PROBLEM DIR`) lacks it when it has fewer words than that, unless its first word is
+/// that problem or a game duipai knows (`solve PROBLEM [INPUT]`); one that takes any number
+/// after it (`validate PROBLEM FILE...`, `gen PROBLEM ARGS...`) lacks it unless its first
+/// word is that problem or a game duipai knows: in a problem's folder, `duipai validate
+/// 1.in` and `duipai gen 10 --seed 3` are about the folder's problem.
+fn problem_missing(command: &Command, positionals: &[String], file_problem: &[OsString]) -> bool {
+    let wanted = command
+        .get_arguments()
+        .filter(|a| a.is_positional() && !a.is_last_set())
+        .count();
+    let variadic = command.get_arguments().any(|a| {
+        a.is_positional()
+            && !a.is_last_set()
+            && a.get_id() != PROBLEM
+            && matches!(a.get_action(), ArgAction::Append)
+    });
+    let Some(first) = positionals.first() else {
+        return true;
+    };
+    let named = file_problem
+        .first()
+        .is_some_and(|p| p.to_str() == Some(first));
+    if named || crate::problem::by_name(first).is_some() {
+        return false;
+    }
+    variadic || positionals.len() < wanted
+}
+
+/// The arguments the command line gives itself (their ids) and its positional words, read
+/// from its words after the command's name as clap reads them.
 fn given_on_command_line(
     command: &Command,
     root: &Command,
     typed: &[String],
-) -> (Vec<String>, usize) {
+) -> (Vec<String>, Vec<String>) {
     let mut given = Vec::new();
-    let mut positionals = 0;
+    let mut positionals = Vec::new();
     let mut i = 0;
     while i < typed.len() {
         let word = typed[i].as_str();
@@ -426,7 +503,7 @@ fn given_on_command_line(
             let short = word.chars().nth(1);
             command.get_arguments().find(|a| a.get_short() == short)
         } else {
-            positionals += 1;
+            positionals.push(word.to_string());
             None
         };
         if let Some(arg) = arg {
@@ -576,11 +653,20 @@ fn relative_to(dir: &Path, arg: &Arg, text: &str) -> String {
         ValueHint::CommandString | ValueHint::CommandWithArguments | ValueHint::CommandName
     ) || arg
         .get_value_names()
-        .is_some_and(|names| names.iter().any(|n| n == "COMMAND"));
+        .is_some_and(|names| names.iter().any(|n| n.split('|').any(|w| w == "COMMAND")));
     if is_path && Path::new(text).is_relative() {
         return dir.join(text).display().to_string();
     }
     if !is_command {
+        return text.to_string();
+    }
+    relative_command(dir, text)
+}
+
+/// A command of the file, each word naming a file beside the file made relative to the
+/// current directory.
+fn relative_command(dir: &Path, text: &str) -> String {
+    if dir.as_os_str().is_empty() {
         return text.to_string();
     }
     let Ok(words) = shell_words::split(text) else {

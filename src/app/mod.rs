@@ -9,6 +9,7 @@ mod commands;
 mod config;
 pub mod exit;
 mod interrupt;
+mod own;
 mod programs;
 mod replay;
 mod ui;
@@ -115,12 +116,14 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Solve(args) => commands::solve::run(args),
         Command::Validate(args) => commands::validate::run(args),
         Command::Gen(args) => commands::generate::run(args),
-        Command::Pack(args) => commands::pack::run(args),
+        Command::Pack(args) => commands::pack::run(args, cli.config),
         Command::Test(args) => commands::test::run(args),
         Command::Stress(args) => commands::stress::run(args),
         Command::Failures(args) => commands::failures::run(args),
         Command::Init(args) => commands::init::run(args, cli.config),
         Command::Answers(args) => commands::answers::run(args),
+        Command::Judge(args) => commands::judge::run(args),
+        Command::Hunt(args) => commands::hunt::run(args),
     }
 }
 
@@ -184,11 +187,12 @@ fn junit_report(argv: &[std::ffi::OsString]) -> Option<(String, std::path::PathB
         let w = w.to_str()?;
         [
             "solve", "validate", "gen", "pack", "test", "stress", "answers", "failures", "init",
+            "judge", "hunt",
         ]
         .contains(&w)
         .then_some(w)
     })?;
-    if command != "test" && command != "stress" {
+    if !["test", "stress", "judge"].contains(&command) {
         return None;
     }
     let mut path = None;

@@ -150,10 +150,12 @@ pub fn flag_files(version: IcpcVersion, flags: &str) -> Vec<(String, String)> {
 /// The problem's `uuid`: a name-based UUID (version 5, SHA-1, in the URL namespace) of
 /// `duipai:<problem>`, so that every pack of a problem has the same one.
 pub fn problem_uuid(problem: &dyn Problem) -> String {
-    uuid_v5(
-        NAMESPACE_URL,
-        format!("duipai:{}", problem.name()).as_bytes(),
-    )
+    uuid_for(problem.name())
+}
+
+/// The `uuid` of the problem named `name`: the version-5 UUID of `duipai:<name>`.
+pub fn uuid_for(name: &str) -> String {
+    uuid_v5(NAMESPACE_URL, format!("duipai:{name}").as_bytes())
 }
 
 /// RFC 9562's URL namespace, `6ba7b811-9dad-11d1-80b4-00c04fd430c8`.

@@ -9,7 +9,9 @@
 //! ```
 //! (the columns separated by tabs)
 //!
-//! A row is `FILE  LINE  PLAN-LINE  COMMAND`, tab-separated (see [`super`]). A section whose
+//! A row is `FILE  LINE  PLAN-LINE  COMMAND  HASH`, tab-separated (see [`super`]); HASH,
+//! `sha256:` and the file's SHA-256 as written, lets the next pack tell a file edited by
+//! hand since from one it may replace (rows of older manifests have no HASH). A section whose
 //! header is followed by an [`INCOMPLETE`] line belongs to a pack that was interrupted or
 //! failed; its rows name every file that pack may have written and every file of the pack it
 //! was replacing, so that packing again can still clear them away. The manifest is what
@@ -24,7 +26,22 @@ pub const INCOMPLETE: &str = "# INCOMPLETE: this pack was interrupted or failed 
                               finished; pack it again";
 
 /// The column names under every section header.
-pub const COLUMNS: &str = "# file\tplan line\tplan text\tregenerate with";
+pub const COLUMNS: &str = "# file\tplan line\tplan text\tregenerate with\tsha256";
+
+/// What the HASH column holds for `content`: `sha256:` and its SHA-256 in hex.
+pub fn content_hash(content: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(content);
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+/// Whether a HASH column is one duipai writes.
+fn is_hash(column: &str) -> bool {
+    column
+        .strip_prefix("sha256:")
+        .is_some_and(|hex| hex.len() == 64 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+}
 
 /// What starts a section's header line.
 const HEADER_PREFIX: &str = "# duipai pack ";
@@ -49,6 +66,8 @@ pub struct Section {
     lines: Vec<String>,
     /// The files its rows name, in order.
     pub files: Vec<String>,
+    /// Each file's hash as written, when its row has one.
+    pub hashes: Vec<Option<String>>,
 }
 
 impl Section {
@@ -60,6 +79,15 @@ impl Section {
             .iter()
             .map(|r| r.split('\t').next().unwrap_or_default().to_string())
             .collect();
+        let hashes = rows
+            .iter()
+            .map(|r| {
+                r.split('\t')
+                    .nth(4)
+                    .filter(|h| is_hash(h))
+                    .map(str::to_string)
+            })
+            .collect();
         let mut lines = vec![COLUMNS.to_string()];
         lines.extend(rows);
         Section {
@@ -69,7 +97,14 @@ impl Section {
             complete,
             lines,
             files,
+            hashes,
         }
+    }
+
+    /// The hash the row of `file` records, if it has one.
+    pub fn hash_of(&self, file: &str) -> Option<&str> {
+        let at = self.files.iter().position(|f| f == file)?;
+        self.hashes.get(at)?.as_deref()
     }
 
     /// The rows as written, without comments.
@@ -152,6 +187,7 @@ impl Manifest {
                     complete: true,
                     lines: Vec::new(),
                     files: Vec::new(),
+                    hashes: Vec::new(),
                 });
                 continue;
             }
@@ -174,10 +210,19 @@ impl Manifest {
                 continue;
             }
             let columns: Vec<&str> = line.split('\t').collect();
-            if columns.len() != 4 {
+            if columns.len() != 4 && columns.len() != 5 {
                 return Err((
                     number,
-                    format!("expected 4 tab-separated columns, found {}", columns.len()),
+                    format!(
+                        "expected 4 tab-separated columns, or 5 with the hash, found {}",
+                        columns.len()
+                    ),
+                ));
+            }
+            if let Some(hash) = columns.get(4).filter(|h| !is_hash(h)) {
+                return Err((
+                    number,
+                    format!("{hash:?} is not a hash duipai writes (sha256: and 64 hex digits)"),
                 ));
             }
             let name = columns[0];
@@ -187,6 +232,7 @@ impl Manifest {
             }
             seen.push((name, number));
             section.files.push(name.to_string());
+            section.hashes.push(columns.get(4).map(|h| h.to_string()));
         }
         Ok(manifest)
     }

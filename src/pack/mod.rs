@@ -29,6 +29,9 @@ use crate::problem::{Coverage, Problem, Spec};
 
 pub mod icpc;
 pub mod manifest;
+pub mod own;
+pub mod own_icpc;
+pub mod own_plan;
 pub mod plan;
 pub mod survey;
 pub mod yaml;
@@ -67,6 +70,10 @@ pub struct PackOptions {
     /// ICPC layout: the package format version; `None` keeps the version of an existing
     /// `problem.yaml`, and is 2025-09 without one.
     pub icpc_version: Option<IcpcVersion>,
+    /// Replace (or remove) files of the previous pack edited by hand since it wrote them.
+    pub overwrite_edited: bool,
+    /// Replace the limits an existing `problem.yaml` has.
+    pub write_limits: bool,
 }
 
 /// One file of a finished pack.
@@ -150,6 +157,8 @@ pub struct PackReport {
     pub kept: Vec<String>,
     /// What became of `problem.yaml` (ICPC layout).
     pub yaml: Option<YamlOutcome>,
+    /// The limits `problem.yaml` keeps though duipai's differ.
+    pub yaml_kept: Vec<String>,
     /// ICPC layout: the format version written.
     pub icpc_version: Option<IcpcVersion>,
     /// ICPC layout: the setter's files of the package written because they were missing.
@@ -275,13 +284,15 @@ pub fn write_pack_report(
         Layout::Icpc => icpc::setter_paths(opts.problem, version),
         _ => Vec::new(),
     };
-    let survey = Survey::of(out, &manifest, opts.problem, opts.layout, &names, &setter)?;
-    if let Some(why) = survey.conflict() {
-        bail!(why);
-    }
-    if !survey.empty && !opts.force {
-        bail!(survey.not_empty_message(out));
-    }
+    let survey = Survey::of(
+        out,
+        &manifest,
+        opts.problem.name(),
+        opts.layout,
+        &names,
+        &setter,
+    )?;
+    survey.refusal(out, opts.force, opts.overwrite_edited)?;
     std::fs::create_dir_all(out)
         .with_context(|| format!("creating the directory {}", out.display()))?;
 
@@ -298,9 +309,11 @@ pub fn write_pack_report(
     manifest.put(Section::new(header.clone(), false, rows));
     write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
 
-    let coverage = write_files(opts, &planned, on_progress)?;
+    let (coverage, hashes) = write_files(opts, &planned, on_progress)?;
     let (yaml, setter_created, setter_kept) = if opts.layout == Layout::Icpc {
-        let (yaml, name) = write_problem_yaml(out, opts.problem, version)?;
+        let mut values = yaml::YamlValues::of_game(opts.problem, version);
+        values.write_limits = opts.write_limits;
+        let (yaml, name) = write_problem_yaml(out, &values)?;
         let (created, kept) = write_setter_files(out, opts.problem, version, &name)?;
         (Some(yaml), created, kept)
     } else {
@@ -312,12 +325,20 @@ pub fn write_pack_report(
             .with_context(|| format!("removing {} of the previous pack", path.display()))?;
         remove_empty_parents(out, &path);
     }
-    let rows = planned.iter().map(|p| p.row.clone()).collect();
+    let rows = planned
+        .iter()
+        .map(|p| with_hash(&p.row, hashes.get(&p.file.path)))
+        .collect();
     manifest.put(Section::new(header, true, rows));
     write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
+    let (yaml, yaml_kept) = match yaml {
+        Some(merged) => (Some(merged.outcome), merged.kept),
+        None => (None, Vec::new()),
+    };
     Ok(PackReport {
         files: planned.into_iter().map(|p| p.file).collect(),
         yaml,
+        yaml_kept,
         coverage,
         icpc_version: (opts.layout == Layout::Icpc).then_some(version),
         setter_created,
@@ -372,19 +393,38 @@ fn write_setter_files(
     Ok((created, kept))
 }
 
+/// A manifest row with its file's hash as the last column, when it has one.
+pub fn with_hash(row: &str, hash: Option<&String>) -> String {
+    match hash {
+        Some(hash) => format!("{row}\t{hash}"),
+        None => row.to_string(),
+    }
+}
+
+/// The hash of every file written, by its path in the pack.
+pub type Hashes = std::collections::HashMap<String, String>;
+
+/// Writes `content` as `out/rel` and records its hash.
+fn write_hashed(out: &Path, rel: &str, content: &[u8], hashes: &mut Hashes) -> anyhow::Result<()> {
+    write_atomic(out, rel, content)?;
+    hashes.insert(rel.to_string(), manifest::content_hash(content));
+    Ok(())
+}
+
 /// Generates every test and writes the planned files, in order; returns the bounds' coverage
-/// of the tests.
+/// of the tests and the hash of every file written.
 fn write_files(
     opts: &PackOptions,
     planned: &[Planned],
     on_progress: &mut dyn FnMut(usize, usize),
-) -> anyhow::Result<Coverage> {
+) -> anyhow::Result<(Coverage, Hashes)> {
     let mut coverage = Coverage::default();
+    let mut hashes = Hashes::new();
     let (out, problem) = (&opts.out, opts.problem);
     let count = opts.plan.lines.len();
     for file in planned {
         if let Some(content) = &file.content {
-            write_atomic(out, &file.file.path, content.as_bytes())?;
+            write_hashed(out, &file.file.path, content.as_bytes(), &mut hashes)?;
         }
     }
     // Tests are generated and solved on every core (a gems pack solves 40 maximal cases), and
@@ -409,7 +449,7 @@ fn write_files(
                     coverage.merge(&reached);
                     for content in [input, answer] {
                         let file = files.next().context("the plan of files is short")?;
-                        write_atomic(out, &file.file.path, content.as_bytes())?;
+                        write_hashed(out, &file.file.path, content.as_bytes(), &mut hashes)?;
                     }
                     Ok(())
                 });
@@ -435,7 +475,7 @@ fn write_files(
             out.display()
         );
     }
-    Ok(coverage)
+    Ok((coverage, hashes))
 }
 
 /// The input of one plan line and its reference answer, as file contents, with the values of
@@ -466,33 +506,40 @@ fn generate(opts: &PackOptions, line: &PlanLine) -> anyhow::Result<(String, Stri
 /// Writes or merges `problem.yaml`; a file that is not a regular file is left alone. Returns
 /// what became of it and the statement's title: its `name` (the package's title when it has
 /// none that reads as one).
-fn write_problem_yaml(
+pub fn write_problem_yaml(
     out: &Path,
-    problem: &dyn Problem,
-    version: IcpcVersion,
-) -> anyhow::Result<(YamlOutcome, String)> {
+    values: &yaml::YamlValues,
+) -> anyhow::Result<(yaml::Merged, String)> {
     let path = out.join(PROBLEM_YAML);
-    let title = problem.package().title.to_string();
+    let title = values.name.clone();
     let existing = match std::fs::symlink_metadata(&path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
         Ok(meta) if !meta.is_file() => {
             let why = "it is not a regular file".to_string();
-            return Ok((YamlOutcome::LeftAlone(why), title));
+            let merged = yaml::Merged {
+                text: None,
+                outcome: YamlOutcome::LeftAlone(why),
+                kept: Vec::new(),
+            };
+            return Ok((merged, title));
         }
         Ok(_) => Some(crate::fsutil::read_file_capped(&path)?),
     };
-    let (text, outcome) = yaml::merge(existing.as_deref(), problem, version);
-    if let Some(text) = &text {
+    let merged = yaml::merge_values(existing.as_deref(), values);
+    if let Some(text) = &merged.text {
         write_atomic(out, PROBLEM_YAML, text.as_bytes())?;
     }
-    let now = text.or_else(|| existing.map(|b| String::from_utf8_lossy(&b).into_owned()));
+    let now = merged
+        .text
+        .clone()
+        .or_else(|| existing.map(|b| String::from_utf8_lossy(&b).into_owned()));
     let name = now
         .as_deref()
         .and_then(|t| yaml::top_value(t, "name"))
         .and_then(|v| yaml::title_of(&v))
         .unwrap_or(title);
-    Ok((outcome, name))
+    Ok((merged, name))
 }
 
 pub fn layout_name(layout: Layout) -> &'static str {

@@ -11,7 +11,6 @@ use anyhow::Context;
 
 use super::manifest::{Manifest, describe_pack};
 use super::{Layout, MANIFEST, PROBLEM_YAML, PackReport, layout_name};
-use crate::problem::Problem;
 
 /// How many file names a message lists before `and N more`.
 const NAMES_SHOWN: usize = 6;
@@ -42,6 +41,12 @@ pub struct Survey {
     pub kept: Vec<(String, usize)>,
     /// Files this pack would write that another pack in the manifest lists, with that pack.
     pub conflicts: Vec<(String, String)>,
+    /// Files of the previous pack that this one would replace or remove, edited since it
+    /// wrote them (their hash is not the manifest's).
+    pub edited: Vec<String>,
+    /// ICPC layout: another problem's ICPC package in the manifest (a package is one
+    /// problem's).
+    pub other_package: Option<String>,
 }
 
 impl Survey {
@@ -50,12 +55,12 @@ impl Survey {
     pub fn of(
         out: &Path,
         manifest: &Manifest,
-        problem: &dyn Problem,
+        name: &str,
         layout: Layout,
         planned: &[&str],
         setter: &[String],
     ) -> anyhow::Result<Survey> {
-        let (name, layout_name) = (problem.name(), layout_name(layout));
+        let layout_name = layout_name(layout);
         let existing = files_below(out)?;
         let own: &[String] = manifest
             .section(name, layout_name)
@@ -81,11 +86,23 @@ impl Survey {
                 survey.removed.push(file.clone());
             }
         }
+        if let Some(previous) = manifest.section(name, layout_name) {
+            survey.edited = edited_files(out, previous, |f| {
+                planned.contains(&f) || survey.removed.iter().any(|r| r == f)
+            });
+        }
         for section in &manifest.sections {
             if section.problem != name || section.layout != layout_name {
                 let present = section.files.iter().filter(|f| existing.contains(*f));
                 survey.kept.push((section.describe(), present.count()));
             }
+        }
+        if layout == Layout::Icpc {
+            survey.other_package = manifest
+                .sections
+                .iter()
+                .find(|s| s.layout == layout_name && s.problem != name)
+                .map(|s| s.describe());
         }
         // `problem.yaml` belongs to the ICPC pack in the directory, whichever it is.
         let yaml = layout == Layout::Icpc
@@ -135,6 +152,49 @@ impl Survey {
         ))
     }
 
+    /// Why the pack cannot go into `out` as asked: it would overwrite another pack's files;
+    /// it would replace files edited by hand (unless `overwrite_edited`); the directory is
+    /// not empty (unless `force`).
+    pub fn refusal(&self, out: &Path, force: bool, overwrite_edited: bool) -> anyhow::Result<()> {
+        if let Some(other) = &self.other_package {
+            anyhow::bail!(
+                "{} holds {other} ({MANIFEST} lists it): an ICPC package is one problem's; \
+                 write {} into another folder",
+                out.display(),
+                self.pack
+            );
+        }
+        if let Some(why) = self.conflict() {
+            anyhow::bail!(why);
+        }
+        if !overwrite_edited && let Some(why) = self.edited_message() {
+            anyhow::bail!(why);
+        }
+        if !self.empty && !force {
+            anyhow::bail!(self.not_empty_message(out));
+        }
+        Ok(())
+    }
+
+    /// The refusal to replace or remove files edited by hand since the last pack, naming
+    /// them; `None` when there are none.
+    pub fn edited_message(&self) -> Option<String> {
+        if self.edited.is_empty() {
+            return None;
+        }
+        let (files, were) = match self.edited.len() {
+            1 => (self.edited[0].clone(), "was"),
+            _ => (names(&self.edited), "were"),
+        };
+        Some(format!(
+            "{files} {were} edited by hand since the last pack (not what {MANIFEST} records \
+             for it), and packing again would replace or remove {}: keep a hand-made test with \
+             a plan line `copy PATH` instead, or pass --overwrite-edited to let the pack \
+             replace it",
+            if self.edited.len() == 1 { "it" } else { "them" }
+        ))
+    }
+
     /// The refusal of a non-empty directory `out` without `--force`: what `--force` would do.
     pub fn not_empty_message(&self, out: &Path) -> String {
         let mut lines = vec![format!(
@@ -164,8 +224,8 @@ impl Survey {
         lines.push(format!("  creates {}", count(self.created)));
         if self.merges_yaml {
             lines.push(format!(
-                "  merges {PROBLEM_YAML}: sets the limits and the format version, keeps every \
-                 other key and comment"
+                "  merges {PROBLEM_YAML}: adds the keys and limits it lacks and sets the \
+                 format version, keeps every other key, limit and comment"
             ));
         }
         if !self.setter_kept.is_empty() {
@@ -227,6 +287,31 @@ pub fn names(files: &[String]) -> String {
         text.push_str(&format!(" and {} more", files.len() - shown));
     }
     text
+}
+
+/// The files `section` lists that `touched` would replace or remove, whose content is no
+/// longer the hash the section records (rows without a hash are taken as they are).
+fn edited_files(
+    out: &Path,
+    section: &super::manifest::Section,
+    touched: impl Fn(&str) -> bool,
+) -> Vec<String> {
+    section
+        .files
+        .iter()
+        .filter(|f| touched(f))
+        .filter(|f| {
+            let Some(recorded) = section.hash_of(f) else {
+                return false;
+            };
+            let path = out.join(f);
+            let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file());
+            regular
+                && std::fs::read(&path)
+                    .is_ok_and(|bytes| super::manifest::content_hash(&bytes) != recorded)
+        })
+        .cloned()
+        .collect()
 }
 
 fn is_empty_dir(out: &Path) -> anyhow::Result<bool> {

@@ -31,46 +31,93 @@ pub enum YamlOutcome {
 /// title, the problem's stable uuid, legacy's validator settings for real answers, and the
 /// judge's limits (the time limit in seconds, but not in legacy; the memory in MiB).
 pub fn problem_yaml(problem: &dyn Problem, version: IcpcVersion) -> String {
-    let values = Owned::of(problem, version);
+    yaml_text(&YamlValues::of_game(problem, version))
+}
+
+/// A new `problem.yaml` holding `values`.
+pub fn yaml_text(values: &YamlValues) -> String {
     let mut text = String::new();
     for (key, value) in values.supplied() {
         text.push_str(&format!("{key}: {value}\n"));
     }
-    text.push_str("limits:\n");
-    for (key, value) in values.limits() {
-        if let Some(value) = value {
+    let limits: Vec<(&str, String)> = values
+        .limits()
+        .into_iter()
+        .filter_map(|(key, value)| Some((key, value?)))
+        .collect();
+    // An empty `limits:` is null, which problemtools refuses: none is written without one.
+    if !limits.is_empty() {
+        text.push_str("limits:\n");
+        for (key, value) in limits {
             text.push_str(&format!("  {key}: {value}\n"));
         }
     }
     text
 }
 
-/// The values duipai writes.
-struct Owned {
-    version: IcpcVersion,
-    name: String,
-    uuid: String,
-    /// Legacy's `validation: default` with `validator_flags` when the default output
-    /// validator needs flags (other versions keep them in the test data).
-    validator_flags: Option<String>,
-    /// `None` in legacy, which has no time-limit key.
-    time_limit: Option<String>,
-    memory: String,
+/// The values duipai writes into `problem.yaml`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlValues {
+    pub version: IcpcVersion,
+    /// The statement's title.
+    pub name: String,
+    pub uuid: String,
+    /// Top-level keys supplied when missing after `uuid` (legacy's `validation: default` and
+    /// `validator_flags` for real answers, `validation: custom` for a checker, `type:
+    /// interactive`).
+    pub extra: Vec<(&'static str, String)>,
+    /// `limits.time_limit` in seconds; `None` in legacy (which has no such key, so it is
+    /// removed) or when the problem sets none.
+    pub time_limit: Option<String>,
+    /// `limits.time_resolution`, written beside a time limit that is not a whole number of
+    /// seconds (the format wants the limit a multiple of it, 1 s by default).
+    pub time_resolution: Option<String>,
+    /// `limits.memory` in MiB; `None` when the problem sets none.
+    pub memory: Option<String>,
+    /// Replace limits the file already has (`pack --write-limits`); by default a limit the
+    /// setter wrote is kept.
+    pub write_limits: bool,
+    /// Add the top-level keys the file lacks (`name`, `uuid`, ...); off when only a limit is
+    /// set (`judge --write-time-limit`).
+    pub supply_keys: bool,
 }
 
-impl Owned {
-    fn of(problem: &dyn Problem, version: IcpcVersion) -> Owned {
+impl YamlValues {
+    /// A built-in game's values.
+    pub fn of_game(problem: &dyn Problem, version: IcpcVersion) -> YamlValues {
         let (time_ms, memory_mib) = problem.default_limits();
         let legacy = version == IcpcVersion::Legacy;
-        Owned {
+        let mut extra = Vec::new();
+        if let Some(flags) = super::validator_flags(problem.rule()).filter(|_| legacy) {
+            extra.push(("validation", "default".to_string()));
+            extra.push(("validator_flags", flags));
+        }
+        YamlValues {
             version,
             name: problem.package().title.to_string(),
             uuid: problem_uuid(problem),
-            validator_flags: super::validator_flags(problem.rule()).filter(|_| legacy),
-            time_limit: version
-                .has_time_limit()
-                .then(|| (time_ms as f64 / 1000.0).to_string()),
-            memory: memory_mib.to_string(),
+            extra,
+            time_limit: version.has_time_limit().then(|| seconds(time_ms)),
+            time_resolution: None,
+            memory: Some(memory_mib.to_string()),
+            write_limits: false,
+            supply_keys: true,
+        }
+    }
+
+    /// Only a time limit of `ms` milliseconds, replacing the file's (`judge
+    /// --write-time-limit`).
+    pub fn time_limit_only(version: IcpcVersion, ms: u64) -> YamlValues {
+        YamlValues {
+            version,
+            name: String::new(),
+            uuid: String::new(),
+            extra: Vec::new(),
+            time_limit: Some(seconds(ms)),
+            time_resolution: resolution_for(ms),
+            memory: None,
+            write_limits: true,
+            supply_keys: false,
         }
     }
 
@@ -81,20 +128,43 @@ impl Owned {
             ("name", yaml_string(&self.name)),
             ("uuid", self.uuid.clone()),
         ];
-        if let Some(flags) = &self.validator_flags {
-            keys.push(("validation", "default".to_string()));
-            keys.push(("validator_flags", flags.clone()));
-        }
+        keys.extend(self.extra.iter().cloned());
         keys
     }
 
-    /// The keys under `limits` duipai sets; `None`: removed.
-    fn limits(&self) -> [(&'static str, Option<String>); 2] {
-        [
-            ("time_limit", self.time_limit.clone()),
-            ("memory", Some(self.memory.clone())),
-        ]
+    /// The keys under `limits` duipai writes; a `None` time limit is removed in legacy.
+    fn limits(&self) -> Vec<(&'static str, Option<String>)> {
+        let mut limits = Vec::new();
+        if self.version == IcpcVersion::Legacy {
+            limits.push(("time_limit", None));
+        } else if let Some(time) = &self.time_limit {
+            limits.push(("time_limit", Some(time.clone())));
+        }
+        if let Some(resolution) = &self.time_resolution {
+            limits.push(("time_resolution", Some(resolution.clone())));
+        }
+        if let Some(memory) = &self.memory {
+            limits.push(("memory", Some(memory.clone())));
+        }
+        limits
     }
+}
+
+/// Milliseconds as `problem.yaml` writes seconds: `1`, `1.5`.
+pub fn seconds(ms: u64) -> String {
+    (ms as f64 / 1000.0).to_string()
+}
+
+/// The `time_resolution` a time limit of `ms` milliseconds needs, when it is not a whole
+/// number of seconds: the largest of 0.5, 0.1, 0.05, 0.01 and 0.001 s that divides it.
+pub fn resolution_for(ms: u64) -> Option<String> {
+    if ms.is_multiple_of(1000) {
+        return None;
+    }
+    [500, 100, 50, 10, 1]
+        .into_iter()
+        .find(|step| ms.is_multiple_of(*step))
+        .map(seconds)
 }
 
 /// A title as a YAML scalar: quoted when it holds what YAML would read otherwise
@@ -119,6 +189,44 @@ pub fn top_value(text: &str, key: &str) -> Option<String> {
     })
 }
 
+/// The value at `path` in block-style mapping text (`["limits", "time_limit"]`), as written
+/// without its comment; `None` when the text does not have it on one line.
+pub fn nested_value(text: &str, path: &[&str]) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let (mut from, mut indent) = (0, 0);
+    for (depth, key) in path.iter().enumerate() {
+        let mut found = None;
+        let mut child_indent = None;
+        for (i, line) in lines.iter().enumerate().skip(from) {
+            if is_filler(line) {
+                continue;
+            }
+            let own = line.len() - line.trim_start_matches(' ').len();
+            // The block ends where the indentation comes back.
+            if depth > 0 && own <= indent {
+                break;
+            }
+            let wanted = *child_indent.get_or_insert(own);
+            if own != wanted {
+                continue;
+            }
+            if let Some((k, rest)) = key_of(&line[own..])
+                && k == *key
+            {
+                found = Some((i, own, own + rest));
+                break;
+            }
+        }
+        let (at, own, rest) = found?;
+        if depth + 1 == path.len() {
+            let value = value_and_comment(&lines[at][rest..]).0;
+            return (!value.is_empty()).then(|| value.to_string());
+        }
+        (from, indent) = (at + 1, own);
+    }
+    None
+}
+
 /// The title a `name` value gives the statement: unquoted, or `None` for a value that is not
 /// a plain one-line title (a map of languages, an empty value).
 pub fn title_of(value: &str) -> Option<String> {
@@ -141,30 +249,58 @@ pub fn merge(
     problem: &dyn Problem,
     version: IcpcVersion,
 ) -> (Option<String>, YamlOutcome) {
+    let merged = merge_values(existing, &YamlValues::of_game(problem, version));
+    (merged.text, merged.outcome)
+}
+
+/// What a merge of `problem.yaml` gives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Merged {
+    /// The new text; `None`: leave the file as it is.
+    pub text: Option<String>,
+    pub outcome: YamlOutcome,
+    /// The limits the file has and keeps though duipai's differ (`limits.time_limit 2, not
+    /// duipai's 1`).
+    pub kept: Vec<String>,
+}
+
+/// Merges `values` into the file's text `existing` (or writes them whole without one).
+pub fn merge_values(existing: Option<&[u8]>, values: &YamlValues) -> Merged {
+    let left_alone = |why: String| Merged {
+        text: None,
+        outcome: YamlOutcome::LeftAlone(why),
+        kept: Vec::new(),
+    };
     let Some(bytes) = existing else {
-        return (Some(problem_yaml(problem, version)), YamlOutcome::Created);
+        return Merged {
+            text: Some(yaml_text(values)),
+            outcome: YamlOutcome::Created,
+            kept: Vec::new(),
+        };
     };
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return (
-            None,
-            YamlOutcome::LeftAlone("it is not UTF-8 text".to_string()),
-        );
+        return left_alone("it is not UTF-8 text".to_string());
     };
     // A byte-order mark stays first, before any key added.
     let (bom, body) = match text.strip_prefix('\u{feff}') {
         Some(body) => ("\u{feff}", body),
         None => ("", text),
     };
-    match merge_text(body, &Owned::of(problem, version)) {
-        Ok((merged, changes)) if changes.is_empty() => {
+    match merge_text(body, values) {
+        Ok((merged, edits)) if edits.changes.is_empty() => {
             debug_assert_eq!(merged, body);
-            (None, YamlOutcome::Unchanged)
+            Merged {
+                text: None,
+                outcome: YamlOutcome::Unchanged,
+                kept: edits.kept,
+            }
         }
-        Ok((merged, changes)) => (
-            Some(format!("{bom}{merged}")),
-            YamlOutcome::Updated(changes),
-        ),
-        Err(why) => (None, YamlOutcome::LeftAlone(why)),
+        Ok((merged, edits)) => Merged {
+            text: Some(format!("{bom}{merged}")),
+            outcome: YamlOutcome::Updated(edits.changes),
+            kept: edits.kept,
+        },
+        Err(why) => left_alone(why),
     }
 }
 
@@ -284,8 +420,8 @@ fn entries<'a>(lines: &[Line<'a>]) -> Result<Vec<Entry<'a>>, String> {
     Ok(entries)
 }
 
-/// The merged text and the changes made, or why the text is left alone.
-fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String> {
+/// The merged text and the edits made, or why the text is left alone.
+fn merge_text(text: &str, owned: &YamlValues) -> Result<(String, Edits), String> {
     let lines = split_lines(text);
     let entries = entries(&lines)?;
     let eol = if lines.first().is_some_and(|l| l.end == "\r\n") {
@@ -294,9 +430,12 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
         "\n"
     };
     let mut edits = Edits::new(eol);
-    supply_keys(&lines, &entries, owned, &mut edits);
+    if owned.supply_keys {
+        supply_keys(&lines, &entries, owned, &mut edits);
+    }
     let limits = owned.limits();
     match entries.iter().find(|e| e.key == "limits") {
+        None if limits.iter().all(|(_, value)| value.is_none()) => {}
         None => {
             let mut block = format!("limits:{eol}");
             for (key, value) in &limits {
@@ -307,9 +446,9 @@ fn merge_text(text: &str, owned: &Owned) -> Result<(String, Vec<String>), String
             edits.insert(lines.len(), block);
             edits.changes.push("added limits".to_string());
         }
-        Some(entry) => merge_limits(&lines, entry, &limits, &mut edits)?,
+        Some(entry) => merge_limits(&lines, entry, &limits, owned.write_limits, &mut edits)?,
     }
-    Ok((edits.apply(&lines), edits.changes))
+    Ok((edits.apply(&lines), edits))
 }
 
 /// What a merge does to the file, gathered before any of it is done so that a file found
@@ -323,6 +462,8 @@ struct Edits {
     inserted: Vec<(usize, String)>,
     /// What was done, as the report lists it.
     changes: Vec<String>,
+    /// The setter's limits kept though duipai's differ.
+    kept: Vec<String>,
 }
 
 impl Edits {
@@ -332,6 +473,7 @@ impl Edits {
             replaced: Vec::new(),
             inserted: Vec::new(),
             changes: Vec::new(),
+            kept: Vec::new(),
         }
     }
 
@@ -374,7 +516,7 @@ impl Edits {
 }
 
 /// Adds the top-level keys duipai supplies that the file lacks, and sets the format version.
-fn supply_keys(lines: &[Line<'_>], entries: &[Entry<'_>], owned: &Owned, edits: &mut Edits) {
+fn supply_keys(lines: &[Line<'_>], entries: &[Entry<'_>], owned: &YamlValues, edits: &mut Edits) {
     let first_key = entries.first().map_or(lines.len(), |e| e.at);
     // New keys go after the last of duipai's keys the file has, else before its first key.
     let supplied = owned.supplied();
@@ -425,11 +567,12 @@ fn merge_limits(
     lines: &[Line<'_>],
     entry: &Entry<'_>,
     limits: &[(&str, Option<String>)],
+    replace: bool,
     edits: &mut Edits,
 ) -> Result<(), String> {
     let block = LimitsBlock::read(lines, entry)?;
     for (key, value) in limits {
-        block.set(lines, key, value.as_deref(), edits)?;
+        block.set(lines, key, value.as_deref(), replace, edits)?;
     }
     Ok(())
 }
@@ -485,12 +628,14 @@ impl<'a> LimitsBlock<'a> {
     }
 
     /// Sets `key` to `value` (`None`: removes it), adding it after the block's last line when
-    /// the block lacks it; a value duipai would have to restructure is refused.
+    /// the block lacks it; a value the setter wrote is kept unless `replace`. A value duipai
+    /// would have to restructure is refused.
     fn set(
         &self,
         lines: &[Line<'_>],
         key: &str,
         value: Option<&str>,
+        replace: bool,
         edits: &mut Edits,
     ) -> Result<(), String> {
         let Some(&(_, at)) = self.keys.iter().find(|(k, _)| *k == key) else {
@@ -520,6 +665,13 @@ impl<'a> LimitsBlock<'a> {
             return Ok(());
         };
         if same_number(old, value) {
+            return Ok(());
+        }
+        if !replace {
+            edits.kept.push(format!(
+                "limits.{key} {}, not duipai's {value}",
+                display_value(old)
+            ));
             return Ok(());
         }
         let value_at = rest_at + (text[rest_at..].len() - text[rest_at..].trim_start().len());
@@ -649,18 +801,63 @@ mod tests {
                         memory: 256\n\
                     keywords:\n  \
                       - game\n";
-        let (new, outcome) = merged(text);
+        // The setter's limits stay unless a limit is asked for.
+        let kept = merge_values(
+            Some(text.as_bytes()),
+            &YamlValues::of_game(&CHESS, IcpcVersion::Draft2023_07),
+        );
+        assert_eq!((kept.text, kept.outcome), (None, YamlOutcome::Unchanged));
+        assert_eq!(
+            kept.kept,
+            [
+                "limits.time_limit 5.0, not duipai's 1",
+                "limits.memory 256, not duipai's 512"
+            ]
+        );
+        let values = YamlValues {
+            write_limits: true,
+            ..YamlValues::of_game(&CHESS, IcpcVersion::Draft2023_07)
+        };
+        let written = merge_values(Some(text.as_bytes()), &values);
         let expected = text
             .replace("time_limit: 5.0   #", "time_limit: 1   #")
             .replace("memory: 256", "memory: 512");
-        assert_eq!(new.unwrap(), expected);
+        assert_eq!(written.text.unwrap(), expected);
         assert_eq!(
-            outcome,
+            written.outcome,
             YamlOutcome::Updated(vec![
                 "limits.time_limit 5.0 -> 1".to_string(),
                 "limits.memory 256 -> 512".to_string()
             ])
         );
+    }
+
+    #[test]
+    fn nested_values_are_found_in_their_block() {
+        let text = "name: x\nlimits:\n  memory: 512  # MiB\n  time_multipliers:\n    \
+                    ac_to_time_limit: 3\n  time_limit: 2\nother:\n  time_limit: 9\n";
+        assert_eq!(
+            nested_value(text, &["limits", "time_limit"]).as_deref(),
+            Some("2")
+        );
+        assert_eq!(
+            nested_value(text, &["limits", "memory"]).as_deref(),
+            Some("512")
+        );
+        assert_eq!(
+            nested_value(text, &["limits", "time_multipliers", "ac_to_time_limit"]).as_deref(),
+            Some("3")
+        );
+        assert_eq!(nested_value(text, &["limits", "output"]), None);
+        assert_eq!(nested_value(text, &["name"]).as_deref(), Some("x"));
+    }
+
+    #[test]
+    fn a_time_limit_off_whole_seconds_gets_its_resolution() {
+        assert_eq!(resolution_for(2000), None);
+        assert_eq!(resolution_for(1500).as_deref(), Some("0.5"));
+        assert_eq!(resolution_for(1250).as_deref(), Some("0.05"));
+        assert_eq!(seconds(1500), "1.5");
     }
 
     #[test]
@@ -711,7 +908,6 @@ mod tests {
         assert_eq!(
             new.unwrap(),
             text.replace("'\nlimits", &format!("'\n{CHESS_UUID}limits"))
-                .replace("time_limit: '3'  #", "time_limit: 1  #")
         );
         assert_eq!(title_of("\"a # b\"").as_deref(), Some("a # b"));
         assert_eq!(value_and_comment(" \"a # b\"  # c"), ("\"a # b\"", "  # c"));

@@ -25,6 +25,7 @@ pub mod game;
 pub mod gems;
 pub mod generate;
 pub mod input;
+pub mod layout;
 pub mod package;
 pub mod params;
 pub mod shooting;

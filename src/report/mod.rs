@@ -9,6 +9,7 @@ pub mod diff;
 pub mod human;
 pub mod json;
 pub mod junit;
+pub mod matrix;
 pub mod styles;
 
 pub use styles::Styles;

@@ -610,7 +610,8 @@ impl Engine<'_> {
         self.config.validator.is_none()
     }
 
-    /// Whether the validator accepts `input` (exit status 0).
+    /// Whether the validator accepts `input` (exit status 0, testlib's convention, or 42,
+    /// the ICPC format's).
     fn valid(&self, input: &[u8]) -> anyhow::Result<bool> {
         let Some(validator) = &self.config.validator else {
             return Ok(true);
@@ -621,7 +622,7 @@ impl Engine<'_> {
             .with_context(|| format!("cannot run the validator {}", program_name(validator)))?;
         Ok(matches!(
             execution.termination,
-            crate::run::Termination::Exited(0)
+            crate::run::Termination::Exited(0 | 42)
         ))
     }
 

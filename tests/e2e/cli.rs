@@ -166,10 +166,13 @@ fn gen_text(args: &[&str]) -> String {
     let Command::Gen(g) = Cli::try_parse_from(&words).unwrap().command else {
         panic!("not gen")
     };
-    duipai::problem::Spec::new(g.problem, &g.gen_args.to_params())
-        .unwrap()
-        .generate(g.seed)
-        .to_input()
+    duipai::problem::Spec::new(
+        duipai::problem::by_name(&g.problem).expect("a game"),
+        &g.gen_args.to_params(),
+    )
+    .unwrap()
+    .generate(g.seed)
+    .to_input()
 }
 
 #[test]

@@ -22,6 +22,7 @@ mod pack;
 mod readme;
 mod reports;
 mod runner;
+mod setter;
 mod setter_tools;
 mod settings;
 mod shooting;

@@ -35,6 +35,8 @@ fn options(problem: &'static dyn Problem, out: &Path, layout: Layout, seed: u64)
         seed,
         force: false,
         icpc_version: None,
+        overwrite_edited: false,
+        write_limits: false,
     }
 }
 
@@ -632,10 +634,13 @@ fn replay(command: &str) -> String {
     let Sub::Gen(g) = cli.command else {
         panic!("{command}")
     };
-    Spec::new(g.problem, &g.gen_args.to_params())
-        .unwrap()
-        .generate(g.seed)
-        .to_input()
+    Spec::new(
+        duipai::problem::by_name(&g.problem).expect("a game"),
+        &g.gen_args.to_params(),
+    )
+    .unwrap()
+    .generate(g.seed)
+    .to_input()
 }
 
 #[test]
@@ -665,9 +670,11 @@ fn manifest_replays_every_file() {
             assert_eq!(rows.len() + 1 + metadata, tree.len());
             for row in rows {
                 let cols: Vec<&str> = row.split('\t').collect();
-                assert_eq!(cols.len(), 4, "{row}");
+                assert_eq!(cols.len(), 5, "{row}");
                 let (file, line, written, command) = (cols[0], cols[1], cols[2], cols[3]);
                 assert!(tree.contains_key(file), "{file}");
+                // The last column is the file's hash as written.
+                assert_eq!(cols[4], pack::manifest::content_hash(&tree[file]), "{file}");
                 if line == "-" {
                     // The sample, the validator settings and the invalid inputs: their own
                     // text, as a printf.
@@ -968,17 +975,23 @@ fn a_hand_edited_problem_yaml_keeps_the_setters_keys() {
     std::fs::write(&yaml, edited).unwrap();
     let out = Duipai::in_dir(d).args(args).run().success();
     let err = text(&out.output.stderr);
+    // A missing limit is added; the setter's memory limit is kept, and said to differ.
     assert_eq!(
         std::fs::read_to_string(&yaml).unwrap(),
-        edited.replace(
-            "memory: 256\n  output: 8\n",
-            "memory: 512\n  output: 8\n  time_limit: 1\n"
-        )
+        edited.replace("output: 8\n", "output: 8\n  time_limit: 1\n")
     );
+    assert_contains(err, "problem.yaml: added limits.time_limit;");
     assert_contains(
         err,
-        "problem.yaml: added limits.time_limit, limits.memory 256 -> 512",
+        "problem.yaml: kept limits.memory 256, not duipai's 512 (limits already there are the \
+         setter's; --write-limits replaces them)",
     );
+    // Asked for, duipai's limit replaces it.
+    let mut forced = args.to_vec();
+    forced.push("--write-limits");
+    let out = Duipai::in_dir(d).args(&forced).run().success();
+    assert_contains(text(&out.output.stderr), "limits.memory 256 -> 512");
+    assert_contains(&std::fs::read_to_string(&yaml).unwrap(), "memory: 512\n");
     // Packing again changes nothing and says nothing about it.
     let out = Duipai::in_dir(d).args(args).run();
     assert!(
@@ -1241,7 +1254,7 @@ fn user_plan_is_followed() {
     assert_contains(manifest, "(plan mine.plan, 2 tests)");
     assert_contains(
         manifest,
-        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\n",
+        "chessboard1.in\t1\tgen chessboard --n 3 --family checkerboard --seed 5\tduipai gen chessboard --n 3 --family checkerboard --seed 5\tsha256:",
     );
 }
 

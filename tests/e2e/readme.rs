@@ -36,7 +36,7 @@ fn console_blocks(readme: &str) -> Vec<(String, Vec<String>)> {
 }
 
 /// The files the examples name: the repository's `cases/`, a copy of its `examples/` (their
-/// commands write there), `bad.in` and `good.in`, the official chess pack (`--plan official`) as `chess-data/`,
+/// commands write there; `testlib.h` beside the setter's validator), `bad.in` and `good.in`, the official chess pack (`--plan official`) as `chess-data/`,
 /// and the example programs.
 fn example_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -50,6 +50,12 @@ fn example_dir() -> tempfile::TempDir {
         .status()
         .unwrap();
     assert!(copied.success(), "cannot copy examples/");
+    // The setter's example wants testlib.h beside its validator, as the README says.
+    std::fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        d.join("examples/rangesum/testlib.h"),
+    )
+    .unwrap();
     std::fs::write(d.join("bad.in"), BAD_IN).unwrap();
     std::fs::copy(root.join("cases/chess/01-sample.in"), d.join("good.in")).unwrap();
     for (name, behaviour) in PROGRAMS {

@@ -1,7 +1,9 @@
 //! The ICPC packages with the setters' real tools: BAPCtools (`bt validate`, `bt run`) on the
 //! 2025-09 package and problemtools (`verifyproblem`) on the legacy one, for every built-in
-//! problem, and a setter's round trip (a hand-made test, a licence, a forced repack, a wrong
-//! submission). They take minutes and need the tools, so they are ignored by `cargo test`;
+//! problem, a setter's round trip (a hand-made test, a licence, a forced repack, a wrong
+//! submission), a made-up problem of a setter's own, and `duipai validate` against the
+//! packaged checktestdata grammars on fuzzed inputs. They take minutes and need the tools, so
+//! they are ignored by `cargo test`;
 //! `.ci/setter-tools` installs the tools and runs them. Run without the tools, they fail and
 //! say what to install.
 
@@ -209,4 +211,216 @@ fn a_setters_test_and_licence_survive_a_repack_and_the_tools_judge_a_wrong_submi
         out.contains("wrong_answer/greedy.cpp") && out.contains("WA"),
         "{out}"
     );
+}
+
+/// The test files of a package (`data/**/*.in`, `.ans`) with their contents.
+fn test_data(package: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    for entry in walkdir::WalkDir::new(package.join("data")).sort_by_file_name() {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        if entry.file_type().is_file() && matches!(ext, Some("in" | "ans")) {
+            let rel = path.strip_prefix(package).unwrap().display().to_string();
+            files.insert(rel, std::fs::read(path).unwrap());
+        }
+    }
+    files
+}
+
+/// `duipai pack --layout icpc` of the problem in the folder `dir`, with the setter tests'
+/// build cache.
+fn pack_own(dir: &Path, out: &str, extra: &[&str]) {
+    crate::util::with_shared_cache(dir, "setter-cache")
+        .args(["pack", "--out", out, "--layout", "icpc"])
+        .args(extra)
+        .run()
+        .success();
+}
+
+/// The line `bt run` prints for `submission`: its verdict and time.
+fn verdict_of<'a>(out: &'a str, submission: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.trim_start().starts_with(&format!("{submission}:")))
+        .unwrap_or_else(|| panic!("no line for {submission} in:\n{out}"))
+}
+
+/// A made-up problem of a setter's own (C++ and Python generators, a testlib validator,
+/// invalid inputs, submissions of every expected verdict): `bt validate` passes its 2025-09
+/// package, `bt generate` makes exactly the data duipai wrote, `bt run` gives every
+/// submission its expected verdict, and `verifyproblem` passes its legacy package.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn a_setters_own_problem_passes_bapctools_and_problemtools() {
+    let dir = crate::util::problem_folder("examples/rangesum", None);
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    pack_own(d, "rangesum", &[]);
+    let package = d.join("rangesum");
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    let out = bt(&package, "generate", config.path());
+    assert!(
+        !out.contains("CHANGED") && !out.contains("REMOVED"),
+        "{out}"
+    );
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+    let out = bt(&package, "run", config.path());
+    for (submission, verdict) in [
+        ("accepted/sol.cpp", "AC"),
+        ("accepted/sol.py", "AC"),
+        ("wrong_answer/int_sums.cpp", "WA"),
+        ("time_limit_exceeded/naive.cpp", "TLE"),
+        ("run_time_error/fixed_array.cpp", "RTE"),
+    ] {
+        let line = verdict_of(&out, submission);
+        assert!(line.contains(&format!(" {verdict} ")), "{line}");
+    }
+
+    pack_own(d, "legacy", &["--icpc-version", "legacy"]);
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
+    assert_eq!(code, 0, "verifyproblem:\n{out}");
+    assert_contains(&out, "tested: 0 errors");
+    let warnings: Vec<&str> = complaints(&out)
+        .into_iter()
+        .filter(|l| !l.contains("License is 'unknown'"))
+        .collect();
+    assert_eq!(warnings, Vec::<&str>::new(), "{out}");
+}
+
+/// The many-answers variant: its testlib checker is the package's output validator, which
+/// accepts another right answer than the reference's and rejects a wrong one, under both
+/// tools.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn a_testlib_checker_judges_a_many_answers_problem_under_both_tools() {
+    let dir = crate::util::problem_folder("tests/support/rangemax", Some("examples/rangesum"));
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    pack_own(d, "rangemax", &[]);
+    let package = d.join("rangemax");
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    bt(&package, "generate", config.path());
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+    let out = bt(&package, "run", config.path());
+    for (submission, verdict) in [
+        ("accepted/leftmost.cpp", "AC"),
+        ("accepted/rightmost.py", "AC"),
+        ("wrong_answer/first.cpp", "WA"),
+    ] {
+        let line = verdict_of(&out, submission);
+        assert!(line.contains(&format!(" {verdict} ")), "{line}");
+    }
+    pack_own(d, "legacy", &["--icpc-version", "legacy"]);
+    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
+    assert_eq!(code, 0, "verifyproblem:\n{out}");
+    assert_contains(&out, "tested: 0 errors");
+    assert_contains(&out, "rightmost.py");
+}
+
+/// The ways a fuzzed input departs from a generated one: layout (spaces, tabs, line ends,
+/// empty lines, the final line break) and content (a token dropped, a line doubled, a value
+/// out of range).
+fn mutations(text: &str, pick: u64) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = pick as usize % lines.len();
+    let with_line = |new: String| {
+        let mut changed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        changed[at] = new;
+        changed.join("\n") + "\n"
+    };
+    let line = lines[at];
+    let mut out = vec![
+        text.to_string(),
+        with_line(format!(" {line}")),
+        with_line(format!("{line} ")),
+        with_line(line.replacen(' ', "  ", 1)),
+        with_line(line.replacen(' ', "\t", 1)),
+        text.trim_end_matches('\n').to_string(),
+        format!("{text}\n"),
+        text.replace('\n', "\r\n"),
+        with_line(format!("{line}\n")),
+        with_line(format!("{line}\n{line}")),
+        with_line(line.split(' ').skip(1).collect::<Vec<_>>().join(" ")),
+        with_line(line.replacen(char::is_numeric, "9999999", 1)),
+    ];
+    // An empty line removed (gems has one after each case).
+    if let Some(empty) = lines.iter().position(|l| l.is_empty()) {
+        let mut changed: Vec<&str> = lines.clone();
+        changed.remove(empty);
+        out.push(changed.join("\n") + "\n");
+    }
+    out
+}
+
+/// `duipai validate` of every built-in game accepts exactly what the package's checktestdata
+/// grammar accepts: generated inputs and their fuzzed variants, run through both.
+#[test]
+#[ignore = "needs checktestdata: run .ci/setter-tools"]
+fn validate_accepts_exactly_what_the_packaged_ctd_accepts() {
+    let python = tool("python");
+    let has_ctd = Command::new(&python)
+        .args(["-m", "checktestdata", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has_ctd,
+        "{} has no checktestdata: {IGNORED}",
+        python.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for problem in ["chess", "chessboard", "gems", "fishhead", "shooting"] {
+        let grammar = root.join(format!("src/problem/{problem}/package/input.ctd"));
+        let mut files = Vec::new();
+        for seed in 1..=8u64 {
+            let base = Duipai::new()
+                .args(["gen", problem, "--seed", &seed.to_string()])
+                .run()
+                .success()
+                .stdout();
+            for (k, text) in mutations(&base, seed * 7919).into_iter().enumerate() {
+                let path = dir.path().join(format!("{problem}-{seed}-{k}.in"));
+                std::fs::write(&path, text).unwrap();
+                files.push(path);
+            }
+        }
+        let out = Duipai::new()
+            .arg("validate")
+            .arg(problem)
+            .args(&files)
+            .run();
+        let report = out.stdout();
+        let (mut accepted, mut rejected) = (0, 0);
+        for path in &files {
+            let name = path.display().to_string();
+            let ours = report.lines().any(|l| l == format!("{name}: ok"));
+            let ctd = Command::new(&python)
+                .args(["-m", "checktestdata"])
+                .arg(&grammar)
+                .arg(path)
+                .output()
+                .unwrap();
+            let theirs = ctd.status.success();
+            let line = report.lines().find(|l| l.starts_with(&name)).unwrap_or("");
+            assert_eq!(
+                ours,
+                theirs,
+                "{problem}: duipai says {line:?}, checktestdata {}, on {:?}",
+                String::from_utf8_lossy(&ctd.stdout),
+                std::fs::read_to_string(path).unwrap()
+            );
+            if ours {
+                accepted += 1;
+            } else {
+                rejected += 1;
+            }
+        }
+        // Both kinds were tried: the generated inputs pass, most variants do not.
+        assert!(
+            accepted >= 8 && rejected >= 40,
+            "{problem}: {accepted}, {rejected}"
+        );
+    }
 }

@@ -199,7 +199,7 @@ fn errors_in_the_file_are_positioned() {
         (
             "[test]\ngenerator = \"gen.py\"\n",
             "duipai.toml:2:1: \"generator\" is not a setting of duipai test (it is one of duipai \
-             stress)",
+             stress, duipai gen, duipai pack, duipai judge, duipai hunt)",
         ),
         ("problem = avg\n", "duipai.toml:1:11: "),
     ];

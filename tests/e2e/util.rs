@@ -571,3 +571,36 @@ pub fn wait_until_executable(program: &Path) {
         }
     }
 }
+
+/// A scratch folder holding a copy of the problem folder `folder` (relative to the
+/// repository: `examples/rangesum`) with its subfolders (submissions, samples, invalid
+/// inputs), the files of the folder `with` it shares (a generator, a validator) and the
+/// vendored `testlib.h`. Fails unless g++ and python3 are installed.
+pub fn problem_folder(folder: &str, with: Option<&str>) -> tempfile::TempDir {
+    require(&["g++", "python3"]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    if let Some(with) = with {
+        for file in ["gen.py", "gen_big.cpp", "validator.cpp"] {
+            std::fs::copy(root.join(with).join(file), dir.path().join(file)).unwrap();
+        }
+    }
+    copy_tree(&root.join(folder), dir.path());
+    let testlib = root.join("tests/support/testlib/testlib.h");
+    std::fs::copy(testlib, dir.path().join("testlib.h")).unwrap();
+    dir
+}
+
+/// Copies every file below `from` to the same place below `to`.
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}

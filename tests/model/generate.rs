@@ -40,7 +40,8 @@ fn gen_text(args: &str) -> String {
     let Sub::Gen(g) = cli.command else {
         panic!("not a gen command")
     };
-    generate(g.problem, &g.gen_args.to_params(), g.seed)
+    let game = duipai::problem::by_name(&g.problem).expect("a game");
+    generate(game, &g.gen_args.to_params(), g.seed)
         .unwrap_or_else(|e| panic!("{args}: {e}"))
         .to_input()
 }

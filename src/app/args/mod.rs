@@ -15,9 +15,12 @@ mod compiler;
 mod failures;
 mod game;
 mod generate;
+mod hunt;
 mod init;
+mod judge;
 mod judging;
 mod limits;
+mod own;
 mod pack;
 mod running;
 mod setting;
@@ -35,9 +38,12 @@ pub use compiler::{CompilerOverride, compile_options};
 pub use failures::FailuresArgs;
 pub use game::{BoundsArgs, GenArgs, game_help};
 pub use generate::GenCommandArgs;
+pub use hunt::HuntArgs;
 pub use init::InitArgs;
+pub use judge::JudgeArgs;
 pub use judging::JudgingArgs;
 pub use limits::LimitArgs;
+pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, parse_setting, setting_words};
@@ -50,7 +56,7 @@ pub use values::parse_problem_name;
 /// Where the global flags come in each command's help: after the command's own flags, just
 /// before `--help` (which clap leaves at 999). clap numbers a command's flags from 0 in the
 /// order they are declared, and the global flags keep the numbers they got in the root
-/// command (after the nine subcommands); left so, they would fall among a command's own
+/// command (after the subcommands); left so, they would fall among a command's own
 /// flags wherever the numbers meet, and move whenever a command gains a flag.
 const GLOBAL_FLAGS_ORDER: usize = 998;
 
@@ -103,6 +109,10 @@ pub enum Command {
     /// Write the missing answer files of stored inputs, from a reference or the built-in
     /// solver; never replaces an existing one.
     Answers(AnswersArgs),
+    /// Judge every submission of submissions/<expected>/ on every test; derive the time limit.
+    Judge(JudgeArgs),
+    /// Find (and with --add, add to the plan) a test for a submission the tests miss.
+    Hunt(HuntArgs),
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::values::problem_parser;
+use super::own::OwnArgs;
+use super::values::{parse_jobs, parse_problem_name};
 use crate::pack;
-use crate::problem::Problem;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LayoutArg {
@@ -35,8 +35,10 @@ pub enum IcpcVersionArg {
 
 #[derive(Debug, Args)]
 pub struct PackArgs {
-    #[arg(value_parser = problem_parser())]
-    pub problem: &'static dyn Problem,
+    /// A game duipai knows, or the name of a problem of your own (its generators, validator
+    /// and reference given by flags, or by the duipai.toml of its folder).
+    #[arg(value_parser = parse_problem_name)]
+    pub problem: String,
     /// Directory to write the pack into.
     #[arg(long)]
     pub out: PathBuf,
@@ -59,6 +61,23 @@ pub struct PackArgs {
     /// does not write, and leave everything else in place.
     #[arg(long)]
     pub force: bool,
+    /// With --force: also replace generated files edited by hand since the last pack (the
+    /// manifest keeps each file's hash; without this flag such a file stops the pack).
+    #[arg(long, requires = "force")]
+    pub overwrite_edited: bool,
+    /// A problem of your own: a folder of inputs its validator must reject, packed as the
+    /// ICPC package's data/invalid_input/.
+    #[arg(long, value_name = "DIR")]
+    pub invalid: Option<PathBuf>,
+    /// Write problem.yaml's limits (time_limit, memory) even when it has its own: by default
+    /// a limit already there is kept.
+    #[arg(long)]
+    pub write_limits: bool,
+    /// Parallel workers making the tests (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub own: OwnArgs,
 }
 
 impl From<IcpcVersionArg> for pack::IcpcVersion {

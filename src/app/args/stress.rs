@@ -78,12 +78,16 @@ pub struct StressArgs {
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
     /// An external generator instead of the built-in one: a command, split into words like a
-    /// shell would; it gets the seed as its last argument.
-    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    /// shell would; it gets the seed as its last argument. Or the NAME of a --named-generator.
+    #[arg(long, value_name = "COMMAND|NAME", value_parser = parse_command)]
     pub generator: Option<CommandWords>,
-    /// Checks a case of a problem duipai cannot parse (exit status 0: valid, the testlib
-    /// convention), so that failing cases can be minimized as text: a command, split into
-    /// words like a shell would.
+    /// A generator with a name, as NAME=COMMAND (repeatable; duipai.toml's [generators]
+    /// table): `--generator NAME` runs it.
+    #[arg(long = "named-generator", value_name = "NAME=COMMAND", value_parser = super::own::parse_named_command)]
+    pub named_generators: Vec<super::own::NamedCommand>,
+    /// Checks a case of a problem duipai cannot parse (exit status 0, the testlib convention,
+    /// or 42, the ICPC one: valid), so that failing cases can be minimized as text: a
+    /// command, split into words like a shell would.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
     pub validator: Option<CommandWords>,
     #[command(flatten)]
@@ -123,7 +127,7 @@ impl FromStr for Shard {
 }
 
 /// Seconds: a positive number, with an optional `s`, at most a year.
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
     let value: f64 = digits

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::command_words::{CommandWords, parse_command};
 use super::game::BoundsArgs;
 use super::judging::JudgingArgs;
 use super::values::{parse_problem_name, problem_help};
@@ -44,6 +45,14 @@ pub struct TestArgs {
     pub judging: JudgingArgs,
     #[command(flatten)]
     pub bounds: BoundsArgs,
+    /// Check every input with the validator before any case is judged (a problem of your
+    /// own; a game's inputs are always checked): an invalid one stops the run, naming it.
+    #[arg(long)]
+    pub validate: bool,
+    /// The validator --validate runs: a command or a source file reading an input on stdin;
+    /// exit 0 (testlib) or 42 (ICPC) when it is valid.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
+    pub validator: Option<CommandWords>,
     /// The program under test and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,

@@ -1,18 +1,8 @@
 //! The values several commands' arguments take: a problem's name (a built-in game, or a
 //! plain name for a problem of one's own) and a number of workers.
 
-use clap::builder::{PossibleValuesParser, TypedValueParser};
-
-use crate::problem::{self, Problem};
+use crate::problem;
 use crate::text::quote;
-
-/// A registered game by name, with the names as clap's possible values.
-pub(super) fn problem_parser() -> impl TypedValueParser<Value = &'static dyn Problem> {
-    PossibleValuesParser::new(problem::names()).map(|name| {
-        // Only registered names get past the possible values.
-        problem::by_name(&name).unwrap_or(problem::ALL[0] as &dyn Problem)
-    })
-}
 
 /// A problem name for `stress`: a registered game, or a name for files of one duipai does
 /// not know.

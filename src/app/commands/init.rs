@@ -65,7 +65,8 @@ const SHARED: [Line; 8] = [
     },
 ];
 
-/// The settings of `[stress]`.
+/// The problem's programs, at the top so that every command that runs them reads them
+/// (`stress`, `test`, `gen`, `validate`, `pack`, `judge`, `hunt`), then `[stress]`'s own.
 const STRESS: [Line; 5] = [
     Line {
         key: "generator",
@@ -80,7 +81,7 @@ const STRESS: [Line; 5] = [
     Line {
         key: "validator",
         example: "\"val.py\"",
-        about: "exits 0 on a valid case, so that failing cases are minimized",
+        about: "exits 0 (or 42) on a valid case, 1 (or 43) on an invalid one",
     },
     Line {
         key: "save",
@@ -136,7 +137,7 @@ pub fn run(args: InitArgs, path: Option<PathBuf>) -> anyhow::Result<Status> {
         if ready {
             ""
         } else {
-            "set its generator and reference in [stress], then "
+            "set its generator and reference, then "
         }
     );
     Ok(Status::Success)
@@ -210,10 +211,9 @@ fn found_helpers(dir: &Path) -> Vec<(&'static str, String)> {
 pub fn template(name: &str, found: &[(&str, String)]) -> String {
     let known = crate::problem::by_name(name).is_some();
     let mut text = format!(
-        "# duipai.toml: the settings of the problem in this folder, read by `duipai stress`,\n\
-         # `test`, `gen`, `pack` and `failures` run here (or given --config). Every key is a\n\
-         # flag of those commands without its dashes; flags typed on the command line win.\n\
-         # Paths are relative to this file.\n\n\
+        "# duipai.toml: the settings of the problem in this folder, read by the duipai commands\n\
+         # run here (or given --config). Every key is a flag of those commands without its\n\
+         # dashes; flags typed on the command line win. Paths are relative to this file.\n\n\
          problem = {}\n",
         toml_string(name)
     );
@@ -235,24 +235,54 @@ pub fn template(name: &str, found: &[(&str, String)]) -> String {
     {
         text.push_str(&commented(line, set(line.key)));
     }
+    text.push_str("\n# The problem's programs, read by every command that runs them.\n");
+    for line in STRESS.iter().filter(|l| HELPER_KEYS.contains(&l.key)) {
+        text.push_str(&helper_line(line, found, known));
+    }
+    text.push_str(&commented(&PLAN, None));
     text.push_str("\n[stress]\n");
-    for line in STRESS.iter().filter(|l| has("stress", l.key)) {
-        let set = set(line.key);
-        let builtin = known && matches!(line.key, "generator" | "reference");
-        let line = Line {
-            about: if builtin {
-                "default: duipai's own for this problem"
-            } else {
-                line.about
-            },
-            ..*line
-        };
-        text.push_str(&commented(&line, set));
+    for line in STRESS.iter().filter(|l| !HELPER_KEYS.contains(&l.key)) {
+        if has("stress", line.key) {
+            text.push_str(&helper_line(line, found, known));
+        }
     }
     text.push_str(
-        "\n# Settings of one command alone go in its table: [test], [gen], [pack], [failures].\n",
+        "\n# Generators with names, which a plan line picks with `--generator NAME`, go in a\n\
+         # table [generators], a line each: big=\"gen_big.cpp\".\n",
+    );
+    text.push_str(
+        "\n# Settings of one command alone go in its table: [test], [gen], [pack], [judge], ...\n",
     );
     text
+}
+
+/// The settings that name the problem's programs.
+const HELPER_KEYS: [&str; 3] = ["generator", "reference", "validator"];
+
+/// The plan's setting, shown commented out.
+const PLAN: Line = Line {
+    key: "plan",
+    example: "\"tests.plan\"",
+    about: "the tests pack and judge make: `gen NAME ARGS --seed N`, `copy FILE`",
+};
+
+/// A line of `STRESS`: set to the file found for it, else commented out; a game's own
+/// generator and reference are the defaults.
+fn helper_line(line: &Line, found: &[(&str, String)], known: bool) -> String {
+    let set = found
+        .iter()
+        .find(|(key, _)| *key == line.key)
+        .map(|(_, file)| toml_string(file));
+    let builtin = known && matches!(line.key, "generator" | "reference");
+    let line = Line {
+        about: if builtin {
+            "default: duipai's own for this problem"
+        } else {
+            line.about
+        },
+        ..*line
+    };
+    commented(&line, set)
 }
 
 /// `key = value  # about`, commented out unless a value is set.

@@ -4,7 +4,9 @@
 pub mod answers;
 pub mod failures;
 pub mod generate;
+pub mod hunt;
 pub mod init;
+pub mod judge;
 pub mod pack;
 pub mod solve;
 pub mod stress;

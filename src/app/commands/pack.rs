@@ -1,20 +1,49 @@
 //! `duipai pack`: a whole test pack from a plan (the built-in one or the user's).
 
+use std::path::{Path, PathBuf};
+
 use anyhow::Context;
 
 use crate::app::args::{LayoutArg, PackArgs};
 use crate::app::exit::Status;
 use crate::app::interrupt;
-use crate::app::ui::Progress;
+use crate::app::own::{self, Parts};
+use crate::app::ui::{Progress, jobs};
 use crate::pack::manifest::describe_pack;
+use crate::pack::own::{OwnPackOptions, OwnPackReport};
+use crate::pack::own_plan;
 use crate::pack::parse_plan;
 use crate::pack::survey::names;
 use crate::pack::{self, IcpcVersion, PackOptions, PackReport, YamlOutcome, plan};
 
-pub fn run(args: PackArgs) -> anyhow::Result<Status> {
+/// What the report lines need to know of the pack: the problem's name, the layout, the
+/// folder and the limits duipai would write.
+struct Target<'a> {
+    name: &'a str,
+    layout: pack::Layout,
+    out: &'a Path,
+    /// CPU milliseconds and MiB.
+    limits: (u64, u64),
+}
+
+pub fn run(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
-    let problem = args.problem;
+    if args.icpc_version.is_some() && args.layout != LayoutArg::Icpc {
+        anyhow::bail!("--icpc-version is for --layout icpc");
+    }
+    match crate::problem::by_name(&args.problem) {
+        Some(problem) => builtin(args, problem),
+        None => own_pack(args, config),
+    }
+}
+
+/// The pack of a built-in game.
+fn builtin(
+    args: PackArgs,
+    problem: &'static dyn crate::problem::Problem,
+) -> anyhow::Result<Status> {
+    refuse_own_flags(&args, problem)?;
     let named = args
         .plan
         .as_ref()
@@ -26,13 +55,7 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         (Some(path), None) => {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading the plan {}", path.display()))?;
-            // The manifest names the plan by its file name only, so that the same plan packs
-            // to the same bytes wherever it is kept.
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| path.display().to_string());
-            parse_plan(&name, &text, problem).map_err(|mut e| {
+            parse_plan(&plan_name(path), &text, problem).map_err(|mut e| {
                 e.file = path.display().to_string();
                 e
             })?
@@ -44,9 +67,6 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         )?,
     };
     let tests = parsed.lines.len();
-    if args.icpc_version.is_some() && args.layout != LayoutArg::Icpc {
-        anyhow::bail!("--icpc-version is for --layout icpc");
-    }
     let opts = PackOptions {
         problem,
         out: args.out,
@@ -55,23 +75,188 @@ pub fn run(args: PackArgs) -> anyhow::Result<Status> {
         seed: args.seed,
         force: args.force,
         icpc_version: args.icpc_version.map(Into::into),
+        overwrite_edited: args.overwrite_edited,
+        write_limits: args.write_limits,
     };
     let progress = Progress::bar("packing", tests as u64, "tests");
     let written = pack::write_pack_report(&opts, &mut |done, _| progress.set_position(done as u64));
     progress.finish();
     let report = written?;
-    for line in report_lines(&report, &opts) {
+    let target = Target {
+        name: problem.name(),
+        layout: opts.layout,
+        out: &opts.out,
+        limits: problem.default_limits(),
+    };
+    for line in report_lines(&report, &target) {
         eprintln!("duipai: {line}");
     }
     eprintln!("duipai: {}", coverage_line(&report, &opts));
+    wrote_line(&report, tests, &opts.out);
+    Ok(Status::Success)
+}
+
+/// `wrote 62 files (30 tests) and manifest.txt to DIR`.
+fn wrote_line(report: &PackReport, tests: usize, out: &Path) {
     eprintln!(
         "duipai: wrote {} files ({}) and {} to {}",
         report.files.len(),
         crate::text::plural(tests as u64, "test"),
         pack::MANIFEST,
-        opts.out.display()
+        out.display()
     );
+}
+
+/// The manifest names a plan by its file name only, so that the same plan packs to the same
+/// bytes wherever it is kept.
+fn plan_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// The flags of a problem of one's own are refused for a game, which has its own programs.
+fn refuse_own_flags(args: &PackArgs, game: &dyn crate::problem::Problem) -> anyhow::Result<()> {
+    let own = &args.own;
+    let given = [
+        ("--generator", own.generators.is_set()),
+        ("--validator", own.validator.is_some()),
+        ("--reference", own.reference.is_some()),
+        ("--checker", own.checker.checker.is_some()),
+        ("--interactor", own.checker.interactor.is_some()),
+        ("--invalid", args.invalid.is_some()),
+    ];
+    if let Some((flag, _)) = given.iter().find(|(_, set)| *set) {
+        anyhow::bail!(
+            "{flag} is for problems of your own; {game} has its own programs (a duipai.toml here \
+             may have set it: pack {game} from another folder, or give --config)"
+        );
+    }
+    Ok(())
+}
+
+/// The pack of a problem of one's own, from its plan.
+fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
+    let problem = own::problem(&args.problem, &Parts::of(&args.own))?;
+    let parsed = own_plan(&problem, args.plan.as_deref())?;
+    if problem.validator.is_none() {
+        eprintln!(
+            "duipai: warning: {} has no validator: the inputs are not checked (set `validator = \
+             \"validator.cpp\"` in duipai.toml)",
+            crate::text::quote(&problem.name)
+        );
+    }
+    let folder = config
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let runner = crate::judge::ProcessRunner { rerun: false };
+    let tests = parsed.lines.len();
+    let opts = OwnPackOptions {
+        problem: &problem,
+        runner: &runner,
+        out: args.out.clone(),
+        plan: parsed,
+        layout: args.layout.into(),
+        seed: args.seed,
+        force: args.force,
+        overwrite_edited: args.overwrite_edited,
+        write_limits: args.write_limits,
+        icpc_version: args.icpc_version.map(Into::into),
+        invalid: args.invalid.clone(),
+        folder,
+        jobs: jobs(args.jobs),
+    };
+    let progress = Progress::counter("packing");
+    let written =
+        pack::own::write_own_pack(&opts, &mut |stage| progress.message(stage.to_string()));
+    progress.finish();
+    let report = written?;
+    for warning in &report.warnings {
+        eprintln!("duipai: warning: {warning}");
+    }
+    let target = Target {
+        name: &problem.name,
+        layout: opts.layout,
+        out: &opts.out,
+        limits: (
+            problem.limits.cpu.as_millis() as u64,
+            problem.limits.memory_bytes >> 20,
+        ),
+    };
+    for line in report_lines(&report.report, &target) {
+        eprintln!("duipai: {line}");
+    }
+    eprintln!("duipai: {}", own_coverage_line(&report, &problem));
+    wrote_line(&report.report, tests, &opts.out);
     Ok(Status::Success)
+}
+
+/// The plan of a problem of one's own: `path`, else `PROBLEM.plan` here; parsed, every line
+/// checked.
+pub fn own_plan(
+    problem: &crate::own::OwnProblem,
+    path: Option<&Path>,
+) -> anyhow::Result<own_plan::OwnPlan> {
+    let plan_path = match path {
+        Some(path) => path.to_path_buf(),
+        None => {
+            let default = PathBuf::from(format!("{}.plan", problem.name));
+            if !default.is_file() {
+                anyhow::bail!(
+                    "{} is a problem of your own: give its plan, --plan FILE (or `plan = \
+                     \"tests.plan\"` in duipai.toml); without one, duipai looks for {} here",
+                    crate::text::quote(&problem.name),
+                    default.display()
+                );
+            }
+            default
+        }
+    };
+    let text = std::fs::read_to_string(&plan_path)
+        .with_context(|| format!("reading the plan {}", plan_path.display()))?;
+    let named: Vec<&str> = problem
+        .generators
+        .named
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let context = own_plan::PlanContext {
+        problem: &problem.name,
+        generators: &named,
+        has_default: problem.generators.default.is_some(),
+        base: plan_path.parent().unwrap_or(Path::new("")),
+    };
+    own_plan::parse_own_plan(&plan_name(&plan_path), &text, &context).map_err(|mut e| {
+        e.file = plan_path.display().to_string();
+        e.into()
+    })
+}
+
+/// What the tests reached of the bounds a testlib validator names; another validator cannot
+/// say.
+fn own_coverage_line(report: &OwnPackReport, problem: &crate::own::OwnProblem) -> String {
+    let Some(overview) = &report.overview else {
+        return match &problem.validator {
+            Some(_) => "which bounds the tests reach is not known: the validator is not a \
+                        testlib one, whose test overview log would say"
+                .to_string(),
+            None => "which bounds the tests reach is not known: there is no validator".to_string(),
+        };
+    };
+    let missed = overview.missed();
+    if missed.is_empty() {
+        let names: Vec<&str> = overview.hits.keys().map(String::as_str).collect();
+        return format!(
+            "the tests reach both ends of every bound the validator names: {}",
+            names.join(", ")
+        );
+    }
+    format!(
+        "BOUND NOT REACHED by the tests: {} (duipai validate --coverage shows every bound)",
+        missed.join(", ")
+    )
 }
 
 /// One line: the range of every bound when the tests reach both its ends, else the ends no
@@ -111,11 +296,11 @@ fn icpc_version_line(version: IcpcVersion) -> String {
 }
 
 /// What the pack did besides writing its own files, a line each, and the ICPC format version.
-fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
+fn report_lines(report: &PackReport, opts: &Target) -> Vec<String> {
     let mut lines = other_files_lines(report, opts);
     if let Some(version) = report.icpc_version {
         lines.push(icpc_version_line(version));
-        lines.extend(folder_name_note(version, &opts.out));
+        lines.extend(folder_name_note(version, opts.out));
     }
     if !report.setter_kept.is_empty() {
         lines.push(format!(
@@ -130,14 +315,26 @@ fn report_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
         ));
     }
     lines.extend(yaml_line(report.yaml.as_ref(), opts));
+    lines.extend(kept_limits_line(&report.yaml_kept));
     lines
+}
+
+/// The limits `problem.yaml` keeps though duipai's differ, and how to replace them.
+pub fn kept_limits_line(kept: &[String]) -> Option<String> {
+    (!kept.is_empty()).then(|| {
+        format!(
+            "{}: kept {} (limits already there are the setter's; --write-limits replaces them)",
+            pack::PROBLEM_YAML,
+            kept.join(", ")
+        )
+    })
 }
 
 /// What became of the files already in the output folder: the previous pack's, those no pack
 /// lists, and the other packs'.
-fn other_files_lines(report: &PackReport, opts: &PackOptions) -> Vec<String> {
+fn other_files_lines(report: &PackReport, opts: &Target) -> Vec<String> {
     let files = |n: usize| crate::text::plural(n as u64, "file");
-    let pack_name = describe_pack(opts.problem.name(), pack::layout_name(opts.layout));
+    let pack_name = describe_pack(opts.name, pack::layout_name(opts.layout));
     let mut lines = Vec::new();
     if !report.removed.is_empty() {
         lines.push(format!(
@@ -187,7 +384,7 @@ fn folder_name_note(version: IcpcVersion, out: &std::path::Path) -> Option<Strin
 }
 
 /// What became of the setter's `problem.yaml`, when there was one to merge into.
-fn yaml_line(yaml: Option<&YamlOutcome>, opts: &PackOptions) -> Option<String> {
+fn yaml_line(yaml: Option<&YamlOutcome>, opts: &Target) -> Option<String> {
     match yaml {
         Some(YamlOutcome::Updated(changes)) => Some(format!(
             "{}: {}; every other key and comment kept",
@@ -195,7 +392,7 @@ fn yaml_line(yaml: Option<&YamlOutcome>, opts: &PackOptions) -> Option<String> {
             changes.join(", ")
         )),
         Some(YamlOutcome::LeftAlone(why)) => {
-            let (time_ms, memory_mib) = opts.problem.default_limits();
+            let (time_ms, memory_mib) = opts.limits;
             Some(format!(
                 "warning: {} left as it is ({why}); its limits should be time_limit: {} and \
                  memory: {memory_mib}",

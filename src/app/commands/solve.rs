@@ -24,9 +24,15 @@ pub fn read_input(input: Option<&Path>) -> anyhow::Result<(Vec<u8>, String)> {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
-    let bounds = args.bounds.resolve(args.problem)?;
+    let Some(problem) = crate::problem::by_name(&args.problem) else {
+        return own(&args);
+    };
+    if args.reference.is_some() {
+        anyhow::bail!("--reference is for problems of your own; {problem} has a solver of its own");
+    }
+    let bounds = args.bounds.resolve(problem)?;
     let (bytes, name) = read_input(args.input.as_deref())?;
-    let instance = match args.problem.parse(&bytes, &bounds) {
+    let instance = match problem.parse(&bytes, &bounds) {
         Ok(instance) => instance,
         Err(e) => {
             eprintln!("{name}:{}:{}: {}", e.line, e.column, e.message);
@@ -44,5 +50,37 @@ pub fn run(args: SolveArgs) -> anyhow::Result<Status> {
             .with_context(|| format!("cannot solve {name}"))?;
         out.text(ui::explanation(&explanations_text(&explanations, None)));
     }
+    Ok(Status::Success)
+}
+
+/// The reference's answer for a problem of one's own, as it prints it.
+fn own(args: &SolveArgs) -> anyhow::Result<Status> {
+    if args.explain || args.bounds.is_set() {
+        anyhow::bail!(
+            "--explain and the --bound-* flags are for the built-in games; {} is a problem of \
+             your own",
+            crate::text::quote(&args.problem)
+        );
+    }
+    let Some(reference) = &args.reference else {
+        return Err(crate::app::own::missing(
+            &args.problem,
+            "reference",
+            "sol.cpp",
+        ));
+    };
+    let parts = crate::app::own::Parts {
+        reference: Some(reference),
+        compilers: &args.compilers,
+        ..Default::default()
+    };
+    let problem = crate::app::own::problem(&args.problem, &parts)?;
+    let (bytes, _) = read_input(args.input.as_deref())?;
+    let runner = crate::judge::ProcessRunner { rerun: false };
+    let answer = problem.answer(&runner, &bytes)?;
+    let mut out = std::io::stdout().lock();
+    std::io::Write::write_all(&mut out, &answer)
+        .and_then(|()| std::io::Write::flush(&mut out))
+        .context("writing the answer to stdout")?;
     Ok(Status::Success)
 }

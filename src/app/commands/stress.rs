@@ -551,11 +551,26 @@ fn oracle(
     })
 }
 
+/// The generator `--generator` names: a `--named-generator`'s command, or the command given.
+fn generator_command(
+    args: &StressArgs,
+    given: &crate::app::args::CommandWords,
+) -> Vec<std::ffi::OsString> {
+    let named = match given.0.as_slice() {
+        [one] => args
+            .named_generators
+            .iter()
+            .find(|g| one.to_str() == Some(g.name.as_str())),
+        _ => None,
+    };
+    named.map_or_else(|| given.0.clone(), |g| g.command.0.clone())
+}
+
 /// The engine's configuration from the command line.
 fn config(args: &StressArgs) -> anyhow::Result<Config> {
     let known = problem::by_name(&args.problem);
     let source = match (&args.generator, known) {
-        (Some(command), _) => Source::External(command.0.clone()),
+        (Some(command), _) => Source::External(generator_command(args, command)),
         (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
         (None, None) => bail!(
             "duipai does not know the problem {}{} (it knows {}): give --generator and \

@@ -98,6 +98,9 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         &limits,
     )?;
     let cases = collect(args, &runner, &limits, jobs)?;
+    if args.validate {
+        validate_all(args, &cases, jobs)?;
+    }
 
     out.line(format!(
         "testing {} on {} from {} ({} worker{})",
@@ -274,9 +277,18 @@ fn collect(
         let near = crate::text::closest(problem, crate::problem::names(), 2)
             .map(|game| format!("; did you mean {game}?"))
             .unwrap_or_default();
+        let inputs = match (&args.validator, args.validate) {
+            (Some(validator), true) => {
+                format!(
+                    "inputs are checked by the validator {}",
+                    program_name(&validator.0)
+                )
+            }
+            _ => "inputs are not checked (--validate checks them)".to_string(),
+        };
         eprintln!(
-            "duipai: note: {} is not a problem duipai knows ({}){near}: inputs are not \
-             checked, and outputs are {how}",
+            "duipai: note: {} is not a problem duipai knows ({}){near}: {inputs}, and outputs \
+             are {how}",
             crate::text::quote(problem),
             crate::problem::names().join(", ")
         );
@@ -289,4 +301,65 @@ fn collect(
         );
     }
     Ok(collected.cases)
+}
+
+/// `--validate`: every input checked by the validator of a problem of one's own before any
+/// case is judged; an invalid one is an error naming it and the validator's message.
+fn validate_all(args: &TestArgs, cases: &[suite::StoredCase], jobs: usize) -> anyhow::Result<()> {
+    if let Some(game) = crate::problem::by_name(&args.problem) {
+        if args.validator.is_some() {
+            bail!("--validator is for problems of your own; {game} has a validator of its own");
+        }
+        // A game's inputs were checked as they were read.
+        return Ok(());
+    }
+    let Some(validator) = &args.validator else {
+        return Err(crate::app::own::missing(
+            &args.problem,
+            "validator",
+            "validator.cpp",
+        ));
+    };
+    let parts = crate::app::own::Parts {
+        validator: Some(validator),
+        compilers: &args.judging.compilers,
+        ..Default::default()
+    };
+    let problem = crate::app::own::problem(&args.problem, &parts)?;
+    problem
+        .validator
+        .as_ref()
+        .map(|v| v.command())
+        .transpose()?;
+    let runner = crate::judge::ProcessRunner { rerun: false };
+    let mut results: Vec<Option<anyhow::Result<Option<crate::own::Validity>>>> =
+        cases.iter().map(|_| None).collect();
+    crate::pool::run_indexed(
+        jobs,
+        cases.len() as u64,
+        |i| Some(problem.validate(&runner, &cases[i as usize].input)),
+        |_| true,
+        |i, result| results[i as usize] = Some(result),
+        || {},
+    );
+    let mut invalid = Vec::new();
+    for (case, result) in cases.iter().zip(results) {
+        if let Some(Some(crate::own::Validity::Invalid(message))) = result.transpose()? {
+            invalid.push(format!("{}: {message}", case.name));
+        }
+    }
+    if !invalid.is_empty() {
+        bail!(
+            "{} of {} {} not valid; nothing was judged:\n{}",
+            invalid.len(),
+            plural(cases.len() as u64, "input"),
+            if invalid.len() == 1 { "is" } else { "are" },
+            invalid.join("\n")
+        );
+    }
+    eprintln!(
+        "duipai: the validator accepts all {}",
+        plural(cases.len() as u64, "input")
+    );
+    Ok(())
 }

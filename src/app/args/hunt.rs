@@ -1,0 +1,47 @@
+//! `duipai hunt`: a test for a submission the plan's tests miss.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::own::OwnArgs;
+use super::stress::{DEFAULT_SAVE_DIR, parse_seconds};
+use super::values::{parse_jobs, parse_problem_name};
+
+#[derive(Debug, Args)]
+pub struct HuntArgs {
+    /// The submission: a program or a source file, usually in submissions/wrong_answer/ or
+    /// submissions/time_limit_exceeded/ (which makes the hunt one for a slow input).
+    pub submission: PathBuf,
+    /// Add the test found to the plan, as a hand-made test (`copy hunt/NAME.in`) with a
+    /// comment saying which submission it catches.
+    #[arg(long)]
+    pub add: bool,
+    /// Hunt for the input the submission is slowest on, whatever its folder.
+    #[arg(long)]
+    pub slow: bool,
+    /// The problem's name (a problem of your own; duipai.toml's `problem`).
+    #[arg(long, value_parser = parse_problem_name)]
+    pub problem: Option<String>,
+    /// The plan whose generator lines the hunt runs with new seeds (default: PROBLEM.plan).
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// How long the search may take.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60")]
+    pub time: Duration,
+    /// The first new seed each generator line is run with.
+    #[arg(long, default_value_t = 1_000_001)]
+    pub seed: u64,
+    /// Where the failing case is saved.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
+    pub save: PathBuf,
+    /// Most seconds spent minimizing a failing case.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    pub shrink_time: Duration,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub own: OwnArgs,
+}

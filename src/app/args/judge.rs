@@ -1,0 +1,51 @@
+//! `duipai judge`: every submission of a folder's `submissions/<expected>/` on every test,
+//! checked against what its folder expects, with the time limit the ICPC format derives.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::own::OwnArgs;
+use super::stress::parse_seconds;
+use super::values::{parse_jobs, parse_problem_name};
+
+#[derive(Debug, Args)]
+pub struct JudgeArgs {
+    /// The folder holding submissions/: an ICPC package (its tests in data/), or a problem's
+    /// folder (its tests those of --tests, or of its plan). Default: here.
+    pub dir: Option<PathBuf>,
+    /// The problem's name (a problem of your own; duipai.toml's `problem`).
+    #[arg(long, value_parser = parse_problem_name)]
+    pub problem: Option<String>,
+    /// The tests: a folder of `*.in` files with their `.ans`. Default: the package's data/,
+    /// else the tests of the plan, made as `pack` makes them.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+    /// The plan whose tests are judged when there is no data/ and no --tests (default:
+    /// PROBLEM.plan).
+    #[arg(long, value_name = "FILE")]
+    pub plan: Option<PathBuf>,
+    /// Parallel workers (default: the number of cores).
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
+    /// Print the whole matrix as one JSON object on stdout (human text goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Write a JUnit XML report to FILE: a test case a submission, and one for the time limit.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write a self-contained HTML page to FILE: the matrix, and every run's time drawn
+    /// against the time limit.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write the time limit the format's rule derives into DIR/problem.yaml (a limit it has
+    /// is replaced).
+    #[arg(long)]
+    pub write_time_limit: bool,
+    /// The CPU time a run may take while the limit is being derived (when none is given).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10")]
+    pub measure_cap: Duration,
+    #[command(flatten)]
+    pub own: OwnArgs,
+}

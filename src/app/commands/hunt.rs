@@ -1,0 +1,264 @@
+//! `duipai hunt SUBMISSION [--add]`: for a submission the plan's tests miss, a test that
+//! catches it. A wrong one is stressed with the plan's generator lines and new seeds, the
+//! failure minimized; a slow one (in `time_limit_exceeded/`, or `--slow`) gets the input it is
+//! slowest on. With `--add` the test goes into the plan as a hand-made one.
+
+use std::path::{Path, PathBuf};
+
+use crate::app::args::HuntArgs;
+use crate::app::exit::Status;
+use crate::app::own::{self, Parts};
+use crate::app::ui::{Human, jobs};
+use crate::app::{interrupt, programs};
+use crate::hunt::slow::{self, Timed};
+use crate::hunt::{self, Hunt, WrongHunt};
+use crate::judge::ProcessRunner;
+use crate::text::program_name;
+
+pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
+    interrupt::install();
+    let name = match &args.problem {
+        Some(name) => name.clone(),
+        None => anyhow::bail!(
+            "hunt needs the problem of your own it works on: run it in the problem's folder \
+             (its duipai.toml names it), or give --problem NAME with its generators and reference"
+        ),
+    };
+    let problem = own::problem(&name, &Parts::of(&args.own))?;
+    let plan = super::pack::own_plan(&problem, args.plan.as_deref())?;
+    let plan_path = args
+        .plan
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{name}.plan")));
+    let typed = vec![args.submission.clone().into_os_string()];
+    let program = programs::ready(&typed, &args.own.compilers, "submission")?;
+    let submission = shown(&args.submission);
+    let mut scratch = Vec::new();
+    let decider =
+        super::judge::decider_of(&problem, &args.own.compilers, Path::new("."), &mut scratch)?;
+    let runner = ProcessRunner::default();
+    let out = Human::new(false);
+    let hunt = Hunt {
+        problem: &problem,
+        plan: &plan,
+        program,
+        submission: submission.clone(),
+        runner: &runner,
+        decider: &decider,
+        jobs: jobs(args.jobs),
+        time: args.time,
+        first_seed: args.seed,
+        save_dir: args.save.clone(),
+        shrink_time: args.shrink_time,
+    };
+    let slow = args.slow || in_folder(&args.submission, "time_limit_exceeded");
+    let found = if slow {
+        hunt_slow(&args, &hunt, &out)?
+    } else {
+        hunt_wrong(&args, &hunt, &out)?
+    };
+    let Some(Found {
+        input,
+        stem,
+        comment,
+        caught,
+    }) = found
+    else {
+        return Ok(Status::Failure);
+    };
+    if args.add {
+        let (file, line) = hunt::add_to_plan(&plan_path, &plan, &stem, &input, &comment)?;
+        out.line(format!(
+            "added to {}: {line}\nsaved the input as {}",
+            plan_path.display(),
+            file.display()
+        ));
+    } else {
+        out.line("(--add puts it in the plan as a hand-made test)");
+    }
+    Ok(if caught {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}
+
+/// A test the hunt found: the input, a file stem, the plan line's comment, and whether the
+/// submission fails it (a slow one may only be slower).
+struct Found {
+    input: Vec<u8>,
+    stem: String,
+    comment: String,
+    caught: bool,
+}
+
+/// The submission as messages name it: `wrong_answer/int_sums.cpp` under `submissions/`,
+/// else its path.
+fn shown(path: &Path) -> String {
+    let parts: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    match parts.iter().position(|p| p == "submissions") {
+        Some(at) if at + 1 < parts.len() => parts[at + 1..].join("/"),
+        _ => path.display().to_string(),
+    }
+}
+
+/// Whether the submission lies in a folder named `folder`.
+fn in_folder(path: &Path, folder: &str) -> bool {
+    path.parent()
+        .and_then(Path::file_name)
+        .is_some_and(|f| f == folder)
+}
+
+/// A file name for the test found: the submission's stem.
+fn stem_of(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "hunt".to_string());
+    stem.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The hunt for a wrong submission: the case it fails, if one is found.
+fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option<Found>> {
+    out.line(format!(
+        "hunting a test that {} fails, with the generators of {} and new seeds from {} (at \
+         most {:.0} s)",
+        hunt.submission,
+        hunt.plan.name,
+        args.seed,
+        args.time.as_secs_f64()
+    ));
+    let found = hunt::hunt_wrong(hunt, &mut |line, first| {
+        out.line(format!(
+            "  line {}: {} with seeds from {first}",
+            line.line, line.text
+        ));
+    })?;
+    match found {
+        WrongHunt::Missed { cases } => {
+            out.line(format!(
+                "no test failed in {} ({:.0} s): the submission passes what the plan's \
+                 generators make; try other arguments, or more --time",
+                crate::text::plural(cases, "case"),
+                args.time.as_secs_f64()
+            ));
+            Ok(None)
+        }
+        WrongHunt::Caught(caught) => {
+            out.line(format!(
+                "caught: {} {} on a case of line {} ({}), seed {}, after {}",
+                caught.verdict.code(),
+                caught.detail,
+                caught.line,
+                caught.text,
+                caught.seed,
+                crate::text::plural(caught.cases, "case")
+            ));
+            out.line(format!(
+                "minimized case ({}): {}",
+                crate::text::plural(caught.input.len() as u64, "byte"),
+                caught.input_path.display()
+            ));
+            out.text(indent(&caught.input));
+            let comment = format!(
+                "catches {} ({}), found by duipai hunt from line {} with seed {}",
+                hunt.submission,
+                caught.verdict.code(),
+                caught.line,
+                caught.seed
+            );
+            Ok(Some(Found {
+                input: caught.input.clone(),
+                stem: stem_of(&args.submission),
+                comment,
+                caught: true,
+            }))
+        }
+    }
+}
+
+/// The hunt for a slow submission: the slowest input found, when it is slower than the
+/// plan's tests; caught when the submission times out on it.
+fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option<Found>> {
+    let limit = hunt.problem.limits.cpu;
+    let cap = limit.mul_f64(crate::submissions::Multipliers::default().time_limit_to_tle * 1.05);
+    out.line(format!(
+        "hunting the input {} is slowest on (time limit {:.3} s, runs stopped at {:.3} s), \
+         with the generators of {} and new seeds, then mutations (at most {:.0} s)",
+        hunt.submission,
+        limit.as_secs_f64(),
+        cap.as_secs_f64(),
+        hunt.plan.name,
+        args.time.as_secs_f64()
+    ));
+    let found = slow::hunt_slow(hunt, cap, &mut |timed| {
+        out.line(format!("  {}: {}", cpu(timed), timed.origin));
+    })?;
+    let baseline = found.baseline.as_ref().map(cpu).unwrap_or_default();
+    out.line(format!(
+        "the plan's tests: slowest {baseline}; the slowest input found: {} ({}), in {}",
+        cpu(&found.slowest),
+        found.slowest.origin,
+        crate::text::plural(found.runs as u64, "run")
+    ));
+    let new = found
+        .baseline
+        .as_ref()
+        .is_none_or(|b| found.slowest.cpu > b.cpu && !found.slowest.origin.starts_with("the plan"));
+    if !new {
+        out.line("no input slower than the plan's own tests was found");
+        return Ok(None);
+    }
+    let over = found.slowest.stopped || found.slowest.cpu > limit;
+    out.line(if over {
+        format!(
+            "{} times out on it: TLE (limit {:.3} s)",
+            program_name(&hunt.program),
+            limit.as_secs_f64()
+        )
+    } else {
+        format!(
+            "it stays within the time limit {:.3} s: no input the generators and mutations \
+             reach makes it time out",
+            limit.as_secs_f64()
+        )
+    });
+    let comment = format!(
+        "the slowest input found for {} by duipai hunt: {}",
+        hunt.submission,
+        cpu(&found.slowest)
+    );
+    Ok(Some(Found {
+        input: found.slowest.input.clone(),
+        stem: format!("{}-slowest", stem_of(&args.submission)),
+        comment,
+        caught: over,
+    }))
+}
+
+/// `1.234 s CPU`, `at least 1.575 s CPU` for a run stopped at the cap.
+fn cpu(timed: &Timed) -> String {
+    let at_least = if timed.stopped { "at least " } else { "" };
+    format!("{at_least}{:.3} s CPU", timed.cpu.as_secs_f64())
+}
+
+/// The first lines of an input, indented.
+fn indent(input: &[u8]) -> String {
+    let text = String::from_utf8_lossy(input);
+    let mut shown: String = text.lines().take(8).map(|l| format!("    {l}\n")).collect();
+    if text.lines().count() > 8 {
+        shown.push_str("    ...\n");
+    }
+    shown
+}

@@ -1,0 +1,422 @@
+//! What `duipai judge` shows of the matrix of submissions and tests: a short table for
+//! people, one JSON object for scripts, a JUnit report (a test case a submission), and a
+//! self-contained HTML page with every run's time drawn against the limit.
+
+use std::fmt::Write;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::junit::{JunitCase, JunitFailure};
+use crate::submissions::limit::{TimeLimit, show};
+use crate::submissions::{Cell, Expected, Judged, Outcome, Row, seconds};
+
+/// The human table: a line a submission with what it expects, what it got, its slowest run
+/// and a letter a test (`.` AC, `W`, `T`, `R`), then the failures and the time limit.
+pub fn table(judged: &Judged) -> String {
+    let width = judged
+        .rows
+        .iter()
+        .map(|r| r.submission.name.chars().count())
+        .max()
+        .unwrap_or(10)
+        .max(10);
+    let mut out = format!(
+        "{:<width$}  {:<8}  {:<16}  {:>9}  tests\n",
+        "submission", "expected", "got", "slowest"
+    );
+    for row in &judged.rows {
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<8}  {:<16}  {:>9}  {}{}",
+            row.submission.name,
+            expected_code(row.submission.expected),
+            got(row),
+            slowest(row),
+            letters(row),
+            if row.check.is_ok() {
+                ""
+            } else {
+                "  <- not as expected"
+            }
+        );
+    }
+    out
+}
+
+/// The folder's verdict in the table: `AC`, `WA`, `TLE`, `RTE`, `rejected`, `brute`.
+fn expected_code(expected: Expected) -> &'static str {
+    match expected {
+        Expected::Accepted => "AC",
+        Expected::WrongAnswer => "WA",
+        Expected::TimeLimitExceeded => "TLE",
+        Expected::RunTimeError => "RTE",
+        Expected::Rejected => "rejected",
+        Expected::BruteForce => "brute",
+    }
+}
+
+/// What a submission got: `AC`, `WA on 3`, `TLE on 1, WA on 2`, `compile error`.
+pub fn got(row: &Row) -> String {
+    if row.broken.is_some() {
+        return "not prepared".to_string();
+    }
+    let mut counts: Vec<(Outcome, usize)> = Vec::new();
+    for cell in &row.cells {
+        match counts.iter_mut().find(|(o, _)| *o == cell.outcome) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((cell.outcome, 1)),
+        }
+    }
+    let failing: Vec<String> = counts
+        .iter()
+        .filter(|(o, _)| *o != Outcome::AC)
+        .map(|(o, n)| format!("{} on {n}", o.code()))
+        .collect();
+    if failing.is_empty() {
+        "AC".to_string()
+    } else {
+        failing.join(", ")
+    }
+}
+
+/// The slowest run's CPU time, `≥` when the cap stopped it.
+fn slowest(row: &Row) -> String {
+    match row.slowest() {
+        Some((time, at)) if row.cells[at].stopped => format!(">={:.2} s", time.as_secs_f64()),
+        Some((time, _)) => seconds(time),
+        None => "-".to_string(),
+    }
+}
+
+fn letters(row: &Row) -> String {
+    row.cells.iter().map(|c| c.outcome.letter()).collect()
+}
+
+/// The lines under the table: each submission not as expected and why, with its first
+/// failing test.
+pub fn failures(judged: &Judged) -> Vec<String> {
+    let mut lines = Vec::new();
+    for row in &judged.rows {
+        let Err(why) = &row.check else { continue };
+        let first = row
+            .cells
+            .iter()
+            .zip(&judged.tests)
+            .find(|(c, _)| c.outcome != Outcome::AC)
+            .map(|(c, test)| format!("; first on {test}: {} {}", c.verdict.code(), c.detail))
+            .unwrap_or_default();
+        lines.push(format!("{}: {why}{first}", row.submission.name));
+    }
+    lines
+}
+
+/// The time limit in force and what the format's rule says of it.
+pub fn limit_lines(limit: &TimeLimit) -> Vec<String> {
+    let m = &limit.multipliers;
+    let mut lines = vec![format!(
+        "time limit {} ({})",
+        show(limit.in_force),
+        limit.source
+    )];
+    if let (Some(derived), Some(lower)) = (limit.derived, &limit.lower) {
+        lines.push(format!(
+            "the format's rule gives {}: the slowest run that may not time out, {:.3} s \
+             ({} on {}), × ac_to_time_limit {} = {:.3} s, rounded up to a multiple of {} s",
+            show(derived),
+            lower.time.as_secs_f64(),
+            lower.submission,
+            lower.test,
+            m.ac_to_time_limit,
+            lower.time.as_secs_f64() * m.ac_to_time_limit,
+            m.resolution
+        ));
+    }
+    if let Some(upper) = &limit.upper {
+        lines.push(format!(
+            "the fastest time-limit-exceeded submission, {}, runs {}{:.3} s on {} (the limit × \
+             time_limit_to_tle {} is {:.3} s)",
+            upper.submission,
+            if upper.at_least { "at least " } else { "" },
+            upper.time.as_secs_f64(),
+            upper.test,
+            m.time_limit_to_tle,
+            limit.in_force.as_secs_f64() * m.time_limit_to_tle
+        ));
+    }
+    lines.extend(
+        limit
+            .violations()
+            .into_iter()
+            .map(|v| format!("the limit breaks the format's rule: {v}")),
+    );
+    lines
+}
+
+/// The JSON summary of a judge run.
+#[derive(Serialize)]
+pub struct JudgeSummary<'a> {
+    pub status: &'static str,
+    pub tests: &'a [String],
+    pub time_limit_ms: u64,
+    pub time_limit_source: &'a str,
+    pub derived_time_limit_ms: Option<u64>,
+    /// The slowest run of the submissions that may not time out.
+    pub lower_bound: Option<BoundJson<'a>>,
+    /// The fastest slowest-run of the time-limit-exceeded submissions.
+    pub upper_bound: Option<BoundJson<'a>>,
+    pub multipliers: crate::submissions::Multipliers,
+    /// Where the limit in force breaks the format's rule.
+    pub violations: Vec<String>,
+    pub submissions: Vec<SubmissionJson<'a>>,
+    pub elapsed_ms: u64,
+}
+
+/// A run that bounds the time limit, in the JSON summary.
+#[derive(Serialize)]
+pub struct BoundJson<'a> {
+    pub submission: &'a str,
+    pub test: &'a str,
+    pub cpu_ms: u64,
+    /// Stopped at the measuring cap: it runs at least that long.
+    pub at_least: bool,
+}
+
+fn bound_json(bound: &crate::submissions::limit::Bound) -> BoundJson<'_> {
+    BoundJson {
+        submission: &bound.submission,
+        test: &bound.test,
+        cpu_ms: bound.time.as_millis() as u64,
+        at_least: bound.at_least,
+    }
+}
+
+/// One submission in the JSON summary.
+#[derive(Serialize)]
+pub struct SubmissionJson<'a> {
+    pub name: &'a str,
+    pub expected: Expected,
+    pub ok: bool,
+    /// What it got instead of what its folder expects.
+    pub problem: Option<&'a str>,
+    pub results: Vec<CellJson<'a>>,
+}
+
+/// One run in the JSON summary.
+#[derive(Serialize)]
+pub struct CellJson<'a> {
+    pub test: &'a str,
+    pub verdict: Outcome,
+    pub detail: &'a str,
+    pub cpu_ms: u64,
+    pub wall_ms: u64,
+    pub stopped: bool,
+}
+
+/// The summary as one JSON object.
+pub fn json(judged: &Judged, elapsed: Duration) -> JudgeSummary<'_> {
+    let limit = &judged.limit;
+    JudgeSummary {
+        status: if judged.ok() { "ok" } else { "failed" },
+        tests: &judged.tests,
+        time_limit_ms: limit.in_force.as_millis() as u64,
+        time_limit_source: &limit.source,
+        derived_time_limit_ms: limit.derived.map(|d| d.as_millis() as u64),
+        lower_bound: limit.lower.as_ref().map(bound_json),
+        upper_bound: limit.upper.as_ref().map(bound_json),
+        multipliers: limit.multipliers,
+        violations: limit.violations(),
+        submissions: judged
+            .rows
+            .iter()
+            .map(|row| SubmissionJson {
+                name: &row.submission.name,
+                expected: row.submission.expected,
+                ok: row.check.is_ok(),
+                problem: row.check.as_ref().err().map(String::as_str),
+                results: row
+                    .cells
+                    .iter()
+                    .zip(&judged.tests)
+                    .map(|(cell, test)| cell_json(cell, test))
+                    .collect(),
+            })
+            .collect(),
+        elapsed_ms: elapsed.as_millis() as u64,
+    }
+}
+
+fn cell_json<'a>(cell: &'a Cell, test: &'a str) -> CellJson<'a> {
+    CellJson {
+        test,
+        verdict: cell.outcome,
+        detail: &cell.detail,
+        cpu_ms: cell.cpu.as_millis() as u64,
+        wall_ms: cell.wall.as_millis() as u64,
+        stopped: cell.stopped,
+    }
+}
+
+/// The JUnit test cases: one a submission, failed when it did not get what its folder
+/// expects; and one for the time limit when it breaks the format's rule.
+pub fn junit_cases(judged: &Judged) -> Vec<JunitCase> {
+    let mut cases: Vec<JunitCase> = judged
+        .rows
+        .iter()
+        .map(|row| JunitCase {
+            name: row.submission.name.clone(),
+            time: row.cells.iter().map(|c| c.wall).sum(),
+            failure: row.check.as_ref().err().map(|why| JunitFailure {
+                error: false,
+                kind: got(row),
+                message: why.clone(),
+                description: row
+                    .cells
+                    .iter()
+                    .zip(&judged.tests)
+                    .map(|(c, t)| {
+                        format!(
+                            "{t}: {} {:.3} s {}\n",
+                            c.outcome.code(),
+                            c.cpu.as_secs_f64(),
+                            c.detail
+                        )
+                    })
+                    .collect(),
+            }),
+            system_out: letters(row),
+            system_err: String::new(),
+        })
+        .collect();
+    let broken = judged.limit.violations();
+    cases.push(JunitCase {
+        name: format!("time limit {}", show(judged.limit.in_force)),
+        failure: (!broken.is_empty()).then(|| JunitFailure {
+            error: false,
+            kind: "time limit".to_string(),
+            message: broken.join("; "),
+            description: String::new(),
+        }),
+        system_out: limit_lines(&judged.limit).join("\n"),
+        ..JunitCase::default()
+    });
+    cases
+}
+
+/// A self-contained HTML page: the matrix with a coloured cell a run, and each submission's
+/// times drawn against the time limit and the limit × time_limit_to_tle.
+pub fn html(judged: &Judged, title: &str) -> String {
+    let limit = &judged.limit;
+    let tle = limit.in_force.as_secs_f64() * limit.multipliers.time_limit_to_tle;
+    let longest = judged
+        .rows
+        .iter()
+        .flat_map(|r| r.cells.iter().map(|c| c.cpu.as_secs_f64()))
+        .fold(tle, f64::max)
+        .max(1e-3);
+    let mut page = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>{title}</title><style>{STYLE}</style></head><body>\n<h1>{title}</h1>\n"
+    );
+    let _ = writeln!(
+        page,
+        "<p>{}</p>",
+        limit_lines(limit)
+            .iter()
+            .map(|l| escape(l))
+            .collect::<Vec<_>>()
+            .join("<br>")
+    );
+    page.push_str("<table><tr><th>submission</th><th>expected</th><th>got</th>");
+    for test in &judged.tests {
+        let _ = write!(page, "<th class=\"test\">{}</th>", escape(test));
+    }
+    page.push_str("<th>times against the limit</th></tr>\n");
+    for row in &judged.rows {
+        let class = if row.check.is_ok() { "ok" } else { "bad" };
+        let _ = write!(
+            page,
+            "<tr class=\"{class}\"><td>{}</td><td>{}</td><td title=\"{}\">{}</td>",
+            escape(&row.submission.name),
+            expected_code(row.submission.expected),
+            escape(row.check.as_ref().err().map_or("", String::as_str)),
+            escape(&got(row))
+        );
+        for (cell, test) in row.cells.iter().zip(&judged.tests) {
+            let _ = write!(
+                page,
+                "<td class=\"{}\" title=\"{}: {} {:.3} s {}\">{}</td>",
+                cell.outcome.code(),
+                escape(test),
+                cell.outcome.code(),
+                cell.cpu.as_secs_f64(),
+                escape(&cell.detail),
+                cell.outcome.code()
+            );
+        }
+        let _ = writeln!(
+            page,
+            "<td>{}</td></tr>",
+            plot(row, limit.in_force.as_secs_f64(), tle, longest)
+        );
+    }
+    page.push_str("</table>\n</body></html>\n");
+    page
+}
+
+/// An SVG strip: a bar a test (its CPU time), a line at the limit and a dashed one at the
+/// limit × time_limit_to_tle.
+fn plot(row: &Row, limit: f64, tle: f64, longest: f64) -> String {
+    let (width, height) = (240.0, 40.0);
+    let bar = width / row.cells.len().max(1) as f64;
+    let y = |t: f64| height - (t / longest).min(1.0) * height;
+    let mut svg = format!(
+        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
+         xmlns=\"http://www.w3.org/2000/svg\">"
+    );
+    for (i, cell) in row.cells.iter().enumerate() {
+        let t = cell.cpu.as_secs_f64();
+        let _ = write!(
+            svg,
+            "<rect class=\"{}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
+            cell.outcome.code(),
+            i as f64 * bar,
+            y(t),
+            (bar - 1.0).max(1.0),
+            height - y(t)
+        );
+    }
+    let _ = write!(
+        svg,
+        "<line x1=\"0\" x2=\"{width}\" y1=\"{0:.1}\" y2=\"{0:.1}\" class=\"limit\"/>\
+         <line x1=\"0\" x2=\"{width}\" y1=\"{1:.1}\" y2=\"{1:.1}\" class=\"tle\"/></svg>",
+        y(limit),
+        y(tle)
+    );
+    svg
+}
+
+/// HTML text: `&`, `<`, `>` and quotes escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}\
+td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th.test{writing-mode:vertical-rl}\
+td.AC{background:#cfc}td.WA{background:#fcc}td.TLE{background:#ffc}td.RTE{background:#fcf}\
+tr.bad td:first-child{font-weight:bold;color:#b00}rect.AC{fill:#3a3}rect.WA{fill:#c33}\
+rect.TLE{fill:#cc3}rect.RTE{fill:#c3c}line.limit{stroke:#000}\
+line.tle{stroke:#000;stroke-dasharray:3 2}";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn html_is_escaped() {
+        assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+}

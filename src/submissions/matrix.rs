@@ -1,0 +1,318 @@
+//! Every submission on every test, in parallel: first those whose times bound the time limit
+//! from below (measured under a generous cap when the limit is to be derived), then the
+//! others under the limit in force times `time_limit_to_tle`, so that a time-limit-exceeded
+//! submission is known to run at least that long. Verdicts are judged by the limit in force.
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use super::limit::{Bound, Multipliers, TimeLimit};
+use super::{Outcome, Submission};
+use crate::judge::{Decider, Runner, Verdict, judge_case};
+use crate::run::{IoMode, Limits};
+use crate::suite::StoredCase;
+
+/// One submission on one test.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub outcome: Outcome,
+    /// duipai's own verdict (`PE`, `MLE`, ...), before the format's four.
+    pub verdict: Verdict,
+    pub detail: String,
+    pub cpu: Duration,
+    pub wall: Duration,
+    /// Stopped at the measuring cap: its CPU time is at least `cpu`.
+    pub stopped: bool,
+}
+
+/// One submission: whether it could be prepared, its cells, and whether it got what its
+/// folder expects.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub submission: Submission,
+    /// Why it could not be prepared (a compile error), if it could not.
+    pub broken: Option<String>,
+    pub cells: Vec<Cell>,
+    /// `Err` says what it got instead of what its folder expects.
+    pub check: Result<(), String>,
+}
+
+impl Row {
+    /// Its slowest run: the CPU time and the test's index.
+    pub fn slowest(&self) -> Option<(Duration, usize)> {
+        self.cells
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.cpu, i))
+            .max_by_key(|(cpu, _)| *cpu)
+    }
+}
+
+/// The whole matrix and the time limit.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    pub tests: Vec<String>,
+    pub rows: Vec<Row>,
+    pub limit: TimeLimit,
+}
+
+impl Judged {
+    /// Whether every submission got what its folder expects and the limit keeps the rule.
+    pub fn ok(&self) -> bool {
+        self.rows.iter().all(|r| r.check.is_ok()) && self.limit.violations().is_empty()
+    }
+}
+
+/// How the submissions are run.
+pub struct Setting<'a> {
+    pub runner: &'a dyn Runner,
+    pub decider: &'a Decider,
+    /// The program's limits but the CPU time (memory, output, processes).
+    pub limits: Limits,
+    pub io: &'a IoMode,
+    pub jobs: usize,
+    /// The time limit given (and where), if one is; else it is derived.
+    pub given: Option<(Duration, String)>,
+    pub multipliers: Multipliers,
+    /// The CPU cap of the runs that derive the limit.
+    pub measure_cap: Duration,
+}
+
+/// A submission ready to run (its command), or why it is not.
+pub type Prepared = (Submission, Result<Vec<OsString>, String>);
+
+/// Judges every prepared submission on every case; `on_progress(done, total)` after each run.
+pub fn judge_all(
+    cases: &[StoredCase],
+    submissions: Vec<Prepared>,
+    setting: &Setting,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<Judged> {
+    let total = submissions.iter().filter(|(_, p)| p.is_ok()).count() * cases.len();
+    let mut done = 0;
+    let mut cells: Vec<Option<Vec<Cell>>> = submissions.iter().map(|_| None).collect();
+    let lower: Vec<usize> = (0..submissions.len())
+        .filter(|&i| submissions[i].0.expected.bounds_below())
+        .collect();
+    let first_cap = setting
+        .given
+        .as_ref()
+        .map_or(setting.measure_cap, |(limit, _)| {
+            cap(*limit, &setting.multipliers)
+        });
+    run_rows(
+        cases,
+        &submissions,
+        &lower,
+        first_cap,
+        setting,
+        &mut cells,
+        &mut |_| {
+            done += 1;
+            on_progress(done, total);
+        },
+    )?;
+    let lower_bound = slowest_run(cases, &submissions, &cells, &lower, first_cap);
+    let derived = lower_bound
+        .as_ref()
+        .map(|b| setting.multipliers.derive(b.time));
+    let (in_force, source) = match (&setting.given, derived) {
+        (Some((limit, source)), _) => (*limit, source.clone()),
+        (None, Some(derived)) => (derived, "the format's rule".to_string()),
+        (None, None) => (
+            Duration::from_secs_f64(setting.multipliers.resolution),
+            "the format's resolution (no submission bounds it)".to_string(),
+        ),
+    };
+    let rest: Vec<usize> = (0..submissions.len())
+        .filter(|i| !lower.contains(i))
+        .collect();
+    let second_cap = cap(in_force, &setting.multipliers);
+    run_rows(
+        cases,
+        &submissions,
+        &rest,
+        second_cap,
+        setting,
+        &mut cells,
+        &mut |_| {
+            done += 1;
+            on_progress(done, total);
+        },
+    )?;
+    let upper = fastest_timeout(cases, &submissions, &cells, second_cap);
+    let rows = submissions
+        .into_iter()
+        .zip(cells)
+        .map(|((submission, prepared), cells)| finish_row(submission, prepared, cells, in_force))
+        .collect();
+    Ok(Judged {
+        tests: cases.iter().map(|c| c.name.clone()).collect(),
+        rows,
+        limit: TimeLimit {
+            in_force,
+            source,
+            derived,
+            lower: lower_bound,
+            upper,
+            multipliers: setting.multipliers,
+        },
+    })
+}
+
+/// The CPU cap that shows whether a run is over `limit × time_limit_to_tle`: a little more.
+fn cap(limit: Duration, multipliers: &Multipliers) -> Duration {
+    limit.mul_f64(multipliers.time_limit_to_tle * 1.05)
+}
+
+/// Runs the submissions `which` on every case under `cap`, in parallel; a harness error
+/// stops everything.
+fn run_rows(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    which: &[usize],
+    cap: Duration,
+    setting: &Setting,
+    cells: &mut [Option<Vec<Cell>>],
+    on_run: &mut dyn FnMut(usize),
+) -> anyhow::Result<()> {
+    let pairs: Vec<(usize, usize)> = which
+        .iter()
+        .filter(|&&s| submissions[s].1.is_ok())
+        .flat_map(|&s| (0..cases.len()).map(move |c| (s, c)))
+        .collect();
+    let limits = Limits {
+        cpu: cap,
+        wall: Limits::default_wall(cap),
+        ..setting.limits
+    };
+    let mut results: Vec<Option<anyhow::Result<Cell>>> = pairs.iter().map(|_| None).collect();
+    crate::pool::run_indexed(
+        setting.jobs,
+        pairs.len() as u64,
+        |i| {
+            let (s, c) = pairs[i as usize];
+            let Ok(program) = &submissions[s].1 else {
+                unreachable!("only prepared submissions run")
+            };
+            let case = &cases[c];
+            let judged = judge_case(
+                setting.runner,
+                program,
+                &case.input,
+                &case.expected,
+                &limits,
+                setting.io,
+                setting.decider,
+            )
+            .map(|outcome| Cell {
+                outcome: Outcome::of(outcome.verdict()),
+                verdict: outcome.verdict(),
+                detail: outcome.judgement.detail.clone(),
+                cpu: outcome.execution.cpu_time,
+                wall: outcome.execution.wall_time,
+                stopped: outcome.verdict() == Verdict::TimeLimitExceeded,
+            });
+            (!crate::run::cancelled()).then_some(judged)
+        },
+        |_| true,
+        |i, result| {
+            results[i as usize] = Some(result);
+            on_run(i as usize);
+        },
+        || {},
+    );
+    if crate::run::cancelled() {
+        anyhow::bail!("interrupted before every submission ran on every test");
+    }
+    for ((s, c), result) in pairs.into_iter().zip(results) {
+        let (name, test) = (&submissions[s].0.name, &cases[c].name);
+        let cell = result
+            .expect("every run delivered")
+            .map_err(|e| e.context(format!("running {name} on {test}")))?;
+        let row = cells[s].get_or_insert_with(Vec::new);
+        row.push(cell);
+    }
+    Ok(())
+}
+
+/// The slowest run of the submissions `which`: the lower bound of the time limit.
+fn slowest_run(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    cells: &[Option<Vec<Cell>>],
+    which: &[usize],
+    cap: Duration,
+) -> Option<Bound> {
+    which
+        .iter()
+        .filter_map(|&s| {
+            let row = cells[s].as_ref()?;
+            let (c, cell) = row.iter().enumerate().max_by_key(|(_, c)| c.cpu)?;
+            Some(Bound {
+                time: cell.cpu,
+                submission: submissions[s].0.name.clone(),
+                test: cases[c].name.clone(),
+                at_least: cell.stopped && cell.cpu >= cap,
+            })
+        })
+        .max_by_key(|b| b.time)
+}
+
+/// Of the time-limit-exceeded submissions, the one whose slowest run is fastest: the upper
+/// bound of the time limit.
+fn fastest_timeout(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    cells: &[Option<Vec<Cell>>],
+    cap: Duration,
+) -> Option<Bound> {
+    (0..submissions.len())
+        .filter(|&s| submissions[s].0.expected.bounds_above())
+        .filter_map(|s| {
+            let row = cells[s].as_ref()?;
+            let (c, cell) = row.iter().enumerate().max_by_key(|(_, c)| c.cpu)?;
+            Some(Bound {
+                time: cell.cpu,
+                submission: submissions[s].0.name.clone(),
+                test: cases[c].name.clone(),
+                at_least: cell.stopped || cell.cpu >= cap,
+            })
+        })
+        .min_by_key(|b| b.time)
+}
+
+/// A submission's row: its cells judged by the limit in force, and its check.
+fn finish_row(
+    submission: Submission,
+    prepared: Result<Vec<OsString>, String>,
+    cells: Option<Vec<Cell>>,
+    limit: Duration,
+) -> Row {
+    let broken = prepared.err();
+    let mut cells = cells.unwrap_or_default();
+    for cell in &mut cells {
+        if cell.cpu > limit && cell.outcome != Outcome::TLE {
+            cell.outcome = Outcome::TLE;
+            cell.verdict = Verdict::TimeLimitExceeded;
+            cell.detail = format!(
+                "CPU {:.3} s, over the limit {}",
+                cell.cpu.as_secs_f64(),
+                super::limit::show(limit)
+            );
+        }
+    }
+    let check = match &broken {
+        Some(why) => Err(format!("it could not be prepared: {why}")),
+        None => {
+            let outcomes: Vec<Outcome> = cells.iter().map(|c| c.outcome).collect();
+            submission.expected.check(&outcomes)
+        }
+    };
+    Row {
+        submission,
+        broken,
+        cells,
+        check,
+    }
+}
