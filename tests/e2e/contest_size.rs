@@ -119,7 +119,14 @@ fn a_big_case_wrong_on_its_last_number_shrinks_to_a_few_numbers() {
     let report = stress(
         dir.path(),
         20_000,
-        &["--json", "--validator", "python3 val.py"],
+        // Each probe runs the Python validator: a loaded machine must not cut it short.
+        &[
+            "--json",
+            "--validator",
+            "python3 val.py",
+            "--shrink-time",
+            "600",
+        ],
     )
     .run()
     .code(1)
