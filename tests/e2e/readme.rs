@@ -72,13 +72,16 @@ fn example_dir() -> tempfile::TempDir {
 }
 
 /// A line with what varies between machines and runs replaced by `#`: a number before
-/// `ms`, `s` or `MiB` (or a `-` memory figure), before `runs,` and in `(N workers)`.
+/// `ms`, `s` or `MiB` (or a `-` memory figure), before `runs,`, in `in N cases` (the
+/// generator's cases learned in a machine's seconds) and in `(N workers)`.
 fn normalized(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut out: Vec<String> = Vec::new();
     for (i, word) in words.iter().enumerate() {
         let next = words.get(i + 1).copied().unwrap_or_default();
-        let unit = ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
+        let learned = next == "cases" && i > 0 && words[i - 1] == "in";
+        let unit = learned
+            || ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
         let number = word.trim_start_matches('(').parse::<f64>().is_ok() || *word == "-";
         if unit && number {
             out.push(if word.starts_with('(') { "(#" } else { "#" }.to_string());
@@ -186,5 +189,9 @@ fn the_line_matcher_skips_and_compares() {
     assert_eq!(
         normalized("on 20 cases (2 workers)"),
         "on 20 cases (# workers)"
+    );
+    assert_eq!(
+        normalized("note: kept within what the generator produced in 46 cases (values 1..10)"),
+        "note: kept within what the generator produced in # cases (values 1..10)"
     );
 }
