@@ -5,9 +5,12 @@
 //!
 //! The order: an interactor that says it failed (exit 3, testlib's FAIL: an invalid input, a
 //! bug of its own) is the harness's failure whatever the program did, for the program may
-//! only have reacted to it. Then the program's own end decides, as on every judge: a crash,
-//! a time or memory limit, or idleness (both waiting to read) is the program's verdict,
-//! whatever the interactor did after it. Then an interactor that failed otherwise (a crash,
+//! only have reacted to it. An interactor that rejects the program (WA, PE) before the
+//! program ends decides, as BAPCtools and DOMjudge decide: the program is stopped at once,
+//! and its end (an EOF error, most often) is not judged; a limit the program exceeded before
+//! still is. Otherwise the program's own end decides, as on every judge: a crash, a time or
+//! memory limit, or idleness (both waiting to read) is the program's verdict, whatever the
+//! interactor did after it. Then an interactor that failed otherwise (a crash,
 //! any code the protocol does not define, a limit) is the harness's failure, an error naming
 //! it, never the program's; else its exit code is the verdict.
 
@@ -17,7 +20,7 @@ use anyhow::Context;
 
 use super::checker::testlib_verdict;
 use super::helper::HelperFailed;
-use super::{Judgement, Ran, Runner};
+use super::{Judgement, Ran, Runner, Verdict};
 use crate::run::{Limits, RunError, Termination};
 
 /// An interactor, ready to run.
@@ -69,8 +72,16 @@ impl Interactor {
                 self.name
             )))
         };
+        let (_, transcript) = ran.interactor.as_ref().expect("checked above");
         match said {
             Err(why) if interactor.termination == Termination::Exited(3) => Err(failed(why)),
+            Ok(rejection)
+                if transcript.interactor_ended_first
+                    && rejection.verdict != Verdict::Accepted
+                    && !matches!(ran.execution.termination, Termination::LimitExceeded(_)) =>
+            {
+                Ok(rejection)
+            }
             _ => match super::verdict::termination_judgement(&ran.execution) {
                 Some(ended) => Ok(ended),
                 None => said.map_err(failed),

@@ -474,7 +474,8 @@ fn setting(args: &StressArgs, config: &Config) -> saved::Setting {
 
 /// The built-in game a problem name is a near miss of (`chesss`), if any.
 fn near_game(name: &str) -> Option<&'static str> {
-    crate::text::closest(name, problem::names(), 2)
+    // One edit only: a problem of one's own is often named two edits from a game (`guess`).
+    crate::text::closest(name, problem::names(), 1)
 }
 
 /// Runs the program on the failing cases saved for this problem, before any new seed, and
