@@ -29,6 +29,9 @@ pub struct Meta {
     /// How it was judged and made; absent from the sidecars of older versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setting: Option<Setting>,
+    /// The whole output's size in bytes, when the `.out` beside it holds only its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_bytes: Option<u64>,
 }
 
 /// How a saved case was judged and made: what a replay needs besides the program.
@@ -342,6 +345,7 @@ mod tests {
             detail: "expected 1, found 2".into(),
             program: "sol.cpp".into(),
             original: Some("avg-5.original-3.in".into()),
+            output_bytes: None,
             saved_at: 1,
             setting: Some(Setting {
                 flags: vec!["--tolerance".into(), "1e-6".into()],

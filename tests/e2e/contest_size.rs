@@ -176,4 +176,24 @@ fn judging_floods_keeps_excerpts_of_each_output() {
     let human = ran.stderr();
     assert!(human.len() < 16 * 1024, "{} bytes:\n{human}", human.len());
     assert_contains(&human, "+++ actual (3072 lines, 3.0 MiB)");
+    // Found by stress, the flood is saved cut to its first MiB, and the sidecar says how much
+    // there was.
+    std::fs::write(
+        dir.path().join("gen.py"),
+        "import sys\nprint(sys.argv[-1])\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ref.py"), "print('x')\n").unwrap();
+    Duipai::in_dir(dir.path())
+        .args(["stress", "flood", "--generator", "python3 gen.py"])
+        .args(["--reference", "python3 ref.py", "--no-shrink"])
+        .program(["python3", "flood.py"])
+        .run()
+        .code(1);
+    let saved = dir.path().join("duipai-failures");
+    let out = std::fs::metadata(saved.join("flood-1.out")).unwrap();
+    assert_eq!(out.len(), 1024 * 1024);
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(saved.join("flood-1.meta")).unwrap()).unwrap();
+    assert_eq!(meta["output_bytes"], 3 * 1024 * 1024, "{meta}");
 }

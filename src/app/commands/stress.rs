@@ -442,6 +442,8 @@ fn record_program(args: &StressArgs, config: &Config, failure: &stress::Failure)
         original,
         saved_at: saved::now(),
         setting: Some(setting(args, config)),
+        output_bytes: Some(failure.outcome.execution.stdout.len())
+            .filter(|&bytes| bytes > stress::save::SAVED_OUTPUT_BYTES as u64),
     };
     if let Err(err) = saved::write_meta(&failure.input_path, &meta) {
         eprintln!("duipai: warning: {err:#}");
