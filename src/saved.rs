@@ -10,7 +10,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 /// What the sidecar `NAME-SEED.meta` records about a saved failing case.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Meta {
     /// The problem's name, as typed.
     pub problem: String,
@@ -26,6 +26,34 @@ pub struct Meta {
     pub original: Option<String>,
     /// When it was saved, in seconds since the Unix epoch.
     pub saved_at: u64,
+    /// How it was judged and made; absent from the sidecars of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<Setting>,
+}
+
+/// How a saved case was judged and made: what a replay needs besides the program.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    /// The judging flags as typed, one word each (`--checker`, `checker.cpp`, ...): what
+    /// replays read back. The fields after it say the same for a reader.
+    pub flags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    #[serde(default)]
+    pub ignore_case: bool,
+    /// The program's CPU time limit and memory limit, as they were.
+    pub time_limit_ms: u64,
+    pub memory_limit_mib: u64,
+    /// The generator as typed (none for a built-in game's) and its flags (a game's `--n
+    /// 1..4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub generator_flags: String,
 }
 
 /// The extensions of the files saved for one case (the input last: it is removed first).
@@ -315,6 +343,11 @@ mod tests {
             program: "sol.cpp".into(),
             original: Some("avg-5.original-3.in".into()),
             saved_at: 1,
+            setting: Some(Setting {
+                flags: vec!["--tolerance".into(), "1e-6".into()],
+                tolerance: Some(1e-6),
+                ..Setting::default()
+            }),
         };
         write_meta(&d.join("avg-5.in"), &meta).unwrap();
         assert_eq!(read_meta(&d.join("avg-5.in")), Some(meta.clone()));

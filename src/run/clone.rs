@@ -60,7 +60,8 @@ impl Program<'_> {
     }
 
     /// The program's environment: the harness's own, but for a variable named as the run
-    /// variable, then the run variable.
+    /// variable and those withheld from programs (`environment::passed`), then the run
+    /// variable.
     ///
     /// `environ` is read without std's environment lock: changing the environment while
     /// another thread reads it is already undefined behaviour (which is why
@@ -74,7 +75,8 @@ impl Program<'_> {
             let mut entry = libc::environ;
             while !entry.is_null() && !(*entry).is_null() {
                 let var = CStr::from_ptr(*entry);
-                if !var.to_bytes().starts_with(name) {
+                let bytes = var.to_bytes();
+                if !bytes.starts_with(name) && super::environment::passed(bytes) {
                     f(var);
                 }
                 entry = entry.add(1);

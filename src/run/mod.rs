@@ -28,6 +28,7 @@ mod cancel;
 mod captured;
 mod clone;
 mod command;
+pub mod environment;
 mod error;
 mod group;
 mod interact;

@@ -8,6 +8,7 @@ mod compile;
 mod contest_size;
 mod ergonomics;
 mod files;
+mod first_minute;
 mod fishhead;
 mod flags;
 mod gems;

@@ -191,7 +191,7 @@ fn layouts_name_their_files() {
 
 #[test]
 fn icpc_layout_has_samples_and_limits() {
-    // Chess has LOJ's limits; chessboard's time limit is a guess (see the README's Problems).
+    // Chess has LOJ's limits; chessboard's time limit is a guess (see docs/games.md).
     for (problem, sample_in, sample_ans, time, memory) in [
         (
             &CHESS as &'static dyn Problem,
