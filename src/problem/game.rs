@@ -9,15 +9,19 @@ use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::contract::{Family, Spec};
 use super::coverage::Coverage;
 use super::file;
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
 use super::input::Scanner;
 use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamSpec};
 use super::shrink::Candidates;
-use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
 use crate::answer::Rule;
+use crate::problem::contract::{Instance, Problem, Size, Verify};
+use crate::problem::file::Structure;
+use crate::problem::input::InputError;
+use crate::problem::solution::{Explanation, SolveError};
 use crate::random::Rng;
 
 /// A game with its concrete case and answer types. Implemented by a unit type per game
@@ -432,5 +436,18 @@ impl<G: Game> Instance for Cases<G> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+impl dyn Instance {
+    /// The cases, if this is a file of the game `G`.
+    pub fn cases_of<G: Game>(&self) -> Option<&[G::Case]> {
+        self.downcast_ref::<Cases<G>>().map(Cases::cases)
+    }
+
+    /// The first case, if this is a file of the game `G` (the only one, for single-case
+    /// games).
+    pub fn first_case<G: Game>(&self) -> Option<&G::Case> {
+        self.cases_of::<G>()?.first()
     }
 }

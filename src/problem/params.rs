@@ -114,28 +114,16 @@ pub enum ParamValue {
 }
 
 /// The generator flags given to `gen`, `stress` or a plan line, not yet checked against a
-/// game: the parameters in the order of [`super::all_params`], then the family.
+/// game: the parameters in the order of [`super::all_params`] (kept by `set`, which the registry
+/// defines since it alone knows every game), then the family.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GenParams {
-    given: Vec<(&'static str, ParamValue)>,
+    pub(super) given: Vec<(&'static str, ParamValue)>,
     /// The family's name (default: mixed, a family chosen by the seed).
     pub family: Option<String>,
 }
 
 impl GenParams {
-    /// Sets a parameter, keeping every parameter in the order of [`super::all_params`].
-    pub fn set(&mut self, name: &'static str, value: ParamValue) {
-        self.given.retain(|(n, _)| *n != name);
-        self.given.push((name, value));
-        let order = |n: &str| {
-            super::all_params()
-                .iter()
-                .position(|p| p.name == n)
-                .unwrap_or(usize::MAX)
-        };
-        self.given.sort_by_key(|(n, _)| order(n));
-    }
-
     /// With `name` set: `GenParams::default().with("n", ParamValue::Range(..))`.
     pub fn with(mut self, name: &'static str, value: ParamValue) -> GenParams {
         self.set(name, value);

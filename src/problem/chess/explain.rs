@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Chess, Place, Player};
-use crate::problem::Explanation;
+use crate::problem::solution::Explanation;
 use crate::problem::staircase::LONG_ABOVE_CELLS;
 
 impl Chess {

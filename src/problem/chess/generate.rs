@@ -1,7 +1,8 @@
 //! Chess case families: board shapes and the values A (Feifei) and B (Niuniu).
 
 use super::Chess;
-use crate::problem::generate::{Family, SizeProfile, Spec, grid};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::{SizeProfile, grid};
 use crate::random::Rng;
 
 const THIN: Family = Family {

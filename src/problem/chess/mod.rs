@@ -2,11 +2,15 @@
 //! Feifei scoring A and Niuniu scoring B; the answer is Feifei's score minus Niuniu's under
 //! optimal play.
 
+use super::contract::{Family, Spec};
+use super::file::Structure;
 use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
+use super::input::InputError;
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -74,8 +78,8 @@ impl Chess {
 
     fn write(&self, out: &mut String) {
         out.push_str(&format!("{} {}\n", self.n, self.m));
-        super::write_rows(out, &self.a);
-        super::write_rows(out, &self.b);
+        crate::problem::contract::write_rows(out, &self.a);
+        crate::problem::contract::write_rows(out, &self.b);
     }
 }
 

@@ -2,8 +2,8 @@
 //! integers (B), each rejection positioned.
 
 use super::Chess;
-use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
 impl Chess {
     /// Strict parse of a whole input: `n m`, then n lines of m integers (A), then n lines of

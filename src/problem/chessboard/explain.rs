@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use super::{Cell, Chessboard, Removal};
-use crate::problem::Explanation;
 use crate::problem::input::plural;
+use crate::problem::solution::Explanation;
 use crate::problem::staircase::LONG_ABOVE_CELLS;
 
 impl Chessboard {

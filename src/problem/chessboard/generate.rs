@@ -1,7 +1,8 @@
 //! Chessboard case families: the W/B/. layout and the piece weights (0 on empty cells).
 
 use super::{Cell, Chessboard};
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::random::Rng;
 
 const ONE_COLOUR: Family = Family {

@@ -3,11 +3,15 @@
 //! their weights, each piece only once no other piece remains below-left of it; the answer is
 //! the minimum total cost.
 
+use super::contract::{Family, Spec};
+use super::file::Structure;
 use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
+use super::input::InputError;
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
@@ -90,7 +94,7 @@ impl Chessboard {
             out.extend(row.iter().map(|c| c.to_char()));
             out.push('\n');
         }
-        super::write_rows(out, &self.weights);
+        crate::problem::contract::write_rows(out, &self.weights);
     }
 
     /// How many cells hold a piece.

@@ -2,8 +2,8 @@
 //! lines of n weights, 0 on every '.' cell; each rejection positioned.
 
 use super::{Cell, Chessboard};
-use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner, more_integers, plural, show_token};
+use crate::problem::params::Bounds;
 
 impl Chessboard {
     /// Strict parse: `n`, n rows of exactly n characters from {W, B, .}, then n lines of n

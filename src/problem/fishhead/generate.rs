@@ -3,7 +3,8 @@
 
 use super::lattice::{self, EDGES};
 use super::{Fishhead, Player};
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::random::Rng;
 
 const THREE_SIDED: Family = Family {
@@ -163,8 +164,10 @@ fn double_close(rng: &mut Rng, n: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::contract::Instance;
+    use crate::problem::fishhead::FISHHEAD;
     use crate::problem::fishhead::lattice::SQUARES;
-    use crate::problem::{FISHHEAD, GenParams, Instance, ParamValue, SizeRange};
+    use crate::problem::params::{GenParams, ParamValue, SizeRange};
 
     fn cases(family: &str, seeds: u64) -> Vec<Fishhead> {
         let params = GenParams::default()

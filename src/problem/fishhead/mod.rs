@@ -3,11 +3,15 @@
 //! bonus move. The first n edges are given; the answer per case is who ends with more
 //! squares under optimal play from there.
 
+use super::contract::{Family, Spec};
+use super::file::Structure;
 use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
+use super::input::InputError;
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 

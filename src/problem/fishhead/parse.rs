@@ -2,8 +2,8 @@
 //! 4×4 lattice drawn at most once, every rejection positioned.
 
 use super::{Fishhead, lattice};
-use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner};
+use crate::problem::params::Bounds;
 
 /// The largest point number.
 const POINTS: i64 = (lattice::SIDE * lattice::SIDE) as i64;
@@ -80,7 +80,8 @@ fn not_adjacent(a: u8, b: u8) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::problem::{FISHHEAD, Problem};
+    use crate::problem::contract::Problem;
+    use crate::problem::fishhead::FISHHEAD;
 
     fn error(text: &str) -> String {
         FISHHEAD

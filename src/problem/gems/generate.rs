@@ -4,8 +4,9 @@
 //! (maximal files).
 
 use super::Gems;
-use crate::problem::SizeRange;
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
+use crate::problem::params::SizeRange;
 use crate::random::Rng;
 
 const CHAINS: Family = Family {

@@ -3,11 +3,15 @@
 //! makes a stone pours again. The answer per case is Alice's stones minus Bob's under optimal
 //! play. An input holds several cases and ends with the line `0 0 0`.
 
+use super::contract::{Family, Spec};
+use super::file::Structure;
 use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
+use super::input::InputError;
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 

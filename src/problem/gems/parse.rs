@@ -3,8 +3,8 @@
 //! is read by the shared file reader.
 
 use super::Gems;
-use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
 impl Gems {
     /// Reads one case at the scanner's position.

@@ -2,7 +2,8 @@
 //! files holding as many cases as allowed.
 
 use super::Shooting;
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::problem::params::SizeRange;
 use crate::random::Rng;
 

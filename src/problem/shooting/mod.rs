@@ -3,11 +3,15 @@
 //! with probability 1/3); whoever removes the last block wins. The answer is A's winning
 //! probability under optimal play, printed with 6 decimals and judged within 1e-6.
 
+use super::contract::{Family, Spec};
+use super::file::Structure;
 use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
+use super::input::InputError;
 use super::input::Scanner;
+use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 

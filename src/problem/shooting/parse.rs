@@ -3,8 +3,8 @@
 //! rejection positioned.
 
 use super::Shooting;
-use crate::problem::Bounds;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
 /// Where heights stop being unimodal: the index of the first height that rises again after
 /// a fall, with the highest height before the fall and the lowest one after it.
