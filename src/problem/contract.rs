@@ -136,6 +136,11 @@ pub trait Verify {
     /// The answer lines by an independent exhaustive search; `None` when some case is too big
     /// for it, or the instance is not this game's.
     fn brute_force(&self, instance: &dyn Instance) -> Option<Vec<String>>;
+
+    /// Whether `instance`, a packed test point, is what its plan line's comment says
+    /// (`# 11: a single column`); `None` when the game has no check for `claim` or the
+    /// instance is not this game's.
+    fn plan_claim(&self, claim: &str, instance: &dyn Instance) -> Option<bool>;
 }
 
 /// A registry entry: the engine's [`Problem`] and the tests' [`Verify`].

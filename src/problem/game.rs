@@ -131,7 +131,45 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// `case` with `slot` set to `value`, which the minimizer keeps within
     /// `0..=value(slot)`; the result stays valid.
     fn with_value(case: &Self::Case, slot: usize, value: i64) -> Self::Case;
+
+    /// Whether a packed test point's cases are what its plan line's comment says
+    /// (`# 11: a single column`); `None` for a claim the game has no check for, which the
+    /// pack tests refuse. Every claim the game's plans make needs a check here.
+    fn plan_claim(claim: &str, cases: &[Self::Case]) -> Option<bool> {
+        let _ = (claim, cases);
+        None
+    }
 }
+
+/// A built-in game's [`Game::NAME`], [`Game::SAMPLE`] and [`Game::PLAN`] from its name
+/// alone: the sample is `cases/<name>/01-sample.in` and `.ans`, the plan
+/// `generators/<name>.plan`. Invoked inside the game's `impl Game`.
+macro_rules! named {
+    ($name:literal) => {
+        const NAME: &'static str = $name;
+        const SAMPLE: (&'static str, &'static str) = (
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/cases/",
+                $name,
+                "/01-sample.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/cases/",
+                $name,
+                "/01-sample.ans"
+            )),
+        );
+        const PLAN: &'static str = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/generators/",
+            $name,
+            ".plan"
+        ));
+    };
+}
+pub(crate) use named;
 
 /// A [`Game`] as the engine sees it: a [`Problem`] (and, for tests, a [`Verify`]).
 pub struct Builtin<G: Game>(PhantomData<fn() -> G>);
@@ -214,6 +252,10 @@ impl<G: Game> Verify for Builtin<G> {
             .enumerate()
             .map(|(i, case)| G::brute_force(case).map(|a| G::answer_line(&a, i + 1)))
             .collect()
+    }
+
+    fn plan_claim(&self, claim: &str, instance: &dyn Instance) -> Option<bool> {
+        G::plan_claim(claim, &instance.downcast_ref::<Cases<G>>()?.cases)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game};
+use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
 use super::input::InputError;
 use super::input::Scanner;
@@ -15,6 +15,7 @@ use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -149,7 +150,7 @@ impl Game for ChessProblem {
     type Case = Chess;
     type Answer = i64;
 
-    const NAME: &'static str = "chess";
+    named!("chess");
     const ABOUT: &'static str =
         "Luogu P4363 一双木棋: n×m staircase game, Feifei's score minus Niuniu's";
     const STRUCTURE: Structure = Structure::Single;
@@ -158,11 +159,6 @@ impl Game for ChessProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 512);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/chess/01-sample.in"),
-        include_str!("../../../cases/chess/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/chess.plan");
     const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[(
         "official",
         include_str!("../../../generators/chess-official.plan"),
@@ -250,5 +246,9 @@ impl Game for ChessProblem {
 
     fn with_value(case: &Chess, slot: usize, value: i64) -> Chess {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Chess]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

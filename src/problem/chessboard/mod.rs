@@ -5,7 +5,7 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game};
+use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
 use super::input::InputError;
 use super::input::Scanner;
@@ -16,6 +16,7 @@ use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -152,7 +153,7 @@ impl Game for ChessboardProblem {
     type Case = Chessboard;
     type Answer = i64;
 
-    const NAME: &'static str = "chessboard";
+    named!("chessboard");
     const ABOUT: &'static str =
         "CCPC 2019 Qinhuangdao G: clear an n×n board of W/B pieces at minimum cost";
     const STRUCTURE: Structure = Structure::Single;
@@ -165,11 +166,6 @@ impl Game for ChessboardProblem {
     /// programs' dense table over the boundaries visits every one of a 12×12 board's 2.7
     /// million, about 0.6 s of CPU time on any such board, so 2 s keeps them within half.
     const LIMITS: (u64, u64) = (2000, 1024);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/chessboard/01-sample.in"),
-        include_str!("../../../cases/chessboard/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/chessboard.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Game on Chessboard",
@@ -250,5 +246,9 @@ impl Game for ChessboardProblem {
 
     fn with_value(case: &Chessboard, slot: usize, value: i64) -> Chessboard {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Chessboard]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

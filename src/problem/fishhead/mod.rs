@@ -5,7 +5,7 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game};
+use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
 use super::input::InputError;
 use super::input::Scanner;
@@ -16,6 +16,7 @@ use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 pub mod lattice;
@@ -233,7 +234,7 @@ impl Game for FishheadProblem {
     type Case = Fishhead;
     type Answer = Outcome;
 
-    const NAME: &'static str = "fishhead";
+    named!("fishhead");
     const ABOUT: &'static str = "HDU 4753 Fishhead's Little Game: squares on a 4×4 lattice, \
                                  Tom200 or Jerry404 per case";
     const STRUCTURE: Structure = Structure::Counted { blank_lines: false };
@@ -245,11 +246,6 @@ impl Game for FishheadProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 256);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/fishhead/01-sample.in"),
-        include_str!("../../../cases/fishhead/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/fishhead.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Fishhead's Little Game",
@@ -333,6 +329,10 @@ impl Game for FishheadProblem {
 
     fn with_value(case: &Fishhead, _slot: usize, _value: i64) -> Fishhead {
         case.clone()
+    }
+
+    fn plan_claim(claim: &str, cases: &[Fishhead]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }
 

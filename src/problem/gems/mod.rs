@@ -5,7 +5,7 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game};
+use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
 use super::input::InputError;
 use super::input::Scanner;
@@ -16,6 +16,7 @@ use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -191,7 +192,7 @@ impl Game for GemsProblem {
     type Case = Gems;
     type Answer = i32;
 
-    const NAME: &'static str = "gems";
+    named!("gems");
     const ABOUT: &'static str =
         "HDU 4778 Gems Fight!: bags poured into a cooker, Alice's stones minus Bob's";
     const STRUCTURE: Structure = Structure::Terminated {
@@ -204,11 +205,6 @@ impl Game for GemsProblem {
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     /// HDU's limits, for a whole file.
     const LIMITS: (u64, u64) = (10_000, 320);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/gems/01-sample.in"),
-        include_str!("../../../cases/gems/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/gems.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Gems Fight!",
@@ -304,5 +300,9 @@ impl Game for GemsProblem {
 
     fn with_value(case: &Gems, slot: usize, value: i64) -> Gems {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Gems]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

@@ -5,7 +5,7 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game};
+use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
 use super::input::InputError;
 use super::input::Scanner;
@@ -16,6 +16,7 @@ use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -115,7 +116,7 @@ impl Game for ShootingProblem {
     type Case = Shooting;
     type Answer = f64;
 
-    const NAME: &'static str = "shooting";
+    named!("shooting");
     const ABOUT: &'static str =
         "射击游戏 (UVa 11844): shoot rows of blocks, A's winning probability";
     const STRUCTURE: Structure = Structure::Terminated {
@@ -127,11 +128,6 @@ impl Game for ShootingProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 128);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/shooting/01-sample.in"),
-        include_str!("../../../cases/shooting/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/shooting.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Shooting Game",
@@ -223,5 +219,9 @@ impl Game for ShootingProblem {
 
     fn with_value(case: &Shooting, _slot: usize, _value: i64) -> Shooting {
         case.clone()
+    }
+
+    fn plan_claim(claim: &str, cases: &[Shooting]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }
