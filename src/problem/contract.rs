@@ -27,6 +27,11 @@ pub struct Family {
 }
 
 impl Family {
+    /// A family called `name` (after `--family`), with one line for `--help`.
+    pub const fn new(name: &'static str, about: &'static str) -> Self {
+        Family { name, about }
+    }
+
     /// Sizes and values uniform over the allowed ranges.
     pub const UNIFORM: Family = Family {
         name: "uniform",

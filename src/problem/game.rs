@@ -27,8 +27,8 @@ use crate::random::Rng;
 /// A game with its concrete case and answer types. Implemented by a unit type per game
 /// (`ChessProblem`); registered through its [`Builtin`] static.
 pub trait Game: Sized + Send + Sync + 'static {
-    /// One case of the input (a board).
-    type Case: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    /// One case of the input (a board), which reads and writes its own text.
+    type Case: CaseText + Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
     /// One case's answer.
     type Answer: Clone + fmt::Debug + PartialEq;
 
@@ -59,14 +59,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// How many shrink passes [`Game::shrink_pass`] has.
     const SHRINK_PASSES: usize;
 
-    /// The game as registered.
-    fn registered() -> &'static Builtin<Self>;
-
-    /// Reads one case at the scanner's position, strictly, every rejection positioned.
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Self::Case, InputError>;
-
-    /// Appends the canonical text of one case: single spaces, `\n` line ends.
-    fn write_case(case: &Self::Case, out: &mut String);
+    /// The game as the engine sees it (a `Builtin` holds nothing, so any one will do).
+    fn registered() -> &'static Builtin<Self> {
+        &Builtin(PhantomData)
+    }
 
     /// One case of `family`. The draw order is part of the output format: changing it changes
     /// every golden hash.
@@ -171,6 +167,15 @@ macro_rules! named {
 }
 pub(crate) use named;
 
+/// A case's text form, both ways: each game implements it in its `parse.rs`.
+pub trait CaseText: Sized {
+    /// Reads one case at the scanner's position, strictly, every rejection positioned.
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Self, InputError>;
+
+    /// Appends the canonical text of one case: single spaces, `\n` line ends.
+    fn write(&self, out: &mut String);
+}
+
 /// A [`Game`] as the engine sees it: a [`Problem`] (and, for tests, a [`Verify`]).
 pub struct Builtin<G: Game>(PhantomData<fn() -> G>);
 
@@ -181,7 +186,7 @@ impl<G: Game> Builtin<G> {
 
     /// Parses a whole file into its cases.
     pub fn parse_cases(&self, text: &[u8], bounds: &Bounds) -> Result<Cases<G>, InputError> {
-        let cases = file::read(text, bounds, G::STRUCTURE, G::read_case)?;
+        let cases = file::read(text, bounds, G::STRUCTURE, G::Case::read)?;
         Ok(Cases::new(cases))
     }
 }
@@ -233,7 +238,7 @@ impl<G: Game> Problem for Builtin<G> {
         Ok(Box::new(self.parse_cases(text, bounds)?))
     }
     fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError> {
-        Ok(file::read_with_coverage(text, bounds, G::STRUCTURE, G::read_case)?.1)
+        Ok(file::read_with_coverage(text, bounds, G::STRUCTURE, G::Case::read)?.1)
     }
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance> {
         let mut rng = Rng::from_seed(seed);
@@ -344,7 +349,7 @@ impl<G: Game> Instance for Cases<G> {
     }
 
     fn to_input(&self) -> String {
-        file::write(&self.cases, G::STRUCTURE, G::write_case)
+        file::write(&self.cases, G::STRUCTURE, G::Case::write)
     }
 
     fn case_count(&self) -> usize {

@@ -23,6 +23,26 @@ pub struct BoundSpec {
     pub max: i64,
 }
 
+impl BoundSpec {
+    /// A bound called `name`, `default` at the official constraints, settable within
+    /// `min..=max`.
+    pub const fn new(
+        name: &'static str,
+        about: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+    ) -> Self {
+        BoundSpec {
+            name,
+            about,
+            default,
+            min,
+            max,
+        }
+    }
+}
+
 /// The bounds a validator enforces: every bound of one game, by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Bounds {
@@ -75,6 +95,55 @@ pub struct ParamSpec {
     /// One line for `--help`.
     pub about: &'static str,
     pub kind: ParamKind,
+}
+
+impl ParamSpec {
+    /// A size within `min..=` the bound called `bound`, the whole range by default.
+    pub const fn range(
+        name: &'static str,
+        about: &'static str,
+        min: i64,
+        bound: &'static str,
+    ) -> Self {
+        let kind = ParamKind::Range {
+            min,
+            bound,
+            default: None,
+        };
+        ParamSpec { name, about, kind }
+    }
+
+    /// This size parameter with `lo..=hi` when the flag is not given.
+    pub const fn by_default(self, lo: i64, hi: i64) -> Self {
+        let ParamKind::Range { min, bound, .. } = self.kind else {
+            panic!("only a size parameter has a default range")
+        };
+        let default = Some((lo, hi));
+        let kind = ParamKind::Range {
+            min,
+            bound,
+            default,
+        };
+        ParamSpec { kind, ..self }
+    }
+
+    /// One value within `min..=` the bound called `bound`; `noun` names what it bounds.
+    pub const fn value(
+        name: &'static str,
+        about: &'static str,
+        min: i64,
+        bound: &'static str,
+        noun: &'static str,
+    ) -> Self {
+        let kind = ParamKind::Value { min, bound, noun };
+        ParamSpec { name, about, kind }
+    }
+
+    /// A switch.
+    pub const fn flag(name: &'static str, about: &'static str) -> Self {
+        let kind = ParamKind::Flag;
+        ParamSpec { name, about, kind }
+    }
 }
 
 /// What a parameter's value is.

@@ -5,12 +5,10 @@
 
 use super::contract::{Family, Spec};
 use super::file::Structure;
-use super::game::{Builtin, Game, named};
+use super::game::{Builtin, CaseText, Game, named};
 use super::generate::SizeProfile;
-use super::input::InputError;
-use super::input::Scanner;
 use super::package::Package;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::params::{BoundSpec, ParamSpec};
 use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
@@ -89,15 +87,6 @@ impl Chessboard {
         out
     }
 
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{}\n", self.n));
-        for row in &self.cells {
-            out.extend(row.iter().map(|c| c.to_char()));
-            out.push('\n');
-        }
-        crate::problem::contract::write_rows(out, &self.weights);
-    }
-
     /// How many cells hold a piece.
     pub fn pieces(&self) -> usize {
         self.cells
@@ -112,41 +101,19 @@ impl Chessboard {
 pub static CHESSBOARD: Builtin<ChessboardProblem> = Builtin::new();
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "n",
-        about: "largest n, the side",
-        default: 12,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "value",
-        about: "largest weight",
-        default: 1_000_000,
-        min: 0,
-        max: i64::MAX,
-    },
+    BoundSpec::new("n", "largest n, the side", 12, 1, 1000),
+    BoundSpec::new("value", "largest weight", 1_000_000, 0, i64::MAX),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "n",
-        about: "the side",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "n",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "max-value",
-        about: "largest weight generated",
-        kind: ParamKind::Value {
-            min: 0,
-            bound: "value",
-            noun: "values",
-        },
-    },
+    ParamSpec::range("n", "the side", 1, "n"),
+    ParamSpec::value(
+        "max-value",
+        "largest weight generated",
+        0,
+        "value",
+        "values",
+    ),
 ];
 
 impl Game for ChessboardProblem {
@@ -179,18 +146,6 @@ impl Game for ChessboardProblem {
             "weight-too-large",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &CHESSBOARD
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
-        Chessboard::read(s, bounds)
-    }
-
-    fn write_case(case: &Chessboard, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(
         rng: &mut Rng,

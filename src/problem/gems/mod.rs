@@ -7,10 +7,8 @@ use super::contract::{Family, Spec};
 use super::file::Structure;
 use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
-use super::input::InputError;
-use super::input::Scanner;
 use super::package::Package;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::params::{BoundSpec, ParamSpec};
 use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
@@ -86,106 +84,31 @@ impl Gems {
     pub fn gem_count(&self) -> usize {
         self.bags.iter().map(Vec::len).sum()
     }
-
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{} {} {}\n", self.g, self.bags.len(), self.s));
-        for bag in &self.bags {
-            out.push_str(&bag.len().to_string());
-            for c in bag {
-                out.push_str(&format!(" {c}"));
-            }
-            out.push('\n');
-        }
-    }
 }
 
 /// The game as registered in [`crate::problem::ALL`].
 pub static GEMS: Builtin<GemsProblem> = Builtin::new();
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "g",
-        about: "largest G, the colours",
-        default: 8,
-        min: 1,
-        max: 64,
-    },
-    BoundSpec {
-        name: "b",
-        about: "largest B, the bags",
-        default: 21,
-        min: 0,
-        max: 24,
-    },
-    BoundSpec {
-        name: "s",
-        about: "largest S, the gems that melt into a stone",
-        default: 19,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "n",
-        about: "largest n, the gems in a bag",
-        default: 10,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "cases",
-        about: "most cases in a file",
-        default: 20,
-        min: 1,
-        max: 100_000,
-    },
+    BoundSpec::new("g", "largest G, the colours", 8, 1, 64),
+    BoundSpec::new("b", "largest B, the bags", 21, 0, 24),
+    BoundSpec::new(
+        "s",
+        "largest S, the gems that melt into a stone",
+        19,
+        1,
+        1000,
+    ),
+    BoundSpec::new("n", "largest n, the gems in a bag", 10, 1, 1000),
+    BoundSpec::new("cases", "most cases in a file", 20, 1, 100_000),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "cases",
-        about: "cases in a file",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "cases",
-            default: Some((1, 4)),
-        },
-    },
-    ParamSpec {
-        name: "g",
-        about: "G, the colours",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "g",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "b",
-        about: "B, the bags",
-        kind: ParamKind::Range {
-            min: 0,
-            bound: "b",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "s",
-        about: "S, the gems that melt into a stone",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "s",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "n",
-        about: "gems in a bag",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "n",
-            default: None,
-        },
-    },
+    ParamSpec::range("cases", "cases in a file", 1, "cases").by_default(1, 4),
+    ParamSpec::range("g", "G, the colours", 1, "g"),
+    ParamSpec::range("b", "B, the bags", 0, "b"),
+    ParamSpec::range("s", "S, the gems that melt into a stone", 1, "s"),
+    ParamSpec::range("n", "gems in a bag", 1, "n"),
 ];
 
 impl Game for GemsProblem {
@@ -221,18 +144,6 @@ impl Game for GemsProblem {
             "too-many-gems",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &GEMS
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Gems, InputError> {
-        Gems::read(s, bounds)
-    }
-
-    fn write_case(case: &Gems, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(rng: &mut Rng, family: &Family, profile: SizeProfile, spec: &Spec) -> Gems {
         generate::case(rng, family, profile, spec)

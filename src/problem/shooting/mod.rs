@@ -7,10 +7,8 @@ use super::contract::{Family, Spec};
 use super::file::Structure;
 use super::game::{Builtin, Game, named};
 use super::generate::SizeProfile;
-use super::input::InputError;
-use super::input::Scanner;
 use super::package::Package;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
+use super::params::{BoundSpec, ParamSpec};
 use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
@@ -46,11 +44,6 @@ impl Shooting {
     pub fn blocks(&self) -> usize {
         self.heights.iter().sum()
     }
-
-    fn write(&self, out: &mut String) {
-        let heights: Vec<String> = self.heights.iter().map(usize::to_string).collect();
-        out.push_str(&format!("{}\n{}\n", self.heights.len(), heights.join(" ")));
-    }
 }
 
 /// The game as registered in [`crate::problem::ALL`].
@@ -59,57 +52,26 @@ pub static SHOOTING: Builtin<ShootingProblem> = Builtin::new();
 /// The bounds' largest values keep every board within 8^7 states, which the reference
 /// solver's table holds in 16 MiB.
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "n",
-        about: "largest n, the columns",
-        default: 6,
-        min: 1,
-        max: 7,
-    },
-    BoundSpec {
-        name: "height",
-        about: "largest height of a column",
-        default: 6,
-        min: 1,
-        max: 7,
-    },
-    BoundSpec {
-        name: "cases",
-        about: "most cases in one input",
-        default: 25,
-        min: 1,
-        max: 1000,
-    },
+    BoundSpec::new("n", "largest n, the columns", 6, 1, 7),
+    BoundSpec::new("height", "largest height of a column", 6, 1, 7),
+    BoundSpec::new("cases", "most cases in one input", 25, 1, 1000),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "n",
-        about: "columns (a single column would be a rectangle)",
-        kind: ParamKind::Range {
-            min: 2,
-            bound: "n",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "max-height",
-        about: "largest height generated",
-        kind: ParamKind::Value {
-            min: 2,
-            bound: "height",
-            noun: "a largest height of",
-        },
-    },
-    ParamSpec {
-        name: "cases",
-        about: "cases in one input",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "cases",
-            default: None,
-        },
-    },
+    ParamSpec::range(
+        "n",
+        "columns (a single column would be a rectangle)",
+        2,
+        "n",
+    ),
+    ParamSpec::value(
+        "max-height",
+        "largest height generated",
+        2,
+        "height",
+        "a largest height of",
+    ),
+    ParamSpec::range("cases", "cases in one input", 1, "cases"),
 ];
 
 impl Game for ShootingProblem {
@@ -142,18 +104,6 @@ impl Game for ShootingProblem {
             "zero-height",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &SHOOTING
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Shooting, InputError> {
-        Shooting::read(s, bounds)
-    }
-
-    fn write_case(case: &Shooting, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(
         rng: &mut Rng,
