@@ -284,18 +284,6 @@ impl Game for FishheadProblem {
         shrink::pass(case, pass)
     }
 
-    fn value_slots(_case: &Fishhead) -> usize {
-        0
-    }
-
-    fn value(_case: &Fishhead, _slot: usize) -> i64 {
-        0
-    }
-
-    fn with_value(case: &Fishhead, _slot: usize, _value: i64) -> Fishhead {
-        case.clone()
-    }
-
     fn plan_claim(claim: &str, cases: &[Fishhead]) -> Option<bool> {
         claims::holds(claim, cases)
     }

@@ -153,22 +153,10 @@ impl Game for ShootingProblem {
         case.heights.iter().copied().max().unwrap_or(0) as i64
     }
 
+    /// No value slots: heights are lowered by the shrink passes, which keep the board
+    /// unimodal; a height set on its own could break that.
     fn shrink_pass(case: &Shooting, pass: usize) -> Vec<Shooting> {
         shrink::pass(case, pass)
-    }
-
-    /// Heights are lowered by the shrink passes, which keep the board unimodal; a height
-    /// set on its own could break that.
-    fn value_slots(_case: &Shooting) -> usize {
-        0
-    }
-
-    fn value(_case: &Shooting, _slot: usize) -> i64 {
-        0
-    }
-
-    fn with_value(case: &Shooting, _slot: usize, _value: i64) -> Shooting {
-        case.clone()
     }
 
     fn plan_claim(claim: &str, cases: &[Shooting]) -> Option<bool> {
