@@ -481,7 +481,14 @@ impl<'e> Exchange<'e> {
         while relay.source.is_some() && relay.read_ready(&mut self.transcript) > 0 {}
         relay.close();
         relay.write_ready();
-        if i == INTERACTOR && how == End::Exited && self.sides[PROGRAM].party.is_some() {
+        // First means before the program's output ended: an interactor that exits on the end
+        // of its input is answering the program's end, not deciding before it.
+        let program_writing = self.relays[PROGRAM].source.is_some();
+        if i == INTERACTOR
+            && how == End::Exited
+            && self.sides[PROGRAM].party.is_some()
+            && program_writing
+        {
             self.transcript.interactor_ended_first = true;
             if rejected {
                 // Its verdict is decided (as BAPCtools and DOMjudge decide it): what the
