@@ -315,7 +315,7 @@ proptest! {
 /// force wherever it applies.
 #[test]
 fn every_stored_case_is_solved_correctly() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
     for &problem in duipai::problem::ALL {
         let dir = root.join(problem.name());
         let mut inputs: Vec<_> = std::fs::read_dir(&dir)
