@@ -237,11 +237,14 @@ fn original_stem(input: &Path, stem: &str) -> Option<String> {
         let named = meta.original?;
         let own = format!("{}-{}.original", meta.problem, meta.seed);
         let original = named.strip_suffix(".in")?;
-        let ours = original == own
-            || original
-                .strip_prefix(&own)
-                .and_then(|k| k.strip_prefix('-'))
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        // The sidecar is anyone's data: its problem could hold a path (`../../x`).
+        let plain = !original.is_empty() && !original.contains('/') && !original.contains('\0');
+        let ours = plain
+            && (original == own
+                || original
+                    .strip_prefix(&own)
+                    .and_then(|k| k.strip_prefix('-'))
+                    .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())));
         return ours.then(|| original.to_string());
     }
     // Without a sidecar: `chess-5` was minimized from `chess-5.original`, `chess-5-2` from
@@ -375,5 +378,23 @@ mod tests {
         write_meta(&d.join("avg-6.in"), &stray).unwrap();
         remove_case(&d.join("avg-6.in")).unwrap();
         assert!(d.join("avg-7.original.in").exists());
+        // A problem named as a path (`../x`) leads nowhere outside the folder either.
+        let victim = d.join("x-8.original.in");
+        std::fs::write(&victim, "keep").unwrap();
+        let inside = d.join("sub");
+        std::fs::create_dir(&inside).unwrap();
+        let traversal = Meta {
+            problem: "../x".into(),
+            seed: 8,
+            original: Some("../x-8.original.in".into()),
+            ..stray
+        };
+        write_meta(&inside.join("x-8.in"), &traversal).unwrap();
+        std::fs::write(inside.join("x-8.in"), "1\n").unwrap();
+        remove_case(&inside.join("x-8.in")).unwrap();
+        assert!(
+            victim.exists(),
+            "a file outside the save folder was removed"
+        );
     }
 }
