@@ -1,9 +1,14 @@
-//! duipai: reference solvers, seeded generators, a judging runner and stress testing for
-//! staircase game problems (`chess`, `chessboard`).
+//! duipai: a stress tester (对拍) with counterexample minimization, a judge with a
+//! measuring process runner, and test packs, for competitive programming problems: a
+//! problem of one's own (its generator, reference and checker as programs) or one of the
+//! built-in games (`chess`, `chessboard`, `gems`, `fishhead`, `shooting`), each with its
+//! strict parser, reference solver, brute force, generator families and judge's package.
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
 //! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own` → `judge`,
-//! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`.
+//! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`. Inside `problem`,
+//! `registry` names the games, each game's folder implements `game::Game`, and the engine
+//! sees them through the contract (`Problem`, `Instance`). CONTRIBUTING.md has the details.
 //!
 //! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
 //! waits on pidfds, and measures and finds processes in `/proc`. On any other system the

@@ -19,7 +19,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 
 /// What the sidecar `NAME-SEED.meta` records about a saved failing case.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Meta {
     /// The problem's name, as typed.
     pub problem: String,
@@ -35,6 +35,37 @@ pub struct Meta {
     pub original: Option<String>,
     /// When it was saved, in seconds since the Unix epoch.
     pub saved_at: u64,
+    /// How it was judged and made; absent from the sidecars of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<Setting>,
+    /// The whole output's size in bytes, when the `.out` beside it holds only its start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_bytes: Option<u64>,
+}
+
+/// How a saved case was judged and made: what a replay needs besides the program.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    /// The judging flags as typed, one word each (`--checker`, `checker.cpp`, ...): what
+    /// replays read back. The fields after it say the same for a reader.
+    pub flags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checker: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    #[serde(default)]
+    pub ignore_case: bool,
+    /// The program's CPU time limit and memory limit, as they were.
+    pub time_limit_ms: u64,
+    pub memory_limit_mib: u64,
+    /// The generator as typed (none for a built-in game's) and its flags (a game's `--n
+    /// 1..4`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generator: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub generator_flags: String,
 }
 
 /// The extensions of the files saved for one case (the input last: it is removed first).
@@ -283,11 +314,14 @@ fn original_stem(input: &Path, stem: &str) -> Option<String> {
         let named = meta.original?;
         let own = format!("{}-{}.original", meta.problem, meta.seed);
         let original = named.strip_suffix(".in")?;
-        let ours = original == own
-            || original
-                .strip_prefix(&own)
-                .and_then(|k| k.strip_prefix('-'))
-                .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+        // The sidecar is anyone's data: its problem could hold a path (`../../x`).
+        let plain = !original.is_empty() && !original.contains('/') && !original.contains('\0');
+        let ours = plain
+            && (original == own
+                || original
+                    .strip_prefix(&own)
+                    .and_then(|k| k.strip_prefix('-'))
+                    .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit())));
         return ours.then(|| original.to_string());
     }
     // Without a sidecar: `chess-5` was minimized from `chess-5.original`, `chess-5-2` from
@@ -391,7 +425,13 @@ mod tests {
             detail: "expected 1, found 2".into(),
             program: "sol.cpp".into(),
             original: Some("avg-5.original-3.in".into()),
+            output_bytes: None,
             saved_at: 1,
+            setting: Some(Setting {
+                flags: vec!["--tolerance".into(), "1e-6".into()],
+                tolerance: Some(1e-6),
+                ..Setting::default()
+            }),
         };
         write_meta(&d.join("avg-5.in"), &meta).unwrap();
         assert_eq!(read_meta(&d.join("avg-5.in")), Some(meta.clone()));
@@ -415,6 +455,24 @@ mod tests {
         write_meta(&d.join("avg-6.in"), &stray).unwrap();
         remove_case(&d.join("avg-6.in")).unwrap();
         assert!(d.join("avg-7.original.in").exists());
+        // A problem named as a path (`../x`) leads nowhere outside the folder either.
+        let victim = d.join("x-8.original.in");
+        std::fs::write(&victim, "keep").unwrap();
+        let inside = d.join("sub");
+        std::fs::create_dir(&inside).unwrap();
+        let traversal = Meta {
+            problem: "../x".into(),
+            seed: 8,
+            original: Some("../x-8.original.in".into()),
+            ..stray
+        };
+        write_meta(&inside.join("x-8.in"), &traversal).unwrap();
+        std::fs::write(inside.join("x-8.in"), "1\n").unwrap();
+        remove_case(&inside.join("x-8.in")).unwrap();
+        assert!(
+            victim.exists(),
+            "a file outside the save folder was removed"
+        );
     }
 
     /// A crafted sidecar whose problem is a path reaches nothing outside the save folder,
@@ -436,6 +494,8 @@ mod tests {
                 program: "p".into(),
                 original: Some(format!("{problem}-6.original.in")),
                 saved_at: 1,
+                setting: None,
+                output_bytes: None,
             };
             write_meta(&d.join("avg-6.in"), &meta).unwrap();
             assert_eq!(read_meta(&d.join("avg-6.in")), None, "{problem}");

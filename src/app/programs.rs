@@ -10,9 +10,13 @@ use std::path::Path;
 use anyhow::Context;
 
 use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, JudgingArgs, compile_options};
-use crate::compile::prepare;
+use crate::compile::{CompileOptions, prepare};
 use crate::judge::{Checker, Decider, Interactor};
 use crate::run::{Limits, find_program};
+
+/// The roles of the programs that only judge: built as helpers (see
+/// [`CompileOptions::helper`]).
+const JUDGING_HELPERS: [&str; 3] = ["validator", "checker", "interactor"];
 
 /// The command that runs `command`, after compiling its first word if it is a source file;
 /// says on stderr when the compiler ran. `role` names the program in messages.
@@ -21,8 +25,12 @@ pub fn ready(
     compilers: &[CompilerOverride],
     role: &str,
 ) -> anyhow::Result<Vec<OsString>> {
-    let prepared = prepare(command, &compile_options(compilers))
-        .with_context(|| format!("cannot prepare the {role}"))?;
+    let options = CompileOptions {
+        helper: JUDGING_HELPERS.contains(&role),
+        ..compile_options(compilers)
+    };
+    let prepared =
+        prepare(command, &options).with_context(|| format!("cannot prepare the {role}"))?;
     if prepared.compiled {
         let source = command
             .first()
@@ -72,42 +80,108 @@ fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
 
 /// How outputs are decided: by the `--interactor` the program talks with, or by the
 /// `--checker` (its source compiled first), under the generous `helper_limits`, else by
-/// comparing them with the answers. `--tolerance` and `--ignore-case` with a checker are refused: the
-/// checker alone decides, and they would silently do nothing.
+/// comparing them with the answers. `--tolerance` and
+/// `--ignore-case` with a checker are refused: the checker alone decides, and they would
+/// silently do nothing.
 pub fn decider(
     checker: &CheckerArgs,
     compare: &CompareArgs,
     compilers: &[CompilerOverride],
     helper_limits: &Limits,
 ) -> anyhow::Result<Decider> {
-    if let Some(command) = &checker.interactor {
-        if let Some(flag) = compare.first_flag() {
-            anyhow::bail!(
-                "{flag} does nothing with --interactor: the interactor alone decides whether \
-                 the program is right"
-            );
-        }
-        return Ok(Decider::Interactor(Interactor {
-            command: ready(&command.0, compilers, "interactor")?,
-            name: crate::text::program_name(&command.0),
-            limits: *helper_limits,
-        }));
-    }
-    let Some(command) = &checker.checker else {
-        return Ok(Decider::Compare);
+    let command = match judge_helper(checker, compare)? {
+        Some((command, role)) => Some(ready(command, compilers, role)?),
+        None => None,
+    };
+    Ok(decider_of(checker, command, helper_limits))
+}
+
+/// The checker's or the interactor's command as typed and its role, once the comparison
+/// flags that would do nothing beside it are refused; `None` when outputs are compared.
+pub fn judge_helper<'a>(
+    checker: &'a CheckerArgs,
+    compare: &CompareArgs,
+) -> anyhow::Result<Option<(&'a [OsString], &'static str)>> {
+    let (command, role, why) = match (&checker.interactor, &checker.checker) {
+        (Some(command), _) => (
+            command,
+            "interactor",
+            "the interactor alone decides whether the program is right",
+        ),
+        (None, Some(command)) => (
+            command,
+            "checker",
+            "the checker alone decides whether an output is right (testlib checkers compare \
+             reals with their own tolerance)",
+        ),
+        (None, None) => return Ok(None),
     };
     if let Some(flag) = compare.first_flag() {
-        anyhow::bail!(
-            "{flag} does nothing with --checker: the checker alone decides whether an output \
-             is right (testlib checkers compare reals with their own tolerance)"
-        );
+        anyhow::bail!("{flag} does nothing with --{role}: {why}");
     }
-    Ok(Decider::Checker(Checker {
-        command: ready(&command.0, compilers, "checker")?,
-        name: crate::text::program_name(&command.0),
-        protocol: checker.checker_protocol.into(),
-        limits: *helper_limits,
-    }))
+    Ok(Some((&command.0, role)))
+}
+
+/// The decider of [`judge_helper`]'s command once it is `ready`, under `helper_limits`.
+pub fn decider_of(
+    checker: &CheckerArgs,
+    ready: Option<Vec<OsString>>,
+    helper_limits: &Limits,
+) -> Decider {
+    let limits = *helper_limits;
+    match (ready, &checker.interactor, &checker.checker) {
+        (Some(command), Some(typed), _) => Decider::Interactor(Interactor {
+            command,
+            name: crate::text::program_name(&typed.0),
+            limits,
+        }),
+        (Some(command), None, Some(typed)) => Decider::Checker(Checker {
+            command,
+            name: crate::text::program_name(&typed.0),
+            protocol: checker.checker_protocol.into(),
+            limits,
+        }),
+        _ => Decider::Compare,
+    }
+}
+
+/// The program and the checker or interactor made ready at once ([`ready_all`]), and the
+/// decider, under `helper_limits`.
+pub fn ready_with_decider(
+    program: &[OsString],
+    checker: &CheckerArgs,
+    compare: &CompareArgs,
+    compilers: &[CompilerOverride],
+    helper_limits: &Limits,
+) -> anyhow::Result<(Vec<OsString>, Decider)> {
+    let judge = judge_helper(checker, compare)?;
+    let mut commands = vec![(program, "program")];
+    commands.extend(judge);
+    let mut ready = ready_all(&commands, compilers)?.into_iter();
+    let program = ready.next().unwrap_or_default();
+    Ok((program, decider_of(checker, ready.next(), helper_limits)))
+}
+
+/// Makes several programs ready at once, each compiled in its own thread (a testlib
+/// checker and a solution compile side by side rather than one after the other). The
+/// commands come back in the order given; of several errors, the first in that order.
+pub fn ready_all(
+    commands: &[(&[OsString], &str)],
+    compilers: &[CompilerOverride],
+) -> anyhow::Result<Vec<Vec<OsString>>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = commands
+            .iter()
+            .map(|&(command, role)| scope.spawn(move || ready(command, compilers, role)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a compiler thread panicked")))
+            })
+            .collect()
+    })
 }
 
 /// Whether the problem is judged by an `--interactor`, after refusing what makes no sense

@@ -31,8 +31,9 @@ pub fn test_command(
 }
 
 /// `duipai stress PROBLEM [gen flags] [comparison] [helpers] [checker] --seed S --iterations
-/// 1 [--save DIR] [minimizing] [compilers] [limits] [running] -- PROGRAM`: finds the same
-/// case again from its seed, minimizes it the same way and saves it in the same directory.
+/// 1 --no-replay [--save DIR] [minimizing] [compilers] [limits] [running] -- PROGRAM`: finds
+/// the same case again from its seed, minimizes it the same way and saves it in the same
+/// directory.
 pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     let mut flags = gen_flags(&args.gen_args);
     flags.push_str(&args.judging.compare.to_flags());
@@ -50,7 +51,8 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
         }
     }
     flags.push_str(&args.judging.checker.to_flags());
-    flags.push_str(&format!(" --seed {seed} --iterations 1"));
+    // The seed is searched even while a saved case still fails (which would end the run).
+    flags.push_str(&format!(" --seed {seed} --iterations 1 --no-replay"));
     if args.save != Path::new(DEFAULT_SAVE_DIR) {
         flags.push_str(&format!(
             " --save {}",

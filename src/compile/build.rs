@@ -117,8 +117,14 @@ pub(super) fn cached_command(
     binary.is_file().then(|| vec![binary.into_os_string()])
 }
 
-/// Runs the compiler into `out` (a fresh directory). On success `out` holds a complete build.
-pub(super) fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(), CompileError> {
+/// Runs the compiler into `out` (a fresh directory), with `header` included first (a
+/// precompiled one) if given. On success `out` holds a complete build.
+pub(super) fn build(
+    plan: &Build<'_>,
+    out: &Path,
+    header: Option<&Path>,
+    timeout: Duration,
+) -> Result<(), CompileError> {
     let target = match plan.language {
         Language::Java => out.join("classes"),
         _ => out.join(&plan.stem),
@@ -127,7 +133,14 @@ pub(super) fn build(plan: &Build<'_>, out: &Path, timeout: Duration) -> Result<(
     let source = renamed_copy
         .clone()
         .unwrap_or_else(|| plan.source.to_path_buf());
-    let words = compiler_words(plan, &source, &target);
+    let mut words = compiler_words(plan, &source, &target);
+    if let Some(header) = header {
+        let at = plan.compiler.words.len();
+        words.splice(
+            at..at,
+            ["-include".into(), header.as_os_str().to_os_string()],
+        );
+    }
     // Messages show the compiler's own words: the build directory's paths are gone by the
     // time anyone reads them.
     let shown = plan.compiler.words.clone();

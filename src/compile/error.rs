@@ -56,6 +56,9 @@ pub enum CompileError {
     Interrupted,
     /// Reading the source or writing the cache failed.
     Io { what: String, error: io::Error },
+    /// The source or script the command names is not there; `near` is a file beside where
+    /// it was looked for whose name is a near miss of it (`brute.py` for `brutee.py`).
+    NotThere { path: PathBuf, near: Option<String> },
 }
 
 impl fmt::Display for CompileError {
@@ -119,6 +122,14 @@ impl fmt::Display for CompileError {
                 "no cache directory for compiled sources: set DUIPAI_CACHE_DIR (or HOME)",
             ),
             CompileError::Io { what, error } => write!(f, "{what}: {error}"),
+            CompileError::NotThere { path, near } => {
+                let error = io::Error::from_raw_os_error(libc::ENOENT);
+                write!(f, "cannot read {}: {error}", path.display())?;
+                match near {
+                    Some(near) => write!(f, "; did you mean {near}?"),
+                    None => Ok(()),
+                }
+            }
             CompileError::Interrupted => f.write_str("interrupted while compiling"),
         }
     }
@@ -214,8 +225,26 @@ pub(super) fn missing(compiler: &Compiler, error: io::Error) -> CompileError {
 
 /// A source or script the command names that is not there.
 pub(super) fn not_there(path: &Path) -> CompileError {
-    CompileError::Io {
-        what: format!("cannot read {}", path.display()),
-        error: io::Error::from_raw_os_error(libc::ENOENT),
+    CompileError::NotThere {
+        path: path.to_path_buf(),
+        near: near_miss(path),
     }
+}
+
+/// A file beside `path` whose name is within two edits of its name, said as `path` would be
+/// (`dir/brute.py` for `dir/brutee.py`).
+fn near_miss(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    let near = crate::text::closest(name, names.iter().map(String::as_str), 2)?;
+    Some(path.with_file_name(near).display().to_string())
 }

@@ -26,6 +26,11 @@ pub struct CompileOptions {
     pub use_env: bool,
     /// How long one compiler run may take before it is killed.
     pub timeout: Duration,
+    /// Whether the source is a judging helper (a validator, a checker, an interactor): with
+    /// the default C or C++ command it is built at `-Og` instead of `-O2`. Such a helper
+    /// reads small stress cases, and a testlib one spends three quarters of its `-O2` build
+    /// optimizing testlib's own code: the user waits for that build before the first case.
+    pub helper: bool,
 }
 
 impl Default for CompileOptions {
@@ -35,6 +40,7 @@ impl Default for CompileOptions {
             overrides: Vec::new(),
             use_env: true,
             timeout: DEFAULT_TIMEOUT,
+            helper: false,
         }
     }
 }
@@ -76,9 +82,17 @@ impl CompileOptions {
                 origin: Origin::Env(var),
             });
         }
+        let mut words = language.default_command();
+        if self.helper && matches!(language, Language::C | Language::Cpp) {
+            for word in &mut words {
+                if word == "-O2" {
+                    *word = "-Og".into();
+                }
+            }
+        }
         Ok(Compiler {
             language,
-            words: language.default_command(),
+            words,
             origin: Origin::Default,
         })
     }

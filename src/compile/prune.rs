@@ -21,10 +21,11 @@ pub(super) fn touch(build: &Path) {
     }
 }
 
-/// Whether a cache entry's name is one of duipai's builds (`cpp-<64 hex digits>`) or
-/// temporary build directories (`.build-...`): nothing else in the directory is touched.
+/// Whether a cache entry's name is one of duipai's builds (`cpp-<64 hex digits>`, and the
+/// precompiled headers `pch-<64 hex digits>`) or temporary build directories (`.build-...`,
+/// `.pch-...`): nothing else in the directory is touched.
 fn kind(name: &str) -> Option<Duration> {
-    if name.starts_with(".build-") {
+    if name.starts_with(".build-") || name.starts_with(".pch-") {
         return Some(ABANDONED_AFTER);
     }
     let (language, key) = name.split_once('-')?;

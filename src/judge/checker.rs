@@ -124,12 +124,17 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> anyhow::Result<PathBuf> {
     Ok(path)
 }
 
+/// What a rejection says when the checker or interactor said nothing: a rejection never
+/// shows an empty reason.
+pub const NO_MESSAGE: &str = "(no message)";
+
 /// testlib's exit codes; the message is stderr's (stdout's, for a checker that writes it
 /// there instead).
 pub fn testlib_verdict(execution: &Execution) -> Result<Judgement, String> {
     let message =
         message(&execution.stderr).or_else(|| message(&execution.stdout.head(MESSAGE_BYTES)));
     let said = || message.clone().unwrap_or_default();
+    let rejected = || message.clone().unwrap_or_else(|| NO_MESSAGE.to_string());
     let code = match execution.termination {
         Termination::Exited(code) => code,
         _ => return Err(abnormal_end(execution)),
@@ -145,12 +150,15 @@ pub fn testlib_verdict(execution: &Execution) -> Result<Judgement, String> {
     }
     match code {
         0 => Ok(Judgement::new(Verdict::Accepted, said())),
-        1 => Ok(Judgement::new(Verdict::WrongAnswer, said())),
-        2 => Ok(Judgement::new(Verdict::PresentationError, said())),
+        1 => Ok(Judgement::new(Verdict::WrongAnswer, rejected())),
+        2 => Ok(Judgement::new(Verdict::PresentationError, rejected())),
         // testlib built with ENABLE_UNEXPECTED_EOF; without it, the same end is exit 2.
         8 => Ok(Judgement::new(
             Verdict::PresentationError,
-            format!("unexpected end of file: {}", said()),
+            match &message {
+                Some(m) => format!("unexpected end of file: {m}"),
+                None => "unexpected end of file".to_string(),
+            },
         )),
         3 => Err(format!(
             "exit code 3 (testlib's FAIL): {}",
@@ -181,7 +189,12 @@ pub fn kattis_verdict(execution: &Execution, feedback: &Path) -> Result<Judgemen
     };
     match execution.termination {
         Termination::Exited(42) => Ok(Judgement::new(Verdict::Accepted, said())),
-        Termination::Exited(43) => Ok(Judgement::new(Verdict::WrongAnswer, said())),
+        Termination::Exited(43) => Ok(Judgement::new(
+            Verdict::WrongAnswer,
+            Some(said())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| NO_MESSAGE.into()),
+        )),
         _ => {
             let crashed = super::helper::crash_sign(&execution.stderr)
                 .map(|sign| format!(" on {}", sign.describe()))

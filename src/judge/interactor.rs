@@ -9,12 +9,14 @@
 //! by itself, whatever the program did, for the program may only have reacted to it: it
 //! said it failed (exit 3, testlib's FAIL: an invalid input, a bug of its own), a signal
 //! killed it, or it ran past its own limits (unless the harness stopped it because the
-//! program's verdict was decided). Then the program's own end decides, as on every judge: a
-//! crash, a time or memory limit, or idleness (both waiting to read) is the program's
-//! verdict, whatever the interactor did after it (a Python interactor's `EOFError` once the
-//! program died, say). Then an interactor that failed otherwise (an uncaught exception, any
-//! code the protocol does not define) is the harness's failure, an error naming it, never
-//! the program's; else its exit code is the verdict.
+//! program's verdict was decided). An interactor that rejects the program (WA, PE) before
+//! the program ends decides, as BAPCtools and DOMjudge decide: the program is stopped at
+//! once, and its end (an EOF error, most often) is not judged; a limit the program exceeded
+//! before still is. Otherwise the program's own end decides, as on every judge: a crash, a
+//! time or memory limit, or idleness (both waiting to read) is the program's verdict,
+//! whatever the interactor did after it. Then an interactor that failed otherwise (an
+//! uncaught exception, any code the protocol does not define) is the harness's failure, an
+//! error naming it, never the program's; else its exit code is the verdict.
 
 use std::ffi::OsString;
 
@@ -22,7 +24,7 @@ use anyhow::Context;
 
 use super::checker::testlib_verdict;
 use super::helper::{Fault, HelperFailed};
-use super::{Judgement, Ran, Runner};
+use super::{Judgement, Ran, Runner, Verdict};
 use crate::run::{Limits, RunError, Termination};
 
 /// An interactor, ready to run.
@@ -96,9 +98,19 @@ impl Interactor {
                 return Err(failed(fault, why.clone()));
             }
         }
-        match super::verdict::termination_judgement(&ran.execution) {
-            Some(ended) => Ok(ended),
-            None => said.map_err(|why| failed(Fault::Crashed, why)),
+        let (_, transcript) = ran.interactor.as_ref().expect("checked above");
+        match said {
+            Ok(rejection)
+                if transcript.interactor_ended_first
+                    && rejection.verdict != Verdict::Accepted
+                    && !matches!(ran.execution.termination, Termination::LimitExceeded(_)) =>
+            {
+                Ok(rejection)
+            }
+            _ => match super::verdict::termination_judgement(&ran.execution) {
+                Some(ended) => Ok(ended),
+                None => said.map_err(|why| failed(Fault::Crashed, why)),
+            },
         }
     }
 }

@@ -312,8 +312,9 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
             Verdict::TimeLimitExceeded,
             format!(
                 "idleness: nothing moved between the program and the interactor for {} and \
-                 neither ran (after {} of CPU); a program must flush its output before it \
-                 waits for the reply",
+                 neither ran (after {} of CPU): both are waiting to read; the program may be \
+                 waiting for input the interactor never sends, or has not flushed what it \
+                 wrote",
                 seconds(crate::run::IDLENESS.min(limits.wall)),
                 seconds(execution.cpu_time)
             ),

@@ -111,7 +111,7 @@ pub fn setter_paths(problem: &dyn Problem, version: IcpcVersion) -> Vec<String> 
 
 /// The default output validator's flags as a YAML list: `[float_tolerance, "1e-6"]`
 /// (numbers quoted, so that they stay strings).
-fn args_list(flags: &str) -> String {
+pub(super) fn args_list(flags: &str) -> String {
     let items: Vec<String> = flags
         .split_whitespace()
         .map(|w| {

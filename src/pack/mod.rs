@@ -30,6 +30,7 @@ use crate::problem::{Coverage, Problem, Spec};
 pub mod icpc;
 pub mod manifest;
 pub mod own;
+pub mod own_file;
 pub mod own_icpc;
 pub mod own_plan;
 pub mod plan;

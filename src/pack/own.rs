@@ -11,31 +11,11 @@ use anyhow::{Context, bail};
 
 use super::icpc::IcpcVersion;
 use super::manifest::{Manifest, Section};
+pub use super::own_file::{OwnFile, OwnPackOptions};
 use super::own_plan::{LineSource, OwnLine, OwnPlan};
 use super::survey::Survey;
 use super::{Layout, MANIFEST, PackReport, PackedFile, layout_name, write_atomic};
-use crate::judge::Runner;
-use crate::own::{Judging, Overview, OwnProblem, Validity};
-
-/// What to write and where.
-pub struct OwnPackOptions<'a> {
-    pub problem: &'a OwnProblem,
-    pub runner: &'a dyn Runner,
-    pub out: PathBuf,
-    pub plan: OwnPlan,
-    pub layout: Layout,
-    /// Mixed into every line's seed; 0 keeps the written seeds.
-    pub seed: u64,
-    pub force: bool,
-    pub overwrite_edited: bool,
-    pub write_limits: bool,
-    pub icpc_version: Option<IcpcVersion>,
-    /// A folder of inputs the validator must reject (`data/invalid_input/`).
-    pub invalid: Option<PathBuf>,
-    /// The problem's folder: its `submissions/` go into the ICPC package.
-    pub folder: PathBuf,
-    pub jobs: usize,
-}
+use crate::own::{Judging, Overview, Validity};
 
 /// What the pack did.
 #[derive(Debug, Default)]
@@ -60,55 +40,6 @@ pub struct Made {
     /// A hand-made answer that is not what the reference prints (compared answers only).
     pub answer_differs: bool,
     pub overview: Option<Overview>,
-}
-
-/// A file the pack writes: its path in the pack, its manifest row (without the hash), its
-/// content, and whether it is a program to run.
-#[derive(Debug, Clone)]
-pub struct OwnFile {
-    pub path: String,
-    pub line: Option<usize>,
-    pub row: String,
-    pub content: Vec<u8>,
-    pub executable: bool,
-}
-
-impl OwnFile {
-    /// A file duipai writes from its own text (a script, a configuration): the manifest's
-    /// command prints it.
-    pub fn text(path: impl Into<String>, what: &str, content: String) -> OwnFile {
-        let path = path.into();
-        OwnFile {
-            row: format!("{path}\t-\t{what}\t{}", super::printf_command(&content)),
-            path,
-            line: None,
-            content: content.into_bytes(),
-            executable: false,
-        }
-    }
-
-    /// A copy of the setter's file `source` (shown as `shown`, relative to the problem's
-    /// folder).
-    pub fn copied(path: impl Into<String>, what: &str, source: &Path) -> anyhow::Result<OwnFile> {
-        let path = path.into();
-        let content = std::fs::read(source)
-            .with_context(|| format!("reading {} for the pack", source.display()))?;
-        Ok(OwnFile {
-            row: format!(
-                "{path}\t-\t{what}\tcat {}",
-                crate::text::shell_quote(&source.display().to_string())
-            ),
-            path,
-            line: None,
-            content,
-            executable: false,
-        })
-    }
-
-    pub fn executable(mut self) -> OwnFile {
-        self.executable = true;
-        self
-    }
 }
 
 /// The paths of every test, by plan line, as the layout names them (without extension).

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow, bail};
 
 use super::icpc::IcpcVersion;
-use super::own::{OwnFile, OwnPackOptions};
+use super::own_file::{OwnFile, OwnPackOptions};
 use super::own_plan::LineSource;
 use super::yaml::{self, YamlValues};
 use super::{PROBLEM_YAML, YamlOutcome, validator_flags};
@@ -200,17 +200,10 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
         return None;
     };
     let flags = validator_flags(rule).filter(|_| version == IcpcVersion::V2025_09)?;
-    let items: Vec<String> = flags
-        .split_whitespace()
-        .map(|w| {
-            if w.parse::<f64>().is_ok() {
-                format!("\"{w}\"")
-            } else {
-                w.to_string()
-            }
-        })
-        .collect();
-    Some(format!("output_validator_args: [{}]", items.join(", ")))
+    Some(format!(
+        "output_validator_args: {}",
+        super::icpc::args_list(&flags)
+    ))
 }
 
 /// The test folders of the plan (`data/sample`, `data/secret`, `data/secret/GROUP`) with the

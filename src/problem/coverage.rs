@@ -181,27 +181,9 @@ mod tests {
     use super::*;
 
     const BOUNDS: &[BoundSpec] = &[
-        BoundSpec {
-            name: "n",
-            about: "",
-            default: 10,
-            min: 1,
-            max: 100,
-        },
-        BoundSpec {
-            name: "value",
-            about: "",
-            default: 100,
-            min: 0,
-            max: 1000,
-        },
-        BoundSpec {
-            name: "cases",
-            about: "",
-            default: 5,
-            min: 1,
-            max: 9,
-        },
+        BoundSpec::new("n", "", 10, 1, 100),
+        BoundSpec::new("value", "", 100, 0, 1000),
+        BoundSpec::new("cases", "", 5, 1, 9),
     ];
 
     #[test]

@@ -9,22 +9,26 @@ use std::any::Any;
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::contract::{Family, Spec};
 use super::coverage::Coverage;
 use super::file;
-use super::generate::{Family, SizeProfile, Spec};
+use super::generate::SizeProfile;
 use super::input::Scanner;
 use super::package::Package;
 use super::params::{BoundSpec, Bounds, ParamSpec};
 use super::shrink::Candidates;
-use super::{Explanation, InputError, Instance, Problem, Size, SolveError, Structure, Verify};
 use crate::answer::Rule;
+use crate::problem::contract::{Instance, Problem, Size, Verify};
+use crate::problem::file::Structure;
+use crate::problem::input::InputError;
+use crate::problem::solution::{Explanation, SolveError};
 use crate::random::Rng;
 
 /// A game with its concrete case and answer types. Implemented by a unit type per game
 /// (`ChessProblem`); registered through its [`Builtin`] static.
 pub trait Game: Sized + Send + Sync + 'static {
-    /// One case of the input (a board).
-    type Case: Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
+    /// One case of the input (a board), which reads and writes its own text.
+    type Case: CaseText + Clone + fmt::Debug + PartialEq + Send + Sync + 'static;
     /// One case's answer.
     type Answer: Clone + fmt::Debug + PartialEq;
 
@@ -55,14 +59,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// How many shrink passes [`Game::shrink_pass`] has.
     const SHRINK_PASSES: usize;
 
-    /// The game as registered.
-    fn registered() -> &'static Builtin<Self>;
-
-    /// Reads one case at the scanner's position, strictly, every rejection positioned.
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Self::Case, InputError>;
-
-    /// Appends the canonical text of one case: single spaces, `\n` line ends.
-    fn write_case(case: &Self::Case, out: &mut String);
+    /// The game as the engine sees it (a `Builtin` holds nothing, so any one will do).
+    fn registered() -> &'static Builtin<Self> {
+        &Builtin(PhantomData)
+    }
 
     /// One case of `family`. The draw order is part of the output format: changing it changes
     /// every golden hash.
@@ -118,15 +118,72 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// [`Game::measure`], never equal to `case`, and valid wherever `case` is.
     fn shrink_pass(case: &Self::Case, pass: usize) -> Vec<Self::Case>;
 
-    /// How many values the minimizer may lower one by one.
-    fn value_slots(case: &Self::Case) -> usize;
+    /// How many values the minimizer may lower one by one; none by default (a game whose
+    /// values cannot be set one at a time leaves the three slot functions out).
+    fn value_slots(case: &Self::Case) -> usize {
+        let _ = case;
+        0
+    }
 
     /// The value in `slot`.
-    fn value(case: &Self::Case, slot: usize) -> i64;
+    fn value(case: &Self::Case, slot: usize) -> i64 {
+        let _ = (case, slot);
+        0
+    }
 
     /// `case` with `slot` set to `value`, which the minimizer keeps within
     /// `0..=value(slot)`; the result stays valid.
-    fn with_value(case: &Self::Case, slot: usize, value: i64) -> Self::Case;
+    fn with_value(case: &Self::Case, slot: usize, value: i64) -> Self::Case {
+        let _ = (slot, value);
+        case.clone()
+    }
+
+    /// Whether a packed test point's cases are what its plan line's comment says
+    /// (`# 11: a single column`); `None` for a claim the game has no check for, which the
+    /// pack tests refuse. Every claim the game's plans make needs a check here.
+    fn plan_claim(claim: &str, cases: &[Self::Case]) -> Option<bool> {
+        let _ = (claim, cases);
+        None
+    }
+}
+
+/// A built-in game's [`Game::NAME`], [`Game::SAMPLE`] and [`Game::PLAN`] from its name
+/// alone: the sample is `cases/<name>/01-sample.in` and `.ans`, the plan
+/// `generators/<name>.plan`. Invoked inside the game's `impl Game`.
+macro_rules! named {
+    ($name:literal) => {
+        const NAME: &'static str = $name;
+        const SAMPLE: (&'static str, &'static str) = (
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/cases/",
+                $name,
+                "/01-sample.in"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/cases/",
+                $name,
+                "/01-sample.ans"
+            )),
+        );
+        const PLAN: &'static str = include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/generators/",
+            $name,
+            ".plan"
+        ));
+    };
+}
+pub(crate) use named;
+
+/// A case's text form, both ways: each game implements it in its `parse.rs`.
+pub trait CaseText: Sized {
+    /// Reads one case at the scanner's position, strictly, every rejection positioned.
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Self, InputError>;
+
+    /// Appends the canonical text of one case: single spaces, `\n` line ends.
+    fn write(&self, out: &mut String);
 }
 
 /// A [`Game`] as the engine sees it: a [`Problem`] (and, for tests, a [`Verify`]).
@@ -139,7 +196,7 @@ impl<G: Game> Builtin<G> {
 
     /// Parses a whole file into its cases.
     pub fn parse_cases(&self, text: &[u8], bounds: &Bounds) -> Result<Cases<G>, InputError> {
-        let cases = file::read(text, bounds, G::STRUCTURE, G::read_case)?;
+        let cases = file::read(text, bounds, G::STRUCTURE, G::Case::read)?;
         Ok(Cases::new(cases))
     }
 }
@@ -191,7 +248,7 @@ impl<G: Game> Problem for Builtin<G> {
         Ok(Box::new(self.parse_cases(text, bounds)?))
     }
     fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError> {
-        Ok(file::read_with_coverage(text, bounds, G::STRUCTURE, G::read_case)?.1)
+        Ok(file::read_with_coverage(text, bounds, G::STRUCTURE, G::Case::read)?.1)
     }
     fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance> {
         let mut rng = Rng::from_seed(seed);
@@ -210,6 +267,10 @@ impl<G: Game> Verify for Builtin<G> {
             .enumerate()
             .map(|(i, case)| G::brute_force(case).map(|a| G::answer_line(&a, i + 1)))
             .collect()
+    }
+
+    fn plan_claim(&self, claim: &str, instance: &dyn Instance) -> Option<bool> {
+        G::plan_claim(claim, &instance.downcast_ref::<Cases<G>>()?.cases)
     }
 }
 
@@ -298,7 +359,7 @@ impl<G: Game> Instance for Cases<G> {
     }
 
     fn to_input(&self) -> String {
-        file::write(&self.cases, G::STRUCTURE, G::write_case)
+        file::write(&self.cases, G::STRUCTURE, G::Case::write)
     }
 
     fn case_count(&self) -> usize {
@@ -432,5 +493,18 @@ impl<G: Game> Instance for Cases<G> {
 
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+impl dyn Instance {
+    /// The cases, if this is a file of the game `G`.
+    pub fn cases_of<G: Game>(&self) -> Option<&[G::Case]> {
+        self.downcast_ref::<Cases<G>>().map(Cases::cases)
+    }
+
+    /// The first case, if this is a file of the game `G` (the only one, for single-case
+    /// games).
+    pub fn first_case<G: Game>(&self) -> Option<&G::Case> {
+        self.cases_of::<G>()?.first()
     }
 }

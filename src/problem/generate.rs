@@ -8,45 +8,9 @@
 
 use std::fmt;
 
+use super::contract::{Family, Instance, Problem, Resolved, Spec};
 use super::params::{Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
-use super::{Instance, Problem};
 use crate::random::Rng;
-
-/// A kind of case. Each game lists its own ([`Problem::families`]); `mixed` picks one of them
-/// from the seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Family {
-    /// The name typed after `--family`.
-    pub name: &'static str,
-    /// One line for `--help`.
-    pub about: &'static str,
-}
-
-impl Family {
-    /// Sizes and values uniform over the allowed ranges.
-    pub const UNIFORM: Family = Family {
-        name: "uniform",
-        about: "sizes and values uniform over the allowed ranges",
-    };
-    /// The largest allowed board.
-    pub const MAX_SIZE: Family = Family {
-        name: "max-size",
-        about: "the largest allowed board",
-    };
-    /// Every value or weight at the bound (sums reach their maximum).
-    pub const MAX_VALUES: Family = Family {
-        name: "max-values",
-        about: "every value or weight at the bound (sums reach their maximum)",
-    };
-    /// The default: a family and a board size chosen by the seed.
-    pub const MIXED: &'static str = "mixed";
-}
-
-impl fmt::Display for Family {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
-    }
-}
 
 /// Flags that do not fit the problem or its bounds. `gen` reports it as a usage error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,24 +46,6 @@ impl SizeProfile {
             SizeProfile::Small => rng.range_size(range.lo, range.hi.min(range.lo + 3)),
         }
     }
-}
-
-/// Validated generator settings: the flags resolved against the problem's parameters and
-/// default bounds, every parameter with a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Spec {
-    pub problem: &'static dyn Problem,
-    values: Vec<(&'static str, Resolved)>,
-    /// `None` for mixed.
-    pub family: Option<Family>,
-}
-
-/// A parameter's value after defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Resolved {
-    Range(SizeRange),
-    Value(i64),
-    Flag(bool),
 }
 
 impl Spec {
@@ -295,7 +241,7 @@ mod tests {
 
     #[test]
     fn family_names_are_unique_within_each_game() {
-        for p in crate::problem::ALL {
+        for p in crate::problem::registry::ALL {
             let mut names: Vec<&str> = p.families().iter().map(|f| f.name).collect();
             names.push(Family::MIXED);
             let count = names.len();

@@ -5,7 +5,7 @@
 //! its bytes are its canonical text ([`super::Instance::to_input`]); the first byte where they
 //! differ is the error's position.
 
-use super::InputError;
+use crate::problem::input::InputError;
 
 /// Checks that `text`, an input that parsed as `canonical`, is laid out exactly so.
 pub fn check_layout(text: &[u8], canonical: &str) -> Result<(), InputError> {

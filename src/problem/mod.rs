@@ -1,5 +1,8 @@
-//! The problems duipai knows: the object-safe [`Problem`] and [`Instance`] the engine uses,
-//! and the registry [`ALL`], the one place that names the games.
+//! The problems duipai knows. This file is the module's face: it declares the modules and
+//! hands their names on, and nothing inside `problem/` imports through it. The contract, the
+//! object-safe [`Problem`] and [`Instance`] the engine uses, is `contract.rs`; the registry
+//! [`ALL`], the one place that names the games, is `registry.rs`. Every file imports only from
+//! files below it: the games from the shared pieces, the registry from the games.
 //!
 //! A game is one folder (`chess/`, `chessboard/`): its strict parser, reference solver,
 //! explanation, independent brute force, generator families and shrink candidates, tied
@@ -9,15 +12,9 @@
 //! ([`generate`]), the staircase state space ([`staircase`]), the input scanner and the
 //! solver's result types.
 
-use std::any::Any;
-use std::fmt;
-
-use serde::Serialize;
-
-use crate::answer::{Expected, Rule};
-
 pub mod chess;
 pub mod chessboard;
+mod contract;
 pub mod coverage;
 pub mod file;
 pub mod fishhead;
@@ -28,6 +25,7 @@ pub mod input;
 pub mod layout;
 pub mod package;
 pub mod params;
+mod registry;
 pub mod shooting;
 pub mod shrink;
 mod solution;
@@ -35,305 +33,16 @@ pub mod staircase;
 
 pub use chess::{CHESS, Chess, ChessProblem};
 pub use chessboard::{CHESSBOARD, Cell, Chessboard, ChessboardProblem};
+pub use contract::{Family, Instance, Problem, Registered, Size, Spec, Verify};
 pub use coverage::{Coverage, Reached};
 pub use file::Structure;
 pub use fishhead::{FISHHEAD, Fishhead, FishheadProblem};
 pub use game::{Builtin, Cases, Game};
 pub use gems::{GEMS, Gems, GemsProblem};
-pub use generate::{Family, GenError, SizeProfile, Spec};
+pub use generate::{GenError, SizeProfile};
 pub use input::InputError;
 pub use package::Package;
 pub use params::{BoundSpec, Bounds, GenParams, ParamKind, ParamSpec, ParamValue, SizeRange};
+pub use registry::{ALL, all_bounds, all_params, by_name, names};
 pub use shooting::{SHOOTING, Shooting, ShootingProblem};
 pub use solution::{Explanation, SolveError, explanations_text};
-
-/// Every game duipai knows, in the order help texts list them. Adding a game is one folder
-/// and one entry here.
-pub static ALL: &[&dyn Registered] = &[&CHESS, &CHESSBOARD, &GEMS, &FISHHEAD, &SHOOTING];
-
-/// The registered game called `name` (as typed on the command line).
-pub fn by_name(name: &str) -> Option<&'static dyn Problem> {
-    ALL.iter()
-        .copied()
-        .find(|p| p.name() == name)
-        .map(|p| p as &dyn Problem)
-}
-
-/// The names of every registered game, for messages and `--help`.
-pub fn names() -> Vec<&'static str> {
-    ALL.iter().map(|p| p.name()).collect()
-}
-
-/// Every generator parameter of every game, each name once (its first declaration), in
-/// registry order: the command line's generator flags, and the order replay lines use.
-pub fn all_params() -> Vec<&'static ParamSpec> {
-    first_of_each_name(|game| game.params(), |p| p.name)
-}
-
-/// Every bound of every game, each name once, in registry order: the `--bound-*` flags.
-pub fn all_bounds() -> Vec<&'static BoundSpec> {
-    first_of_each_name(|game| game.bounds(), |b| b.name)
-}
-
-/// The `items` of every game in registry order, each `name` once (its first declaration).
-fn first_of_each_name<T>(
-    items: impl Fn(&'static dyn Registered) -> &'static [T],
-    name: impl Fn(&T) -> &'static str,
-) -> Vec<&'static T> {
-    let mut out: Vec<&'static T> = Vec::new();
-    for item in ALL.iter().flat_map(|&game| items(game)) {
-        if !out.iter().any(|q| name(q) == name(item)) {
-            out.push(item);
-        }
-    }
-    out
-}
-
-/// A game: its identity, constraints, parser and generator. The engine's whole view of it.
-pub trait Problem: Send + Sync + 'static {
-    /// The name typed on the command line and used in file names (`chess`).
-    fn name(&self) -> &'static str;
-
-    /// One line for `--help`.
-    fn about(&self) -> &'static str;
-
-    /// The validator's bounds with their defaults (the official constraints).
-    fn bounds(&self) -> &'static [BoundSpec];
-
-    /// The generator's parameters.
-    fn params(&self) -> &'static [ParamSpec];
-
-    /// The case families (`--family`), in the order `mixed` draws from (without `mixed`).
-    fn families(&self) -> &'static [Family];
-
-    /// How an input file holds its cases.
-    fn structure(&self) -> Structure;
-
-    /// How answers are compared.
-    fn rule(&self) -> Rule;
-
-    /// The judge's limits: (CPU milliseconds, memory MiB).
-    fn default_limits(&self) -> (u64, u64);
-
-    /// The statement's sample: (input, answer).
-    fn sample(&self) -> (&'static str, &'static str);
-
-    /// The built-in test plan `pack` follows (`generators/<name>.plan`).
-    fn builtin_plan(&self) -> &'static str;
-
-    /// Other built-in plans, by name (`pack --plan NAME`): (name, plan text).
-    fn named_plans(&self) -> &'static [(&'static str, &'static str)];
-
-    /// The files of a judge's problem package beside the tests.
-    fn package(&self) -> &'static Package;
-
-    /// Strict parse and validation against `bounds` in one pass; every rejection carries the
-    /// 1-based line and column and says what was expected and what was found.
-    fn parse(&self, text: &[u8], bounds: &Bounds) -> Result<Box<dyn Instance>, InputError>;
-
-    /// Parses like [`Problem::parse`] and says which values of its bounds the input reached.
-    fn coverage(&self, text: &[u8], bounds: &Bounds) -> Result<Coverage, InputError>;
-
-    /// The input for one seed under validated settings.
-    fn generate(&self, spec: &Spec, seed: u64) -> Box<dyn Instance>;
-
-    /// The official constraints.
-    fn default_bounds(&self) -> Bounds {
-        Bounds::defaults(self.bounds())
-    }
-
-    /// Reads an answer file (or a reference's output) for `instance`: its answers, each read
-    /// as this problem's answers are; the error says why it is not one.
-    fn read_answers(&self, bytes: &[u8], instance: &dyn Instance) -> Result<Expected, String> {
-        let multi = self.structure().is_multi();
-        Expected::read(bytes, self.rule(), instance.case_count(), multi)
-    }
-}
-
-/// What the tests check a game with beyond what the engine needs.
-pub trait Verify {
-    /// The answer lines by an independent exhaustive search; `None` when some case is too big
-    /// for it, or the instance is not this game's.
-    fn brute_force(&self, instance: &dyn Instance) -> Option<Vec<String>>;
-}
-
-/// A registry entry: the engine's [`Problem`] and the tests' [`Verify`].
-pub trait Registered: Problem + Verify {}
-
-impl<T: Problem + Verify> Registered for T {}
-
-impl fmt::Debug for dyn Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl fmt::Display for dyn Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl fmt::Display for dyn Registered {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl PartialEq for dyn Problem {
-    fn eq(&self, other: &Self) -> bool {
-        self.name() == other.name()
-    }
-}
-
-impl Eq for dyn Problem {}
-
-impl Serialize for dyn Problem {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.name())
-    }
-}
-
-/// How big an input is, in the order minimization makes inputs smaller: cases first, then
-/// the game's own measure summed over the cases, compared lexicographically.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Size {
-    pub cases: usize,
-    pub measure: Vec<i64>,
-}
-
-/// One input file of a game: one case or several.
-pub trait Instance: fmt::Debug + Send + Sync + 'static {
-    /// The game it belongs to.
-    fn problem(&self) -> &'static dyn Problem;
-
-    /// The canonical input text: single spaces, `\n` line ends, a final newline.
-    fn to_input(&self) -> String;
-
-    /// How many cases the file holds.
-    fn case_count(&self) -> usize;
-
-    /// The shape for reports (`3×4`, or `2 cases: 3×4, 1×1`).
-    fn shape(&self) -> String;
-
-    /// Its size, the order shrink candidates decrease in.
-    fn size(&self) -> Size;
-
-    /// The largest value or weight of any case (0 for an empty one).
-    fn largest(&self) -> i64;
-
-    /// The exact answer lines, one per case, or why the solver declines: more states than
-    /// it builds a table for, values whose sum overflows, and the like (only with raised
-    /// bounds).
-    fn try_solve(&self) -> Result<Vec<String>, SolveError>;
-
-    /// Per case: the answer, the board and one optimal line of play, as text.
-    fn try_explain(&self) -> Result<Vec<Explanation>, SolveError>;
-
-    /// How many shrink passes there are (the same for every file of the game).
-    fn shrink_passes(&self) -> usize;
-
-    /// The candidates of shrink pass `pass`, most drastic first (whole cases before anything
-    /// inside one): each strictly smaller in [`Instance::size`], never equal to this one, and
-    /// valid wherever this one is.
-    fn shrink_pass(&self, pass: usize) -> shrink::Candidates<'_, Box<dyn Instance>>;
-
-    /// How many values (slots) the minimizer may lower one by one.
-    fn value_slots(&self) -> usize;
-
-    /// The value in `slot`.
-    fn value(&self, slot: usize) -> i64;
-
-    /// This instance with `slot` set to `value` (which the minimizer keeps within
-    /// `0..=self.value(slot)`).
-    fn with_value(&self, slot: usize, value: i64) -> Box<dyn Instance>;
-
-    /// The file holding case `index` (0-based) alone.
-    fn only_case(&self, index: usize) -> Box<dyn Instance>;
-
-    /// For each case, its 0-based index in the file this one was shrunk from.
-    fn origins(&self) -> Vec<usize>;
-
-    fn clone_box(&self) -> Box<dyn Instance>;
-
-    /// For tests and game-specific code that need the concrete type.
-    fn as_any(&self) -> &dyn Any;
-}
-
-impl dyn Instance {
-    /// The expected answers: the reference solver's, compared by the problem's rule.
-    pub fn expected(&self) -> Result<Expected, SolveError> {
-        let problem = self.problem();
-        let lines = self.try_solve()?;
-        Ok(Expected::from_lines(
-            &lines,
-            problem.rule(),
-            problem.structure().is_multi(),
-        ))
-    }
-
-    /// The answer lines.
-    ///
-    /// # Panics
-    /// When [`Instance::try_solve`] fails, which parsed inputs within the default bounds never
-    /// do; code that accepts raised bounds should call `try_solve`.
-    pub fn solve(&self) -> Vec<String> {
-        self.try_solve()
-            .unwrap_or_else(|e| panic!("reference solver declined the instance: {e}"))
-    }
-
-    /// The cases, if this is a file of the game `G`.
-    pub fn cases_of<G: Game>(&self) -> Option<&[G::Case]> {
-        self.downcast_ref::<Cases<G>>().map(Cases::cases)
-    }
-
-    /// The first case, if this is a file of the game `G` (the only one, for single-case
-    /// games).
-    pub fn first_case<G: Game>(&self) -> Option<&G::Case> {
-        self.cases_of::<G>()?.first()
-    }
-
-    /// The answers as a program prints them: one line per case.
-    ///
-    /// # Panics
-    /// As [`dyn Instance::solve`].
-    pub fn answer_text(&self) -> String {
-        self.solve().iter().map(|l| format!("{l}\n")).collect()
-    }
-
-    /// The concrete instance, if it is a `T`.
-    pub fn downcast_ref<T: Instance>(&self) -> Option<&T> {
-        self.as_any().downcast_ref::<T>()
-    }
-}
-
-impl Clone for Box<dyn Instance> {
-    fn clone(&self) -> Self {
-        self.clone_box()
-    }
-}
-
-impl PartialEq for dyn Instance {
-    /// Same game and same canonical text.
-    fn eq(&self, other: &Self) -> bool {
-        self.problem() == other.problem() && self.to_input() == other.to_input()
-    }
-}
-
-impl Eq for dyn Instance {}
-
-/// Writes rows of integers, one row a line, single spaces between values.
-pub(crate) fn write_rows(out: &mut String, rows: &[Vec<i64>]) {
-    use std::fmt::Write;
-    for row in rows {
-        let mut first = true;
-        for v in row {
-            if !first {
-                out.push(' ');
-            }
-            first = false;
-            let _ = write!(out, "{v}");
-        }
-        out.push('\n');
-    }
-}

@@ -23,6 +23,26 @@ pub struct BoundSpec {
     pub max: i64,
 }
 
+impl BoundSpec {
+    /// A bound called `name`, `default` at the official constraints, settable within
+    /// `min..=max`.
+    pub const fn new(
+        name: &'static str,
+        about: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+    ) -> Self {
+        BoundSpec {
+            name,
+            about,
+            default,
+            min,
+            max,
+        }
+    }
+}
+
 /// The bounds a validator enforces: every bound of one game, by name.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Bounds {
@@ -77,6 +97,55 @@ pub struct ParamSpec {
     pub kind: ParamKind,
 }
 
+impl ParamSpec {
+    /// A size within `min..=` the bound called `bound`, the whole range by default.
+    pub const fn range(
+        name: &'static str,
+        about: &'static str,
+        min: i64,
+        bound: &'static str,
+    ) -> Self {
+        let kind = ParamKind::Range {
+            min,
+            bound,
+            default: None,
+        };
+        ParamSpec { name, about, kind }
+    }
+
+    /// This size parameter with `lo..=hi` when the flag is not given.
+    pub const fn by_default(self, lo: i64, hi: i64) -> Self {
+        let ParamKind::Range { min, bound, .. } = self.kind else {
+            panic!("only a size parameter has a default range")
+        };
+        let default = Some((lo, hi));
+        let kind = ParamKind::Range {
+            min,
+            bound,
+            default,
+        };
+        ParamSpec { kind, ..self }
+    }
+
+    /// One value within `min..=` the bound called `bound`; `noun` names what it bounds.
+    pub const fn value(
+        name: &'static str,
+        about: &'static str,
+        min: i64,
+        bound: &'static str,
+        noun: &'static str,
+    ) -> Self {
+        let kind = ParamKind::Value { min, bound, noun };
+        ParamSpec { name, about, kind }
+    }
+
+    /// A switch.
+    pub const fn flag(name: &'static str, about: &'static str) -> Self {
+        let kind = ParamKind::Flag;
+        ParamSpec { name, about, kind }
+    }
+}
+
 /// What a parameter's value is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamKind {
@@ -114,28 +183,16 @@ pub enum ParamValue {
 }
 
 /// The generator flags given to `gen`, `stress` or a plan line, not yet checked against a
-/// game: the parameters in the order of [`super::all_params`], then the family.
+/// game: the parameters in the order of [`super::all_params`] (kept by `set`, which the registry
+/// defines since it alone knows every game), then the family.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GenParams {
-    given: Vec<(&'static str, ParamValue)>,
+    pub(super) given: Vec<(&'static str, ParamValue)>,
     /// The family's name (default: mixed, a family chosen by the seed).
     pub family: Option<String>,
 }
 
 impl GenParams {
-    /// Sets a parameter, keeping every parameter in the order of [`super::all_params`].
-    pub fn set(&mut self, name: &'static str, value: ParamValue) {
-        self.given.retain(|(n, _)| *n != name);
-        self.given.push((name, value));
-        let order = |n: &str| {
-            super::all_params()
-                .iter()
-                .position(|p| p.name == n)
-                .unwrap_or(usize::MAX)
-        };
-        self.given.sort_by_key(|(n, _)| order(n));
-    }
-
     /// With `name` set: `GenParams::default().with("n", ParamValue::Range(..))`.
     pub fn with(mut self, name: &'static str, value: ParamValue) -> GenParams {
         self.set(name, value);

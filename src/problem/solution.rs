@@ -3,12 +3,6 @@
 
 use std::fmt;
 
-use super::staircase::TooLarge;
-
-/// Boards with more cells than this are long: reports show their line of play compact and
-/// save the whole one beside the case.
-pub(crate) const LONG_ABOVE_CELLS: usize = 36;
-
 /// The exact answer and one optimal line of play that reaches it, rendered by the game: the
 /// board, one line per move, and the totals. [`Explanation::full`] is what `solve --explain`
 /// prints; [`Explanation::compact`] keeps a long line readable in a report.
@@ -82,18 +76,19 @@ pub fn explanations_text(explanations: &[Explanation], compact: Option<usize>) -
 /// Why the reference solver declined an instance. Parsed inputs only get here with raised bounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolveError {
-    /// More staircase states than the solver builds a table for.
-    TooLarge(TooLarge),
+    /// Beyond what the solver builds a table for (more states than it holds), as the solver
+    /// words it.
+    TooLarge(String),
     /// The sum of all values does not fit in an i64, so the DP could overflow.
     ValuesTooLarge,
-    /// Rows or values disagree with n and m (only possible for hand-built instances).
+    /// The instance contradicts itself (only possible for hand-built instances).
     Malformed(String),
 }
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SolveError::TooLarge(e) => e.fmt(f),
+            SolveError::TooLarge(what) => f.write_str(what),
             SolveError::ValuesTooLarge => f.write_str(
                 "the values sum to more than an i64 holds, so the answer could overflow",
             ),
@@ -103,29 +98,3 @@ impl fmt::Display for SolveError {
 }
 
 impl std::error::Error for SolveError {}
-
-impl From<TooLarge> for SolveError {
-    fn from(e: TooLarge) -> Self {
-        SolveError::TooLarge(e)
-    }
-}
-
-/// Checks that `rows` is an n×m matrix of values >= 0 and returns their sum.
-pub(crate) fn checked_matrix(
-    name: &str,
-    rows: &[Vec<i64>],
-    n: usize,
-    m: usize,
-) -> Result<i64, SolveError> {
-    if rows.len() != n || rows.iter().any(|r| r.len() != m) {
-        return Err(SolveError::Malformed(format!("{name} is not {n}×{m}")));
-    }
-    let mut sum: i64 = 0;
-    for &v in rows.iter().flatten() {
-        if v < 0 {
-            return Err(SolveError::Malformed(format!("{name} holds {v} < 0")));
-        }
-        sum = sum.checked_add(v).ok_or(SolveError::ValuesTooLarge)?;
-    }
-    Ok(sum)
-}

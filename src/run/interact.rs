@@ -530,12 +530,29 @@ impl<'e> Exchange<'e> {
         } else {
             interactor_limits
         };
-        side.settled = Some(party.settle(own)?);
+        let settled = party.settle(own)?;
+        let rejected = settled.exit_code().is_some_and(|code| code != 0);
+        side.settled = Some(settled);
         // What it wrote is still read and passed on; the pipe's end shows the peer it is over.
         let relay = &mut self.relays[i];
         while relay.source.is_some() && relay.read_ready(&mut self.transcript) > 0 {}
         relay.close();
         relay.write_ready();
+        // First means before the program's output ended: an interactor that exits on the end
+        // of its input is answering the program's end, not deciding before it.
+        let program_writing = self.relays[PROGRAM].source.is_some();
+        if i == INTERACTOR
+            && how == End::Exited
+            && self.sides[PROGRAM].party.is_some()
+            && program_writing
+        {
+            self.transcript.interactor_ended_first = true;
+            if rejected {
+                // Its verdict is decided (as BAPCtools and DOMjudge decide it): what the
+                // program does once its input ends, an EOF error most often, is not judged.
+                self.end(PROGRAM, End::Dismissed, limits, interactor_limits)?;
+            }
+        }
         Ok(())
     }
 

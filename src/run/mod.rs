@@ -29,6 +29,7 @@ mod captured;
 mod clone;
 mod command;
 pub mod contain;
+pub mod environment;
 mod error;
 mod group;
 mod interact;

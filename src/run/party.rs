@@ -170,6 +170,13 @@ pub(crate) struct Settled {
     pub pgid: i32,
 }
 
+impl Settled {
+    /// Its leader's exit code, when it exited rather than died of a signal.
+    pub(crate) fn exit_code(&self) -> Option<i32> {
+        libc::WIFEXITED(self.status).then(|| libc::WEXITSTATUS(self.status))
+    }
+}
+
 impl<'e> Party<'e> {
     /// Starts `exe_path` with `args` in `cwd` under `stop` (the limits it is stopped at), as
     /// run `entry`'s program, of `role`. `shown` names it in the error when it cannot start.

@@ -29,6 +29,9 @@ pub struct Transcript {
     tail_bytes: usize,
     /// Bytes of the middle not kept.
     pub omitted: u64,
+    /// The interactor exited by itself while the program still ran and wrote: a rejection of its
+    /// decides the verdict, whatever the program did once its input ended.
+    pub interactor_ended_first: bool,
 }
 
 impl Transcript {

@@ -99,6 +99,8 @@ pub enum Probe<P> {
     Fails(P),
     /// It does not.
     Passes,
+    /// It is no valid input, known without running it: not counted as a run.
+    Invalid,
     /// Stop minimizing now (interrupted, or the harness failed) and keep the best so far.
     Stop,
 }
@@ -408,6 +410,9 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                 self.known.insert(key, false);
                 self.stats.runs += 1;
             }
+            Probe::Invalid => {
+                self.known.insert(key, false);
+            }
             Probe::Stop => {
                 self.stats.end = End::Stopped;
                 self.stopped = true;
@@ -440,6 +445,9 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                 Some(Probe::Passes) => {
                     self.known.insert(*key, false);
                     self.stats.runs += 1;
+                }
+                Some(Probe::Invalid) => {
+                    self.known.insert(*key, false);
                 }
                 Some(Probe::Stop) => {
                     self.stats.end = End::Stopped;
@@ -508,7 +516,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                         hi = m;
                         best = Some((case, p));
                     }
-                    Some((_, Probe::Passes)) => lo = m,
+                    Some((_, Probe::Passes | Probe::Invalid)) => lo = m,
                     _ => break,
                 }
             }

@@ -15,8 +15,10 @@ use crate::judge::{CaseOutcome, Decider, Expected, Ran, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
 use crate::run::{IoMode, Limits, Termination};
 use crate::text::program_name;
+use envelope::{ENOUGH_CASES, Envelope, Learning};
 use minimize::Shrinkable;
 
+mod envelope;
 pub mod minimize;
 pub mod save;
 mod search;
@@ -205,7 +207,19 @@ struct Engine<'a> {
     config: &'a Config,
     runner: &'a dyn Runner,
     helper_limits: Limits,
+    /// Without a validator, what the generator's cases teach of its envelope
+    /// ([`envelope`]); `None` when a validator says what is valid.
+    learning: Option<Mutex<Learning>>,
 }
+
+/// How many generated cases the envelope is learned from at most: enough to see the
+/// generator's range, few enough to cost nothing on a long run; and past [`ENOUGH_CASES`],
+/// how many bytes of them (a search over cases of 2·10^5 numbers stops learning early).
+const LEARNED_CASES: usize = 1000;
+const LEARNED_BYTES: usize = 32 << 20;
+
+/// How long generating more cases for the envelope may take, after a failure found early.
+const LEARNING_TIME: Duration = Duration::from_secs(3);
 
 /// Runs the search, and on a failure saves, minimizes and saves again.
 pub fn run(
@@ -218,6 +232,10 @@ pub fn run(
         config,
         runner,
         helper_limits: config.helper_limits,
+        learning: config
+            .validator
+            .is_none()
+            .then(|| Mutex::new(Learning::default())),
     };
     let found = search::search(&engine, started, on_event)?;
     let elapsed = started.elapsed();
@@ -258,6 +276,7 @@ impl Engine<'_> {
                 command.push(seed.to_string().into());
                 let input = self.run_helper(&command, b"", "generator")?;
                 let Some(problem) = self.config.problem else {
+                    self.learn(&input);
                     return Ok(Case {
                         input,
                         instance: None,
@@ -267,7 +286,10 @@ impl Engine<'_> {
                 let instance = match (parsed, &self.config.oracle) {
                     (Ok(instance), _) => Some(instance),
                     // Only the built-in solver needs to understand the input.
-                    (Err(_), Oracle::External(_) | Oracle::Interactor) => None,
+                    (Err(_), Oracle::External(_) | Oracle::Interactor) => {
+                        self.learn(&input);
+                        None
+                    }
                     (Err(err), Oracle::Builtin) => bail!(
                         "the generator's output for seed {seed} is not a valid {problem} input \
                          ({err}); give a --reference for problems duipai does not know"
@@ -276,6 +298,55 @@ impl Engine<'_> {
                 Ok(Case { input, instance })
             }
         }
+    }
+
+    /// Learns the envelope from a generated text case, up to [`LEARNED_CASES`] of them.
+    fn learn(&self, input: &[u8]) {
+        let Some(learning) = &self.learning else {
+            return;
+        };
+        let full = |l: &Mutex<Learning>| {
+            l.lock().map_or(true, |l| {
+                l.cases() >= LEARNED_CASES
+                    || (l.cases() >= ENOUGH_CASES && l.bytes() >= LEARNED_BYTES)
+            })
+        };
+        if full(learning) {
+            return;
+        }
+        // Read outside the lock: the workers learn side by side.
+        let taught = Learning::of(&TextCase::new(input), input.len());
+        if let Ok(mut learning) = learning.lock() {
+            learning.merge(taught);
+        }
+    }
+
+    /// After a failure found within the first few cases, more of the generator's cases (from
+    /// the seeds after the last one tried), until [`ENOUGH_CASES`] are learned or
+    /// [`LEARNING_TIME`] has passed; then the envelope. A generator that fails on one of them
+    /// ends the learning, not the run.
+    fn envelope(&self, tried: u64) -> Option<Envelope> {
+        let learning = self.learning.as_ref()?;
+        let learned = || learning.lock().map_or(0, |l| l.cases());
+        let missing = ENOUGH_CASES.saturating_sub(learned()) as u64;
+        let deadline = Instant::now() + LEARNING_TIME;
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        let seeds = self.config.seeds;
+        crate::pool::run_steps(
+            self.config.jobs,
+            missing,
+            |i| {
+                if self.make_case(seeds.seed(tried + i)).is_err() {
+                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                crate::pool::Step::<()>::Done
+            },
+            |_| !failed.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline,
+            |_, ()| {},
+            || {},
+        );
+        let learning = std::mem::take(&mut *learning.lock().ok()?);
+        (learning.cases() > 0).then(|| learning.finish())
     }
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
@@ -392,7 +463,9 @@ impl Engine<'_> {
             Some(why) if self.config.shrink => on_event(Event::NotMinimized(why)),
             Some(_) => {}
             None => match self.validator_refuses(&failing) {
-                Ok(None) => minimization = Some(self.minimize_failing(&mut failing, on_event)),
+                Ok(None) => {
+                    minimization = Some(self.minimize_failing(&mut failing, found.cases, on_event))
+                }
                 Ok(Some(why)) => on_event(Event::NotMinimized(why)),
                 Err(err) => on_event(Event::MinimizeError(format!("{err:#}"))),
             },
@@ -446,6 +519,7 @@ impl Engine<'_> {
     fn minimize_failing(
         &self,
         failing: &mut Failing,
+        tried: u64,
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
         on_event(Event::MinimizeStarted);
@@ -460,7 +534,8 @@ impl Engine<'_> {
                     .case
                     .filter(|_| start.case_count() > 1)
                     .map(|k| start.only_case(k));
-                let (small, found, result) = self.minimize(start.clone(), focus, verdict, on_event);
+                let (small, found, result) =
+                    self.minimize(start.clone(), focus, verdict, None, on_event);
                 if let Some((expected, outcome)) = found {
                     failing.input = small.to_input().into_bytes();
                     failing.instance = Some(small);
@@ -469,17 +544,18 @@ impl Engine<'_> {
                 result
             }
             None => {
-                if self.checked_by_reference() {
-                    let judge = match self.config.oracle {
-                        Oracle::Interactor => "the interactor judges it without failing",
-                        _ => "the reference runs on it without an error",
-                    };
+                let envelope = self.envelope(tried);
+                if let Some(envelope) = &envelope {
                     on_event(Event::Note(format!(
-                        "without a --validator, a smaller input counts as valid when {judge}"
+                        "kept within what the generator produced in {} ({}); give \
+                         --validator for the real constraints",
+                        crate::text::plural(envelope.cases() as u64, "case"),
+                        envelope.summary()
                     )));
                 }
                 let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
-                let (small, found, result) = self.minimize(start, None, verdict, on_event);
+                let (small, found, result) =
+                    self.minimize(start, None, verdict, envelope.as_ref(), on_event);
                 if let Some((expected, outcome)) = found {
                     failing.input = small.to_bytes();
                     (failing.expected, failing.outcome) = (expected, outcome);
@@ -599,7 +675,8 @@ impl Engine<'_> {
     }
 
     /// Shrinks `start` while the program still fails it with the same verdict, trying
-    /// `focus` (a smaller case the failure points at) first. Returns the smallest case, its
+    /// `focus` (a smaller case the failure points at) first, and probing only candidates
+    /// within `envelope` when there is one. Returns the smallest case, its
     /// expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
     fn minimize<S: Shrinkable + Describe>(
@@ -607,12 +684,14 @@ impl Engine<'_> {
         start: S,
         focus: Option<S>,
         verdict: Verdict,
+        envelope: Option<&Envelope>,
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
         let started = Instant::now();
         let prober = Prober {
             engine: self,
             verdict,
+            envelope,
             harness_error: Mutex::new(None),
         };
         let probe = |candidate: &S| prober.probe(candidate);
@@ -696,6 +775,8 @@ impl Engine<'_> {
 struct Prober<'e, 'a> {
     engine: &'e Engine<'a>,
     verdict: Verdict,
+    /// What the generator makes: a candidate outside it is taken for invalid, unprobed.
+    envelope: Option<&'e Envelope>,
     harness_error: Mutex<Option<anyhow::Error>>,
 }
 
@@ -703,6 +784,9 @@ impl Prober<'_, '_> {
     fn probe<S: Describe>(&self, candidate: &S) -> Probe<(Expected, CaseOutcome)> {
         if crate::run::cancelled() || self.failed() {
             return Probe::Stop;
+        }
+        if self.envelope.is_some_and(|e| !candidate.within(e)) {
+            return Probe::Invalid;
         }
         let result = self.engine.fails_alike(&candidate.to_case(), self.verdict);
         if crate::run::cancelled() {
@@ -747,6 +831,10 @@ trait Describe {
     fn shape(&self) -> String;
     /// The largest value.
     fn largest(&self) -> i64;
+    /// Whether it keeps to what the generator makes.
+    fn within(&self, _envelope: &Envelope) -> bool {
+        true
+    }
 }
 
 impl Describe for Box<dyn Instance> {
@@ -776,6 +864,9 @@ impl Describe for TextCase {
     }
     fn largest(&self) -> i64 {
         (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)
+    }
+    fn within(&self, envelope: &Envelope) -> bool {
+        envelope.admits(self)
     }
 }
 

@@ -485,6 +485,176 @@ impl TextCase {
     }
 }
 
+/// Where a token sits in the input's shape, the same for every case a generator makes: its
+/// line and column, where the lines that are items of a counted list do not count (they are
+/// one place, that of their count), and inside a test case counted from the case's first
+/// line. Lines and columns past [`EDGE`] share the place at the edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Place {
+    /// Inside one of the test cases that follow a count T on the first line.
+    pub in_case: bool,
+    pub line: u32,
+    pub column: u32,
+    /// For an item of a counted list: its column in an item line (0 for a list of tokens);
+    /// `line` and `column` are then its count's.
+    pub item: Option<u32>,
+}
+
+/// Where places stop being told apart: the shape of a generator's cases is in their first
+/// lines and columns, and a flat grid of numbers must not make a place of every cell.
+pub const EDGE: u32 = 64;
+
+/// One token of a case, placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed {
+    pub place: Place,
+    /// Its value, when it is an integer.
+    pub value: Option<i64>,
+    /// Whether it counts the items of a list (or the test cases).
+    pub count: bool,
+}
+
+impl TextCase {
+    /// Every token, placed ([`Place`]). Lists of a single item are not taken for lists here:
+    /// `1 5` is as likely two values as a list of one. With `tests` (the input is known to be
+    /// test cases), a first line `1` is a count of one test case, all the lines after it.
+    pub fn placed(&self, tests: bool) -> Vec<Placed> {
+        let lists = self.lists();
+        let mut roles = Roles::new(self.tokens.len(), self.line_count());
+        let mut regions = vec![(0..self.line_count(), false)];
+        if let Some(List {
+            count,
+            items: Items::Blocks(blocks),
+            ..
+        }) = lists.first()
+        {
+            roles.count[*count] = true;
+            regions = vec![(0..1, false)];
+            regions.extend(blocks.iter().map(|&(a, b)| (a..b, true)));
+        } else if tests && self.one_test() {
+            roles.count[0] = true;
+            regions = vec![(0..1, false), (1..self.line_count(), true)];
+        }
+        // A list is read within one region: a count at the end of one test case does not
+        // count the next case's first line.
+        let mut region_of = vec![0; self.line_count()];
+        for (r, (lines, _)) in regions.iter().enumerate() {
+            region_of[lines.clone()].fill(r);
+        }
+        let within = |l: &List| {
+            let last = match l.items {
+                Items::Tokens { from } => self.line_of(from + l.len - 1),
+                Items::Lines { from } => from + l.len - 1,
+                Items::Blocks(_) => return false,
+            };
+            region_of[self.line_of(l.count)] == region_of[last]
+        };
+        let mut counted: Vec<&List> = lists.iter().filter(|l| l.len >= 2 && within(l)).collect();
+        counted.sort_by_key(|l| l.count);
+        for list in counted {
+            self.take_list(list, &mut roles);
+        }
+        let mut placed = Vec::with_capacity(self.tokens.len());
+        let mut at: Vec<Option<Place>> = vec![None; self.tokens.len()];
+        for (lines, in_case) in regions {
+            let mut row = 0u32;
+            for line in lines {
+                if roles.item_line[line] {
+                    continue;
+                }
+                for (column, t) in self.line(line).enumerate() {
+                    at[t] = Some(Place {
+                        in_case,
+                        line: row.min(EDGE),
+                        column: (column as u32).min(EDGE),
+                        item: None,
+                    });
+                }
+                row += 1;
+            }
+        }
+        for t in 0..self.tokens.len() {
+            let place = match (roles.item_of[t], at[t]) {
+                (Some((count, column)), _) => at[count].map(|p| Place {
+                    item: Some(column.min(EDGE)),
+                    ..p
+                }),
+                (None, place) => place,
+            };
+            if let Some(place) = place {
+                placed.push(Placed {
+                    place,
+                    value: self.number(t),
+                    count: roles.count[t],
+                });
+            }
+        }
+        placed
+    }
+
+    /// Marks `list`'s count and items, unless one of its tokens already has a part in a list
+    /// found before it.
+    fn take_list(&self, list: &List, roles: &mut Roles) {
+        let items: Vec<(usize, u32)> = match list.items {
+            Items::Tokens { from } => (from..from + list.len).map(|t| (t, 0)).collect(),
+            Items::Lines { from } => (from..from + list.len)
+                .flat_map(|l| {
+                    let start = self.line(l).start;
+                    self.line(l).map(move |t| (t, (t - start) as u32))
+                })
+                .collect(),
+            Items::Blocks(_) => return,
+        };
+        let taken = |t: usize| roles.count[t] || roles.item_of[t].is_some();
+        if taken(list.count) || items.iter().any(|&(t, _)| taken(t)) {
+            return;
+        }
+        roles.count[list.count] = true;
+        for &(t, column) in &items {
+            roles.item_of[t] = Some((list.count, column));
+        }
+        let count_line = self.line_of(list.count);
+        match list.items {
+            Items::Tokens { from } if self.line_of(from) != count_line => {
+                roles.item_line[self.line_of(from)] = true;
+            }
+            Items::Lines { from } => {
+                roles.item_line[from..from + list.len].fill(true);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the input could be one test case: a first line `1`, then lines.
+    pub fn one_test(&self) -> bool {
+        self.line_count() > 1 && self.line_len(0) == 1 && self.count(0) == Some(1)
+    }
+
+    /// The line token `t` is on.
+    fn line_of(&self, t: usize) -> usize {
+        self.line_ends.partition_point(|&end| end <= t)
+    }
+}
+
+/// The parts tokens have in counted lists, while [`TextCase::placed`] finds them.
+struct Roles {
+    count: Vec<bool>,
+    /// An item's count token and its column in its item line.
+    item_of: Vec<Option<(usize, u32)>>,
+    /// Lines made of items only.
+    item_line: Vec<bool>,
+}
+
+impl Roles {
+    fn new(tokens: usize, lines: usize) -> Roles {
+        Roles {
+            count: vec![false; tokens],
+            item_of: vec![None; tokens],
+            item_line: vec![false; lines],
+        }
+    }
+}
+
 /// Room to write an i64 in decimal.
 #[derive(Default)]
 struct NumberBuf([u8; 20]);

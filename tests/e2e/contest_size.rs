@@ -37,6 +37,13 @@ for i, x in enumerate(data[1:n + 1]):
 sys.stdout.write(''.join(f'{v}\\n' for v in out))
 ";
 
+/// The constraints: n >= 1, then n integers of at most 10^6 in absolute value.
+const VALIDATOR: &str = "import sys
+data = sys.stdin.buffer.read().split()
+ok = len(data) >= 2 and int(data[0]) == len(data) - 1
+sys.exit(0 if ok and all(abs(int(x)) <= 10**6 for x in data[1:]) else 1)
+";
+
 fn problem_dir() -> tempfile::TempDir {
     require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
@@ -44,6 +51,7 @@ fn problem_dir() -> tempfile::TempDir {
         ("gen.py", GEN),
         ("ref.py", PREFIX),
         ("sol.py", WRONG_AT_END),
+        ("val.py", VALIDATOR),
     ] {
         std::fs::write(dir.path().join(name), text).unwrap();
     }
@@ -62,9 +70,11 @@ fn stress(dir: &Path, n: usize, extra: &[&str]) -> Duipai {
 #[test]
 fn a_big_failing_case_is_shown_in_excerpts_everywhere_with_its_files_named() {
     let dir = problem_dir();
+    // 2·10^4 numbers show what 2·10^5 would (the bench runs that size): the report's length
+    // does not depend on the case's.
     let ran = stress(
         dir.path(),
-        200_000,
+        20_000,
         &["--no-shrink", "--json", "--junit", "report.xml"],
     )
     .run()
@@ -75,17 +85,17 @@ fn a_big_failing_case_is_shown_in_excerpts_everywhere_with_its_files_named() {
         "{} lines:\n{human}",
         human.lines().count()
     );
-    assert_contains(&human, "… 199994 lines not shown …");
+    assert_contains(&human, "… 19994 lines not shown …");
     assert_contains(&human, "all of it: the case in duipai-failures/sums-");
-    assert_contains(&human, "MiB more)");
+    assert_contains(&human, "KiB more)");
     let report = ran.json();
     let (expected, actual) = (
         report["expected"].as_str().unwrap(),
         report["actual"].as_str().unwrap(),
     );
     assert!(expected.len() < 2048 && actual.len() < 2048, "{report}");
-    assert_contains(expected, "… 199994 lines not shown …");
-    assert!(report["expected_bytes"].as_u64().unwrap() > 1_000_000);
+    assert_contains(expected, "… 19994 lines not shown …");
+    assert!(report["expected_bytes"].as_u64().unwrap() > 100_000);
     assert_eq!(
         report["actual_bytes"].as_u64(),
         report["expected_bytes"].as_u64(),
@@ -93,7 +103,7 @@ fn a_big_failing_case_is_shown_in_excerpts_everywhere_with_its_files_named() {
     );
     // The saved files hold all of the case and the answer.
     let input = std::fs::read(dir.path().join(report["input"].as_str().unwrap())).unwrap();
-    assert!(input.len() > 1_000_000);
+    assert!(input.len() > 100_000);
     let answer = std::fs::metadata(dir.path().join(report["answer_file"].as_str().unwrap()));
     assert_eq!(
         answer.unwrap().len(),
@@ -107,7 +117,22 @@ fn a_big_failing_case_is_shown_in_excerpts_everywhere_with_its_files_named() {
 #[test]
 fn a_big_case_wrong_on_its_last_number_shrinks_to_a_few_numbers() {
     let dir = problem_dir();
-    let report = stress(dir.path(), 20_000, &["--json"]).run().code(1).json();
+    // The generator always makes n = 5000: only a validator lets the case leave that.
+    let report = stress(
+        dir.path(),
+        5000,
+        // Each probe runs the Python validator: a loaded machine must not cut it short.
+        &[
+            "--json",
+            "--validator",
+            "python3 val.py",
+            "--shrink-time",
+            "600",
+        ],
+    )
+    .run()
+    .code(1)
+    .json();
     let input =
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
     let numbers: Vec<i64> = input
@@ -151,4 +176,24 @@ fn judging_floods_keeps_excerpts_of_each_output() {
     let human = ran.stderr();
     assert!(human.len() < 16 * 1024, "{} bytes:\n{human}", human.len());
     assert_contains(&human, "+++ actual (3072 lines, 3.0 MiB)");
+    // Found by stress, the flood is saved cut to its first MiB, and the sidecar says how much
+    // there was.
+    std::fs::write(
+        dir.path().join("gen.py"),
+        "import sys\nprint(sys.argv[-1])\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("ref.py"), "print('x')\n").unwrap();
+    Duipai::in_dir(dir.path())
+        .args(["stress", "flood", "--generator", "python3 gen.py"])
+        .args(["--reference", "python3 ref.py", "--no-shrink"])
+        .program(["python3", "flood.py"])
+        .run()
+        .code(1);
+    let saved = dir.path().join("duipai-failures");
+    let out = std::fs::metadata(saved.join("flood-1.out")).unwrap();
+    assert_eq!(out.len(), 1024 * 1024);
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(saved.join("flood-1.meta")).unwrap()).unwrap();
+    assert_eq!(meta["output_bytes"], 3 * 1024 * 1024, "{meta}");
 }

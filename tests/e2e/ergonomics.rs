@@ -68,12 +68,14 @@ fn saved_failures_are_replayed_first() {
         "{text}"
     );
     assert!(text.contains("all of them pass now"));
-    // Broken again: it still fails, and the run says so before any new seed.
+    // Broken again: it still fails, and the run says so and ends: no new seed, no duplicate.
     let out = stress("wrong-thin")
         .args(["--iterations", "1", "--json"])
         .run();
     let text = out.stderr();
     assert_contains(&text, "1 still failing");
+    assert_contains(&text, "not searching: the 1 saved case above still fails");
+    assert!(!text.contains("stressing"), "{text}");
     let report = out.json();
     assert_eq!(report["still_failing"].as_array().unwrap().len(), 1);
     out.code(1);

@@ -171,6 +171,30 @@ fn a_crash_is_the_programs_runtime_error_whatever_the_interactor_said() {
 }
 
 #[test]
+fn an_interactor_that_rejects_first_decides_whatever_the_program_does_after() {
+    let dir = workspace();
+    let summary = test_cases(dir.path())
+        .arg("--json")
+        .program(["wrong.py"])
+        .run()
+        .code(1)
+        .json();
+    let cases = cases(&summary);
+    // x = n: the interactor stops the search at the 31st query; the program, its input
+    // ended, would die of an EOFError: the rejection is the verdict, not a runtime error.
+    let top = case(&cases, "4.in");
+    assert_eq!(top["verdict"], "WA", "{top}");
+    assert_contains(top["detail"].as_str().unwrap(), "more than 30 queries");
+    // n = 1: the query 0 is out of range, and the interactor ends first again.
+    let one = case(&cases, "3.in");
+    assert_eq!(one["verdict"], "WA", "{one}");
+    assert_contains(one["detail"].as_str().unwrap(), "violates the range [1, 1]");
+    for name in ["1.in", "2.in", "5.in"] {
+        assert_eq!(case(&cases, name)["verdict"], "AC", "{cases:?}");
+    }
+}
+
+#[test]
 fn programs_that_never_flush_end_as_idleness_long_before_the_wall_clock() {
     let dir = workspace();
     for program in ["noflush.cpp", "noflush.py"] {

@@ -10,6 +10,7 @@ mod contained;
 mod contest_size;
 mod ergonomics;
 mod files;
+mod first_minute;
 mod fishhead;
 mod flags;
 mod gems;

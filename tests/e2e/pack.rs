@@ -191,7 +191,7 @@ fn layouts_name_their_files() {
 
 #[test]
 fn icpc_layout_has_samples_and_limits() {
-    // Chess has LOJ's limits; chessboard's time limit is a guess (see the README's Problems).
+    // Chess has LOJ's limits; chessboard's time limit is a guess (see docs/games.md).
     for (problem, sample_in, sample_ans, time, memory) in [
         (
             &CHESS as &'static dyn Problem,
@@ -385,166 +385,6 @@ fn point_text(problem: &'static dyn Problem, point: usize) -> &'static str {
     text(&packed(problem, Layout::Plain, 0).tree[&format!("{point}.in")])
 }
 
-/// Whether a test point's input is what the comment on its plan line says it is. Every claim
-/// a plan line makes needs a check here, read from the input text itself.
-fn claim_holds(problem: &str, claim: &str, input: &str) -> bool {
-    let lines: Vec<&str> = input.lines().collect();
-    let numbers = |rows: &[&str]| -> Vec<i64> {
-        rows.iter()
-            .flat_map(|r| r.split_whitespace())
-            .map(|v| v.parse().unwrap())
-            .collect()
-    };
-    match problem {
-        "chess" => {
-            let size = numbers(&lines[..1]);
-            let values = numbers(&lines[1..]);
-            match claim {
-                "a single column" => size[1] == 1,
-                "a single row" => size[0] == 1,
-                "a single cell" => size == [1, 1],
-                "the largest board" => size == [10, 10],
-                "9 rows, 10 columns" => size == [9, 10],
-                "10 rows, 9 columns" => size == [10, 9],
-                "every value 100000" => values.iter().all(|&v| v == 100_000),
-                "every value 0" => size == [10, 10] && values.iter().all(|&v| v == 0),
-                "every value 1" => size == [10, 10] && values.iter().all(|&v| v == 1),
-                "every A 100000, B = 0" => {
-                    let cells = (size[0] * size[1]) as usize;
-                    values[..cells].iter().all(|&v| v == 100_000)
-                        && values[cells..].iter().all(|&v| v == 0)
-                }
-                _ => panic!("no check for the chess plan's claim {claim:?}: add one"),
-            }
-        }
-        "chessboard" => {
-            let n = numbers(&lines[..1])[0] as usize;
-            let board = &lines[1..=n];
-            let weights = numbers(&lines[n + 1..]);
-            let pieces = || board.iter().flat_map(|r| r.chars()).filter(|&c| c != '.');
-            match claim {
-                "a single cell" => n == 1,
-                "n = 12" => n == 12,
-                "no empty cell" => n == 12 && pieces().count() == n * n,
-                "every weight 0, no empty cell" => {
-                    pieces().count() == n * n && weights.iter().all(|&w| w == 0)
-                }
-                "every weight 1" => board
-                    .iter()
-                    .flat_map(|r| r.chars())
-                    .zip(&weights)
-                    .all(|(c, &w)| w == if c == '.' { 0 } else { 1 }),
-                "nothing can pair" => pieces().all(|c| c == 'W') || pieces().all(|c| c == 'B'),
-                "every weight 10^6" => board
-                    .iter()
-                    .flat_map(|r| r.chars())
-                    .zip(&weights)
-                    .all(|(c, &w)| w == if c == '.' { 0 } else { 1_000_000 }),
-                "the self-blocked trap, `BW / W.`" => board.join(" / ") == "BW / W.",
-                _ => panic!("no check for the chessboard plan's claim {claim:?}: add one"),
-            }
-        }
-        "gems" => {
-            let file = duipai::problem::GEMS
-                .parse(input.as_bytes(), &duipai::problem::GEMS.default_bounds())
-                .unwrap();
-            let cases = file
-                .cases_of::<duipai::problem::GemsProblem>()
-                .unwrap()
-                .to_vec();
-            let every = |f: &dyn Fn(&duipai::problem::Gems) -> bool| cases.iter().all(f);
-            let maximal =
-                |c: &duipai::problem::Gems| (c.g, c.bags.len(), c.gem_count()) == (8, 21, 210);
-            match claim {
-                "3 cases of at most 3 bags" => cases.len() == 3 && every(&|c| c.bags.len() <= 3),
-                "5 cases of at most 3 colours" => cases.len() == 5 && every(&|c| c.g <= 3),
-                "6 cases with S at most 4" => cases.len() == 6 && every(&|c| c.s <= 4),
-                "S = 1 in every case" => every(&|c| c.s == 1),
-                "single-colour bags" => {
-                    every(&|c| c.bags.iter().all(|b| b.iter().all(|&x| x == b[0])))
-                }
-                "S of 2 or 3 in every case" => every(&|c| (2..=3).contains(&c.s)),
-                "S of at least 14 in every case" => every(&|c| c.s >= 14),
-                "a case with no bag before the last case" => cases
-                    .iter()
-                    .position(|c| c.bags.is_empty())
-                    .is_some_and(|k| k + 1 < cases.len()),
-                "210 gems of one colour in every case" => {
-                    every(&|c| c.g == 1 && c.gem_count() == 210)
-                }
-                "20 cases" => cases.len() == 20,
-                "5 maximal cases" => cases.len() == 5 && every(&maximal),
-                "one maximal case" => cases.len() == 1 && every(&maximal),
-                "one case with no bag" => cases.len() == 1 && every(&|c| c.bags.is_empty()),
-                "5 cases where no stone is made" => {
-                    let answers = file.solve();
-                    cases.len() == 5
-                        && every(&|c| c.bags.len() == 21)
-                        && every(&|c| {
-                            (1..=8).all(|colour| {
-                                c.bags.iter().flatten().filter(|&&x| x == colour).count() < c.s
-                            })
-                        })
-                        && answers.iter().all(|a| a == "0")
-                }
-                _ => panic!("no check for the gems plan's claim {claim:?}: add one"),
-            }
-        }
-        "fishhead" => {
-            let file = duipai::problem::FISHHEAD
-                .parse(
-                    input.as_bytes(),
-                    &duipai::problem::FISHHEAD.default_bounds(),
-                )
-                .unwrap();
-            let cases = file.cases_of::<duipai::problem::FishheadProblem>().unwrap();
-            let all_n = |n: usize| cases.iter().all(|c| c.edges.len() == n);
-            match claim {
-                "2 cases" => cases.len() == 2,
-                "3 cases" => cases.len() == 3,
-                "200 cases" => cases.len() == 200,
-                "n = 23 in every case" => all_n(23),
-                "n = 24 in every case" => all_n(24),
-                "n = 12 in every case" => all_n(12),
-                "200 cases, n = 12 in every case" => cases.len() == 200 && all_n(12),
-                "1 case, n = 12" => cases.len() == 1 && all_n(12),
-                "1 case, n = 24" => cases.len() == 1 && all_n(24),
-                _ => panic!("no check for the fishhead plan's claim {claim:?}: add one"),
-            }
-        }
-        "shooting" => {
-            let file = SHOOTING
-                .parse(input.as_bytes(), &SHOOTING.default_bounds())
-                .unwrap();
-            let cases = file.cases_of::<duipai::problem::ShootingProblem>().unwrap();
-            let every = |f: &dyn Fn(&[usize]) -> bool| cases.iter().all(|c| f(&c.heights));
-            let lowest = |h: &[usize]| *h.iter().max().unwrap() <= 2;
-            // All heights but one equal.
-            let one_off = |h: &[usize]| {
-                h.iter()
-                    .any(|&x| h.iter().filter(|&&y| y != x).count() == 1)
-            };
-            match claim {
-                "the smallest boards" => every(&|h| h.len() <= 3 && lowest(h)),
-                "sample-like" => {
-                    every(&|h| (2..=3).contains(&h.len()) && h.iter().all(|&x| x <= 3))
-                }
-                "six columns" => every(&|h| h.len() == 6),
-                "tall towers" => every(&|h| h.contains(&6)),
-                "one column off" => every(&one_off),
-                "six columns, one off" => every(&|h| h.len() == 6 && one_off(h)),
-                "25 cases" => cases.len() == 25,
-                "low, one off" => every(&|h| lowest(h) && one_off(h)),
-                "flat and wide" => every(&|h| h.len() == 6 && lowest(h)),
-                "1 case" => cases.len() == 1,
-                "1 case, six columns" => cases.len() == 1 && every(&|h| h.len() == 6),
-                _ => panic!("no check for the shooting plan's claim {claim:?}: add one"),
-            }
-        }
-        _ => panic!("no checks for the {problem} plan's claims: add them"),
-    }
-}
-
 /// The built-in plans' comments are true: the `duipai gen` commands they quote print the test
 /// points they name (run through the binary), and what a line's comment says of its point
 /// (`# 11: a single column`) holds of the packed input.
@@ -585,10 +425,19 @@ fn plan_comments_are_true() {
             };
             let point: usize = point.parse().unwrap();
             if let Some(claim) = claim {
+                let input = point_text(problem, point);
+                let file = problem
+                    .parse(input.as_bytes(), &problem.default_bounds())
+                    .unwrap();
+                let holds = problem.plan_claim(claim, file.as_ref()).unwrap_or_else(|| {
+                    panic!(
+                        "{problem} has no check for its plan's claim {claim:?}: add one to \
+                         its Game::plan_claim"
+                    )
+                });
                 assert!(
-                    claim_holds(problem.name(), claim, point_text(problem, point)),
-                    "{problem} test point {point} is not {claim:?}:\n{}",
-                    point_text(problem, point)
+                    holds,
+                    "{problem} test point {point} is not {claim:?}:\n{input}"
                 );
             }
         }

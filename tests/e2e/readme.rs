@@ -1,4 +1,5 @@
-//! The README's console examples, run: every ```console block's `$ duipai ...` command is run
+//! The documents' console examples, run: every ```console block's `$ duipai ...` command in the
+//! README, CONTRIBUTING and `docs/` is run
 //! through the real binary in a directory holding the files the examples name, and its output
 //! (stdout and stderr, as a terminal shows them) must be the block's text. Times, memory,
 //! worker and run counts vary with the machine and are compared as numbers only; a line `...`
@@ -71,13 +72,16 @@ fn example_dir() -> tempfile::TempDir {
 }
 
 /// A line with what varies between machines and runs replaced by `#`: a number before
-/// `ms`, `s` or `MiB` (or a `-` memory figure), before `runs,` and in `(N workers)`.
+/// `ms`, `s` or `MiB` (or a `-` memory figure), before `runs,`, in `in N cases` (the
+/// generator's cases learned in a machine's seconds) and in `(N workers)`.
 fn normalized(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut out: Vec<String> = Vec::new();
     for (i, word) in words.iter().enumerate() {
         let next = words.get(i + 1).copied().unwrap_or_default();
-        let unit = ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
+        let learned = next == "cases" && i > 0 && words[i - 1] == "in";
+        let unit = learned
+            || ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
         let number = word.trim_start_matches('(').parse::<f64>().is_ok() || *word == "-";
         if unit && number {
             out.push(if word.starts_with('(') { "(#" } else { "#" }.to_string());
@@ -101,13 +105,31 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
     }
 }
 
+/// The documents whose examples are run: the README, CONTRIBUTING and every page of `docs/`.
+fn documents() -> Vec<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut docs: Vec<std::path::PathBuf> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    docs.insert(0, root.join("README.md"));
+    let contributing = root.join("CONTRIBUTING.md");
+    if contributing.exists() {
+        docs.push(contributing);
+    }
+    docs
+}
+
 #[test]
 fn readme_console_examples_show_what_duipai_prints() {
     // The problem folder example (examples/inversions) compiles sol.cpp and runs Python.
     crate::util::require(&["g++", "python3"]);
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let blocks = console_blocks(&readme);
+    let blocks: Vec<(String, Vec<String>)> = documents()
+        .iter()
+        .flat_map(|doc| console_blocks(&std::fs::read_to_string(doc).unwrap()))
+        .collect();
     assert!(blocks.len() >= 4, "only {} console blocks", blocks.len());
     let dir = example_dir();
     // An empty build cache: a source file's "compiled" line shows every time.
@@ -167,5 +189,9 @@ fn the_line_matcher_skips_and_compares() {
     assert_eq!(
         normalized("on 20 cases (2 workers)"),
         "on 20 cases (# workers)"
+    );
+    assert_eq!(
+        normalized("note: kept within what the generator produced in 46 cases (values 1..10)"),
+        "note: kept within what the generator produced in # cases (values 1..10)"
     );
 }

@@ -133,39 +133,14 @@ fn problemtools_accepts(problem: &str) {
     assert_contains(&out, "AC");
 }
 
+/// Every registered game's packages, so a new game is checked without a test of its own.
 #[test]
 #[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
-fn chess_package_passes_bapctools_and_problemtools() {
-    bapctools_accepts("chess");
-    problemtools_accepts("chess");
-}
-
-#[test]
-#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
-fn chessboard_package_passes_bapctools_and_problemtools() {
-    bapctools_accepts("chessboard");
-    problemtools_accepts("chessboard");
-}
-
-#[test]
-#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
-fn gems_package_passes_bapctools_and_problemtools() {
-    bapctools_accepts("gems");
-    problemtools_accepts("gems");
-}
-
-#[test]
-#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
-fn fishhead_package_passes_bapctools_and_problemtools() {
-    bapctools_accepts("fishhead");
-    problemtools_accepts("fishhead");
-}
-
-#[test]
-#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
-fn shooting_package_passes_bapctools_and_problemtools() {
-    bapctools_accepts("shooting");
-    problemtools_accepts("shooting");
+fn every_builtin_package_passes_bapctools_and_problemtools() {
+    for game in duipai::problem::ALL {
+        bapctools_accepts(game.name());
+        problemtools_accepts(game.name());
+    }
 }
 
 /// A setter's round trip: pack, add a test of their own and a licence with its owner (BAPCtools

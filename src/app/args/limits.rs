@@ -22,13 +22,15 @@ const UNKNOWN_PROBLEM_LIMITS: (u64, u64) = (1000, 1024);
 /// Resource limits for the program under test.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct LimitArgs {
-    /// CPU time limit: milliseconds, or with a unit (`1500ms`, `2s`). Default: the problem's.
+    /// CPU time limit: milliseconds, or with a unit (`1500ms`, `2s`). Default: the game's, and
+    /// 1 s for a problem of your own.
     #[arg(long, value_name = "MS", value_parser = parse_millis)]
     pub time_limit: Option<u64>,
     /// Wall-clock limit, for programs that sleep or wait (default: 2 × time limit + 1 s).
     #[arg(long, value_name = "MS", value_parser = parse_millis)]
     pub wall_limit: Option<u64>,
-    /// Memory limit: MiB, or with a unit (`512MiB`, `1GiB`). Default: the problem's.
+    /// Memory limit: MiB, or with a unit (`512MiB`, `1GiB`). Default: the game's, and 1024 MiB
+    /// for a problem of your own.
     #[arg(long, value_name = "MIB", value_parser = parse_mebibytes)]
     pub memory_limit: Option<u64>,
     /// Output limit in MiB (stdout; reading stops past it).

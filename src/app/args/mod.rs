@@ -24,6 +24,7 @@ mod limits;
 mod own;
 mod pack;
 mod running;
+mod setting;
 mod solve;
 mod stress;
 mod test;
@@ -47,6 +48,7 @@ pub use limits::LimitArgs;
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
+pub use setting::{SettingArgs, parse_setting, setting_words};
 pub use solve::SolveArgs;
 pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs};
 pub use test::TestArgs;
@@ -64,7 +66,7 @@ const GLOBAL_FLAGS_ORDER: usize = 998;
 #[command(
     name = "duipai",
     version,
-    about = "Reference solvers, seeded generators, a judge and a stress tester for staircase game problems",
+    about = "A stress tester (对拍) with counterexample minimization, a judge and test packs for competitive programming problems: your own, and five built-in games",
     after_help = "Exit status: 0 success, 1 a program failed or an input is invalid, 2 usage error or harness failure."
 )]
 pub struct Cli {

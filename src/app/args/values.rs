@@ -12,14 +12,29 @@ pub fn parse_problem_name(s: &str) -> Result<String, String> {
         && s.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
     if plain {
-        Ok(s.to_string())
-    } else {
-        Err(format!(
-            "expected {} or a name of letters, digits, - and _ (it names the saved files), found {}",
-            problem::names().join(", "),
-            quote(s)
-        ))
+        return Ok(s.to_string());
     }
+    let program = if looks_like_a_program(s) {
+        format!(
+            "; it looks like a program, which goes last, after `--`: `-- {}`",
+            crate::text::shell_quote(s)
+        )
+    } else {
+        String::new()
+    };
+    Err(format!(
+        "expected {} or a name of letters, digits, - and _ (it names the saved files), found \
+         {}{program}",
+        problem::names().join(", "),
+        quote(s)
+    ))
+}
+
+/// Whether a word typed where a problem name goes is rather a program: a source file, a
+/// path, or a file here.
+fn looks_like_a_program(s: &str) -> bool {
+    let source = crate::compile::Language::from_path(std::path::Path::new(s)).is_some();
+    source || s.contains('/') || s.ends_with(".out") || std::path::Path::new(s).is_file()
 }
 
 /// The help of a PROBLEM argument that also takes a problem duipai does not know: the games

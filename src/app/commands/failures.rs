@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
-use crate::app::args::FailuresArgs;
+use crate::app::args::{FailuresArgs, SettingArgs, parse_setting, setting_words};
 use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, programs};
@@ -70,6 +70,7 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
         ]);
     }
     out.text(table(&rows));
+    out.text(replay_lines(&saved));
     // The command to prune them, for the problem listed if there is only one.
     let first = &saved[0].problem;
     let problem = if saved.iter().all(|s| s.problem == *first) {
@@ -86,24 +87,59 @@ fn list(args: &FailuresArgs) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Re-runs `problem`'s saved failures on the program and removes those that pass now.
+/// How many replay lines the listing shows.
+const REPLAYS_SHOWN: usize = 10;
+
+/// The command that judges each saved case as it was judged, from its sidecar: the program
+/// that failed it, its judging flags. Nothing for cases saved without a setting.
+fn replay_lines(saved: &[saved::Saved]) -> String {
+    let lines: Vec<String> = saved
+        .iter()
+        .filter_map(|case| {
+            let meta = case.meta.as_ref()?;
+            let setting = meta.setting.as_ref()?;
+            let flags: String = setting
+                .flags
+                .iter()
+                .map(|w| format!(" {}", crate::text::shell_quote(w)))
+                .collect();
+            Some(format!(
+                "duipai test {} {}{flags} -- {}",
+                case.problem,
+                crate::text::shell_quote(&case.input.to_string_lossy()),
+                meta.program
+            ))
+        })
+        .collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut text = String::from("\nreplay each as it was judged:\n");
+    for line in lines.iter().take(REPLAYS_SHOWN) {
+        text.push_str(&format!("    {line}\n"));
+    }
+    if lines.len() > REPLAYS_SHOWN {
+        text.push_str(&format!(
+            "    ... and {} more\n",
+            lines.len() - REPLAYS_SHOWN
+        ));
+    }
+    text
+}
+
+/// Re-runs `problem`'s saved failures on the program and removes those that pass now. Each
+/// case is judged as the flags typed say, or without any, as its sidecar says it was judged
+/// (its checker, interactor, tolerance, limits): cases saved with different settings are
+/// re-run group by group.
 fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     // A mistyped program is reported before anything runs, and nothing is removed.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
     args.run.containment.arm(vec![args.save.clone()])?;
-    let limits = args.limits.resolve_named(problem);
-    let known = crate::problem::by_name(problem);
-    let rule = args.compare.rule(known)?;
-    let helper_limits = args.limits.helpers(&limits);
-    let decider = programs::decider(
-        &args.checker,
-        &args.compare,
-        &args.compilers,
-        &helper_limits,
-    )?;
-    let cases = suite::collect_saved(&args.save, problem, rule)?;
+    let typed = setting_words(&args.compare, &args.checker, &args.limits, &args.run);
+    let groups = setting_groups(&args.save, problem, &typed)?;
     let out = Human::new(false);
-    if cases.is_empty() {
+    let total: usize = groups.iter().map(|(_, names)| names.len()).sum();
+    if total == 0 {
         out.line(format!(
             "no saved failures of {problem} in {}",
             args.save.display()
@@ -112,14 +148,77 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     }
     out.line(format!(
         "re-running {} of {problem} saved in {} on {}",
-        plural(cases.len() as u64, "failing case"),
+        plural(total as u64, "failing case"),
         args.save.display(),
         program_name(&args.program)
     ));
-    let io = args.run.io_mode_named(problem);
+    let mut still = 0;
+    for (words, names) in &groups {
+        if typed.is_empty() && !words.is_empty() {
+            out.line(format!("judged as saved: {}", words.join(" ")));
+        }
+        still += prune_group(args, problem, &program, &parse_setting(words)?, names, &out)?;
+    }
+    Ok(if still == 0 {
+        Status::Success
+    } else {
+        Status::Failure
+    })
+}
+
+/// The saved cases of `problem` (their paths), grouped by the judging flags to re-run them
+/// with: `typed` when given, else each case's own from its sidecar.
+fn setting_groups(
+    dir: &Path,
+    problem: &str,
+    typed: &[String],
+) -> anyhow::Result<Vec<(Vec<String>, Vec<String>)>> {
+    let mut groups: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for case in saved::list(dir, Some(problem))? {
+        let words = match (typed.is_empty(), &case.meta) {
+            (true, Some(meta)) => meta
+                .setting
+                .as_ref()
+                .map(|s| s.flags.clone())
+                .unwrap_or_default(),
+            _ => typed.to_vec(),
+        };
+        let name = case.input.to_string_lossy().into_owned();
+        match groups.iter_mut().find(|(w, _)| *w == words) {
+            Some((_, names)) => names.push(name),
+            None => groups.push((words, vec![name])),
+        }
+    }
+    Ok(groups)
+}
+
+/// Re-runs the saved cases `names` judged as `setting` says, and removes those that pass;
+/// returns how many still fail.
+fn prune_group(
+    args: &FailuresArgs,
+    problem: &str,
+    program: &[std::ffi::OsString],
+    setting: &SettingArgs,
+    names: &[String],
+    out: &Human,
+) -> anyhow::Result<usize> {
+    let limits = setting.limits.resolve_named(problem);
+    let known = crate::problem::by_name(problem);
+    let rule = setting.compare.rule(known)?;
+    let decider = programs::decider(
+        &setting.checker,
+        &setting.compare,
+        &args.compilers,
+        &setting.limits.helpers(&limits),
+    )?;
+    let cases: Vec<StoredCase> = suite::collect_saved(&args.save, problem, rule)?
+        .into_iter()
+        .filter(|c| names.contains(&c.name))
+        .collect();
+    let io = setting.run.io_mode_named(problem);
     let run = SuiteRun {
-        runner: &args.run.runner(),
-        program: &program,
+        runner: &setting.run.runner(),
+        program,
         limits: &limits,
         io: &io,
         jobs: jobs(args.jobs),
@@ -141,12 +240,7 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
             plural(cases.len() as u64, "case")
         );
     }
-    let still = remove_passing(&cases, &outcomes, &out)?;
-    Ok(if still == 0 {
-        Status::Success
-    } else {
-        Status::Failure
-    })
+    remove_passing(&cases, &outcomes, out)
 }
 
 /// Removes the files of every case that passed (`outcomes[i]` is `cases[i]`'s), saying which

@@ -95,14 +95,17 @@ const STRESS: [Line; 5] = [
     },
 ];
 
-/// The usual names of a folder's helper programs, by the setting that runs them.
-const HELPERS: [(&str, &[&str]); 3] = [
+/// The usual names of a folder's helper programs, by the setting that runs them; each is
+/// also found after a prefix (`avg_gen.py`, `avg-brute.cpp`).
+const HELPERS: [(&str, &[&str]); 5] = [
     ("generator", &["gen", "generator"]),
     (
         "reference",
         &["brute", "bf", "naive", "slow", "std", "ref", "reference"],
     ),
     ("validator", &["val", "validator", "validate"]),
+    ("checker", &["checker", "check", "chk"]),
+    ("interactor", &["interactor", "interact", "interactive"]),
 ];
 
 pub fn run(args: InitArgs, path: Option<PathBuf>) -> anyhow::Result<Status> {
@@ -124,10 +127,9 @@ pub fn run(args: InitArgs, path: Option<PathBuf>) -> anyhow::Result<Status> {
     let text = template(&name, &found_helpers(&dir));
     crate::fsutil::write_new_atomic(&path, text.as_bytes())?;
     let helpers = found_helpers(&dir);
+    let has = |key: &str| helpers.iter().any(|(k, _)| *k == key);
     let ready = crate::problem::by_name(&name).is_some()
-        || ["generator", "reference"]
-            .iter()
-            .all(|key| helpers.iter().any(|(k, _)| k == key));
+        || (has("generator") && (has("reference") || has("interactor")));
     eprintln!(
         "duipai: wrote {} for {}; {}`duipai stress -- SOLUTION` stresses a solution with it",
         path.display(),
@@ -158,18 +160,50 @@ fn folder_name(dir: &Path) -> anyhow::Result<String> {
     })
 }
 
-/// The helper programs found in `dir`, by setting: `("generator", "gen.py")`.
+/// The helper programs found in `dir`, by setting: `("generator", "gen.py")`. A name of its
+/// own (`gen.py`) wins over a prefixed one (`avg_gen.py`); an interactor leaves the checker
+/// out (an interactive problem is judged by its interactor alone).
 fn found_helpers(dir: &Path) -> Vec<(&'static str, String)> {
-    HELPERS
-        .iter()
-        .filter_map(|(key, stems)| {
-            stems
-                .iter()
-                .flat_map(|stem| EXTENSIONS.iter().map(move |ext| format!("{stem}.{ext}")))
-                .find(|file| dir.join(file).is_file())
-                .map(|file| (*key, file))
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_file())
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .collect()
         })
-        .collect()
+        .unwrap_or_default();
+    files.sort();
+    let source_stem = |file: &str| {
+        let (stem, ext) = file.rsplit_once('.')?;
+        EXTENSIONS.contains(&ext).then_some(stem.to_string())
+    };
+    let find = |stems: &[&str]| {
+        let named = |exact: bool| {
+            stems.iter().find_map(|stem| {
+                files.iter().find(|file| {
+                    source_stem(file).is_some_and(|s| {
+                        if exact {
+                            s == *stem
+                        } else {
+                            s.strip_suffix(stem).is_some_and(|p| {
+                                p.len() > 1 && (p.ends_with('_') || p.ends_with('-'))
+                            })
+                        }
+                    })
+                })
+            })
+        };
+        named(true).or_else(|| named(false)).cloned()
+    };
+    let mut found: Vec<(&'static str, String)> = HELPERS
+        .iter()
+        .filter_map(|(key, stems)| find(stems).map(|file| (*key, file)))
+        .collect();
+    if found.iter().any(|(k, _)| *k == "interactor") {
+        found.retain(|(k, _)| *k != "checker");
+    }
+    found
 }
 
 /// The text of a new `duipai.toml` for the problem `name`, with the helper programs `found`
@@ -183,6 +217,12 @@ pub fn template(name: &str, found: &[(&str, String)]) -> String {
          problem = {}\n",
         toml_string(name)
     );
+    let set = |key: &str| {
+        found
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, file)| toml_string(file))
+    };
     let root = Cli::command();
     let has = |command: &str, key: &str| {
         root.find_subcommand(command)
@@ -193,7 +233,7 @@ pub fn template(name: &str, found: &[(&str, String)]) -> String {
         .iter()
         .filter(|l| config::COMMANDS.iter().any(|c| has(c, l.key)))
     {
-        text.push_str(&commented(line, None));
+        text.push_str(&commented(line, set(line.key)));
     }
     text.push_str("\n# The problem's programs, read by every command that runs them.\n");
     for line in STRESS.iter().filter(|l| HELPER_KEYS.contains(&l.key)) {

@@ -88,6 +88,9 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
             })
             .collect(),
     };
+    if !earlier.still_failing.is_empty() && !args.prune_passing {
+        return report_still_failing(args, earlier, &out);
+    }
     out.line(heading(args, &config));
     match search(&config, &runner, &out)? {
         Outcome::Passed(passed) => report_passed(args, earlier, &passed, &out),
@@ -98,27 +101,36 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
 }
 
 /// The configuration with every source file compiled (or taken from the cache) once, before
-/// any case, and the checker ready.
+/// any case, all at once, and the checker ready.
 fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
-    let compilers = &args.judging.compilers;
     let mut config = config(args)?;
-    config.program = programs::ready(&config.program, compilers, "program")?;
+    let judging = &args.judging;
+    let judge = programs::judge_helper(&judging.checker, &judging.compare)?;
+    let mut commands: Vec<(&[std::ffi::OsString], &str)> = vec![(&config.program, "program")];
     if let Source::External(generator) = &config.source {
-        config.source = Source::External(programs::ready(generator, compilers, "generator")?);
+        commands.push((generator, "generator"));
     }
     if let Oracle::External(reference) = &config.oracle {
-        config.oracle = Oracle::External(programs::ready(reference, compilers, "reference")?);
+        commands.push((reference, "reference"));
     }
     if let Some(validator) = &config.validator {
-        config.validator = Some(programs::ready(validator, compilers, "validator")?);
+        commands.push((validator, "validator"));
     }
-    let judging = &args.judging;
-    config.decider = programs::decider(
-        &judging.checker,
-        &judging.compare,
-        compilers,
-        &config.helper_limits,
-    )?;
+    commands.extend(judge);
+    let mut ready = programs::ready_all(&commands, &judging.compilers)?.into_iter();
+    let mut next = || ready.next().unwrap_or_default();
+    config.program = next();
+    if let Source::External(generator) = &mut config.source {
+        *generator = next();
+    }
+    if let Oracle::External(reference) = &mut config.oracle {
+        *reference = next();
+    }
+    if let Some(validator) = &mut config.validator {
+        *validator = next();
+    }
+    let judge = judge.map(|_| next());
+    config.decider = programs::decider_of(&judging.checker, judge, &config.helper_limits);
     Ok(config)
 }
 
@@ -174,6 +186,43 @@ fn search(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Resul
     let outcome = stress::run(config, runner, &mut on_event);
     progress.finish();
     outcome
+}
+
+/// The report of a run whose saved failing cases still fail: they are the failure, and
+/// searching again would find and minimize the same case into a duplicate.
+fn report_still_failing(
+    args: &StressArgs,
+    earlier: Earlier,
+    out: &Human,
+) -> anyhow::Result<Status> {
+    let count = earlier.still_failing.len();
+    out.line(format!(
+        "not searching: the {} above still fail{}; fix the program and run again (--no-replay \
+         searches anyway)",
+        crate::text::plural(count as u64, "saved case"),
+        if count == 1 { "s" } else { "" }
+    ));
+    if let Some(path) = &args.judging.junit {
+        write_junit(path, &earlier.junit_cases, std::time::Duration::ZERO)?;
+    }
+    if args.judging.json {
+        let summary = json::StressPassed {
+            still_failing: earlier.still_failing,
+            status: "failed",
+            problem: args.problem.clone(),
+            cases: 0,
+            first_seed: args.seed,
+            last_seed: None,
+            interrupted: false,
+            seed: None,
+            verdict: None,
+            input: None,
+            cases_per_second: 0.0,
+            elapsed_ms: 0,
+        };
+        println!("{}", json::line(&summary));
+    }
+    Ok(Status::Failure)
 }
 
 /// The summary of a search that found nothing, in every report asked for. Saved cases that
@@ -251,7 +300,7 @@ fn report_failed(
     started_at: std::time::SystemTime,
     out: &Human,
 ) -> anyhow::Result<Status> {
-    record_program(args, failure);
+    record_program(args, config, failure);
     let explained = human::stress_failure(failure);
     out.text(ui::explanation(&explained));
     let file_io = args.judging.run.file_io;
@@ -383,7 +432,7 @@ fn write_junit(
 
 /// Writes the sidecar that names the program that failed and how, so that `duipai failures`
 /// can list it; a sidecar that cannot be written costs only that listing.
-fn record_program(args: &StressArgs, failure: &stress::Failure) {
+fn record_program(args: &StressArgs, config: &Config, failure: &stress::Failure) {
     let original = (failure.original_path != failure.input_path)
         .then(|| failure.original_path.file_name())
         .flatten()
@@ -396,15 +445,43 @@ fn record_program(args: &StressArgs, failure: &stress::Failure) {
         program: crate::text::quote_command(&args.program),
         original,
         saved_at: saved::now(),
+        setting: Some(setting(args, config)),
+        output_bytes: Some(failure.outcome.execution.stdout.len())
+            .filter(|&bytes| bytes > stress::save::SAVED_OUTPUT_BYTES as u64),
     };
     if let Err(err) = saved::write_meta(&failure.input_path, &meta) {
         eprintln!("duipai: warning: {err:#}");
     }
 }
 
+/// How the run judged and made its cases, for the sidecar of the case it saves.
+fn setting(args: &StressArgs, config: &Config) -> saved::Setting {
+    let judging = &args.judging;
+    let typed = |words: &Option<crate::app::args::CommandWords>| {
+        words.as_ref().map(|w| crate::text::quote_command(&w.0))
+    };
+    saved::Setting {
+        flags: crate::app::args::setting_words(
+            &judging.compare,
+            &judging.checker,
+            &judging.limits,
+            &judging.run,
+        ),
+        checker: typed(&judging.checker.checker),
+        interactor: typed(&judging.checker.interactor),
+        tolerance: judging.compare.tolerance,
+        ignore_case: judging.compare.ignore_case,
+        time_limit_ms: config.limits.cpu.as_millis() as u64,
+        memory_limit_mib: config.limits.memory_bytes >> 20,
+        generator: typed(&args.generator),
+        generator_flags: args.gen_args.to_params().to_flags(),
+    }
+}
+
 /// The built-in game a problem name is a near miss of (`chesss`), if any.
 fn near_game(name: &str) -> Option<&'static str> {
-    crate::text::closest(name, problem::names(), 2)
+    // One edit only: a problem of one's own is often named two edits from a game (`guess`).
+    crate::text::closest(name, problem::names(), 1)
 }
 
 /// Runs the program on the failing cases saved for this problem, before any new seed, and

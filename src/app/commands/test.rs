@@ -19,8 +19,9 @@ use crate::text::{plural, plural_s};
 /// How many failing cases get a diff in the human report.
 const DIFFS_SHOWN: usize = 3;
 
-pub fn run(args: TestArgs) -> anyhow::Result<Status> {
+pub fn run(mut args: TestArgs) -> anyhow::Result<Status> {
     interrupt::install();
+    as_saved(&mut args)?;
     programs::warn_flags_after_separator("test", &args.program);
     if args.judging.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
@@ -39,6 +40,40 @@ pub fn run(args: TestArgs) -> anyhow::Result<Status> {
         );
     }
     execute(&args)
+}
+
+/// A saved failing case tested without judging flags is judged as its sidecar says it was
+/// (its checker, interactor, tolerance, limits): the replay typed from memory means the same
+/// judging. Says so on stderr.
+fn as_saved(args: &mut TestArgs) -> anyhow::Result<()> {
+    let judging = &args.judging;
+    let typed = crate::app::args::setting_words(
+        &judging.compare,
+        &judging.checker,
+        &judging.limits,
+        &judging.run,
+    );
+    if !typed.is_empty() || !args.dir.is_file() {
+        return Ok(());
+    }
+    let Some(setting) = crate::saved::read_meta(&args.dir).and_then(|m| m.setting) else {
+        return Ok(());
+    };
+    if setting.flags.is_empty() {
+        return Ok(());
+    }
+    let saved = crate::app::args::parse_setting(&setting.flags)?;
+    eprintln!(
+        "duipai: judged as saved in {}: {}",
+        crate::saved::meta_path(&args.dir).display(),
+        setting.flags.join(" ")
+    );
+    let judging = &mut args.judging;
+    judging.compare = saved.compare;
+    judging.checker = saved.checker;
+    judging.limits = saved.limits;
+    judging.run = saved.run;
+    Ok(())
 }
 
 fn execute(args: &TestArgs) -> anyhow::Result<Status> {
@@ -66,14 +101,14 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let runner = judging.run.runner();
     programs::interactive(judging, crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
-    let program = programs::ready(&args.program, &judging.compilers, "program")?;
-    judging.run.containment.arm(vec![args.dir.clone()])?;
-    let decider = programs::decider(
+    let (program, decider) = programs::ready_with_decider(
+        &args.program,
         &judging.checker,
         &judging.compare,
         &judging.compilers,
         &judging.limits.helpers(&limits),
     )?;
+    judging.run.containment.arm(vec![args.dir.clone()])?;
     let cases = collect(args, &runner, &limits, jobs)?;
     if args.validate {
         validate_all(args, &cases, jobs)?;

@@ -4,8 +4,8 @@
 use std::fmt::Write;
 
 use super::{Chess, Place, Player};
-use crate::problem::Explanation;
-use crate::problem::solution::LONG_ABOVE_CELLS;
+use crate::problem::solution::Explanation;
+use crate::problem::staircase::LONG_ABOVE_CELLS;
 
 impl Chess {
     /// The board, the line of play, and the score sums, from an optimal line.

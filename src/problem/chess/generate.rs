@@ -1,29 +1,21 @@
 //! Chess case families: board shapes and the values A (Feifei) and B (Niuniu).
 
 use super::Chess;
-use crate::problem::generate::{Family, SizeProfile, Spec, grid};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::{SizeProfile, grid};
 use crate::random::Rng;
 
-const THIN: Family = Family {
-    name: "thin",
-    about: "a 1×m or n×1 board",
-};
-const TIES: Family = Family {
-    name: "ties",
-    about: "a few distinct values, many equal, with all-zero regions",
-};
-const A_EQUALS_B: Family = Family {
-    name: "a-equals-b",
-    about: "B equal to A everywhere",
-};
-const GREEDY_TRAP: Family = Family {
-    name: "greedy-trap",
-    about: "small gains that open a large cell for the opponent",
-};
-const B_ZERO: Family = Family {
-    name: "b-zero",
-    about: "all B = 0 (the official subtask)",
-};
+const THIN: Family = Family::new("thin", "a 1×m or n×1 board");
+const TIES: Family = Family::new(
+    "ties",
+    "a few distinct values, many equal, with all-zero regions",
+);
+const A_EQUALS_B: Family = Family::new("a-equals-b", "B equal to A everywhere");
+const GREEDY_TRAP: Family = Family::new(
+    "greedy-trap",
+    "small gains that open a large cell for the opponent",
+);
+const B_ZERO: Family = Family::new("b-zero", "all B = 0 (the official subtask)");
 
 /// The chess families, in the order `mixed` draws from (part of the output format).
 pub(super) const FAMILIES: &[Family] = &[

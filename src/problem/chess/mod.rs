@@ -2,15 +2,18 @@
 //! Feifei scoring A and Niuniu scoring B; the answer is Feifei's score minus Niuniu's under
 //! optimal play.
 
-use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
-use super::input::Scanner;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::contract::{Family, Spec};
+use super::file::Structure;
+use super::game::{Builtin, CaseText, Game, named};
+use super::generate::SizeProfile;
+use super::package::Package;
+use super::params::{BoundSpec, ParamSpec};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -71,81 +74,29 @@ impl Chess {
         self.write(&mut out);
         out
     }
-
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{} {}\n", self.n, self.m));
-        super::write_rows(out, &self.a);
-        super::write_rows(out, &self.b);
-    }
 }
 
 /// The game as registered in [`crate::problem::ALL`].
 pub static CHESS: Builtin<ChessProblem> = Builtin::new();
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "n",
-        about: "largest n, the rows",
-        default: 10,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "m",
-        about: "largest m, the columns",
-        default: 10,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "value",
-        about: "largest value",
-        default: 100_000,
-        min: 0,
-        max: i64::MAX,
-    },
+    BoundSpec::new("n", "largest n, the rows", 10, 1, 1000),
+    BoundSpec::new("m", "largest m, the columns", 10, 1, 1000),
+    BoundSpec::new("value", "largest value", 100_000, 0, i64::MAX),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "n",
-        about: "rows",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "n",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "m",
-        about: "columns",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "m",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "max-value",
-        about: "largest value generated",
-        kind: ParamKind::Value {
-            min: 0,
-            bound: "value",
-            noun: "values",
-        },
-    },
-    ParamSpec {
-        name: "b-zero",
-        about: "all B = 0, the official subtask",
-        kind: ParamKind::Flag,
-    },
+    ParamSpec::range("n", "rows", 1, "n"),
+    ParamSpec::range("m", "columns", 1, "m"),
+    ParamSpec::value("max-value", "largest value generated", 0, "value", "values"),
+    ParamSpec::flag("b-zero", "all B = 0, the official subtask"),
 ];
 
 impl Game for ChessProblem {
     type Case = Chess;
     type Answer = i64;
 
-    const NAME: &'static str = "chess";
+    named!("chess");
     const ABOUT: &'static str =
         "Luogu P4363 一双木棋: n×m staircase game, Feifei's score minus Niuniu's";
     const STRUCTURE: Structure = Structure::Single;
@@ -154,11 +105,6 @@ impl Game for ChessProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 512);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/chess/01-sample.in"),
-        include_str!("../../../cases/chess/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/chess.plan");
     const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[(
         "official",
         include_str!("../../../generators/chess-official.plan"),
@@ -177,18 +123,6 @@ impl Game for ChessProblem {
             "value-too-large",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &CHESS
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Chess, InputError> {
-        Chess::read(s, bounds)
-    }
-
-    fn write_case(case: &Chess, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(rng: &mut Rng, family: &Family, profile: SizeProfile, spec: &Spec) -> Chess {
         generate::generate(rng, family, profile, spec)
@@ -246,5 +180,9 @@ impl Game for ChessProblem {
 
     fn with_value(case: &Chess, slot: usize, value: i64) -> Chess {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Chess]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

@@ -2,8 +2,9 @@
 //! integers (B), each rejection positioned.
 
 use super::Chess;
-use crate::problem::Bounds;
+use crate::problem::game::CaseText;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
 impl Chess {
     /// Strict parse of a whole input: `n m`, then n lines of m integers (A), then n lines of
@@ -14,9 +15,11 @@ impl Chess {
         s.finish()?;
         Ok(chess)
     }
+}
 
+impl CaseText for Chess {
     /// Reads one board at the scanner's position.
-    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chess, InputError> {
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chess, InputError> {
         let max_n = bounds.get("n");
         let max_m = bounds.get("m");
         let max_value = bounds.get("value");
@@ -28,6 +31,11 @@ impl Chess {
         let a = read_matrix(s, n, m, max_value)?;
         let b = read_matrix(s, n, m, max_value)?;
         Ok(Chess { n, m, a, b })
+    }
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{} {}\n", self.n, self.m));
+        crate::problem::contract::write_rows(out, &self.a);
+        crate::problem::contract::write_rows(out, &self.b);
     }
 }
 

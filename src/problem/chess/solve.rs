@@ -2,10 +2,9 @@
 //! back from its table.
 
 use super::{Chess, Place, Player};
-use crate::problem::SolveError;
-use crate::problem::solution::checked_matrix;
+use crate::problem::solution::SolveError;
 use crate::problem::staircase::{
-    Block, Corner, Edge, Entry, Fill, Frontier, Staircase, Table, follow_line,
+    Block, Corner, Edge, Entry, Recurrence, Staircase, State, Table, checked_matrix, follow_line,
 };
 
 impl Chess {
@@ -71,7 +70,12 @@ impl Chess {
         let total = self.value_bound()?;
         let stairs = Staircase::new(self.n, self.m)?;
         let (a, b) = (flatten(&self.a), flatten(&self.b));
-        let table = Table::build(&stairs, total, &ChessFill { a: &a, b: &b });
+        let minimax = Minimax {
+            a: &a,
+            b: &b,
+            upper: Vec::with_capacity(self.n.min(self.m)),
+        };
+        let table = Table::build(&stairs, total, minimax);
         Ok((stairs, table))
     }
 }
@@ -81,35 +85,18 @@ fn flatten(rows: &[Vec<i64>]) -> Vec<i64> {
 }
 
 /// f(full) = 0; Feifei (even number of filled cells) maximizes A + f(next), Niuniu minimizes
-/// f(next) − B. Arithmetic in i64, storage in `T`.
-struct ChessFill<'a> {
+/// f(next) − B. Arithmetic in i64, storage in the table's entries.
+struct Minimax<'a> {
     a: &'a [i64],
     b: &'a [i64],
-}
-
-impl Fill for ChessFill<'_> {
-    fn fill<T: Entry>(&self, stairs: &Staircase) -> Vec<T> {
-        let mut fill = Walk {
-            f: vec![T::default(); stairs.states()],
-            a: self.a,
-            b: self.b,
-            upper: Vec::with_capacity(stairs.rows().min(stairs.cols())),
-        };
-        stairs.walk(&mut fill);
-        fill.f
-    }
-}
-
-/// The chess fill, keeping the shared corners' values as they come and go.
-struct Walk<'a, T> {
-    f: Vec<T>,
-    a: &'a [i64],
-    b: &'a [i64],
-    /// Shared corners as (A, B, rank step).
+    /// Shared corners as (A, B, rank step), kept as they come and go.
     upper: Vec<(i64, i64, usize)>,
 }
 
-impl<T: Entry> Frontier for Walk<'_, T> {
+impl Recurrence for Minimax<'_> {
+    /// The second one's corner as (A, B, rank step).
+    type Shared = Option<(i64, i64, usize)>;
+
     fn push(&mut self, edge: Edge) {
         self.upper
             .push((self.a[edge.cell], self.b[edge.cell], edge.step));
@@ -119,37 +106,34 @@ impl<T: Entry> Frontier for Walk<'_, T> {
         self.upper.pop();
     }
 
-    fn block(&mut self, block: &Block) {
-        let (a, b, f) = (self.a, self.b, &mut self.f);
-        let second = block.second.map(|e| (a[e.cell], b[e.cell], e.step));
+    fn shared(&self, block: &Block) -> Self::Shared {
+        block
+            .second
+            .map(|e| (self.a[e.cell], self.b[e.cell], e.step))
+    }
+
+    #[inline(always)]
+    fn value<T: Entry>(&self, second: Self::Shared, f: &[T], state: State) -> i64 {
         let shared = self.upper.iter().chain(&second);
-        for x in (0..block.len).rev() {
-            let rank = block.base + x;
-            let first = block.first_corner(x);
-            if first.is_none() && second.is_none() && self.upper.is_empty() {
-                // The full grid.
-                continue;
+        let rank = state.rank;
+        if state.filled.is_multiple_of(2) {
+            let mut best = i64::MIN;
+            for &(va, _, step) in shared {
+                best = best.max(va + f[rank + step].load());
             }
-            let value = if (block.filled + x).is_multiple_of(2) {
-                let mut best = i64::MIN;
-                for &(va, _, step) in shared.clone() {
-                    best = best.max(va + f[rank + step].load());
-                }
-                if let Some(cell) = first {
-                    best = best.max(a[cell] + f[rank + 1].load());
-                }
-                best
-            } else {
-                let mut best = i64::MAX;
-                for &(_, vb, step) in shared.clone() {
-                    best = best.min(f[rank + step].load() - vb);
-                }
-                if let Some(cell) = first {
-                    best = best.min(f[rank + 1].load() - b[cell]);
-                }
-                best
-            };
-            f[rank] = T::store(value);
+            if let Some(cell) = state.first {
+                best = best.max(self.a[cell] + f[rank + 1].load());
+            }
+            best
+        } else {
+            let mut best = i64::MAX;
+            for &(_, vb, step) in shared {
+                best = best.min(f[rank + step].load() - vb);
+            }
+            if let Some(cell) = state.first {
+                best = best.min(f[rank + 1].load() - self.b[cell]);
+            }
+            best
         }
     }
 }

@@ -4,9 +4,9 @@
 use std::fmt::Write;
 
 use super::{Cell, Chessboard, Removal};
-use crate::problem::Explanation;
 use crate::problem::input::plural;
-use crate::problem::solution::LONG_ABOVE_CELLS;
+use crate::problem::solution::Explanation;
+use crate::problem::staircase::LONG_ABOVE_CELLS;
 
 impl Chessboard {
     /// The board, its weights, and the removals with costs and a running total, from an

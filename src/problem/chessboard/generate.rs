@@ -1,29 +1,21 @@
 //! Chessboard case families: the W/B/. layout and the piece weights (0 on empty cells).
 
 use super::{Cell, Chessboard};
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::random::Rng;
 
-const ONE_COLOUR: Family = Family {
-    name: "one-colour",
-    about: "pieces of one colour only",
-};
-const CHECKERBOARD: Family = Family {
-    name: "checkerboard",
-    about: "W and B alternating like a chessboard, no empty cell",
-};
-const EQUAL_PAIRS: Family = Family {
-    name: "equal-pairs",
-    about: "W/B pairs of equal weight",
-};
-const SPARSE: Family = Family {
-    name: "sparse",
-    about: "mostly empty cells",
-};
-const SELF_BLOCKED: Family = Family {
-    name: "self-blocked",
-    about: "W/B pairs of near-equal weight that block each other (`WB / B.` tiles)",
-};
+const ONE_COLOUR: Family = Family::new("one-colour", "pieces of one colour only");
+const CHECKERBOARD: Family = Family::new(
+    "checkerboard",
+    "W and B alternating like a chessboard, no empty cell",
+);
+const EQUAL_PAIRS: Family = Family::new("equal-pairs", "W/B pairs of equal weight");
+const SPARSE: Family = Family::new("sparse", "mostly empty cells");
+const SELF_BLOCKED: Family = Family::new(
+    "self-blocked",
+    "W/B pairs of near-equal weight that block each other (`WB / B.` tiles)",
+);
 
 /// The chessboard families, in the order `mixed` draws from (part of the output format).
 pub(super) const FAMILIES: &[Family] = &[

@@ -3,15 +3,18 @@
 //! their weights, each piece only once no other piece remains below-left of it; the answer is
 //! the minimum total cost.
 
-use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
-use super::input::Scanner;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::contract::{Family, Spec};
+use super::file::Structure;
+use super::game::{Builtin, CaseText, Game, named};
+use super::generate::SizeProfile;
+use super::package::Package;
+use super::params::{BoundSpec, ParamSpec};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -84,15 +87,6 @@ impl Chessboard {
         out
     }
 
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{}\n", self.n));
-        for row in &self.cells {
-            out.extend(row.iter().map(|c| c.to_char()));
-            out.push('\n');
-        }
-        super::write_rows(out, &self.weights);
-    }
-
     /// How many cells hold a piece.
     pub fn pieces(&self) -> usize {
         self.cells
@@ -107,48 +101,26 @@ impl Chessboard {
 pub static CHESSBOARD: Builtin<ChessboardProblem> = Builtin::new();
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "n",
-        about: "largest n, the side",
-        default: 12,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "value",
-        about: "largest weight",
-        default: 1_000_000,
-        min: 0,
-        max: i64::MAX,
-    },
+    BoundSpec::new("n", "largest n, the side", 12, 1, 1000),
+    BoundSpec::new("value", "largest weight", 1_000_000, 0, i64::MAX),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "n",
-        about: "the side",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "n",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "max-value",
-        about: "largest weight generated",
-        kind: ParamKind::Value {
-            min: 0,
-            bound: "value",
-            noun: "values",
-        },
-    },
+    ParamSpec::range("n", "the side", 1, "n"),
+    ParamSpec::value(
+        "max-value",
+        "largest weight generated",
+        0,
+        "value",
+        "values",
+    ),
 ];
 
 impl Game for ChessboardProblem {
     type Case = Chessboard;
     type Answer = i64;
 
-    const NAME: &'static str = "chessboard";
+    named!("chessboard");
     const ABOUT: &'static str =
         "CCPC 2019 Qinhuangdao G: clear an n×n board of W/B pieces at minimum cost";
     const STRUCTURE: Structure = Structure::Single;
@@ -161,11 +133,6 @@ impl Game for ChessboardProblem {
     /// programs' dense table over the boundaries visits every one of a 12×12 board's 2.7
     /// million, about 0.6 s of CPU time on any such board, so 2 s keeps them within half.
     const LIMITS: (u64, u64) = (2000, 1024);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/chessboard/01-sample.in"),
-        include_str!("../../../cases/chessboard/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/chessboard.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Game on Chessboard",
@@ -179,18 +146,6 @@ impl Game for ChessboardProblem {
             "weight-too-large",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &CHESSBOARD
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
-        Chessboard::read(s, bounds)
-    }
-
-    fn write_case(case: &Chessboard, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(
         rng: &mut Rng,
@@ -246,5 +201,9 @@ impl Game for ChessboardProblem {
 
     fn with_value(case: &Chessboard, slot: usize, value: i64) -> Chessboard {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Chessboard]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

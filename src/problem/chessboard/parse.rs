@@ -2,8 +2,9 @@
 //! lines of n weights, 0 on every '.' cell; each rejection positioned.
 
 use super::{Cell, Chessboard};
-use crate::problem::Bounds;
+use crate::problem::game::CaseText;
 use crate::problem::input::{InputError, Scanner, more_integers, plural, show_token};
+use crate::problem::params::Bounds;
 
 impl Chessboard {
     /// Strict parse: `n`, n rows of exactly n characters from {W, B, .}, then n lines of n
@@ -14,9 +15,11 @@ impl Chessboard {
         s.finish()?;
         Ok(board)
     }
+}
 
+impl CaseText for Chessboard {
     /// Reads one board at the scanner's position.
-    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Chessboard, InputError> {
         let max_n = bounds.get("n");
         let max_value = bounds.get("value");
         let expected_n = format!("n, an integer 1..={max_n}");
@@ -80,6 +83,14 @@ impl Chessboard {
             weights.push(row);
         }
         Ok(Chessboard { n, cells, weights })
+    }
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{}\n", self.n));
+        for row in &self.cells {
+            out.extend(row.iter().map(|c| c.to_char()));
+            out.push('\n');
+        }
+        crate::problem::contract::write_rows(out, &self.weights);
     }
 }
 

@@ -152,7 +152,7 @@ pub(super) fn with_value(c: &Chessboard, slot: usize, v: i64) -> Chessboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::Bounds;
+    use crate::problem::params::Bounds;
 
     fn board(text: &str) -> Chessboard {
         let bounds = Bounds::defaults(super::super::BOUNDS);

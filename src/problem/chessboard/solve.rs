@@ -7,10 +7,9 @@
 //! (a free removal only adds corners), and it makes the piece-level rule a cell-level one.
 
 use super::{Cell, Chessboard, Removal};
-use crate::problem::SolveError;
-use crate::problem::solution::checked_matrix;
+use crate::problem::solution::SolveError;
 use crate::problem::staircase::{
-    Block, Corner, Edge, Entry, Fill, Frontier, Staircase, Table, follow_line,
+    Block, Corner, Edge, Entry, Recurrence, Staircase, State, Table, checked_matrix, follow_line,
 };
 
 impl Chessboard {
@@ -119,14 +118,7 @@ impl Solver {
                 });
             }
         }
-        let table = Table::build(
-            &stairs,
-            sum,
-            &BoardFill {
-                weight: &weight,
-                color: &color,
-            },
-        );
+        let table = Table::build(&stairs, sum, Clearing::new(&weight, &color, n));
         Ok(Solver {
             stairs,
             table,
@@ -139,32 +131,7 @@ impl Solver {
 /// f(empty board) = 0; otherwise the cheapest of every corner alone and every (W, B) corner
 /// pair. When an empty cell is a corner, f equals f after removing it for free (that removal
 /// only adds corners, and any optimal sequence can drop it), so such states cost one load.
-struct BoardFill<'a> {
-    weight: &'a [i64],
-    color: &'a [Cell],
-}
-
-impl Fill for BoardFill<'_> {
-    fn fill<T: Entry>(&self, stairs: &Staircase) -> Vec<T> {
-        let cap = stairs.rows();
-        let mut fill = Walk {
-            f: vec![T::default(); stairs.states()],
-            weight: self.weight,
-            color: self.color,
-            moves: Vec::with_capacity(cap * cap),
-            whites: Vec::with_capacity(cap),
-            blacks: Vec::with_capacity(cap),
-            dots: Vec::with_capacity(cap),
-            marks: Vec::with_capacity(cap),
-        };
-        stairs.walk(&mut fill);
-        fill.f
-    }
-}
-
-/// The chessboard fill, keeping the moves the shared corners allow as they come and go.
-struct Walk<'a, T> {
-    f: Vec<T>,
+struct Clearing<'a> {
     weight: &'a [i64],
     color: &'a [Cell],
     /// Every shared corner alone and every shared (W, B) pair, as (rank step, cost).
@@ -178,7 +145,40 @@ struct Walk<'a, T> {
     marks: Vec<(Cell, usize)>,
 }
 
-impl<T: Entry> Frontier for Walk<'_, T> {
+/// What every state of a block shares: a shared empty corner, whose free removal decides
+/// them all, and the second one's corner as (rank step, weight, colour).
+#[derive(Clone, Copy)]
+struct BlockMoves {
+    dot: Option<usize>,
+    second: Option<(usize, i64, Cell)>,
+}
+
+impl<'a> Clearing<'a> {
+    fn new(weight: &'a [i64], color: &'a [Cell], n: usize) -> Self {
+        Clearing {
+            weight,
+            color,
+            moves: Vec::with_capacity(n * n),
+            whites: Vec::with_capacity(n),
+            blacks: Vec::with_capacity(n),
+            dots: Vec::with_capacity(n),
+            marks: Vec::with_capacity(n),
+        }
+    }
+
+    /// The shared corners a piece of colour `c` pairs with.
+    fn partners(&self, c: Cell) -> &[(usize, i64)] {
+        if c == Cell::White {
+            &self.blacks
+        } else {
+            &self.whites
+        }
+    }
+}
+
+impl Recurrence for Clearing<'_> {
+    type Shared = BlockMoves;
+
     fn push(&mut self, edge: Edge) {
         let cell = self.color[edge.cell];
         let w = self.weight[edge.cell];
@@ -220,70 +220,53 @@ impl<T: Entry> Frontier for Walk<'_, T> {
         }
     }
 
-    fn block(&mut self, block: &Block) {
-        let f = &mut self.f;
+    fn shared(&self, block: &Block) -> Self::Shared {
         let color = self.color;
-        let shared_dot = self.dots.last().copied().or(block
+        let dot = self.dots.last().copied().or(block
             .second
             .filter(|e| color[e.cell] == Cell::Empty)
             .map(|e| e.step));
-        if let Some(dot) = shared_dot {
-            for x in (0..block.len).rev() {
-                let rank = block.base + x;
-                f[rank] = f[rank + dot];
-            }
-            return;
+        let second = block
+            .second
+            .map(|e| (e.step, self.weight[e.cell], color[e.cell]));
+        BlockMoves { dot, second }
+    }
+
+    #[inline(always)]
+    fn value<T: Entry>(&self, shared: BlockMoves, f: &[T], state: State) -> i64 {
+        let rank = state.rank;
+        if let Some(dot) = shared.dot {
+            return f[rank + dot].load();
         }
-        // The second corner (a piece, since empty ones were handled above) and the shared
-        // corners it can pair with.
-        let second = block.second.map(|e| {
-            let c = color[e.cell];
-            let partners = if c == Cell::White {
-                &self.blacks
-            } else {
-                &self.whites
-            };
-            (e.step, self.weight[e.cell], c, partners)
-        });
-        for x in (0..block.len).rev() {
-            let rank = block.base + x;
-            let first = block.first_corner(x);
-            if first.is_some_and(|cell| color[cell] == Cell::Empty) {
-                f[rank] = f[rank + 1];
-                continue;
-            }
-            if first.is_none() && second.is_none() && self.moves.is_empty() {
-                // The empty board.
-                continue;
-            }
-            let mut best = i64::MAX;
-            for &(step, cost) in &self.moves {
-                best = best.min(cost + f[rank + step].load());
-            }
-            if let Some((s2, w2, _, partners)) = second {
-                best = best.min(w2 + f[rank + s2].load());
-                for &(step, wp) in partners {
-                    best = best.min((w2 - wp).abs() + f[rank + s2 + step].load());
-                }
-            }
-            if let Some(cell) = first {
-                let (w, c) = (self.weight[cell], color[cell]);
-                best = best.min(w + f[rank + 1].load());
-                let partners = if c == Cell::White {
-                    &self.blacks
-                } else {
-                    &self.whites
-                };
-                for &(step, wp) in partners {
-                    best = best.min((w - wp).abs() + f[rank + 1 + step].load());
-                }
-                if let Some((s2, w2, c2, _)) = second
-                    && c2 != c
-                {
-                    best = best.min((w - w2).abs() + f[rank + 1 + s2].load());
-                }
-            }
-            f[rank] = T::store(best);
+        let color = self.color;
+        if let Some(cell) = state.first
+            && color[cell] == Cell::Empty
+        {
+            return f[rank + 1].load();
         }
+        let mut best = i64::MAX;
+        for &(step, cost) in &self.moves {
+            best = best.min(cost + f[rank + step].load());
+        }
+        // The second corner is a piece here: an empty one is a shared dot.
+        if let Some((s2, w2, c2)) = shared.second {
+            best = best.min(w2 + f[rank + s2].load());
+            for &(step, wp) in self.partners(c2) {
+                best = best.min((w2 - wp).abs() + f[rank + s2 + step].load());
+            }
+        }
+        if let Some(cell) = state.first {
+            let (w, c) = (self.weight[cell], color[cell]);
+            best = best.min(w + f[rank + 1].load());
+            for &(step, wp) in self.partners(c) {
+                best = best.min((w - wp).abs() + f[rank + 1 + step].load());
+            }
+            if let Some((s2, w2, c2)) = shared.second
+                && c2 != c
+            {
+                best = best.min((w - w2).abs() + f[rank + 1 + s2].load());
+            }
+        }
+        best
     }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::lattice::{self, EDGES, SIDE, SQUARES};
 use super::{Fishhead, Outcome, Stroke};
-use crate::problem::{Explanation, SolveError};
+use crate::problem::solution::{Explanation, SolveError};
 
 /// Characters from one point's column to the next in the picture.
 const STEP: usize = 10;

@@ -3,37 +3,29 @@
 
 use super::lattice::{self, EDGES};
 use super::{Fishhead, Player};
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::random::Rng;
 
-const THREE_SIDED: Family = Family {
-    name: "three-sided",
-    about: "several squares with three sides drawn (where a bonus move would matter)",
-};
-const DOUBLE_CLOSE: Family = Family {
-    name: "double-close",
-    about: "an inner edge that completes two squares at once, open or given",
-};
-const SCORED_PREFIX: Family = Family {
-    name: "scored-prefix",
-    about: "given edges that already completed squares, unevenly between the players",
-};
-const FINISHED: Family = Family {
-    name: "finished",
-    about: "no edge left (n = 24): the given edges alone decide",
-};
-const FORCED: Family = Family {
-    name: "forced",
-    about: "one edge left (n = 23): Jerry's forced move",
-};
-const MOST_LEFT: Family = Family {
-    name: "max-size",
-    about: "n = 12: the most edges left to play",
-};
-const REVERSED: Family = Family {
-    name: "reversed",
-    about: "every edge written with the larger point first",
-};
+const THREE_SIDED: Family = Family::new(
+    "three-sided",
+    "several squares with three sides drawn (where a bonus move would matter)",
+);
+const DOUBLE_CLOSE: Family = Family::new(
+    "double-close",
+    "an inner edge that completes two squares at once, open or given",
+);
+const SCORED_PREFIX: Family = Family::new(
+    "scored-prefix",
+    "given edges that already completed squares, unevenly between the players",
+);
+const FINISHED: Family = Family::new(
+    "finished",
+    "no edge left (n = 24): the given edges alone decide",
+);
+const FORCED: Family = Family::new("forced", "one edge left (n = 23): Jerry's forced move");
+const MOST_LEFT: Family = Family::new("max-size", "n = 12: the most edges left to play");
+const REVERSED: Family = Family::new("reversed", "every edge written with the larger point first");
 
 /// The fishhead families, in the order `mixed` draws from (part of the output format).
 pub(super) const FAMILIES: &[Family] = &[
@@ -163,8 +155,10 @@ fn double_close(rng: &mut Rng, n: usize) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::contract::Instance;
+    use crate::problem::fishhead::FISHHEAD;
     use crate::problem::fishhead::lattice::SQUARES;
-    use crate::problem::{FISHHEAD, GenParams, Instance, ParamValue, SizeRange};
+    use crate::problem::params::{GenParams, ParamValue, SizeRange};
 
     fn cases(family: &str, seeds: u64) -> Vec<Fishhead> {
         let params = GenParams::default()

@@ -3,15 +3,18 @@
 //! bonus move. The first n edges are given; the answer per case is who ends with more
 //! squares under optimal play from there.
 
-use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
-use super::input::Scanner;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::contract::{Family, Spec};
+use super::file::Structure;
+use super::game::{Builtin, CaseText, Game, named};
+use super::generate::SizeProfile;
+use super::package::Package;
+use super::params::{BoundSpec, ParamKind, ParamSpec};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 pub mod lattice;
@@ -119,13 +122,6 @@ impl Fishhead {
         out
     }
 
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{}\n", self.edges.len()));
-        for (a, b) in &self.edges {
-            out.push_str(&format!("{a} {b}\n"));
-        }
-    }
-
     /// The given edges as lattice indices, in order; an error for a hand-built case whose
     /// pairs are not unit edges or repeat one.
     pub fn edge_indices(&self) -> Result<Vec<usize>, SolveError> {
@@ -180,25 +176,19 @@ pub static FISHHEAD: Builtin<FishheadProblem> = Builtin::new();
 const JUDGE_MIN_N: i64 = 12;
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "min-n",
-        about: "smallest n, the edges given before optimal play starts",
-        default: JUDGE_MIN_N,
-        min: 0,
-        max: lattice::EDGES as i64,
-    },
+    BoundSpec::new(
+        "min-n",
+        "smallest n, the edges given before optimal play starts",
+        JUDGE_MIN_N,
+        0,
+        lattice::EDGES as i64,
+    ),
     // The judge's bound is not known. 200 is a guess sized by the calibration (`cargo bench
     // --bench calibrate`): 200 cases of 12 edges left take a hash-map memo cleared per case,
     // the way the public programs work, 0.07 s of the 1 s limit, and the same search in a
     // std::map, over four times slower, 0.32 s; one of the programs HDU accepted ran in 46 ms
     // on its whole data, so that data cannot hold many more.
-    BoundSpec {
-        name: "cases",
-        about: "most cases in a file",
-        default: 200,
-        min: 1,
-        max: 1_000_000,
-    },
+    BoundSpec::new("cases", "most cases in a file", 200, 1, 1_000_000),
 ];
 
 const PARAMS: &[ParamSpec] = &[
@@ -214,22 +204,14 @@ const PARAMS: &[ParamSpec] = &[
             default: None,
         },
     },
-    ParamSpec {
-        name: "cases",
-        about: "cases in a file",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "cases",
-            default: Some((1, 4)),
-        },
-    },
+    ParamSpec::range("cases", "cases in a file", 1, "cases").by_default(1, 4),
 ];
 
 impl Game for FishheadProblem {
     type Case = Fishhead;
     type Answer = Outcome;
 
-    const NAME: &'static str = "fishhead";
+    named!("fishhead");
     const ABOUT: &'static str = "HDU 4753 Fishhead's Little Game: squares on a 4×4 lattice, \
                                  Tom200 or Jerry404 per case";
     const STRUCTURE: Structure = Structure::Counted { blank_lines: false };
@@ -241,11 +223,6 @@ impl Game for FishheadProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 256);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/fishhead/01-sample.in"),
-        include_str!("../../../cases/fishhead/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/fishhead.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Fishhead's Little Game",
@@ -261,18 +238,6 @@ impl Game for FishheadProblem {
             "same-point",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &FISHHEAD
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Fishhead, InputError> {
-        Fishhead::read(s, bounds)
-    }
-
-    fn write_case(case: &Fishhead, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(
         rng: &mut Rng,
@@ -319,16 +284,8 @@ impl Game for FishheadProblem {
         shrink::pass(case, pass)
     }
 
-    fn value_slots(_case: &Fishhead) -> usize {
-        0
-    }
-
-    fn value(_case: &Fishhead, _slot: usize) -> i64 {
-        0
-    }
-
-    fn with_value(case: &Fishhead, _slot: usize, _value: i64) -> Fishhead {
-        case.clone()
+    fn plan_claim(claim: &str, cases: &[Fishhead]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }
 

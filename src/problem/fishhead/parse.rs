@@ -2,15 +2,16 @@
 //! 4×4 lattice drawn at most once, every rejection positioned.
 
 use super::{Fishhead, lattice};
-use crate::problem::Bounds;
+use crate::problem::game::CaseText;
 use crate::problem::input::{InputError, Scanner};
+use crate::problem::params::Bounds;
 
 /// The largest point number.
 const POINTS: i64 = (lattice::SIDE * lattice::SIDE) as i64;
 
-impl Fishhead {
+impl CaseText for Fishhead {
     /// Reads one case at the scanner's position.
-    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Fishhead, InputError> {
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Fishhead, InputError> {
         let min_n = bounds.get("min-n");
         let max_n = lattice::EDGES as i64;
         let expected =
@@ -59,6 +60,12 @@ impl Fishhead {
         }
         Ok(Fishhead { edges })
     }
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{}\n", self.edges.len()));
+        for (a, b) in &self.edges {
+            out.push_str(&format!("{a} {b}\n"));
+        }
+    }
 }
 
 /// The scanner's current line. (The scanner reports positions only inside errors.)
@@ -80,7 +87,8 @@ fn not_adjacent(a: u8, b: u8) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::problem::{FISHHEAD, Problem};
+    use crate::problem::contract::Problem;
+    use crate::problem::fishhead::FISHHEAD;
 
     fn error(text: &str) -> String {
         FISHHEAD

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::lattice::{self, EDGES};
 use super::{Fishhead, Outcome, Player, Stroke};
-use crate::problem::SolveError;
+use crate::problem::solution::SolveError;
 
 /// Cases with at most this many edges left (every case of the judge's data) always get a table
 /// of their own over the subsets of those edges: 2^12 one-byte entries, built in about 60 µs.

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::{Gems, Player, Pour};
-use crate::problem::Explanation;
+use crate::problem::solution::Explanation;
 
 impl Gems {
     /// The bags and the pours of an optimal sequence.

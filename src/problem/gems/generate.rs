@@ -4,39 +4,40 @@
 //! (maximal files).
 
 use super::Gems;
-use crate::problem::SizeRange;
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
+use crate::problem::params::SizeRange;
 use crate::random::Rng;
 
-const CHAINS: Family = Family {
-    name: "chains",
-    about: "S at its smallest (1 by default): every pour makes stones, long chains of bonus turns",
-};
-const ONE_COLOUR: Family = Family {
-    name: "one-colour",
-    about: "every bag of a single colour, often several stones in one pour",
-};
-const SMALL_S: Family = Family {
-    name: "small-s",
-    about: "S of 2 or 3 with few colours: stones in many pours",
-};
-const LARGE_S: Family = Family {
-    name: "large-s",
-    about: "S near its largest with few colours: leftovers carried from pour to pour decide",
-};
-const EMPTY_CASE: Family = Family {
-    name: "empty-case",
-    about: "a case with B = 0 before the last case of the file",
-};
-const MOST_GEMS: Family = Family {
-    name: "most-gems",
-    about: "the most bags, full bags, one colour and S = 1: the largest answers (8-bit scores \
+const CHAINS: Family = Family::new(
+    "chains",
+    "S at its smallest (1 by default): every pour makes stones, long chains of bonus turns",
+);
+const ONE_COLOUR: Family = Family::new(
+    "one-colour",
+    "every bag of a single colour, often several stones in one pour",
+);
+const SMALL_S: Family = Family::new(
+    "small-s",
+    "S of 2 or 3 with few colours: stones in many pours",
+);
+const LARGE_S: Family = Family::new(
+    "large-s",
+    "S near its largest with few colours: leftovers carried from pour to pour decide",
+);
+const EMPTY_CASE: Family = Family::new(
+    "empty-case",
+    "a case with B = 0 before the last case of the file",
+);
+const MOST_GEMS: Family = Family::new(
+    "most-gems",
+    "the most bags, full bags, one colour and S = 1: the largest answers (8-bit scores \
             overflow)",
-};
-const MAX_FILE: Family = Family {
-    name: "max-size",
-    about: "as many cases as --cases allows, each with G, B and n at their largest",
-};
+);
+const MAX_FILE: Family = Family::new(
+    "max-size",
+    "as many cases as --cases allows, each with G, B and n at their largest",
+);
 
 /// The gems families, in the order `mixed` draws from (part of the output format).
 pub(super) const FAMILIES: &[Family] = &[

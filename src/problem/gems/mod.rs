@@ -3,15 +3,18 @@
 //! makes a stone pours again. The answer per case is Alice's stones minus Bob's under optimal
 //! play. An input holds several cases and ends with the line `0 0 0`.
 
-use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
-use super::input::Scanner;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::contract::{Family, Spec};
+use super::file::Structure;
+use super::game::{Builtin, Game, named};
+use super::generate::SizeProfile;
+use super::package::Package;
+use super::params::{BoundSpec, ParamSpec};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -81,113 +84,38 @@ impl Gems {
     pub fn gem_count(&self) -> usize {
         self.bags.iter().map(Vec::len).sum()
     }
-
-    fn write(&self, out: &mut String) {
-        out.push_str(&format!("{} {} {}\n", self.g, self.bags.len(), self.s));
-        for bag in &self.bags {
-            out.push_str(&bag.len().to_string());
-            for c in bag {
-                out.push_str(&format!(" {c}"));
-            }
-            out.push('\n');
-        }
-    }
 }
 
 /// The game as registered in [`crate::problem::ALL`].
 pub static GEMS: Builtin<GemsProblem> = Builtin::new();
 
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "g",
-        about: "largest G, the colours",
-        default: 8,
-        min: 1,
-        max: 64,
-    },
-    BoundSpec {
-        name: "b",
-        about: "largest B, the bags",
-        default: 21,
-        min: 0,
-        max: 24,
-    },
-    BoundSpec {
-        name: "s",
-        about: "largest S, the gems that melt into a stone",
-        default: 19,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "n",
-        about: "largest n, the gems in a bag",
-        default: 10,
-        min: 1,
-        max: 1000,
-    },
-    BoundSpec {
-        name: "cases",
-        about: "most cases in a file",
-        default: 20,
-        min: 1,
-        max: 100_000,
-    },
+    BoundSpec::new("g", "largest G, the colours", 8, 1, 64),
+    BoundSpec::new("b", "largest B, the bags", 21, 0, 24),
+    BoundSpec::new(
+        "s",
+        "largest S, the gems that melt into a stone",
+        19,
+        1,
+        1000,
+    ),
+    BoundSpec::new("n", "largest n, the gems in a bag", 10, 1, 1000),
+    BoundSpec::new("cases", "most cases in a file", 20, 1, 100_000),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "cases",
-        about: "cases in a file",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "cases",
-            default: Some((1, 4)),
-        },
-    },
-    ParamSpec {
-        name: "g",
-        about: "G, the colours",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "g",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "b",
-        about: "B, the bags",
-        kind: ParamKind::Range {
-            min: 0,
-            bound: "b",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "s",
-        about: "S, the gems that melt into a stone",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "s",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "n",
-        about: "gems in a bag",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "n",
-            default: None,
-        },
-    },
+    ParamSpec::range("cases", "cases in a file", 1, "cases").by_default(1, 4),
+    ParamSpec::range("g", "G, the colours", 1, "g"),
+    ParamSpec::range("b", "B, the bags", 0, "b"),
+    ParamSpec::range("s", "S, the gems that melt into a stone", 1, "s"),
+    ParamSpec::range("n", "gems in a bag", 1, "n"),
 ];
 
 impl Game for GemsProblem {
     type Case = Gems;
     type Answer = i32;
 
-    const NAME: &'static str = "gems";
+    named!("gems");
     const ABOUT: &'static str =
         "HDU 4778 Gems Fight!: bags poured into a cooker, Alice's stones minus Bob's";
     const STRUCTURE: Structure = Structure::Terminated {
@@ -200,11 +128,6 @@ impl Game for GemsProblem {
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     /// HDU's limits, for a whole file.
     const LIMITS: (u64, u64) = (10_000, 320);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/gems/01-sample.in"),
-        include_str!("../../../cases/gems/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/gems.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Gems Fight!",
@@ -221,18 +144,6 @@ impl Game for GemsProblem {
             "too-many-gems",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &GEMS
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Gems, InputError> {
-        Gems::read(s, bounds)
-    }
-
-    fn write_case(case: &Gems, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(rng: &mut Rng, family: &Family, profile: SizeProfile, spec: &Spec) -> Gems {
         generate::case(rng, family, profile, spec)
@@ -300,5 +211,9 @@ impl Game for GemsProblem {
 
     fn with_value(case: &Gems, slot: usize, value: i64) -> Gems {
         shrink::with_value(case, slot, value)
+    }
+
+    fn plan_claim(claim: &str, cases: &[Gems]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

@@ -3,12 +3,13 @@
 //! is read by the shared file reader.
 
 use super::Gems;
-use crate::problem::Bounds;
+use crate::problem::game::CaseText;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
-impl Gems {
+impl CaseText for Gems {
     /// Reads one case at the scanner's position.
-    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Gems, InputError> {
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Gems, InputError> {
         let max_g = bounds.get("g");
         let expected_g = format!("G, an integer 1..={max_g} (the line 0 0 0 ends the input)");
         let g = s.bounded("g", &expected_g, &expected_g, 1, max_g)?.0 as usize;
@@ -24,6 +25,16 @@ impl Gems {
             bags.push(read_bag(s, g, bounds.get("n"))?);
         }
         Ok(Gems { g, s: stones, bags })
+    }
+    fn write(&self, out: &mut String) {
+        out.push_str(&format!("{} {} {}\n", self.g, self.bags.len(), self.s));
+        for bag in &self.bags {
+            out.push_str(&bag.len().to_string());
+            for c in bag {
+                out.push_str(&format!(" {c}"));
+            }
+            out.push('\n');
+        }
     }
 }
 

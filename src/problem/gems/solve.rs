@@ -13,7 +13,7 @@
 //! is a handful of integer operations; the values fit an i16 (|answer| ≤ B × n ≤ 240).
 
 use super::{Gems, Player, Pour};
-use crate::problem::SolveError;
+use crate::problem::solution::SolveError;
 
 /// Most bags the solver builds tables for: 2^24 masks, 48 MiB.
 pub const MAX_BAGS: usize = 24;

@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use super::Shooting;
 use super::solve::{POWERS, Shot, Side, Table};
-use crate::problem::{Explanation, SolveError};
+use crate::problem::solution::{Explanation, SolveError};
 
 impl Shooting {
     /// The board, the best first shot with its outcomes, and every shot's value.

@@ -2,30 +2,28 @@
 //! files holding as many cases as allowed.
 
 use super::Shooting;
-use crate::problem::generate::{Family, SizeProfile, Spec};
+use crate::problem::contract::{Family, Spec};
+use crate::problem::generate::SizeProfile;
 use crate::problem::params::SizeRange;
 use crate::random::Rng;
 
-const WIDE: Family = Family {
-    name: "wide",
-    about: "as many columns as allowed (6), unimodal heights",
-};
-const TOWERS: Family = Family {
-    name: "towers",
-    about: "one or two columns of the largest height over low ones",
-};
-const NEAR_RECTANGLE: Family = Family {
-    name: "near-rectangle",
-    about: "equal heights but one column: one higher anywhere, or one lower at an end",
-};
-const SMALLEST: Family = Family {
-    name: "smallest",
-    about: "the smallest boards: 2 or 3 columns of height 1 or 2",
-};
-const FULL_FILE: Family = Family {
-    name: "full-file",
-    about: "as many cases as allowed (25), each of another family",
-};
+const WIDE: Family = Family::new("wide", "as many columns as allowed (6), unimodal heights");
+const TOWERS: Family = Family::new(
+    "towers",
+    "one or two columns of the largest height over low ones",
+);
+const NEAR_RECTANGLE: Family = Family::new(
+    "near-rectangle",
+    "equal heights but one column: one higher anywhere, or one lower at an end",
+);
+const SMALLEST: Family = Family::new(
+    "smallest",
+    "the smallest boards: 2 or 3 columns of height 1 or 2",
+);
+const FULL_FILE: Family = Family::new(
+    "full-file",
+    "as many cases as allowed (25), each of another family",
+);
 
 /// The shooting families, in the order `mixed` draws from (part of the output format).
 pub(super) const FAMILIES: &[Family] = &[

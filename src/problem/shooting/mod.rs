@@ -3,15 +3,18 @@
 //! with probability 1/3); whoever removes the last block wins. The answer is A's winning
 //! probability under optimal play, printed with 6 decimals and judged within 1e-6.
 
-use super::game::{Builtin, Game};
-use super::generate::{Family, SizeProfile, Spec};
-use super::input::Scanner;
-use super::params::{BoundSpec, Bounds, ParamKind, ParamSpec};
-use super::{Explanation, InputError, Package, SolveError, Structure};
+use super::contract::{Family, Spec};
+use super::file::Structure;
+use super::game::{Builtin, Game, named};
+use super::generate::SizeProfile;
+use super::package::Package;
+use super::params::{BoundSpec, ParamSpec};
+use super::solution::{Explanation, SolveError};
 use crate::answer::Rule;
 use crate::random::Rng;
 
 pub mod brute;
+mod claims;
 mod explain;
 mod generate;
 mod parse;
@@ -41,11 +44,6 @@ impl Shooting {
     pub fn blocks(&self) -> usize {
         self.heights.iter().sum()
     }
-
-    fn write(&self, out: &mut String) {
-        let heights: Vec<String> = self.heights.iter().map(usize::to_string).collect();
-        out.push_str(&format!("{}\n{}\n", self.heights.len(), heights.join(" ")));
-    }
 }
 
 /// The game as registered in [`crate::problem::ALL`].
@@ -54,64 +52,33 @@ pub static SHOOTING: Builtin<ShootingProblem> = Builtin::new();
 /// The bounds' largest values keep every board within 8^7 states, which the reference
 /// solver's table holds in 16 MiB.
 const BOUNDS: &[BoundSpec] = &[
-    BoundSpec {
-        name: "n",
-        about: "largest n, the columns",
-        default: 6,
-        min: 1,
-        max: 7,
-    },
-    BoundSpec {
-        name: "height",
-        about: "largest height of a column",
-        default: 6,
-        min: 1,
-        max: 7,
-    },
-    BoundSpec {
-        name: "cases",
-        about: "most cases in one input",
-        default: 25,
-        min: 1,
-        max: 1000,
-    },
+    BoundSpec::new("n", "largest n, the columns", 6, 1, 7),
+    BoundSpec::new("height", "largest height of a column", 6, 1, 7),
+    BoundSpec::new("cases", "most cases in one input", 25, 1, 1000),
 ];
 
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "n",
-        about: "columns (a single column would be a rectangle)",
-        kind: ParamKind::Range {
-            min: 2,
-            bound: "n",
-            default: None,
-        },
-    },
-    ParamSpec {
-        name: "max-height",
-        about: "largest height generated",
-        kind: ParamKind::Value {
-            min: 2,
-            bound: "height",
-            noun: "a largest height of",
-        },
-    },
-    ParamSpec {
-        name: "cases",
-        about: "cases in one input",
-        kind: ParamKind::Range {
-            min: 1,
-            bound: "cases",
-            default: None,
-        },
-    },
+    ParamSpec::range(
+        "n",
+        "columns (a single column would be a rectangle)",
+        2,
+        "n",
+    ),
+    ParamSpec::value(
+        "max-height",
+        "largest height generated",
+        2,
+        "height",
+        "a largest height of",
+    ),
+    ParamSpec::range("cases", "cases in one input", 1, "cases"),
 ];
 
 impl Game for ShootingProblem {
     type Case = Shooting;
     type Answer = f64;
 
-    const NAME: &'static str = "shooting";
+    named!("shooting");
     const ABOUT: &'static str =
         "射击游戏 (UVa 11844): shoot rows of blocks, A's winning probability";
     const STRUCTURE: Structure = Structure::Terminated {
@@ -123,11 +90,6 @@ impl Game for ShootingProblem {
     const PARAMS: &'static [ParamSpec] = PARAMS;
     const FAMILIES: &'static [Family] = generate::FAMILIES;
     const LIMITS: (u64, u64) = (1000, 128);
-    const SAMPLE: (&'static str, &'static str) = (
-        include_str!("../../../cases/shooting/01-sample.in"),
-        include_str!("../../../cases/shooting/01-sample.ans"),
-    );
-    const PLAN: &'static str = include_str!("../../../generators/shooting.plan");
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(
         "Shooting Game",
@@ -142,18 +104,6 @@ impl Game for ShootingProblem {
             "zero-height",
         ]
     );
-
-    fn registered() -> &'static Builtin<Self> {
-        &SHOOTING
-    }
-
-    fn read_case(s: &mut Scanner, bounds: &Bounds) -> Result<Shooting, InputError> {
-        Shooting::read(s, bounds)
-    }
-
-    fn write_case(case: &Shooting, out: &mut String) {
-        case.write(out);
-    }
 
     fn generate_case(
         rng: &mut Rng,
@@ -203,21 +153,13 @@ impl Game for ShootingProblem {
         case.heights.iter().copied().max().unwrap_or(0) as i64
     }
 
+    /// No value slots: heights are lowered by the shrink passes, which keep the board
+    /// unimodal; a height set on its own could break that.
     fn shrink_pass(case: &Shooting, pass: usize) -> Vec<Shooting> {
         shrink::pass(case, pass)
     }
 
-    /// Heights are lowered by the shrink passes, which keep the board unimodal; a height
-    /// set on its own could break that.
-    fn value_slots(_case: &Shooting) -> usize {
-        0
-    }
-
-    fn value(_case: &Shooting, _slot: usize) -> i64 {
-        0
-    }
-
-    fn with_value(case: &Shooting, _slot: usize, _value: i64) -> Shooting {
-        case.clone()
+    fn plan_claim(claim: &str, cases: &[Shooting]) -> Option<bool> {
+        claims::holds(claim, cases)
     }
 }

@@ -3,8 +3,9 @@
 //! rejection positioned.
 
 use super::Shooting;
-use crate::problem::Bounds;
+use crate::problem::game::CaseText;
 use crate::problem::input::{InputError, Scanner, more_integers, plural};
+use crate::problem::params::Bounds;
 
 /// Where heights stop being unimodal: the index of the first height that rises again after
 /// a fall, with the highest height before the fall and the lowest one after it.
@@ -36,9 +37,9 @@ pub fn unimodal_violation(heights: &[usize]) -> Option<Violation> {
     None
 }
 
-impl Shooting {
+impl CaseText for Shooting {
     /// Reads one case at the scanner's position: `n`, then its heights.
-    pub(crate) fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Shooting, InputError> {
+    fn read(s: &mut Scanner, bounds: &Bounds) -> Result<Shooting, InputError> {
         let max_n = bounds.get("n");
         let max_height = bounds.get("height");
         let expected_n = format!("n, the number of columns, an integer 1..={max_n}");
@@ -89,6 +90,10 @@ impl Shooting {
             return Err(at(columns[0], message));
         }
         Ok(Shooting { heights })
+    }
+    fn write(&self, out: &mut String) {
+        let heights: Vec<String> = self.heights.iter().map(usize::to_string).collect();
+        out.push_str(&format!("{}\n{}\n", self.heights.len(), heights.join(" ")));
     }
 }
 

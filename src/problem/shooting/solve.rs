@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::Shooting;
-use crate::problem::SolveError;
+use crate::problem::solution::SolveError;
 
 /// The most states the table holds: 8^7, every board within the largest bounds (7 columns
 /// of height at most 7), 16 MiB of f64.

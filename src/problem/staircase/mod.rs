@@ -11,9 +11,13 @@
 
 use std::fmt;
 
+mod board;
 mod table;
 
-pub use table::{Entry, Fill, Table, follow_line};
+pub use board::{LONG_ABOVE_CELLS, checked_matrix};
+pub use table::{Entry, Recurrence, State, Table, follow_line};
+
+use super::solution::SolveError;
 
 /// The largest number of states a table is built for (256 MiB at 4 bytes an entry).
 pub const MAX_STATES: u64 = 1 << 26;
@@ -64,6 +68,12 @@ impl fmt::Display for TooLarge {
 }
 
 impl std::error::Error for TooLarge {}
+
+impl From<TooLarge> for SolveError {
+    fn from(e: TooLarge) -> Self {
+        SolveError::TooLarge(e.to_string())
+    }
+}
 
 /// The state space of one grid: binomial steps and cell numbers for every (one, position).
 #[derive(Clone, Debug)]
@@ -201,7 +211,7 @@ impl Staircase {
     /// Calls `visit(rank, filled_cells, edges)` for every diagram, from the full grid down to
     /// the empty one, so that every successor (`rank + edge.step`) is visited before its
     /// predecessor. `edges` lists the corners that can be added, in no particular order.
-    /// The table fills use [`Staircase::for_each_block_descending`], which is faster.
+    /// The table fills use [`Staircase::walk`], which is faster.
     pub fn for_each_descending(&self, mut visit: impl FnMut(usize, usize, &[Edge])) {
         let mut edges = Vec::with_capacity(self.ones);
         self.for_each_block_descending(|block| {

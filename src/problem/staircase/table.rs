@@ -1,7 +1,7 @@
 //! The solvers' DP table over every staircase state, 4 or 8 bytes an entry, and the walk
 //! that reads an optimal line of play back out of a filled table.
 
-use super::{Corner, Path, Staircase};
+use super::{Block, Corner, Edge, Frontier, Path, Staircase};
 
 /// A table entry: the DP computes in i64 and stores in the narrowest type that provably holds
 /// every value, so a 12×12 table of 2,704,156 states takes 10.8 MB instead of 21.6 MB.
@@ -58,21 +58,98 @@ impl Table {
     }
 }
 
-/// A game's table fill, generic over the entry type so that [`Table::build`] can pick it.
-pub trait Fill {
-    /// The value of every state of `stairs`, indexed by rank.
-    fn fill<T: Entry>(&self, stairs: &Staircase) -> Vec<T>;
+/// One state of a [`Block`] as the recurrence sees it: its rank, how many cells it holds,
+/// and the cell the first one's corner adds, if any (leading to rank `rank + 1`).
+#[derive(Clone, Copy, Debug)]
+pub struct State {
+    pub rank: usize,
+    pub filled: usize,
+    pub first: Option<usize>,
+}
+
+/// A game's DP over the staircase, which [`Table::build`] runs: the values of a block's
+/// states from their successors', with whatever the game keeps per shared corner brought up to
+/// date as [`Staircase::walk`] pushes and pops them.
+pub trait Recurrence {
+    /// What is the same for every state of a block, worked out once a block.
+    type Shared: Copy;
+
+    /// A corner shared by every block until the matching [`Recurrence::pop`].
+    fn push(&mut self, edge: Edge);
+
+    /// Forgets the most recently pushed corner.
+    fn pop(&mut self);
+
+    /// What the states of `block` share, before [`Recurrence::value`] takes them one by one.
+    fn shared(&self, block: &Block) -> Self::Shared;
+
+    /// The value of a state with a corner from its successors' values in `f` (the state
+    /// without one, where play ends, keeps 0). Implementations mark it `#[inline(always)]`:
+    /// it is the innermost loop's body.
+    fn value<T: Entry>(&self, shared: Self::Shared, f: &[T], state: State) -> i64;
 }
 
 impl Table {
-    /// Fills the table with 4-byte entries when every value lies within ±`max_abs` and that
-    /// fits an i32, 8-byte entries otherwise.
-    pub fn build(stairs: &Staircase, max_abs: i64, fill: &impl Fill) -> Table {
+    /// Runs `recurrence` over every state, with 4-byte entries when every value lies within
+    /// ±`max_abs` and that fits an i32, 8-byte entries otherwise.
+    pub fn build(stairs: &Staircase, max_abs: i64, recurrence: impl Recurrence) -> Table {
         if Table::entry_bytes_for(max_abs) == 4 {
-            Table::Narrow(fill.fill::<i32>(stairs))
+            Table::Narrow(run(stairs, recurrence))
         } else {
-            Table::Wide(fill.fill::<i64>(stairs))
+            Table::Wide(run(stairs, recurrence))
         }
+    }
+}
+
+/// The DP loop both staircase games share: every block from the highest rank down, each of
+/// its states after all its successors.
+fn run<T: Entry>(stairs: &Staircase, recurrence: impl Recurrence) -> Vec<T> {
+    struct Run<T, R> {
+        f: Vec<T>,
+        recurrence: R,
+    }
+    impl<T: Entry, R: Recurrence> Frontier for Run<T, R> {
+        fn push(&mut self, edge: Edge) {
+            self.recurrence.push(edge);
+        }
+        fn pop(&mut self) {
+            self.recurrence.pop();
+        }
+        fn block(&mut self, block: &Block) {
+            fill_block(&self.recurrence, block, &mut self.f);
+        }
+    }
+    let mut run = Run {
+        f: vec![T::default(); stairs.states()],
+        recurrence,
+    };
+    stairs.walk(&mut run);
+    run.f
+}
+
+/// The states of one block, highest rank first. A function of its own so that the
+/// compiler sees `f` and `recurrence` as disjoint and keeps the recurrence's lists in
+/// registers across the stores.
+fn fill_block<T: Entry>(recurrence: &impl Recurrence, block: &Block, f: &mut [T]) {
+    let shared = recurrence.shared(block);
+    let any_shared = block.second.is_some() || !block.upper.is_empty();
+    for x in (0..block.len).rev() {
+        let first = block.first_corner(x);
+        if first.is_none() && !any_shared {
+            // The state without a corner: the game is over.
+            continue;
+        }
+        let rank = block.base + x;
+        let filled = block.filled + x;
+        f[rank] = T::store(recurrence.value(
+            shared,
+            f,
+            State {
+                rank,
+                filled,
+                first,
+            },
+        ));
     }
 }
 

@@ -1,8 +1,9 @@
 //! The environment a program starts with: with containment on, a short allowlist (`PATH`,
 //! the locale, `HOME` pointing to its scratch folder, `ONLINE_JUDGE`), what `--env` adds,
 //! and nothing else of duipai's (no CI secret, no `PYTHONUNBUFFERED` that would flush what a
-//! program forgot to); with containment off, duipai's own environment, as before. Helpers
-//! (the setter's own programs) keep duipai's environment either way.
+//! program forgot to); with containment off, duipai's own environment but for the
+//! buffering variables a judge does not set ([`crate::run::environment`]). Helpers (the
+//! setter's own programs) get that too, contained or not.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
@@ -45,7 +46,10 @@ pub(crate) fn environment(
         vars.push(b"LIBC_FATAL_STDERR_=1".to_vec());
     } else {
         for (name, value) in std::env::vars_os() {
-            vars.push(entry(name.as_bytes(), value.as_bytes()));
+            let var = entry(name.as_bytes(), value.as_bytes());
+            if crate::run::environment::passed(&var) {
+                vars.push(var);
+            }
         }
     }
     for given in extra {

@@ -1,0 +1,56 @@
+//! How a saved failing case was judged, as flags: written into its sidecar by `stress` and
+//! read back by `failures --prune-passing` and `test`, so that a replay typed without them
+//! judges the case as it was judged.
+
+use clap::{Args, Parser};
+
+use super::checker::CheckerArgs;
+use super::compare::CompareArgs;
+use super::limits::LimitArgs;
+use super::running::RunArgs;
+
+/// The judging flags of a case: comparison, checker or interactor, limits and running.
+#[derive(Debug, Clone, Args)]
+pub struct SettingArgs {
+    #[command(flatten)]
+    pub compare: CompareArgs,
+    #[command(flatten)]
+    pub checker: CheckerArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The flags alone on a command line of their own, to parse saved words with.
+#[derive(Debug, Parser)]
+#[command(no_binary_name = true)]
+struct SavedFlags {
+    #[command(flatten)]
+    setting: SettingArgs,
+}
+
+/// The flags of a setting, one word each (`--checker`, `checker.cpp`, ...): nothing for
+/// the defaults.
+pub fn setting_words(
+    compare: &CompareArgs,
+    checker: &CheckerArgs,
+    limits: &LimitArgs,
+    run: &RunArgs,
+) -> Vec<String> {
+    let flags = format!(
+        "{}{}{}{}",
+        compare.to_flags(),
+        checker.to_flags(),
+        limits.to_flags(),
+        run.to_flags()
+    );
+    shell_words::split(&flags).unwrap_or_default()
+}
+
+/// The setting that saved words give back.
+pub fn parse_setting(words: &[String]) -> anyhow::Result<SettingArgs> {
+    SavedFlags::try_parse_from(words)
+        .map(|f| f.setting)
+        .map_err(|e| anyhow::anyhow!("the saved flags {words:?} do not parse: {e}"))
+}

@@ -1,0 +1,334 @@
+//! What the generator makes, learned from its cases, for minimizing without a validator: for
+//! each place in the input's shape ([`Place`]: each count, each counted list's items, each
+//! other token by line and column) the smallest and largest value seen, and the places every
+//! case has. A candidate outside it (a count or a value the generator never went below, a
+//! place it never filled, a place it always fills left empty) is not probed: without a
+//! validator nothing else says whether it is a valid input, and the reference often runs
+//! cleanly on invalid ones.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::text_case::{Place, Placed, TextCase};
+
+/// How many generated cases are enough to know the generator's range: a failure found on
+/// the first seeds is followed by more of the generator's cases up to this many.
+pub const ENOUGH_CASES: usize = 100;
+
+/// The values seen at one place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    min: i64,
+    max: i64,
+    /// Whether every token seen there was an integer.
+    numeric: bool,
+    /// How many tokens were seen there, and how many of them were counts: a place is
+    /// reported as a count when most of its tokens were (a line of values that happens to
+    /// start with how many follow is not one).
+    seen: usize,
+    counted: usize,
+}
+
+impl Span {
+    fn is_count(&self) -> bool {
+        2 * self.counted > self.seen
+    }
+}
+
+/// The envelope of the cases learned so far.
+#[derive(Clone, Debug, Default)]
+pub struct Envelope {
+    spans: HashMap<Place, Span>,
+    /// The places every case had; `None` before the first case.
+    required: Option<BTreeSet<Place>>,
+    cases: usize,
+    /// Whether the generator's inputs are test cases after a count T.
+    tests: bool,
+}
+
+/// What is learned while cases come: an input whose first line is `1` may be one test case
+/// or not, which only the generator's other cases tell; it is learned both ways until then.
+#[derive(Clone, Debug, Default)]
+pub struct Learning {
+    /// The bytes of the cases learned.
+    bytes: usize,
+    others: Envelope,
+    /// The inputs that may be one test case, read as plain lines, and as one test case.
+    one_plain: Envelope,
+    one_test: Envelope,
+}
+
+impl Learning {
+    /// What one case, of `bytes` bytes, teaches.
+    pub fn of(case: &TextCase, bytes: usize) -> Learning {
+        let mut learning = Learning {
+            bytes,
+            ..Learning::default()
+        };
+        if case.one_test() {
+            learning.one_plain = Envelope::of(case, false);
+            learning.one_test = Envelope::of(case, true);
+        } else {
+            learning.others = Envelope::of(case, false);
+        }
+        learning
+    }
+
+    pub fn merge(&mut self, other: Learning) {
+        self.bytes += other.bytes;
+        self.others.merge(other.others);
+        self.one_plain.merge(other.one_plain);
+        self.one_test.merge(other.one_test);
+    }
+
+    /// How many cases it was learned from.
+    pub fn cases(&self) -> usize {
+        self.others.cases + self.one_plain.cases
+    }
+
+    /// How many bytes of cases it was learned from.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The envelope: the inputs that may be one test case are test cases when the others
+    /// are.
+    pub fn finish(self) -> Envelope {
+        let tests = self.others.spans.keys().any(|p| p.in_case);
+        let mut envelope = self.others;
+        envelope.merge(if tests { self.one_test } else { self.one_plain });
+        envelope.tests = tests || envelope.spans.keys().any(|p| p.in_case);
+        envelope
+    }
+}
+
+impl Envelope {
+    /// The envelope of one case, read as test cases after a first line `1` if `tests`.
+    fn of(case: &TextCase, tests: bool) -> Envelope {
+        let mut envelope = Envelope::default();
+        for placed in case.placed(tests) {
+            envelope.add(placed);
+        }
+        envelope.required = Some(envelope.spans.keys().copied().collect());
+        envelope.cases = 1;
+        envelope
+    }
+
+    fn add(
+        &mut self,
+        Placed {
+            place,
+            value,
+            count,
+        }: Placed,
+    ) {
+        let seen = Span {
+            min: value.unwrap_or(i64::MAX),
+            max: value.unwrap_or(i64::MIN),
+            numeric: value.is_some(),
+            seen: 1,
+            counted: usize::from(count),
+        };
+        self.spans
+            .entry(place)
+            .and_modify(|span| {
+                span.min = span.min.min(seen.min);
+                span.max = span.max.max(seen.max);
+                span.numeric &= seen.numeric;
+                span.seen += 1;
+                span.counted += seen.counted;
+            })
+            .or_insert(seen);
+    }
+
+    /// Takes in the cases `other` learned.
+    fn merge(&mut self, other: Envelope) {
+        for (place, span) in other.spans {
+            self.spans
+                .entry(place)
+                .and_modify(|s| {
+                    s.min = s.min.min(span.min);
+                    s.max = s.max.max(span.max);
+                    s.numeric &= span.numeric;
+                    s.seen += span.seen;
+                    s.counted += span.counted;
+                })
+                .or_insert(span);
+        }
+        self.required = match (self.required.take(), other.required) {
+            (Some(a), Some(b)) => Some(a.intersection(&b).copied().collect()),
+            (a, b) => a.or(b),
+        };
+        self.cases += other.cases;
+        self.tests |= other.tests;
+    }
+
+    /// How many cases it was learned from.
+    pub fn cases(&self) -> usize {
+        self.cases
+    }
+
+    /// Whether `case` keeps to it: every token at a place the generator filled, every integer
+    /// within the values seen there, and every place the generator always filled, filled.
+    pub fn admits(&self, case: &TextCase) -> bool {
+        if self.cases == 0 {
+            return true;
+        }
+        let placed = case.placed(self.tests);
+        let within = placed.iter().all(|p| {
+            self.spans.get(&p.place).is_some_and(|span| match p.value {
+                Some(v) if span.numeric => (span.min..=span.max).contains(&v),
+                _ => true,
+            })
+        });
+        if !within {
+            return false;
+        }
+        let Some(required) = &self.required else {
+            return true;
+        };
+        let present: BTreeSet<Place> = placed.iter().map(|p| p.place).collect();
+        required.is_subset(&present)
+    }
+
+    /// What it holds, for the report: `T ≥ 1, n ≥ 2, values 1..1000`: the test cases' count,
+    /// the least value of each list's count (named n, m, k, … in the input's order), and the
+    /// range of all other integers.
+    pub fn summary(&self) -> String {
+        let mut counts: Vec<(&Place, &Span)> = self
+            .spans
+            .iter()
+            .filter(|(_, s)| s.is_count() && s.numeric && s.min >= 1)
+            .collect();
+        counts.sort_by_key(|(p, _)| **p);
+        let mut parts = Vec::new();
+        let mut names = ["n", "m", "k", "q"].iter();
+        for (place, span) in counts {
+            let top = !place.in_case && place.line == 0 && place.column == 0;
+            // Blocks of one line each are the items of a count (`n` points), not test cases.
+            let tests = top
+                && self
+                    .spans
+                    .keys()
+                    .any(|p| p.in_case && (p.line >= 1 || p.item.is_some()));
+            let name = if tests {
+                "T"
+            } else {
+                match names.next() {
+                    Some(name) => name,
+                    None => continue,
+                }
+            };
+            parts.push(format!("{name} ≥ {}", span.min));
+        }
+        let values = self.spans.values().filter(|s| !s.is_count() && s.numeric);
+        let low = values.clone().map(|s| s.min).min();
+        let high = values.map(|s| s.max).max();
+        if let (Some(low), Some(high)) = (low, high) {
+            parts.push(format!("values {low}..{high}"));
+        }
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn learned(cases: &[&str]) -> Envelope {
+        let mut learning = Learning::default();
+        for case in cases {
+            learning.merge(Learning::of(&TextCase::new(case.as_bytes()), case.len()));
+        }
+        learning.finish()
+    }
+
+    fn admits(envelope: &Envelope, case: &str) -> bool {
+        envelope.admits(&TextCase::new(case.as_bytes()))
+    }
+
+    #[test]
+    fn a_lone_number_keeps_to_its_range() {
+        let envelope = learned(&["5\n", "2\n", "12\n"]);
+        assert!(admits(&envelope, "2\n"));
+        assert!(!admits(&envelope, "1\n"));
+        assert!(!admits(&envelope, "13\n"));
+        assert!(
+            !admits(&envelope, ""),
+            "a place always filled is left empty"
+        );
+        assert!(!admits(&envelope, "2 3\n"), "a place never filled");
+        assert_eq!(envelope.summary(), "values 2..12");
+    }
+
+    #[test]
+    fn points_keep_their_count_and_their_lines() {
+        let envelope = learned(&[
+            "3\n-2 0\n-1 0\n0 0\n",
+            "2\n5 6\n7 2\n",
+            "4\n1 2\n3 4\n5 6\n7 8\n",
+        ]);
+        assert_eq!(envelope.summary(), "n ≥ 2, values -2..8");
+        assert!(admits(&envelope, "2\n1 2\n3 4\n"));
+        assert!(
+            !admits(&envelope, "2\n1 2\n"),
+            "a point declared, not given"
+        );
+        assert!(
+            !admits(&envelope, "1\n1 2\n"),
+            "fewer points than the generator makes"
+        );
+    }
+
+    #[test]
+    fn a_line_that_happens_to_start_with_its_length_is_no_count() {
+        let envelope = learned(&["1 20 300\n", "2 20 300\n", "3 20 300\n"]);
+        assert_eq!(envelope.summary(), "values 1..300");
+    }
+
+    #[test]
+    fn two_numbers_on_a_line_stay_two_values_whatever_they_are() {
+        let envelope = learned(&["7 3\n", "10 10\n", "4 1\n"]);
+        assert!(!admits(&envelope, "1 1\n"), "n never went below 4");
+        assert!(admits(&envelope, "4 1\n"));
+        assert!(!admits(&envelope, "4 0\n"));
+        let small = learned(&["1 1\n", "3 2\n"]);
+        assert!(admits(&small, "1 1\n"));
+        assert!(!admits(&small, "1 0\n"));
+    }
+
+    #[test]
+    fn a_counted_list_keeps_its_least_length_and_its_items_range() {
+        let envelope = learned(&["3\n5 6 7\n", "5\n1 9 9 2 3\n", "2\n4 4\n"]);
+        assert!(admits(&envelope, "2\n1 9\n"));
+        assert!(
+            !admits(&envelope, "2\n0 9\n"),
+            "an item below the least seen"
+        );
+        assert_eq!(envelope.summary(), "n ≥ 2, values 1..9");
+        // A list the generator never made that short: its single item has no place.
+        assert!(!admits(&envelope, "1\n5\n"));
+    }
+
+    #[test]
+    fn test_cases_are_placed_from_their_own_first_line() {
+        let envelope = learned(&[
+            "2\n3\n1 2 3\n2\n5 5\n",
+            "3\n2\n1 1\n2\n2 2\n4\n1 2 3 4\n",
+            "1\n2\n7 8\n",
+        ]);
+        assert!(
+            admits(&envelope, "1\n2\n1 1\n"),
+            "one test case, as the generator made"
+        );
+        assert!(!admits(&envelope, "1\n2\n0 1\n"));
+        assert!(
+            !admits(&envelope, "1\n1\n1\n"),
+            "no test case had a list that short"
+        );
+        assert_eq!(envelope.summary(), "T ≥ 1, n ≥ 2, values 1..8");
+        // Lines after a `1` that are not test cases stay lines.
+        let plain = learned(&["1\n5 6\n", "1\n2 3\n"]);
+        assert!(admits(&plain, "1\n2 6\n"));
+        assert!(!admits(&plain, "1\n1 6\n"));
+    }
+}
