@@ -40,6 +40,12 @@ pub(crate) fn environment(
         if let Some(home) = home {
             vars.push(entry(b"HOME", home.as_os_str().as_bytes()));
         }
+        // Withheld buffering variables the user keeps on purpose, as uncontained.
+        for name in crate::run::environment::kept() {
+            if let Some(value) = std::env::var_os(name) {
+                vars.push(entry(name.as_bytes(), value.as_bytes()));
+            }
+        }
         vars.push(b"ONLINE_JUDGE=1".to_vec());
         // glibc's fatal messages (a detected heap corruption) go to stderr, not to a
         // terminal the program does not have.
