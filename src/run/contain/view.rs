@@ -310,7 +310,15 @@ mod tests {
     #[test]
     fn the_program_is_put_back_into_the_emptied_folders() {
         let here = std::fs::canonicalize(std::env::current_dir().unwrap()).unwrap();
-        let dir = tempfile::tempdir_in(&here).unwrap();
+        // A checkout in a fresh folder (/tmp) is hidden by every view anyway: the files are
+        // then made in the home folder, which is covered too.
+        let home = std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok());
+        let base = [Some(here.clone()), home]
+            .into_iter()
+            .flatten()
+            .find(|p| !fresh(p))
+            .expect("a current or home folder outside /tmp");
+        let dir = tempfile::tempdir_in(&base).unwrap();
         let program = dir.path().join("sol");
         std::fs::write(&program, "#!/bin/sh\n").unwrap();
         let tests = dir.path().join("tests");
@@ -324,7 +332,8 @@ mod tests {
             false,
         )
         .unwrap();
-        assert!(view.covers.contains(&here), "{view:?}");
+        assert_eq!(view.covers.contains(&here), !fresh(&here), "{view:?}");
+        assert!(view.covers.contains(&base), "{view:?}");
         assert_eq!(
             view.binds,
             [(std::fs::canonicalize(&program).unwrap(), false)]
