@@ -1,6 +1,7 @@
 //! Stress-testing throughput: (a) the bare cost of starting a trivial compiled program, (a')
 //! of starting the solution itself, (a'') of starting it with its streams piped,
-//! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (c) the classic
+//! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (b') the same
+//! with `--no-sandbox` (what containment costs), (c) the classic
 //! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`).
 //! Run with `cargo bench --bench stress`; needs `cc` (skips with a note without).
 //!
@@ -128,9 +129,10 @@ fn main() {
         }
     };
     // (b) duipai stress on the correct solution for `seconds`: its rate.
-    let stress = |binary: &Path, jobs: &str| -> f64 {
+    let stress_with = |binary: &Path, jobs: &str, flags: &[&str]| -> f64 {
         let time = seconds.to_string();
         let mut args = vec!["stress", "chess", "--json", "--time", &time, "-j", jobs];
+        args.extend(flags);
         args.extend(GEN_FLAGS);
         args.push("--");
         let output = Command::new(binary)
@@ -150,6 +152,7 @@ fn main() {
         let done = report["cases"].as_u64().expect("cases in the report");
         done as f64 / seconds
     };
+    let stress = |binary: &Path, jobs: &str| stress_with(binary, jobs, &[]);
     // (c) The classic shell loop, with duipai as generator and reference: slow, so a quarter
     // of the cases, in the first round only (it is context, not a target).
     let shell_cases = (cases / 4).max(1);
@@ -199,6 +202,16 @@ fn main() {
             Box::new(|| stress(&duipai, "2")),
         ),
     ];
+    // (b') The same without containment (`--no-sandbox`: no cgroup, namespaces, box uid,
+    // session, scratch folder or environment allowlist): what containment costs.
+    measured.push((
+        series("(b') duipai stress -j 1 --no-sandbox"),
+        Box::new(|| stress_with(&duipai, "1", &["--no-sandbox"])),
+    ));
+    measured.push((
+        series("(b') duipai stress -j 2 --no-sandbox"),
+        Box::new(|| stress_with(&duipai, "2", &["--no-sandbox"])),
+    ));
     if let Some(old) = &baseline {
         measured.push((
             series("(b0) baseline duipai stress -j 1"),
@@ -261,12 +274,20 @@ fn main() {
         "  (b, -j 2) / (c)   = {:.1}  (target >= 5)",
         median(measured[4].0.rates.clone()) / shell_rate
     );
+    println!(
+        "  (b, -j 1) / (b', -j 1) = {:.2}  (containment's cost; target >= 0.90)",
+        ratio(3, 5)
+    );
+    println!(
+        "  (b, -j 2) / (b', -j 2) = {:.2}  (target >= 0.90)",
+        ratio(4, 6)
+    );
     if baseline.is_some() {
-        println!("  (b0, -j 1) / (a)  = {:.2}", ratio(5, 0));
-        println!("  (b0, -j 1) / (a'') = {:.2}", ratio(5, 2));
-        println!("  (b0, -j 2) / (b0, -j 1) = {:.2}", ratio(6, 5));
-        println!("  (b, -j 1) / (b0, -j 1) = {:.2}", ratio(3, 5));
-        println!("  (b, -j 2) / (b0, -j 2) = {:.2}", ratio(4, 6));
+        println!("  (b0, -j 1) / (a)  = {:.2}", ratio(7, 0));
+        println!("  (b0, -j 1) / (a'') = {:.2}", ratio(7, 2));
+        println!("  (b0, -j 2) / (b0, -j 1) = {:.2}", ratio(8, 7));
+        println!("  (b, -j 1) / (b0, -j 1) = {:.2}", ratio(3, 7));
+        println!("  (b, -j 2) / (b0, -j 2) = {:.2}", ratio(4, 8));
     }
 }
 

@@ -1,6 +1,9 @@
-//! File writes that never leave a half-written file under the final name.
+//! File writes that never leave a half-written file under the final name, the removal of
+//! the temporary files of writes that were killed half-way, and bounded reads that never
+//! wait on a FIFO.
 
 use std::io::Write;
+use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use anyhow::Context;
@@ -14,10 +17,14 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         _ => Path::new("."),
     };
     let mut tmp = tempfile::Builder::new()
-        .prefix(".duipai-")
-        .suffix(".tmp")
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
         .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    // Locked while it is written: a temporary file nobody holds the lock of was left by a
+    // write that was killed ([`remove_stale_temporaries`]). The lock goes with the file.
+    // SAFETY: flock on a descriptor we own.
+    unsafe { libc::flock(tmp.as_file().as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
     // Temporary files are private (0600); what duipai writes is meant to be shared.
     #[cfg(unix)]
     {
@@ -30,6 +37,45 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(tmp)
+}
+
+/// The names of the temporary files of atomic writes: `.duipai-XXXXXX.tmp`.
+const TEMP_PREFIX: &str = ".duipai-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Removes, in `dir` and the folders below it (`depth` levels at most), the temporary files
+/// left by atomic writes that were killed before they renamed them into place: those that
+/// no process holds locked. Returns how many it removed. Best effort: what cannot be read or
+/// removed stays.
+pub fn remove_stale_temporaries(dir: &Path, depth: usize) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        let path = entry.path();
+        if kind.is_dir() && depth > 0 {
+            removed += remove_stale_temporaries(&path, depth - 1);
+            continue;
+        }
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !kind.is_file() || !name.starts_with(TEMP_PREFIX) || !name.ends_with(TEMP_SUFFIX) {
+            continue;
+        }
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        // SAFETY: flock on a descriptor we own; the lock is released when `file` closes.
+        let unheld = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        if unheld && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Replaces `path` (if it exists) with `contents`, atomically.
@@ -81,6 +127,99 @@ pub fn read_file_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
     read_capped(file, &name)
 }
 
+/// Whether `rel` (relative, `/`-separated) below `dir` is reached without passing through a
+/// symbolic link: every folder on the way is a real folder (or does not exist yet). The
+/// last component may be anything: it is itself replaced or removed, never followed.
+pub fn no_link_on_the_way(dir: &Path, rel: &str) -> bool {
+    let mut at = dir.to_path_buf();
+    let mut parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+    parts.pop();
+    for part in parts {
+        if part == ".." {
+            return false;
+        }
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(_) => return true,
+        }
+    }
+    true
+}
+
+/// An exclusive lock on a folder (`flock` on the folder itself), held until dropped: two
+/// duipai processes writing one folder (two `pack`s) would interleave their files.
+pub struct FolderLock {
+    _dir: std::fs::File,
+}
+
+impl FolderLock {
+    /// Takes the lock of `dir`, an existing folder; `Ok(None)` when another process holds it.
+    pub fn try_take(dir: &Path) -> std::io::Result<Option<FolderLock>> {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::File::options()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY)
+            .open(dir)?;
+        // SAFETY: flock on a descriptor we own.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(Some(FolderLock { _dir: file }));
+        }
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            Ok(None)
+        } else {
+            Err(err)
+        }
+    }
+}
+
+/// Reads the regular file at `path`, at most [`MAX_READ_BYTES`] of it; anything else (a
+/// FIFO, a device, a socket, a directory) is refused by name, without waiting on it: a test
+/// folder's files are data anyone may have put there.
+pub fn read_regular_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let name = path.display().to_string();
+    // Non-blocking, so that opening a FIFO does not wait for a writer.
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("cannot read {name}"))?;
+    let kind = file
+        .metadata()
+        .with_context(|| format!("cannot read {name}"))?
+        .file_type();
+    if !kind.is_file() {
+        anyhow::bail!(
+            "{name}: {}; duipai reads only regular files here",
+            describe_kind(&kind)
+        );
+    }
+    read_capped(file, &name)
+}
+
+/// What a file that is not a regular one is: `a FIFO`, `a directory`, ...
+pub fn describe_kind(kind: &std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe), not a regular file"
+    } else if kind.is_dir() {
+        "a directory, not a regular file"
+    } else if kind.is_socket() {
+        "a socket, not a regular file"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device, not a regular file"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// Checks, before any work, that `dir` can hold files duipai will write: an existing
 /// directory, or a path whose nearest existing ancestor is a directory.
 pub fn check_output_dir(dir: &Path, flag: &str) -> anyhow::Result<()> {
@@ -105,4 +244,64 @@ pub fn check_output_dir(dir: &Path, flag: &str) -> anyhow::Result<()> {
         ancestor = a.parent();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_unlocked_temporaries_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("sub")).unwrap();
+        std::fs::write(d.join("sub/.duipai-dead.tmp"), "half").unwrap();
+        std::fs::write(d.join(".duipai-x.tmp.keep"), "other").unwrap();
+        std::fs::write(d.join("notes.tmp"), "the user's").unwrap();
+        let live = staged(&d.join("a.txt"), b"being written").unwrap();
+        assert_eq!(remove_stale_temporaries(d, 2), 1);
+        assert!(!d.join("sub/.duipai-dead.tmp").exists());
+        assert!(live.path().exists(), "a write under way keeps its file");
+        assert!(d.join("notes.tmp").exists() && d.join(".duipai-x.tmp.keep").exists());
+        live.persist(d.join("a.txt")).unwrap();
+    }
+
+    #[test]
+    fn links_on_the_way_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("data/secret")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("data/link")).unwrap();
+        assert!(no_link_on_the_way(d, "data/secret/1.in"));
+        assert!(no_link_on_the_way(d, "data/new/1.in"));
+        assert!(
+            no_link_on_the_way(d, "data/link"),
+            "the last component is not followed"
+        );
+        assert!(!no_link_on_the_way(d, "data/link/1.in"));
+        assert!(!no_link_on_the_way(d, "../x/1.in"));
+        let lock = FolderLock::try_take(d).unwrap().expect("free");
+        assert!(FolderLock::try_take(d).unwrap().is_none(), "held");
+        drop(lock);
+        assert!(FolderLock::try_take(d).unwrap().is_some());
+    }
+
+    #[test]
+    fn a_fifo_is_refused_by_name_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.ans");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let err = read_regular_capped(&fifo).unwrap_err().to_string();
+        assert!(
+            err.contains("x.ans: a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+        std::fs::write(dir.path().join("y.ans"), "1\n").unwrap();
+        assert_eq!(
+            read_regular_capped(&dir.path().join("y.ans")).unwrap(),
+            b"1\n"
+        );
+    }
 }

@@ -1,7 +1,16 @@
 //! The failing cases `stress` saved, as a catalogue: their names (`NAME-SEED.in`, a second
 //! case of the same seed `NAME-SEED-2.in`), the sidecar that records which program failed a
 //! case and how (`NAME-SEED.meta`), the listing of a save directory, and the removal of one
-//! case, which touches only the files duipai writes for it.
+//! case, which touches only the files duipai writes for it, in the save directory.
+//!
+//! A case as found is saved first as `NAME-SEED.original.in`, and its minimized form as
+//! `NAME-SEED.in` once minimization ends; a stress run killed in between leaves only the
+//! former, which then stands for the case (it is listed and replayed) until a minimized one
+//! joins it.
+//!
+//! A sidecar is data anyone may have written (a program under test, a cloned repository):
+//! it names files only by plain names in its own directory, and one that does not describe
+//! the case beside it is ignored.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -84,10 +93,25 @@ pub fn write_meta(input: &Path, meta: &Meta) -> anyhow::Result<()> {
     crate::fsutil::write_atomic(&meta_path(input), json.as_bytes())
 }
 
-/// The sidecar of a saved input, if it has a readable one.
+/// The sidecar of a saved input, if it has a readable one that describes it: its problem
+/// and seed name the input's file, and the case as found it names (if any) is a plain file
+/// name, beside it.
 pub fn read_meta(input: &Path) -> Option<Meta> {
-    let bytes = std::fs::read(meta_path(input)).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let bytes = crate::fsutil::read_regular_capped(&meta_path(input)).ok()?;
+    let meta: Meta = serde_json::from_slice(&bytes).ok()?;
+    let file = input.file_name()?.to_str()?;
+    let stem = file.strip_suffix(".in")?;
+    let own = format!("{}-{}", meta.problem, meta.seed);
+    let describes = is_plain_name(&meta.problem)
+        && is_case_of(file, &meta.problem)
+        && (stem == own || stem.strip_prefix(&own).is_some_and(|k| k.starts_with('-')));
+    let original_ok = meta.original.as_deref().is_none_or(is_plain_name);
+    (describes && original_ok).then_some(meta)
+}
+
+/// A plain file name: no directory part, not `.` or `..`, not empty.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains('/') && !name.contains('\0')
 }
 
 /// Seconds since the Unix epoch, now.
@@ -106,6 +130,50 @@ pub fn is_case_of(file: &str, problem: &str) -> bool {
         .is_some_and(seed_part)
 }
 
+/// The minimized case's file name for `file` when it is a case as found of `problem`
+/// (`chess-5.original.in` → `chess-5.in`, `chess-5.original-2.in` → `chess-5-2.in`).
+pub fn minimized_name(file: &str, problem: &str) -> Option<String> {
+    let stem = file.strip_suffix(".in")?;
+    let (seed_stem, k) = match stem.rsplit_once(".original") {
+        Some((seed_stem, "")) => (seed_stem, None),
+        Some((seed_stem, k)) => (seed_stem, Some(k.strip_prefix('-')?)),
+        None => return None,
+    };
+    let minimized = match k {
+        Some(k) => format!("{seed_stem}-{k}.in"),
+        None => format!("{seed_stem}.in"),
+    };
+    is_case_of(&minimized, problem).then_some(minimized)
+}
+
+/// Whether `file` in `dir` is a case of `problem` to list and replay: a minimized case, or a
+/// case as found whose minimization never finished: no minimized case is beside it (by
+/// name), and no sidecar in `dir` names it as its case as found (`claimed`, from
+/// [`claimed_originals`]).
+pub fn is_saved_case(dir: &Path, file: &str, problem: &str, claimed: &[String]) -> bool {
+    is_case_of(file, problem)
+        || (minimized_name(file, problem).is_some_and(|m| !dir.join(m).exists())
+            && !claimed.iter().any(|c| c == file))
+}
+
+/// The cases as found that the sidecars in `dir` name: each has its minimized case.
+pub fn claimed_originals(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let path = e.path();
+            let input = path
+                .to_str()
+                .filter(|p| p.ends_with(".meta"))
+                .map(|p| PathBuf::from(p).with_extension("in"))?;
+            read_meta(&input)?.original
+        })
+        .collect()
+}
+
 /// `SEED` or `SEED-K`.
 fn seed_part(text: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
@@ -120,6 +188,10 @@ fn seed_part(text: &str) -> bool {
 /// seed.
 fn read_name(file: &str) -> Option<(String, u64)> {
     let stem = file.strip_suffix(".in")?;
+    let stem = match stem.rsplit_once(".original") {
+        Some((seed_stem, k)) if k.is_empty() || k.starts_with('-') => seed_stem,
+        _ => stem,
+    };
     let (head, last) = stem.rsplit_once('-')?;
     let number = |s: &str| {
         (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
@@ -157,24 +229,25 @@ pub fn list(dir: &Path, problem: Option<&str>) -> anyhow::Result<Vec<Saved>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
     };
+    let claimed = claimed_originals(dir);
     let mut saved = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
         let Some(file) = path.file_name().and_then(|f| f.to_str()) else {
             continue;
         };
-        if !file.ends_with(".in") || file.contains(".original") || !path.is_file() {
+        if !file.ends_with(".in") || !path.is_file() {
             continue;
         }
         let meta = read_meta(&path);
         let (name, seed) = match &meta {
-            Some(m) if is_case_of(file, &m.problem) => (m.problem.clone(), m.seed),
-            _ => match read_name(file) {
+            Some(m) => (m.problem.clone(), m.seed),
+            None => match read_name(file) {
                 Some(named) => named,
                 None => continue,
             },
         };
-        if problem.is_some_and(|p| !is_case_of(file, p)) {
+        if !is_saved_case(dir, file, problem.unwrap_or(&name), &claimed) {
             continue;
         }
         let metadata = entry.metadata().ok();
@@ -232,6 +305,10 @@ pub fn remove_case(input: &Path) -> anyhow::Result<Vec<PathBuf>> {
 
 /// The stem of the case as found that `input` (whose stem is `stem`) was minimized from.
 fn original_stem(input: &Path, stem: &str) -> Option<String> {
+    if stem.contains(".original") {
+        // A case as found itself.
+        return None;
+    }
     if let Some(meta) = read_meta(input) {
         // Only a case-as-found name of this very seed, beside it: never a path elsewhere.
         let named = meta.original?;
@@ -396,5 +473,76 @@ mod tests {
             victim.exists(),
             "a file outside the save folder was removed"
         );
+    }
+
+    /// A crafted sidecar whose problem is a path reaches nothing outside the save folder,
+    /// absolute paths included.
+    #[test]
+    fn a_sidecar_cannot_name_files_outside_its_folder() {
+        let outside = tempfile::tempdir().unwrap();
+        let victim = outside.path().join("x-6.original.in");
+        std::fs::write(&victim, "precious").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let escape = |problem: String| {
+            touch(d, &["avg-6.in"]);
+            let meta = Meta {
+                problem: problem.clone(),
+                seed: 6,
+                verdict: "WA".into(),
+                detail: String::new(),
+                program: "p".into(),
+                original: Some(format!("{problem}-6.original.in")),
+                saved_at: 1,
+                setting: None,
+                output_bytes: None,
+            };
+            write_meta(&d.join("avg-6.in"), &meta).unwrap();
+            assert_eq!(read_meta(&d.join("avg-6.in")), None, "{problem}");
+            remove_case(&d.join("avg-6.in")).unwrap();
+        };
+        escape(outside.path().join("x").display().to_string());
+        let depth = d.components().count();
+        let up = "../".repeat(depth);
+        escape(format!("{up}{}", outside.path().join("x").display()));
+        assert!(
+            victim.exists(),
+            "a file outside the save folder was removed"
+        );
+    }
+
+    /// A case as found whose minimized form was never written (the run was killed) is
+    /// listed, and removing it takes its own files.
+    #[test]
+    fn an_unfinished_minimization_leaves_a_listed_case() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        touch(
+            d,
+            &[
+                "avg-5.original.in",
+                "avg-5.original.ans",
+                "avg-6.in",
+                "avg-6.original.in",
+                "avg-7.original-2.in",
+            ],
+        );
+        let listed: Vec<String> = list(d, Some("avg"))
+            .unwrap()
+            .iter()
+            .map(|s| s.input.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            listed,
+            ["avg-5.original.in", "avg-6.in", "avg-7.original-2.in"]
+        );
+        assert_eq!(
+            minimized_name("avg-7.original-2.in", "avg").as_deref(),
+            Some("avg-7-2.in")
+        );
+        assert_eq!(minimized_name("avg-7.in", "avg"), None);
+        let removed = remove_case(&d.join("avg-5.original.in")).unwrap();
+        assert_eq!(removed.len(), 2);
+        assert!(d.join("avg-6.original.in").exists());
     }
 }

@@ -23,6 +23,13 @@ use exit::Status;
 /// then `{"schema":1,"status":"error","message":...}` (`"status":"interrupted"` after Ctrl-C),
 /// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
+    let status = main_status();
+    // Its spawners and their keepers end with it, reaped, rather than outlive it.
+    crate::run::retire_spawners();
+    status
+}
+
+fn main_status() -> ExitCode {
     let typed: Vec<std::ffi::OsString> = std::env::args_os().collect();
     // The problem folder's settings, as words inserted before the command line's own.
     let settings = config::apply_noted(&typed);

@@ -79,21 +79,21 @@ fn check_startable(command: &[OsString], role: &str) -> anyhow::Result<()> {
 }
 
 /// How outputs are decided: by the `--interactor` the program talks with, or by the
-/// `--checker` (its source compiled first), under the generous limits of helpers derived from
-/// the program's `limits`, else by comparing them with the answers. `--tolerance` and
+/// `--checker` (its source compiled first), under the generous `helper_limits`, else by
+/// comparing them with the answers. `--tolerance` and
 /// `--ignore-case` with a checker are refused: the checker alone decides, and they would
 /// silently do nothing.
 pub fn decider(
     checker: &CheckerArgs,
     compare: &CompareArgs,
     compilers: &[CompilerOverride],
-    limits: &Limits,
+    helper_limits: &Limits,
 ) -> anyhow::Result<Decider> {
     let command = match judge_helper(checker, compare)? {
         Some((command, role)) => Some(ready(command, compilers, role)?),
         None => None,
     };
-    Ok(decider_of(checker, command, limits))
+    Ok(decider_of(checker, command, helper_limits))
 }
 
 /// The checker's or the interactor's command as typed and its role, once the comparison
@@ -122,9 +122,13 @@ pub fn judge_helper<'a>(
     Ok(Some((&command.0, role)))
 }
 
-/// The decider of [`judge_helper`]'s command once it is `ready`.
-pub fn decider_of(checker: &CheckerArgs, ready: Option<Vec<OsString>>, limits: &Limits) -> Decider {
-    let limits = crate::judge::helper::helper_limits(limits);
+/// The decider of [`judge_helper`]'s command once it is `ready`, under `helper_limits`.
+pub fn decider_of(
+    checker: &CheckerArgs,
+    ready: Option<Vec<OsString>>,
+    helper_limits: &Limits,
+) -> Decider {
+    let limits = *helper_limits;
     match (ready, &checker.interactor, &checker.checker) {
         (Some(command), Some(typed), _) => Decider::Interactor(Interactor {
             command,
@@ -142,20 +146,20 @@ pub fn decider_of(checker: &CheckerArgs, ready: Option<Vec<OsString>>, limits: &
 }
 
 /// The program and the checker or interactor made ready at once ([`ready_all`]), and the
-/// decider.
+/// decider, under `helper_limits`.
 pub fn ready_with_decider(
     program: &[OsString],
     checker: &CheckerArgs,
     compare: &CompareArgs,
     compilers: &[CompilerOverride],
-    limits: &Limits,
+    helper_limits: &Limits,
 ) -> anyhow::Result<(Vec<OsString>, Decider)> {
     let judge = judge_helper(checker, compare)?;
     let mut commands = vec![(program, "program")];
     commands.extend(judge);
     let mut ready = ready_all(&commands, compilers)?.into_iter();
     let program = ready.next().unwrap_or_default();
-    Ok((program, decider_of(checker, ready.next(), limits)))
+    Ok((program, decider_of(checker, ready.next(), helper_limits)))
 }
 
 /// Makes several programs ready at once, each compiled in its own thread (a testlib
@@ -261,8 +265,9 @@ pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
 
 /// The hint for a program that printed nothing where its answer is read (stdout, or the
 /// output file under `--file-io`) and was not accepted for it: it probably reads or writes
-/// files of its own. When `NAME.out` appeared in the working directory since `started`
-/// (whatever the verdict: such a program may wait for input it never gets), it uses the
+/// files of its own. When `NAME.out` appeared in the working directory since `started`, or
+/// in its scratch directory (whatever the verdict: such a program may wait for input it
+/// never gets), it uses the
 /// contest's file I/O. Otherwise, after a clean exit, it may read a file such as `input.txt`
 /// unless `ONLINE_JUDGE` is defined, as contestants' programs often do: the hint names both
 /// ways out.
@@ -277,7 +282,8 @@ pub fn silent_program_hint(
         return None;
     }
     let file = format!("{name}.out");
-    if !file_io && written_since(Path::new(&file), started) {
+    let left = execution.left_files.contains(&file);
+    if !file_io && (left || written_since(Path::new(&file), started)) {
         return Some(format!(
             "hint: the program printed nothing but wrote {file}: it uses the contest's file \
              I/O; run it with --file-io"

@@ -177,6 +177,7 @@ fn stress_config(
         oracle,
         program: hunt.program.clone(),
         limits: problem.limits,
+        helper_limits: problem.helper_limits(),
         io: IoMode::Stdio,
         seeds: Seeds {
             first,

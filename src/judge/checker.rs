@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow};
 
 use super::{Judgement, Runner, Verdict};
-use crate::run::{Captured, Execution, IoMode, Limits, Termination};
+use crate::run::{Captured, Execution, Limits, Termination};
 
 /// How a checker is called and how its verdict is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ impl Checker {
         let mut command = self.command.clone();
         command.extend(files);
         let execution = runner
-            .run_single(&command, &stdin, &self.limits, &IoMode::Stdio)
+            .run_helper(&command, &stdin, &self.limits)
             .with_context(|| format!("cannot run the checker {}", self.name))?;
         let decision = match self.protocol {
             Protocol::Testlib => testlib_verdict(&execution),
@@ -139,6 +139,15 @@ pub fn testlib_verdict(execution: &Execution) -> Result<Judgement, String> {
         Termination::Exited(code) => code,
         _ => return Err(abnormal_end(execution)),
     };
+    // An interpreter's exit on an uncaught exception (Python's 1) reads as a verdict in
+    // testlib's codes: the exception on stderr says it is a crash.
+    if let Some(sign) = super::helper::crash_sign(&execution.stderr) {
+        return Err(format!(
+            "exit code {code} on {}, a crash rather than a verdict{}",
+            sign.describe(),
+            super::helper::stderr_ending(&execution.stderr)
+        ));
+    }
     match code {
         0 => Ok(Judgement::new(Verdict::Accepted, said())),
         1 => Ok(Judgement::new(Verdict::WrongAnswer, rejected())),
@@ -187,10 +196,13 @@ pub fn kattis_verdict(execution: &Execution, feedback: &Path) -> Result<Judgemen
                 .unwrap_or_else(|| NO_MESSAGE.into()),
         )),
         _ => {
+            let crashed = super::helper::crash_sign(&execution.stderr)
+                .map(|sign| format!(" on {}", sign.describe()))
+                .unwrap_or_default();
             let why = match execution.termination {
                 Termination::Exited(code) => format!(
-                    "exit code {code}, not 42 (accepted) or 43 (rejected), which the output \
-                     validator protocol counts as a judge error"
+                    "exit code {code}{crashed}, not 42 (accepted) or 43 (rejected), which the \
+                     output validator protocol counts as a judge error"
                 ),
                 _ => abnormal_end(execution),
             };
@@ -310,6 +322,23 @@ mod tests {
         let slow =
             testlib_verdict(&ended(Termination::LimitExceeded(Limit::CpuTime), "")).unwrap_err();
         assert!(slow.starts_with("TLE"), "{slow}");
+    }
+
+    /// A Python checker that raises exits 1, testlib's wrong answer: its traceback says it
+    /// crashed, and the program is not blamed.
+    #[test]
+    fn a_traceback_is_the_checkers_crash_whatever_its_exit_code() {
+        let traceback = "Traceback (most recent call last):\n  File \"check.py\", line 9\n\
+                         ValueError: invalid literal for int() with base 10: 'x'\n";
+        for code in [0, 1, 2] {
+            let why = testlib_verdict(&ended(Termination::Exited(code), traceback)).unwrap_err();
+            assert!(
+                why.starts_with(&format!(
+                    "exit code {code} on an uncaught Python exception: ValueError"
+                )),
+                "{why}"
+            );
+        }
     }
 
     #[test]

@@ -43,6 +43,17 @@ pub trait Runner: Sync {
         self.run(program, input, limits, io)
     }
 
+    /// Runs a helper (a generator, a reference, a validator, a checker) on `input` on
+    /// stdin under `limits`, once: its verdict is not measured, only whether it ran cleanly.
+    fn run_helper(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+    ) -> Result<Execution, RunError> {
+        self.run_single(command, input, limits, &IoMode::Stdio)
+    }
+
     /// Runs `program` against `interactor` on `input` ([`crate::run::run_interactive`]):
     /// the program under `limits`, the interactor under `interactor_limits`; measured
     /// steadily when `steady`, as [`Runner::run`] is. A runner that cannot start two
@@ -101,6 +112,15 @@ impl Runner for ProcessRunner {
         io: &IoMode,
     ) -> Result<Execution, RunError> {
         crate::run::run(program, input, limits, io)
+    }
+
+    fn run_helper(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+    ) -> Result<Execution, RunError> {
+        crate::run::run_helper(command, input, limits)
     }
 
     fn interact(
@@ -180,6 +200,10 @@ pub struct Ran {
     pub execution: Execution,
     /// On an interactive problem: the interactor's run and the exchange.
     pub interactor: Option<(Execution, Transcript)>,
+    /// See [`Interaction::interactor_dismissed`].
+    pub interactor_dismissed: bool,
+    /// See [`Interaction::interactor_stalled`].
+    pub interactor_stalled: Option<String>,
 }
 
 impl From<Interaction> for Ran {
@@ -187,6 +211,8 @@ impl From<Interaction> for Ran {
         Ran {
             execution: interaction.program,
             interactor: Some((interaction.interactor, interaction.transcript)),
+            interactor_dismissed: interaction.interactor_dismissed,
+            interactor_stalled: interaction.interactor_stalled,
         }
     }
 }
@@ -254,6 +280,8 @@ impl Decider {
         Ok(Ran {
             execution,
             interactor: None,
+            interactor_dismissed: false,
+            interactor_stalled: None,
         })
     }
 

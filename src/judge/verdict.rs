@@ -486,7 +486,7 @@ mod tests {
         assert_eq!(
             judge(&e, &Expected::integer(2)).detail,
             "an allocation was refused (std::bad_alloc): more memory than the limit allows \
-             (peak resident memory 300.0 MiB, limit 256.0 MiB, address space bounded at 1536.0 MiB)"
+             (peak resident memory 300.0 MiB, limit 256.0 MiB, address space bounded at 3776.0 MiB)"
         );
     }
 

@@ -13,7 +13,7 @@ use anyhow::{Context, bail};
 use crate::answer::Rule;
 use crate::judge::Runner;
 use crate::judge::checker::Protocol;
-use crate::run::{IoMode, Limits, Termination};
+use crate::run::{Limits, Termination};
 use crate::text::{program_name, quote};
 
 pub mod overview;
@@ -172,7 +172,7 @@ pub enum Validity {
 impl OwnProblem {
     /// Limits for the setter's programs: generous, they are trusted.
     pub fn helper_limits(&self) -> Limits {
-        crate::judge::helper::helper_limits(&self.limits)
+        crate::judge::helper::helper_limits(&self.limits, None)
     }
 
     /// The input that `generator` (the default when `None`) prints for `args` and `seed`:
@@ -254,7 +254,7 @@ pub fn validate(
         command.push(log.clone().into_os_string());
     }
     let execution = runner
-        .run(&command, input, limits, &IoMode::Stdio)
+        .run_helper(&command, input, limits)
         .with_context(|| format!("cannot run {}", validator.who()))?;
     match execution.termination {
         Termination::Exited(0 | 42) => {

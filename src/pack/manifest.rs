@@ -265,6 +265,32 @@ impl Manifest {
         })
     }
 
+    /// The unfinished pack whose files the tests at `tested` (a folder, or one file) are
+    /// among, found in the nearest `manifest.txt` at or above it: the manifest's path and
+    /// the pack's description. `None` when there is no manifest, it does not parse (it is
+    /// not duipai's), or every pack that lists files there is complete.
+    pub fn incomplete_pack_at(tested: &Path) -> Option<(std::path::PathBuf, String)> {
+        let tested = std::fs::canonicalize(tested).ok()?;
+        let mut dir = if tested.is_dir() {
+            Some(tested.as_path())
+        } else {
+            tested.parent()
+        };
+        while let Some(d) = dir {
+            if let Ok(Some(manifest)) = Manifest::read(d) {
+                let section = manifest.sections.iter().find(|s| {
+                    !s.complete && s.files.iter().any(|f| d.join(f).starts_with(&tested))
+                })?;
+                return Some((d.join(super::MANIFEST), section.describe()));
+            }
+            if d.join(super::MANIFEST).exists() {
+                return None;
+            }
+            dir = d.parent();
+        }
+        None
+    }
+
     /// The section of this problem and layout.
     pub fn section(&self, problem: &str, layout: &str) -> Option<&Section> {
         self.sections

@@ -277,6 +277,39 @@ pub fn write_pack_report(
 ) -> anyhow::Result<PackReport> {
     let out = &opts.out;
     check_out_dir(out)?;
+    let created = !out.exists();
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("creating the directory {}", out.display()))?;
+    let locked = lock(out);
+    let result = locked.and_then(|_lock| write_locked(opts, on_progress));
+    if created && result.is_err() {
+        // Refused before anything was written: the folder it made goes too (if empty).
+        let _ = std::fs::remove_dir(out);
+    }
+    result
+}
+
+/// Takes the pack folder's lock (see [`crate::fsutil::FolderLock`]), or says who has it.
+fn lock(out: &Path) -> anyhow::Result<crate::fsutil::FolderLock> {
+    match crate::fsutil::FolderLock::try_take(out) {
+        Ok(Some(lock)) => Ok(lock),
+        Ok(None) => bail!(
+            "{} is being written by another duipai pack (it holds the folder's lock); run one \
+             pack at a time into a folder",
+            out.display()
+        ),
+        Err(e) => Err(e).with_context(|| format!("cannot lock {}", out.display())),
+    }
+}
+
+/// [`write_pack_report`], the folder made and locked.
+fn write_locked(
+    opts: &PackOptions,
+    on_progress: &mut dyn FnMut(usize, usize),
+) -> anyhow::Result<PackReport> {
+    let out = &opts.out;
+    // Temporary files of a pack that was killed half-way (the lock says none is under way).
+    crate::fsutil::remove_stale_temporaries(out, 4);
     let mut manifest = Manifest::read(out)?.unwrap_or_default();
     let version = resolve_version(opts)?;
     let planned = planned_files(opts, version);
@@ -294,8 +327,17 @@ pub fn write_pack_report(
         &setter,
     )?;
     survey.refusal(out, opts.force, opts.overwrite_edited)?;
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("creating the directory {}", out.display()))?;
+    if let Some(linked) = names
+        .iter()
+        .find(|rel| !crate::fsutil::no_link_on_the_way(out, rel))
+    {
+        bail!(
+            "{}: a folder on the way to it is a symbolic link; duipai writes a pack only into \
+             real folders below {}",
+            out.join(linked).display(),
+            out.display()
+        );
+    }
 
     // Until it is finished, the pack's section names every file it may leave behind.
     let header = section_header(opts);
@@ -321,6 +363,9 @@ pub fn write_pack_report(
         (None, Vec::new(), Vec::new())
     };
     for rel in &survey.removed {
+        if !crate::fsutil::no_link_on_the_way(out, rel) {
+            continue;
+        }
         let path = out.join(rel);
         std::fs::remove_file(&path)
             .with_context(|| format!("removing {} of the previous pack", path.display()))?;

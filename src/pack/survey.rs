@@ -81,8 +81,11 @@ impl Survey {
             }
         }
         for file in own.iter().filter(|f| !planned.contains(&f.as_str())) {
-            // Only a regular file is duipai's to remove: anything else there now is not.
-            if std::fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file()) {
+            // Only a regular file is duipai's to remove: anything else there now is not, nor
+            // is a file reached through a symbolic link (the folder it names is elsewhere).
+            if crate::fsutil::no_link_on_the_way(out, file)
+                && std::fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file())
+            {
                 survey.removed.push(file.clone());
             }
         }

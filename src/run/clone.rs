@@ -1,11 +1,12 @@
-//! Starting a program by `clone` and `exec`, the machinery the harness and a spawner share.
-//! A `vfork`-style `clone` ([`launch`], or [`launch_here`] from the harness) runs a child that
-//! gives the program its standard streams, its own process group, its rlimits, its working
-//! directory and the environment variable that names its run, then `exec`s it, all from a plan
-//! the parent prepared ([`ChildSetup`], from a [`Program`]); a start that failed says at what
-//! ([`Failed`], [`Stage`]). Beside it: what such a plan is made from (the files `exec` tries,
-//! pipes clear of the standard descriptors, `/dev/null`), and the clock by which a spawner
-//! tells the harness when the program started ([`monotonic_ns`], [`instant_at`]).
+//! Starting a program by `clone` and `exec`, the machinery the harness and a spawner share. A
+//! `vfork`-style `clone` ([`launch`], or [`launch_here`] from the harness) runs a child that
+//! gives the program its standard streams, its own process group (without a terminal), its
+//! rlimits, its working directory, its credentials (a box uid) and its environment, then
+//! `exec`s it, all from a plan the parent prepared ([`ChildSetup`], from a [`Program`]); a
+//! start that failed says at what ([`Failed`], [`Stage`]). Beside it: what such a plan is made
+//! from (the files `exec` tries, pipes clear of the standard descriptors, `/dev/null`), and the
+//! clock by which a spawner tells the harness when the program started ([`monotonic_ns`],
+//! [`instant_at`]).
 //!
 //! Why not `posix_spawn` (what `std::process::Command` uses): it cannot set rlimits. Set from
 //! outside with `prlimit` once the program has started, they would leave it a few
@@ -21,7 +22,7 @@
 //! prepared, no allocation, no lock; it reports a failure through the shared plan and exits.
 
 use std::cell::RefCell;
-use std::ffi::{CStr, CString, OsStr, c_int, c_void};
+use std::ffi::{CString, OsStr, c_int, c_void};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
@@ -38,52 +39,29 @@ pub(super) struct Rlimit {
 }
 
 /// What is to be started, prepared by the harness: where `exec` looks for it, its arguments,
-/// the variable that names its run (`NAME=VALUE`, replacing one of that name in the harness's
-/// environment), its working directory, and its rlimits.
+/// its environment, its working directory, its rlimits, and how the child sets itself up.
 pub(super) struct Program<'a> {
     pub candidates: Vec<CString>,
     pub argv: Vec<CString>,
-    pub run_var: CString,
+    pub env: Vec<CString>,
     pub cwd: Option<CString>,
     pub rlimits: &'a [Rlimit],
+    pub setup: Setup,
 }
 
-impl Program<'_> {
-    /// The name part of the run variable, with its `=`.
-    pub fn run_var_name(&self) -> &[u8] {
-        let bytes = self.run_var.as_bytes();
-        let len = bytes
-            .iter()
-            .position(|&b| b == b'=')
-            .map_or(bytes.len(), |i| i + 1);
-        &bytes[..len]
-    }
-
-    /// The program's environment: the harness's own, but for a variable named as the run
-    /// variable and those withheld from programs (`environment::passed`), then the run
-    /// variable.
-    ///
-    /// `environ` is read without std's environment lock: changing the environment while
-    /// another thread reads it is already undefined behaviour (which is why
-    /// `std::env::set_var` is unsafe), so a caller that keeps `set_var`'s contract leaves it
-    /// alone while runs are going on.
-    pub fn for_each_env(&self, mut f: impl FnMut(&CStr)) {
-        let name = self.run_var_name();
-        // SAFETY: `environ` is the process's null-terminated array of NUL-terminated strings
-        // (see above for why reading it here is sound).
-        unsafe {
-            let mut entry = libc::environ;
-            while !entry.is_null() && !(*entry).is_null() {
-                let var = CStr::from_ptr(*entry);
-                let bytes = var.to_bytes();
-                if !bytes.starts_with(name) && super::environment::passed(bytes) {
-                    f(var);
-                }
-                entry = entry.add(1);
-            }
-        }
-        f(&self.run_var);
-    }
+/// How the child sets itself up besides its streams, rlimits and directory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Setup {
+    /// No controlling terminal: it gives up the one it inherited (`TIOCNOTTY`). Not a new
+    /// session, which would also do it: where the kernel groups the scheduling of each
+    /// session (`sched_autogroup`), a session per run is a scheduling group made and freed
+    /// per run, which cost a fifth of `stress -j 2`'s throughput.
+    pub no_terminal: bool,
+    /// Raises its `oom_score_adj` to the most, so that the OOM killer of its cgroup picks it
+    /// (or what it started) rather than the spawner beside it.
+    pub oom_first: bool,
+    /// The uid and gid it drops to (a box uid), with no supplementary group.
+    pub credentials: Option<(u32, u32)>,
 }
 
 pub(super) fn cstring(bytes: &[u8]) -> io::Result<CString> {
@@ -246,6 +224,8 @@ thread_local! {
 pub(super) enum Stage {
     None = 0,
     ProcessGroup,
+    Cgroup,
+    Credentials,
     Rlimit,
     Streams,
     Directory,
@@ -261,6 +241,8 @@ impl Stage {
     pub fn from_code(code: i32) -> Stage {
         [
             Stage::ProcessGroup,
+            Stage::Cgroup,
+            Stage::Credentials,
             Stage::Rlimit,
             Stage::Streams,
             Stage::Directory,
@@ -304,10 +286,18 @@ pub(super) struct ChildSetup {
     /// harness pins a spawner to the CPU of the thread that asks it, see `spawner`), or null
     /// to keep the parent's.
     pub affinity: *const libc::cpu_set_t,
+    pub setup: Setup,
+    /// Open `cgroup.procs` files the child moves itself into before anything else (a
+    /// spawner's own placement in its cgroup: once per spawner, never per program); -1 for
+    /// none.
+    pub cgroup_procs: [c_int; MAX_HIERARCHIES],
     /// Written by the child when it fails: at what, and `errno`.
     pub failed: Stage,
     pub errno: c_int,
 }
+
+/// The most cgroup hierarchies a child joins (cgroup v1: memory, pids, cpuacct).
+pub(super) const MAX_HIERARCHIES: usize = 4;
 
 /// The child, between `clone` and `exec`. It shares the parent's memory (the parent is
 /// suspended) and so only makes system calls on the plan; it never returns but by `exec` or
@@ -347,19 +337,91 @@ fn fail(plan: &mut ChildSetup, stage: Stage) -> ! {
 unsafe fn set_up(plan: &ChildSetup) -> Result<(), Stage> {
     // SAFETY: this is the child, and the plan's pointers are valid (the caller's promise).
     unsafe {
-        own_process_group()?;
+        join_cgroups(plan)?;
+        own_process_group(plan.setup.no_terminal)?;
+        if plan.setup.oom_first {
+            oom_first();
+        }
         set_rlimits(plan)?;
         connect_streams(plan)?;
         enter_directory(plan)?;
         set_affinity(plan);
-        reset_signals(plan)
+        reset_signals(plan)?;
+        drop_credentials(plan.setup.credentials)
     }
 }
 
-fn own_process_group() -> Result<(), Stage> {
+/// Moves the child into the cgroups whose `cgroup.procs` the plan holds open.
+fn join_cgroups(plan: &ChildSetup) -> Result<(), Stage> {
+    for &fd in &plan.cgroup_procs {
+        // SAFETY: writes two bytes from a static string to a descriptor of the plan's.
+        if fd >= 0 && unsafe { libc::write(fd, c"0".as_ptr().cast(), 1) } != 1 {
+            return Err(Stage::Cgroup);
+        }
+    }
+    Ok(())
+}
+
+/// Its own process group, and (`no_terminal`) no controlling terminal.
+fn own_process_group(no_terminal: bool) -> Result<(), Stage> {
     // SAFETY: setpgid reads and writes no memory of the caller's.
     if unsafe { libc::setpgid(0, 0) } != 0 {
         return Err(Stage::ProcessGroup);
+    }
+    if no_terminal {
+        give_up_terminal();
+    }
+    Ok(())
+}
+
+/// Gives up this process's controlling terminal, if it has one (a process that is not a
+/// session leader just loses it: `TIOCNOTTY`); `/dev/tty` then fails with ENXIO. Without one
+/// (in CI, say) this costs one failed `open`.
+fn give_up_terminal() {
+    // SAFETY: open, ioctl and close on a descriptor of its own; no memory of the caller's.
+    unsafe {
+        let fd = libc::open(
+            c"/dev/tty".as_ptr(),
+            libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC,
+        );
+        if fd >= 0 {
+            libc::ioctl(fd, libc::TIOCNOTTY);
+            libc::close(fd);
+        }
+    }
+}
+
+/// `oom_score_adj` 1000. Best effort: raising one's own score needs no privilege, and
+/// without it the OOM killer still picks the largest process, which is the program's.
+fn oom_first() {
+    // SAFETY: a NUL-terminated path; write from a static buffer; close of our own descriptor.
+    unsafe {
+        let fd = libc::open(
+            c"/proc/self/oom_score_adj".as_ptr(),
+            libc::O_WRONLY | libc::O_CLOEXEC,
+        );
+        if fd >= 0 {
+            libc::write(fd, c"1000".as_ptr().cast(), 4);
+            libc::close(fd);
+        }
+    }
+}
+
+/// Drops to the box uid and gid, with no supplementary group, last, once nothing left needs
+/// a privilege; and forbids gaining any back (a set-uid program it runs stays unprivileged).
+fn drop_credentials(credentials: Option<(u32, u32)>) -> Result<(), Stage> {
+    let Some((uid, gid)) = credentials else {
+        return Ok(());
+    };
+    // SAFETY: plain credential calls on the child itself.
+    let failed = unsafe {
+        libc::setgroups(0, std::ptr::null()) != 0
+            || libc::setresgid(gid, gid, gid) != 0
+            || libc::setresuid(uid, uid, uid) != 0
+            || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
+    };
+    if failed {
+        return Err(Stage::Credentials);
     }
     Ok(())
 }
@@ -538,17 +600,21 @@ fn pointers(strings: &[CString]) -> Vec<*const libc::c_char> {
 }
 
 /// Starts `program` from the harness itself, its streams from `streams` and, if `extra` is
-/// not -1, `extra` as its descriptor 3; it resets the signals the harness catches.
+/// not -1, `extra` as its descriptor 3, first moving it into the cgroups whose `cgroup.procs`
+/// files are `cgroups` (open for writing); it resets the signals the harness catches.
 pub(super) fn launch_here(
     program: &Program,
     streams: [RawFd; 3],
     extra: RawFd,
+    cgroups: &[RawFd],
 ) -> Result<i32, Failed> {
     let candidates = pointers(&program.candidates);
     let argv = pointers(&program.argv);
-    let mut envp: Vec<*const libc::c_char> = Vec::with_capacity(64);
-    program.for_each_env(|var| envp.push(var.as_ptr()));
-    envp.push(std::ptr::null());
+    let envp = pointers(&program.env);
+    let mut cgroup_procs = [-1; MAX_HIERARCHIES];
+    for (slot, &fd) in cgroup_procs.iter_mut().zip(cgroups) {
+        *slot = fd;
+    }
     let signals = caught_signals();
     let mut plan = ChildSetup {
         candidates: candidates.as_ptr(),
@@ -565,6 +631,8 @@ pub(super) fn launch_here(
         signals: signals.as_ptr(),
         signals_len: signals.len(),
         affinity: std::ptr::null(),
+        setup: program.setup,
+        cgroup_procs,
         failed: Stage::None,
         errno: 0,
     };
@@ -594,6 +662,7 @@ pub(super) fn instant_at(ns: u64) -> Instant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::CStr;
     use std::io::Read;
 
     /// Starts `program` from the harness itself (as when no spawner can be had), its stdout a
@@ -609,14 +678,18 @@ mod tests {
         let program = Program {
             candidates: candidates(OsStr::new(program)).unwrap(),
             argv,
-            run_var: c"DUIPAI_CLONE_TEST=5".to_owned(),
+            env: vec![
+                c"DUIPAI_CLONE_TEST=5".to_owned(),
+                c"PATH=/usr/bin:/bin".to_owned(),
+            ],
             cwd: cwd.map(CStr::to_owned),
             rlimits,
+            setup: Setup::default(),
         };
         let null = dev_null().unwrap();
         let (out, out_child) = pipe().unwrap();
         let streams = [null.as_raw_fd(), out_child.as_raw_fd(), libc::STDERR_FILENO];
-        let launched = launch_here(&program, streams, -1);
+        let launched = launch_here(&program, streams, -1, &[]);
         drop(out_child);
         let mut status = 0;
         let pid = match launched {

@@ -31,8 +31,8 @@ pub(super) fn passed(var: &[u8]) -> bool {
     kept().iter().any(|k| k == withheld)
 }
 
-/// The names `DUIPAI_KEEP_ENV` lists, read once.
-fn kept() -> &'static [String] {
+/// The names `DUIPAI_KEEP_ENV` lists, read once: a contained program gets these too.
+pub(super) fn kept() -> &'static [String] {
     static KEPT: OnceLock<Vec<String>> = OnceLock::new();
     KEPT.get_or_init(|| {
         std::env::var(KEEP_VAR)

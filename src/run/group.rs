@@ -36,6 +36,8 @@ use std::time::{Duration, Instant};
 
 use super::cancel::{self, RunEntry};
 use super::clone::Rlimit;
+use super::contain::cgroup::Slot;
+use super::contain::keeper;
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
 use super::spawner;
@@ -248,7 +250,10 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
     candidates
         .into_iter()
         .filter(|p| {
-            p.ppid == me && !cancel::is_running_leader(p.pid) && !spawner::is_spawner(p.pid)
+            p.ppid == me
+                && !cancel::is_running_leader(p.pid)
+                && !spawner::is_spawner(p.pid)
+                && !keeper::is_keeper(p.pid)
         })
         .filter_map(|stat| {
             let mark = marked_run(stat.pid);
@@ -323,6 +328,82 @@ pub(crate) fn kill_and_reap(
         orphans_cpu: orphans_usage.cpu,
         orphans_maxrss: orphans_usage.maxrss,
     })
+}
+
+/// [`kill_and_reap`] for a run in a cgroup `slot` (whose spawner is `spawner`): the group is
+/// killed and the leader reaped as there; then whatever is left in the slot (a process that
+/// left the group, an orphan) is killed, and the orphans handed to the harness are reaped,
+/// until the slot holds its spawner alone. The cgroup knows every process of the run, so no
+/// tag or scan is needed, and its CPU time counts them all.
+pub(crate) fn kill_and_reap_in(
+    leader: &mut Leader,
+    exited: bool,
+    slot: &Slot,
+    spawner: i32,
+) -> Result<Reaped, RunError> {
+    if !exited {
+        leader.kill_group();
+    }
+    let (status, usage) = leader
+        .reap()
+        .map_err(setup_error("cannot reap the program"))?;
+    let pgid = leader.pid;
+    let start = Instant::now();
+    // The leader's group is most of what may be left: one signal for all of it.
+    kill_group_left(pgid);
+    loop {
+        let tasks = slot
+            .tasks()
+            .map_err(setup_error("cannot read the run's cgroup"))?;
+        if tasks <= 1 {
+            break;
+        }
+        let left: Vec<i32> = slot
+            .processes()
+            .into_iter()
+            .filter(|&p| p != spawner)
+            .collect();
+        for &pid in &left {
+            // SAFETY: kill has no memory effects; a pid listed in the slot is a process of
+            // the run (only the run's processes and the spawner live there).
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        reap_dead_orphans();
+        if start.elapsed() > KILL_GRACE {
+            return Err(RunError::Survivors {
+                pgid,
+                pids: left,
+                grace: KILL_GRACE,
+            });
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    Ok(Reaped {
+        status,
+        usage,
+        orphans_cpu: Duration::ZERO,
+        orphans_maxrss: 0,
+    })
+}
+
+/// Reaps the dead orphans handed to the harness: children of its main thread that are
+/// neither a spawner nor the leader of a run under way. A zombie still counts in its
+/// cgroup's tasks until it is reaped; a live one is left alone.
+fn reap_dead_orphans() {
+    let me = procfs::harness_pid();
+    let children: Vec<i32> = match procfs::main_thread_children() {
+        Some(pids) => pids,
+        None => procfs::all_processes()
+            .into_iter()
+            .filter(|p| p.ppid == me)
+            .map(|p| p.pid)
+            .collect(),
+    };
+    for pid in children {
+        if !spawner::is_spawner(pid) && !keeper::is_keeper(pid) && !cancel::is_running_leader(pid) {
+            reap_if_dead(pid);
+        }
+    }
 }
 
 /// Kills what is left of the reaped leader's group; whether anything was.

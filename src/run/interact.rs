@@ -18,6 +18,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
 use super::cancel::RunEntry;
+use super::contain::Role;
 use super::error::{RunError, setup_error};
 use super::limits::{Limit, Limits};
 use super::party::{Ends, Output, Party};
@@ -46,6 +47,14 @@ pub struct Interaction {
     /// The interactor's run: its stderr carries its message.
     pub interactor: Execution,
     pub transcript: Transcript,
+    /// The interactor was killed by the harness because the program's verdict was decided
+    /// without it (the program ran past a limit): how it ended says nothing about it.
+    pub interactor_dismissed: bool,
+    /// The program was stopped (idle, or past the wall clock) while it waited for the
+    /// interactor's reply, and the interactor was not waiting for the program: what the
+    /// interactor was doing instead (`sleeping`, `computing`). The interactor's failure, not
+    /// the program's.
+    pub interactor_stalled: Option<String>,
 }
 
 /// One direction of the exchange: what the writer wrote, held until the reader takes it.
@@ -202,17 +211,34 @@ pub(crate) fn interact_until(
     };
     let program_entry = RunEntry::begin();
     let judge_entry = RunEntry::begin();
+    // Contained, the program runs in a scratch directory, as every program under test.
+    let scratch = match super::contain::contained() {
+        true => Some(
+            super::scratch::Scratch::acquire()
+                .map_err(setup_error("cannot create a scratch working directory"))?,
+        ),
+        false => None,
+    };
+    let (exe_path, args) = match &scratch {
+        Some(_) => (
+            super::command::resolve_program(exe).into_os_string(),
+            super::command::resolve_args(args, &[]),
+        ),
+        None => (exe.clone(), args.to_vec()),
+    };
     let program = Party::start(
         &program_entry,
+        Role::Program,
         exe,
-        exe,
-        args,
-        None,
+        &exe_path,
+        &args,
+        scratch.as_ref().map(super::scratch::Scratch::path),
         Stdin::Pipe,
         &stop_limits,
     )?;
     let judge = Party::start(
         &judge_entry,
+        Role::Helper,
         judge_exe,
         judge_exe,
         &judge_args,
@@ -260,6 +286,8 @@ struct Exchange<'e> {
     relays: [Relay; 2],
     transcript: Transcript,
     idleness: Duration,
+    /// See [`Interaction::interactor_stalled`].
+    stalled: Option<String>,
 }
 
 /// One party of the exchange.
@@ -273,6 +301,8 @@ struct Side<'e> {
     wall_cap: Duration,
     /// Its CPU time at the last sample that found it working.
     idle_cpu: Duration,
+    /// It was killed because the run's verdict was decided without it.
+    dismissed: bool,
 }
 
 const PROGRAM: usize = 0;
@@ -305,6 +335,7 @@ impl<'e> Exchange<'e> {
                 limits,
                 wall_cap,
                 idle_cpu: Duration::ZERO,
+                dismissed: false,
             })
         };
         Ok(Exchange {
@@ -320,6 +351,7 @@ impl<'e> Exchange<'e> {
             relays: [to_judge, to_program],
             transcript: Transcript::default(),
             idleness: IDLENESS.min(limits.wall),
+            stalled: None,
         })
     }
 
@@ -420,6 +452,11 @@ impl<'e> Exchange<'e> {
             *last_moved = (*last_moved).max(Instant::now());
         }
         let idle = last_moved.elapsed() >= self.idleness;
+        let program_waits =
+            matches!(stops[PROGRAM], Some(Limit::WallTime)) || (stops[PROGRAM].is_none() && idle);
+        if program_waits {
+            self.stalled = self.interactor_stall();
+        }
         if let Some(limit) = stops[PROGRAM] {
             self.end(PROGRAM, End::Stopped(limit), limits, interactor_limits)?;
             self.end(INTERACTOR, End::Dismissed, limits, interactor_limits)?;
@@ -446,6 +483,23 @@ impl<'e> Exchange<'e> {
         Ok(())
     }
 
+    /// When the program waits for the interactor's reply (it is blocked reading its stdin,
+    /// and nothing is on its way to it) while the interactor is not waiting for the
+    /// program (no thread of it reads or polls): what the interactor is doing instead.
+    /// `None` when either cannot be told, as when `/proc` does not show it.
+    fn interactor_stall(&self) -> Option<String> {
+        let program = self.sides[PROGRAM].party.as_ref()?;
+        let judge = self.sides[INTERACTOR].party.as_ref()?;
+        if !self.relays[1].pending.is_empty()
+            || super::procfs::waits_for_input(program.leader.pid) != Some(true)
+            || super::procfs::waits_for_input(judge.leader.pid) != Some(false)
+        {
+            return None;
+        }
+        let running = super::procfs::stat(judge.leader.pid).is_some_and(|s| s.state == b'R');
+        Some(if running { "computing" } else { "sleeping" }.to_string())
+    }
+
     /// Ends side `i` as `how`: it is killed with all it started and reaped, and its peer sees
     /// the end of its input once what it wrote is delivered.
     fn end(
@@ -466,7 +520,10 @@ impl<'e> Exchange<'e> {
                 party.seen.stop = party.seen.stop.or(Some(limit));
                 party.leader.kill_group();
             }
-            End::Dismissed => party.leader.kill_group(),
+            End::Dismissed => {
+                side.dismissed = true;
+                party.leader.kill_group()
+            }
         }
         let own = if i == PROGRAM {
             limits
@@ -540,6 +597,8 @@ impl<'e> Exchange<'e> {
                 None,
             ),
             transcript: self.transcript,
+            interactor_dismissed: judge_side.dismissed,
+            interactor_stalled: self.stalled,
         })
     }
 }

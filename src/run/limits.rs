@@ -35,19 +35,35 @@ impl Limits {
         cpu * 2 + Duration::from_secs(1)
     }
 
-    /// The hard address-space bound (`RLIMIT_AS`): four times the memory limit plus 2 GiB.
-    /// The memory limit itself is enforced on resident memory by the supervisor; this bound
-    /// only protects the machine if the supervisor is late, so it is generous: runtimes
-    /// reserve far more address space than they touch (thread stacks, malloc arenas,
-    /// garbage-collected heaps), and a tight bound would stop them before they start. A
-    /// program that asks for more than this at once fails to allocate and usually aborts,
-    /// which is judged a runtime error.
+    /// The hard address-space bound (`RLIMIT_AS`): twice the memory limit plus 1 GiB, plus
+    /// room for the program's threads, each of which reserves (without touching) a stack of
+    /// [`Limits::stack_bytes`] and a malloc arena of up to 64 MiB. The memory limit itself
+    /// is enforced on resident memory (by the supervisor, or a memory cgroup); this bound only
+    /// protects the machine if the supervisor is late, so it is generous: runtimes reserve far
+    /// more address space than they touch (thread stacks, malloc arenas, garbage-collected
+    /// heaps), and a tight bound would stop them before they start, or refuse a program's
+    /// seventh thread as soon as seven stacks of the memory limit's size exceed it. A program
+    /// that asks for more than this at once fails to allocate and usually aborts, which is
+    /// judged a memory limit verdict.
     pub fn address_space_bytes(&self) -> u64 {
+        let threads = self.processes.clamp(1, MAX_THREADS_RESERVED) - 1;
+        let per_thread = self.stack_bytes().saturating_add(64 * MIB);
         self.memory_bytes
             .saturating_mul(2)
             .saturating_add(1024 * MIB)
+            .saturating_add(threads.saturating_mul(per_thread))
+    }
+
+    /// The stack limit (`RLIMIT_STACK`): contest programs recurse deeply and judges
+    /// traditionally let the stack grow to the memory limit (at least 8 MiB), but glibc also
+    /// reserves a stack of this size for every new thread, so it is capped at 256 MiB.
+    pub fn stack_bytes(&self) -> u64 {
+        self.memory_bytes.clamp(8 * MIB, 256 * MIB)
     }
 }
+
+/// The most threads the address-space bound leaves room for, whatever the process limit.
+const MAX_THREADS_RESERVED: u64 = 256;
 
 /// A limit the harness found exceeded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -92,6 +108,10 @@ pub(crate) struct Usage {
     pub tasks: u64,
     /// The peak resident memory seen.
     pub memory_bytes: u64,
+    /// The kernel refused a fork past the process limit (in a cgroup).
+    pub fork_refused: bool,
+    /// The OOM killer killed a process at the memory limit (in a cgroup).
+    pub oom_killed: bool,
     /// The signal that ended the program, once known: `SIGXFSZ` and `SIGXCPU` come from the
     /// `RLIMIT_FSIZE` and `RLIMIT_CPU` backstops.
     pub signal: Option<Signal>,
@@ -123,9 +143,9 @@ pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
         Some(Limit::Output)
     } else if usage.cpu > limits.cpu || signal == Some(libc::SIGXCPU) {
         Some(Limit::CpuTime)
-    } else if usage.tasks > limits.processes {
+    } else if usage.tasks > limits.processes || usage.fork_refused {
         Some(Limit::Processes)
-    } else if usage.memory_bytes > limits.memory_bytes {
+    } else if usage.memory_bytes > limits.memory_bytes || usage.oom_killed {
         Some(Limit::Memory)
     } else if usage.wall.saturating_sub(usage.waited) > limits.wall {
         Some(Limit::WallTime)
@@ -213,18 +233,21 @@ impl Rlimits {
         // RLIMIT_NPROC counts every task of the user, not of the group, and root is exempt
         // from it; above the user's current count it is a backstop against fork bombs for
         // unprivileged users, while the supervisor's count of the program is the real limit.
+        // In a cgroup the kernel's refusal there is the one that tells the verdict (its
+        // `pids.events`), so this backstop stands one task above it (the cgroup's own count
+        // includes the spawner): a program run as a box uid would otherwise meet this one
+        // first, and its refused forks would go unnoticed.
         let nproc = if privileged {
-            limits.processes
+            limits
+                .processes
+                .saturating_add(u64::from(crate::run::contain::tree().is_some()))
         } else {
             user_task_count().saturating_add(limits.processes)
         };
         // One byte over the output limit is allowed so that an over-long output file shows
         // its excess instead of being silently cut at the limit.
         let fsize = limits.output_bytes.saturating_add(1);
-        // Contest programs recurse deeply and judges traditionally let the stack grow to the
-        // memory limit; but glibc also gives every new thread a stack of this size, in address
-        // space, so it is capped well below the address-space bound.
-        let stack = limits.memory_bytes.clamp(8 * MIB, 256 * MIB);
+        let stack = limits.stack_bytes();
         Rlimits {
             cpu: rlimit(cpu_soft, cpu_soft + 1, have.cpu, privileged),
             address_space: bound_address_space
@@ -327,6 +350,8 @@ mod tests {
             waited: Duration::ZERO,
             tasks: 9,
             memory_bytes: 256 * MIB + 1,
+            fork_refused: false,
+            oom_killed: false,
             signal: None,
         };
         let mut order = Vec::new();
@@ -363,6 +388,8 @@ mod tests {
             waited: Duration::ZERO,
             tasks: limits.processes,
             memory_bytes: limits.memory_bytes,
+            fork_refused: false,
+            oom_killed: false,
             signal: None,
         };
         assert_eq!(exceeded(&limits, &at_the_limit), None);

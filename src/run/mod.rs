@@ -28,6 +28,7 @@ mod cancel;
 mod captured;
 mod clone;
 mod command;
+pub mod contain;
 pub mod environment;
 mod error;
 mod group;
@@ -54,11 +55,13 @@ use std::time::Duration;
 pub use cancel::{cancelled, kill_running};
 pub use captured::{Captured, CapturedReader, SPILL_AT};
 pub use command::find_program;
+pub use contain::Role;
 pub use error::RunError;
 pub use interact::{IDLENESS, Interaction, run_interactive};
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
+pub use spawner::retire_all as retire_spawners;
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 pub use transcript::{Direction, Transcript};
 
@@ -145,6 +148,10 @@ pub struct Execution {
     pub limits: Limits,
     /// In [`IoMode::Files`], what became of the output file; `None` on stdin and stdout.
     pub output_file: Option<OutputFile>,
+    /// On stdin and stdout in a scratch directory (a contained program), the files the
+    /// program left there, sorted, a directory's name with a `/` (`chess.out`: it uses the
+    /// contest's file I/O); empty otherwise.
+    pub left_files: Vec<String>,
 }
 
 impl Execution {
@@ -166,6 +173,7 @@ impl Execution {
             pgid: 0,
             limits,
             output_file: None,
+            left_files: Vec::new(),
         }
     }
 }
@@ -217,7 +225,32 @@ pub fn run(
     limits: &Limits,
     io: &IoMode,
 ) -> Result<Execution, RunError> {
-    run_until(program, input, limits, io, Stop::once(limits))
+    run_until(
+        Role::Program,
+        program,
+        input,
+        limits,
+        io,
+        Stop::once(limits),
+    )
+}
+
+/// Runs a helper (a generator, a reference, a validator, a checker) on `input` on stdin,
+/// once, under `limits`, in the caller's directory: as [`run`] does the program under test,
+/// but with a helper's containment (see [`contain`]).
+pub fn run_helper(
+    command: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+) -> Result<Execution, RunError> {
+    run_until(
+        Role::Helper,
+        command,
+        input,
+        limits,
+        &IoMode::Stdio,
+        Stop::once(limits),
+    )
 }
 
 /// Where a run is stopped, whatever the limits it is judged against.
@@ -240,9 +273,10 @@ impl Stop {
     }
 }
 
-/// [`run`], with the program stopped at `stop` rather than at the CPU limit, and judged all the
-/// same against `limits`.
+/// [`run`], for `role`, with the program stopped at `stop` rather than at the CPU limit, and
+/// judged all the same against `limits`.
 fn run_until(
+    role: Role,
     program: &[OsString],
     input: &[u8],
     limits: &Limits,
@@ -250,7 +284,7 @@ fn run_until(
     stop: Stop,
 ) -> Result<Execution, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
-    let mut placed = Placed::new(exe, args, input, io)?;
+    let mut placed = Placed::new(role, exe, args, input, io)?;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
@@ -258,6 +292,7 @@ fn run_until(
     let entry = RunEntry::begin();
     let (mut party, ends) = Party::start(
         &entry,
+        role,
         exe,
         &placed.exe_path,
         &placed.args,
@@ -288,11 +323,18 @@ fn run_until(
     // The run is over: an orphan carrying its tag that turns up later is a leftover.
     drop(entry);
     let (output, output_file) = placed.output(io, limits, streams);
-    Ok(settled.into_execution(limits, output, output_file))
+    let mut execution = settled.into_execution(limits, output, output_file);
+    if matches!(io, IoMode::Stdio)
+        && let Some(dir) = placed.scratch.as_mut()
+    {
+        execution.left_files = dir.empty();
+    }
+    Ok(execution)
 }
 
 /// Where a program runs and how it gets its input: in the caller's directory on stdin, or in
-/// a scratch directory holding the input file.
+/// a scratch directory holding the input file (and, contained, in a scratch directory
+/// whatever its input: the program under test never runs in the caller's).
 struct Placed {
     exe_path: OsString,
     args: Vec<OsString>,
@@ -304,12 +346,23 @@ impl Placed {
     /// Prepares the run of `exe` with `args` on `input`: for file I/O, the scratch directory
     /// with the input file, the program found from there, and its arguments naming the files.
     fn new(
+        role: Role,
         exe: &OsString,
         args: &[OsString],
         input: &[u8],
         io: &IoMode,
     ) -> Result<Placed, RunError> {
         let (input_name, output_name) = match io {
+            IoMode::Stdio if role == Role::Program && contain::contained() => {
+                let dir = Scratch::acquire()
+                    .map_err(setup_error("cannot create a scratch working directory"))?;
+                return Ok(Placed {
+                    exe_path: resolve_program(exe).into_os_string(),
+                    args: resolve_args(args, &[]),
+                    stdin: Stdin::Pipe,
+                    scratch: Some(dir),
+                });
+            }
             IoMode::Stdio => {
                 return Ok(Placed {
                     exe_path: exe.clone(),

@@ -11,13 +11,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cancel::RunEntry;
+use super::clone::Setup;
+use super::contain::cgroup::Figures;
+use super::contain::view::View;
+use super::contain::{self, Role};
 use super::error::RunError;
+use super::error::setup_error;
 use super::group::{self, Leader, kill_and_reap, rusage_cpu, tagged_for};
 use super::limits::{Limit, Limits, Rlimits, Usage, exceeded};
 use super::procfs::{GroupSample, RunSampler};
 use super::sanitizer;
 use super::signal::Signal;
 use super::spawn::{self, Stdin};
+use super::spawner::Lease;
 use super::{Execution, Termination};
 
 /// A started program: its leader, the samples of its processes, and what was seen of it.
@@ -32,6 +38,8 @@ pub(crate) struct Party<'e> {
     pub(crate) seen: Observed,
     /// Whether `ru_maxrss` counts from the program's own start (see `spawner`).
     maxrss_from_start: bool,
+    /// The spawner that started it, with its slot (its cgroup), until it is settled.
+    lease: Option<Lease>,
 }
 
 /// The harness's ends of a started program's streams.
@@ -52,6 +60,10 @@ pub(crate) struct Observed {
     pub cpu: Duration,
     pub peak_rss: u64,
     pub peak_tasks: u64,
+    /// The kernel refused a fork past the process limit (in a cgroup).
+    pub fork_refused: bool,
+    /// The OOM killer of its cgroup killed one of its processes at the memory limit.
+    pub oom_killed: bool,
     /// Time the run's processes spent ready to run but waiting for a CPU, as of the last
     /// sample.
     pub waited: Duration,
@@ -92,6 +104,8 @@ impl Observed {
             .max(sample.rss_bytes)
             .max(sample.max_hwm_bytes);
         self.peak_tasks = self.peak_tasks.max(sample.tasks);
+        self.fork_refused |= sample.fork_refused;
+        self.oom_killed |= sample.oom_killed;
         self.waited = waited;
         let usage = Usage {
             output_exceeded: false,
@@ -100,6 +114,8 @@ impl Observed {
             waited: self.waited,
             tasks: self.peak_tasks,
             memory_bytes: self.peak_rss,
+            fork_refused: self.fork_refused,
+            oom_killed: self.oom_killed,
             signal: None,
         };
         let mut stop = exceeded(limits, &usage);
@@ -122,12 +138,27 @@ impl Party<'_> {
     pub(crate) fn sample(&mut self, limits: &Limits, wall_cap: Duration) -> GroupSample {
         let run_id = self.run_id();
         let adopt = |p: &_| tagged_for(p, run_id);
-        let sample = self.sampler.sample(&adopt);
+        let mut sample = self.sampler.sample(&adopt);
+        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(false)) {
+            merge(&mut sample, &figures);
+        }
         let waited = self.sampler.waited();
         let wall = self.start.elapsed();
         self.seen.absorb(&sample, wall, waited, limits, wall_cap);
         sample
     }
+}
+
+/// A sample of the run's processes with what its cgroup counts: the CPU time of every
+/// process (reaped or not), the memory charged to it (where a page several processes share
+/// counts once, and what is in no process counts too: shared memory, pipe buffers), its
+/// tasks, and whether the kernel refused a fork or killed for memory.
+fn merge(sample: &mut GroupSample, figures: &Figures) {
+    sample.cpu = sample.cpu.max(figures.cpu);
+    sample.rss_bytes = figures.memory;
+    sample.tasks = sample.tasks.max(figures.tasks);
+    sample.fork_refused |= figures.fork_refused;
+    sample.oom_killed |= figures.oom_killed;
 }
 
 /// What a party used, once it is reaped.
@@ -148,9 +179,11 @@ impl Settled {
 
 impl<'e> Party<'e> {
     /// Starts `exe_path` with `args` in `cwd` under `stop` (the limits it is stopped at), as
-    /// run `entry`'s program. `shown` names it in the error when it cannot start.
+    /// run `entry`'s program, of `role`. `shown` names it in the error when it cannot start.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn start(
         entry: &'e RunEntry,
+        role: Role,
         shown: &OsStr,
         exe_path: &OsStr,
         args: &[OsString],
@@ -164,16 +197,41 @@ impl<'e> Party<'e> {
         // processes as this run's from its first instruction on (see `group`); it leads its
         // own process group from then on too, so that the whole group can be measured and
         // killed.
-        let rlimits = Rlimits::new(stop, !sanitizer::is_sanitized(exe_path))
-            .with_tag(group::tag_rlimit(entry.id()));
+        // In a memory cgroup the kernel enforces the memory limit on what is resident, and
+        // no address-space bound is needed (it would only refuse threads' stacks).
+        let bound_address_space = !sanitizer::is_sanitized(exe_path) && contain::tree().is_none();
+        let rlimits =
+            Rlimits::new(stop, bound_address_space).with_tag(group::tag_rlimit(entry.id()));
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
-        let started =
-            spawn::spawn(exe_path, args, cwd, stdin, &run_var, &rlimits).map_err(|source| {
-                RunError::Spawn {
-                    program: shown.to_os_string(),
-                    source,
-                }
-            })?;
+        let contained = contain::contained();
+        // The program under test, in namespaces: what it sees there.
+        let view = match (role, contain::namespaces(), cwd) {
+            (Role::Program, Some(_), Some(scratch)) => View::of(
+                exe_path,
+                args,
+                scratch,
+                &contain::policy().protect,
+                contain::is_root(),
+            ),
+            _ => None,
+        };
+        let how = spawn::Launch {
+            role,
+            view: view.as_ref(),
+            slot_limits: (stop.processes, stop.memory_bytes),
+            cwd,
+            stdin,
+            env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
+            setup: Setup {
+                no_terminal: contained,
+                ..Setup::default()
+            },
+            rlimits: &rlimits,
+        };
+        let started = spawn::spawn(exe_path, args, how).map_err(|source| RunError::Spawn {
+            program: shown.to_os_string(),
+            source,
+        })?;
         // The wall clock starts once the program has, when its `exec` returned (as the
         // process that started it saw it): the harness's own part of the start (a spawner's
         // turn, on a busy machine a wait for a CPU) is none of the program's time, but the
@@ -189,6 +247,7 @@ impl<'e> Party<'e> {
             start,
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
+            lease: started.lease,
         };
         let ends = Ends {
             stdin: started.stdin,
@@ -223,8 +282,39 @@ impl<'e> Party<'e> {
         }
         // Always kill, even after a clean exit: a child may still be running, and may hold
         // the output pipes open.
-        let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
-        let cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
+        let reaped = match self.lease.as_ref().and_then(Lease::slot) {
+            Some((slot, spawner)) => {
+                group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner)?
+            }
+            None => {
+                let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
+                // In namespaces, what the program orphaned went to their keeper.
+                if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper)
+                    && keeper.occupied()
+                {
+                    keeper
+                        .clear()
+                        .map_err(setup_error("cannot clear the program's namespaces"))?;
+                }
+                reaped
+            }
+        };
+        // What the run left in its private /tmp and /dev/shm goes with it.
+        if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper) {
+            keeper
+                .tidy()
+                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+        }
+        let mut cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
+        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
+            cpu_time = cpu_time.max(figures.cpu);
+            seen.peak_rss = seen.peak_rss.max(figures.memory);
+            seen.peak_tasks = seen.peak_tasks.max(figures.tasks);
+            seen.fork_refused |= figures.fork_refused;
+            seen.oom_killed |= figures.oom_killed;
+        }
+        // The spawner serves the next run.
+        drop(self.lease.take());
         // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of
         // the address space it was started from on (see `spawner`): a spawner's, about 2 MiB,
         // so the program's own as soon as it is larger; it covers a program that ended before
@@ -258,6 +348,8 @@ impl Settled {
             waited: seen.waited,
             tasks: seen.peak_tasks,
             memory_bytes: seen.peak_rss,
+            fork_refused: seen.fork_refused,
+            oom_killed: seen.oom_killed,
             signal,
         };
         // The final figures are the supervisor's or larger, so this finds the limit it stopped
@@ -296,6 +388,7 @@ impl Settled {
             pgid: self.pgid,
             limits: *limits,
             output_file,
+            left_files: Vec::new(),
         }
     }
 }

@@ -49,6 +49,10 @@ pub struct GroupSample {
     pub max_hwm_bytes: u64,
     /// Some process was runnable (running, or ready to run and waiting for a CPU).
     pub runnable: bool,
+    /// The kernel refused a fork past the process limit (only a cgroup tells).
+    pub fork_refused: bool,
+    /// The OOM killer killed a process at the memory limit (only a cgroup tells).
+    pub oom_killed: bool,
 }
 
 /// Parses the contents of `/proc/<pid>/stat`. The command name (field 2) may hold spaces and
@@ -179,9 +183,8 @@ pub fn group_members(pgid: i32) -> Vec<ProcStat> {
 /// (`CONFIG_PROC_CHILDREN`); then only a scan of all of `/proc` can tell.
 ///
 /// The file is opened once and read again from offset 0 each time (the kernel makes it anew
-/// on every read): one system call for the check every run ends with.
+/// on every read): two system calls for the check every run ends with.
 pub fn main_thread_children() -> Option<Vec<i32>> {
-    use std::os::unix::fs::FileExt;
     use std::sync::Mutex;
     // Kept with the pid it belongs to: a forked copy of the harness opens its own.
     static FILE: Mutex<Option<(i32, Option<std::sync::Arc<File>>)>> = Mutex::new(None);
@@ -199,16 +202,20 @@ pub fn main_thread_children() -> Option<Vec<i32>> {
             }
         }
     }?;
+    read_pids(&file)
+}
+
+/// The pids listed in a `children` file, read to its end. The kernel fills a read with as
+/// many whole entries as fit in one page, so a read shorter than asked for is not the end:
+/// only an empty one is (a harness with some seven hundred children overlooked the newest).
+fn read_pids(file: &File) -> Option<Vec<i32>> {
+    use std::os::unix::fs::FileExt;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     loop {
         match file.read_at(&mut chunk, buf.len() as u64) {
-            Ok(n) => {
-                buf.extend_from_slice(&chunk[..n]);
-                if n < chunk.len() {
-                    break;
-                }
-            }
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return None,
         }
@@ -468,6 +475,55 @@ pub fn summarize(members: &[ProcStat]) -> GroupSample {
     sample
 }
 
+/// Whether process `pid` waits for input: some thread of it is blocked reading its
+/// standard input (`read` or `readv` on descriptor 0) or waiting in `poll`, `select` or
+/// `epoll` (on what, `/proc` does not say: counted as input). `None` when it cannot be told
+/// (the process is gone, or `/proc/PID/task/TID/syscall` is not readable to the harness).
+pub fn waits_for_input(pid: i32) -> Option<bool> {
+    let tasks = fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut known = false;
+    let mut buf = Vec::with_capacity(256);
+    for task in tasks.flatten() {
+        let path = format!(
+            "/proc/{pid}/task/{}/syscall",
+            task.file_name().to_string_lossy()
+        );
+        if read_proc(&path, &mut buf).is_none() {
+            continue;
+        }
+        known = true;
+        if blocked_on_input(&String::from_utf8_lossy(&buf)) {
+            return Some(true);
+        }
+    }
+    known.then_some(false)
+}
+
+/// Whether a `/proc/.../syscall` line (`NR ARG0 ARG1 ...`, or `running`) shows a read of
+/// descriptor 0 or a wait for any descriptor.
+fn blocked_on_input(line: &str) -> bool {
+    let mut fields = line.split_ascii_whitespace();
+    let (Some(nr), Some(fd)) = (fields.next(), fields.next()) else {
+        return false;
+    };
+    let Ok(nr) = nr.parse::<i64>() else {
+        return false;
+    };
+    let reads = [libc::SYS_read, libc::SYS_readv];
+    #[cfg(target_arch = "x86_64")]
+    let waits = [
+        libc::SYS_ppoll,
+        libc::SYS_pselect6,
+        libc::SYS_epoll_pwait,
+        libc::SYS_poll,
+        libc::SYS_select,
+        libc::SYS_epoll_wait,
+    ];
+    #[cfg(not(target_arch = "x86_64"))]
+    let waits = [libc::SYS_ppoll, libc::SYS_pselect6, libc::SYS_epoll_pwait];
+    (reads.contains(&nr) && fd == "0x0") || waits.contains(&nr)
+}
+
 /// The live processes (zombies excluded) whose process group is `pgid`: what a caller checks
 /// to be sure nothing of a run survived it.
 pub fn live_group_members(pgid: i32) -> Vec<i32> {
@@ -502,6 +558,61 @@ mod tests {
         let status = "Name:\tx\nVmPeak:\t  9000 kB\nVmHWM:\t    1234 kB\nVmRSS:\t 1000 kB\n";
         assert_eq!(parse_kib_field(status, "VmHWM:"), Some(1234 * 1024));
         assert_eq!(parse_kib_field(status, "VmSwap:"), None);
+    }
+
+    #[test]
+    fn reads_of_stdin_and_waits_are_waiting_for_input() {
+        let read = format!(
+            "{} 0x0 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_read
+        );
+        assert!(blocked_on_input(&read));
+        let other_fd = format!(
+            "{} 0x3 0x7ffd 0x1000 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_read
+        );
+        assert!(!blocked_on_input(&other_fd));
+        let sleep = format!(
+            "{} 0x0 0x0 0x7ffd 0x0 0x0 0x0 0x7ffd 0x7f00",
+            libc::SYS_clock_nanosleep
+        );
+        assert!(!blocked_on_input(&sleep));
+        assert!(!blocked_on_input("running"));
+        // SAFETY: getpid has no preconditions.
+        let me = unsafe { libc::getpid() };
+        assert!(waits_for_input(me).is_some());
+    }
+
+    /// More children than one page of the `children` file lists: every one is read, the
+    /// newest included (they are zombies of this test's thread until reaped at the end).
+    #[test]
+    fn a_children_file_longer_than_a_page_is_read_whole() {
+        let mut pids = Vec::new();
+        for _ in 0..1200 {
+            // SAFETY: the child calls only _exit, which is async-signal-safe after fork.
+            match unsafe { libc::fork() } {
+                0 => unsafe { libc::_exit(0) },
+                pid if pid > 0 => pids.push(pid),
+                _ => break,
+            }
+        }
+        let tid = unsafe { libc::gettid() };
+        let file = File::open(format!("/proc/self/task/{tid}/children")).expect("children");
+        let listed = read_pids(&file).expect("readable");
+        for &pid in &pids {
+            // SAFETY: waits for this thread's own child; the status goes to a local.
+            unsafe { libc::waitpid(pid, &mut 0, 0) };
+        }
+        assert!(pids.len() >= 1000, "only {} forks", pids.len());
+        let text_len: usize = pids.iter().map(|p| p.to_string().len() + 1).sum();
+        assert!(text_len > 4096, "{text_len} bytes fit one page");
+        let missing: Vec<_> = pids.iter().filter(|p| !listed.contains(p)).collect();
+        assert!(
+            missing.is_empty(),
+            "{} of {} not listed",
+            missing.len(),
+            pids.len()
+        );
     }
 
     #[test]

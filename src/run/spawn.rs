@@ -11,7 +11,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Instant;
 
-use super::clone::{Program, Rlimit, Stage, candidates, cstring, dev_null, launch_here, pipe};
+use super::clone::{
+    Program, Rlimit, Setup, Stage, candidates, cstring, dev_null, launch_here, pipe,
+};
+use super::contain::Role;
+use super::contain::view::View;
 use super::spawner;
 
 /// Where the program's stdin comes from.
@@ -34,32 +38,57 @@ pub(crate) struct Started {
     pub maxrss_from_start: bool,
     /// When its `exec` returned, in the process that started it.
     pub start: Instant,
+    /// The spawner that started it, lent to its run (with its slot), if one did.
+    pub lease: Option<spawner::Lease>,
 }
 
-/// Starts `program` with `args`, in `cwd` (else the caller's directory), as the leader of a
-/// new process group, under `rlimits` (set in order, before `exec`), with `run_var`
-/// (`NAME=VALUE`) added to the harness's environment (replacing a variable of that name). A
-/// program name without a `/` is looked up in `PATH`. Returns once the program has been
-/// `exec`uted, or with the error that prevented it.
-pub(crate) fn spawn(
-    program: &OsStr,
-    args: &[OsString],
-    cwd: Option<&Path>,
-    stdin: Stdin,
-    run_var: &str,
-    rlimits: &[Rlimit],
-) -> io::Result<Started> {
+/// How a program is to be started besides its command line: as whose (`role`, which picks
+/// its spawner), in `cwd` (else the caller's directory), with the environment `env`, set up
+/// as `setup` says, under `rlimits` (set in order, before `exec`) and, in a slot, its
+/// process and memory limits (`slot_limits`).
+pub(crate) struct Launch<'a> {
+    pub role: Role,
+    /// For the program under test in namespaces: what it sees there.
+    pub view: Option<&'a View>,
+    pub slot_limits: (u64, u64),
+    pub cwd: Option<&'a Path>,
+    pub stdin: Stdin,
+    pub env: Vec<std::ffi::CString>,
+    pub setup: Setup,
+    pub rlimits: &'a [Rlimit],
+}
+
+/// Starts `program` with `args` as `how` says, as the leader of a new process group (or
+/// session). A program name without a `/` is looked up in `PATH`. Returns once the program
+/// has been `exec`uted, or with the error that prevented it.
+pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Result<Started> {
+    let Launch {
+        role,
+        view,
+        slot_limits,
+        cwd,
+        stdin,
+        env,
+        setup,
+        rlimits,
+    } = how;
     let mut argv = Vec::with_capacity(args.len() + 1);
     argv.push(cstring(program.as_bytes())?);
     for arg in args {
         argv.push(cstring(arg.as_bytes())?);
     }
+    // In its namespaces the program is started by its resolved path, which its view shows.
+    let candidates = match view {
+        Some(view) => vec![cstring(view.program.as_os_str().as_bytes())?],
+        None => candidates(program)?,
+    };
     let request = Program {
-        candidates: candidates(program)?,
+        candidates,
         argv,
-        run_var: cstring(run_var.as_bytes())?,
+        env,
         cwd: cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?,
         rlimits,
+        setup,
     };
     let (stdin_read, stdin_write) = match stdin {
         Stdin::Pipe => {
@@ -75,14 +104,15 @@ pub(crate) fn spawn(
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let (launched, maxrss_from_start) = match spawner::launch(&request, streams) {
-        Some(launched) => (launched, true),
-        None => (
-            launch_here(&request, streams, -1).map(|pid| (pid, Instant::now())),
-            false,
-        ),
-    };
-    let (pid, start) = launched.map_err(|failed| {
+    let (launched, maxrss_from_start) =
+        match spawner::launch(role, view, &request, streams, slot_limits) {
+            Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
+            None => (
+                launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
+                false,
+            ),
+        };
+    let (pid, start, lease) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
         }
@@ -101,6 +131,7 @@ pub(crate) fn spawn(
         stderr: stderr_pipe.0,
         maxrss_from_start,
         start,
+        lease,
     })
 }
 
@@ -108,6 +139,8 @@ fn stage_name(stage: Stage) -> &'static str {
     match stage {
         Stage::None | Stage::Exec => "cannot execute it",
         Stage::ProcessGroup => "cannot give it its own process group",
+        Stage::Cgroup => "cannot move it into its cgroup",
+        Stage::Credentials => "cannot drop its privileges to its box uid",
         Stage::Rlimit => "cannot set its resource limits",
         Stage::Streams => "cannot connect its standard streams",
         Stage::Directory => "cannot enter its working directory",
@@ -130,16 +163,30 @@ mod tests {
     use super::*;
     use std::io::Read;
 
+    /// How the tests start a program: from the harness's environment, and the variable
+    /// `DUIPAI_SPAWN_TEST=7`.
+    fn how(rlimits: &[Rlimit]) -> Launch<'_> {
+        Launch {
+            role: Role::Program,
+            view: None,
+            slot_limits: (64, 256 << 20),
+            cwd: None,
+            stdin: Stdin::Null,
+            env: crate::run::contain::environment(
+                Role::Program,
+                false,
+                None,
+                Some("DUIPAI_SPAWN_TEST=7"),
+                &[],
+            ),
+            setup: Setup::default(),
+            rlimits,
+        }
+    }
+
     fn run(program: &str, args: &[&str], rlimits: &[Rlimit]) -> io::Result<(Vec<u8>, i32)> {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
-        let started = spawn(
-            OsStr::new(program),
-            &args,
-            None,
-            Stdin::Null,
-            "DUIPAI_SPAWN_TEST=7",
-            rlimits,
-        )?;
+        let started = spawn(OsStr::new(program), &args, how(rlimits))?;
         let mut out = Vec::new();
         std::fs::File::from(started.stdout).read_to_end(&mut out)?;
         let mut status = 0;
@@ -156,10 +203,7 @@ mod tests {
         let started = spawn(
             OsStr::new("cat"),
             &[OsString::from("/proc/self/stat")],
-            None,
-            Stdin::Null,
-            "DUIPAI_SPAWN_TEST=7",
-            &[],
+            how(&[]),
         )
         .expect("cat starts");
         assert!(started.maxrss_from_start, "started without a spawner");

@@ -88,7 +88,9 @@ pub fn run_steady(
     if !rerun {
         return run(program, input, limits, io);
     }
-    steadily(limits, |stop| run_until(program, input, limits, io, stop))
+    steadily(limits, |stop| {
+        run_until(super::Role::Program, program, input, limits, io, stop)
+    })
 }
 
 /// [`run_steady`] for an interactive run: the program's run decides whether the whole

@@ -10,9 +10,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::answer::Rule;
+use crate::judge::helper::{Fault, HelperFailed};
 use crate::judge::{CaseOutcome, Decider, Expected, Ran, Runner, Verdict};
 use crate::problem::{Explanation, Instance, Problem, Spec};
-use crate::run::{IoMode, Limits};
+use crate::run::{IoMode, Limits, Termination};
 use crate::text::program_name;
 use envelope::{ENOUGH_CASES, Envelope, Learning};
 use minimize::Shrinkable;
@@ -72,6 +73,9 @@ pub struct Config {
     pub oracle: Oracle,
     pub program: Vec<OsString>,
     pub limits: Limits,
+    /// The limits of the generator, the reference and the validator
+    /// ([`crate::judge::helper::helper_limits`]).
+    pub helper_limits: Limits,
     pub io: IoMode,
     pub seeds: Seeds,
     pub jobs: usize,
@@ -92,13 +96,6 @@ pub struct Config {
     pub rule: Rule,
     /// How an output is decided: compared with the expected answers, or by a checker.
     pub decider: Decider,
-}
-
-impl Config {
-    /// Limits for the generator and the reference: generous, they are trusted.
-    fn helper_limits(&self) -> Limits {
-        crate::judge::helper::helper_limits(&self.limits)
-    }
 }
 
 /// What the engine reports while it works.
@@ -234,7 +231,7 @@ pub fn run(
     let engine = Engine {
         config,
         runner,
-        helper_limits: config.helper_limits(),
+        helper_limits: config.helper_limits,
         learning: config
             .validator
             .is_none()
@@ -465,7 +462,13 @@ impl Engine<'_> {
         match not_minimized {
             Some(why) if self.config.shrink => on_event(Event::NotMinimized(why)),
             Some(_) => {}
-            None => minimization = Some(self.minimize_failing(&mut failing, found.cases, on_event)),
+            None => match self.validator_refuses(&failing) {
+                Ok(None) => {
+                    minimization = Some(self.minimize_failing(&mut failing, found.cases, on_event))
+                }
+                Ok(Some(why)) => on_event(Event::NotMinimized(why)),
+                Err(err) => on_event(Event::MinimizeError(format!("{err:#}"))),
+            },
         }
         failing.outcome.compare_with(&failing.expected);
         let input_path = if shrinking {
@@ -501,6 +504,8 @@ impl Engine<'_> {
     ) -> anyhow::Result<PathBuf> {
         let dir = &self.config.save_dir;
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // What an earlier run killed while saving left half-written.
+        crate::fsutil::remove_stale_temporaries(dir, 0);
         let original_stem = if shrinking {
             format!("{stem}.original")
         } else {
@@ -611,19 +616,62 @@ impl Engine<'_> {
     }
 
     /// Whether the validator accepts `input` (exit status 0, testlib's convention, or 42,
-    /// the ICPC format's).
+    /// the ICPC format's); it rejects it with another exit code (an uncaught exception
+    /// included). A validator killed by a signal, past its limits, or that cannot start is
+    /// broken, not a judge of the input: an error naming it.
     fn valid(&self, input: &[u8]) -> anyhow::Result<bool> {
+        Ok(self.validate(input, "a candidate input")?.is_none())
+    }
+
+    /// The validator's verdict on `input` (`what` names it in an error): `None` when it
+    /// accepts it, else why it rejects it; an error when it is broken (see
+    /// [`Engine::valid`]).
+    fn validate(&self, input: &[u8], what: &str) -> anyhow::Result<Option<String>> {
         let Some(validator) = &self.config.validator else {
-            return Ok(true);
+            return Ok(None);
         };
+        let name = program_name(validator);
         let execution = self
             .runner
-            .run(validator, input, &self.helper_limits, &IoMode::Stdio)
-            .with_context(|| format!("cannot run the validator {}", program_name(validator)))?;
-        Ok(matches!(
-            execution.termination,
-            crate::run::Termination::Exited(0 | 42)
-        ))
+            .run_helper(validator, input, &self.helper_limits)
+            .with_context(|| format!("cannot run the validator {name}"))?;
+        // A Python validator that meets an invalid input often fails on it with an exception
+        // (`int('')`, an index past the end) rather than a clean exit code: any exit code is
+        // a refusal; only a signal or a limit says the validator is broken.
+        let exited = matches!(execution.termination, Termination::Exited(_));
+        if execution.termination == Termination::Exited(42) {
+            return Ok(None);
+        }
+        match crate::judge::helper::fault(&execution) {
+            None => Ok(None),
+            Some((Fault::Rejected, why)) => Ok(Some(why)),
+            Some((Fault::Crashed, why)) if exited => Ok(Some(why)),
+            Some((fault, why)) => Err(HelperFailed::error(
+                fault,
+                format!("the validator {name} failed on {what}: {why}"),
+            )),
+        }
+    }
+
+    /// Why minimization cannot trust the validator, if it cannot: it rejects the failing
+    /// case itself (every candidate would then read as invalid, and the whole budget would
+    /// be spent to shrink nothing). `Ok(None)` without a validator, or for a case duipai
+    /// parses (the validator is not asked).
+    fn validator_refuses(&self, failing: &Failing) -> anyhow::Result<Option<String>> {
+        if failing.instance.is_some() {
+            return Ok(None);
+        }
+        let Some(validator) = &self.config.validator else {
+            return Ok(None);
+        };
+        let why = self.validate(&failing.input, "the failing case itself")?;
+        Ok(why.map(|why| {
+            format!(
+                "the validator {} rejects the failing case itself, so it cannot tell valid \
+                 candidates from invalid ones: {why}",
+                program_name(validator)
+            )
+        }))
     }
 
     /// Shrinks `start` while the program still fails it with the same verdict, trying
@@ -696,10 +744,19 @@ impl Engine<'_> {
         }
         // Without a validator, an input the reference or the interactor fails on is not
         // valid.
+        // A reference or interactor that runs past its limits is broken whatever it is
+        // given: that stops minimization, never marks a candidate invalid. One that refuses
+        // a candidate (an error code, a crash) marks it invalid when nothing else checks
+        // validity. A reference that prints nothing on a candidate (on the case as found it
+        // printed an answer) gives no answer to judge by: the candidate is passed over.
         let invalid = |e: &anyhow::Error| {
-            case.instance.is_none()
-                && self.checked_by_reference()
-                && e.is::<crate::judge::helper::HelperFailed>()
+            let silent = e
+                .downcast_ref::<HelperFailed>()
+                .is_some_and(|h| h.fault == Fault::Silent);
+            silent
+                || (case.instance.is_none()
+                    && self.checked_by_reference()
+                    && HelperFailed::is_refusal(e))
         };
         let expected = match self.expected(case) {
             Err(e) if invalid(&e) => return Ok(None),

@@ -192,7 +192,7 @@ pub fn find_inputs(
     inputs
         .into_iter()
         .map(|path| {
-            let input = crate::fsutil::read_file_capped(&path)?;
+            let input = crate::fsutil::read_regular_capped(&path)?;
             let (instance, answer) = match known {
                 Some((problem, bounds)) => {
                     let instance = parse_input(problem, bounds, &path, &input)?;
@@ -236,7 +236,17 @@ fn list_inputs(dir: &Path) -> anyhow::Result<(PathBuf, Vec<PathBuf>)> {
         .filter_entry(|e| e.depth() == 0 || !is_validation_folder(e));
     for entry in walk {
         let entry = entry.with_context(|| format!("cannot list {}", dir.display()))?;
-        if !entry.file_type().is_file() {
+        let named_as_test =
+            entry.path().extension() == Some("in".as_ref()) || is_polygon_test(entry.file_name());
+        let kind = entry.file_type();
+        if named_as_test && !kind.is_file() && !kind.is_dir() && !kind.is_symlink() {
+            bail!(
+                "{}: {}; duipai reads only regular files as tests",
+                entry.path().display(),
+                crate::fsutil::describe_kind(&kind)
+            );
+        }
+        if !kind.is_file() {
             continue;
         }
         if entry.path().extension() == Some("in".as_ref()) {
@@ -298,28 +308,31 @@ fn is_polygon_test(name: &std::ffi::OsStr) -> bool {
 }
 
 /// The failing cases a stress run saved in `dir` for the problem `name` (`NAME-SEED.in` and
-/// `NAME-SEED-K.in`, the minimized ones, not `.original`, nor another problem's whose name
-/// starts with `NAME-`), in natural order, with the answers saved beside them.
+/// `NAME-SEED-K.in`, the minimized ones, and a case as found whose minimization was cut
+/// short ([`crate::saved::is_saved_case`]), not another problem's whose name starts with
+/// `NAME-`), in natural order, with the answers saved beside them.
 /// A missing directory holds none.
 pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<StoredCase>> {
     let problem = crate::problem::by_name(name);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(Vec::new());
     };
+    let claimed = crate::saved::claimed_originals(dir);
     let mut inputs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
             let file = p.file_name().and_then(|f| f.to_str()).unwrap_or("");
-            crate::saved::is_case_of(file, name) && p.with_extension("ans").is_file()
+            crate::saved::is_saved_case(dir, file, name, &claimed)
+                && p.with_extension("ans").is_file()
         })
         .collect();
     inputs.sort_by(|a, b| natural_order(a.as_os_str(), b.as_os_str()));
     inputs
         .into_iter()
         .map(|path| {
-            let input = crate::fsutil::read_file_capped(&path)?;
-            let answer = crate::fsutil::read_file_capped(&path.with_extension("ans"))?;
+            let input = crate::fsutil::read_regular_capped(&path)?;
+            let answer = crate::fsutil::read_regular_capped(&path.with_extension("ans"))?;
             let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
@@ -337,8 +350,8 @@ fn answer_file(input_path: &Path) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> 
         .then(|| input_path.with_extension("a"));
     let answers = ["ans", "out"].map(|ext| input_path.with_extension(ext));
     for answer in polygon.into_iter().chain(answers) {
-        if answer.exists() {
-            let bytes = crate::fsutil::read_file_capped(&answer)?;
+        if answer.symlink_metadata().is_ok() {
+            let bytes = crate::fsutil::read_regular_capped(&answer)?;
             return Ok(Some((answer, bytes)));
         }
     }

@@ -109,6 +109,10 @@ pub fn write_missing_answers(
 ) -> anyhow::Result<AnswersWritten> {
     // The answers are written as printed; the rule only matters for judging.
     let found = find_inputs(known, dir, Rule::EXACT)?;
+    // What an earlier run killed while writing left half-written.
+    if dir.is_dir() {
+        crate::fsutil::remove_stale_temporaries(dir, 8);
+    }
     let missing: Vec<&FoundInput> = found.iter().filter(|f| f.answer.is_none()).collect();
     if known.is_none() && reference.is_none() && !missing.is_empty() {
         bail!(

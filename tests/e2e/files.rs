@@ -261,8 +261,9 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
     let test = Duipai::in_dir(d).args(["test", "chess", "a.in"]);
     let out = test.clone().program(["./tofile.sh"]).run().code(1);
     assert_contains(&out.stdout(), "run it with --file-io");
+    // It wrote the file in its scratch folder, not in the test's.
+    assert!(!d.join("chess.out").exists());
     // With the flag it is judged on the file.
-    std::fs::remove_file(d.join("chess.out")).unwrap();
     write_sh(d, "files.sh", "cp chess.in /dev/null\necho 2 > chess.out");
     test.arg("--file-io")
         .program(["./files.sh"])

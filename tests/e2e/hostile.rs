@@ -78,9 +78,15 @@ fn two_cases() -> tempfile::TempDir {
     ])
 }
 
-/// `duipai` in `dir`, with the fixture programs recording their pids in `pids`.
+/// `duipai` in `dir`, with the fixture programs recording their pids in `pids`: without
+/// containment, so that the fixtures are duipai's own children with its environment, and
+/// what the runner does without a cgroup and namespaces is what is tested (the contained
+/// runs are `contained.rs`'s).
 fn logged(dir: &Path, pids: &PidLog) -> Duipai {
-    Duipai::new().current_dir(dir).env(PidLog::VAR, pids.path())
+    Duipai::new()
+        .current_dir(dir)
+        .env(PidLog::VAR, pids.path())
+        .uncontained()
 }
 
 /// Checks a saved trio `STEM.in`, `.ans`, `.out`: the input is valid, the answer is the

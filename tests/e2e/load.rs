@@ -1,4 +1,4 @@
-//! Verdicts on a busy machine. Each test makes the machine busy itself: busy-looping threads,
+//! Verdicts on a busy machine. Each test makes the machine busy itself: busy-looping processes,
 //! four for every core. A correct program within its CPU limit that the machine keeps waiting
 //! for a CPU past the wall-clock limit is accepted, and stress reports, saves and minimizes
 //! nothing; a program that sleeps past the wall-clock limit, or spins past the CPU limit, is
@@ -6,47 +6,48 @@
 //! slow the program down, without which they would prove nothing).
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Mutex;
 
 use crate::util::Duipai;
 
 /// One load at a time: these tests would otherwise pile their loads on each other.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-/// Busy-looping threads, more than there are cores, until dropped.
+/// Busy-looping processes, more than there are cores, until dropped. Each leads a session of
+/// its own, as the program under test does (duipai starts it with `setsid`): where the
+/// kernel groups the scheduling of each session (`sched_autogroup`), threads of this test's
+/// process would all share one session's CPU time and slow the program down much less.
 struct Load {
-    stop: Arc<AtomicBool>,
-    threads: Vec<JoinHandle<()>>,
+    spinners: Vec<std::process::Child>,
 }
 
 impl Load {
     fn start() -> Load {
+        use std::os::unix::process::CommandExt;
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let stop = Arc::new(AtomicBool::new(false));
-        let threads = (0..(4 * cores).max(8))
+        let spinners = (0..(4 * cores).max(8))
             .map(|_| {
-                let stop = Arc::clone(&stop);
-                std::thread::spawn(move || {
-                    let mut x = 1u64;
-                    while !stop.load(Ordering::Relaxed) {
-                        for _ in 0..10_000 {
-                            x = std::hint::black_box(x.wrapping_mul(6364136223846793005) ^ 1);
-                        }
-                    }
-                })
+                let mut command = std::process::Command::new("sh");
+                command.args(["-c", "while :; do :; done"]);
+                // SAFETY: setsid is async-signal-safe.
+                unsafe {
+                    command.pre_exec(|| {
+                        libc::setsid();
+                        Ok(())
+                    });
+                }
+                command.spawn().expect("a spinner starts")
             })
             .collect();
-        Load { stop, threads }
+        Load { spinners }
     }
 }
 
 impl Drop for Load {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        for thread in self.threads.drain(..) {
-            let _ = thread.join();
+        for spinner in &mut self.spinners {
+            let _ = spinner.kill();
+            let _ = spinner.wait();
         }
     }
 }

@@ -1,10 +1,12 @@
 //! End-to-end tests: the real `duipai` binary and the real process runner, with the fixture
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
+mod blame;
 mod calibration;
 mod checkers;
 mod cli;
 mod compile;
+mod contained;
 mod contest_size;
 mod ergonomics;
 mod files;
@@ -13,6 +15,7 @@ mod fishhead;
 mod flags;
 mod gems;
 mod hostile;
+mod integrity;
 mod interactive;
 mod judging;
 mod load;

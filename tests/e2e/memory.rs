@@ -124,16 +124,19 @@ fn a_program_that_touches_64_mib_shows_64_to_80_mib() {
     }
 }
 
-/// Asks for 3.2 GiB at once: more than the address-space bound of a 512 MiB limit (2 GiB),
-/// so the allocation is refused before any of it is resident.
+/// Asks for 64 GB at once: more than the address-space bound of a 512 MiB limit (which leaves
+/// room for the stacks of the program's threads), and than the memory of the machines the
+/// tests run on (when a memory cgroup enforces the limit instead, with no address-space
+/// bound, the kernel's overcommit check refuses it), so the allocation is refused before
+/// any of it is resident.
 const HUGE_VECTOR_CPP: &str = "#include <cstdio>\n#include <vector>\n\
 int main() {\n\
-  std::vector<char> v(3200000000ULL);\n\
+  std::vector<char> v(64000000000ULL);\n\
   v[12345] = 2;\n\
   std::printf(\"%d\\n\", v[12345]);\n\
 }\n";
 
-const HUGE_BYTEARRAY_PY: &str = "x = bytearray(3200000000)\nprint(len(x))\n";
+const HUGE_BYTEARRAY_PY: &str = "x = bytearray(64000000000)\nprint(len(x))\n";
 
 /// `duipai test` on one sample case with a 512 MiB memory limit: the case's verdict and
 /// detail.

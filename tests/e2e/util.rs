@@ -150,6 +150,8 @@ pub struct Duipai {
     dir: Option<PathBuf>,
     stdin: Vec<u8>,
     env: Vec<(OsString, Option<OsString>)>,
+    /// `--no-sandbox` after the subcommand's name.
+    uncontained: bool,
 }
 
 impl Duipai {
@@ -219,9 +221,20 @@ impl Duipai {
         self
     }
 
+    /// Runs the programs without containment (`--no-sandbox` after the subcommand's name):
+    /// as duipai's own children, which the fixtures' pid log (`DUIPAI_FIXTURE_PIDS`, an
+    /// environment variable naming a file in the tests' `/tmp`) needs.
+    pub fn uncontained(mut self) -> Duipai {
+        self.uncontained = true;
+        self
+    }
+
     /// Every argument, the program's after `--`.
     fn words(&self) -> Vec<OsString> {
         let mut words = self.args.clone();
+        if self.uncontained && !words.is_empty() {
+            words.insert(1, "--no-sandbox".into());
+        }
         if let Some(program) = &self.program {
             words.push("--".into());
             words.extend(program.iter().cloned());

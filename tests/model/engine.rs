@@ -68,6 +68,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         oracle: Oracle::Builtin,
         program: vec!["fake".into()],
         limits: limits(),
+        helper_limits: duipai::judge::helper::helper_limits(&limits(), None),
         io: IoMode::Stdio,
         seeds: Seeds {
             first: 1,

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::contain::ContainArgs;
 use super::own::OwnArgs;
 use super::stress::{DEFAULT_SAVE_DIR, parse_seconds};
 use super::values::{parse_jobs, parse_problem_name};
@@ -44,4 +45,6 @@ pub struct HuntArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub own: OwnArgs,
+    #[command(flatten)]
+    pub containment: ContainArgs,
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 
+use super::contain::ContainArgs;
 use super::own::OwnArgs;
 use super::stress::parse_seconds;
 use super::values::{parse_jobs, parse_problem_name};
@@ -48,4 +49,6 @@ pub struct JudgeArgs {
     pub measure_cap: Duration,
     #[command(flatten)]
     pub own: OwnArgs,
+    #[command(flatten)]
+    pub containment: ContainArgs,
 }

@@ -39,6 +39,11 @@ pub struct LimitArgs {
     /// Most processes (threads count too) the program may have running at once.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_PROCESSES, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub process_limit: u64,
+    /// CPU time limit of the helpers (generator, reference, validator, checker, interactor),
+    /// twice that of wall clock: one that runs longer is a harness error naming it. Default:
+    /// 10 s, or 4 × the time limit when that is more.
+    #[arg(long, value_name = "MS", value_parser = parse_millis)]
+    pub helper_time_limit: Option<u64>,
 }
 
 impl Default for LimitArgs {
@@ -50,6 +55,7 @@ impl Default for LimitArgs {
             memory_limit: None,
             output_limit: DEFAULT_OUTPUT_MIB,
             process_limit: DEFAULT_PROCESSES,
+            helper_time_limit: None,
         }
     }
 }
@@ -85,6 +91,12 @@ impl LimitArgs {
         }
     }
 
+    /// The helpers' limits beside a program's `limits` ([`crate::judge::helper::helper_limits`]).
+    pub fn helpers(&self, limits: &Limits) -> Limits {
+        let cpu = self.helper_time_limit.map(Duration::from_millis);
+        crate::judge::helper::helper_limits(limits, cpu)
+    }
+
     /// The limit flags that differ from the defaults, as typed (with a leading space), so a
     /// replay command runs under the same limits.
     pub fn to_flags(&self) -> String {
@@ -103,6 +115,9 @@ impl LimitArgs {
         }
         if self.process_limit != DEFAULT_PROCESSES {
             flags.push_str(&format!(" --process-limit {}", self.process_limit));
+        }
+        if let Some(ms) = self.helper_time_limit {
+            flags.push_str(&format!(" --helper-time-limit {ms}"));
         }
         flags
     }

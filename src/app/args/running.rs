@@ -1,8 +1,10 @@
-//! `--file-io` and `--no-rerun`: how the program under test is run (where its input and
-//! output go, and whether a run near the time limit is measured again).
+//! `--file-io`, `--no-rerun`, `--sandbox`, `--no-sandbox` and `--env`: how the program under
+//! test is run (where its input and output go, whether a run near the time limit is measured
+//! again, how it is contained and what environment it gets).
 
 use clap::Args;
 
+use super::contain::ContainArgs;
 use crate::judge::ProcessRunner;
 use crate::run::IoMode;
 
@@ -17,6 +19,8 @@ pub struct RunArgs {
     /// lands near the limit (0.8× to 1.5×).
     #[arg(long)]
     pub no_rerun: bool,
+    #[command(flatten)]
+    pub containment: ContainArgs,
 }
 
 impl RunArgs {
@@ -46,6 +50,7 @@ impl RunArgs {
         if self.no_rerun {
             flags.push_str(" --no-rerun");
         }
+        flags.push_str(&self.containment.to_flags());
         flags
     }
 }

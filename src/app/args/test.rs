@@ -41,6 +41,10 @@ pub struct TestArgs {
     /// else the built-in solver's.
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
     pub dir: PathBuf,
+    /// Judge on the tests of a pack whose manifest marks it incomplete (its packing was
+    /// interrupted or failed): refused without this flag, for its tests may not be all there.
+    #[arg(long)]
+    pub allow_incomplete: bool,
     #[command(flatten)]
     pub judging: JudgingArgs,
     #[command(flatten)]

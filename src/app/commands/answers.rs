@@ -23,7 +23,7 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
     };
     let name = typed.map(program_name).unwrap_or_default();
     // The reference gets the generous limits of helpers, derived from the problem's own.
-    let limits = crate::judge::helper::helper_limits(&LimitArgs::default().resolve_named(problem));
+    let limits = LimitArgs::default().helpers(&LimitArgs::default().resolve_named(problem));
     let runner = ProcessRunner { rerun: false };
     let reference = command.as_deref().map(|command| Reference {
         runner: &runner,

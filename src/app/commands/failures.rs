@@ -134,6 +134,7 @@ fn replay_lines(saved: &[saved::Saved]) -> String {
 fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     // A mistyped program is reported before anything runs, and nothing is removed.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
+    args.run.containment.arm(vec![args.save.clone()])?;
     let typed = setting_words(&args.compare, &args.checker, &args.limits, &args.run);
     let groups = setting_groups(&args.save, problem, &typed)?;
     let out = Human::new(false);
@@ -204,7 +205,12 @@ fn prune_group(
     let limits = setting.limits.resolve_named(problem);
     let known = crate::problem::by_name(problem);
     let rule = setting.compare.rule(known)?;
-    let decider = programs::decider(&setting.checker, &setting.compare, &args.compilers, &limits)?;
+    let decider = programs::decider(
+        &setting.checker,
+        &setting.compare,
+        &args.compilers,
+        &setting.limits.helpers(&limits),
+    )?;
     let cases: Vec<StoredCase> = suite::collect_saved(&args.save, problem, rule)?
         .into_iter()
         .filter(|c| names.contains(&c.name))

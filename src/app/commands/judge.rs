@@ -54,6 +54,9 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         limits.memory_bytes = mib << 20;
     }
     let prepared = prepare(&found, &args.own.compilers);
+    let mut protect = vec![dir.clone()];
+    protect.extend(args.tests.clone());
+    args.containment.arm(protect)?;
     out.line(format!(
         "judging {} on {} from {} ({} worker{})",
         plural(found.len() as u64, "submission"),
@@ -164,7 +167,7 @@ pub fn decider_of(
     dir: &Path,
     scratch: &mut Vec<tempfile::TempDir>,
 ) -> anyhow::Result<Decider> {
-    let limits = crate::judge::helper::helper_limits(&problem.limits);
+    let limits = crate::judge::helper::helper_limits(&problem.limits, None);
     match &problem.judging {
         Judging::Checker(helper, protocol) => Ok(Decider::Checker(Checker {
             command: programs::ready(&helper.typed, compilers, "checker")?,

@@ -60,6 +60,10 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
     let config = prepared(args)?;
     crate::fsutil::check_output_dir(&args.save, "--save")?;
+    args.judging
+        .run
+        .containment
+        .arm(vec![PathBuf::from(&args.save)])?;
     if let Some(path) = &args.judging.junit {
         junit::check_report_path(path)?;
     }
@@ -126,7 +130,7 @@ fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
         *validator = next();
     }
     let judge = judge.map(|_| next());
-    config.decider = programs::decider_of(&judging.checker, judge, &config.limits);
+    config.decider = programs::decider_of(&judging.checker, judge, &config.helper_limits);
     Ok(config)
 }
 
@@ -620,6 +624,7 @@ fn config(args: &StressArgs) -> anyhow::Result<Config> {
         source,
         oracle,
         program: args.program.clone(),
+        helper_limits: args.judging.limits.helpers(&limits),
         limits,
         io,
         seeds,

@@ -10,6 +10,7 @@ use crate::app::exit::Status;
 use crate::app::ui::{self, Human, jobs};
 use crate::app::{interrupt, programs, watch};
 use crate::judge::CaseOutcome;
+use crate::pack::manifest::Manifest;
 use crate::report::{self, CaseRecord, json, junit};
 use crate::suite::{self, SuiteRun};
 use crate::text::program_name;
@@ -83,6 +84,16 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     if let Some(path) = &judging.junit {
         junit::check_report_path(path)?;
     }
+    if !args.allow_incomplete
+        && let Some((manifest, pack)) = Manifest::incomplete_pack_at(&args.dir)
+    {
+        bail!(
+            "{} marks {pack} incomplete (its packing was interrupted or failed), so its tests \
+             may not all be there: pack it again, or pass --allow-incomplete to judge what is \
+             there",
+            manifest.display()
+        );
+    }
     let limits = judging.limits.resolve_named(problem);
     let io = judging.run.io_mode_named(problem);
     let jobs = jobs(judging.jobs);
@@ -95,8 +106,9 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         &judging.checker,
         &judging.compare,
         &judging.compilers,
-        &limits,
+        &judging.limits.helpers(&limits),
     )?;
+    judging.run.containment.arm(vec![args.dir.clone()])?;
     let cases = collect(args, &runner, &limits, jobs)?;
     if args.validate {
         validate_all(args, &cases, jobs)?;
@@ -247,7 +259,7 @@ fn collect(
         None => None,
     };
     let name = typed.map(program_name).unwrap_or_default();
-    let reference_limits = crate::judge::helper::helper_limits(limits);
+    let reference_limits = args.judging.limits.helpers(limits);
     let rule = args.judging.compare.rule(known)?;
     let reference = command.as_deref().map(|command| suite::Reference {
         runner,

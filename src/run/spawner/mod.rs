@@ -36,10 +36,26 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::clone::{self, Failed, Program};
+use super::contain::cgroup::{Baseline, Figures, Slot};
+use super::contain::keeper::Keeper;
+use super::contain::view::View;
+use super::contain::{self, Role};
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
 struct Spawner {
+    /// Whose programs it starts (each role has its own spawners, in their own cgroups).
+    role: Role,
+    /// Its cgroup, where it lives and its programs are born; `None` without containment or
+    /// cgroups.
+    slot: Option<Slot>,
+    /// The keeper of the namespaces it joined (its programs are born in them), for a
+    /// program slot where namespaces can be had.
+    keeper: Option<Keeper>,
+    /// The box uid and gid its programs run as (root, in namespaces).
+    credentials: Option<(u32, u32)>,
+    /// The scratch folder last given to the box uid.
+    chowned: Option<CString>,
     socket: OwnedFd,
     pid: i32,
     cwd: Option<CString>,
@@ -54,22 +70,29 @@ struct Spawner {
 /// Spawners not in use and kept by no thread.
 static IDLE: Mutex<Vec<Spawner>> = Mutex::new(Vec::new());
 
-/// The spawner a thread used last, which it asks first: so each thread that starts programs
-/// keeps one, pinned to the thread's CPU (see [`Spawner::follow_this_thread`]), rather than
-/// move one spawner from CPU to CPU between threads. The pool gets it back when the thread
-/// ends.
-struct Kept(Option<Spawner>);
+/// The spawners a thread used last, one per role, which it asks first: so each thread that
+/// starts programs keeps one, pinned to the thread's CPU (see
+/// [`Spawner::follow_this_thread`]), rather than move one spawner from CPU to CPU between
+/// threads. The pool gets them back when the thread ends.
+struct Kept([Option<Spawner>; 2]);
 
 impl Drop for Kept {
     fn drop(&mut self) {
-        if let Some(spawner) = self.0.take() {
-            IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
-        }
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        idle.extend(self.0.iter_mut().filter_map(Option::take));
     }
 }
 
 thread_local! {
-    static KEPT: RefCell<Kept> = const { RefCell::new(Kept(None)) };
+    static KEPT: RefCell<Kept> = const { RefCell::new(Kept([None, None])) };
+}
+
+/// A role's place among a thread's kept spawners.
+fn index(role: Role) -> usize {
+    match role {
+        Role::Program => 0,
+        Role::Helper => 1,
+    }
 }
 
 /// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
@@ -94,20 +117,70 @@ pub(crate) fn is_spawner(pid: i32) -> bool {
         .contains(&pid)
 }
 
-/// Starts `program` through a spawner, its standard streams from `streams`: its pid and when
-/// its `exec` returned, or what failed. `None` when no spawner can do it (none can be
-/// started, or the request is too large); the caller then starts it itself.
+/// A spawner lent to one run, from its start until it is settled: what its slot counts in
+/// the meantime is that run's. Dropping it gives the spawner back.
+pub(crate) struct Lease {
+    spawner: Option<Spawner>,
+    baseline: Option<Baseline>,
+}
+
+impl Lease {
+    /// What the run used so far (`at_end`: once it is over, with its peak), from its slot;
+    /// `None` without one (or if the slot cannot be read).
+    pub(crate) fn figures(&self, at_end: bool) -> Option<Figures> {
+        let slot = self.spawner.as_ref()?.slot.as_ref()?;
+        slot.figures(self.baseline.as_ref()?, at_end).ok()
+    }
+
+    /// The run's slot and the spawner's pid (the one process of the slot that is not the
+    /// run's), if it has a slot.
+    pub(crate) fn slot(&self) -> Option<(&Slot, i32)> {
+        let spawner = self.spawner.as_ref()?;
+        Some((spawner.slot.as_ref()?, spawner.pid))
+    }
+
+    /// The keeper of the namespaces the run's program was born in, if any.
+    pub(crate) fn keeper(&self) -> Option<&Keeper> {
+        self.spawner.as_ref()?.keeper.as_ref()
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some(spawner) = self.spawner.take() {
+            checkin(spawner);
+        }
+    }
+}
+
+/// A program a spawner started: its pid, when its `exec` returned, and the spawner, lent to
+/// its run.
+pub(crate) struct Launched {
+    pub pid: i32,
+    pub start: Instant,
+    pub lease: Lease,
+}
+
+/// Starts `program` through a spawner of `role` (in namespaces that show `view`, when there
+/// is one), its standard streams from `streams`, under `processes` and `memory_bytes` (its
+/// slot's limits, when it has a slot): the program and its spawner, or what failed. `None`
+/// when no spawner can do it (none can be started, or the request is too large); the caller
+/// then starts it itself.
 pub(crate) fn launch(
+    role: Role,
+    view: Option<&View>,
     program: &Program,
     streams: [RawFd; 3],
-) -> Option<Result<(i32, Instant), Failed>> {
+    (processes, memory_bytes): (u64, u64),
+) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
     }
     let mut request = Vec::with_capacity(4096);
-    // A spawner that died (killed by someone) is replaced once.
+    // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
+    // once.
     for _ in 0..2 {
-        let mut spawner = match checkout() {
+        let mut spawner = match checkout(role, view) {
             Ok(spawner) => spawner,
             Err(_) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -115,6 +188,26 @@ pub(crate) fn launch(
                 return None;
             }
         };
+        let baseline = match spawner
+            .slot
+            .as_mut()
+            .map(|s| s.begin(processes, memory_bytes))
+        {
+            Some(Err(_)) => {
+                spawner.discard();
+                continue;
+            }
+            Some(Ok(baseline)) => Some(baseline),
+            None => None,
+        };
+        let mut setup = program.setup;
+        // The OOM killer of the slot picks the program, never the spawner beside it.
+        setup.oom_first = spawner.slot.is_some();
+        setup.credentials = spawner.credentials;
+        if spawner.give_scratch(program.cwd.as_ref()).is_err() {
+            spawner.discard();
+            continue;
+        }
         // A program without a directory of its own runs in the harness's current one, which
         // may have changed since the spawner started.
         let here = match &program.cwd {
@@ -122,7 +215,7 @@ pub(crate) fn launch(
             Some(_) => None,
         };
         let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
-        wire::encode_request(program, moved.as_deref(), &mut request);
+        wire::encode_request(program, moved.as_deref(), setup, &mut request);
         if request.len() > wire::MAX_REQUEST {
             checkin(spawner);
             return None;
@@ -135,10 +228,14 @@ pub(crate) fn launch(
                 return None;
             }
             Ok(reply) => {
-                checkin(spawner);
+                let lease = Lease {
+                    spawner: Some(spawner),
+                    baseline,
+                };
                 return match reply {
                     Err(failed) if failed.stage == clone::Stage::Request => None,
-                    reply => Some(reply),
+                    Err(failed) => Some(Err(failed)),
+                    Ok((pid, start)) => Some(Ok(Launched { pid, start, lease })),
                 };
             }
             Err(_) => spawner.discard(),
@@ -147,29 +244,53 @@ pub(crate) fn launch(
     None
 }
 
-/// This thread's spawner, or an idle one, or a new one.
-fn checkout() -> std::io::Result<Spawner> {
+/// This thread's spawner for `role` (and `view`), or an idle one, or a new one. A kept
+/// spawner whose namespaces show another view (another program) is ended: it would serve
+/// nothing more.
+fn checkout(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
     let kept = KEPT
-        .try_with(|kept| kept.borrow_mut().0.take())
+        .try_with(|kept| kept.borrow_mut().0[index(role)].take())
         .ok()
         .flatten();
-    if let Some(spawner) = kept {
+    match kept {
+        Some(spawner) if spawner.shows(view) => return Ok(spawner),
+        Some(spawner) => spawner.discard(),
+        None => {}
+    }
+    let idle = {
+        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+        let at = idle.iter().position(|s| s.role == role && s.shows(view));
+        at.map(|at| idle.swap_remove(at))
+    };
+    if let Some(spawner) = idle {
         return Ok(spawner);
     }
-    if let Some(spawner) = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop() {
-        return Ok(spawner);
-    }
-    Spawner::start()
+    Spawner::start(role, view)
 }
 
-/// Gives back a spawner that served: this thread keeps it, unless it keeps one already (or is
-/// ending), and then the pool does.
+/// Ends every spawner this thread keeps or the pool holds, with the keepers of their
+/// namespaces, and reaps them: for a harness about to exit, which would otherwise hand them
+/// to whoever started it, where (as in a test harness that is a subreaper) they may stay
+/// zombies for good.
+pub fn retire_all() {
+    let kept = KEPT
+        .try_with(|kept| std::mem::take(&mut kept.borrow_mut().0))
+        .unwrap_or_default();
+    let idle = std::mem::take(&mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()));
+    for spawner in kept.into_iter().flatten().chain(idle) {
+        spawner.discard();
+    }
+}
+
+/// Gives back a spawner that served: this thread keeps it, unless it keeps one of its role
+/// already (or is ending), and then the pool does.
 fn checkin(spawner: Spawner) {
+    let at = index(spawner.role);
     let mut spawner = Some(spawner);
     let _ = KEPT.try_with(|kept| {
         let mut kept = kept.borrow_mut();
-        if kept.0.is_none() {
-            kept.0 = spawner.take();
+        if kept.0[at].is_none() {
+            kept.0[at] = spawner.take();
         }
     });
     if let Some(spawner) = spawner {
@@ -180,31 +301,109 @@ fn checkin(spawner: Spawner) {
 impl Spawner {
     /// Starts a spawner: this executable again (`/proc/self/exe`), with the socket as its
     /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
-    fn start() -> std::io::Result<Spawner> {
+    fn start(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
+        let keeper = match (view, contain::namespaces()) {
+            (Some(view), Some(userns)) => Some(Keeper::start(view.clone(), userns)?),
+            _ => None,
+        };
+        let slot = contain::tree().map(|tree| tree.slot()).transpose()?;
+        let started = Spawner::start_in(role, slot.as_ref(), keeper.as_ref());
+        if started.is_err()
+            && let Some(slot) = slot.as_ref()
+        {
+            slot.remove(None);
+        }
+        let mut spawner = started?;
+        if let Some(keeper) = &keeper {
+            // Joined: from now on the keeper may not be inspected.
+            if let Err(e) = keeper.seal() {
+                spawner.discard();
+                return Err(e);
+            }
+        }
+        spawner.credentials = keeper.as_ref().and_then(|_| contain::box_ids());
+        spawner.slot = slot;
+        spawner.keeper = keeper;
+        Ok(spawner)
+    }
+
+    /// Whether its programs see `view` (or, without one, it has no namespaces).
+    fn shows(&self, view: Option<&View>) -> bool {
+        match (&self.keeper, view) {
+            (Some(keeper), Some(view)) => keeper.view == *view,
+            (None, None) => true,
+            // Where namespaces cannot be had, a view asks for nothing.
+            (None, Some(_)) => contain::namespaces().is_none(),
+            (Some(_), None) => false,
+        }
+    }
+
+    /// Gives the program's working folder (its scratch folder) to the box uid its programs
+    /// run as, if it has one and has not already.
+    fn give_scratch(&mut self, cwd: Option<&CString>) -> std::io::Result<()> {
+        let (Some((uid, gid)), Some(cwd)) = (self.credentials, cwd) else {
+            return Ok(());
+        };
+        if self.chowned.as_ref() == Some(cwd) {
+            return Ok(());
+        }
+        // SAFETY: a NUL-terminated path; chown reads it only.
+        if unsafe { libc::chown(cwd.as_ptr(), uid, gid) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        self.chowned = Some(cwd.clone());
+        Ok(())
+    }
+
+    /// [`Spawner::start`], in `slot` if there is one, joining the namespaces of `keeper` if
+    /// there is one.
+    fn start_in(
+        role: Role,
+        slot: Option<&Slot>,
+        keeper: Option<&Keeper>,
+    ) -> std::io::Result<Spawner> {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
         let (ours, theirs) = socket_pair()?;
         let null_in = clone::dev_null()?;
         let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
-        let trigger = format!("{}={}", serve::TRIGGER, serve::SOCKET_FD);
+        let mut env = vec![clone::cstring(
+            format!("{}={}", serve::TRIGGER, serve::SOCKET_FD).as_bytes(),
+        )?];
+        if let Some(slot) = slot {
+            env.extend(serve::slot_env(slot)?);
+        }
+        if let Some(keeper) = keeper {
+            env.push(clone::cstring(
+                format!("{}={}", serve::JOIN, keeper.pid()).as_bytes(),
+            )?);
+            if keeper.userns {
+                env.push(clone::cstring(
+                    format!("{}=1", serve::JOIN_USER).as_bytes(),
+                )?);
+            }
+        }
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
             argv: vec![c"duipai-spawner".to_owned()],
-            run_var: clone::cstring(trigger.as_bytes())?,
+            env,
             cwd: None,
             rlimits: &[],
+            setup: clone::Setup::default(),
         };
         let streams = [
             null_in.as_raw_fd(),
             null_out.as_raw_fd(),
             libc::STDERR_FILENO,
         ];
-        let pid = clone::launch_here(&program, streams, theirs.as_raw_fd()).map_err(|f| {
-            if f.pid > 0 {
-                reap(f.pid);
-            }
-            std::io::Error::from_raw_os_error(f.errno)
-        })?;
+        let cgroups = slot.map(Slot::procs_fds).unwrap_or_default();
+        let pid =
+            clone::launch_here(&program, streams, theirs.as_raw_fd(), &cgroups).map_err(|f| {
+                if f.pid > 0 {
+                    reap(f.pid);
+                }
+                std::io::Error::from_raw_os_error(f.errno)
+            })?;
         drop(theirs);
         // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
         let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -218,6 +417,11 @@ impl Spawner {
             }
         };
         let spawner = Spawner {
+            role,
+            slot: None,
+            keeper: None,
+            credentials: None,
+            chowned: None,
             socket: ours,
             pid,
             cwd: current_dir(),
@@ -293,7 +497,8 @@ impl Spawner {
         Ok(result.map(|pid| (pid, clone::instant_at(started))))
     }
 
-    /// Ends a spawner that cannot serve: kills and reaps it.
+    /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
+    /// whatever is left in it.
     fn discard(self) {
         PIDS.lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -301,6 +506,9 @@ impl Spawner {
         // SAFETY: the spawner is an unreaped child of the harness, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         reap(self.pid);
+        if let Some(slot) = &self.slot {
+            slot.remove(None);
+        }
     }
 }
 
@@ -318,7 +526,7 @@ fn reap(pid: i32) {
     {}
 }
 
-fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
     let mut fds = [0; 2];
     // SAFETY: socketpair writes two new descriptors into a valid array.
     let r = unsafe {

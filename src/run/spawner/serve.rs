@@ -2,13 +2,22 @@
 //! [`TRIGGER`] in its environment turns into a spawner before `main`, from a constructor
 //! ([`HOOK`]), so that any executable built with this library (the `duipai` binary, a test
 //! binary) can be its own spawner. It sheds what it can of its resident set, greets the
-//! harness, then starts one program per request until the harness closes the socket.
+//! harness, then starts one program per request until the harness closes the socket (or
+//! dies). A spawner that lives in a slot (a cgroup, see `contain::cgroup`) then kills what
+//! is left there, leaves it and removes it: nothing of its runs outlives the harness, even
+//! one killed with `SIGKILL`.
 
 use std::ffi::c_int;
 use std::os::fd::RawFd;
 
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+
 use super::wire;
 use crate::run::clone::{self, ChildSetup, Failed, Stage};
+use crate::run::contain::cgroup::{self, Slot};
+use crate::run::contain::keeper;
 
 /// The environment variable that makes an executable a spawner; its value is the socket's
 /// descriptor number.
@@ -16,6 +25,96 @@ pub(super) const TRIGGER: &str = "DUIPAI_SPAWNER";
 
 /// The socket's descriptor in a spawner.
 pub(super) const SOCKET_FD: RawFd = 3;
+
+/// The variable that names the keeper whose namespaces a spawner joins (its pid), and the
+/// one that says they include a user namespace.
+pub(super) const JOIN: &str = "DUIPAI_JOIN";
+pub(super) const JOIN_USER: &str = "DUIPAI_JOIN_USER";
+
+/// Joins the namespaces of the keeper the environment names, if it names one: the programs
+/// this spawner starts are then born in them. Before anything reads `/proc` (once in the
+/// keeper's mount namespace, `/proc` is the keeper's, where this spawner has no pid).
+fn join_namespaces() -> std::io::Result<()> {
+    let Some(pid) = std::env::var(JOIN).ok().and_then(|p| p.parse().ok()) else {
+        return Ok(());
+    };
+    let userns = std::env::var_os(JOIN_USER).is_some();
+    // Every file first: the mount namespace changes what `/proc` is.
+    let files = keeper::namespace_files(pid, userns)
+        .into_iter()
+        .map(|(path, flag)| Ok((std::fs::File::open(path)?, flag)))
+        .collect::<std::io::Result<Vec<_>>>()?;
+    for (file, flag) in files {
+        use std::os::fd::AsRawFd;
+        // SAFETY: setns with a namespace descriptor of ours, in a single-threaded process.
+        if unsafe { libc::setns(file.as_raw_fd(), flag) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The variables that name a spawner's slot: its folders, the folders they are in, and
+/// duipai's own cgroups to return to, each a `:`-separated list of paths.
+const SLOT_VARS: [&str; 3] = ["DUIPAI_SLOT", "DUIPAI_SLOT_BASES", "DUIPAI_SLOT_HOMES"];
+
+/// The environment entries that tell a spawner its slot (see [`SLOT_VARS`]).
+pub(super) fn slot_env(slot: &Slot) -> std::io::Result<Vec<CString>> {
+    let (dirs, bases, homes) = slot.paths();
+    [dirs, bases, homes]
+        .iter()
+        .zip(SLOT_VARS)
+        .map(|(paths, name)| {
+            let mut entry = format!("{name}=").into_bytes();
+            for (i, path) in paths.iter().enumerate() {
+                let bytes = path.as_os_str().as_bytes();
+                if bytes.contains(&b':') {
+                    return Err(std::io::Error::other("a cgroup path holds a `:`"));
+                }
+                if i > 0 {
+                    entry.push(b':');
+                }
+                entry.extend_from_slice(bytes);
+            }
+            CString::new(entry).map_err(std::io::Error::other)
+        })
+        .collect()
+}
+
+/// This spawner's slot, from its environment: its folders, their parents, and the cgroups
+/// to return to.
+fn slot_from_env() -> Option<[Vec<PathBuf>; 3]> {
+    let read = |name: &str| -> Option<Vec<PathBuf>> {
+        let value = std::env::var_os(name)?;
+        Some(
+            value
+                .as_bytes()
+                .split(|&b| b == b':')
+                .map(|p| PathBuf::from(std::ffi::OsStr::from_bytes(p)))
+                .collect(),
+        )
+    };
+    Some([
+        read(SLOT_VARS[0])?,
+        read(SLOT_VARS[1])?,
+        read(SLOT_VARS[2])?,
+    ])
+}
+
+/// The end of a spawner that lives in a slot: kills what is left there (the harness is gone,
+/// or gave up on this spawner), moves itself back to duipai's own cgroups, and removes the
+/// slot.
+fn leave_slot([dirs, bases, homes]: &[Vec<PathBuf>; 3]) {
+    // SAFETY: getpid has no preconditions.
+    let me = unsafe { libc::getpid() };
+    if let Some(dir) = dirs.first() {
+        cgroup::kill_all_in(dir, Some(me));
+    }
+    for home in homes {
+        let _ = std::fs::write(home.join("cgroup.procs"), "0");
+    }
+    let _ = cgroup::remove_slot_dirs(bases, dirs);
+}
 
 /// The signals a spawner ignores (an interrupt is for the harness, which stops its runs
 /// cleanly), and so puts back to their default action in every program it starts.
@@ -75,6 +174,18 @@ fn serve(socket: RawFd) -> ! {
         libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
     }
     shed_resident_set();
+    // The machine's root, kept before the spawner joins a keeper's mount namespace (where
+    // the cgroup file system is read-only): its slot is left through it.
+    // SAFETY: a NUL-terminated path; open returns a new descriptor or -1.
+    let host_root = unsafe {
+        libc::open(
+            c"/".as_ptr(),
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if join_namespaces().is_err() {
+        exit(1);
+    }
     // The CPUs this spawner may run on as it starts (the harness's): the programs get them
     // back, whichever CPU the harness pins the spawner to meanwhile.
     // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
@@ -89,10 +200,29 @@ fn serve(socket: RawFd) -> ! {
     if !send(socket, &hello) {
         exit(1);
     }
+    let slot = slot_from_env();
+    let end = || -> ! {
+        if let Some(slot) = &slot {
+            // Paths relative to the machine's root, from there, whichever mount namespace
+            // the spawner is in.
+            // SAFETY: fchdir to a descriptor of ours.
+            if host_root >= 0 && unsafe { libc::fchdir(host_root) } == 0 {
+                leave_slot(&slot.clone().map(|paths| {
+                    paths
+                        .iter()
+                        .map(|p| p.strip_prefix("/").unwrap_or(p).to_path_buf())
+                        .collect()
+                }));
+            } else {
+                leave_slot(slot);
+            }
+        }
+        exit(0)
+    };
     let mut buf = vec![0u8; wire::MAX_REQUEST];
     loop {
         let Some((len, fds, complete)) = receive(socket, &mut buf) else {
-            exit(0);
+            end();
         };
         let result = match (complete && fds.len() == 3)
             .then(|| wire::decode_request(&buf[..len]))
@@ -117,7 +247,7 @@ fn serve(socket: RawFd) -> ! {
             unsafe { libc::close(fd) };
         }
         if !send(socket, &wire::encode_reply(result, started)) {
-            exit(0);
+            end();
         }
     }
 }
@@ -148,6 +278,8 @@ fn start(
         signals: IGNORED.as_ptr(),
         signals_len: IGNORED.len(),
         affinity,
+        setup: request.setup,
+        cgroup_procs: [-1; clone::MAX_HIERARCHIES],
         failed: Stage::None,
         errno: 0,
     };

@@ -6,7 +6,7 @@
 
 use std::ffi::{CStr, c_int};
 
-use crate::run::clone::{Failed, Program, Rlimit, Stage};
+use crate::run::clone::{Failed, Program, Rlimit, Setup, Stage};
 
 /// "dspw": the first word of every message.
 pub(super) const MAGIC: u32 = 0x6473_7077;
@@ -21,7 +21,7 @@ pub(super) const WORDS_LEN: usize = 12;
 /// The reply is three words, then a 64-bit time.
 pub(super) const REPLY_LEN: usize = WORDS_LEN + 8;
 
-const HEADER_WORDS: usize = 6;
+const HEADER_WORDS: usize = 9;
 const RLIMIT_LEN: usize = 24;
 
 fn push_u32(buf: &mut Vec<u8>, value: u32) {
@@ -29,22 +29,32 @@ fn push_u32(buf: &mut Vec<u8>, value: u32) {
 }
 
 /// Writes the request to start `program` into `buf`: the header (magic, then the counts of
-/// rlimits, candidates, arguments, environment entries, and whether there is a working
-/// directory), the rlimits, then every string with its NUL. The working directory is the
-/// program's own, else `cwd` (else the spawner's).
+/// rlimits, candidates, arguments, environment entries, whether there is a working
+/// directory, the setup's flags, uid and gid), the rlimits, then every string with its NUL. The working directory is the
+/// program's own, else `cwd` (else the spawner's); `setup` replaces the program's.
 // rlim_t and the resource type differ in width between targets.
 #[allow(clippy::unnecessary_cast)]
-pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Vec<u8>) {
+pub(super) fn encode_request(
+    program: &Program,
+    cwd: Option<&CStr>,
+    setup: Setup,
+    buf: &mut Vec<u8>,
+) {
     let cwd = program.cwd.as_deref().or(cwd);
     buf.clear();
-    let mut env_count = 0u32;
-    program.for_each_env(|_| env_count += 1);
     push_u32(buf, MAGIC);
     push_u32(buf, program.rlimits.len() as u32);
     push_u32(buf, program.candidates.len() as u32);
     push_u32(buf, program.argv.len() as u32);
-    push_u32(buf, env_count);
+    push_u32(buf, program.env.len() as u32);
     push_u32(buf, u32::from(cwd.is_some()));
+    let flags = u32::from(setup.no_terminal)
+        | u32::from(setup.oom_first) << 1
+        | u32::from(setup.credentials.is_some()) << 2;
+    push_u32(buf, flags);
+    let (uid, gid) = setup.credentials.unwrap_or_default();
+    push_u32(buf, uid);
+    push_u32(buf, gid);
     for rlimit in program.rlimits {
         push_u32(buf, rlimit.resource as u32);
         push_u32(buf, u32::from(rlimit.required));
@@ -55,10 +65,14 @@ pub(super) fn encode_request(program: &Program, cwd: Option<&CStr>, buf: &mut Ve
     if let Some(cwd) = cwd {
         push(cwd);
     }
-    for c in program.candidates.iter().chain(&program.argv) {
+    for c in program
+        .candidates
+        .iter()
+        .chain(&program.argv)
+        .chain(&program.env)
+    {
         push(c);
     }
-    program.for_each_env(|var| push(var));
 }
 
 /// A request as the spawner reads it: pointers into the received bytes, each list
@@ -69,6 +83,7 @@ pub(super) struct Request {
     pub candidates: Vec<*const libc::c_char>,
     pub argv: Vec<*const libc::c_char>,
     pub envp: Vec<*const libc::c_char>,
+    pub setup: Setup,
 }
 
 fn word(bytes: &[u8], at: usize) -> Option<u32> {
@@ -85,7 +100,18 @@ pub(super) fn decode_request(bytes: &[u8]) -> Option<Request> {
     let header: Vec<u32> = (0..HEADER_WORDS)
         .map(|i| word(bytes, 4 * i))
         .collect::<Option<_>>()?;
-    let [magic, n_rlimits, n_candidates, n_argv, n_env, has_cwd] = header[..] else {
+    let [
+        magic,
+        n_rlimits,
+        n_candidates,
+        n_argv,
+        n_env,
+        has_cwd,
+        flags,
+        uid,
+        gid,
+    ] = header[..]
+    else {
         return None;
     };
     if magic != MAGIC {
@@ -122,12 +148,18 @@ pub(super) fn decode_request(bytes: &[u8]) -> Option<Request> {
     let candidates = take(n_candidates)?;
     let argv = take(n_argv)?;
     let envp = take(n_env)?;
+    let setup = Setup {
+        no_terminal: flags & 1 != 0,
+        oom_first: flags & 2 != 0,
+        credentials: (flags & 4 != 0).then_some((uid, gid)),
+    };
     Some(Request {
         rlimits,
         cwd,
         candidates,
         argv,
         envp,
+        setup,
     })
 }
 
@@ -213,12 +245,17 @@ mod tests {
         let program = Program {
             candidates: vec![c("/bin/a"), c("/usr/bin/a")],
             argv: vec![c("a"), c("x y")],
-            run_var: c("DUIPAI_WIRE_TEST=5"),
+            env: vec![c("PATH=/bin"), c("DUIPAI_WIRE_TEST=5")],
             cwd: Some(c("/tmp")),
             rlimits: &rlimits,
+            setup: Setup {
+                no_terminal: true,
+                oom_first: false,
+                credentials: Some((70001, 70002)),
+            },
         };
         let mut buf = Vec::new();
-        encode_request(&program, None, &mut buf);
+        encode_request(&program, None, program.setup, &mut buf);
         let request = decode_request(&buf).expect("decodes");
         assert_eq!(read(request.cwd), "/tmp");
         let names: Vec<String> = request.candidates[..2].iter().map(|&p| read(p)).collect();
@@ -235,6 +272,7 @@ mod tests {
         assert_eq!(request.rlimits.len(), 1);
         assert_eq!(request.rlimits[0].limit.rlim_cur, 1 << 20);
         assert!(request.rlimits[0].required);
+        assert_eq!(request.setup, program.setup);
         // Cut anywhere, it is refused rather than read past its end.
         for len in [0, 10, buf.len() - 1] {
             assert!(decode_request(&buf[..len]).is_none(), "{len}");

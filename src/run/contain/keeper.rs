@@ -1,0 +1,886 @@
+//! Namespaces for the program under test, made once per worker and held by a **keeper**: a
+//! small process (duipai's own executable again, [`HOOK`]) that is the first process of a
+//! new PID namespace, with its own mount (the [`View`]), IPC, UTS and network namespaces,
+//! and a user namespace when duipai is not root. The spawner of the worker's program slot
+//! joins them (`setns`, see `spawner::serve`), so that every program it starts is born in
+//! them, still duipai's child (it waits for it and gets its resource usage as before).
+//!
+//! In there, the program is process 2 or later: it cannot name duipai or any other process
+//! of the machine (`kill(getppid())` signals nobody), its `/proc` shows its namespace alone,
+//! it has no network, and the first process, the keeper, ignores its signals, shows a
+//! neutral command line, and (once the spawner has joined) may not be inspected. Whatever
+//! the program leaves when its run ends is reaped by the keeper, and killed on request
+//! ([`Keeper::clear`]); when the keeper ends (duipai ends, even by `SIGKILL`: its socket
+//! closes), the kernel kills everything in its namespace.
+//!
+//! The keeper is cloned by the harness with the namespace flags; until it `exec`s, the
+//! child runs a plan of system calls the harness prepared (no allocation: it shares the
+//! harness's memory until then), which builds the view: a private copy of the mounts, made
+//! read-only and without set-uid, a new `/proc`, fresh `tmpfs` on `/tmp`, `/dev/shm` and
+//! `/run`, empty folders over what the program must not see, and what it needs bound back.
+//! In a user namespace, duipai's uid and gid are mapped to themselves: the keeper and the
+//! programs keep the user's uid and so have no capability once they `exec`.
+
+use std::ffi::{CString, c_int, c_void};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::view::View;
+
+/// The environment variable that makes an executable a keeper; its value is the socket's
+/// descriptor number.
+const TRIGGER: &str = "DUIPAI_KEEPER";
+const SOCKET_FD: RawFd = 3;
+
+/// The descriptors the plan opens are moved to `SLOTS_AT + slot`.
+const SLOTS_AT: c_int = 100;
+
+/// What the keeper is asked: seal itself (once the spawner has joined), or kill everything
+/// else in the namespace.
+const SEAL: u8 = b's';
+const CLEAR: u8 = b'c';
+/// Empty `/tmp` and `/dev/shm` of what runs left there.
+const TIDY: u8 = b't';
+
+/// The folders of the namespace a run may leave files in, which the keeper empties (the
+/// entries it found there at its start stay: the scratch folder's and the program's mount
+/// points).
+const TIDIED: [&str; 2] = ["/tmp", "/dev/shm"];
+/// Its answer to a greeting or a request.
+const DONE: u8 = b'k';
+
+/// The namespaces of one worker's program slot, held by their keeper.
+#[derive(Debug)]
+pub(crate) struct Keeper {
+    pid: i32,
+    socket: OwnedFd,
+    /// [`TIDIED`] as the machine sees them (`/proc/PID/root/...`), and their size and
+    /// modification time when last emptied: a file created or removed there changes both.
+    watched: [CString; 2],
+    stamps: std::sync::Mutex<[Stamp; 2]>,
+    /// In a user namespace (duipai is not root).
+    pub userns: bool,
+    pub view: View,
+}
+
+/// One system call of the keeper's plan.
+#[derive(Clone, Copy)]
+#[repr(C)]
+enum Kind {
+    /// Write `b` to the file `a`.
+    Write,
+    Setsid,
+    /// Make every mount private (nothing propagates to or from the machine's).
+    Private,
+    /// Open `a` as a path descriptor, kept at `SLOTS_AT + n`.
+    OpenPath,
+    /// Make every mount read-only and without set-uid (`mount_setattr`, recursive).
+    ReadOnlyTree,
+    /// Mount a new `/proc`.
+    Proc,
+    /// Mount a `tmpfs` at `a` with the options `b`; `optional`: a missing `a` is skipped.
+    Tmpfs,
+    /// Make the folder `a` (one that exists is fine).
+    Mkdir,
+    /// Make the empty file `a` (one that exists is fine).
+    Touch,
+    /// Bind `a` (a path, or `/proc/self/fd/N`) onto `b`, recursively when `n` is 1.
+    Bind,
+    /// Remount the bind at `a` with `flags`.
+    Remount,
+    /// Remount the `tmpfs` at `a` read-only.
+    Seal,
+}
+
+#[derive(Clone, Copy)]
+#[repr(C)]
+struct Op {
+    kind: Kind,
+    a: *const libc::c_char,
+    b: *const libc::c_char,
+    n: c_int,
+    flags: libc::c_ulong,
+    optional: bool,
+}
+
+/// The keeper's plan, prepared by the harness: the operations (their strings owned by
+/// `strings`), then what to `exec`.
+struct Plan {
+    ops: Vec<Op>,
+    strings: Vec<CString>,
+}
+
+/// What the child needs, by pointers into the harness's memory (alive while it waits).
+#[repr(C)]
+struct ChildPlan {
+    ops: *const Op,
+    len: usize,
+    exe: c_int,
+    socket: c_int,
+    argv: *const *const libc::c_char,
+    envp: *const *const libc::c_char,
+    /// Written by the child when it fails: the operation (1-based; `len + 1` is the `exec`)
+    /// and `errno`.
+    failed: usize,
+    errno: c_int,
+}
+
+impl Plan {
+    fn new() -> Plan {
+        Plan {
+            ops: Vec::new(),
+            strings: Vec::new(),
+        }
+    }
+
+    fn text(&mut self, text: &[u8]) -> io::Result<*const libc::c_char> {
+        let c = CString::new(text).map_err(|_| io::Error::other("a path holds a NUL byte"))?;
+        // The CString's heap buffer does not move when the vector grows.
+        let ptr = c.as_ptr();
+        self.strings.push(c);
+        Ok(ptr)
+    }
+
+    fn path(&mut self, path: &Path) -> io::Result<*const libc::c_char> {
+        self.text(path.as_os_str().as_bytes())
+    }
+
+    fn op(&mut self, kind: Kind, a: *const libc::c_char, b: *const libc::c_char) -> &mut Op {
+        self.ops.push(Op {
+            kind,
+            a,
+            b,
+            n: 0,
+            flags: 0,
+            optional: false,
+        });
+        self.ops.last_mut().unwrap_or_else(|| unreachable!())
+    }
+
+    /// Makes every folder from the first missing one down to `path`.
+    fn mkdirs(&mut self, path: &Path) -> io::Result<()> {
+        let mut missing: Vec<&Path> = path
+            .ancestors()
+            .take_while(|a| !a.as_os_str().is_empty() && *a != Path::new("/"))
+            .collect();
+        missing.reverse();
+        for dir in missing {
+            let dir = self.path(dir)?;
+            self.op(Kind::Mkdir, dir, std::ptr::null());
+        }
+        Ok(())
+    }
+
+    /// Binds the descriptor of `slot` onto `target` (made first, as a folder or a file), then
+    /// remounts it with `flags` and the flags its source has that cannot be dropped.
+    fn bind(
+        &mut self,
+        slot: c_int,
+        target: &Path,
+        is_dir: bool,
+        flags: libc::c_ulong,
+    ) -> io::Result<()> {
+        if let Some(parent) = target.parent() {
+            self.mkdirs(parent)?;
+        }
+        let at = self.path(target)?;
+        self.op(
+            if is_dir { Kind::Mkdir } else { Kind::Touch },
+            at,
+            std::ptr::null(),
+        );
+        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot).as_bytes())?;
+        self.op(Kind::Bind, from, at).n = i32::from(is_dir);
+        let locked = locked_flags(target);
+        self.op(Kind::Remount, at, std::ptr::null()).flags = flags | locked;
+        Ok(())
+    }
+
+    /// The plan that builds `view` (and, in a user namespace, first maps duipai's uid and
+    /// gid to themselves).
+    fn of(view: &View, userns: bool) -> io::Result<Plan> {
+        let mut plan = Plan::new();
+        if userns {
+            // SAFETY: getuid and getgid have no preconditions.
+            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+            for (file, data) in [
+                ("/proc/self/setgroups", "deny".to_string()),
+                ("/proc/self/uid_map", format!("{uid} {uid} 1")),
+                ("/proc/self/gid_map", format!("{gid} {gid} 1")),
+            ] {
+                let (a, b) = (plan.text(file.as_bytes())?, plan.text(data.as_bytes())?);
+                plan.op(Kind::Write, a, b);
+            }
+        }
+        let none = std::ptr::null();
+        plan.op(Kind::Setsid, none, none);
+        plan.op(Kind::Private, none, none);
+        // Every source is opened before anything is mounted over it.
+        let sources: Vec<&Path> = view
+            .binds
+            .iter()
+            .map(|(p, _)| p.as_path())
+            .chain([view.scratch.as_path()])
+            .collect();
+        for (slot, source) in sources.iter().enumerate() {
+            let a = plan.path(source)?;
+            plan.op(Kind::OpenPath, a, none).n = slot as c_int;
+        }
+        plan.op(Kind::ReadOnlyTree, none, none);
+        plan.op(Kind::Proc, none, none);
+        for (dir, mode) in [("/tmp", "1777"), ("/dev/shm", "1777"), ("/run", "755")] {
+            let (a, b) = (
+                plan.text(dir.as_bytes())?,
+                plan.text(format!("mode={mode}").as_bytes())?,
+            );
+            plan.op(Kind::Tmpfs, a, b).optional = true;
+        }
+        for cover in &view.covers {
+            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
+            plan.op(Kind::Tmpfs, a, b).optional = true;
+        }
+        for hidden in &view.hidden {
+            let (a, b) = (plan.text(b"/dev/null")?, plan.path(hidden)?);
+            plan.op(Kind::Bind, a, b).optional = true;
+        }
+        let read_only = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+        for (slot, (source, is_dir)) in view.binds.iter().enumerate() {
+            plan.bind(slot as c_int, source, *is_dir, read_only)?;
+        }
+        let scratch_slot = view.binds.len() as c_int;
+        plan.bind(
+            scratch_slot,
+            &view.scratch,
+            true,
+            libc::MS_NOSUID | libc::MS_NODEV,
+        )?;
+        for cover in &view.recovers {
+            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
+            plan.op(Kind::Tmpfs, a, b).optional = true;
+        }
+        for cover in view.covers.iter().chain(&view.recovers) {
+            let a = plan.path(cover)?;
+            plan.op(Kind::Seal, a, none).optional = true;
+        }
+        Ok(plan)
+    }
+}
+
+/// The flags of the mount `path` is on that a remount in a user namespace must keep (the
+/// kernel locks them): `noexec`, `nodev`, `nosuid` and the access-time ones.
+fn locked_flags(path: &Path) -> libc::c_ulong {
+    let Ok(c) = CString::new(path.as_os_str().as_bytes()) else {
+        return 0;
+    };
+    // SAFETY: a zeroed statvfs is a valid out-parameter.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a valid out-pointer.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let mut flags = 0;
+    for (st_flag, ms_flag) in [
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ] {
+        if st.f_flag & st_flag != 0 {
+            flags |= ms_flag;
+        }
+    }
+    flags
+}
+
+/// `mount_setattr`'s argument.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const MOUNT_ATTR_NOSUID: u64 = 0x2;
+const AT_RECURSIVE: c_int = 0x8000;
+
+/// Runs one operation of the plan in the child.
+///
+/// # Safety
+/// The child's, with `op`'s strings alive (the harness waits).
+unsafe fn run_op(op: &Op) -> bool {
+    let none = std::ptr::null::<libc::c_char>();
+    // SAFETY: plain system calls on NUL-terminated strings of the plan.
+    let ok = unsafe {
+        match op.kind {
+            Kind::Write => {
+                let fd = libc::open(op.a, libc::O_WRONLY | libc::O_CLOEXEC);
+                let len = libc::strlen(op.b);
+                let ok = fd >= 0 && libc::write(fd, op.b.cast(), len) == len as isize;
+                if fd >= 0 {
+                    libc::close(fd);
+                }
+                ok
+            }
+            Kind::Setsid => libc::setsid() >= 0,
+            Kind::Private => {
+                libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    std::ptr::null(),
+                ) == 0
+            }
+            Kind::OpenPath => {
+                let fd = libc::open(op.a, libc::O_PATH | libc::O_CLOEXEC);
+                fd >= 0 && libc::dup3(fd, SLOTS_AT + op.n, libc::O_CLOEXEC) >= 0 && {
+                    libc::close(fd);
+                    true
+                }
+            }
+            Kind::ReadOnlyTree => {
+                let attr = MountAttr {
+                    attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+                    attr_clr: 0,
+                    propagation: 0,
+                    userns_fd: 0,
+                };
+                libc::syscall(
+                    libc::SYS_mount_setattr,
+                    libc::AT_FDCWD,
+                    c"/".as_ptr(),
+                    AT_RECURSIVE,
+                    &attr as *const MountAttr,
+                    std::mem::size_of::<MountAttr>(),
+                ) == 0
+            }
+            Kind::Proc => {
+                libc::mount(
+                    c"proc".as_ptr(),
+                    c"/proc".as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    std::ptr::null(),
+                ) == 0
+            }
+            Kind::Tmpfs => {
+                libc::mount(
+                    c"tmpfs".as_ptr(),
+                    op.a,
+                    c"tmpfs".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    op.b.cast(),
+                ) == 0
+            }
+            Kind::Mkdir => {
+                libc::mkdir(op.a, 0o755) == 0 || *libc::__errno_location() == libc::EEXIST
+            }
+            Kind::Touch => {
+                let mut st: libc::stat = std::mem::zeroed();
+                libc::stat(op.a, &mut st) == 0 || {
+                    let fd = libc::open(
+                        op.a,
+                        libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
+                        0o644,
+                    );
+                    fd >= 0 && libc::close(fd) == 0
+                }
+            }
+            Kind::Bind => {
+                let rec = if op.n == 1 { libc::MS_REC } else { 0 };
+                libc::mount(op.a, op.b, none, libc::MS_BIND | rec, std::ptr::null()) == 0
+            }
+            Kind::Remount => {
+                libc::mount(
+                    none,
+                    op.a,
+                    none,
+                    libc::MS_REMOUNT | libc::MS_BIND | op.flags,
+                    std::ptr::null(),
+                ) == 0
+            }
+            Kind::Seal => {
+                libc::mount(
+                    none,
+                    op.a,
+                    none,
+                    libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
+                    c"mode=755".as_ptr().cast(),
+                ) == 0
+            }
+        }
+    };
+    ok || (op.optional && unsafe { *libc::__errno_location() } == libc::ENOENT)
+}
+
+/// The keeper's child, from `clone` to `exec`: the plan, then the keeper's executable.
+extern "C" fn child(arg: *mut c_void) -> c_int {
+    // SAFETY: `arg` is the harness's `ChildPlan`, alive while the harness waits for this
+    // vfork-style child, whose pointers all point to the harness's live data.
+    unsafe {
+        let plan = &mut *arg.cast::<ChildPlan>();
+        for i in 0..plan.len {
+            if !run_op(&*plan.ops.add(i)) {
+                plan.errno = *libc::__errno_location();
+                plan.failed = i + 1;
+                libc::_exit(127);
+            }
+        }
+        if libc::dup2(plan.socket, SOCKET_FD) < 0 {
+            plan.errno = *libc::__errno_location();
+            plan.failed = plan.len + 1;
+            libc::_exit(127);
+        }
+        libc::syscall(
+            libc::SYS_execveat,
+            plan.exe,
+            c"".as_ptr(),
+            plan.argv,
+            plan.envp,
+            libc::AT_EMPTY_PATH,
+        );
+        plan.errno = *libc::__errno_location();
+        plan.failed = plan.len + 1;
+        libc::_exit(127)
+    }
+}
+
+impl Keeper {
+    /// Starts a keeper whose namespaces show the program `view`; `userns` when duipai is not
+    /// root. An error says which step failed.
+    pub fn start(view: View, userns: bool) -> io::Result<Keeper> {
+        // The linker keeps the constructor only if something refers to it.
+        std::hint::black_box(&HOOK);
+        let plan = Plan::of(&view, userns)?;
+        let (ours, theirs) = super::super::spawner::socket_pair()?;
+        let exe = open_self()?;
+        let argv = [c"duipai-keeper".as_ptr(), std::ptr::null()];
+        let trigger = CString::new(format!("{TRIGGER}={SOCKET_FD}")).map_err(io::Error::other)?;
+        let envp = [trigger.as_ptr(), std::ptr::null()];
+        let mut child_plan = ChildPlan {
+            ops: plan.ops.as_ptr(),
+            len: plan.ops.len(),
+            exe: exe.as_raw_fd(),
+            socket: theirs.as_raw_fd(),
+            argv: argv.as_ptr(),
+            envp: envp.as_ptr(),
+            failed: 0,
+            errno: 0,
+        };
+        let mut flags = libc::CLONE_NEWPID
+            | libc::CLONE_NEWNS
+            | libc::CLONE_NEWIPC
+            | libc::CLONE_NEWUTS
+            | libc::CLONE_NEWNET;
+        if userns {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        let pid = clone_child(&mut child_plan, flags)?;
+        drop(theirs);
+        if child_plan.failed != 0 {
+            let mut status = 0;
+            // SAFETY: our own child, which has exited; status to a local.
+            unsafe { libc::waitpid(pid, &mut status, 0) };
+            return Err(plan_error(&plan, &child_plan));
+        }
+        KEEPERS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        let watched = TIDIED.map(|dir| {
+            CString::new(format!("/proc/{pid}/root{dir}")).unwrap_or_else(|_| unreachable!())
+        });
+        let keeper = Keeper {
+            pid,
+            socket: ours,
+            watched,
+            stamps: std::sync::Mutex::new([Stamp::default(); 2]),
+            userns,
+            view,
+        };
+        keeper.expect_done()?;
+        *keeper.stamps.lock().unwrap_or_else(|e| e.into_inner()) = keeper.stamps_now();
+        Ok(keeper)
+    }
+
+    /// The keeper's pid (in the machine's PID namespace).
+    pub fn pid(&self) -> i32 {
+        self.pid
+    }
+
+    /// Once the spawner has joined: the keeper may no longer be inspected (its `/proc`
+    /// entries, `/proc/1/exe` among them, become the kernel's alone).
+    pub fn seal(&self) -> io::Result<()> {
+        self.ask(SEAL)
+    }
+
+    /// Kills everything in the namespace but the keeper, and reaps it: what a run left when
+    /// no cgroup says so.
+    pub fn clear(&self) -> io::Result<()> {
+        self.ask(CLEAR)
+    }
+
+    /// Empties `/tmp` and `/dev/shm` of the namespace if a run left something there (files
+    /// there are memory, charged to the slot, and would pile up run after run): two `stat`s
+    /// when nothing changed.
+    pub fn tidy(&self) -> io::Result<()> {
+        let mut stamps = self.stamps.lock().unwrap_or_else(|e| e.into_inner());
+        if self.stamps_now() == *stamps {
+            return Ok(());
+        }
+        self.ask(TIDY)?;
+        *stamps = self.stamps_now();
+        Ok(())
+    }
+
+    fn stamps_now(&self) -> [Stamp; 2] {
+        [Stamp::of(&self.watched[0]), Stamp::of(&self.watched[1])]
+    }
+
+    /// Whether something but the keeper is alive (or unreaped) in the namespace.
+    pub fn occupied(&self) -> bool {
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.pid))
+            .map_or(true, |c| !c.trim().is_empty())
+    }
+
+    fn ask(&self, request: u8) -> io::Result<()> {
+        // SAFETY: sends one byte from a local to our socket.
+        let sent = unsafe {
+            libc::send(
+                self.socket.as_raw_fd(),
+                (&raw const request).cast(),
+                1,
+                libc::MSG_NOSIGNAL,
+            )
+        };
+        if sent != 1 {
+            return Err(io::Error::last_os_error());
+        }
+        self.expect_done()
+    }
+
+    fn expect_done(&self) -> io::Result<()> {
+        let mut answer = [0u8; 1];
+        loop {
+            // SAFETY: receives into a local buffer of its length.
+            let n =
+                unsafe { libc::recv(self.socket.as_raw_fd(), answer.as_mut_ptr().cast(), 1, 0) };
+            if n == 1 && answer[0] == DONE {
+                return Ok(());
+            }
+            if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(io::Error::other(
+                "the keeper of the namespaces did not answer",
+            ));
+        }
+    }
+}
+
+/// A folder's size and modification time (zero if it cannot be read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Stamp(i64, i64, i64);
+
+impl Stamp {
+    fn of(path: &CString) -> Stamp {
+        // SAFETY: a zeroed stat is a valid out-parameter.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: a NUL-terminated path and a valid out-pointer.
+        if unsafe { libc::stat(path.as_ptr(), &mut st) } != 0 {
+            return Stamp::default();
+        }
+        Stamp(st.st_size, st.st_mtime, st.st_mtime_nsec)
+    }
+}
+
+/// The pids of every keeper alive: the cleanup of a run must not take one for a leftover.
+static KEEPERS: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
+
+/// Whether `pid` is one of this harness's keepers.
+pub(crate) fn is_keeper(pid: i32) -> bool {
+    KEEPERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&pid)
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        KEEPERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .retain(|&p| p != self.pid);
+        // SAFETY: the keeper is an unreaped child of the harness, so its pid is its own.
+        unsafe { libc::kill(self.pid, libc::SIGKILL) };
+        let mut status = 0;
+        // SAFETY: waits for our own child; status to a local.
+        while unsafe { libc::waitpid(self.pid, &mut status, 0) } < 0
+            && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+        {}
+    }
+}
+
+/// This executable, opened for `execveat`.
+fn open_self() -> io::Result<OwnedFd> {
+    // SAFETY: a NUL-terminated path; open returns a new descriptor or -1.
+    let fd = unsafe { libc::open(c"/proc/self/exe".as_ptr(), libc::O_PATH | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: just opened, owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Clones the keeper's child with `flags` (vfork-style: the harness's thread waits until the
+/// child has `exec`uted or failed).
+fn clone_child(plan: &mut ChildPlan, flags: c_int) -> io::Result<i32> {
+    const STACK: usize = 64 * 1024;
+    let mut stack = vec![0u8; STACK];
+    // SAFETY: the top of a buffer alive until `clone` returns (with CLONE_VFORK, after the
+    // child's `exec` or exit), 16-byte aligned below its end; all signals are blocked while
+    // the child runs on the harness's memory, as `clone::launch` does.
+    unsafe {
+        let top = stack.as_mut_ptr().add(STACK - 64);
+        let top = (top as usize & !15) as *mut c_void;
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let pid = libc::clone(
+            child,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
+            std::ptr::from_mut(plan).cast(),
+        );
+        let error = io::Error::last_os_error();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        if pid < 0 {
+            return Err(error);
+        }
+        // The child wrote these (if it failed) through the shared memory.
+        plan.failed = std::ptr::read_volatile(&raw const plan.failed);
+        plan.errno = std::ptr::read_volatile(&raw const plan.errno);
+        Ok(pid)
+    }
+}
+
+/// What failed in the keeper's child: the step and the error.
+fn plan_error(plan: &Plan, child: &ChildPlan) -> io::Error {
+    let os = io::Error::from_raw_os_error(child.errno);
+    let what = match plan.ops.get(child.failed - 1) {
+        None => "start the keeper".to_string(),
+        Some(op) => {
+            // SAFETY: the plan's strings are alive; a null one reads as nothing.
+            let a = unsafe { op_text(op.a) };
+            match op.kind {
+                Kind::Write => format!("write {a}"),
+                Kind::Setsid => "start a session".into(),
+                Kind::Private => "make the mounts private".into(),
+                Kind::OpenPath => format!("open {a}"),
+                Kind::ReadOnlyTree => "make the mounts read-only (mount_setattr)".into(),
+                Kind::Proc => "mount /proc".into(),
+                Kind::Tmpfs => format!("mount a tmpfs on {a}"),
+                Kind::Mkdir => format!("make {a}"),
+                Kind::Touch => format!("make {a}"),
+                Kind::Bind => format!("bind onto {}", unsafe { op_text(op.b) }),
+                Kind::Remount => format!("remount {a}"),
+                Kind::Seal => format!("remount {a} read-only"),
+            }
+        }
+    };
+    io::Error::new(os.kind(), format!("cannot {what}: {os}"))
+}
+
+/// The text of a plan string.
+///
+/// # Safety
+/// `text` is null or a live NUL-terminated string.
+unsafe fn op_text(text: *const libc::c_char) -> String {
+    if text.is_null() {
+        return String::new();
+    }
+    // SAFETY: the caller's promise.
+    unsafe { std::ffi::CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Whether namespaces can be had here: a throwaway keeper of an empty view is started and
+/// ended. `Err` says why not.
+pub(crate) fn probe(userns: bool) -> Result<(), String> {
+    let scratch = tempfile::Builder::new()
+        .prefix("duipai-probe-")
+        .tempdir()
+        .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
+    let view = View {
+        scratch: scratch.path().to_path_buf(),
+        ..View::default()
+    };
+    Keeper::start(view, userns)
+        .map(drop)
+        .map_err(|e| e.to_string())
+}
+
+/// Run by the C runtime before `main` in every executable that links this module: a keeper
+/// keeps its namespaces and never returns; any other process returns at once.
+#[used]
+#[unsafe(link_section = ".init_array")]
+static HOOK: extern "C" fn() = hook;
+
+extern "C" fn hook() {
+    // SAFETY: getenv with a NUL-terminated name, before any thread of this process exists.
+    let value = unsafe { libc::getenv(c"DUIPAI_KEEPER".as_ptr()) };
+    if value.is_null() {
+        return;
+    }
+    // SAFETY: getenv returned a NUL-terminated string.
+    if unsafe { std::ffi::CStr::from_ptr(value) }.to_bytes() != b"3" {
+        return;
+    }
+    keep(SOCKET_FD)
+}
+
+/// The keeper's life: greet, then reap whatever is handed to it, and answer requests, until
+/// the harness closes the socket (its end ends the namespace).
+fn keep(socket: RawFd) -> ! {
+    // SAFETY: plain system calls on this process's own signal dispositions and descriptors.
+    unsafe {
+        // A handler (rather than the default, ignore) so that a child's end interrupts
+        // the wait; blocked but during the wait.
+        let mut wake: libc::sigaction = std::mem::zeroed();
+        wake.sa_sigaction = wake_up as extern "C" fn(c_int) as libc::sighandler_t;
+        libc::sigaction(libc::SIGCHLD, &wake, std::ptr::null_mut());
+        let mut chld: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut chld);
+        libc::sigaddset(&mut chld, libc::SIGCHLD);
+        libc::sigprocmask(libc::SIG_BLOCK, &chld, std::ptr::null_mut());
+        libc::fcntl(socket, libc::F_SETFD, libc::FD_CLOEXEC);
+    }
+    let initial = TIDIED.map(entries);
+    reply(socket);
+    let mut unblocked: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: an empty set.
+    unsafe { libc::sigemptyset(&mut unblocked) };
+    loop {
+        reap_all(false);
+        let mut fds = [libc::pollfd {
+            fd: socket,
+            events: libc::POLLIN,
+            revents: 0,
+        }];
+        // SAFETY: a valid array of one pollfd, no timeout, the mask above.
+        let r = unsafe { libc::ppoll(fds.as_mut_ptr(), 1, std::ptr::null(), &unblocked) };
+        if r <= 0 {
+            continue;
+        }
+        let mut request = [0u8; 1];
+        // SAFETY: receives into a local buffer of its length.
+        let n = unsafe { libc::recv(socket, request.as_mut_ptr().cast(), 1, 0) };
+        match (n, request[0]) {
+            (1, SEAL) => {
+                // SAFETY: prctl on this process.
+                unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+                reply(socket);
+            }
+            (1, TIDY) => {
+                for (dir, keep) in TIDIED.iter().zip(&initial) {
+                    empty(Path::new(dir), keep);
+                }
+                reply(socket);
+            }
+            (1, CLEAR) => {
+                // SAFETY: kill(-1) signals every process of the namespace this process may
+                // signal, but itself.
+                unsafe { libc::kill(-1, libc::SIGKILL) };
+                reap_all(true);
+                reply(socket);
+            }
+            (n, _) if n <= 0 => {
+                if n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                // SAFETY: _exit ends the keeper; the kernel kills the rest of its namespace.
+                unsafe { libc::_exit(0) };
+            }
+            _ => {}
+        }
+    }
+}
+
+extern "C" fn wake_up(_: c_int) {}
+
+/// The names in `dir`.
+fn entries(dir: &str) -> Vec<std::ffi::OsString> {
+    std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| Some(e.ok()?.file_name())).collect())
+        .unwrap_or_default()
+}
+
+/// Removes everything in `dir` but `keep`; a folder a program closed to its owner is opened
+/// first.
+fn empty(dir: &Path, keep: &[std::ffi::OsString]) {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in list.flatten() {
+        if keep.contains(&entry.file_name()) {
+            continue;
+        }
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if !is_dir {
+            let _ = std::fs::remove_file(&path);
+            continue;
+        }
+        let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o700));
+        empty(&path, &[]);
+        let _ = std::fs::remove_dir(&path);
+    }
+}
+
+/// Reaps every child that has ended (`all`: waits for every child to end).
+fn reap_all(all: bool) {
+    let flags = if all { 0 } else { libc::WNOHANG };
+    loop {
+        let mut status = 0;
+        // SAFETY: waits for any child of the keeper; status to a local.
+        let r = unsafe { libc::waitpid(-1, &mut status, flags) };
+        if r > 0 {
+            continue;
+        }
+        if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+            continue;
+        }
+        return;
+    }
+}
+
+fn reply(socket: RawFd) {
+    // SAFETY: sends one byte from a static.
+    unsafe { libc::send(socket, [DONE].as_ptr().cast(), 1, libc::MSG_NOSIGNAL) };
+}
+
+/// The keeper's namespaces, as the spawner joins them: `/proc/PID/ns/NAME` for each, the
+/// user namespace first when there is one.
+pub(crate) fn namespace_files(pid: i32, userns: bool) -> Vec<(PathBuf, c_int)> {
+    let mut names = Vec::new();
+    if userns {
+        names.push(("user", libc::CLONE_NEWUSER));
+    }
+    names.extend([
+        ("pid", libc::CLONE_NEWPID),
+        ("mnt", libc::CLONE_NEWNS),
+        ("ipc", libc::CLONE_NEWIPC),
+        ("uts", libc::CLONE_NEWUTS),
+        ("net", libc::CLONE_NEWNET),
+    ]);
+    names
+        .into_iter()
+        .map(|(name, flag)| (PathBuf::from(format!("/proc/{pid}/ns/{name}")), flag))
+        .collect()
+}

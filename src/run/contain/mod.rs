@@ -1,0 +1,210 @@
+//! Containment: what keeps a program under test in its place, chosen once per process
+//! ([`arm`], with a [`Policy`]) before the first run, from what the kernel allows.
+//!
+//! Every mechanism is set up once per worker and reused by its runs, so that containment
+//! costs a run almost nothing (creating anything per run would cost a few hundred
+//! microseconds, as much as a small case's whole start):
+//! - a **cgroup** per spawner (one per worker and role, `cgroup`): the kernel refuses a fork
+//!   past the process limit, charges every page (memfd, pipe buffers, tmpfs, shared pages
+//!   once) to the memory limit and counts the CPU time of every process, reaped or not;
+//! - **namespaces** for the program under test (`keeper`): its own PID namespace (it
+//!   cannot signal duipai or read its command line), a read-only view of the file system in
+//!   which the test folder, the pack, the saved failures and the current folder are empty,
+//!   its own `/tmp` and `/dev/shm`, no network;
+//! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
+//!   one of duipai's;
+//! - always: **no controlling terminal** (given up, not a new session: see `clone`), a
+//!   **scratch folder** as its working folder and `HOME`, and an **environment** of a few
+//!   allowed variables (`env`).
+//!
+//! Helpers (the setter's generator, reference, validator, checker and interactor) get their
+//! own cgroup and no terminal, but run as duipai's user, in its folder, with its environment.
+//!
+//! Where a mechanism is not available the runs go on without it, and [`arm`] returns one
+//! [`Missing`] per protection lost, with how to get it; with [`Mode::Strict`] (`--sandbox`)
+//! the caller refuses to run instead. The library's default is [`Mode::Off`]: the runner as
+//! it was, for embedders that did not ask for containment.
+
+pub(crate) mod cgroup;
+mod env;
+pub(crate) mod keeper;
+pub(crate) mod view;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub use env::check_entry;
+pub(crate) use env::environment;
+
+/// Whose run it is: the program under test, or a helper of the setter's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    Program,
+    Helper,
+}
+
+/// How much containment a process asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// None: programs run as duipai's children in its folder, with its environment.
+    #[default]
+    Off,
+    /// Every protection the kernel allows; a missing one is reported, and the runs go on.
+    Auto,
+    /// Every protection, or no run at all (the caller's choice: [`arm`] reports).
+    Strict,
+}
+
+/// What a process asks of containment.
+#[derive(Clone, Debug, Default)]
+pub struct Policy {
+    pub mode: Mode,
+    /// Variables a program gets besides the allowlist: `NAME` (duipai's value) or
+    /// `NAME=VALUE`.
+    pub env: Vec<OsString>,
+    /// Folders the program under test must not see (the test folder, the saved failures,
+    /// a pack), besides the current folder, which it never sees.
+    pub protect: Vec<PathBuf>,
+}
+
+static POLICY: OnceLock<Policy> = OnceLock::new();
+
+/// The policy in force: the one [`arm`] set, else [`Mode::Off`].
+pub(crate) fn policy() -> &'static Policy {
+    POLICY.get_or_init(Policy::default)
+}
+
+/// Whether runs are contained at all.
+pub(crate) fn contained() -> bool {
+    policy().mode != Mode::Off
+}
+
+/// A protection that cannot be had here: what it is, why it is missing, what a program can
+/// do without it, and how to get it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Missing {
+    pub protection: &'static str,
+    pub why: String,
+    pub risk: &'static str,
+    pub how: String,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no {} ({}): {}; {}",
+            self.protection, self.why, self.risk, self.how
+        )
+    }
+}
+
+/// Sets the policy of this process, before its first run, and finds out what the kernel
+/// allows: the protections missing here (none with [`Mode::Off`]). A second call keeps the
+/// first policy (a command run again by `--watch` asks again) and reports the same.
+pub fn arm(policy: Policy) -> Vec<Missing> {
+    let _ = POLICY.set(policy);
+    if !contained() {
+        return Vec::new();
+    }
+    let mut missing = Vec::new();
+    if let Err(why) = namespaces_here() {
+        missing.push(Missing {
+            protection: "namespaces for the program",
+            why: why.clone(),
+            risk: "it can signal duipai, read its command line, see the current folder and \
+                   the tests, and use the network",
+            how: namespace_hint(),
+        });
+    }
+    if let Err(why) = cgroups() {
+        missing.push(Missing {
+            protection: "cgroup for the runs",
+            why: why.clone(),
+            risk: "a fork bomb, memory in pipes, memfds or /dev/shm, and CPU time in \
+                   short-lived children can escape the limits",
+            how: cgroup_hint(),
+        });
+    }
+    missing
+}
+
+/// The cgroups of this process's runs, found once: `Err` says why there are none.
+pub(crate) fn cgroups() -> Result<&'static cgroup::Tree, &'static String> {
+    static TREE: OnceLock<Result<cgroup::Tree, String>> = OnceLock::new();
+    TREE.get_or_init(cgroup::Tree::find).as_ref()
+}
+
+/// The cgroups of the runs of a contained process, if it has them.
+pub(crate) fn tree() -> Option<&'static cgroup::Tree> {
+    if contained() { cgroups().ok() } else { None }
+}
+
+/// Whether this process is root (runs programs as box uids, needs no user namespace).
+pub(crate) fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether namespaces can be had for the program (in a user namespace unless root), found
+/// once by starting a throwaway keeper: `Err` says why not.
+fn namespaces_here() -> Result<(), &'static String> {
+    static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
+    PROBED
+        .get_or_init(|| keeper::probe(!is_root()))
+        .as_ref()
+        .map(|_| ())
+}
+
+/// Whether the program under test runs in namespaces (a keeper's), and then whether in a
+/// user namespace.
+pub(crate) fn namespaces() -> Option<bool> {
+    (contained() && namespaces_here().is_ok()).then(|| !is_root())
+}
+
+/// How to get namespaces: as root, a kernel that allows them; as another user, unprivileged
+/// user namespaces.
+fn namespace_hint() -> String {
+    if is_root() {
+        "run duipai where namespaces may be made (a container needs CAP_SYS_ADMIN, e.g. \
+         docker run --privileged)"
+            .to_string()
+    } else {
+        "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or \
+         kernel.apparmor_restrict_unprivileged_userns=0), or run duipai as root"
+            .to_string()
+    }
+}
+
+/// A box uid and gid for a new program slot, when duipai is root and the program runs in
+/// namespaces (outside them a box uid could not even reach the program's files): one per
+/// slot, from a range no user account uses (2^31 and up), told apart between duipai
+/// processes by their pid.
+pub(crate) fn box_ids() -> Option<(u32, u32)> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    if !is_root() || namespaces().is_none() {
+        return None;
+    }
+    let n = NEXT.fetch_add(1, Ordering::Relaxed) % BOXES_PER_PROCESS;
+    let id = BOX_BASE + (std::process::id() % (1 << 22)) * BOXES_PER_PROCESS + n;
+    Some((id, id))
+}
+
+/// The first box uid, and how many each duipai process has.
+pub const BOX_BASE: u32 = 1 << 31;
+pub const BOXES_PER_PROCESS: u32 = 64;
+
+/// How to get cgroups: as root, a hierarchy with the memory and pids controllers; as
+/// another user, a delegated systemd scope.
+fn cgroup_hint() -> String {
+    if is_root() {
+        "mount the cgroup v2 hierarchy with the memory and pids controllers (or cgroup v1's \
+         memory, pids and cpuacct)"
+            .to_string()
+    } else {
+        "run duipai in a delegated cgroup: systemd-run --user --scope -p Delegate=yes duipai …"
+            .to_string()
+    }
+}

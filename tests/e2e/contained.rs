@@ -1,0 +1,411 @@
+//! Contained runs against hostile programs, end to end: the real `duipai test`, in its
+//! default mode (every protection the machine allows), judging one case of the problem `sum`
+//! ("A B", answer A + B) with programs that attack the harness, its files or the limits
+//! (`tests/support/contained/hostile.c`, one attack per mode). Each prints the right answer
+//! when its attack fails, and something else when it works, so the verdict tells.
+//!
+//! Each attack is stopped by a protection the machine may not offer: a cgroup for the runs
+//! (the process, memory and CPU accounting) or namespaces for the program (its own PID
+//! namespace, mount view, network). Where one is missing, the test does not run the attack
+//! (a fork bomb without a cgroup would take the machine) and asserts instead what duipai
+//! promises there: the line naming the missing protection, and `--sandbox` refusing to run
+//! (exit 2). So every test asserts something true either way; on a CI machine as root, with
+//! cgroups and namespaces, the attacks run.
+//!
+//! Each test copies the compiled fixture into its own folder, so that, once duipai is done,
+//! no process running that copy may remain (the test scans `/proc`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use crate::util::{Duipai, Ran, assert_contains, case_objects, require, write_sh};
+
+/// The protections the tests depend on, as duipai's missing-protection lines name them.
+const CGROUP: &str = "cgroup for the runs";
+const NAMESPACES: &str = "namespaces for the program";
+
+/// Small limits, so that every hostile run ends within about a second.
+const LIMITS: [&str; 8] = [
+    "--time-limit",
+    "500",
+    "--wall-limit",
+    "2000",
+    "--memory-limit",
+    "64",
+    "--process-limit",
+    "16",
+];
+
+/// A bound that catches a hang (a stopped duipai), not a measurement.
+const BOUND: Duration = Duration::from_secs(60);
+
+/// The fixture, compiled once per test run.
+fn compiled() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        require(&["cc"]);
+        let source =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/contained/hostile.c");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("contained-hostile-{}", std::process::id()));
+        let status = Command::new("cc")
+            .args(["-O2", "-o"])
+            .arg(&out)
+            .arg(&source)
+            .status()
+            .expect("cc runs");
+        assert!(status.success(), "cannot compile {}", source.display());
+        out
+    })
+}
+
+/// A test's folder: `pack/a.in` ("2 3") with `pack/a.ans` ("5"), and its own copy of the
+/// fixture, `bin/hostile`.
+struct Folder {
+    dir: tempfile::TempDir,
+}
+
+impl Folder {
+    fn new() -> Folder {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let pack = dir.path().join("pack");
+        fs::create_dir(&pack).unwrap();
+        fs::write(pack.join("a.in"), "2 3\n").unwrap();
+        fs::write(pack.join("a.ans"), "5\n").unwrap();
+        let bin = dir.path().join("bin");
+        fs::create_dir(&bin).unwrap();
+        fs::copy(compiled(), bin.join("hostile")).unwrap();
+        Folder { dir }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn pack(&self) -> PathBuf {
+        self.path().join("pack")
+    }
+
+    fn program(&self) -> PathBuf {
+        self.path().join("bin/hostile")
+    }
+
+    /// `duipai test sum pack --json` with the small limits, `extra` flags, the fixture in
+    /// `mode` (with `args`), and `env` for duipai (which passes none of it to the program
+    /// but what an `--env` flag names).
+    fn judge(&self, mode: &str, args: &[&str], extra: &[&str], env: &[(&str, &str)]) -> Judged {
+        let mut duipai = Duipai::in_dir(self.path())
+            .args(["test", "sum", "pack", "--json"])
+            .args(extra);
+        // The small limits, but those `extra` sets.
+        for limit in LIMITS.chunks(2) {
+            if !extra.contains(&limit[0]) {
+                duipai = duipai.args(limit);
+            }
+        }
+        for (key, value) in env {
+            duipai = duipai.env(key, value);
+        }
+        let mut program = vec![self.program().into_os_string(), mode.into()];
+        program.extend(args.iter().map(Into::into));
+        let (ran, took) = duipai.program(program).start().finish_within(BOUND);
+        let left = self.running();
+        assert!(
+            left.is_empty(),
+            "processes of the fixture outlived duipai: {left:?}\nstderr:\n{}",
+            ran.stderr()
+        );
+        Judged { ran, took }
+    }
+
+    /// The processes running this test's copy of the fixture, killed (so that a failing
+    /// test leaks nothing either) and listed. duipai reaps what it kills, but the kernel
+    /// may take a moment to remove a process, so they get half a second.
+    fn running(&self) -> Vec<i32> {
+        let program = self.program();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            let alive: Vec<i32> = fs::read_dir("/proc")
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+                .filter(|pid: &i32| {
+                    fs::read_link(format!("/proc/{pid}/exe")).is_ok_and(|exe| exe == program)
+                })
+                .collect();
+            if alive.is_empty() || Instant::now() >= deadline {
+                for &pid in &alive {
+                    // SAFETY: kill has no memory effects; the process runs this test's file.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+                return alive;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// A finished `duipai test` run and how long it took.
+struct Judged {
+    ran: Ran,
+    took: Duration,
+}
+
+impl Judged {
+    /// The one case's object of the summary.
+    fn case(&self) -> serde_json::Value {
+        let cases = case_objects(&self.ran.json());
+        assert_eq!(cases.len(), 1, "{}", self.ran.stdout());
+        cases[0].clone()
+    }
+
+    #[track_caller]
+    fn verdict(&self, expected: &str) -> serde_json::Value {
+        let case = self.case();
+        assert_eq!(
+            case["verdict"],
+            expected,
+            "{case}\nstderr:\n{}",
+            self.ran.stderr()
+        );
+        case
+    }
+}
+
+/// The missing-protection lines duipai prints here (none where every protection can be
+/// had), found once by judging the right program.
+fn missing_here() -> &'static [String] {
+    static MISSING: OnceLock<Vec<String>> = OnceLock::new();
+    MISSING.get_or_init(|| {
+        let folder = Folder::new();
+        let judged = folder.judge("right", &[], &[], &[]);
+        judged.verdict("AC");
+        judged
+            .ran
+            .stderr()
+            .lines()
+            .filter(|l| l.starts_with("duipai: no "))
+            .map(str::to_owned)
+            .collect()
+    })
+}
+
+/// Whether `protection` can be had here. When it cannot, asserts what duipai promises
+/// instead: its line says so, and `--sandbox` refuses to run (exit 2) naming it.
+fn available(protection: &str) -> bool {
+    let Some(line) = missing_here().iter().find(|l| l.contains(protection)) else {
+        return true;
+    };
+    eprintln!("not available here, so the attack is not run: {line}");
+    let folder = Folder::new();
+    let judged = folder.judge("right", &[], &["--sandbox"], &[]);
+    let ran = judged.ran.code(2);
+    assert_contains(&ran.stderr(), "--sandbox");
+    assert_contains(&ran.stderr(), protection);
+    false
+}
+
+#[test]
+fn a_fork_bomb_is_stopped_within_seconds_with_the_process_verdict() {
+    if !available(CGROUP) {
+        return;
+    }
+    let folder = Folder::new();
+    let judged = folder.judge("forkbomb", &[], &[], &[]);
+    let case = judged.verdict("RE");
+    assert_contains(case["detail"].as_str().unwrap(), "processes");
+    assert!(
+        case["wall_ms"].as_u64().unwrap() < 5000,
+        "stopped after {case}"
+    );
+    assert!(judged.took < Duration::from_secs(20), "{:?}", judged.took);
+}
+
+#[test]
+fn the_program_cannot_find_or_stop_duipai() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    // The folder's path is on duipai's command line (its program's path).
+    let marker = folder.path().to_str().unwrap().to_owned();
+    for mode in ["cmdline", "signals"] {
+        let judged = folder.judge(mode, &[], &["--env", &format!("MARKER={marker}")], &[]);
+        judged.verdict("AC");
+        judged.ran.success();
+    }
+}
+
+#[test]
+fn cpu_time_of_children_the_kernel_reaps_is_counted() {
+    if !available(CGROUP) {
+        return;
+    }
+    let folder = Folder::new();
+    let judged = folder.judge("reaped", &[], &[], &[]);
+    let case = judged.verdict("TLE");
+    assert!(case["cpu_ms"].as_u64().unwrap() >= 500, "{case}");
+}
+
+#[test]
+fn memory_in_memfds_pipes_and_shared_memory_is_counted() {
+    if !available(CGROUP) {
+        return;
+    }
+    let folder = Folder::new();
+    // The memfd and /dev/shm files are files: the output limit must not stop them first.
+    for mode in ["memfd", "shm", "pipes"] {
+        let judged = folder.judge(mode, &["128"], &["--output-limit", "512"], &[]);
+        let case = judged.verdict("MLE");
+        assert!(
+            case["memory_kib"].as_u64().unwrap() >= 64 << 10,
+            "{mode}: {case}"
+        );
+    }
+}
+
+#[test]
+fn memory_shared_by_forked_children_is_counted_once() {
+    if !available(CGROUP) {
+        return;
+    }
+    let folder = Folder::new();
+    // 48 MiB, shared by 4 processes: 192 MiB if counted per process.
+    let judged = folder.judge("shared", &["48"], &["--memory-limit", "128"], &[]);
+    let case = judged.verdict("AC");
+    let kib = case["memory_kib"].as_u64().unwrap();
+    assert!((48 << 10..80 << 10).contains(&kib), "{case}");
+}
+
+#[test]
+fn the_answers_cannot_be_read() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    let pack = folder.pack().to_str().unwrap().to_owned();
+    let judged = folder.judge("cheat", &[], &["--env", &format!("PACK={pack}")], &[]);
+    judged.verdict("WA");
+}
+
+#[test]
+fn the_pack_cannot_be_written() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    let pack = folder.pack().to_str().unwrap().to_owned();
+    let judged = folder.judge("vandal", &[], &["--env", &format!("PACK={pack}")], &[]);
+    judged.verdict("AC");
+    assert_eq!(
+        fs::read_to_string(folder.pack().join("a.ans")).unwrap(),
+        "5\n"
+    );
+    assert!(!folder.pack().join("planted.in").exists());
+}
+
+#[test]
+fn the_network_is_out_of_reach() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port().to_string();
+    let folder = Folder::new();
+    let judged = folder.judge("network", &[], &["--env", &format!("PORT={port}")], &[]);
+    judged.verdict("AC");
+}
+
+#[test]
+fn tmp_and_dev_shm_are_the_programs_own() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    // A second case, judged after the first by the same worker: it must not find what the
+    // first left.
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
+    // A file in the machine's /tmp the program must not see, and names for what it leaves.
+    let host = tempfile::NamedTempFile::new().unwrap();
+    let left = format!("duipai-left-{}", std::process::id());
+    let env = [
+        format!("HOST_FILE={}", host.path().display()),
+        format!("LEFT={left}"),
+    ];
+    let judged = folder.judge(
+        "temporaries",
+        &[],
+        &["-j", "1", "--env", &env[0], "--env", &env[1]],
+        &[],
+    );
+    let cases = case_objects(&judged.ran.json());
+    assert_eq!(cases.len(), 2);
+    for case in cases {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
+    for dir in ["/tmp", "/dev/shm"] {
+        let path = Path::new(dir).join(&left);
+        let leaked = path.exists();
+        let _ = fs::remove_file(&path);
+        assert!(!leaked, "{} was left on the machine", path.display());
+    }
+}
+
+#[test]
+fn the_terminal_is_out_of_reach() {
+    // A new session, always: no protection to miss.
+    let folder = Folder::new();
+    folder.judge("tty", &[], &[], &[]).verdict("AC");
+}
+
+#[test]
+fn duipais_environment_is_not_the_programs() {
+    // The allowlist, always.
+    let folder = Folder::new();
+    let secret = [("DUIPAI_TEST_SECRET", "hunter2")];
+    folder.judge("environment", &[], &[], &secret).verdict("AC");
+    // Passed on when asked for.
+    folder
+        .judge(
+            "environment",
+            &[],
+            &["--env", "DUIPAI_TEST_SECRET"],
+            &secret,
+        )
+        .verdict("WA");
+}
+
+#[test]
+fn stress_contains_the_program_and_not_its_helpers() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    let d = folder.path();
+    // The helpers read the folder, as a setter's do; the program cannot see it.
+    fs::write(d.join("seed-base"), "1").unwrap();
+    write_sh(d, "gen.sh", "echo \"$(cat seed-base) $1\"");
+    write_sh(d, "ref.sh", "awk '{ print $1 + $2 }'");
+    let marker = d.to_str().unwrap().to_owned();
+    let pack = folder.pack().to_str().unwrap().to_owned();
+    for mode in ["signals", "vandal"] {
+        let (ran, _) = Duipai::in_dir(d)
+            .args(["stress", "sum", "--iterations", "30", "--json"])
+            .args(["--generator", "./gen.sh", "--reference", "./ref.sh"])
+            .args(["--env", &format!("MARKER={marker}")])
+            .args(["--env", &format!("PACK={pack}")])
+            .program([folder.program().into_os_string(), mode.into()])
+            .start()
+            .finish_within(BOUND);
+        let ran = ran.success();
+        assert_eq!(ran.json()["cases"], 30, "{mode}: {}", ran.stdout());
+        assert!(folder.running().is_empty());
+    }
+    assert_eq!(
+        fs::read_to_string(folder.pack().join("a.ans")).unwrap(),
+        "5\n"
+    );
+}
