@@ -24,8 +24,9 @@ use exit::Status;
 /// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
     let status = main_status();
-    // Its spawners and their keepers end with it, reaped, rather than outlive it.
-    crate::run::retire_spawners();
+    // Its spawners and their keepers end with it, reaped, rather than outlive it; its
+    // scratch directories are removed.
+    crate::run::retire();
     status
 }
 

@@ -61,7 +61,12 @@ pub use interact::{IDLENESS, Interaction, run_interactive};
 pub use limits::{Limit, Limits};
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
-pub use spawner::retire_all as retire_spawners;
+/// Ends what duipai keeps between runs, once it is done: its spawners and their namespaces,
+/// and its scratch directories.
+pub fn retire() {
+    spawner::retire_all();
+    scratch::remove_all();
+}
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 pub use transcript::{Direction, Transcript};
 

@@ -1,12 +1,17 @@
-//! The scratch directory of file I/O runs: one per thread (each worker of `test` and `stress`
-//! has its own), made on its first file I/O run, emptied after every run and removed when the
-//! thread ends. Runs on stdin and stdout need none: they run in the caller's directory.
+//! The scratch directories programs run in: one per thread at a time (each worker of `test`
+//! and `stress` has its own), made on its first run, emptied after every run, handed to the
+//! next worker when its thread ends, and removed when duipai is done ([`remove_all`]).
+//!
+//! A directory outlives its thread because a contained program's namespaces are made for
+//! its directory: the workers of each minimization batch are new threads, and a directory
+//! of their own each time meant new namespaces for every batch, hundreds of them left idle.
 
 use std::cell::RefCell;
 use std::fs;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// A directory this thread owns; removed with everything in it when dropped.
 struct Owned {
@@ -22,10 +27,52 @@ impl Drop for Owned {
     }
 }
 
+/// A thread's directory between its runs; when the thread ends, a spare for the next one.
+struct Kept(Option<Owned>);
+
+impl Drop for Kept {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.take() {
+            SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(dir);
+            // The spares go when the process exits, whoever embeds the runner (glibc runs the
+            // main thread's destructors before the exit handlers).
+            static AT_EXIT: std::sync::Once = std::sync::Once::new();
+            // SAFETY: registers a function of no arguments that does not unwind.
+            AT_EXIT.call_once(|| unsafe {
+                libc::atexit(remove_spares_at_exit);
+            });
+        }
+    }
+}
+
+extern "C" fn remove_spares_at_exit() {
+    // Never waits: a thread still running at exit may hold the lock.
+    if let Ok(mut spare) = SPARE.try_lock() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            drop(std::mem::take(&mut *spare));
+        }));
+    }
+}
+
 thread_local! {
     /// This thread's scratch directory between runs. Thread-local destructors run when a
-    /// worker thread ends and, with glibc, when the process exits normally.
-    static IDLE: RefCell<Option<Owned>> = const { RefCell::new(None) };
+    /// worker thread ends.
+    static IDLE: RefCell<Kept> = const { RefCell::new(Kept(None)) };
+}
+
+/// The directories of threads that ended, for the threads to come.
+static SPARE: Mutex<Vec<Owned>> = Mutex::new(Vec::new());
+
+/// Removes this thread's directory and the spare ones: for a harness that is done (no
+/// worker thread is running).
+pub fn remove_all() {
+    let own = IDLE
+        .try_with(|slot| slot.borrow_mut().0.take())
+        .ok()
+        .flatten();
+    let spare = std::mem::take(&mut *SPARE.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(own);
+    drop(spare);
 }
 
 /// The scratch directory, taken for one run. Dropping it empties it and gives it back to the
@@ -38,7 +85,9 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// This thread's scratch directory, empty.
     pub(crate) fn acquire() -> io::Result<Scratch> {
-        let idle = IDLE.with(|slot| slot.borrow_mut().take());
+        let idle = IDLE
+            .with(|slot| slot.borrow_mut().0.take())
+            .or_else(|| SPARE.lock().unwrap_or_else(|e| e.into_inner()).pop());
         let dir = match idle {
             // A program may have removed it, or another process; then start over.
             Some(dir) if dir.path.is_dir() => dir,
@@ -115,7 +164,8 @@ impl Drop for Scratch {
             self.empty();
         }
         if let Some(dir) = self.dir.take() {
-            IDLE.with(|slot| *slot.borrow_mut() = Some(dir));
+            // In a thread that is ending (its slot gone already) the directory is removed.
+            let _ = IDLE.try_with(|slot| slot.borrow_mut().0 = Some(dir));
         }
     }
 }
@@ -155,12 +205,24 @@ mod tests {
         let scratch = Scratch::acquire().expect("scratch again");
         assert_eq!(scratch.path(), first, "the directory is reused");
         assert_eq!(fs::read_dir(&first).unwrap().count(), 0, "and empty");
-        drop(scratch);
+        // Another thread at the same time has its own.
         let other = std::thread::spawn(|| Scratch::acquire().unwrap().path().to_path_buf())
             .join()
             .unwrap();
         assert_ne!(other, first, "another thread has its own");
-        assert!(!other.exists(), "removed when its thread ended");
+        assert!(other.is_dir(), "kept when its thread ended");
+        drop(scratch);
+    }
+
+    /// A thread that ends leaves its directory to the threads to come (the namespaces of a
+    /// contained program are made for its directory), where nothing else of this process
+    /// takes it: a thread's own comes first.
+    #[test]
+    fn an_ended_threads_directory_is_a_spare() {
+        let ended = std::thread::spawn(|| Scratch::acquire().unwrap().path().to_path_buf())
+            .join()
+            .unwrap();
+        assert!(ended.is_dir(), "removed when its thread ended");
     }
 
     #[test]

@@ -105,17 +105,36 @@ fn watch_runs_again_after_an_edit() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut wait_for = |needle: &str| {
-        let start = Instant::now();
-        for line in lines.by_ref() {
-            let line = line.unwrap();
-            if line.contains(needle) {
-                return;
+    // Read on a thread of its own, so that a watch that prints nothing more fails the test
+    // after 30 s rather than hangs it.
+    let stdout = child.stdout.take().unwrap();
+    let pid = child.id() as i32;
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
             }
-            assert!(start.elapsed() < Duration::from_secs(30), "no {needle:?}");
         }
-        panic!("output ended before {needle:?}");
+    });
+    let mut seen = Vec::new();
+    let mut wait_for = |needle: &str| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.contains(needle) => return,
+                Ok(line) => seen.push(line),
+                Err(_) => {
+                    // SAFETY: kill has no memory effects; the watch is this test's child.
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                    panic!(
+                        "no {needle:?} within 30 s; the watch printed:\n{}",
+                        seen.join("\n")
+                    );
+                }
+            }
+        }
     };
     wait_for("1 case: 1 WA");
     // Let the watcher take its first look before the edit.

@@ -36,6 +36,10 @@ pub(crate) struct View {
     pub scratch: PathBuf,
     /// The program's executable as it is to be started there: its resolved path.
     pub program: PathBuf,
+    /// What each of `binds` is now (device and inode): a file replaced since (a program
+    /// rebuilt under `--watch`, written and renamed as editors and compilers do) makes
+    /// another view, for a bind made before still shows the file it replaced.
+    pub identities: Vec<(u64, u64)>,
 }
 
 /// Folders never emptied, whatever duipai is asked to protect: the system's (hiding them
@@ -67,11 +71,19 @@ impl View {
         let mut key: Vec<OsString> = vec![exe.to_owned()];
         key.extend(args.iter().cloned());
         let key = (key, scratch.to_path_buf());
-        if let Some(view) = CACHE.with(|c| c.borrow().get(&key).cloned()) {
-            return Some(view);
-        }
-        let view = View::work_out(exe, args, scratch, protect, boxed)?;
-        CACHE.with(|c| c.borrow_mut().insert(key, view.clone()));
+        let mut view = match CACHE.with(|c| c.borrow().get(&key).cloned()) {
+            Some(view) => view,
+            None => {
+                let view = View::work_out(exe, args, scratch, protect, boxed)?;
+                CACHE.with(|c| c.borrow_mut().insert(key, view.clone()));
+                view
+            }
+        };
+        view.identities = view
+            .binds
+            .iter()
+            .map(|(path, _)| std::fs::metadata(path).map_or((0, 0), |m| (m.dev(), m.ino())))
+            .collect();
         Some(view)
     }
 
@@ -178,6 +190,7 @@ impl View {
             hidden,
             scratch: std::fs::canonicalize(scratch).ok()?,
             program,
+            identities: Vec::new(),
         })
     }
 }

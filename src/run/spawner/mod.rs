@@ -78,8 +78,23 @@ struct Kept([Option<Spawner>; 2]);
 
 impl Drop for Kept {
     fn drop(&mut self) {
+        for spawner in self.0.iter_mut().filter_map(Option::take) {
+            to_idle(spawner);
+        }
+    }
+}
+
+/// Puts a spawner in the pool, ending the one idle longest when the pool is full: spawners
+/// of programs no longer run (a submission judged, a minimization's) must not pile up.
+fn to_idle(spawner: Spawner) {
+    let surplus = {
         let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-        idle.extend(self.0.iter_mut().filter_map(Option::take));
+        idle.push(spawner);
+        let most = 4 * std::thread::available_parallelism().map_or(2, usize::from);
+        (idle.len() > most).then(|| idle.remove(0))
+    };
+    if let Some(oldest) = surplus {
+        oldest.discard();
     }
 }
 
@@ -294,7 +309,7 @@ fn checkin(spawner: Spawner) {
         }
     });
     if let Some(spawner) = spawner {
-        IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(spawner);
+        to_idle(spawner);
     }
 }
 
