@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
-use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, JudgingArgs, compile_options};
+use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, compile_options};
 use crate::compile::{CompileOptions, prepare};
 use crate::judge::{Checker, Decider, Interactor};
 use crate::run::{Limits, find_program};
@@ -182,36 +182,6 @@ pub fn ready_all(
             })
             .collect()
     })
-}
-
-/// Whether the problem is judged by an `--interactor`, after refusing what makes no sense
-/// beside one: a built-in game, a `--reference` (nothing to compare with) and `--file-io`
-/// (the program talks on stdin and stdout).
-pub fn interactive(
-    judging: &JudgingArgs,
-    known: Option<&'static dyn crate::problem::Problem>,
-) -> anyhow::Result<bool> {
-    if judging.checker.interactor.is_none() {
-        return Ok(false);
-    }
-    if let Some(game) = known {
-        anyhow::bail!(
-            "{game} is not an interactive problem: --interactor is for problems of your own"
-        );
-    }
-    if judging.reference.is_some() {
-        anyhow::bail!(
-            "--reference does nothing with --interactor: the interactor judges every case \
-             itself, so there is no answer to compare with"
-        );
-    }
-    if judging.run.file_io {
-        anyhow::bail!(
-            "--file-io does nothing with --interactor: the program talks with the interactor \
-             on stdin and stdout"
-        );
-    }
-    Ok(true)
 }
 
 /// `a.out` typed without `./`: a shell would look it up in PATH and say "command not found";

@@ -173,9 +173,4 @@ impl Progress {
     }
 }
 
-/// Workers: as asked, else one per core.
-pub fn jobs(asked: Option<usize>) -> usize {
-    asked
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1)
-}
+pub use crate::app::args::jobs;

@@ -6,11 +6,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::checker::CheckerArgs;
-use super::compare::CompareArgs;
 use super::compiler::{CompilerOverride, parse_compiler};
-use super::limits::LimitArgs;
-use super::running::RunArgs;
+use super::setting::SettingArgs;
 use super::stress::DEFAULT_SAVE_DIR;
 use super::values::{parse_jobs, parse_problem_name};
 
@@ -32,15 +29,10 @@ pub struct FailuresArgs {
     /// A compiler for source files given as programs, as LANG=COMMAND; repeatable.
     #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
     pub compilers: Vec<CompilerOverride>,
+    /// How the cases are judged (comparison, checker or interactor, limits, running), as
+    /// the sidecars of the cases say when no flag is given.
     #[command(flatten)]
-    pub limits: LimitArgs,
-    #[command(flatten)]
-    pub run: RunArgs,
-    /// How outputs are compared, as in the stress run that saved them.
-    #[command(flatten)]
-    pub compare: CompareArgs,
-    #[command(flatten)]
-    pub checker: CheckerArgs,
+    pub setting: SettingArgs,
     /// The program to re-run them on (with --prune-passing), and its arguments.
     #[arg(last = true, value_name = "PROGRAM", requires = "prune_passing")]
     pub program: Vec<OsString>,

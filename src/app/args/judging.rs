@@ -50,3 +50,35 @@ pub struct JudgingArgs {
     #[command(flatten)]
     pub run: RunArgs,
 }
+
+impl JudgingArgs {
+    /// Whether the problem is judged by an `--interactor`, after refusing what makes no sense
+    /// beside one: a built-in game, a `--reference` (nothing to compare with) and `--file-io`
+    /// (the program talks on stdin and stdout).
+    pub fn interactive(
+        &self,
+        known: Option<&'static dyn crate::problem::Problem>,
+    ) -> anyhow::Result<bool> {
+        if self.checker.interactor.is_none() {
+            return Ok(false);
+        }
+        if let Some(game) = known {
+            anyhow::bail!(
+                "{game} is not an interactive problem: --interactor is for problems of your own"
+            );
+        }
+        if self.reference.is_some() {
+            anyhow::bail!(
+                "--reference does nothing with --interactor: the interactor judges every case \
+                 itself, so there is no answer to compare with"
+            );
+        }
+        if self.run.file_io {
+            anyhow::bail!(
+                "--file-io does nothing with --interactor: the program talks with the interactor \
+                 on stdin and stdout"
+            );
+        }
+        Ok(true)
+    }
+}

@@ -50,10 +50,10 @@ pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, parse_setting, setting_words};
 pub use solve::SolveArgs;
-pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs};
+pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, near_game};
 pub use test::TestArgs;
 pub use validate::ValidateArgs;
-pub use values::parse_problem_name;
+pub use values::{jobs, parse_problem_name};
 
 /// Where the global flags come in each command's help: after the command's own flags, just
 /// before `--help` (which clap leaves at 999). clap numbers a command's flags from 0 in the

@@ -1,6 +1,6 @@
 //! `duipai stress`: feed random cases to a program until one fails, then minimize it; with
-//! the values only its flags take (`--shard`, seconds) and the defaults its replay lines
-//! leave out.
+//! the values only its flags take (`--shard`, seconds), the defaults its replay lines leave
+//! out, and the engine's configuration the flags make ([`StressArgs::to_config`]).
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -13,6 +13,10 @@ use super::command_words::{CommandWords, parse_command};
 use super::game::GenArgs;
 use super::judging::JudgingArgs;
 use super::values::{parse_problem_name, problem_help};
+use anyhow::bail;
+
+use crate::problem::{self, Spec};
+use crate::stress::{Budget, Config, Oracle, Seeds, Source};
 use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
@@ -137,6 +141,115 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
         return Err(format!("{} is outside 0.001..=31536000 seconds", quote(s)));
     }
     Ok(Duration::from_secs_f64(value))
+}
+
+impl StressArgs {
+    /// The engine's configuration from the command line.
+    pub fn to_config(&self) -> anyhow::Result<Config> {
+        let known = problem::by_name(&self.problem);
+        let source = match (&self.generator, known) {
+            (Some(command), _) => Source::External(self.generator_command(command)),
+            (None, Some(problem)) => {
+                Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
+            }
+            (None, None) => bail!(
+                "duipai does not know the problem {}{} (it knows {}): give --generator and \
+                 --reference for it",
+                quote(&self.problem),
+                near_game(&self.problem)
+                    .map(|game| format!("; did you mean {game}?"))
+                    .unwrap_or_default(),
+                problem::names().join(", ")
+            ),
+        };
+        let oracle = self.oracle(known)?;
+        if known.is_none() && self.gen_args != Default::default() {
+            bail!(
+                "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
+                quote(&self.problem)
+            );
+        }
+        let (offset, stride) = self.shard.map_or((0, 1), |s| (s.index - 1, s.count));
+        let seeds = Seeds {
+            first: self.seed,
+            offset,
+            stride,
+        };
+        // Seeds never wrap around: the last seed asked for must be a u64.
+        if let Some(n) = self.iterations {
+            let last = (n - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(offset))
+                .and_then(|x| x.checked_add(self.seed));
+            if last.is_none() {
+                bail!(
+                    "--seed {} with --iterations {n} runs past the largest seed, {}",
+                    self.seed,
+                    u64::MAX
+                );
+            }
+        }
+        let limits = self.judging.limits.resolve_named(&self.problem);
+        let io = self.judging.run.io_mode_named(&self.problem);
+        Ok(Config {
+            name: self.problem.clone(),
+            problem: known,
+            source,
+            oracle,
+            program: self.program.clone(),
+            helper_limits: self.judging.limits.helpers(&limits),
+            limits,
+            io,
+            seeds,
+            jobs: super::values::jobs(self.judging.jobs),
+            iterations: self.iterations,
+            time: self.time,
+            save_dir: PathBuf::from(&self.save),
+            shrink: !self.no_shrink,
+            shrink_budget: Budget {
+                time: self.shrink_time,
+            },
+            validator: self.validator.as_ref().map(|v| v.0.clone()),
+            rule: self.judging.compare.rule(known)?,
+            decider: crate::judge::Decider::Compare,
+        })
+    }
+
+    /// Who knows the right answers: the reference, the built-in solver, or on an interactive
+    /// problem the interactor, which needs neither a reference nor file I/O.
+    fn oracle(&self, known: Option<&'static dyn problem::Problem>) -> anyhow::Result<Oracle> {
+        let judging = &self.judging;
+        if judging.interactive(known)? {
+            return Ok(Oracle::Interactor);
+        }
+        Ok(match (&judging.reference, known) {
+            (Some(command), _) => Oracle::External(command.0.clone()),
+            (None, Some(_)) => Oracle::Builtin,
+            (None, None) => bail!(
+                "duipai has no reference solver for {}: give --reference for it (or --interactor \
+                 for an interactive problem)",
+                quote(&self.problem)
+            ),
+        })
+    }
+
+    /// The generator `--generator` names: a `--named-generator`'s command, or the command given.
+    fn generator_command(&self, given: &crate::app::args::CommandWords) -> Vec<std::ffi::OsString> {
+        let named = match given.0.as_slice() {
+            [one] => self
+                .named_generators
+                .iter()
+                .find(|g| one.to_str() == Some(g.name.as_str())),
+            _ => None,
+        };
+        named.map_or_else(|| given.0.clone(), |g| g.command.0.clone())
+    }
+}
+
+/// The built-in game a problem name is a near miss of (`chesss`), if any.
+pub fn near_game(name: &str) -> Option<&'static str> {
+    // One edit only: a problem of one's own is often named two edits from a game (`guess`).
+    crate::text::closest(name, problem::names(), 1)
 }
 
 #[cfg(test)]

@@ -61,3 +61,10 @@ pub(super) fn parse_jobs(s: &str) -> Result<usize, String> {
         )),
     }
 }
+
+/// Workers: as asked, else one per core.
+pub fn jobs(asked: Option<usize>) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}

@@ -134,8 +134,14 @@ fn replay_lines(saved: &[saved::Saved]) -> String {
 fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
     // A mistyped program is reported before anything runs, and nothing is removed.
     let program = programs::ready(&args.program, &args.compilers, "program")?;
-    args.run.containment.arm(vec![args.save.clone()])?;
-    let typed = setting_words(&args.compare, &args.checker, &args.limits, &args.run);
+    let typed_setting = &args.setting;
+    typed_setting.run.containment.arm(vec![args.save.clone()])?;
+    let typed = setting_words(
+        &typed_setting.compare,
+        &typed_setting.checker,
+        &typed_setting.limits,
+        &typed_setting.run,
+    );
     let groups = setting_groups(&args.save, problem, &typed)?;
     let out = Human::new(false);
     let total: usize = groups.iter().map(|(_, names)| names.len()).sum();

@@ -4,16 +4,15 @@ use std::path::PathBuf;
 
 use crate::app::args::{Shard, StressArgs};
 use crate::app::exit::Status;
-use crate::app::ui::{self, Human, Progress, jobs};
+use crate::app::ui::{self, Human, Progress};
 use crate::app::{interrupt, programs, replay, watch};
 use crate::judge::ProcessRunner;
-use anyhow::bail;
 
-use crate::problem::{self, Spec};
+use crate::problem;
 use crate::report::junit::{self, JunitCase, JunitFailure};
 use crate::report::{self, CaseRecord, human, json};
 use crate::saved;
-use crate::stress::{self, Budget, Config, End, Event, Oracle, Outcome, Seeds, Source};
+use crate::stress::{self, Config, End, Event, Oracle, Outcome, Source};
 use crate::text::{plural_s, program_name, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
@@ -21,7 +20,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     programs::warn_flags_after_separator("stress", &args.program);
     if problem::by_name(&args.problem).is_none()
         && args.generator.is_some()
-        && let Some(game) = near_game(&args.problem)
+        && let Some(game) = crate::app::args::near_game(&args.problem)
     {
         // Any name is allowed for a problem of one's own; a near miss of a game is pointed out.
         eprintln!(
@@ -103,7 +102,7 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
 /// The configuration with every source file compiled (or taken from the cache) once, before
 /// any case, all at once, and the checker ready.
 fn prepared(args: &StressArgs) -> anyhow::Result<Config> {
-    let mut config = config(args)?;
+    let mut config = args.to_config()?;
     let judging = &args.judging;
     let judge = programs::judge_helper(&judging.checker, &judging.compare)?;
     let mut commands: Vec<(&[std::ffi::OsString], &str)> = vec![(&config.program, "program")];
@@ -478,12 +477,6 @@ fn setting(args: &StressArgs, config: &Config) -> saved::Setting {
     }
 }
 
-/// The built-in game a problem name is a near miss of (`chesss`), if any.
-fn near_game(name: &str) -> Option<&'static str> {
-    // One edit only: a problem of one's own is often named two edits from a game (`guess`).
-    crate::text::closest(name, problem::names(), 1)
-}
-
 /// Runs the program on the failing cases saved for this problem, before any new seed, and
 /// with `prune` removes those that pass; returns the record of each.
 fn replay(
@@ -535,109 +528,4 @@ fn replay(
         format!("{still} still failing\n")
     });
     Ok(records)
-}
-
-/// Who knows the right answers: the reference, the built-in solver, or on an interactive
-/// problem the interactor, which needs neither a reference nor file I/O.
-fn oracle(
-    args: &StressArgs,
-    known: Option<&'static dyn problem::Problem>,
-) -> anyhow::Result<Oracle> {
-    let judging = &args.judging;
-    if programs::interactive(judging, known)? {
-        return Ok(Oracle::Interactor);
-    }
-    Ok(match (&judging.reference, known) {
-        (Some(command), _) => Oracle::External(command.0.clone()),
-        (None, Some(_)) => Oracle::Builtin,
-        (None, None) => bail!(
-            "duipai has no reference solver for {}: give --reference for it (or --interactor \
-             for an interactive problem)",
-            quote(&args.problem)
-        ),
-    })
-}
-
-/// The generator `--generator` names: a `--named-generator`'s command, or the command given.
-fn generator_command(
-    args: &StressArgs,
-    given: &crate::app::args::CommandWords,
-) -> Vec<std::ffi::OsString> {
-    let named = match given.0.as_slice() {
-        [one] => args
-            .named_generators
-            .iter()
-            .find(|g| one.to_str() == Some(g.name.as_str())),
-        _ => None,
-    };
-    named.map_or_else(|| given.0.clone(), |g| g.command.0.clone())
-}
-
-/// The engine's configuration from the command line.
-fn config(args: &StressArgs) -> anyhow::Result<Config> {
-    let known = problem::by_name(&args.problem);
-    let source = match (&args.generator, known) {
-        (Some(command), _) => Source::External(generator_command(args, command)),
-        (None, Some(problem)) => Source::Builtin(Spec::new(problem, &args.gen_args.to_params())?),
-        (None, None) => bail!(
-            "duipai does not know the problem {}{} (it knows {}): give --generator and \
-             --reference for it",
-            quote(&args.problem),
-            near_game(&args.problem)
-                .map(|game| format!("; did you mean {game}?"))
-                .unwrap_or_default(),
-            problem::names().join(", ")
-        ),
-    };
-    let oracle = oracle(args, known)?;
-    if known.is_none() && args.gen_args != Default::default() {
-        bail!(
-            "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
-            quote(&args.problem)
-        );
-    }
-    let (offset, stride) = args.shard.map_or((0, 1), |s| (s.index - 1, s.count));
-    let seeds = Seeds {
-        first: args.seed,
-        offset,
-        stride,
-    };
-    // Seeds never wrap around: the last seed asked for must be a u64.
-    if let Some(n) = args.iterations {
-        let last = (n - 1)
-            .checked_mul(stride)
-            .and_then(|x| x.checked_add(offset))
-            .and_then(|x| x.checked_add(args.seed));
-        if last.is_none() {
-            bail!(
-                "--seed {} with --iterations {n} runs past the largest seed, {}",
-                args.seed,
-                u64::MAX
-            );
-        }
-    }
-    let limits = args.judging.limits.resolve_named(&args.problem);
-    let io = args.judging.run.io_mode_named(&args.problem);
-    Ok(Config {
-        name: args.problem.clone(),
-        problem: known,
-        source,
-        oracle,
-        program: args.program.clone(),
-        helper_limits: args.judging.limits.helpers(&limits),
-        limits,
-        io,
-        seeds,
-        jobs: jobs(args.judging.jobs),
-        iterations: args.iterations,
-        time: args.time,
-        save_dir: PathBuf::from(&args.save),
-        shrink: !args.no_shrink,
-        shrink_budget: Budget {
-            time: args.shrink_time,
-        },
-        validator: args.validator.as_ref().map(|v| v.0.clone()),
-        rule: args.judging.compare.rule(known)?,
-        decider: crate::judge::Decider::Compare,
-    })
 }

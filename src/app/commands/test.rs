@@ -99,7 +99,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let jobs = jobs(judging.jobs);
     let out = Human::new(judging.json);
     let runner = judging.run.runner();
-    programs::interactive(judging, crate::problem::by_name(problem))?;
+    judging.interactive(crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
     let (program, decider) = programs::ready_with_decider(
         &args.program,
