@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::util::{Duipai, assert_contains, require};
+use crate::util::{Duipai, assert_contains, require, with_shared_cache};
 
 /// The mean of n integers rounded down, the problem of these tests.
 const GEN_PY: &str = "\
@@ -84,12 +84,10 @@ fn problem_folder(settings: Option<&str>) -> tempfile::TempDir {
     dir
 }
 
-/// `duipai` in `dir`, with a build cache of its own and the default compilers.
+/// `duipai` in `dir`, with the default compilers and the build cache these tests share:
+/// every test compiles the same sources, which no test here is about.
 fn duipai(dir: &Path) -> Duipai {
-    Duipai::in_dir(dir)
-        .env("DUIPAI_CACHE_DIR", dir.join(".cache"))
-        .env_remove("DUIPAI_CXX")
-        .env_remove("DUIPAI_PYTHON")
+    with_shared_cache(dir, "settings-cache")
 }
 
 /// `duipai stress` in `dir`, as [`duipai`].

@@ -74,9 +74,10 @@ fn write_cpp_programs(dir: &Path) {
     }
 }
 
-/// `duipai` in `dir`, with a compile cache of its own.
+/// `duipai` in `dir`, with the compile cache these tests share (they compile the same
+/// sources) and the default compilers.
 fn cached(dir: &Path) -> Duipai {
-    Duipai::in_dir(dir).env("DUIPAI_CACHE_DIR", dir.join("cache"))
+    crate::util::with_shared_cache(dir, "shooting-cache")
 }
 
 /// A directory holding the boards single precision gets "wrong" in the last digit, with the
