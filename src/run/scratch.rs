@@ -1,21 +1,25 @@
-//! The scratch directories programs run in: one per thread at a time (each worker of `test`
-//! and `stress` has its own), made on its first run, emptied after every run, handed to the
-//! next worker when its thread ends, and removed when duipai is done ([`remove_all`]).
+//! The scratch directories programs run in: one per running worker (each worker of `test`
+//! and `stress` has its own), made on its first run, emptied after every run, kept between
+//! runs in one pool, and removed when duipai is done ([`remove_all`], and at exit).
 //!
-//! A directory outlives its thread because a contained program's namespaces are made for
+//! Directories outlive their threads because a contained program's namespaces are made for
 //! its directory: the workers of each minimization batch are new threads, and a directory
 //! of their own each time meant new namespaces for every batch, hundreds of them left idle.
+//! A thread asks first for the directory it used last, so that its kept spawner still fits.
+//! The pool, not the threads, holds the idle directories: the destructors of a thread's own
+//! storage may run after a scoped join has returned, even after the process is done.
 
-use std::cell::RefCell;
 use std::fs;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 
-/// A directory this thread owns; removed with everything in it when dropped.
+/// A directory of duipai's; removed with everything in it when dropped.
 struct Owned {
     path: PathBuf,
+    /// The thread that used it last, while that thread lives (see [`ME`]).
+    last_user: Weak<()>,
 }
 
 impl Drop for Owned {
@@ -27,56 +31,55 @@ impl Drop for Owned {
     }
 }
 
-/// A thread's directory between its runs; when the thread ends, a spare for the next one.
-struct Kept(Option<Owned>);
+/// The directories not in use.
+static IDLE: Mutex<Vec<Owned>> = Mutex::new(Vec::new());
 
-impl Drop for Kept {
-    fn drop(&mut self) {
-        if let Some(dir) = self.0.take() {
-            SPARE.lock().unwrap_or_else(|e| e.into_inner()).push(dir);
-            // The spares go when the process exits, whoever embeds the runner (glibc runs the
-            // main thread's destructors before the exit handlers).
-            static AT_EXIT: std::sync::Once = std::sync::Once::new();
-            // SAFETY: registers a function of no arguments that does not unwind.
-            AT_EXIT.call_once(|| unsafe {
-                libc::atexit(remove_spares_at_exit);
-            });
-        }
-    }
+thread_local! {
+    /// This thread, as long as it lives: a directory it used last is kept for it while it
+    /// does, and goes to any thread once it has ended.
+    static ME: Arc<()> = Arc::new(());
 }
 
-extern "C" fn remove_spares_at_exit() {
+/// An idle directory: the one this thread used last, else one whose last user has ended.
+fn take_idle() -> Option<Owned> {
+    let me = ME.try_with(Arc::downgrade).ok();
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    let at = me
+        .and_then(|me| idle.iter().position(|d| d.last_user.ptr_eq(&me)))
+        .or_else(|| idle.iter().position(|d| d.last_user.strong_count() == 0))?;
+    Some(idle.swap_remove(at))
+}
+
+/// Gives a directory back to the pool, as this thread's.
+fn give_back(mut dir: Owned) {
+    dir.last_user = ME.try_with(Arc::downgrade).unwrap_or_default();
+    IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(dir);
+    // The idle ones go when the process exits, whoever embeds the runner.
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a function of no arguments that does not unwind.
+    AT_EXIT.call_once(|| unsafe {
+        libc::atexit(remove_idle_at_exit);
+    });
+}
+
+extern "C" fn remove_idle_at_exit() {
     // Never waits: a thread still running at exit may hold the lock.
-    if let Ok(mut spare) = SPARE.try_lock() {
+    if let Ok(mut idle) = IDLE.try_lock() {
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(std::mem::take(&mut *spare));
+            drop(std::mem::take(&mut *idle));
         }));
     }
 }
 
-thread_local! {
-    /// This thread's scratch directory between runs. Thread-local destructors run when a
-    /// worker thread ends.
-    static IDLE: RefCell<Kept> = const { RefCell::new(Kept(None)) };
-}
-
-/// The directories of threads that ended, for the threads to come.
-static SPARE: Mutex<Vec<Owned>> = Mutex::new(Vec::new());
-
-/// Removes this thread's directory and the spare ones: for a harness that is done (no
-/// worker thread is running).
+/// Removes the idle directories: for a harness that is done.
 pub fn remove_all() {
-    let own = IDLE
-        .try_with(|slot| slot.borrow_mut().0.take())
-        .ok()
-        .flatten();
-    let spare = std::mem::take(&mut *SPARE.lock().unwrap_or_else(|e| e.into_inner()));
-    drop(own);
-    drop(spare);
+    drop(std::mem::take(
+        &mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()),
+    ));
 }
 
 /// The scratch directory, taken for one run. Dropping it empties it and gives it back to the
-/// thread; one that cannot be emptied is removed instead, and the next run gets a new one.
+/// pool; one that cannot be emptied is removed instead, and the next run gets a new one.
 pub(crate) struct Scratch {
     dir: Option<Owned>,
     emptied: bool,
@@ -85,9 +88,7 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// This thread's scratch directory, empty.
     pub(crate) fn acquire() -> io::Result<Scratch> {
-        let idle = IDLE
-            .with(|slot| slot.borrow_mut().0.take())
-            .or_else(|| SPARE.lock().unwrap_or_else(|e| e.into_inner()).pop());
+        let idle = take_idle();
         let dir = match idle {
             // A program may have removed it, or another process; then start over.
             Some(dir) if dir.path.is_dir() => dir,
@@ -164,15 +165,17 @@ impl Drop for Scratch {
             self.empty();
         }
         if let Some(dir) = self.dir.take() {
-            // In a thread that is ending (its slot gone already) the directory is removed.
-            let _ = IDLE.try_with(|slot| slot.borrow_mut().0 = Some(dir));
+            give_back(dir);
         }
     }
 }
 
 fn create() -> io::Result<Owned> {
     let dir = tempfile::Builder::new().prefix("duipai-run-").tempdir()?;
-    Ok(Owned { path: dir.keep() })
+    Ok(Owned {
+        path: dir.keep(),
+        last_user: Weak::new(),
+    })
 }
 
 /// Gives the owner full access to every directory below `path`, so that a tree a program left
