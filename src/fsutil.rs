@@ -39,7 +39,8 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
     Ok(tmp)
 }
 
-/// The names of the temporary files of atomic writes: `.duipai-XXXXXX.tmp`.
+/// The names of the temporary files of atomic writes: `.duipai-` and six random characters,
+/// then `.tmp`.
 const TEMP_PREFIX: &str = ".duipai-";
 const TEMP_SUFFIX: &str = ".tmp";
 

@@ -88,6 +88,26 @@ pub(super) fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
     Ok((above_standard(read)?, above_standard(write)?))
 }
 
+/// A pair of connected sequential-packet sockets, both close-on-exec: how the harness talks
+/// with a spawner or a keeper.
+pub(super) fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: socketpair writes two new descriptors into a valid array.
+    let r = unsafe {
+        libc::socketpair(
+            libc::AF_UNIX,
+            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
+            0,
+            fds.as_mut_ptr(),
+        )
+    };
+    if r != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: both descriptors were just created and are owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
 pub(super) fn dev_null() -> io::Result<OwnedFd> {
     // SAFETY: a valid NUL-terminated path; open returns a new descriptor or -1.
     let fd = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };

@@ -458,7 +458,7 @@ impl Keeper {
         // The linker keeps the constructor only if something refers to it.
         std::hint::black_box(&HOOK);
         let plan = Plan::of(&view, userns)?;
-        let (ours, theirs) = super::super::spawner::socket_pair()?;
+        let (ours, theirs) = super::super::clone::socket_pair()?;
         let exe = open_self()?;
         let argv = [c"duipai-keeper".as_ptr(), std::ptr::null()];
         let trigger = CString::new(format!("{TRIGGER}={SOCKET_FD}")).map_err(io::Error::other)?;

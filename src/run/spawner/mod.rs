@@ -30,7 +30,7 @@ mod wire;
 
 use std::cell::RefCell;
 use std::ffi::CString;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -379,7 +379,7 @@ impl Spawner {
     ) -> std::io::Result<Spawner> {
         // The linker keeps the constructor only if something here refers to it.
         std::hint::black_box(&serve::HOOK);
-        let (ours, theirs) = socket_pair()?;
+        let (ours, theirs) = clone::socket_pair()?;
         let null_in = clone::dev_null()?;
         let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
         let mut env = vec![clone::cstring(
@@ -539,24 +539,6 @@ fn reap(pid: i32) {
     while unsafe { libc::waitpid(pid, &mut status, 0) } < 0
         && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
     {}
-}
-
-pub(crate) fn socket_pair() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: socketpair writes two new descriptors into a valid array.
-    let r = unsafe {
-        libc::socketpair(
-            libc::AF_UNIX,
-            libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC,
-            0,
-            fds.as_mut_ptr(),
-        )
-    };
-    if r != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just created and are owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
