@@ -87,10 +87,11 @@ impl Drop for Kept {
 /// Puts a spawner in the pool, ending the one idle longest when the pool is full: spawners
 /// of programs no longer run (a submission judged, a minimization's) must not pile up.
 fn to_idle(spawner: Spawner) {
+    // The CPUs the spawner may run on, counted when it started.
+    let most = 4 * spawner.cpus.max(1);
     let surplus = {
         let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
         idle.push(spawner);
-        let most = 4 * std::thread::available_parallelism().map_or(2, usize::from);
         (idle.len() > most).then(|| idle.remove(0))
     };
     if let Some(oldest) = surplus {
