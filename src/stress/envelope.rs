@@ -32,6 +32,17 @@ impl Span {
     fn is_count(&self) -> bool {
         2 * self.counted > self.seen
     }
+
+    /// The least value a candidate may have here: the least seen, but for a count the
+    /// generator never varied (a size it was given, `./gen 200000`, rather than a range it
+    /// chose), which may go down to 1.
+    fn least(&self) -> i64 {
+        if self.is_count() && self.min == self.max {
+            self.min.min(1)
+        } else {
+            self.min
+        }
+    }
 }
 
 /// The envelope of the cases learned so far.
@@ -176,7 +187,7 @@ impl Envelope {
         let placed = case.placed(self.tests);
         let within = placed.iter().all(|p| {
             self.spans.get(&p.place).is_some_and(|span| match p.value {
-                Some(v) if span.numeric => (span.min..=span.max).contains(&v),
+                Some(v) if span.numeric => (span.least()..=span.max).contains(&v),
                 _ => true,
             })
         });
@@ -197,7 +208,7 @@ impl Envelope {
         let mut counts: Vec<(&Place, &Span)> = self
             .spans
             .iter()
-            .filter(|(_, s)| s.is_count() && s.numeric && s.min >= 1)
+            .filter(|(_, s)| s.is_count() && s.numeric && s.least() >= 1)
             .collect();
         counts.sort_by_key(|(p, _)| **p);
         let mut parts = Vec::new();
@@ -218,7 +229,7 @@ impl Envelope {
                     None => continue,
                 }
             };
-            parts.push(format!("{name} ≥ {}", span.min));
+            parts.push(format!("{name} ≥ {}", span.least()));
         }
         let values = self.spans.values().filter(|s| !s.is_count() && s.numeric);
         let low = values.clone().map(|s| s.min).min();
@@ -294,6 +305,25 @@ mod tests {
         let small = learned(&["1 1\n", "3 2\n"]);
         assert!(admits(&small, "1 1\n"));
         assert!(!admits(&small, "1 0\n"));
+    }
+
+    /// A generator told its size (`./gen 4`) makes lists of one length only: that length
+    /// is the size asked for, not the least valid one, and shorter lists are probed; the
+    /// items keep to their range.
+    #[test]
+    fn a_list_of_one_length_only_may_shrink() {
+        let envelope = learned(&["4\n5 6 7 8\n", "4\n1 9 9 2\n"]);
+        assert!(admits(&envelope, "2\n1 9\n"));
+        assert!(admits(&envelope, "3\n1 9 2\n"));
+        assert!(
+            !admits(&envelope, "2\n0 9\n"),
+            "an item below the least seen"
+        );
+        assert!(
+            !admits(&envelope, "5\n1 1 1 1 1\n"),
+            "longer than ever made"
+        );
+        assert_eq!(envelope.summary(), "n ≥ 1, values 1..9");
     }
 
     #[test]
