@@ -21,6 +21,7 @@ mod options;
 mod pch;
 mod process;
 mod prune;
+mod shim;
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
@@ -78,13 +79,17 @@ impl Prepared {
 /// that exact build is cached). Any other command is returned unchanged.
 pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepared, CompileError> {
     let Some((source, language)) = source_of(command)? else {
-        return Ok(Prepared::unchanged(command));
+        let mut unchanged = Prepared::unchanged(command);
+        unchanged.command = shim::unshimmed(unchanged.command, options.timeout);
+        return Ok(unchanged);
     };
     let args = &command[1..];
     let compiler = options.compiler(language)?;
     let version = compiler_version(&compiler, options.timeout)?;
     if language.is_interpreted() {
-        return interpreted(source, language, &compiler, args);
+        let mut prepared = interpreted(source, language, &compiler, args)?;
+        prepared.command = shim::unshimmed(prepared.command, options.timeout);
+        return Ok(prepared);
     }
     let bytes = fs::read(source).map_err(|error| CompileError::Io {
         what: format!("cannot read {}", source.display()),
@@ -285,10 +290,7 @@ fn absolute(path: &Path) -> Result<PathBuf, CompileError> {
 fn missing_script(command: &[OsString]) -> Option<&Path> {
     let (interpreter, args) = command.split_first()?;
     let name = Path::new(interpreter).file_name()?.to_str()?;
-    let version = name
-        .strip_prefix("python")
-        .or_else(|| name.strip_prefix("pypy"))?;
-    if !version.chars().all(|c| c.is_ascii_digit() || c == '.') {
+    if !shim::is_python_name(name) {
         return None;
     }
     let script = Path::new(
