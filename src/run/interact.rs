@@ -288,6 +288,9 @@ struct Exchange<'e> {
     idleness: Duration,
     /// See [`Interaction::interactor_stalled`].
     stalled: Option<String>,
+    /// The interactor's output ended while the program still ran and wrote (see
+    /// [`Exchange::note_interactor_closing`]).
+    interactor_closed_first: Option<bool>,
 }
 
 /// One party of the exchange.
@@ -352,6 +355,7 @@ impl<'e> Exchange<'e> {
             transcript: Transcript::default(),
             idleness: IDLENESS.min(limits.wall),
             stalled: None,
+            interactor_closed_first: None,
         })
     }
 
@@ -397,6 +401,7 @@ impl<'e> Exchange<'e> {
             if moved > 0 {
                 last_moved = Instant::now();
             }
+            self.note_interactor_closing();
             for (i, at) in exit_at.into_iter().enumerate() {
                 let exited = self.sides[i]
                     .party
@@ -424,6 +429,19 @@ impl<'e> Exchange<'e> {
             next_sample = Instant::now() + interval(samples);
         }
         Ok(())
+    }
+
+    /// Notes, once, whether the interactor's output ended while the program still ran and
+    /// wrote. The program sees that end and may die of it (an EOF error) before the
+    /// interactor's own exit is seen: the order of the two exits does not say who ended first,
+    /// the end of the interactor's output does. Both outputs ending in one round count as the
+    /// program's first (its relay is read first).
+    fn note_interactor_closing(&mut self) {
+        if self.interactor_closed_first.is_none() && self.relays[INTERACTOR].source.is_none() {
+            let program_writing = self.relays[PROGRAM].source.is_some();
+            self.interactor_closed_first =
+                Some(self.sides[PROGRAM].party.is_some() && program_writing);
+        }
     }
 
     /// Samples both live parties: a party past a limit is stopped (the program's limits decide
@@ -541,11 +559,9 @@ impl<'e> Exchange<'e> {
         // First means before the program's output ended: an interactor that exits on the end
         // of its input is answering the program's end, not deciding before it.
         let program_writing = self.relays[PROGRAM].source.is_some();
-        if i == INTERACTOR
-            && how == End::Exited
-            && self.sides[PROGRAM].party.is_some()
-            && program_writing
-        {
+        let first = self.interactor_closed_first.unwrap_or(false)
+            || (self.sides[PROGRAM].party.is_some() && program_writing);
+        if i == INTERACTOR && how == End::Exited && first {
             self.transcript.interactor_ended_first = true;
             if rejected {
                 // Its verdict is decided (as BAPCtools and DOMjudge decide it): what the

@@ -35,7 +35,7 @@ fn workspace() -> tempfile::TempDir {
 /// `duipai` in `dir`, its builds cached for the whole test run, without PYTHONUNBUFFERED,
 /// which would flush what a Python program forgot to.
 fn duipai(dir: &Path) -> Duipai {
-    with_shared_cache(dir, "interactive-tests-cache").env_remove("PYTHONUNBUFFERED")
+    with_shared_cache(dir).env_remove("PYTHONUNBUFFERED")
 }
 
 /// `duipai test guessing cases --interactor interactor.cpp` in `dir`.
@@ -192,6 +192,43 @@ fn an_interactor_that_rejects_first_decides_whatever_the_program_does_after() {
     for name in ["1.in", "2.in", "5.in"] {
         assert_eq!(case(&cases, name)["verdict"], "AC", "{cases:?}");
     }
+}
+
+/// The interactor rejects and closes its output, then takes its time to exit; the program dies
+/// of the end of its input at once, so its exit is seen first. The rejection still decides:
+/// the interactor's output ended while the program ran.
+#[test]
+fn an_interactor_that_closes_first_decides_even_when_it_exits_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    crate::util::write_sh(
+        d,
+        "judge.sh",
+        "read query\nexec 1>&-\nsleep 0.3\necho 'wrong answer the first query is wrong' >&2\nexit 1",
+    );
+    crate::util::write_sh(
+        d,
+        "asker.sh",
+        "while true; do echo '? 1'; read reply || { echo 'no reply' >&2; exit 1; }; done",
+    );
+    fs::write(d.join("1.in"), "10 7\n").unwrap();
+    crate::util::wait_until_executable(&d.join("asker.sh"));
+    let summary = Duipai::in_dir(d)
+        .args([
+            "test",
+            "one",
+            "1.in",
+            "--interactor",
+            "./judge.sh",
+            "--json",
+        ])
+        .program(["./asker.sh"])
+        .run()
+        .code(1)
+        .json();
+    let top = case(&cases(&summary), "1.in").clone();
+    assert_eq!(top["verdict"], "WA", "{top}");
+    assert_contains(top["detail"].as_str().unwrap(), "the first query is wrong");
 }
 
 #[test]
