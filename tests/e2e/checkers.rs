@@ -21,7 +21,7 @@ fn workspace() -> tempfile::TempDir {
 
 /// `duipai` in `dir`, its builds cached for the whole test run.
 fn duipai(dir: &Path) -> Duipai {
-    with_shared_cache(dir, "checker-tests-cache")
+    with_shared_cache(dir)
 }
 
 /// `duipai test derangement cases` in `dir`.

@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
 
 /// `duipai` in `dir` with the build cache these tests share.
 fn shared(dir: &Path) -> Duipai {
-    with_shared_cache(dir, "first-minute-cache")
+    with_shared_cache(dir)
 }
 
 /// Without a validator, a program wrong for every n is minimized to the smallest n the

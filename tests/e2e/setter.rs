@@ -13,7 +13,7 @@ use crate::util::{Duipai, assert_contains, problem_folder, with_shared_cache};
 /// duipai in the problem folder `dir`, with the build cache the setter tests share (the
 /// testlib validator takes seconds to compile).
 fn duipai(dir: &Path) -> Duipai {
-    with_shared_cache(dir, "setter-cache")
+    with_shared_cache(dir)
 }
 
 /// Every file below `dir`, relative, with its content.

@@ -206,7 +206,7 @@ fn test_data(package: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
 /// `duipai pack --layout icpc` of the problem in the folder `dir`, with the setter tests'
 /// build cache.
 fn pack_own(dir: &Path, out: &str, extra: &[&str]) {
-    crate::util::with_shared_cache(dir, "setter-cache")
+    crate::util::with_shared_cache(dir)
         .args(["pack", "--out", out, "--layout", "icpc"])
         .args(extra)
         .run()

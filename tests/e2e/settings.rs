@@ -87,7 +87,7 @@ fn problem_folder(settings: Option<&str>) -> tempfile::TempDir {
 /// `duipai` in `dir`, with the default compilers and the build cache these tests share:
 /// every test compiles the same sources, which no test here is about.
 fn duipai(dir: &Path) -> Duipai {
-    with_shared_cache(dir, "settings-cache")
+    with_shared_cache(dir)
 }
 
 /// `duipai stress` in `dir`, as [`duipai`].

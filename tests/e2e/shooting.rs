@@ -77,7 +77,7 @@ fn write_cpp_programs(dir: &Path) {
 /// `duipai` in `dir`, with the compile cache these tests share (they compile the same
 /// sources) and the default compilers.
 fn cached(dir: &Path) -> Duipai {
-    crate::util::with_shared_cache(dir, "shooting-cache")
+    crate::util::with_shared_cache(dir)
 }
 
 /// A directory holding the boards single precision gets "wrong" in the last digit, with the

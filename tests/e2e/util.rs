@@ -88,13 +88,14 @@ pub fn support_workspace(name: &str) -> tempfile::TempDir {
     dir
 }
 
-/// `duipai` in `dir` with a build cache shared by the whole test run under the name `cache`
-/// (a testlib checker or interactor takes seconds to compile), and the default compilers.
-pub fn with_shared_cache(dir: &Path, cache: &str) -> Duipai {
+/// `duipai` in `dir` with the build cache the whole test run shares (a testlib checker,
+/// validator or interactor takes seconds to compile, and testlib.h's precompiled header as
+/// long), and the default compilers. A test that counts compiler runs keeps a cache of its own.
+pub fn with_shared_cache(dir: &Path) -> Duipai {
     Duipai::in_dir(dir)
         .env(
             "DUIPAI_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join(cache),
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-cache"),
         )
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
