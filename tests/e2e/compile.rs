@@ -370,18 +370,41 @@ fn a_hung_compiler_is_stopped() {
     );
 }
 
+/// What runs for `python3`: itself, or, when the `python3` in PATH is a script (a version
+/// manager's shim), the interpreter that script starts, as Python itself names it.
+fn python3_as_run() -> OsString {
+    let found = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|dir| dir.join("python3"))
+        .find(|p| p.is_file())
+        .expect("python3 in PATH");
+    if !std::fs::read(&found).unwrap().starts_with(b"#!") {
+        return "python3".into();
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim_end().into()
+}
+
 #[test]
 fn plain_programs_are_left_alone_and_missing_sources_named() {
     let dir = tempfile::tempdir().unwrap();
     let opts = options(dir.path());
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/support/slow_chess.py");
-    for command in [
-        os(&["/bin/echo", "hello.cpp"]),
-        os(&["python3", script]),
-        Vec::new(),
+    for (command, run) in [
+        (
+            os(&["/bin/echo", "hello.cpp"]),
+            os(&["/bin/echo", "hello.cpp"]),
+        ),
+        (
+            os(&["python3", script]),
+            vec![python3_as_run(), script.into()],
+        ),
+        (Vec::new(), Vec::new()),
     ] {
         let prepared = prepare(&command, &opts).unwrap();
-        assert_eq!(prepared.command, command);
+        assert_eq!(prepared.command, run);
         assert_eq!(prepared.language, None);
         assert!(!prepared.compiled);
     }
@@ -508,7 +531,7 @@ fn python_runs_with_an_absolute_path() {
     assert_eq!(
         prepared.command,
         vec![
-            OsString::from("python3"),
+            python3_as_run(),
             source.clone().into_os_string(),
             OsString::from("21")
         ]
