@@ -34,11 +34,12 @@ pub mod own_file;
 pub mod own_icpc;
 pub mod own_plan;
 pub mod plan;
+mod section;
 pub mod survey;
 pub mod yaml;
 
 pub use icpc::IcpcVersion;
-use manifest::{Manifest, Section};
+use manifest::Manifest;
 pub use plan::{Plan, PlanError, PlanLine, effective_seed, parse_plan};
 pub use survey::Survey;
 pub use yaml::{YamlOutcome, problem_yaml};
@@ -310,7 +311,7 @@ fn write_locked(
     let out = &opts.out;
     // Temporary files of a pack that was killed half-way (the lock says none is under way).
     crate::fsutil::remove_stale_temporaries(out, 4);
-    let mut manifest = Manifest::read(out)?.unwrap_or_default();
+    let manifest = Manifest::read(out)?.unwrap_or_default();
     let version = resolve_version(opts)?;
     let planned = planned_files(opts, version);
     let names: Vec<&str> = planned.iter().map(|p| p.file.path.as_str()).collect();
@@ -340,18 +341,14 @@ fn write_locked(
     }
 
     // Until it is finished, the pack's section names every file it may leave behind.
-    let header = section_header(opts);
-    let mut rows: Vec<String> = planned.iter().map(|p| p.row.clone()).collect();
-    if let Some(old) = manifest.section(opts.problem.name(), layout_name(opts.layout)) {
-        rows.extend(
-            old.rows()
-                .filter(|row| !names.contains(&row.split('\t').next().unwrap_or_default()))
-                .map(str::to_string),
-        );
-    }
-    manifest.put(Section::new(header.clone(), false, rows));
-    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
-
+    let rows = planned.iter().map(|p| p.row.clone()).collect();
+    let writing = section::Writing::begin(
+        out,
+        manifest,
+        (opts.problem.name(), opts.layout),
+        section_header(opts),
+        (rows, &names),
+    )?;
     let (coverage, hashes) = write_files(opts, &planned, on_progress)?;
     let (yaml, setter_created, setter_kept) = if opts.layout == Layout::Icpc {
         let mut values = yaml::YamlValues::of_game(opts.problem, version);
@@ -362,21 +359,12 @@ fn write_locked(
     } else {
         (None, Vec::new(), Vec::new())
     };
-    for rel in &survey.removed {
-        if !crate::fsutil::no_link_on_the_way(out, rel) {
-            continue;
-        }
-        let path = out.join(rel);
-        std::fs::remove_file(&path)
-            .with_context(|| format!("removing {} of the previous pack", path.display()))?;
-        remove_empty_parents(out, &path);
-    }
+    writing.remove_previous(&survey.removed)?;
     let rows = planned
         .iter()
         .map(|p| with_hash(&p.row, hashes.get(&p.file.path)))
         .collect();
-    manifest.put(Section::new(header, true, rows));
-    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
+    writing.finish(rows)?;
     let (yaml, yaml_kept) = match yaml {
         Some(merged) => (Some(merged.outcome), merged.kept),
         None => (None, Vec::new()),

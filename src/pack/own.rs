@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use super::icpc::IcpcVersion;
-use super::manifest::{Manifest, Section};
+use super::manifest::Manifest;
 pub use super::own_file::{OwnFile, OwnPackOptions};
 use super::own_plan::{LineSource, OwnLine, OwnPlan};
+use super::section::Writing;
 use super::survey::Survey;
-use super::{Layout, MANIFEST, PackReport, PackedFile, layout_name, write_atomic};
+use super::{Layout, PackReport, PackedFile, layout_name};
 use crate::own::{Judging, Overview, Validity};
 
 /// What the pack did.
@@ -296,105 +297,39 @@ pub fn write_own_pack(
 ) -> anyhow::Result<OwnPackReport> {
     let out = &opts.out;
     super::check_out_dir(out)?;
-    let version = match opts.layout {
-        Layout::Icpc => super::own_icpc::version(opts)?,
-        _ => IcpcVersion::V2025_09,
-    };
-    let stems = test_stems(&opts.plan, &opts.problem.name, opts.layout)?;
-    let mut manifest = Manifest::read(out)?.unwrap_or_default();
+    let shape = Shape::of(opts)?;
+    let manifest = Manifest::read(out)?.unwrap_or_default();
     // What will be written is known before any test is made, so that a refusal comes first.
-    let mut paths: Vec<String> = stems
-        .iter()
-        .flat_map(|s| [format!("{s}.in"), format!("{s}.ans")])
-        .collect();
-    let invalid = invalid_inputs(opts)?;
-    let package = match opts.layout {
-        Layout::Icpc => Some(super::own_icpc::Package::plan(
-            opts, version, &stems, &invalid,
-        )?),
-        _ => None,
-    };
-    if let Some(package) = &package {
-        paths.extend(package.paths());
-    }
-    let setter: Vec<String> = package
-        .as_ref()
-        .map(|p| p.setter_paths())
-        .unwrap_or_default();
-    let names: Vec<&str> = paths.iter().map(String::as_str).collect();
-    let survey = Survey::of(
-        out,
-        &manifest,
-        &opts.problem.name,
-        opts.layout,
-        &names,
-        &setter,
-    )?;
+    let survey = shape.survey(opts, &manifest)?;
     survey.refusal(out, opts.force, opts.overwrite_edited)?;
 
     on_progress("making the tests");
     let made = make_tests(opts)?;
     let warnings = warnings(&opts.plan, &made, opts.seed);
-    let mut files = test_files(opts, &stems, &made);
-    if let Some(package) = &package {
-        files.extend(package.files());
-    }
-    if opts.layout != Layout::Icpc
-        && let Some(table) = subtasks(opts, &stems)
-    {
-        files.push(table);
-    }
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let files = shape.files(opts, &made);
 
     on_progress("writing");
     std::fs::create_dir_all(out)
         .with_context(|| format!("creating the directory {}", out.display()))?;
-    let header = section_header(opts);
-    let mut rows: Vec<String> = files.iter().map(|f| f.row.clone()).collect();
-    if let Some(old) = manifest.section(&opts.problem.name, layout_name(opts.layout)) {
-        rows.extend(
-            old.rows()
-                .filter(|row| !paths.contains(&row.split('\t').next().unwrap_or_default()))
-                .map(str::to_string),
-        );
-    }
-    manifest.put(Section::new(header.clone(), false, rows));
-    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
-    let mut hashes = super::Hashes::new();
-    for file in &files {
-        super::write_hashed(out, &file.path, &file.content, &mut hashes)?;
-        if file.executable {
-            make_executable(&out.join(&file.path))?;
-        }
-    }
-    let (yaml, yaml_kept, setter_created) = match &package {
-        Some(package) => {
-            let written = package.write_setter_files(opts)?;
-            (Some(written.yaml), written.yaml_kept, written.created)
-        }
-        None => (None, Vec::new(), Vec::new()),
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let rows = files.iter().map(|f| f.row.clone()).collect();
+    let layout = (opts.problem.name.as_str(), opts.layout);
+    let writing = Writing::begin(out, manifest, layout, section_header(opts), (rows, &paths))?;
+    let hashes = write_files(out, &files)?;
+    let setter = match &shape.package {
+        Some(package) => Some(package.write_setter_files(opts)?),
+        None => None,
     };
-    for rel in &survey.removed {
-        let path = out.join(rel);
-        std::fs::remove_file(&path)
-            .with_context(|| format!("removing {} of the previous pack", path.display()))?;
-        super::remove_empty_parents(out, &path);
-    }
+    writing.remove_previous(&survey.removed)?;
     let rows = files
         .iter()
         .map(|f| super::with_hash(&f.row, hashes.get(&f.path)))
         .collect();
-    manifest.put(Section::new(header, true, rows));
-    write_atomic(out, MANIFEST, manifest.render().as_bytes())?;
-
-    let mut overview: Option<Overview> = None;
-    if opts.problem.testlib_validator() {
-        let mut merged = Overview::default();
-        made.iter()
-            .filter_map(|m| m.overview.as_ref())
-            .for_each(|o| merged.merge(o));
-        overview = Some(merged);
-    }
+    writing.finish(rows)?;
+    let (yaml, yaml_kept, setter_created) = match setter {
+        Some(written) => (Some(written.yaml), written.yaml_kept, written.created),
+        None => (None, Vec::new(), Vec::new()),
+    };
     Ok(OwnPackReport {
         report: PackReport {
             files: files
@@ -406,14 +341,101 @@ pub fn write_own_pack(
                 .collect(),
             yaml,
             yaml_kept,
-            icpc_version: (opts.layout == Layout::Icpc).then_some(version),
+            icpc_version: (opts.layout == Layout::Icpc).then_some(shape.version),
             setter_created,
             ..survey.into_report()
         },
         warnings,
-        overview,
+        overview: merged_overview(opts, &made),
         tests: opts.plan.lines.len(),
     })
+}
+
+/// What a pack of one's own is made of, known before any test is made.
+struct Shape {
+    version: IcpcVersion,
+    /// Each plan line's test, without its extension.
+    stems: Vec<String>,
+    /// The ICPC package around the tests, for that layout.
+    package: Option<super::own_icpc::Package>,
+}
+
+impl Shape {
+    fn of(opts: &OwnPackOptions) -> anyhow::Result<Shape> {
+        let version = match opts.layout {
+            Layout::Icpc => super::own_icpc::version(opts)?,
+            _ => IcpcVersion::V2025_09,
+        };
+        let stems = test_stems(&opts.plan, &opts.problem.name, opts.layout)?;
+        // Checked in every layout: each must be rejected, though only a package holds them.
+        let invalid = invalid_inputs(opts)?;
+        let package = match opts.layout {
+            Layout::Icpc => Some(super::own_icpc::Package::plan(
+                opts, version, &stems, &invalid,
+            )?),
+            _ => None,
+        };
+        Ok(Shape {
+            version,
+            stems,
+            package,
+        })
+    }
+
+    /// What the folder holds against what this pack will write.
+    fn survey(&self, opts: &OwnPackOptions, manifest: &Manifest) -> anyhow::Result<Survey> {
+        let mut paths: Vec<String> = self
+            .stems
+            .iter()
+            .flat_map(|s| [format!("{s}.in"), format!("{s}.ans")])
+            .collect();
+        let mut setter = Vec::new();
+        if let Some(package) = &self.package {
+            paths.extend(package.paths());
+            setter = package.setter_paths();
+        }
+        let names: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let problem = &opts.problem.name;
+        Survey::of(&opts.out, manifest, problem, opts.layout, &names, &setter)
+    }
+
+    /// Every file of the pack, the tests first.
+    fn files(&self, opts: &OwnPackOptions, made: &[Made]) -> Vec<OwnFile> {
+        let mut files = test_files(opts, &self.stems, made);
+        if let Some(package) = &self.package {
+            files.extend(package.files());
+        }
+        if opts.layout != Layout::Icpc
+            && let Some(table) = subtasks(opts, &self.stems)
+        {
+            files.push(table);
+        }
+        files
+    }
+}
+
+/// Writes the files in order; returns the hash of each.
+fn write_files(out: &Path, files: &[OwnFile]) -> anyhow::Result<super::Hashes> {
+    let mut hashes = super::Hashes::new();
+    for file in files {
+        super::write_hashed(out, &file.path, &file.content, &mut hashes)?;
+        if file.executable {
+            make_executable(&out.join(&file.path))?;
+        }
+    }
+    Ok(hashes)
+}
+
+/// What the testlib validator saw of the bounds over every test, when it is a testlib one.
+fn merged_overview(opts: &OwnPackOptions, made: &[Made]) -> Option<Overview> {
+    if !opts.problem.testlib_validator() {
+        return None;
+    }
+    let mut merged = Overview::default();
+    made.iter()
+        .filter_map(|m| m.overview.as_ref())
+        .for_each(|o| merged.merge(o));
+    Some(merged)
 }
 
 /// `subtasks.txt` of the plain and NOI layouts, when the plan's groups have scores: a line

@@ -14,7 +14,7 @@ use anyhow::{Context, anyhow, bail};
 
 use super::icpc::IcpcVersion;
 use super::own_file::{OwnFile, OwnPackOptions};
-use super::own_plan::LineSource;
+use super::own_plan::{LineSource, OwnLine};
 use super::yaml::{self, YamlValues};
 use super::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::compile::Language;
@@ -394,11 +394,37 @@ fn generator_files(
     stems: &[String],
     invalid: &[(String, PathBuf)],
 ) -> anyhow::Result<Vec<OwnFile>> {
-    let problem = opts.problem;
+    let (mut files, folders) = generator_folders(opts)?;
+    let mut yaml = GeneratorsYaml {
+        opts,
+        stems,
+        folders,
+        settings: test_groups(opts, version),
+        text: yaml_header(opts)?,
+        copied: Vec::new(),
+    };
+    yaml.data()?;
+    if version.has_validation_data() {
+        yaml.invalid_inputs(invalid)?;
+    }
+    files.append(&mut yaml.copied);
+    files.push(OwnFile::text(
+        "generators/generators.yaml",
+        "generators.yaml",
+        yaml.text,
+    ));
+    Ok(files)
+}
+
+/// A generator's folder in `generators/`: the generator's name (`None` for the default one)
+/// and the folder's.
+type Folder = (Option<String>, String);
+
+/// The folder of each generator the plan uses (the named ones by their names, the default one
+/// by its source's stem) with its files, and which generator each folder holds.
+fn generator_folders(opts: &OwnPackOptions) -> anyhow::Result<(Vec<OwnFile>, Vec<Folder>)> {
     let mut files = Vec::new();
-    // The folder of each generator the plan uses: the named ones by their names, the default
-    // one by its source's stem.
-    let mut folders: Vec<(Option<String>, String)> = Vec::new();
+    let mut folders: Vec<Folder> = Vec::new();
     for line in &opts.plan.lines {
         let LineSource::Gen { generator, .. } = &line.source else {
             continue;
@@ -406,7 +432,7 @@ fn generator_files(
         if folders.iter().any(|(g, _)| g == generator) {
             continue;
         }
-        let helper = problem.generators.get(generator.as_deref())?;
+        let helper = opts.problem.generators.get(generator.as_deref())?;
         let mut name = match generator {
             Some(name) => name.clone(),
             None => folder_name(helper, "gen"),
@@ -415,37 +441,85 @@ fn generator_files(
         {
             name.push('_');
         }
-        files.extend(program_dir(
-            &format!("generators/{name}"),
-            helper,
-            Wrap::Plain,
-        )?);
+        let dir = format!("generators/{name}");
+        files.extend(program_dir(&dir, helper, Wrap::Plain)?);
         folders.push((generator.clone(), name));
     }
-    let reference = accepted_path(opts)?;
+    Ok((files, folders))
+}
+
+/// The start of `generators.yaml`: where it comes from and the solution that answers.
+fn yaml_header(opts: &OwnPackOptions) -> anyhow::Result<String> {
     let mut yaml = format!(
         "# Written by duipai pack from {}: `bt generate` makes the same tests, each with the\n\
          # generator, the arguments and the seed of its plan line.\n",
         opts.plan.name
     );
-    if let Some(reference) = &reference {
+    if let Some(reference) = accepted_path(opts)? {
         yaml.push_str(&format!("solution: /{reference}\n"));
     }
     yaml.push_str("data:\n");
-    let settings = test_groups(opts, version);
-    let mut groups_yaml = |group: usize, indent: &str, yaml: &mut String| -> anyhow::Result<()> {
+    Ok(yaml)
+}
+
+/// `generators.yaml` as it is written, with the hand-made and invalid inputs it copies.
+struct GeneratorsYaml<'a> {
+    opts: &'a OwnPackOptions<'a>,
+    /// Each plan line's test, `data/secret/small/01`.
+    stems: &'a [String],
+    folders: Vec<Folder>,
+    /// See [`test_groups`].
+    settings: Vec<(usize, String, Option<String>)>,
+    text: String,
+    copied: Vec<OwnFile>,
+}
+
+impl GeneratorsYaml<'_> {
+    /// `data:` below the header: the samples, then the secret tests, in their groups when
+    /// the plan has groups of its own.
+    fn data(&mut self) -> anyhow::Result<()> {
+        let plan = &self.opts.plan;
+        if let Some(sample) = plan.groups.iter().position(|g| g.is_sample()) {
+            self.text.push_str("  sample:\n");
+            self.group(sample, "    ")?;
+        }
+        let own: Vec<usize> = (0..plan.groups.len())
+            .filter(|&i| plan.groups[i].is_own())
+            .collect();
+        if let Some(secret) = plan.groups.iter().position(|g| g.name == "secret") {
+            self.text.push_str("  secret:\n");
+            self.group(secret, "    ")?;
+        } else if !own.is_empty() {
+            self.text.push_str("  secret:\n    data:\n");
+            for group in own {
+                let name = &plan.groups[group].name;
+                self.text.push_str(&format!("      {name}:\n"));
+                self.group(group, "        ")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One group's `test_group.yaml` and tests, at `indent`.
+    fn group(&mut self, group: usize, indent: &str) -> anyhow::Result<()> {
         // BAPCtools removes a test_group.yaml that generators.yaml does not write.
-        let content = settings
+        let content = self
+            .settings
             .iter()
             .find(|(g, _, _)| *g == group)
             .and_then(|(_, _, c)| c.as_deref());
         match content.map(str::trim_end) {
-            Some("{}") => yaml.push_str(&format!("{indent}test_group.yaml: {{}}\n")),
-            Some(args) => yaml.push_str(&format!("{indent}test_group.yaml:\n{indent}  {args}\n")),
+            Some("{}") => self
+                .text
+                .push_str(&format!("{indent}test_group.yaml: {{}}\n")),
+            Some(args) => self
+                .text
+                .push_str(&format!("{indent}test_group.yaml:\n{indent}  {args}\n")),
             None => {}
         }
-        yaml.push_str(&format!("{indent}data:\n"));
-        for (line, stem) in opts.plan.lines.iter().zip(stems) {
+        self.text.push_str(&format!("{indent}data:\n"));
+        let opts = self.opts;
+        for (line, stem) in opts.plan.lines.iter().zip(self.stems) {
             if line.group != group {
                 continue;
             }
@@ -454,91 +528,93 @@ fn generator_files(
                 LineSource::Gen {
                     generator, args, ..
                 } => {
-                    let folder = &folders
-                        .iter()
-                        .find(|(g, _)| g == generator)
-                        .expect("every generator has its folder")
-                        .1;
-                    let seed = line.seed(opts.seed).unwrap_or_default();
-                    if let Some(bad) = args
-                        .iter()
-                        .find(|a| a.contains(char::is_whitespace) || a.contains('{'))
-                    {
-                        bail!(
-                            "{}:{}: the argument {} cannot be written in generators.yaml (no \
-                             spaces or braces)",
-                            opts.plan.name,
-                            line.line,
-                            crate::text::quote(bad)
-                        );
-                    }
-                    let mut command = folder.clone();
-                    for arg in args {
-                        command.push(' ');
-                        command.push_str(arg);
-                    }
-                    command.push_str(&format!(" {seed}"));
-                    yaml.push_str(&format!("{indent}  '{key}': {}\n", yaml_quoted(&command)));
+                    let command = self.generator_command(line, generator, args)?;
+                    let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
+                    self.text.push_str(&entry);
                 }
                 LineSource::Copy { path, .. } => {
                     let manual = format!("manual/{}", stem.replace("data/", "").replace('/', "-"));
-                    files.push(OwnFile::copied(
-                        format!("generators/{manual}.in"),
-                        "hand-made input",
-                        path,
-                    )?);
-                    let answer = path.with_extension("ans");
-                    if answer.is_file() {
-                        files.push(OwnFile::copied(
-                            format!("generators/{manual}.ans"),
-                            "hand-made answer",
-                            &answer,
-                        )?);
-                    }
-                    yaml.push_str(&format!("{indent}  '{key}':\n{indent}    copy: {manual}\n"));
+                    self.copy_hand_made(&manual, path)?;
+                    let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
+                    self.text.push_str(&entry);
                 }
             }
         }
         Ok(())
-    };
-    let plan = &opts.plan;
-    let sample = plan.groups.iter().position(|g| g.is_sample());
-    if let Some(sample) = sample {
-        yaml.push_str("  sample:\n");
-        groups_yaml(sample, "    ", &mut yaml)?;
     }
-    let own: Vec<usize> = (0..plan.groups.len())
-        .filter(|&i| plan.groups[i].is_own())
-        .collect();
-    if let Some(secret) = plan.groups.iter().position(|g| g.name == "secret") {
-        yaml.push_str("  secret:\n");
-        groups_yaml(secret, "    ", &mut yaml)?;
-    } else if !own.is_empty() {
-        yaml.push_str("  secret:\n    data:\n");
-        for &group in &own {
-            yaml.push_str(&format!("      {}:\n", plan.groups[group].name));
-            groups_yaml(group, "        ", &mut yaml)?;
+
+    /// A `gen` line as `generators.yaml` calls it: the generator's folder, the line's
+    /// arguments and its seed.
+    fn generator_command(
+        &self,
+        line: &OwnLine,
+        generator: &Option<String>,
+        args: &[String],
+    ) -> anyhow::Result<String> {
+        let folder = &self
+            .folders
+            .iter()
+            .find(|(g, _)| g == generator)
+            .expect("every generator has its folder")
+            .1;
+        if let Some(bad) = args
+            .iter()
+            .find(|a| a.contains(char::is_whitespace) || a.contains('{'))
+        {
+            bail!(
+                "{}:{}: the argument {} cannot be written in generators.yaml (no spaces or \
+                 braces)",
+                self.opts.plan.name,
+                line.line,
+                crate::text::quote(bad)
+            );
         }
+        let mut command = folder.clone();
+        for arg in args {
+            command.push(' ');
+            command.push_str(arg);
+        }
+        let seed = line.seed(self.opts.seed).unwrap_or_default();
+        command.push_str(&format!(" {seed}"));
+        Ok(command)
     }
-    if version.has_validation_data() && !invalid.is_empty() {
-        yaml.push_str("  invalid_input:\n    data:\n");
+
+    /// A hand-made input, and its answer when there is one, under `generators/manual/`.
+    fn copy_hand_made(&mut self, manual: &str, path: &Path) -> anyhow::Result<()> {
+        self.copied.push(OwnFile::copied(
+            format!("generators/{manual}.in"),
+            "hand-made input",
+            path,
+        )?);
+        let answer = path.with_extension("ans");
+        if answer.is_file() {
+            self.copied.push(OwnFile::copied(
+                format!("generators/{manual}.ans"),
+                "hand-made answer",
+                &answer,
+            )?);
+        }
+        Ok(())
+    }
+
+    /// `invalid_input:`, each invalid input copied.
+    fn invalid_inputs(&mut self, invalid: &[(String, PathBuf)]) -> anyhow::Result<()> {
+        if invalid.is_empty() {
+            return Ok(());
+        }
+        self.text.push_str("  invalid_input:\n    data:\n");
         for (name, path) in invalid {
-            files.push(OwnFile::copied(
+            self.copied.push(OwnFile::copied(
                 format!("generators/invalid_input/{name}.in"),
                 "invalid input",
                 path,
             )?);
-            yaml.push_str(&format!(
+            self.text.push_str(&format!(
                 "      '{name}':\n        copy: invalid_input/{name}\n"
             ));
         }
+        Ok(())
     }
-    files.push(OwnFile::text(
-        "generators/generators.yaml",
-        "generators.yaml",
-        yaml,
-    ));
-    Ok(files)
 }
 
 /// A YAML single-quoted scalar.

@@ -315,108 +315,144 @@ const AT_RECURSIVE: c_int = 0x8000;
 /// The child's, with `op`'s strings alive (the harness waits).
 unsafe fn run_op(op: &Op) -> bool {
     let none = std::ptr::null::<libc::c_char>();
+    let no_data = std::ptr::null::<c_void>();
     // SAFETY: plain system calls on NUL-terminated strings of the plan.
     let ok = unsafe {
         match op.kind {
-            Kind::Write => {
-                let fd = libc::open(op.a, libc::O_WRONLY | libc::O_CLOEXEC);
-                let len = libc::strlen(op.b);
-                let ok = fd >= 0 && libc::write(fd, op.b.cast(), len) == len as isize;
-                if fd >= 0 {
-                    libc::close(fd);
-                }
-                ok
-            }
+            Kind::Write => write_string(op.a, op.b),
             Kind::Setsid => libc::setsid() >= 0,
-            Kind::Private => {
-                libc::mount(
-                    none,
-                    c"/".as_ptr(),
-                    none,
-                    libc::MS_REC | libc::MS_PRIVATE,
-                    std::ptr::null(),
-                ) == 0
-            }
-            Kind::OpenPath => {
-                let fd = libc::open(op.a, libc::O_PATH | libc::O_CLOEXEC);
-                fd >= 0 && libc::dup3(fd, SLOTS_AT + op.n, libc::O_CLOEXEC) >= 0 && {
-                    libc::close(fd);
-                    true
-                }
-            }
-            Kind::ReadOnlyTree => {
-                let attr = MountAttr {
-                    attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
-                    attr_clr: 0,
-                    propagation: 0,
-                    userns_fd: 0,
-                };
-                libc::syscall(
-                    libc::SYS_mount_setattr,
-                    libc::AT_FDCWD,
-                    c"/".as_ptr(),
-                    AT_RECURSIVE,
-                    &attr as *const MountAttr,
-                    std::mem::size_of::<MountAttr>(),
-                ) == 0
-            }
+            Kind::Private => mount(
+                none,
+                c"/".as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                no_data,
+            ),
+            Kind::OpenPath => open_into_slot(op.a, op.n),
+            Kind::ReadOnlyTree => read_only_tree(),
             Kind::Proc => {
-                libc::mount(
+                let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+                mount(
                     c"proc".as_ptr(),
                     c"/proc".as_ptr(),
                     c"proc".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                    std::ptr::null(),
-                ) == 0
+                    flags,
+                    no_data,
+                )
             }
             Kind::Tmpfs => {
-                libc::mount(
+                let flags = libc::MS_NOSUID | libc::MS_NODEV;
+                mount(
                     c"tmpfs".as_ptr(),
                     op.a,
                     c"tmpfs".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV,
+                    flags,
                     op.b.cast(),
-                ) == 0
+                )
             }
             Kind::Mkdir => {
                 libc::mkdir(op.a, 0o755) == 0 || *libc::__errno_location() == libc::EEXIST
             }
-            Kind::Touch => {
-                let mut st: libc::stat = std::mem::zeroed();
-                libc::stat(op.a, &mut st) == 0 || {
-                    let fd = libc::open(
-                        op.a,
-                        libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
-                        0o644,
-                    );
-                    fd >= 0 && libc::close(fd) == 0
-                }
-            }
+            Kind::Touch => touch(op.a),
             Kind::Bind => {
                 let rec = if op.n == 1 { libc::MS_REC } else { 0 };
-                libc::mount(op.a, op.b, none, libc::MS_BIND | rec, std::ptr::null()) == 0
+                mount(op.a, op.b, none, libc::MS_BIND | rec, no_data)
             }
             Kind::Remount => {
-                libc::mount(
-                    none,
-                    op.a,
-                    none,
-                    libc::MS_REMOUNT | libc::MS_BIND | op.flags,
-                    std::ptr::null(),
-                ) == 0
+                let flags = libc::MS_REMOUNT | libc::MS_BIND | op.flags;
+                mount(none, op.a, none, flags, no_data)
             }
             Kind::Seal => {
-                libc::mount(
-                    none,
-                    op.a,
-                    none,
-                    libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV,
-                    c"mode=755".as_ptr().cast(),
-                ) == 0
+                let flags = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+                mount(none, op.a, none, flags, c"mode=755".as_ptr().cast())
             }
         }
     };
     ok || (op.optional && unsafe { *libc::__errno_location() } == libc::ENOENT)
+}
+
+/// `mount(2)`, true when it succeeded.
+///
+/// # Safety
+/// The strings are NUL-terminated or null, as `mount` takes them.
+unsafe fn mount(
+    source: *const libc::c_char,
+    target: *const libc::c_char,
+    fstype: *const libc::c_char,
+    flags: libc::c_ulong,
+    data: *const c_void,
+) -> bool {
+    // SAFETY: as the caller promises.
+    unsafe { libc::mount(source, target, fstype, flags, data) == 0 }
+}
+
+/// Writes the string `text` to the existing file `path` (a `/proc` map, `setgroups`).
+///
+/// # Safety
+/// Both are NUL-terminated strings.
+unsafe fn write_string(path: *const libc::c_char, text: *const libc::c_char) -> bool {
+    // SAFETY: as the caller promises; the descriptor is this function's own.
+    unsafe {
+        let fd = libc::open(path, libc::O_WRONLY | libc::O_CLOEXEC);
+        let len = libc::strlen(text);
+        let ok = fd >= 0 && libc::write(fd, text.cast(), len) == len as isize;
+        if fd >= 0 {
+            libc::close(fd);
+        }
+        ok
+    }
+}
+
+/// Opens `path` as an `O_PATH` descriptor into slot `n`, for a later bind from it.
+///
+/// # Safety
+/// `path` is a NUL-terminated string.
+unsafe fn open_into_slot(path: *const libc::c_char, n: c_int) -> bool {
+    // SAFETY: as the caller promises; the slots are above every descriptor the child holds.
+    unsafe {
+        let fd = libc::open(path, libc::O_PATH | libc::O_CLOEXEC);
+        fd >= 0 && libc::dup3(fd, SLOTS_AT + n, libc::O_CLOEXEC) >= 0 && {
+            libc::close(fd);
+            true
+        }
+    }
+}
+
+/// Makes every mount below `/` read-only and without set-uid programs at once.
+fn read_only_tree() -> bool {
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: a system call on a constant path and a live, correctly sized attribute struct.
+    unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            c"/".as_ptr(),
+            AT_RECURSIVE,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        ) == 0
+    }
+}
+
+/// Makes an empty file at `path` unless something is there, for a file to be bound onto.
+///
+/// # Safety
+/// `path` is a NUL-terminated string.
+unsafe fn touch(path: *const libc::c_char) -> bool {
+    // SAFETY: as the caller promises; the descriptor is this function's own.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::stat(path, &mut st) == 0 || {
+            let flags = libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC;
+            let fd = libc::open(path, flags, 0o644);
+            fd >= 0 && libc::close(fd) == 0
+        }
+    }
 }
 
 /// The keeper's child, from `clone` to `exec`: the plan, then the keeper's executable.

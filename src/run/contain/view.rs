@@ -94,13 +94,7 @@ impl View {
         protect: &[PathBuf],
         boxed: bool,
     ) -> Option<View> {
-        let typed = exe.as_bytes().contains(&b'/');
-        let found = if typed {
-            PathBuf::from(exe)
-        } else {
-            crate::run::find_program(exe)?
-        };
-        let program = std::fs::canonicalize(&found).ok()?;
+        let (program, needs) = needs_of(exe, args)?;
         // The home folder too: as another user than root the program keeps the user's uid,
         // and would read everything of theirs (`~/.ssh`).
         let home = std::env::var_os("HOME").map(PathBuf::from);
@@ -112,71 +106,8 @@ impl View {
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .filter(|p| p.is_dir() && coverable(p) && !fresh(p))
             .collect();
-        let mut needs: Vec<(PathBuf, Need)> = Vec::new();
-        // The program as found, and, for a script, its interpreter. One found in PATH brings
-        // its installation where it was found too (a virtual environment's `bin/python3`,
-        // a link to the system's, reads the environment beside it).
-        needs.push((
-            program.clone(),
-            if typed { Need::Itself } else { Need::Install },
-        ));
-        if !typed && found.is_absolute() && found != program {
-            needs.push((found.clone(), Need::Install));
-        }
-        if let Some(interpreter) = interpreter_of(&program) {
-            needs.push((interpreter, Need::Install));
-        }
-        for arg in args {
-            let path = Path::new(arg);
-            if path.is_absolute()
-                && let Ok(real) = std::fs::canonicalize(path)
-            {
-                needs.push((real, Need::Itself));
-            }
-        }
-        let mut binds: Vec<(PathBuf, bool)> = Vec::new();
-        for (path, need) in needs {
-            // In a fresh folder (a program compiled into /tmp) the path itself is put back
-            // into the fresh one; nothing of /proc is.
-            let put_back = if fresh(&path) {
-                if path.starts_with("/proc") {
-                    continue;
-                }
-                path.clone()
-            } else {
-                let blocked = blocked_ancestor(&path, &covers, boxed);
-                let Some(blocked) = blocked else { continue };
-                if !covers.contains(&blocked) {
-                    covers.push(blocked.clone());
-                }
-                match need {
-                    Need::Itself => path.clone(),
-                    Need::Install => first_below(&blocked, &path),
-                }
-            };
-            let is_dir = put_back.is_dir();
-            if !binds.iter().any(|(b, _)| put_back.starts_with(b)) {
-                binds.retain(|(b, _)| !b.starts_with(&put_back));
-                binds.push((put_back, is_dir));
-            }
-        }
-        covers.sort_by_key(|c| c.components().count());
-        covers.dedup();
-        // A cover inside another is empty already.
-        let outer = covers.clone();
-        covers.retain(|c| !outer.iter().any(|o| o != c && c.starts_with(o)));
-        // A folder put back whole (`-cp /home/ana/contest`) must not bring a protected one
-        // inside it back with it.
-        let recovers = protect
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .filter(|p| {
-                p.is_dir()
-                    && binds
-                        .iter()
-                        .any(|(b, is_dir)| *is_dir && p != b && p.starts_with(b))
-            })
-            .collect();
+        let binds = binds_for(needs, &mut covers, boxed);
+        let covers = outermost(covers);
         let hidden = std::env::current_exe()
             .ok()
             .and_then(|e| std::fs::canonicalize(e).ok())
@@ -184,15 +115,108 @@ impl View {
             .into_iter()
             .collect();
         Some(View {
+            recovers: recovers(protect, &binds),
             covers,
             binds,
-            recovers,
             hidden,
             scratch: std::fs::canonicalize(scratch).ok()?,
             program,
             identities: Vec::new(),
         })
     }
+}
+
+/// The program's file, and what it needs: itself as found and, for a script, its
+/// interpreter; one found in PATH brings its installation where it was found too (a virtual
+/// environment's `bin/python3`, a link to the system's, reads the environment beside it); and
+/// every absolute path among its arguments. `None` when it cannot be found.
+fn needs_of(exe: &OsStr, args: &[OsString]) -> Option<(PathBuf, Vec<(PathBuf, Need)>)> {
+    let typed = exe.as_bytes().contains(&b'/');
+    let found = if typed {
+        PathBuf::from(exe)
+    } else {
+        crate::run::find_program(exe)?
+    };
+    let program = std::fs::canonicalize(&found).ok()?;
+    let mut needs: Vec<(PathBuf, Need)> = Vec::new();
+    let need = if typed { Need::Itself } else { Need::Install };
+    needs.push((program.clone(), need));
+    if !typed && found.is_absolute() && found != program {
+        needs.push((found.clone(), Need::Install));
+    }
+    if let Some(interpreter) = interpreter_of(&program) {
+        needs.push((interpreter, Need::Install));
+    }
+    for arg in args {
+        let path = Path::new(arg);
+        if path.is_absolute()
+            && let Ok(real) = std::fs::canonicalize(path)
+        {
+            needs.push((real, Need::Itself));
+        }
+    }
+    Some((program, needs))
+}
+
+/// What is put back into the view for `needs`, each with whether it is a folder; a covered
+/// folder a need lies in is added to `covers`.
+fn binds_for(
+    needs: Vec<(PathBuf, Need)>,
+    covers: &mut Vec<PathBuf>,
+    boxed: bool,
+) -> Vec<(PathBuf, bool)> {
+    let mut binds: Vec<(PathBuf, bool)> = Vec::new();
+    for (path, need) in needs {
+        // In a fresh folder (a program compiled into /tmp) the path itself is put back
+        // into the fresh one; nothing of /proc is.
+        let put_back = if fresh(&path) {
+            if path.starts_with("/proc") {
+                continue;
+            }
+            path.clone()
+        } else {
+            let Some(blocked) = blocked_ancestor(&path, covers, boxed) else {
+                continue;
+            };
+            if !covers.contains(&blocked) {
+                covers.push(blocked.clone());
+            }
+            match need {
+                Need::Itself => path.clone(),
+                Need::Install => first_below(&blocked, &path),
+            }
+        };
+        let is_dir = put_back.is_dir();
+        if !binds.iter().any(|(b, _)| put_back.starts_with(b)) {
+            binds.retain(|(b, _)| !b.starts_with(&put_back));
+            binds.push((put_back, is_dir));
+        }
+    }
+    binds
+}
+
+/// The covers, outermost first, without those inside another (which is empty already).
+fn outermost(mut covers: Vec<PathBuf>) -> Vec<PathBuf> {
+    covers.sort_by_key(|c| c.components().count());
+    covers.dedup();
+    let outer = covers.clone();
+    covers.retain(|c| !outer.iter().any(|o| o != c && c.starts_with(o)));
+    covers
+}
+
+/// The protected folders inside a folder put back whole (`-cp /home/ana/contest`), which
+/// must not come back with it.
+fn recovers(protect: &[PathBuf], binds: &[(PathBuf, bool)]) -> Vec<PathBuf> {
+    protect
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .filter(|p| {
+            p.is_dir()
+                && binds
+                    .iter()
+                    .any(|(b, is_dir)| *is_dir && p != b && p.starts_with(b))
+        })
+        .collect()
 }
 
 /// What a program needs of a path: the file (or folder) itself, or the whole installation it

@@ -160,19 +160,7 @@ fn is_seqpacket(fd: RawFd) -> bool {
 /// The spawner's life: prepare, greet, then one program per request; exits when the harness
 /// closes its end (or dies).
 fn serve(socket: RawFd) -> ! {
-    // SAFETY: plain system calls on this process's own descriptor and signal dispositions.
-    unsafe {
-        // The programs must not inherit the socket.
-        libc::fcntl(socket, libc::F_SETFD, libc::FD_CLOEXEC);
-        let mut ignore: libc::sigaction = std::mem::zeroed();
-        ignore.sa_sigaction = libc::SIG_IGN;
-        for signal in IGNORED {
-            libc::sigaction(signal, &ignore, std::ptr::null_mut());
-        }
-        let mut none: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut none);
-        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-    }
+    settle(socket);
     shed_resident_set();
     // The machine's root, kept before the spawner joins a keeper's mount namespace (where
     // the cgroup file system is read-only): its slot is left through it.
@@ -188,13 +176,10 @@ fn serve(socket: RawFd) -> ! {
     }
     // The CPUs this spawner may run on as it starts (the harness's): the programs get them
     // back, whichever CPU the harness pins the spawner to meanwhile.
-    // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
-    let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    let known =
-        unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) }
-            == 0;
-    let affinity: *const libc::cpu_set_t = if known { &allowed } else { std::ptr::null() };
+    let allowed = current_affinity();
+    let affinity = allowed
+        .as_ref()
+        .map_or(std::ptr::null(), |a| a as *const libc::cpu_set_t);
     // SAFETY: getpid has no preconditions.
     let hello = wire::encode_hello(unsafe { libc::getpid() });
     if !send(socket, &hello) {
@@ -203,19 +188,7 @@ fn serve(socket: RawFd) -> ! {
     let slot = slot_from_env();
     let end = || -> ! {
         if let Some(slot) = &slot {
-            // Paths relative to the machine's root, from there, whichever mount namespace
-            // the spawner is in.
-            // SAFETY: fchdir to a descriptor of ours.
-            if host_root >= 0 && unsafe { libc::fchdir(host_root) } == 0 {
-                leave_slot(&slot.clone().map(|paths| {
-                    paths
-                        .iter()
-                        .map(|p| p.strip_prefix("/").unwrap_or(p).to_path_buf())
-                        .collect()
-                }));
-            } else {
-                leave_slot(slot);
-            }
+            leave_slot_from(slot, host_root);
         }
         exit(0)
     };
@@ -224,32 +197,86 @@ fn serve(socket: RawFd) -> ! {
         let Some((len, fds, complete)) = receive(socket, &mut buf) else {
             end();
         };
-        let result = match (complete && fds.len() == 3)
-            .then(|| wire::decode_request(&buf[..len]))
-            .flatten()
-        {
-            Some(request) => start(&request, [fds[0], fds[1], fds[2]], affinity),
-            None => Err(Failed {
-                pid: -1,
-                stage: Stage::Request,
-                errno: libc::E2BIG,
-            }),
-        };
-        // The program's wall clock starts here, where its `exec` returned, not when the
-        // harness gets to read the reply (it may share its CPU with the program by then).
-        let started = if result.is_ok() {
-            clone::monotonic_ns()
-        } else {
-            0
-        };
-        for fd in fds {
-            // SAFETY: descriptors received with the request, owned by nobody else here.
-            unsafe { libc::close(fd) };
-        }
-        if !send(socket, &wire::encode_reply(result, started)) {
+        let reply = answer(&buf[..len], fds, complete, affinity);
+        if !send(socket, &reply) {
             end();
         }
     }
+}
+
+/// The socket closed on `exec`, the signals the harness ignores ignored, none blocked.
+fn settle(socket: RawFd) {
+    // SAFETY: plain system calls on this process's own descriptor and signal dispositions.
+    unsafe {
+        // The programs must not inherit the socket.
+        libc::fcntl(socket, libc::F_SETFD, libc::FD_CLOEXEC);
+        let mut ignore: libc::sigaction = std::mem::zeroed();
+        ignore.sa_sigaction = libc::SIG_IGN;
+        for signal in IGNORED {
+            libc::sigaction(signal, &ignore, std::ptr::null_mut());
+        }
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+    }
+}
+
+/// The CPUs this process may run on, when the system says.
+fn current_affinity() -> Option<libc::cpu_set_t> {
+    // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
+    let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    (unsafe { libc::sched_getaffinity(0, size, &mut allowed) } == 0).then_some(allowed)
+}
+
+/// Leaves the slot by paths relative to the machine's root, from there, whichever mount
+/// namespace the spawner is in; by the paths as they are when that root cannot be entered.
+fn leave_slot_from(slot: &[Vec<PathBuf>; 3], host_root: RawFd) {
+    // SAFETY: fchdir to a descriptor of ours.
+    if host_root >= 0 && unsafe { libc::fchdir(host_root) } == 0 {
+        leave_slot(&slot.clone().map(|paths| {
+            paths
+                .iter()
+                .map(|p| p.strip_prefix("/").unwrap_or(p).to_path_buf())
+                .collect()
+        }));
+    } else {
+        leave_slot(slot);
+    }
+}
+
+/// Starts the program of one request (its three descriptors received with it, closed here)
+/// and the reply saying how that went.
+fn answer(
+    request: &[u8],
+    fds: Vec<RawFd>,
+    complete: bool,
+    affinity: *const libc::cpu_set_t,
+) -> [u8; wire::REPLY_LEN] {
+    let result = match (complete && fds.len() == 3)
+        .then(|| wire::decode_request(request))
+        .flatten()
+    {
+        Some(request) => start(&request, [fds[0], fds[1], fds[2]], affinity),
+        None => Err(Failed {
+            pid: -1,
+            stage: Stage::Request,
+            errno: libc::E2BIG,
+        }),
+    };
+    // The program's wall clock starts here, where its `exec` returned, not when the
+    // harness gets to read the reply (it may share its CPU with the program by then).
+    let started = if result.is_ok() {
+        clone::monotonic_ns()
+    } else {
+        0
+    };
+    for fd in fds {
+        // SAFETY: descriptors received with the request, owned by nobody else here.
+        unsafe { libc::close(fd) };
+    }
+    wire::encode_reply(result, started)
 }
 
 fn exit(code: c_int) -> ! {
