@@ -85,12 +85,14 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     };
     let args = &command[1..];
     let compiler = options.compiler(language)?;
-    let version = compiler_version(&compiler, options.timeout)?;
     if language.is_interpreted() {
-        let mut prepared = interpreted(source, language, &compiler, args)?;
-        prepared.command = shim::unshimmed(prepared.command, options.timeout);
-        return Ok(prepared);
+        // Asked whether it starts (a missing one is named with its overrides), as the
+        // interpreter a shim would start: the shim runs once, not for this and every case.
+        let interpreter = shim::unshimmed_compiler(compiler, options.timeout);
+        compiler_version(&interpreter, options.timeout)?;
+        return interpreted(source, language, &interpreter, args);
     }
+    let version = compiler_version(&compiler, options.timeout)?;
     let bytes = fs::read(source).map_err(|error| CompileError::Io {
         what: format!("cannot read {}", source.display()),
         error,

@@ -4,7 +4,7 @@
 //! The interpreter such a shim settles on is asked once and started directly.
 
 use std::collections::HashMap;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -12,6 +12,7 @@ use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
+use super::Compiler;
 use super::process;
 use crate::run::find_program;
 
@@ -27,23 +28,32 @@ pub(super) fn is_python_name(name: &str) -> bool {
 /// shim starts; any other command as it is. The shim is asked in duipai's directory, where the
 /// user's `.python-version` is, once per duipai run.
 pub(super) fn unshimmed(mut command: Vec<OsString>, timeout: Duration) -> Vec<OsString> {
-    let Some(first) = command.first() else {
-        return command;
-    };
-    let named_python = Path::new(first)
+    if let Some(executable) = command.first().and_then(|first| behind(first, timeout)) {
+        command[0] = executable.into_os_string();
+    }
+    command
+}
+
+/// [`unshimmed`] for a compiler's words (an interpreter is a language's compiler here).
+pub(super) fn unshimmed_compiler(mut compiler: Compiler, timeout: Duration) -> Compiler {
+    let first = compiler.words.first().map(OsString::from);
+    if let Some(executable) = first.and_then(|first| behind(&first, timeout)) {
+        compiler.words[0] = executable.to_string_lossy().into_owned();
+    }
+    compiler
+}
+
+/// The executable behind `program` when it names Python and is a shim script.
+fn behind(program: &OsStr, timeout: Duration) -> Option<PathBuf> {
+    let named_python = Path::new(program)
         .file_name()
         .and_then(|n| n.to_str())
         .is_some_and(is_python_name);
     if !named_python {
-        return command;
+        return None;
     }
-    let Some(path) = find_program(first).filter(|p| is_script(p)) else {
-        return command;
-    };
-    if let Some(executable) = executable_behind(&path, timeout) {
-        command[0] = executable.into_os_string();
-    }
-    command
+    let shim = find_program(program).filter(|p| is_script(p))?;
+    executable_behind(&shim, timeout)
 }
 
 /// Whether the file starts with `#!`: a script, never the interpreter itself.

@@ -101,6 +101,31 @@ pub fn with_shared_cache(dir: &Path) -> Duipai {
         .env_remove("DUIPAI_PYTHON")
 }
 
+/// PATH with the folder of the Python interpreter first when the `python3` in PATH is a
+/// version manager's shim (pyenv's is a shell script): scripts that start `python3`
+/// themselves (`#!/usr/bin/env python3`, `sh -c 'python3 …'`) then start it directly, as
+/// duipai does for the programs it is given. The shim's scripts cost about 100 ms a start,
+/// which were a quarter of the suite's CPU.
+pub fn path_without_shims() -> &'static std::ffi::OsStr {
+    static PATH: std::sync::OnceLock<OsString> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let shim = std::env::split_paths(&path)
+            .map(|dir| dir.join("python3"))
+            .find(|p| p.is_file())
+            .filter(|p| std::fs::read(p).is_ok_and(|b| b.starts_with(b"#!")));
+        let Some(_) = shim else { return path };
+        let asked = Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .expect("python3 runs");
+        let executable = PathBuf::from(String::from_utf8(asked.stdout).unwrap().trim_end());
+        let mut dirs = vec![executable.parent().unwrap().to_path_buf()];
+        dirs.extend(std::env::split_paths(&path));
+        std::env::join_paths(dirs).unwrap()
+    })
+}
+
 /// Reads and parses a saved input of `problem` with the default bounds: it must be valid.
 pub fn parse_file(problem: &'static dyn Problem, path: &Path) -> Box<dyn Instance> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -249,6 +274,7 @@ impl Duipai {
         if let Some(dir) = &self.dir {
             command.current_dir(dir);
         }
+        command.env("PATH", path_without_shims());
         for (key, value) in &self.env {
             match value {
                 Some(value) => command.env(key, value),
