@@ -559,6 +559,38 @@ unsafe fn exec(plan: &ChildSetup) {
     }
 }
 
+/// Clones `child(arg)` with `CLONE_VM | CLONE_VFORK` and `flags`, on the stack whose top is
+/// `top`; its pid once it has `exec`uted or exited. All signals are blocked in this thread
+/// while the child runs on its memory (none of the parent's handlers may run in the child
+/// before it resets them), and restored after.
+///
+/// # Safety
+/// `top` is the top of a stack and `arg` what `child` expects, both alive until this returns
+/// (with `CLONE_VFORK`, after the child's `exec` or exit).
+pub(super) unsafe fn clone_vfork(
+    child: extern "C" fn(*mut c_void) -> c_int,
+    top: *mut c_void,
+    flags: c_int,
+    arg: *mut c_void,
+) -> io::Result<i32> {
+    // SAFETY: signal masks of this thread, and the clone the caller vouches for.
+    unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
+        let pid = libc::clone(
+            child,
+            top,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
+            arg,
+        );
+        let error = io::Error::last_os_error();
+        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
+        if pid < 0 { Err(error) } else { Ok(pid) }
+    }
+}
+
 /// Clones the child that carries out `plan`, with `flags` besides `CLONE_VM | CLONE_VFORK`
 /// (`CLONE_PARENT` in a spawner, so that the program is the harness's child), and returns
 /// its pid once it has `exec`uted, or what it failed at.
@@ -569,25 +601,9 @@ pub(super) fn launch(plan: &mut ChildSetup, flags: c_int) -> Result<i32, Failed>
             *slot = Some(ChildStack::map()?);
         }
         let top = slot.as_ref().map_or(std::ptr::null_mut(), ChildStack::top);
-        // SAFETY: all signals are blocked in this thread while the child runs on its memory
-        // (none of the parent's handlers may run in the child before it resets them), and
-        // restored after; the child gets its own stack and the plan, both alive until `clone`
-        // returns, which with CLONE_VFORK is after the child's `exec` or exit.
-        unsafe {
-            let mut all: libc::sigset_t = std::mem::zeroed();
-            let mut old: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&mut all);
-            libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-            let pid = libc::clone(
-                child,
-                top,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
-                std::ptr::from_mut(plan).cast(),
-            );
-            let error = io::Error::last_os_error();
-            libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-            if pid < 0 { Err(error) } else { Ok(pid) }
-        }
+        // SAFETY: the child gets its own stack and the plan, both alive until `clone`
+        // returns.
+        unsafe { clone_vfork(child, top, flags, std::ptr::from_mut(plan).cast()) }
     });
     let pid = pid.map_err(|e| Failed {
         pid: -1,

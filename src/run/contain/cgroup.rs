@@ -417,50 +417,56 @@ impl Slot {
             Version::V1 => (&dirs[0], &dirs[1], &dirs[2]),
             Version::V2 => (&dirs[0], &dirs[0], &dirs[0]),
         };
-        let slot = match tree.version {
-            Version::V1 => Slot {
-                memory_limit: rw(memory.join("memory.limit_in_bytes"))?,
-                memsw_limit: rw(memory.join("memory.memsw.limit_in_bytes")).ok(),
-                memory_current: ro(memory.join("memory.usage_in_bytes"))?,
-                memory_peak: Some(rw(memory.join("memory.max_usage_in_bytes"))?),
-                memory_events: ro(memory.join("memory.oom_control"))?,
-                pids_max: rw(pids.join("pids.max"))?,
-                pids_current: ro(pids.join("pids.current"))?,
-                pids_events: ro(pids.join("pids.events"))?,
-                cpu: ro(cpu.join("cpuacct.usage"))?,
-                version: tree.version,
-                dirs: dirs.clone(),
-                bases: tree.bases.clone(),
-                homes: tree.homes.clone(),
-                procs,
-                set_pids: 0,
-                set_memory: 0,
-            },
+        // The files of each version: the memory limit, its usage, its peak, its events, and
+        // the CPU time.
+        let (limit, usage, peak, events, cpu_file) = match tree.version {
+            Version::V1 => (
+                "memory.limit_in_bytes",
+                "memory.usage_in_bytes",
+                Some("memory.max_usage_in_bytes"),
+                "memory.oom_control",
+                "cpuacct.usage",
+            ),
             Version::V2 => {
                 // No swap: a program's memory stays resident, where the limit sees it.
                 let _ = std::fs::write(memory.join("memory.swap.max"), "0");
-                Slot {
-                    memory_limit: rw(memory.join("memory.max"))?,
-                    memsw_limit: None,
-                    memory_current: ro(memory.join("memory.current"))?,
-                    memory_peak: tree
-                        .peak_resettable
-                        .then(|| rw(memory.join("memory.peak")).ok())
-                        .flatten(),
-                    memory_events: ro(memory.join("memory.events"))?,
-                    pids_max: rw(pids.join("pids.max"))?,
-                    pids_current: ro(pids.join("pids.current"))?,
-                    pids_events: ro(pids.join("pids.events"))?,
-                    cpu: ro(cpu.join("cpu.stat"))?,
-                    version: tree.version,
-                    dirs: dirs.clone(),
-                    bases: tree.bases.clone(),
-                    homes: tree.homes.clone(),
-                    procs,
-                    set_pids: 0,
-                    set_memory: 0,
-                }
+                let peak = tree.peak_resettable.then_some("memory.peak");
+                (
+                    "memory.max",
+                    "memory.current",
+                    peak,
+                    "memory.events",
+                    "cpu.stat",
+                )
             }
+        };
+        let memory_peak = match (tree.version, peak) {
+            (Version::V1, Some(peak)) => Some(rw(memory.join(peak))?),
+            // A v2 peak that cannot be opened is done without, as a kernel without it.
+            (_, Some(peak)) => rw(memory.join(peak)).ok(),
+            (_, None) => None,
+        };
+        let memsw_limit = match tree.version {
+            Version::V1 => rw(memory.join("memory.memsw.limit_in_bytes")).ok(),
+            Version::V2 => None,
+        };
+        let slot = Slot {
+            memory_limit: rw(memory.join(limit))?,
+            memsw_limit,
+            memory_current: ro(memory.join(usage))?,
+            memory_peak,
+            memory_events: ro(memory.join(events))?,
+            pids_max: rw(pids.join("pids.max"))?,
+            pids_current: ro(pids.join("pids.current"))?,
+            pids_events: ro(pids.join("pids.events"))?,
+            cpu: ro(cpu.join(cpu_file))?,
+            version: tree.version,
+            dirs: dirs.clone(),
+            bases: tree.bases.clone(),
+            homes: tree.homes.clone(),
+            procs,
+            set_pids: 0,
+            set_memory: 0,
         };
         let mut slot = slot;
         // What the limit is now (no limit, in a new cgroup): whether a new one rises or

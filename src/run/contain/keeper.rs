@@ -677,26 +677,12 @@ fn clone_child(plan: &mut ChildPlan, flags: c_int) -> io::Result<i32> {
     const STACK: usize = 64 * 1024;
     let mut stack = vec![0u8; STACK];
     // SAFETY: the top of a buffer alive until `clone` returns (with CLONE_VFORK, after the
-    // child's `exec` or exit), 16-byte aligned below its end; all signals are blocked while
-    // the child runs on the harness's memory, as `clone::launch` does.
+    // child's `exec` or exit), 16-byte aligned below its end, and the plan the child reads.
     unsafe {
         let top = stack.as_mut_ptr().add(STACK - 64);
         let top = (top as usize & !15) as *mut c_void;
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        let mut old: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-        let pid = libc::clone(
-            child,
-            top,
-            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | flags,
-            std::ptr::from_mut(plan).cast(),
-        );
-        let error = io::Error::last_os_error();
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        if pid < 0 {
-            return Err(error);
-        }
+        let pid =
+            crate::run::clone::clone_vfork(child, top, flags, std::ptr::from_mut(plan).cast())?;
         // The child wrote these (if it failed) through the shared memory.
         plan.failed = std::ptr::read_volatile(&raw const plan.failed);
         plan.errno = std::ptr::read_volatile(&raw const plan.errno);
