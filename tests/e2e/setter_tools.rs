@@ -347,7 +347,7 @@ fn validate_accepts_exactly_what_the_packaged_ctd_accepts() {
     let dir = tempfile::tempdir().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for problem in ["chess", "chessboard", "gems", "fishhead", "shooting"] {
-        let grammar = root.join(format!("src/problem/{problem}/package/input.ctd"));
+        let grammar = root.join(format!("games/src/problem/{problem}/package/input.ctd"));
         let mut files = Vec::new();
         for seed in 1..=8u64 {
             let base = Duipai::new()

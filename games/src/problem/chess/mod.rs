@@ -107,7 +107,7 @@ impl Game for ChessProblem {
     const LIMITS: (u64, u64) = (1000, 512);
     const NAMED_PLANS: &'static [(&'static str, &'static str)] = &[(
         "official",
-        include_str!("../../../generators/chess-official.plan"),
+        include_str!("../../../../generators/chess-official.plan"),
     )];
     const SHRINK_PASSES: usize = shrink::PASSES;
     const PACKAGE: &'static Package = &super::package::package!(

@@ -156,20 +156,20 @@ macro_rules! named {
         const SAMPLE: (&'static str, &'static str) = (
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/cases/",
+                "/../cases/",
                 $name,
                 "/01-sample.in"
             )),
             include_str!(concat!(
                 env!("CARGO_MANIFEST_DIR"),
-                "/cases/",
+                "/../cases/",
                 $name,
                 "/01-sample.ans"
             )),
         );
         const PLAN: &'static str = include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/generators/",
+            "/../generators/",
             $name,
             ".plan"
         ));

@@ -1,6 +1,6 @@
 //! What a judge's problem package holds for a game beside its tests ([`Package`]): the
 //! statement, the validators a judge runs without duipai, and a reference solution of its
-//! own. Each game keeps these files in its folder (`src/problem/<game>/package/`), embedded
+//! own. Each game keeps these files in its folder (`games/src/problem/<game>/package/`), embedded
 //! in the binary; `pack --layout icpc` writes them.
 
 /// A game's package files, as text.
