@@ -11,6 +11,11 @@ struct Entry {
     /// The leader's process group, from its start until just before it is reaped (after that,
     /// the group id may be reused, and must not be signalled).
     pgid: Option<i32>,
+    /// The leader's pid, from its start until it is reaped: another run's cleanup must not
+    /// reap it in between (its owner's wait would fail).
+    leader: Option<i32>,
+    /// Its program is being started: the leader's pid is not known yet.
+    starting: bool,
 }
 
 /// The runs under way, so that an interrupted harness can kill their programs, and so that
@@ -57,7 +62,12 @@ impl RunEntry {
     pub(crate) fn begin() -> RunEntry {
         let id = NEXT_ID.fetch_add(1, Ordering::SeqCst);
         let mut runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
-        runs.push(Entry { id, pgid: None });
+        runs.push(Entry {
+            id,
+            pgid: None,
+            leader: None,
+            starting: true,
+        });
         RunEntry { id }
     }
 
@@ -68,13 +78,22 @@ impl RunEntry {
     /// Records the started program's group; returns whether the harness is being stopped, in
     /// which case the caller kills it at once (its result will be discarded).
     pub(crate) fn set_leader(&self, pgid: i32) -> bool {
-        self.with_entry(|e| e.pgid = Some(pgid));
+        self.with_entry(|e| {
+            e.pgid = Some(pgid);
+            e.leader = Some(pgid);
+            e.starting = false;
+        });
         STOPPING.load(Ordering::SeqCst)
     }
 
     /// Forgets the group, before its leader is reaped.
     pub(crate) fn leader_reaping(&self) {
         self.with_entry(|e| e.pgid = None);
+    }
+
+    /// Forgets the leader, once its owner has reaped it (its pid may be reused from then on).
+    pub(crate) fn leader_reaped(&self) {
+        self.with_entry(|e| e.leader = None);
     }
 
     fn with_entry(&self, f: impl FnOnce(&mut Entry)) {
@@ -101,8 +120,16 @@ pub(crate) fn run_is_over(id_low_bits: u32) -> bool {
     started && !runs.iter().any(|e| e.id as u32 == id_low_bits)
 }
 
-/// Whether `pid` is the leader of a run under way (a child of the harness that is no orphan).
+/// Whether `pid` is the leader of a run under way, until its owner has reaped it (a child of
+/// the harness that is no orphan).
 pub(crate) fn is_running_leader(pid: i32) -> bool {
     let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
-    runs.iter().any(|e| e.pgid == Some(pid))
+    runs.iter().any(|e| e.leader == Some(pid))
+}
+
+/// Whether a program is being started whose pid is not registered yet: a dead child of the
+/// harness that no run claims may be that program, and is not an orphan to reap.
+pub(crate) fn a_start_under_way() -> bool {
+    let runs = RUNS.lock().unwrap_or_else(|e| e.into_inner());
+    runs.iter().any(|e| e.starting)
 }

@@ -182,11 +182,13 @@ impl<'a> Leader<'a> {
             let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
             if r == self.pid {
                 self.reaped = true;
+                self.entry.leader_reaped();
                 return Ok((status, usage));
             }
             let err = io::Error::last_os_error();
             if err.kind() != io::ErrorKind::Interrupted {
                 self.reaped = true;
+                self.entry.leader_reaped();
                 return Err(err);
             }
         }
@@ -388,8 +390,13 @@ pub(crate) fn kill_and_reap_in(
 
 /// Reaps the dead orphans handed to the harness: children of its main thread that are
 /// neither a spawner nor the leader of a run under way. A zombie still counts in its
-/// cgroup's tasks until it is reaped; a live one is left alone.
+/// cgroup's tasks until it is reaped; a live one is left alone. Nothing is reaped while a
+/// program is being started, which may be dead before its run has registered its pid: the
+/// caller asks again a moment later.
 fn reap_dead_orphans() {
+    if cancel::a_start_under_way() {
+        return;
+    }
     let me = procfs::harness_pid();
     let children: Vec<i32> = match procfs::main_thread_children() {
         Some(pids) => pids,
