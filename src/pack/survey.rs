@@ -68,57 +68,33 @@ impl Survey {
         let mut survey = Survey {
             pack: describe_pack(name, layout_name),
             empty: is_empty_dir(out)?,
+            removed: removable(out, own, planned),
             ..Survey::default()
         };
-        for &file in planned {
-            match manifest.owner_of(file) {
-                Some(owner) if owner.problem != name || owner.layout != layout_name => {
-                    survey.conflicts.push((file.to_string(), owner.describe()));
-                }
-                _ if !existing.contains(file) => survey.created += 1,
-                _ if own.iter().any(|f| f == file) => survey.replaced_own.push(file.to_string()),
-                _ => survey.replaced_unlisted.push(file.to_string()),
-            }
-        }
-        for file in own.iter().filter(|f| !planned.contains(&f.as_str())) {
-            // Only a regular file is duipai's to remove: anything else there now is not, nor
-            // is a file reached through a symbolic link (the folder it names is elsewhere).
-            if crate::fsutil::no_link_on_the_way(out, file)
-                && std::fs::symlink_metadata(out.join(file)).is_ok_and(|m| m.is_file())
-            {
-                survey.removed.push(file.clone());
-            }
-        }
+        survey.sort_planned(manifest, (name, layout_name), planned, &existing, own);
         if let Some(previous) = manifest.section(name, layout_name) {
             survey.edited = edited_files(out, previous, |f| {
                 planned.contains(&f) || survey.removed.iter().any(|r| r == f)
             });
         }
-        for section in &manifest.sections {
-            if section.problem != name || section.layout != layout_name {
-                let present = section.files.iter().filter(|f| existing.contains(*f));
-                survey.kept.push((section.describe(), present.count()));
-            }
-        }
-        if layout == Layout::Icpc {
-            survey.other_package = manifest
-                .sections
-                .iter()
-                .find(|s| s.layout == layout_name && s.problem != name)
-                .map(|s| s.describe());
-        }
-        // `problem.yaml` belongs to the ICPC pack in the directory, whichever it is.
-        let yaml = layout == Layout::Icpc
-            || manifest
-                .sections
-                .iter()
-                .any(|s| s.layout == super::layout_name(Layout::Icpc));
+        survey.note_other_packs(manifest, (name, layout), &existing);
         survey.merges_yaml = layout == Layout::Icpc && existing.contains(PROBLEM_YAML);
         survey.setter_kept = setter
             .iter()
             .filter(|f| existing.contains(*f))
             .cloned()
             .collect();
+        // `problem.yaml` belongs to the ICPC pack in the directory, whichever it is.
+        let yaml_ours = layout == Layout::Icpc
+            || manifest
+                .sections
+                .iter()
+                .any(|s| s.layout == super::layout_name(Layout::Icpc));
+        let others = |f: &str| {
+            manifest
+                .owner_of(f)
+                .is_some_and(|o| o.problem != name || o.layout != layout_name)
+        };
         survey.left_in_place = existing
             .iter()
             .filter(|f| {
@@ -126,16 +102,76 @@ impl Survey {
                     || survey.removed.contains(f)
                     || f.as_str() == MANIFEST
                     || setter.contains(f)
-                    || yaml && f.as_str() == PROBLEM_YAML
-                    || manifest
-                        .owner_of(f)
-                        .is_some_and(|o| o.problem != name || o.layout != layout_name))
+                    || yaml_ours && f.as_str() == PROBLEM_YAML
+                    || others(f))
             })
             .cloned()
             .collect();
         Ok(survey)
     }
 
+    /// Sorts the files the pack writes: another pack's (a conflict), new, this pack's own to
+    /// replace, or a file no pack listed.
+    fn sort_planned(
+        &mut self,
+        manifest: &Manifest,
+        (name, layout_name): (&str, &str),
+        planned: &[&str],
+        existing: &BTreeSet<String>,
+        own: &[String],
+    ) {
+        for &file in planned {
+            match manifest.owner_of(file) {
+                Some(owner) if owner.problem != name || owner.layout != layout_name => {
+                    self.conflicts.push((file.to_string(), owner.describe()));
+                }
+                _ if !existing.contains(file) => self.created += 1,
+                _ if own.iter().any(|f| f == file) => self.replaced_own.push(file.to_string()),
+                _ => self.replaced_unlisted.push(file.to_string()),
+            }
+        }
+    }
+
+    /// The other packs the manifest lists, with how many of their files are there, and, for
+    /// an ICPC package, another problem's package.
+    fn note_other_packs(
+        &mut self,
+        manifest: &Manifest,
+        (name, layout): (&str, Layout),
+        existing: &BTreeSet<String>,
+    ) {
+        let layout_name = layout_name(layout);
+        for section in &manifest.sections {
+            if section.problem != name || section.layout != layout_name {
+                let present = section.files.iter().filter(|f| existing.contains(*f));
+                self.kept.push((section.describe(), present.count()));
+            }
+        }
+        if layout == Layout::Icpc {
+            self.other_package = manifest
+                .sections
+                .iter()
+                .find(|s| s.layout == layout_name && s.problem != name)
+                .map(|s| s.describe());
+        }
+    }
+}
+
+/// The previous pack's files this one does not write and may remove: only a regular file is
+/// duipai's to remove (anything else there now is not), nor is a file reached through a
+/// symbolic link (the folder it names is elsewhere).
+fn removable(out: &Path, own: &[String], planned: &[&str]) -> Vec<String> {
+    own.iter()
+        .filter(|f| !planned.contains(&f.as_str()))
+        .filter(|f| {
+            crate::fsutil::no_link_on_the_way(out, f)
+                && std::fs::symlink_metadata(out.join(f)).is_ok_and(|m| m.is_file())
+        })
+        .cloned()
+        .collect()
+}
+
+impl Survey {
     /// Why the pack cannot be written at all, even with `--force`: it would overwrite
     /// another pack's files.
     pub fn conflict(&self) -> Option<String> {

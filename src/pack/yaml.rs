@@ -231,16 +231,21 @@ pub fn nested_value(text: &str, path: &[&str]) -> Option<String> {
 /// a plain one-line title (a map of languages, an empty value).
 pub fn title_of(value: &str) -> Option<String> {
     let value = value.trim();
-    let unquoted = if value.len() >= 2 && (value.starts_with('"') && value.ends_with('"')) {
-        value[1..value.len() - 1]
-            .replace("\\\"", "\"")
-            .replace("\\\\", "\\")
-    } else if value.len() >= 2 && value.starts_with('\'') && value.ends_with('\'') {
-        value[1..value.len() - 1].replace("''", "'")
+    let unquoted = if let Some(inner) = quoted(value, "\"") {
+        inner.replace("\\\"", "\"").replace("\\\\", "\\")
+    } else if let Some(inner) = quoted(value, "'") {
+        inner.replace("''", "'")
     } else {
         value.to_string()
     };
-    (!unquoted.is_empty() && !value.starts_with(['{', '[', '|', '>'])).then_some(unquoted)
+    // A flow map or list, or a block scalar, is no one-line title.
+    let structured = value.starts_with(|c| "{[|>".contains(c));
+    (!unquoted.is_empty() && !structured).then_some(unquoted)
+}
+
+/// The text between a quote at each end of `value`.
+fn quoted<'a>(value: &'a str, quote: &str) -> Option<&'a str> {
+    value.strip_prefix(quote)?.strip_suffix(quote)
 }
 
 /// The new text of `problem.yaml` (`None`: leave the file as it is) and what was done.

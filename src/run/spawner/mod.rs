@@ -383,22 +383,7 @@ impl Spawner {
         let (ours, theirs) = clone::socket_pair()?;
         let null_in = clone::dev_null()?;
         let null_out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
-        let mut env = vec![clone::cstring(
-            format!("{}={}", serve::TRIGGER, serve::SOCKET_FD).as_bytes(),
-        )?];
-        if let Some(slot) = slot {
-            env.extend(serve::slot_env(slot)?);
-        }
-        if let Some(keeper) = keeper {
-            env.push(clone::cstring(
-                format!("{}={}", serve::JOIN, keeper.pid()).as_bytes(),
-            )?);
-            if keeper.userns {
-                env.push(clone::cstring(
-                    format!("{}=1", serve::JOIN_USER).as_bytes(),
-                )?);
-            }
-        }
+        let env = spawner_env(slot, keeper)?;
         let program = Program {
             candidates: vec![c"/proc/self/exe".to_owned()],
             argv: vec![c"duipai-spawner".to_owned()],
@@ -421,16 +406,11 @@ impl Spawner {
                 std::io::Error::from_raw_os_error(f.errno)
             })?;
         drop(theirs);
-        // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
-        let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-        // SAFETY: as above; CPU_COUNT reads the set.
-        let cpus = unsafe {
-            if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut allowed) == 0
-            {
-                libc::CPU_COUNT(&allowed).max(0) as usize
-            } else {
-                0
-            }
+        let (allowed, cpus) = match serve::current_affinity() {
+            // SAFETY: CPU_COUNT reads a set the system filled.
+            Some(set) => (set, unsafe { libc::CPU_COUNT(&set) }.max(0) as usize),
+            // SAFETY: an empty set; 0 CPUs says it is unknown.
+            None => (unsafe { std::mem::zeroed() }, 0),
         };
         let spawner = Spawner {
             role,
@@ -594,4 +574,25 @@ fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::io::Result<
             return Err(err);
         }
     }
+}
+
+/// The environment that makes duipai's executable a spawner: the socket's descriptor, the
+/// cgroup slot to move into, and the keeper whose namespaces to join.
+fn spawner_env(slot: Option<&Slot>, keeper: Option<&Keeper>) -> std::io::Result<Vec<CString>> {
+    let mut env = vec![clone::cstring(
+        format!("{}={}", serve::TRIGGER, serve::SOCKET_FD).as_bytes(),
+    )?];
+    if let Some(slot) = slot {
+        env.extend(serve::slot_env(slot)?);
+    }
+    if let Some(keeper) = keeper {
+        let join = format!("{}={}", serve::JOIN, keeper.pid());
+        env.push(clone::cstring(join.as_bytes())?);
+        if keeper.userns {
+            env.push(clone::cstring(
+                format!("{}=1", serve::JOIN_USER).as_bytes(),
+            )?);
+        }
+    }
+    Ok(env)
 }

@@ -222,7 +222,7 @@ fn settle(socket: RawFd) {
 }
 
 /// The CPUs this process may run on, when the system says.
-fn current_affinity() -> Option<libc::cpu_set_t> {
+pub(super) fn current_affinity() -> Option<libc::cpu_set_t> {
     // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
     let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
     // SAFETY: as above.
