@@ -73,8 +73,14 @@ pub struct StressFailed {
     pub shrink_runs: Option<usize>,
     /// Milliseconds spent minimizing.
     pub shrink_ms: Option<u64>,
-    /// Whether the minimized case is 1-minimal (`null` when not minimized).
+    /// Whether the minimized case is 1-minimal (`null` when not minimized): every pass
+    /// that applies went over all its candidates on it, with none failing.
     pub one_minimal: Option<bool>,
+    /// The passes that had not gone over all their candidates on the minimized case when
+    /// minimization ended (the budget ran out, or it was stopped); `null` when not minimized.
+    pub shrink_cut_short: Option<Vec<String>>,
+    /// Candidates of the minimized case that were not tried, and why.
+    pub shrink_not_tried: Option<Vec<NotTried>>,
     /// Where the whole line of play was saved, for large boards.
     pub explanation: Option<PathBuf>,
     /// The command that judges the program on the saved case again.
@@ -82,6 +88,13 @@ pub struct StressFailed {
     pub elapsed_ms: u64,
     /// Saved failing cases re-run first that still fail.
     pub still_failing: Vec<String>,
+}
+
+/// Candidates a minimized case has that were not tried ([`StressFailed::shrink_not_tried`]).
+#[derive(Serialize)]
+pub struct NotTried {
+    pub pass: String,
+    pub why: String,
 }
 
 /// A harness or usage error (exit 2): the last line whenever a command fails that way.

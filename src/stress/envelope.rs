@@ -130,6 +130,7 @@ impl Envelope {
             place,
             value,
             count,
+            word: _,
         }: Placed,
     ) {
         let seen = Span {

@@ -35,8 +35,17 @@ pub trait Shrinkable: Clone + Send + Sync {
     fn fingerprint(&self) -> u64;
     /// How many structural passes there are.
     fn passes(&self) -> usize;
+    /// What one pass does, for reports: `items of counted lists`.
+    fn pass_name(&self, pass: usize) -> String {
+        format!("structural pass {}", pass + 1)
+    }
     /// The candidates of one pass, most drastic first, each smaller than `self`.
     fn pass(&self, pass: usize) -> Candidates<'_, Self>;
+    /// Candidates this case has but that are not offered, and why: the minimum is then
+    /// reached among the candidates tried only.
+    fn not_tried(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// How many values can be lowered one by one.
     fn slots(&self) -> usize;
     fn value(&self, slot: usize) -> i64;
@@ -117,6 +126,16 @@ pub enum End {
     Stopped,
 }
 
+/// How far each pass got on the case minimization ended with.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PassReport {
+    /// The passes (and value lowerings) that had not gone over all their candidates on the
+    /// final case when minimization ended: the budget ran out, or it was stopped.
+    pub cut_short: Vec<String>,
+    /// Candidates the final case has that were not offered, and why ([`Shrinkable::not_tried`]).
+    pub not_tried: Vec<(String, String)>,
+}
+
 /// What minimization did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ShrinkStats {
@@ -135,6 +154,15 @@ pub struct Shrunk<S, P> {
     pub case: S,
     pub payload: Option<P>,
     pub stats: ShrinkStats,
+    pub passes: PassReport,
+}
+
+impl<S, P> Shrunk<S, P> {
+    /// Whether the case is 1-minimal: every pass went over all its candidates on it with none
+    /// failing, and every candidate it has was offered.
+    pub fn one_minimal(&self) -> bool {
+        self.stats.end == End::Minimal && self.passes.not_tried.is_empty()
+    }
 }
 
 /// Reduces `start` while `probe` says a smaller candidate still fails. `probe` is never
@@ -161,13 +189,25 @@ pub fn shrink<S: Shrinkable, P: Send>(
     };
     let mut current = start;
     (driver.on_progress)(&current, &driver.stats);
-    driver.run(&mut current);
+    let cut_short = driver.run(&mut current);
+    let passes = PassReport {
+        cut_short,
+        not_tried: current.not_tried(),
+    };
     Shrunk {
         case: current,
         payload: driver.payload,
         stats: driver.stats,
+        passes,
     }
 }
+
+/// The names of the value lowerings that follow the passes, for reports.
+const VALUE_PARTS: [&str; 3] = [
+    "values lowered together",
+    "chunks of values set to 0",
+    "single values lowered",
+];
 
 struct Driver<'a, S, P> {
     jobs: usize,
@@ -233,7 +273,9 @@ impl Progress {
 }
 
 impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
-    fn run(&mut self, current: &mut S) {
+    /// Minimizes `current` in place; the names of the parts that had not gone over all their
+    /// candidates on the final case (none when it ends minimal).
+    fn run(&mut self, current: &mut S) -> Vec<String> {
         // Each pass, then the lowering of all values, the zeroing of chunks of them and the
         // lowering of single values: where each resumes, and when it last went over all its
         // candidates with none failing.
@@ -247,14 +289,21 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             self.repeat(current, all_values_lowered, &mut progress[passes]);
             self.repeat(current, values_zeroed, &mut progress[passes + 1]);
             self.lower_values(current, &mut progress[passes + 2]);
+            let now = self.stats.steps;
             if self.stopped {
-                return;
+                return (0..progress.len())
+                    .filter(|&part| progress[part].done_at != Some(now))
+                    .filter(|&part| offers(current, part))
+                    .map(|part| match part.checked_sub(passes) {
+                        None => current.pass_name(part),
+                        Some(value) => VALUE_PARTS[value].to_string(),
+                    })
+                    .collect();
             }
             // Minimal once every part has gone over all its candidates since the last change.
-            let now = self.stats.steps;
             if progress.iter().all(|p| p.done_at == Some(now)) {
                 self.stats.end = End::Minimal;
-                return;
+                return Vec::new();
             }
         }
     }
@@ -531,6 +580,17 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             }
             None => false,
         }
+    }
+}
+
+/// Whether part `part` (a pass, then the three value lowerings) has any candidate for
+/// `case`: one that has none cannot have been cut short.
+fn offers<S: Shrinkable>(case: &S, part: usize) -> bool {
+    match part.checked_sub(case.passes()) {
+        None => !case.pass(part).is_empty(),
+        Some(0) => !all_values_lowered(case).is_empty(),
+        Some(1) => !values_zeroed(case).is_empty(),
+        Some(_) => (0..case.slots()).any(|slot| case.value(slot) != 0),
     }
 }
 

@@ -24,7 +24,7 @@ pub mod save;
 mod search;
 mod text_case;
 
-pub use minimize::{Budget, End, Probe, ShrinkStats, Shrunk};
+pub use minimize::{Budget, End, PassReport, Probe, ShrinkStats, Shrunk};
 pub use text_case::TextCase;
 
 /// Where cases come from: the built-in generator, or an external program given the seed.
@@ -127,9 +127,14 @@ pub enum Event {
 }
 
 /// How minimization went.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Minimization {
     pub stats: ShrinkStats,
+    /// Which passes were cut short or not tried on the case it ended with.
+    pub passes: PassReport,
+    /// Whether the case is 1-minimal: every pass that applies went over all its candidates
+    /// on it with none failing ([`Shrunk::one_minimal`]).
+    pub one_minimal: bool,
     pub elapsed: Duration,
     /// Stopped by an interrupt.
     pub interrupted: bool,
@@ -563,7 +568,7 @@ impl Engine<'_> {
                 result
             }
         };
-        on_event(Event::Minimized(result));
+        on_event(Event::Minimized(result.clone()));
         result
     }
 
@@ -723,6 +728,8 @@ impl Engine<'_> {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
         let result = Minimization {
+            one_minimal: shrunk.one_minimal(),
+            passes: shrunk.passes,
             stats: shrunk.stats,
             elapsed: started.elapsed(),
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
@@ -863,7 +870,7 @@ impl Describe for TextCase {
         self.size_label()
     }
     fn largest(&self) -> i64 {
-        (0..self.slots()).map(|s| self.value(s)).max().unwrap_or(0)
+        self.largest_number()
     }
     fn within(&self, envelope: &Envelope) -> bool {
         envelope.admits(self)

@@ -1,31 +1,55 @@
 //! A case of a problem duipai does not know, minimized as text: lines of tokens, with the
-//! counts in them understood well enough to shrink what they count.
+//! layout read from them ([`layout`]) well enough to shrink what the counts count.
 //!
 //! Most inputs are counts followed by what they count: `n` then n numbers (on its line or the
-//! next), `n` then n lines, `T` then T test cases. Dropping an item alone leaves the count
+//! next), `n s` then n numbers, `n` then n lines or the n − 1 edges of a tree, `n` then a
+//! string of n characters, `T` then T test cases. Dropping an item alone leaves the count
 //! wrong and the input invalid, so the candidates here drop items together with their count
-//! lowered: whole test cases first (when the first line is a count of the blocks that
-//! follow), then halves, quarters, … and single items of every counted list, the longest
-//! list first, then chunks and single lines, then single tokens. Values are the integers
-//! that are not counts, moved toward 0 by the minimizer. Which candidates are valid inputs
-//! is the caller's business (a validator, or the reference accepting them); the candidates
-//! only try to be valid often.
+//! lowered, in passes, most drastic first: whole test cases (when the first line counts
+//! them); the vertices of graphs (leaves removed and edges contracted, labels kept within
+//! the vertex count: [`graph`]); halves, quarters, … and single items of every counted list,
+//! the longest list first; the characters of strings, by chunks and one at a time; chunks of
+//! lines and single lines; single tokens. The values the minimizer lowers toward 0 are the
+//! numbers that are neither counts nor vertex labels (reals keep their decimals), and the
+//! letters and digits of strings, lowered toward `a`, `A` and `0`. Which candidates are valid
+//! inputs is the caller's business (a validator, or the generator's envelope and the
+//! reference accepting them); the candidates only try to be valid often.
 //!
 //! A case is compact: its tokens point into the text it was read from, shared by every
-//! candidate, and a lowered value is stored as a number. A candidate of a 2·10^5-number case
-//! is one copy of a flat token list, made only when the minimizer probes it.
+//! candidate, a lowered value is stored as a number, and a rewritten string in a buffer of
+//! the case's own. A candidate of a 2·10^5-number case is one copy of a flat token list, made
+//! only when the minimizer probes it.
+
+mod graph;
+mod layout;
+mod place;
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 use super::minimize::{Candidates, Shrinkable};
 use crate::problem::shrink::ChunkLevels;
+use layout::{Layout, List, Section};
+pub use place::{Place, Placed};
 
-/// One token: a span of the original text, or a value the minimizer wrote.
+/// One token: a span of the original text, or what the minimizer wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Token {
-    Text { at: usize, len: u32 },
+    Text {
+        at: usize,
+        len: u32,
+    },
     Int(i64),
+    /// A real: `mantissa` / 10^`decimals`, written with that many decimals.
+    Real {
+        mantissa: i64,
+        decimals: u8,
+    },
+    /// A rewritten word: a span of the case's `words`.
+    Word {
+        at: u32,
+        len: u32,
+    },
 }
 
 /// Lines of tokens, each line's tokens separated by single spaces in its canonical form.
@@ -33,6 +57,8 @@ enum Token {
 pub struct TextCase {
     /// The text the case was read from, shared by all its candidates.
     src: Arc<[u8]>,
+    /// The words the minimizer rewrote (strings shortened or lowered).
+    words: Arc<[u8]>,
     tokens: Vec<Token>,
     /// Where each line ends in `tokens` (exclusive): line `i` is
     /// `line_ends[i - 1]..line_ends[i]`.
@@ -40,10 +66,12 @@ pub struct TextCase {
     /// Whether candidates that only a validator can check are tried: single tokens dropped
     /// without their count (without a validator, such an input usually runs but is invalid).
     validated: bool,
-    /// The tokens that are values: found once the case is asked for them (a candidate that is
+    /// How the case is laid out: read once a pass asks for it.
+    layout: OnceLock<Arc<Layout>>,
+    /// What the minimizer lowers: found once the case is asked for them (a candidate that is
     /// only probed never is), then kept while values are lowered (a lowered value could
     /// otherwise start to look like a count).
-    values: OnceLock<Arc<Vec<usize>>>,
+    slots: OnceLock<Arc<Vec<Slot>>>,
 }
 
 impl PartialEq for TextCase {
@@ -54,38 +82,69 @@ impl PartialEq for TextCase {
 
 impl Eq for TextCase {}
 
-/// A count and what it counts.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct List {
-    /// The count's token.
-    count: usize,
-    items: Items,
-    /// How many items there are (the count's value).
-    len: usize,
+/// One thing the minimizer lowers toward 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Slot {
+    /// An integer or a real token (a real's mantissa).
+    Number(usize),
+    /// A letter or digit of a string: its token and offset, lowered toward `a`, `A` or `0`.
+    Char(usize, u32),
 }
 
-/// The items of a counted list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Items {
-    /// Tokens of one line, from this token on: `3 5 6 7` or `3` / `5 6 7`.
-    Tokens { from: usize },
-    /// Whole lines, each an item, from this line on: `2` / `a b` / `c d`.
-    Lines { from: usize },
-    /// Blocks of lines (test cases): the line range of each.
-    Blocks(Vec<(usize, usize)>),
+/// A token an edit rewrites.
+#[derive(Clone, Debug)]
+enum Put {
+    Token(Token),
+    Word(Vec<u8>),
 }
 
-/// What a candidate changes: lines dropped, tokens of one line dropped, a count rewritten.
+/// What a candidate changes: lines and tokens dropped, tokens rewritten; each list sorted.
 #[derive(Clone, Debug, Default)]
 struct Edit {
-    lines: Range<usize>,
-    tokens: Range<usize>,
-    count: Option<(usize, i64)>,
+    lines: Vec<Range<usize>>,
+    tokens: Vec<Range<usize>>,
+    set: Vec<(usize, Put)>,
+}
+
+impl Edit {
+    /// Sorts its lists, as [`TextCase::edited`] reads them.
+    fn sort(&mut self) {
+        self.lines.sort_unstable_by_key(|r| r.start);
+        self.tokens.sort_unstable_by_key(|r| r.start);
+        self.set.sort_by_key(|(t, _)| *t);
+    }
 }
 
 /// Bytes that separate tokens: ASCII whitespace.
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C')
+}
+
+/// The byte a letter or digit is lowered toward (`a`, `A`, `0`), or `None` for others.
+fn char_base(b: u8) -> Option<u8> {
+    match b {
+        b'a'..=b'z' => Some(b'a'),
+        b'A'..=b'Z' => Some(b'A'),
+        b'0'..=b'9' => Some(b'0'),
+        _ => None,
+    }
+}
+
+/// `-12.340`: the mantissa (-12340) and the decimals (3) of a real written with a point.
+fn parse_real(bytes: &[u8]) -> Option<(i64, u8)> {
+    let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
+    let point = digits.iter().position(|&b| b == b'.')?;
+    let (whole, fraction) = (&digits[..point], &digits[point + 1..]);
+    let all_digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    if !all_digits(whole) || !all_digits(fraction) || whole.len() + fraction.len() > 18 {
+        return None;
+    }
+    let mut mantissa: i64 = 0;
+    for &b in whole.iter().chain(fraction) {
+        mantissa = mantissa * 10 + i64::from(b - b'0');
+    }
+    let sign = if bytes.len() > digits.len() { -1 } else { 1 };
+    Some((sign * mantissa, fraction.len() as u8))
 }
 
 impl TextCase {
@@ -117,7 +176,7 @@ impl TextCase {
             offset += next;
             rest = &rest[next..];
         }
-        TextCase::of_parts(src, tokens, line_ends, true)
+        TextCase::of_parts(src, Arc::from(&[][..]), tokens, line_ends, true)
     }
 
     /// The same case, shrunk without single tokens dropped alone when there is no validator
@@ -126,30 +185,39 @@ impl TextCase {
         TextCase { validated, ..self }
     }
 
-    /// A case of these tokens and lines, its values to be found anew.
+    /// A case of these tokens and lines, its layout and values to be found anew.
     fn of_parts(
         src: Arc<[u8]>,
+        words: Arc<[u8]>,
         tokens: Vec<Token>,
         line_ends: Vec<usize>,
         validated: bool,
     ) -> TextCase {
         TextCase {
             src,
+            words,
             tokens,
             line_ends,
             validated,
-            values: OnceLock::new(),
+            layout: OnceLock::new(),
+            slots: OnceLock::new(),
         }
     }
 
-    fn values(&self) -> &[usize] {
-        self.values
-            .get_or_init(|| Arc::new(self.value_positions()))
+    fn layout(&self) -> &Layout {
+        self.layout
+            .get_or_init(|| Arc::new(self.read_layout(false)))
+            .as_ref()
+    }
+
+    fn slot_list(&self) -> &[Slot] {
+        self.slots
+            .get_or_init(|| Arc::new(self.find_slots()))
             .as_slice()
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.src.len() + 1);
+        let mut out = Vec::with_capacity(self.src.len() + self.words.len() + 1);
         self.write(|bytes| out.extend_from_slice(bytes));
         out
     }
@@ -168,13 +236,22 @@ impl TextCase {
         }
     }
 
-    /// The case's size for reports: `2 lines, 3 tokens`.
+    /// The case's size for reports: `2 lines, 3 tokens`, and the longest string's length
+    /// when it is longer than 20 characters: `1 line, 1 token, a string of 200000`.
     pub fn size_label(&self) -> String {
-        format!(
+        let mut label = format!(
             "{}, {}",
             crate::text::plural(self.line_count() as u64, "line"),
             crate::text::plural(self.tokens.len() as u64, "token")
-        )
+        );
+        let longest = (0..self.tokens.len())
+            .filter(|&t| self.is_word(t) || self.is_string(t))
+            .map(|t| self.token_len(t))
+            .max();
+        if let Some(longest) = longest.filter(|&l| l > 20) {
+            label.push_str(&format!(", a string of {longest}"));
+        }
+        label
     }
 
     fn line_count(&self) -> usize {
@@ -191,10 +268,39 @@ impl TextCase {
         self.line(i).len()
     }
 
+    /// The line token `t` is on.
+    fn line_of(&self, t: usize) -> usize {
+        self.line_ends.partition_point(|&end| end <= t)
+    }
+
     fn text<'a>(&'a self, t: usize, buf: &'a mut NumberBuf) -> &'a [u8] {
         match self.tokens[t] {
             Token::Text { at, len } => &self.src[at..at + len as usize],
-            Token::Int(v) => buf.format(v),
+            Token::Word { at, len } => &self.words[at as usize..(at + len) as usize],
+            Token::Int(v) => buf.format(v, 0),
+            Token::Real { mantissa, decimals } => buf.format(mantissa, decimals),
+        }
+    }
+
+    /// The token's text, as a copy.
+    fn token_text(&self, t: usize) -> Vec<u8> {
+        self.text(t, &mut NumberBuf::default()).to_vec()
+    }
+
+    fn token_len(&self, t: usize) -> usize {
+        match self.tokens[t] {
+            Token::Text { len, .. } | Token::Word { len, .. } => len as usize,
+            _ => self.text(t, &mut NumberBuf::default()).len(),
+        }
+    }
+
+    /// The token's text when it is one the input had or a rewritten word (not a number the
+    /// minimizer wrote).
+    fn written(&self, t: usize) -> Option<&[u8]> {
+        match self.tokens[t] {
+            Token::Text { at, len } => Some(&self.src[at..at + len as usize]),
+            Token::Word { at, len } => Some(&self.words[at as usize..(at + len) as usize]),
+            _ => None,
         }
     }
 
@@ -202,9 +308,10 @@ impl TextCase {
     fn count(&self, t: usize) -> Option<usize> {
         match self.tokens[t] {
             Token::Int(v) => (0..1_000_000).contains(&v).then_some(v as usize),
-            Token::Text { at, len } => {
-                let bytes = &self.src[at..at + len as usize];
-                if len > 6 || !bytes.iter().all(u8::is_ascii_digit) {
+            Token::Real { .. } => None,
+            _ => {
+                let bytes = self.written(t)?;
+                if bytes.len() > 6 || !bytes.iter().all(u8::is_ascii_digit) {
                     return None;
                 }
                 std::str::from_utf8(bytes).ok()?.parse().ok()
@@ -212,12 +319,13 @@ impl TextCase {
         }
     }
 
-    /// The token as a value: an integer that fits an i64, with an optional minus sign.
-    fn number(&self, t: usize) -> Option<i64> {
+    /// The token as an integer that fits an i64, with an optional minus sign.
+    fn integer(&self, t: usize) -> Option<i64> {
         match self.tokens[t] {
             Token::Int(v) => Some(v),
-            Token::Text { at, len } => {
-                let bytes = &self.src[at..at + len as usize];
+            Token::Real { .. } => None,
+            _ => {
+                let bytes = self.written(t)?;
                 let digits = bytes.strip_prefix(b"-").unwrap_or(bytes);
                 if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
                     return None;
@@ -227,179 +335,255 @@ impl TextCase {
         }
     }
 
-    /// The counted lists of the text: test cases first, then the others, longest first.
-    fn lists(&self) -> Vec<List> {
-        let mut out = Vec::new();
-        for i in 0..self.line_count() {
-            let line = self.line(i);
-            for t in line.clone() {
-                let Some(k) = self.count(t) else {
-                    continue;
-                };
-                if k == 0 {
-                    continue;
-                }
-                let after = line.end - t - 1;
-                let items = if after == k {
-                    Items::Tokens { from: t + 1 }
-                } else if after == 0 && i + 1 < self.line_count() && self.line_len(i + 1) == k {
-                    Items::Tokens {
-                        from: self.line(i + 1).start,
-                    }
-                } else if after == 0 && i + k < self.line_count() && self.alike(i + 1, k) {
-                    Items::Lines { from: i + 1 }
-                } else {
-                    continue;
-                };
-                out.push(List {
-                    count: t,
-                    items,
-                    len: k,
-                });
-            }
+    /// The token as a number the minimizer lowers: an integer, or a real's mantissa and its
+    /// decimals.
+    fn scalar(&self, t: usize) -> Option<(i64, u8)> {
+        match self.tokens[t] {
+            Token::Real { mantissa, decimals } => Some((mantissa, decimals)),
+            _ => match self.integer(t) {
+                Some(v) => Some((v, 0)),
+                None => parse_real(self.written(t)?),
+            },
         }
-        out.sort_by_key(|list| std::cmp::Reverse(list.len));
-        if let Some(cases) = self.cases() {
-            out.retain(|l| l.count != cases.count);
-            out.insert(0, cases);
-        }
-        out
     }
 
-    /// Whether the `k` lines from `from` have the same number of tokens: items of one kind.
-    fn alike(&self, from: usize, k: usize) -> bool {
-        let len = self.line_len(from);
-        len > 0 && (from..from + k).all(|l| self.line_len(l) == len)
+    /// Whether the token is a word: not a number.
+    fn is_word(&self, t: usize) -> bool {
+        self.scalar(t).is_none()
     }
 
-    /// The test cases, when the first line is a count T and the lines after it split into
-    /// exactly T blocks: blocks of equal length whose first lines look alike, or blocks that
-    /// each start with a count of the lines (or the next line's tokens) that follow.
-    fn cases(&self) -> Option<List> {
-        if self.line_count() == 0 || self.line_len(0) != 1 {
-            return None;
+    /// Whether the token reads as a string of characters: a word, or digits that are no
+    /// number (`0110`: a leading zero, or only zeros and ones).
+    fn is_string(&self, t: usize) -> bool {
+        if self.is_word(t) {
+            return true;
         }
-        let t = self.count(0)?;
-        let rest = self.line_count() - 1;
-        if t < 2 || rest < t {
-            return None;
-        }
-        let ranges = self.equal_blocks(t).or_else(|| self.counted_blocks(t))?;
-        Some(List {
-            count: 0,
-            items: Items::Blocks(ranges),
-            len: t,
-        })
+        let Some(bytes) = self.written(t) else {
+            return false;
+        };
+        bytes.len() >= 2
+            && bytes.iter().all(u8::is_ascii_digit)
+            && (bytes[0] == b'0' || bytes.iter().all(|&b| b == b'0' || b == b'1'))
     }
 
-    /// T blocks of the same length, their first lines of the same token count.
-    fn equal_blocks(&self, t: usize) -> Option<Vec<(usize, usize)>> {
-        let rest = self.line_count() - 1;
-        if !rest.is_multiple_of(t) {
-            return None;
-        }
-        let len = rest / t;
-        let ranges: Vec<(usize, usize)> =
-            (0..t).map(|b| (1 + b * len, 1 + (b + 1) * len)).collect();
-        let head = self.line_len(1);
-        ranges
-            .iter()
-            .all(|&(a, _)| self.line_len(a) == head)
-            .then_some(ranges)
-    }
-
-    /// Blocks read one after another: a line whose first token k counts the k lines after it,
-    /// or a lone count k followed by a line of k tokens; T of them to the end of the text.
-    fn counted_blocks(&self, t: usize) -> Option<Vec<(usize, usize)>> {
-        let mut ranges = Vec::with_capacity(t);
-        let mut at = 1;
-        while at < self.line_count() {
-            let line = self.line(at);
-            if line.is_empty() || ranges.len() == t {
-                return None;
-            }
-            let k = self.count(line.start)?;
-            let next = (at + 1 < self.line_count()).then(|| self.line_len(at + 1));
-            let len = if line.len() == 1 && next == Some(k) {
-                2
-            } else {
-                1 + k
-            };
-            if at + len > self.line_count() {
-                return None;
-            }
-            ranges.push((at, at + len));
-            at += len;
-        }
-        (ranges.len() == t).then_some(ranges)
-    }
-
-    /// The case with `edit` made, its values found anew.
+    /// The case with `edit` made (its lists sorted), its layout and values found anew.
     fn edited(&self, edit: &Edit) -> TextCase {
+        let rewrites = edit.set.iter().any(|(_, put)| matches!(put, Put::Word(_)));
+        // Rewritten words are copied into a buffer of the candidate's own, the words it
+        // keeps only: a buffer never holds what its case no longer uses.
+        let mut words: Vec<u8> = Vec::new();
+        let mut keep_word = |bytes: &[u8]| {
+            let at = words.len() as u32;
+            words.extend_from_slice(bytes);
+            Token::Word {
+                at,
+                len: bytes.len() as u32,
+            }
+        };
         let mut tokens = Vec::with_capacity(self.tokens.len());
         let mut line_ends = Vec::with_capacity(self.line_count());
+        let (mut lines, mut dropped, mut set) = (0, 0, 0);
         for line in 0..self.line_count() {
-            if edit.lines.contains(&line) {
+            while lines < edit.lines.len() && edit.lines[lines].end <= line {
+                lines += 1;
+            }
+            if edit.lines.get(lines).is_some_and(|r| r.contains(&line)) {
                 continue;
             }
             for t in self.line(line) {
-                if edit.tokens.contains(&t) {
+                while dropped < edit.tokens.len() && edit.tokens[dropped].end <= t {
+                    dropped += 1;
+                }
+                if edit.tokens.get(dropped).is_some_and(|r| r.contains(&t)) {
                     continue;
                 }
-                tokens.push(match edit.count {
-                    Some((at, value)) if at == t => Token::Int(value),
-                    _ => self.tokens[t],
-                });
+                while set < edit.set.len() && edit.set[set].0 < t {
+                    set += 1;
+                }
+                let token = match edit.set.get(set) {
+                    Some((at, Put::Token(token))) if *at == t => *token,
+                    Some((at, Put::Word(bytes))) if *at == t => keep_word(bytes),
+                    _ => match self.tokens[t] {
+                        Token::Word { at, len } if rewrites => {
+                            keep_word(&self.words[at as usize..(at + len) as usize])
+                        }
+                        token => token,
+                    },
+                };
+                tokens.push(token);
             }
             line_ends.push(tokens.len());
         }
-        TextCase::of_parts(self.src.clone(), tokens, line_ends, self.validated)
+        let words = if rewrites {
+            Arc::from(words)
+        } else {
+            self.words.clone()
+        };
+        TextCase::of_parts(self.src.clone(), words, tokens, line_ends, self.validated)
     }
 
-    /// The text with the items `drop` of `list` removed and its count lowered by as many.
+    /// The text with the items `drop` of `list` removed and its count lowered by as many; at
+    /// least one item is kept.
     fn without_items(&self, list: &List, drop: Range<usize>) -> Option<TextCase> {
-        if drop.is_empty() || drop.end > list.len || self.count(list.count) != Some(list.len) {
+        let items = list.droppable()?;
+        if drop.is_empty() || drop.end > items || drop.len() >= items {
             return None;
         }
+        if self.count(list.count) != Some(list.len) {
+            return None;
+        }
+        let lowered = Token::Int((list.len - drop.len()) as i64);
         let mut edit = Edit {
-            count: Some((list.count, (list.len - drop.len()) as i64)),
+            set: vec![(list.count, Put::Token(lowered))],
             ..Edit::default()
         };
-        match &list.items {
-            &Items::Tokens { from } => edit.tokens = from + drop.start..from + drop.end,
-            &Items::Lines { from } => edit.lines = from + drop.start..from + drop.end,
-            Items::Blocks(ranges) => edit.lines = ranges[drop.start].0..ranges[drop.end - 1].1,
+        for section in &list.sections {
+            match section {
+                &Section::Tokens { from, .. } => {
+                    edit.tokens.push(from + drop.start..from + drop.end);
+                }
+                &Section::Lines { from, .. } => {
+                    edit.lines.push(from + drop.start..from + drop.end);
+                }
+                Section::Blocks(blocks) => {
+                    edit.lines
+                        .push(blocks[drop.start].start..blocks[drop.end - 1].end);
+                }
+                Section::Chars { words } => {
+                    for &w in words {
+                        edit.set.push((w, Put::Word(self.cut(w, drop.clone())?)));
+                    }
+                }
+            }
         }
+        edit.sort();
         Some(self.edited(&edit))
     }
 
-    /// The candidates that drop items of counted lists: halves, quarters, … down to pairs of
-    /// every list, the longest first, and then single items, all but the last item at most.
-    fn fewer_items(&self, lists: Vec<List>) -> Candidates<'_, TextCase> {
-        let chunked: Vec<(usize, ChunkLevels)> = lists
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (i, ChunkLevels::new(l.len)))
-            .filter(|(_, levels)| levels.count() > 0)
-            .collect();
-        let singles: Vec<usize> = (0..lists.len()).filter(|&i| lists[i].len > 1).collect();
-        let chunk_count: usize = chunked.iter().map(|(_, l)| l.count()).sum();
-        let single_count: usize = singles.iter().map(|&i| lists[i].len).sum();
+    /// The word `t` without the characters `drop`; `None` when nothing would be left.
+    fn cut(&self, t: usize, drop: Range<usize>) -> Option<Vec<u8>> {
+        let text = self.token_text(t);
+        if drop.end > text.len() || drop.len() >= text.len() {
+            return None;
+        }
+        Some([&text[..drop.start], &text[drop.end..]].concat())
+    }
+
+    /// The candidates that drop items of `lists`: halves, quarters, … down to pairs of every
+    /// list, the longest first, and then single items, all but the last item at most.
+    fn fewer_items(&self, mut lists: Vec<List>) -> Candidates<'_, TextCase> {
+        lists.retain(|l| l.droppable().is_some_and(|items| items > 1));
+        lists.sort_by_key(|l| std::cmp::Reverse(l.droppable()));
+        let items: Vec<usize> = lists.iter().filter_map(List::droppable).collect();
+        let levels: Vec<ChunkLevels> = items.iter().map(|&n| ChunkLevels::new(n)).collect();
+        let chunk_count: usize = levels.iter().map(ChunkLevels::count).sum();
+        let single_count: usize = items.iter().sum();
         Candidates::lazy(chunk_count + single_count, move |mut index| {
-            for (list, levels) in &chunked {
+            for (list, levels) in lists.iter().zip(&levels) {
                 if index < levels.count() {
-                    return self.without_items(&lists[*list], levels.chunk(index));
+                    return self.without_items(list, levels.chunk(index));
                 }
                 index -= levels.count();
             }
-            for &list in &singles {
-                if index < lists[list].len {
-                    return self.without_items(&lists[list], index..index + 1);
+            for (list, &n) in lists.iter().zip(&items) {
+                if index < n {
+                    return self.without_items(list, index..index + 1);
                 }
-                index -= lists[list].len;
+                index -= n;
             }
             None
         })
+    }
+
+    /// The lists a pass of counted items drops from: neither test cases, nor a graph's
+    /// counts (the graph's own pass keeps its labels within them), nor a string's length.
+    fn counted_lists(&self) -> Vec<List> {
+        let layout = self.layout();
+        layout
+            .lists
+            .iter()
+            .filter(|l| !layout.in_graph(l) && !l.is_chars())
+            .cloned()
+            .collect()
+    }
+
+    /// The strings the characters pass shortens: a count's strings (with the count lowered)
+    /// and the words no count measures that stand on lines of words only (a keyword among
+    /// numbers, `add 3 5`, is not a string to shorten), the longest first.
+    fn fewer_chars(&self) -> Candidates<'_, TextCase> {
+        let layout = self.layout();
+        let counted: Vec<List> = layout
+            .lists
+            .iter()
+            .filter(|l| l.is_chars() && !layout.in_graph(l))
+            .cloned()
+            .collect();
+        let measured: Vec<usize> = counted
+            .iter()
+            .flat_map(|l| &l.sections)
+            .flat_map(|s| match s {
+                Section::Chars { words } => words.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let mut free: Vec<usize> = self
+            .string_tokens()
+            .into_iter()
+            .filter(|t| !measured.contains(t) && self.token_len(*t) >= 2)
+            .collect();
+        free.sort_by_key(|&t| std::cmp::Reverse(self.token_len(t)));
+        let counted_items = self.fewer_items(counted);
+        let lens: Vec<usize> = free.iter().map(|&t| self.token_len(t)).collect();
+        let levels: Vec<ChunkLevels> = lens.iter().map(|&n| ChunkLevels::new(n)).collect();
+        let chunk_count: usize = levels.iter().map(ChunkLevels::count).sum();
+        let single_count: usize = lens.iter().sum();
+        let cut = move |t: usize, drop: Range<usize>| {
+            let word = self.cut(t, drop)?;
+            Some(self.edited(&Edit {
+                set: vec![(t, Put::Word(word))],
+                ..Edit::default()
+            }))
+        };
+        let free_words = Candidates::lazy(chunk_count + single_count, move |mut index| {
+            for (&t, levels) in free.iter().zip(&levels) {
+                if index < levels.count() {
+                    return cut(t, levels.chunk(index));
+                }
+                index -= levels.count();
+            }
+            for (&t, &n) in free.iter().zip(&lens) {
+                if index < n {
+                    return cut(t, index..index + 1);
+                }
+                index -= n;
+            }
+            None
+        });
+        counted_items.chain(free_words)
+    }
+
+    /// The tokens that are strings, their characters lowered and their chunks dropped: the
+    /// words of a count's strings, and the words of lines of words only.
+    fn string_tokens(&self) -> Vec<usize> {
+        let layout = self.layout();
+        let mut strings: Vec<usize> = layout
+            .lists
+            .iter()
+            .flat_map(|l| &l.sections)
+            .flat_map(|s| match s {
+                Section::Chars { words } => words.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for line in 0..self.line_count() {
+            let tokens = self.line(line);
+            if !tokens.is_empty() && tokens.clone().all(|t| self.is_word(t)) {
+                strings.extend(tokens);
+            }
+        }
+        strings.sort_unstable();
+        strings.dedup();
+        strings
     }
 
     /// Chunks of lines dropped (halves, quarters, … down to pairs), counts unchanged.
@@ -412,7 +596,7 @@ impl TextCase {
                 return None;
             }
             Some(self.edited(&Edit {
-                lines,
+                lines: vec![lines],
                 ..Edit::default()
             }))
         })
@@ -427,32 +611,38 @@ impl TextCase {
         };
         let kept = self.lines_to_keep();
         Candidates::lazy(len, move |i| {
-            if kept.contains(&i) {
+            if kept.binary_search(&i).is_ok() {
                 return None;
             }
             Some(self.edited(&Edit {
-                lines: i..i + 1,
+                lines: std::iter::once(i..i + 1).collect(),
                 ..Edit::default()
             }))
         })
     }
 
-    /// The lines a line drop must keep: without a validator, the lines of counted lists (a
-    /// count and what it counts), whose drop leaves the count wrong while the reference may
-    /// well run on it (`1` with its number gone), so that the case would leave the input's
-    /// form; with a validator, none (it says what is valid).
+    /// The lines a line drop must keep, sorted: the edges of graphs (their own pass drops
+    /// them with their vertices), and without a validator the lines of counted lists (a count
+    /// and what it counts), whose drop leaves the count wrong while the reference may well
+    /// run on it (`1` with its number gone), so that the case would leave the input's form.
     fn lines_to_keep(&self) -> Vec<usize> {
-        if self.validated {
-            return Vec::new();
-        }
-        let line_of = |token: usize| self.line_ends.partition_point(|&end| end <= token);
-        let mut kept = Vec::new();
-        for list in self.lists() {
-            kept.push(line_of(list.count));
-            match &list.items {
-                &Items::Tokens { from } => kept.push(line_of(from)),
-                &Items::Lines { from } => kept.extend(from..from + list.len),
-                Items::Blocks(ranges) => kept.extend(ranges.iter().flat_map(|&(a, b)| a..b)),
+        let mut kept = self.edge_lines();
+        if !self.validated {
+            let layout = self.layout();
+            for list in layout.cases.iter().chain(&layout.lists) {
+                kept.push(self.line_of(list.count));
+                for section in &list.sections {
+                    match section {
+                        &Section::Tokens { from, .. } => kept.push(self.line_of(from)),
+                        &Section::Lines { from, len } => kept.extend(from..from + len),
+                        Section::Chars { words } => {
+                            kept.extend(words.iter().map(|&w| self.line_of(w)));
+                        }
+                        Section::Blocks(blocks) => {
+                            kept.extend(blocks.iter().flat_map(|b| b.clone()))
+                        }
+                    }
+                }
             }
         }
         kept.sort_unstable();
@@ -460,214 +650,97 @@ impl TextCase {
         kept
     }
 
-    /// Each token dropped alone from a line that keeps at least one.
+    /// Each token dropped alone from a line that keeps at least one (not from a graph's
+    /// edges).
     fn fewer_tokens(&self) -> Candidates<'_, TextCase> {
-        let droppable: Vec<usize> = (0..self.line_count())
-            .filter(|&l| self.line_len(l) >= 2)
-            .flat_map(|l| self.line(l))
-            .collect();
+        let droppable = self.droppable_tokens();
         Candidates::lazy(droppable.len(), move |i| {
             let t = droppable[i];
             Some(self.edited(&Edit {
-                tokens: t..t + 1,
+                tokens: std::iter::once(t..t + 1).collect(),
                 ..Edit::default()
             }))
         })
     }
 
-    /// The tokens the minimizer may lower: integers that are not counts of a list.
-    fn value_positions(&self) -> Vec<usize> {
-        let mut counts: Vec<usize> = self.lists().iter().map(|l| l.count).collect();
-        counts.sort_unstable();
-        (0..self.tokens.len())
-            .filter(|t| counts.binary_search(t).is_err() && self.number(*t).is_some())
+    /// The tokens the single-token pass drops: those of lines of two tokens or more, but
+    /// a graph's edges.
+    fn droppable_tokens(&self) -> Vec<usize> {
+        let edges = self.edge_lines();
+        (0..self.line_count())
+            .filter(|&l| self.line_len(l) >= 2 && !edges.contains(&l))
+            .flat_map(|l| self.line(l))
             .collect()
     }
-}
 
-/// Where a token sits in the input's shape, the same for every case a generator makes: its
-/// line and column, where the lines that are items of a counted list do not count (they are
-/// one place, that of their count), and inside a test case counted from the case's first
-/// line. Lines and columns past [`EDGE`] share the place at the edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Place {
-    /// Inside one of the test cases that follow a count T on the first line.
-    pub in_case: bool,
-    pub line: u32,
-    pub column: u32,
-    /// For an item of a counted list: its column in an item line (0 for a list of tokens);
-    /// `line` and `column` are then its count's.
-    pub item: Option<u32>,
-}
-
-/// Where places stop being told apart: the shape of a generator's cases is in their first
-/// lines and columns, and a flat grid of numbers must not make a place of every cell.
-pub const EDGE: u32 = 64;
-
-/// One token of a case, placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placed {
-    pub place: Place,
-    /// Its value, when it is an integer.
-    pub value: Option<i64>,
-    /// Whether it counts the items of a list (or the test cases).
-    pub count: bool,
-}
-
-impl TextCase {
-    /// Every token, placed ([`Place`]). Lists of a single item are not taken for lists here:
-    /// `1 5` is as likely two values as a list of one. With `tests` (the input is known to be
-    /// test cases), a first line `1` is a count of one test case, all the lines after it.
-    pub fn placed(&self, tests: bool) -> Vec<Placed> {
-        let lists = self.lists();
-        let mut roles = Roles::new(self.tokens.len(), self.line_count());
-        let mut regions = vec![(0..self.line_count(), false)];
-        if let Some(List {
-            count,
-            items: Items::Blocks(blocks),
-            ..
-        }) = lists.first()
-        {
-            roles.count[*count] = true;
-            regions = vec![(0..1, false)];
-            regions.extend(blocks.iter().map(|&(a, b)| (a..b, true)));
-        } else if tests && self.one_test() {
-            roles.count[0] = true;
-            regions = vec![(0..1, false), (1..self.line_count(), true)];
+    /// What the minimizer lowers: the numbers that are neither counts nor a graph's vertex
+    /// labels, and the letters and digits of strings, in the order of the text.
+    fn find_slots(&self) -> Vec<Slot> {
+        let layout = self.layout();
+        let mut fixed = vec![false; self.tokens.len()];
+        for t in layout.counts() {
+            fixed[t] = true;
         }
-        // A list is read within one region: a count at the end of one test case does not
-        // count the next case's first line.
-        let mut region_of = vec![0; self.line_count()];
-        for (r, (lines, _)) in regions.iter().enumerate() {
-            region_of[lines.clone()].fill(r);
-        }
-        let within = |l: &List| {
-            let last = match l.items {
-                Items::Tokens { from } => self.line_of(from + l.len - 1),
-                Items::Lines { from } => from + l.len - 1,
-                Items::Blocks(_) => return false,
-            };
-            region_of[self.line_of(l.count)] == region_of[last]
-        };
-        let mut counted: Vec<&List> = lists.iter().filter(|l| l.len >= 2 && within(l)).collect();
-        counted.sort_by_key(|l| l.count);
-        for list in counted {
-            self.take_list(list, &mut roles);
-        }
-        let mut placed = Vec::with_capacity(self.tokens.len());
-        let mut at: Vec<Option<Place>> = vec![None; self.tokens.len()];
-        for (lines, in_case) in regions {
-            let mut row = 0u32;
-            for line in lines {
-                if roles.item_line[line] {
-                    continue;
-                }
-                for (column, t) in self.line(line).enumerate() {
-                    at[t] = Some(Place {
-                        in_case,
-                        line: row.min(EDGE),
-                        column: (column as u32).min(EDGE),
-                        item: None,
-                    });
-                }
-                row += 1;
+        for graph in &layout.graphs {
+            for l in graph.edges.clone() {
+                let at = self.line(l).start;
+                fixed[at] = true;
+                fixed[at + 1] = true;
             }
         }
-        for t in 0..self.tokens.len() {
-            let place = match (roles.item_of[t], at[t]) {
-                (Some((count, column)), _) => at[count].map(|p| Place {
-                    item: Some(column.min(EDGE)),
-                    ..p
-                }),
-                (None, place) => place,
-            };
-            if let Some(place) = place {
-                placed.push(Placed {
-                    place,
-                    value: self.number(t),
-                    count: roles.count[t],
-                });
+        let strings = self.string_tokens();
+        let mut slots = Vec::new();
+        for (t, &fixed) in fixed.iter().enumerate() {
+            if fixed {
+                continue;
+            }
+            if strings.binary_search(&t).is_ok() {
+                let text = self.token_text(t);
+                slots.extend(
+                    (0..text.len())
+                        .filter(|&i| char_base(text[i]).is_some())
+                        .map(|i| Slot::Char(t, i as u32)),
+                );
+            } else if self.scalar(t).is_some() {
+                slots.push(Slot::Number(t));
             }
         }
-        placed
+        slots
     }
 
-    /// Marks `list`'s count and items, unless one of its tokens already has a part in a list
-    /// found before it.
-    fn take_list(&self, list: &List, roles: &mut Roles) {
-        let items: Vec<(usize, u32)> = match list.items {
-            Items::Tokens { from } => (from..from + list.len).map(|t| (t, 0)).collect(),
-            Items::Lines { from } => (from..from + list.len)
-                .flat_map(|l| {
-                    let start = self.line(l).start;
-                    self.line(l).map(move |t| (t, (t - start) as u32))
-                })
-                .collect(),
-            Items::Blocks(_) => return,
-        };
-        let taken = |t: usize| roles.count[t] || roles.item_of[t].is_some();
-        if taken(list.count) || items.iter().any(|&(t, _)| taken(t)) {
-            return;
-        }
-        roles.count[list.count] = true;
-        for &(t, column) in &items {
-            roles.item_of[t] = Some((list.count, column));
-        }
-        let count_line = self.line_of(list.count);
-        match list.items {
-            Items::Tokens { from } if self.line_of(from) != count_line => {
-                roles.item_line[self.line_of(from)] = true;
-            }
-            Items::Lines { from } => {
-                roles.item_line[from..from + list.len].fill(true);
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether the input could be one test case: a first line `1`, then lines.
-    pub fn one_test(&self) -> bool {
-        self.line_count() > 1 && self.line_len(0) == 1 && self.count(0) == Some(1)
-    }
-
-    /// The line token `t` is on.
-    fn line_of(&self, t: usize) -> usize {
-        self.line_ends.partition_point(|&end| end <= t)
+    /// The largest number the minimizer lowers (a real's mantissa), for the progress line.
+    pub fn largest_number(&self) -> i64 {
+        self.slot_list()
+            .iter()
+            .filter_map(|slot| match *slot {
+                Slot::Number(t) => self.scalar(t).map(|(v, _)| v),
+                Slot::Char(..) => None,
+            })
+            .max()
+            .unwrap_or(0)
     }
 }
 
-/// The parts tokens have in counted lists, while [`TextCase::placed`] finds them.
-struct Roles {
-    count: Vec<bool>,
-    /// An item's count token and its column in its item line.
-    item_of: Vec<Option<(usize, u32)>>,
-    /// Lines made of items only.
-    item_line: Vec<bool>,
-}
-
-impl Roles {
-    fn new(tokens: usize, lines: usize) -> Roles {
-        Roles {
-            count: vec![false; tokens],
-            item_of: vec![None; tokens],
-            item_line: vec![false; lines],
-        }
-    }
-}
-
-/// Room to write an i64 in decimal.
+/// Room to write an i64 in decimal, with a decimal point when it is a real's mantissa.
 #[derive(Default)]
-struct NumberBuf([u8; 20]);
+struct NumberBuf([u8; 24]);
 
 impl NumberBuf {
-    fn format(&mut self, v: i64) -> &[u8] {
+    /// `v` written with `decimals` digits after a point (none for 0): `-1234, 2` is `-12.34`.
+    fn format(&mut self, v: i64, decimals: u8) -> &[u8] {
         let mut at = self.0.len();
         let mut rest = v.unsigned_abs();
+        let mut written = 0;
         loop {
+            if decimals > 0 && written == decimals {
+                at -= 1;
+                self.0[at] = b'.';
+            }
             at -= 1;
             self.0[at] = b'0' + (rest % 10) as u8;
             rest /= 10;
-            if rest == 0 {
+            written += 1;
+            if rest == 0 && written > decimals {
                 break;
             }
         }
@@ -679,8 +752,16 @@ impl NumberBuf {
     }
 }
 
-/// The passes, most drastic first.
-const PASSES: usize = 5;
+/// The passes, most drastic first, by name.
+const PASSES: [&str; 7] = [
+    "whole test cases",
+    "vertices of graphs",
+    "items of counted lists",
+    "characters of strings",
+    "chunks of lines",
+    "single lines",
+    "single tokens",
+];
 
 impl Shrinkable for TextCase {
     fn fingerprint(&self) -> u64 {
@@ -689,40 +770,96 @@ impl Shrinkable for TextCase {
     }
 
     fn passes(&self) -> usize {
-        PASSES
+        PASSES.len()
+    }
+
+    fn pass_name(&self, pass: usize) -> String {
+        PASSES.get(pass).unwrap_or(&"a pass").to_string()
     }
 
     fn pass(&self, pass: usize) -> Candidates<'_, Self> {
         match pass {
             // Whole test cases, with T lowered.
-            0 => self.fewer_items(self.cases().into_iter().collect()),
+            0 => self.fewer_items(self.layout().cases.iter().cloned().collect()),
+            1 => self.graph_candidates(),
             // Items of every counted list, with the count lowered.
-            1 => self.fewer_items(self.lists()),
-            2 => self.fewer_lines(),
-            3 => self.single_lines(),
-            4 if self.validated => self.fewer_tokens(),
+            2 => self.fewer_items(self.counted_lists()),
+            3 => self.fewer_chars(),
+            4 => self.fewer_lines(),
+            5 => self.single_lines(),
+            6 if self.validated => self.fewer_tokens(),
             _ => Candidates::none(),
         }
     }
 
+    fn not_tried(&self) -> Vec<(String, String)> {
+        if self.validated || self.droppable_tokens().is_empty() {
+            return Vec::new();
+        }
+        vec![(
+            "single tokens or lines dropped alone, their counts unchanged".to_string(),
+            "they need a --validator to tell valid inputs".to_string(),
+        )]
+    }
+
     fn slots(&self) -> usize {
-        self.values().len()
+        self.slot_list().len()
     }
 
     fn value(&self, slot: usize) -> i64 {
-        self.values()
-            .get(slot)
-            .and_then(|&t| self.number(t))
-            .unwrap_or(0)
+        match self.slot_list().get(slot) {
+            Some(&Slot::Number(t)) => self.scalar(t).map_or(0, |(v, _)| v),
+            Some(&Slot::Char(t, i)) => {
+                let mut buf = NumberBuf::default();
+                let text = self.text(t, &mut buf);
+                text.get(i as usize)
+                    .and_then(|&b| char_base(b).map(|base| i64::from(b - base)))
+                    .unwrap_or(0)
+            }
+            None => 0,
+        }
     }
 
     fn with_values(&self, changes: &[(usize, i64)]) -> Self {
-        let mut next = self.clone();
+        let slots = self.slot_list();
+        let mut edit = Edit::default();
+        let mut words: Vec<(usize, Vec<u8>)> = Vec::new();
         for &(slot, value) in changes {
-            if let Some(&t) = self.values().get(slot) {
-                next.tokens[t] = Token::Int(value);
+            match slots.get(slot) {
+                Some(&Slot::Number(t)) => {
+                    let token = match self.scalar(t) {
+                        Some((_, decimals)) if decimals > 0 => Token::Real {
+                            mantissa: value,
+                            decimals,
+                        },
+                        _ => Token::Int(value),
+                    };
+                    edit.set.push((t, Put::Token(token)));
+                }
+                Some(&Slot::Char(t, i)) => {
+                    let at = match words.iter().position(|(w, _)| *w == t) {
+                        Some(at) => at,
+                        None => {
+                            words.push((t, self.token_text(t)));
+                            words.len() - 1
+                        }
+                    };
+                    let byte = &mut words[at].1[i as usize];
+                    if let Some(base) = char_base(*byte) {
+                        *byte = base + value.clamp(0, 25) as u8;
+                    }
+                }
+                None => {}
             }
         }
+        edit.set
+            .extend(words.into_iter().map(|(t, word)| (t, Put::Word(word))));
+        edit.sort();
+        let next = self.edited(&edit);
+        // The same slots: lowering a value does not turn it into a count.
+        let _ = next
+            .slots
+            .set(Arc::clone(self.slots.get().expect("slots found above")));
         next
     }
 }
@@ -858,5 +995,370 @@ mod tests {
             valid(c) && lines_of(c)[1..].iter().any(|l| l[0] == l[1])
         });
         assert_eq!(small, "1\n0 0\n");
+    }
+}
+
+/// The contest layouts: counts anywhere on their line, trees and graphs, strings, test cases
+/// with headers of several counts. Each predicate is a wrong solution's bug with a validity
+/// check (the validator), and the expected end its smallest failing case.
+#[cfg(test)]
+mod layouts {
+    use super::*;
+    use crate::stress::minimize::tests::run;
+
+    fn text(c: &TextCase) -> String {
+        String::from_utf8(c.to_bytes()).unwrap()
+    }
+
+    fn minimize(start: &str, fails: impl Fn(&str) -> bool + Sync) -> String {
+        text(&run(TextCase::new(start.as_bytes()), 2, |c| fails(&text(c))).case)
+    }
+
+    /// The numbers of each line.
+    fn numbers(input: &str) -> Option<Vec<Vec<i64>>> {
+        input
+            .lines()
+            .map(|l| l.split_whitespace().map(|w| w.parse().ok()).collect())
+            .collect()
+    }
+
+    /// `n s`, then n numbers of at least 1; the wrong answer takes a_i + a_i = s for a pair.
+    fn pair_sum_wrong(input: &str) -> bool {
+        let Some(lines) = numbers(input) else {
+            return false;
+        };
+        let ([head, a], true) = (lines.as_slice(), input.ends_with('\n')) else {
+            return false;
+        };
+        let &[n, s] = head.as_slice() else {
+            return false;
+        };
+        if n < 1 || a.len() as i64 != n || s < 2 || a.iter().any(|&x| x < 1) {
+            return false;
+        }
+        let pair = |distinct: bool| {
+            (0..a.len()).any(|i| (0..a.len()).any(|j| (i != j || !distinct) && a[i] + a[j] == s))
+        };
+        pair(true) != pair(false)
+    }
+
+    #[test]
+    fn a_count_before_another_number_on_its_line_shrinks_with_its_items() {
+        assert_eq!(minimize("2 2\n1 2\n", pair_sum_wrong), "1 2\n1\n");
+        assert_eq!(
+            minimize("7 30\n9 3 15 22 4 17 1\n", pair_sum_wrong),
+            "1 2\n1\n"
+        );
+    }
+
+    /// `n k`, then n numbers of at least 1: the largest average of k in a row, wrong when
+    /// the last window is the only best one (the loop stops one window early).
+    fn window_wrong(input: &str) -> bool {
+        let Some(lines) = numbers(input) else {
+            return false;
+        };
+        let [head, a] = lines.as_slice() else {
+            return false;
+        };
+        let &[n, k] = head.as_slice() else {
+            return false;
+        };
+        if !(1 <= k && k <= n) || a.len() as i64 != n || a.iter().any(|&x| x < 1) {
+            return false;
+        }
+        let k = k as usize;
+        let sums: Vec<i64> = a.windows(k).map(|w| w.iter().sum()).collect();
+        let best = |s: &[i64]| s.iter().max().copied();
+        best(&sums) != best(&sums[..sums.len() - 1]).or(Some(sums[0]))
+    }
+
+    #[test]
+    fn a_window_length_after_the_count_keeps_within_it() {
+        assert_eq!(minimize("6 2\n5 9 1 3 8 12\n", window_wrong), "2 1\n1 2\n");
+    }
+
+    /// A string of lowercase letters; the wrong answer sees only palindromes of odd length,
+    /// so any two equal letters in a row break it.
+    fn even_palindrome(s: &str) -> bool {
+        s.as_bytes().windows(2).any(|w| w[0] == w[1])
+    }
+
+    fn lowercase(s: &str) -> bool {
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_lowercase())
+    }
+
+    #[test]
+    fn a_string_shrinks_by_its_characters_and_lowers_them_toward_a() {
+        let fails = |input: &str| {
+            let s = input.strip_suffix('\n').unwrap_or("");
+            lowercase(s) && even_palindrome(s)
+        };
+        assert_eq!(minimize("bheaacjhff\n", fails), "aa\n");
+        // Twenty thousand letters: chunks first, a few hundred probes.
+        let mut state = 7u64;
+        let long: String = (0..20_000)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (b'a' + (state >> 33) as u8 % 3) as char
+            })
+            .collect();
+        let out = run(TextCase::new(format!("{long}\n").as_bytes()), 2, |c| {
+            fails(&text(c))
+        });
+        assert_eq!(text(&out.case), "aa\n");
+        assert!(out.stats.runs < 400, "{} runs", out.stats.runs);
+    }
+
+    #[test]
+    fn a_string_counted_by_n_keeps_its_count() {
+        let fails = |input: &str| {
+            let mut lines = input.lines();
+            let (Some(n), Some(s), None) = (lines.next(), lines.next(), lines.next()) else {
+                return false;
+            };
+            n.parse() == Ok(s.len()) && lowercase(s) && even_palindrome(s)
+        };
+        assert_eq!(minimize("10\nbheaacjhff\n", fails), "2\naa\n");
+    }
+
+    /// A tree: `n`, then n − 1 edges over 1..=n that join every vertex.
+    fn tree(input: &str) -> Option<(usize, Vec<(usize, usize)>)> {
+        let lines = numbers(input)?;
+        let (head, edges) = lines.split_first()?;
+        let &[n] = head.as_slice() else {
+            return None;
+        };
+        let n = usize::try_from(n).ok().filter(|&n| n >= 1)?;
+        let mut parts = layout::Parts::new(n + 1);
+        let mut pairs = Vec::new();
+        for edge in edges {
+            let &[u, v] = edge.as_slice() else {
+                return None;
+            };
+            let (u, v) = (usize::try_from(u).ok()?, usize::try_from(v).ok()?);
+            if !(1..=n).contains(&u) || !(1..=n).contains(&v) || !parts.join(u, v) {
+                return None;
+            }
+            pairs.push((u, v));
+        }
+        (pairs.len() + 1 == n).then_some((n, pairs))
+    }
+
+    /// Depth of the deepest vertex below `v` (coming from `from`).
+    fn depth(adj: &[Vec<usize>], v: usize, from: usize) -> usize {
+        adj[v]
+            .iter()
+            .filter(|&&w| w != from)
+            .map(|&w| depth(adj, w, v) + 1)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The wrong diameter: the two deepest branches of vertex 1 only.
+    fn diameter_wrong(n: usize, pairs: &[(usize, usize)]) -> bool {
+        let mut adj = vec![Vec::new(); n + 1];
+        for &(u, v) in pairs {
+            adj[u].push(v);
+            adj[v].push(u);
+        }
+        let right = (1..=n)
+            .map(|v| {
+                let mut d: Vec<usize> = adj[v].iter().map(|&w| depth(&adj, w, v) + 1).collect();
+                d.sort_unstable_by(|a, b| b.cmp(a));
+                d.iter().take(2).sum::<usize>()
+            })
+            .max()
+            .unwrap_or(0);
+        let mut d: Vec<usize> = adj[1].iter().map(|&w| depth(&adj, w, 1) + 1).collect();
+        d.sort_unstable_by(|a, b| b.cmp(a));
+        right != d.iter().take(2).sum::<usize>()
+    }
+
+    /// A random tree of `n` vertices, its labels shuffled: `n`, then the edges.
+    fn random_tree(n: usize, seed: u64) -> String {
+        let mut state = seed;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        let mut label: Vec<usize> = (1..=n).collect();
+        for i in (1..n).rev() {
+            label.swap(i, next(i + 1));
+        }
+        let mut out = format!("{n}\n");
+        for i in 1..n {
+            out.push_str(&format!("{} {}\n", label[i], label[next(i)]));
+        }
+        out
+    }
+
+    #[test]
+    fn a_tree_shrinks_to_the_smallest_failing_tree_with_or_without_a_validator() {
+        let mut tried = 0;
+        for seed in 1..40 {
+            let start = random_tree(12, seed);
+            let (n, pairs) = tree(&start).unwrap();
+            if !diameter_wrong(n, &pairs) {
+                continue;
+            }
+            tried += 1;
+            // With a validator: only trees are valid.
+            let small = minimize(&start, |c| {
+                tree(c).is_some_and(|(n, p)| diameter_wrong(n, &p))
+            });
+            assert_eq!(tree(&small).unwrap().0, 6, "{start}→\n{small}");
+            // Without one, every candidate probed is taken for valid: the graph's own
+            // candidates keep it a tree all the same.
+            let out = run(TextCase::new(start.as_bytes()).validated(false), 2, |c| {
+                tree(&text(c)).is_none_or(|(n, p)| diameter_wrong(n, &p))
+            });
+            let small = text(&out.case);
+            let (n, pairs) = tree(&small).unwrap_or_else(|| panic!("not a tree:\n{small}"));
+            assert!(diameter_wrong(n, &pairs));
+            assert_eq!(n, 6, "{start}→\n{small}");
+        }
+        assert!(tried >= 3, "{tried} failing trees");
+    }
+
+    #[test]
+    fn values_of_the_vertices_go_with_their_vertex() {
+        // `n`, the n values, then the tree; fails when a vertex of value 7 is a leaf of a
+        // tree of at least 3 vertices.
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let Some((values, rest)) = lines.get(1..).and_then(|l| l.split_first()) else {
+                return false;
+            };
+            let edges: String = rest
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{}\n",
+                        e.iter().map(i64::to_string).collect::<Vec<_>>().join(" ")
+                    )
+                })
+                .collect();
+            let Some((n, pairs)) = tree(&format!("{}\n{edges}", lines[0][0])) else {
+                return false;
+            };
+            let degree = |v: usize| pairs.iter().filter(|&&(a, b)| a == v || b == v).count();
+            values.len() == n && n >= 3 && (1..=n).any(|v| values[v - 1] == 7 && degree(v) == 1)
+        };
+        let start = "6\n1 2 3 4 5 7\n1 2\n2 3\n3 4\n4 5\n5 6\n";
+        let small = minimize(start, fails);
+        assert_eq!(small, "3\n0 0 7\n1 2\n2 3\n");
+    }
+
+    #[test]
+    fn a_graph_counting_its_edges_keeps_its_labels_within_n() {
+        // `n m`, then m edges; fails on a vertex of degree 3 (the smallest: a star of 4
+        // vertices, 3 edges), valid when simple and connected.
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let Some((head, edges)) = lines.split_first() else {
+                return false;
+            };
+            let &[n, m] = head.as_slice() else {
+                return false;
+            };
+            let n = n as usize;
+            if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 2) {
+                return false;
+            }
+            let mut parts = layout::Parts::new(n + 1);
+            let mut joined = 0;
+            let mut seen = std::collections::HashSet::new();
+            let mut degree = vec![0; n + 1];
+            for e in edges {
+                let (u, v) = (e[0] as usize, e[1] as usize);
+                if !(1..=n).contains(&u) || !(1..=n).contains(&v) || u == v {
+                    return false;
+                }
+                if !seen.insert((u.min(v), u.max(v))) {
+                    return false;
+                }
+                joined += usize::from(parts.join(u, v));
+                degree[u] += 1;
+                degree[v] += 1;
+            }
+            joined + 1 == n && degree.iter().any(|&d| d >= 3)
+        };
+        let start = "8 11\n1 2\n2 3\n3 4\n4 5\n5 6\n6 7\n7 8\n8 1\n2 6\n3 7\n4 8\n";
+        let small = minimize(start, fails);
+        let lines = numbers(&small).unwrap();
+        assert_eq!(lines[0], vec![4, 3], "{small}");
+    }
+
+    #[test]
+    fn test_cases_with_headers_of_two_counts_end_with_t_1() {
+        // T, then T cases `n k` / n numbers; fails when a case's last number is 9.
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let Some(&[t]) = lines.first().map(Vec::as_slice) else {
+                return false;
+            };
+            if t < 1 || lines.len() as i64 != 1 + 2 * t {
+                return false;
+            }
+            (0..t as usize).all(|c| {
+                let (head, a) = (&lines[1 + 2 * c], &lines[2 + 2 * c]);
+                head.len() == 2 && head[0] == a.len() as i64 && (1..=head[0]).contains(&head[1])
+            }) && (0..t as usize).any(|c| lines[2 + 2 * c].last() == Some(&9))
+        };
+        let start = "4\n3 2\n1 2 3\n5 1\n4 4 4 4 4\n2 2\n5 9\n4 3\n1 1 1 1\n";
+        assert_eq!(minimize(start, fails), "1\n1 1\n9\n");
+    }
+
+    #[test]
+    fn a_grid_loses_rows_and_columns_with_its_counts() {
+        // `n m`, then n rows of m characters; fails on a `#` anywhere.
+        let fails = |input: &str| {
+            let mut lines = input.lines();
+            let Some(head) = lines.next() else {
+                return false;
+            };
+            let head: Vec<usize> = head.split(' ').filter_map(|w| w.parse().ok()).collect();
+            let rows: Vec<&str> = lines.collect();
+            head.len() == 2
+                && rows.len() == head[0]
+                && rows
+                    .iter()
+                    .all(|r| r.len() == head[1] && r.bytes().all(|b| b == b'.' || b == b'#'))
+                && rows.iter().any(|r| r.contains('#'))
+        };
+        let start = "4 5\n.....\n..#..\n.....\n.#...\n";
+        assert_eq!(minimize(start, fails), "1 1\n#\n");
+    }
+
+    #[test]
+    fn reals_are_lowered_keeping_their_decimals() {
+        // Fails when some real is at least 1.25.
+        let fails = |input: &str| {
+            input
+                .split_whitespace()
+                .all(|w| w.contains('.') && w.parse::<f64>().is_ok())
+                && input
+                    .split_whitespace()
+                    .any(|w| w.parse::<f64>().unwrap() >= 1.25)
+        };
+        // 12.00 lowered to 1.25, the others dropped (a validator checks every candidate).
+        assert_eq!(minimize("3.50 0.75 12.00\n", fails), "1.25\n");
+        // Without one, no token is dropped alone: all three stay, lowered.
+        let out = run(
+            TextCase::new(b"3.50 0.75 12.00\n").validated(false),
+            2,
+            |c| fails(&text(c)),
+        );
+        assert_eq!(text(&out.case), "0.00 0.00 1.25\n");
     }
 }

@@ -12,7 +12,7 @@ use crate::problem;
 use crate::report::junit::{self, JunitCase, JunitFailure};
 use crate::report::{self, CaseRecord, human, json};
 use crate::saved;
-use crate::stress::{self, Config, End, Event, Oracle, Outcome, Source};
+use crate::stress::{self, Config, Event, Oracle, Outcome, Source};
 use crate::text::{plural_s, program_name, quote};
 
 pub fn run(args: StressArgs) -> anyhow::Result<Status> {
@@ -345,7 +345,7 @@ fn failed_summary(
     still_failing: Vec<String>,
     replay: String,
 ) -> json::StressFailed {
-    let minimization = failure.minimization;
+    let minimization = failure.minimization.as_ref();
     let (expected, actual) = report::shown_texts(&failure.expected.text, &failure.outcome);
     json::StressFailed {
         still_failing,
@@ -367,7 +367,18 @@ fn failed_summary(
         shrink_steps: minimization.map(|m| m.stats.steps),
         shrink_runs: minimization.map(|m| m.stats.runs),
         shrink_ms: minimization.map(|m| m.elapsed.as_millis() as u64),
-        one_minimal: minimization.map(|m| m.stats.end == End::Minimal),
+        one_minimal: minimization.map(|m| m.one_minimal),
+        shrink_cut_short: minimization.map(|m| m.passes.cut_short.clone()),
+        shrink_not_tried: minimization.map(|m| {
+            m.passes
+                .not_tried
+                .iter()
+                .map(|(pass, why)| json::NotTried {
+                    pass: pass.clone(),
+                    why: why.clone(),
+                })
+                .collect()
+        }),
         explanation: failure.explain_path.clone(),
         replay,
         elapsed_ms: failure.elapsed.as_millis() as u64,

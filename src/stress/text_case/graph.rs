@@ -1,0 +1,288 @@
+//! The candidates of a graph given by its edge lines: vertices removed and edges contracted,
+//! with the vertex count lowered and every label above a removed vertex moved down, so that
+//! labels stay within the count. What a candidate keeps is what the case had: a tree stays a
+//! tree (a leaf removed, or an edge contracted, takes one vertex and one edge), a graph
+//! without self-loops or double edges gets none, a connected graph stays connected. An edge
+//! is dropped alone only from a graph that counts its edges (`n m`), never from a tree.
+//!
+//! None of this needs a validator: without one, a tree found by the generator shrinks to a
+//! smaller tree, not to self-loops and double edges.
+
+use std::ops::Range;
+
+use super::layout::{Graph, Parts, Section};
+use super::{Edit, Put, TextCase, Token};
+use crate::problem::shrink::ChunkLevels;
+use crate::stress::minimize::Candidates;
+
+/// A graph of the case, read into vertices `0..n` and its edges.
+struct Shape {
+    graph: Graph,
+    /// Each edge line's two vertices, from 0.
+    pairs: Vec<(usize, usize)>,
+    /// The vertices of degree at most 1.
+    leaves: Vec<usize>,
+    /// No self-loop and no double edge.
+    simple: bool,
+    connected: bool,
+}
+
+/// What the operations of one group act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Leaves,
+    Edges,
+    Contract,
+}
+
+/// Operations of one kind, by index.
+enum Group {
+    /// Every leaf at once.
+    AllLeaves,
+    Chunks(ChunkLevels, Kind),
+    Singles(Kind),
+}
+
+/// What one candidate does to a graph, by ranges of its leaves or edges.
+#[derive(Clone, Debug)]
+enum Op {
+    /// These leaves removed (with their edges).
+    Leaves(Range<usize>),
+    /// These edges dropped, the vertices kept (a graph with an edge count only).
+    Edges(Range<usize>),
+    /// These edges contracted: each one's two ends made one vertex.
+    Contract(Range<usize>),
+}
+
+impl Shape {
+    fn of(case: &TextCase, graph: &Graph) -> Option<Shape> {
+        let n = graph.n;
+        let mut pairs = Vec::with_capacity(graph.edges.len());
+        for l in graph.edges.clone() {
+            let at = case.line(l).start;
+            let label = |t: usize| {
+                let v = case.integer(t)? - graph.base;
+                (0..n as i64).contains(&v).then_some(v as usize)
+            };
+            pairs.push((label(at)?, label(at + 1)?));
+        }
+        let mut degree = vec![0usize; n];
+        for &(u, v) in &pairs {
+            degree[u] += 1;
+            degree[v] += 1;
+        }
+        let leaves = (0..n).filter(|&v| degree[v] <= 1).collect();
+        let mut seen: Vec<(usize, usize)> =
+            pairs.iter().map(|&(u, v)| (u.min(v), u.max(v))).collect();
+        seen.sort_unstable();
+        let simple = pairs.iter().all(|&(u, v)| u != v) && seen.windows(2).all(|w| w[0] != w[1]);
+        let connected = connected(n, &pairs);
+        Some(Shape {
+            graph: graph.clone(),
+            pairs,
+            leaves,
+            simple,
+            connected,
+        })
+    }
+
+    /// The operations offered, most drastic first: every leaf at once, then chunks of the
+    /// leaves, of the edges dropped (a graph with an edge count) and of the edges contracted
+    /// (halves, quarters, … down to pairs), then single leaves, edges dropped and contracted.
+    /// As groups of ranges, each made only when asked for ([`Shape::op`]): a tree of 2·10^5
+    /// vertices offers about 10^6 of them.
+    fn groups(&self) -> Vec<(usize, Group)> {
+        let (leaves, edges) = (self.leaves.len(), self.pairs.len());
+        let counted = self.graph.edge_count.is_some();
+        let mut groups = vec![(usize::from(leaves >= 2), Group::AllLeaves)];
+        let chunked = |kind| {
+            (
+                ChunkLevels::new(if kind == Kind::Leaves { leaves } else { edges }),
+                kind,
+            )
+        };
+        for kind in [Kind::Leaves, Kind::Edges, Kind::Contract] {
+            if kind != Kind::Edges || counted {
+                let (levels, kind) = chunked(kind);
+                groups.push((levels.count(), Group::Chunks(levels, kind)));
+            }
+        }
+        for kind in [Kind::Leaves, Kind::Edges, Kind::Contract] {
+            if kind != Kind::Edges || counted {
+                let len = if kind == Kind::Leaves { leaves } else { edges };
+                groups.push((len, Group::Singles(kind)));
+            }
+        }
+        groups
+    }
+
+    /// The `index`-th operation of `groups`.
+    fn op(groups: &[(usize, Group)], mut index: usize) -> Option<Op> {
+        for (len, group) in groups {
+            if index >= *len {
+                index -= len;
+                continue;
+            }
+            let (range, kind) = match group {
+                Group::AllLeaves => return Some(Op::Leaves(0..usize::MAX)),
+                Group::Chunks(levels, kind) => (levels.chunk(index), *kind),
+                Group::Singles(kind) => (index..index + 1, *kind),
+            };
+            return Some(match kind {
+                Kind::Leaves => Op::Leaves(range),
+                Kind::Edges => Op::Edges(range),
+                Kind::Contract => Op::Contract(range),
+            });
+        }
+        None
+    }
+
+    /// The case with `op` done, if it keeps what the graph had (at least one vertex, no
+    /// self-loop or double edge when it had none, connected when it was).
+    fn apply(&self, case: &TextCase, op: &Op) -> Option<TextCase> {
+        let n = self.graph.n;
+        let mut removed = vec![false; n];
+        let mut dropped = vec![false; self.pairs.len()];
+        let mut parts = Parts::new(n);
+        match op {
+            Op::Leaves(range) => {
+                let range = range.start..range.end.min(self.leaves.len());
+                for &v in &self.leaves[range] {
+                    removed[v] = true;
+                }
+            }
+            Op::Edges(range) => dropped[range.clone()].fill(true),
+            Op::Contract(range) => {
+                for e in range.clone() {
+                    let (u, v) = self.pairs[e];
+                    parts.join(u, v);
+                    dropped[e] = true;
+                }
+            }
+        }
+        let gone: Vec<bool> = (0..n).map(|v| removed[v] || parts.find(v) != v).collect();
+        let kept = gone.iter().filter(|&&g| !g).count();
+        if kept == 0 || kept == n && !matches!(op, Op::Edges(_)) {
+            return None;
+        }
+        // Each kept vertex's new number: how many kept vertices come before it.
+        let mut number = vec![0usize; n];
+        let mut next = 0;
+        for v in 0..n {
+            number[v] = next;
+            next += usize::from(!gone[v]);
+        }
+        let mut pairs = Vec::with_capacity(self.pairs.len());
+        let mut edit = Edit::default();
+        for (e, &(u, v)) in self.pairs.iter().enumerate() {
+            let line = self.graph.edges.start + e;
+            if dropped[e] || removed[u] || removed[v] {
+                edit.lines.push(line..line + 1);
+                continue;
+            }
+            let (a, b) = (number[parts.find(u)], number[parts.find(v)]);
+            pairs.push((a, b));
+            let at = case.line(line).start;
+            for (t, label) in [(at, a), (at + 1, b)] {
+                edit.set
+                    .push((t, Put::Token(Token::Int(label as i64 + self.graph.base))));
+            }
+        }
+        if self.simple && !simple(&pairs) || self.connected && !connected(kept, &pairs) {
+            return None;
+        }
+        if self.graph.edge_count.is_none() && pairs.len() + 1 != kept {
+            return None;
+        }
+        edit.set
+            .push((self.graph.vertices, Put::Token(Token::Int(kept as i64))));
+        if let Some(m) = self.graph.edge_count {
+            edit.set
+                .push((m, Put::Token(Token::Int(pairs.len() as i64))));
+        }
+        for section in &self.graph.per_vertex {
+            drop_items(case, section, &gone, &mut edit);
+        }
+        edit.sort();
+        Some(case.edited(&edit))
+    }
+}
+
+/// The items of `section` whose vertex is `gone`, dropped.
+fn drop_items(case: &TextCase, section: &Section, gone: &[bool], edit: &mut Edit) {
+    let gone_items = gone.iter().enumerate().filter(|&(_, &g)| g).map(|(v, _)| v);
+    match section {
+        &Section::Tokens { from, .. } => edit
+            .tokens
+            .extend(gone_items.map(|v| from + v..from + v + 1)),
+        &Section::Lines { from, .. } => edit
+            .lines
+            .extend(gone_items.map(|v| from + v..from + v + 1)),
+        Section::Chars { words } => {
+            for &w in words {
+                let text = case.token_text(w);
+                let kept: Vec<u8> = text
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !gone.get(i).copied().unwrap_or(false))
+                    .map(|(_, &b)| b)
+                    .collect();
+                edit.set.push((w, Put::Word(kept)));
+            }
+        }
+        Section::Blocks(_) => {}
+    }
+}
+
+/// No self-loop and no edge twice (either way round).
+fn simple(pairs: &[(usize, usize)]) -> bool {
+    let mut seen: Vec<(usize, usize)> = pairs.iter().map(|&(u, v)| (u.min(v), u.max(v))).collect();
+    seen.sort_unstable();
+    pairs.iter().all(|&(u, v)| u != v) && seen.windows(2).all(|w| w[0] != w[1])
+}
+
+/// Whether the `n` vertices are one part under `pairs`.
+fn connected(n: usize, pairs: &[(usize, usize)]) -> bool {
+    let mut parts = Parts::new(n);
+    let mut joined = 0;
+    for &(u, v) in pairs {
+        joined += usize::from(parts.join(u, v));
+    }
+    n == 0 || joined + 1 == n
+}
+
+impl TextCase {
+    /// The candidates of every graph of the case, the largest graph first.
+    pub(super) fn graph_candidates(&self) -> Candidates<'_, TextCase> {
+        let mut shapes: Vec<Shape> = self
+            .layout()
+            .graphs
+            .iter()
+            .filter_map(|g| Shape::of(self, g))
+            .collect();
+        shapes.sort_by_key(|s| std::cmp::Reverse(s.graph.n));
+        let groups: Vec<Vec<(usize, Group)>> = shapes.iter().map(Shape::groups).collect();
+        let lens: Vec<usize> = groups
+            .iter()
+            .map(|g| g.iter().map(|(len, _)| len).sum())
+            .collect();
+        Candidates::lazy(lens.iter().sum(), move |mut index| {
+            for (shape, (groups, &len)) in shapes.iter().zip(groups.iter().zip(&lens)) {
+                if index < len {
+                    return shape.apply(self, &Shape::op(groups, index)?);
+                }
+                index -= len;
+            }
+            None
+        })
+    }
+
+    /// The lines of the case's graphs' edges.
+    pub(super) fn edge_lines(&self) -> Vec<usize> {
+        self.layout()
+            .graphs
+            .iter()
+            .flat_map(|g| g.edges.clone())
+            .collect()
+    }
+}
