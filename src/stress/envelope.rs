@@ -1,7 +1,8 @@
 //! What the generator makes, learned from its cases, for minimizing without a validator: for
 //! each place in the input's shape ([`Place`]: each count, each counted list's items, each
-//! other token by line and column) the smallest and largest value seen, and the places every
-//! case has. A candidate outside it (a count or a value the generator never went below, a
+//! other token by line and column) the smallest and largest value seen (for words: their
+//! lengths, their letters, and the keywords when a place has few), and the places every case
+//! has. A candidate outside it (a count or a value the generator never went below, a
 //! place it never filled, a place it always fills left empty) is not probed: without a
 //! validator nothing else says whether it is a valid input, and the reference often runs
 //! cleanly on invalid ones.
@@ -15,12 +16,14 @@ use super::text_case::{Place, Placed, TextCase};
 pub const ENOUGH_CASES: usize = 100;
 
 /// The values seen at one place.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Span {
     min: i64,
     max: i64,
     /// Whether every token seen there was an integer.
     numeric: bool,
+    /// The words seen there ([`Words`]), when any.
+    words: Option<Words>,
     /// How many tokens were seen there, and how many of them were counts: a place is
     /// reported as a count when most of its tokens were (a line of values that happens to
     /// start with how many follow is not one).
@@ -29,6 +32,22 @@ struct Span {
 }
 
 impl Span {
+    /// Takes in what `other` saw at the same place.
+    fn merge(&mut self, other: &Span) {
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        self.numeric &= other.numeric;
+        self.words = match (self.words.take(), &other.words) {
+            (Some(mut a), Some(b)) => {
+                a.merge(b);
+                Some(a)
+            }
+            (a, b) => a.or_else(|| b.clone()),
+        };
+        self.seen += other.seen;
+        self.counted += other.counted;
+    }
+
     fn is_count(&self) -> bool {
         2 * self.counted > self.seen
     }
@@ -42,6 +61,68 @@ impl Span {
         } else {
             self.min
         }
+    }
+}
+
+/// The words seen at one place: their lengths, their least and largest bytes, and while
+/// there are few of them, which they were.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Words {
+    shortest: usize,
+    longest: usize,
+    low: u8,
+    high: u8,
+    /// The distinct words seen, up to [`KEYWORDS`] of them; `None` past that.
+    distinct: Option<BTreeSet<Vec<u8>>>,
+}
+
+/// How many distinct words a place may have and still be taken for keywords (`add`, `ask`)
+/// rather than free strings, once it has been seen [`KEYWORD_SEEN`] times as often.
+const KEYWORDS: usize = 8;
+const KEYWORD_SEEN: usize = 4;
+
+impl Words {
+    fn of(word: &[u8]) -> Words {
+        Words {
+            shortest: word.len(),
+            longest: word.len(),
+            low: word.iter().copied().min().unwrap_or(b'a'),
+            high: word.iter().copied().max().unwrap_or(b'a'),
+            distinct: Some(BTreeSet::from([word.to_vec()])),
+        }
+    }
+
+    fn merge(&mut self, other: &Words) {
+        self.shortest = self.shortest.min(other.shortest);
+        self.longest = self.longest.max(other.longest);
+        self.low = self.low.min(other.low);
+        self.high = self.high.max(other.high);
+        self.distinct = match (self.distinct.take(), &other.distinct) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b.iter().cloned());
+                (a.len() <= KEYWORDS).then_some(a)
+            }
+            _ => None,
+        };
+    }
+
+    /// Whether `word` keeps to them: one of the keywords, when the place is seen often with
+    /// few distinct words; else no longer than the longest, no shorter than the shortest
+    /// (unless every word there had one length: a length the generator was given, which may
+    /// shrink), and its bytes within those seen.
+    fn admit(&self, word: &[u8], seen: usize) -> bool {
+        if let Some(distinct) = &self.distinct
+            && seen >= KEYWORD_SEEN * distinct.len()
+        {
+            return distinct.contains(word);
+        }
+        let shortest = if self.shortest == self.longest {
+            1
+        } else {
+            self.shortest
+        };
+        (shortest..=self.longest).contains(&word.len())
+            && word.iter().all(|b| (self.low..=self.high).contains(b))
     }
 }
 
@@ -130,41 +211,34 @@ impl Envelope {
             place,
             value,
             count,
-            word: _,
+            word,
         }: Placed,
     ) {
         let seen = Span {
             min: value.unwrap_or(i64::MAX),
             max: value.unwrap_or(i64::MIN),
             numeric: value.is_some(),
+            words: word.as_deref().map(Words::of),
             seen: 1,
             counted: usize::from(count),
         };
-        self.spans
-            .entry(place)
-            .and_modify(|span| {
-                span.min = span.min.min(seen.min);
-                span.max = span.max.max(seen.max);
-                span.numeric &= seen.numeric;
-                span.seen += 1;
-                span.counted += seen.counted;
-            })
-            .or_insert(seen);
+        match self.spans.get_mut(&place) {
+            Some(span) => span.merge(&seen),
+            None => {
+                self.spans.insert(place, seen);
+            }
+        }
     }
 
     /// Takes in the cases `other` learned.
     fn merge(&mut self, other: Envelope) {
         for (place, span) in other.spans {
-            self.spans
-                .entry(place)
-                .and_modify(|s| {
-                    s.min = s.min.min(span.min);
-                    s.max = s.max.max(span.max);
-                    s.numeric &= span.numeric;
-                    s.seen += span.seen;
-                    s.counted += span.counted;
-                })
-                .or_insert(span);
+            match self.spans.get_mut(&place) {
+                Some(s) => s.merge(&span),
+                None => {
+                    self.spans.insert(place, span);
+                }
+            }
         }
         self.required = match (self.required.take(), other.required) {
             (Some(a), Some(b)) => Some(a.intersection(&b).copied().collect()),
@@ -187,10 +261,13 @@ impl Envelope {
         }
         let placed = case.placed(self.tests);
         let within = placed.iter().all(|p| {
-            self.spans.get(&p.place).is_some_and(|span| match p.value {
-                Some(v) if span.numeric => (span.least()..=span.max).contains(&v),
-                _ => true,
-            })
+            self.spans
+                .get(&p.place)
+                .is_some_and(|span| match (p.value, &p.word, &span.words) {
+                    (Some(v), _, _) if span.numeric => (span.least()..=span.max).contains(&v),
+                    (_, Some(word), Some(words)) => words.admit(word, span.seen),
+                    _ => true,
+                })
         });
         if !within {
             return false;
@@ -338,6 +415,33 @@ mod tests {
         assert_eq!(envelope.summary(), "n ≥ 2, values 1..9");
         // A list the generator never made that short: its single item has no place.
         assert!(!admits(&envelope, "1\n5\n"));
+    }
+
+    #[test]
+    fn a_string_keeps_to_its_letters_and_shrinks_from_a_length_it_was_given() {
+        let envelope = learned(&["5\nbcdcb\n", "3\nbbc\n", "7\ndcbbbcd\n"]);
+        assert!(admits(&envelope, "3\nbcb\n"));
+        assert!(!admits(&envelope, "2\nbb\n"), "n never went below 3");
+        assert!(
+            !admits(&envelope, "3\nabb\n"),
+            "a letter the generator never wrote"
+        );
+        // Strings of one length (a length the generator was given) may shrink.
+        let given = learned(&["xyzzy\n", "zyxxy\n", "yyzzx\n", "zzzzz\n", "xyxyx\n"]);
+        assert!(admits(&given, "xy\n"));
+        assert!(!admits(&given, "xyzzyx\n"), "longer than ever made");
+    }
+
+    #[test]
+    fn keywords_stay_keywords() {
+        let cases: Vec<String> = (0..12)
+            .map(|i| format!("{}\n", if i % 3 == 0 { "add 3" } else { "ask 5" }))
+            .collect();
+        let cases: Vec<&str> = cases.iter().map(String::as_str).collect();
+        let envelope = learned(&cases);
+        assert!(admits(&envelope, "add 3\n"));
+        assert!(!admits(&envelope, "aad 3\n"), "not one of the two words");
+        assert!(!admits(&envelope, "ad 3\n"));
     }
 
     #[test]

@@ -518,7 +518,7 @@ impl TextCase {
             .filter(|l| l.is_chars() && !layout.in_graph(l))
             .cloned()
             .collect();
-        let measured: Vec<usize> = counted
+        let mut measured: Vec<usize> = counted
             .iter()
             .flat_map(|l| &l.sections)
             .flat_map(|s| match s {
@@ -526,10 +526,11 @@ impl TextCase {
                 _ => Vec::new(),
             })
             .collect();
+        measured.sort_unstable();
         let mut free: Vec<usize> = self
             .string_tokens()
             .into_iter()
-            .filter(|t| !measured.contains(t) && self.token_len(*t) >= 2)
+            .filter(|t| measured.binary_search(t).is_err() && self.token_len(*t) >= 2)
             .collect();
         free.sort_by_key(|&t| std::cmp::Reverse(self.token_len(t)));
         let counted_items = self.fewer_items(counted);
@@ -592,7 +593,8 @@ impl TextCase {
         let kept = self.lines_to_keep();
         Candidates::lazy(levels.count(), move |i| {
             let lines = levels.chunk(i);
-            if kept.iter().any(|l| lines.contains(l)) {
+            let first_kept = kept.partition_point(|&l| l < lines.start);
+            if kept.get(first_kept).is_some_and(|&l| l < lines.end) {
                 return None;
             }
             Some(self.edited(&Edit {
@@ -668,7 +670,7 @@ impl TextCase {
     fn droppable_tokens(&self) -> Vec<usize> {
         let edges = self.edge_lines();
         (0..self.line_count())
-            .filter(|&l| self.line_len(l) >= 2 && !edges.contains(&l))
+            .filter(|&l| self.line_len(l) >= 2 && edges.binary_search(&l).is_err())
             .flat_map(|l| self.line(l))
             .collect()
     }

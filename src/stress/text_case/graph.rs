@@ -277,12 +277,15 @@ impl TextCase {
         })
     }
 
-    /// The lines of the case's graphs' edges.
+    /// The lines of the case's graphs' edges, sorted.
     pub(super) fn edge_lines(&self) -> Vec<usize> {
-        self.layout()
+        let mut lines: Vec<usize> = self
+            .layout()
             .graphs
             .iter()
             .flat_map(|g| g.edges.clone())
-            .collect()
+            .collect();
+        lines.sort_unstable();
+        lines
     }
 }

@@ -117,6 +117,16 @@ impl TextCase {
                 row += 1;
             }
         }
+        let mut chars: Vec<usize> = layout
+            .lists
+            .iter()
+            .flat_map(|l| &l.sections)
+            .flat_map(|s| match s {
+                Section::Chars { words } => words.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        chars.sort_unstable();
         let mut placed = Vec::with_capacity(self.tokens.len());
         for t in 0..self.tokens.len() {
             let place = match (roles.item_of[t], at[t]) {
@@ -128,7 +138,7 @@ impl TextCase {
                 (None, place) => place,
             };
             if let Some(place) = place {
-                let string = self.is_word(t) || self.in_chars(t, &layout);
+                let string = self.is_word(t) || chars.binary_search(&t).is_ok();
                 placed.push(Placed {
                     place,
                     value: if string { None } else { self.integer(t) },
@@ -143,18 +153,6 @@ impl TextCase {
     /// Whether the input could be one test case: a first line `1`, then lines.
     pub fn one_test(&self) -> bool {
         self.line_count() > 1 && self.line_len(0) == 1 && self.count(0) == Some(1)
-    }
-
-    /// Whether token `t` is a word of a section of characters (`n`, then a string of n).
-    fn in_chars(&self, t: usize, layout: &super::layout::Layout) -> bool {
-        layout
-            .lists
-            .iter()
-            .flat_map(|l| &l.sections)
-            .any(|s| match s {
-                Section::Chars { words } => words.contains(&t),
-                _ => false,
-            })
     }
 
     /// Marks `list`'s count and items, unless one of its tokens already has a part in a list
