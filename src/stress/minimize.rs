@@ -6,9 +6,12 @@
 //! pass continues where it left off after a success instead of starting over. Then the
 //! values: all lowered together (shifted down to 1, halved), chunks of them set to 0, and
 //! every value bisected on its own toward 0 from either sign: the smallest magnitude that
-//! still fails, in about log2(|v|) probes. Rounds repeat until one changes nothing; the
-//! result is then 1-minimal: no candidate of any pass fails, and no value can move toward 0
-//! by one.
+//! still fails, in about log2(|v|) probes. A late pass ([`Shrinkable::late`], candidates
+//! that are rarely valid) is tried only once all the others have settled. Rounds repeat
+//! until one changes nothing; the result is then 1-minimal: no candidate of any pass fails,
+//! and no value can move toward 0 by one. When minimization ends before that (the budget,
+//! an interrupt), the passes that had not gone over all their candidates on the final case
+//! are named ([`PassReport`]).
 //!
 //! Candidates are made one at a time from the pass's compact description
 //! ([`Candidates`]), only when they are about to be probed: a pass over a case of 2·10^5
@@ -41,6 +44,12 @@ pub trait Shrinkable: Clone + Send + Sync {
     }
     /// The candidates of one pass, most drastic first, each smaller than `self`.
     fn pass(&self, pass: usize) -> Candidates<'_, Self>;
+    /// Whether a pass is tried only once every other pass and the values have settled on
+    /// the case: its candidates rarely fail (they are mostly invalid inputs) but must be
+    /// tried before the case is called 1-minimal.
+    fn late(&self, _pass: usize) -> bool {
+        false
+    }
     /// Candidates this case has but that are not offered, and why: the minimum is then
     /// reached among the candidates tried only.
     fn not_tried(&self) -> Vec<(String, String)> {
@@ -284,11 +293,24 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             self.stats.rounds += 1;
             let passes = current.passes();
             for (pass, part) in progress.iter_mut().take(passes).enumerate() {
-                self.repeat(current, |case| case.pass(pass), part);
+                if !current.late(pass) {
+                    self.repeat(current, |case| case.pass(pass), part);
+                }
             }
             self.repeat(current, all_values_lowered, &mut progress[passes]);
             self.repeat(current, values_zeroed, &mut progress[passes + 1]);
             self.lower_values(current, &mut progress[passes + 2]);
+            let now = self.stats.steps;
+            let settled = (0..progress.len())
+                .filter(|&part| part >= passes || !current.late(part))
+                .all(|part| progress[part].done_at == Some(now));
+            if settled {
+                for (pass, part) in progress.iter_mut().take(passes).enumerate() {
+                    if current.late(pass) {
+                        self.repeat(current, |case| case.pass(pass), part);
+                    }
+                }
+            }
             let now = self.stats.steps;
             if self.stopped {
                 return (0..progress.len())

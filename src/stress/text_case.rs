@@ -623,27 +623,24 @@ impl TextCase {
         })
     }
 
-    /// The lines a line drop must keep, sorted: the edges of graphs (their own pass drops
-    /// them with their vertices), and without a validator the lines of counted lists (a count
-    /// and what it counts), whose drop leaves the count wrong while the reference may well
-    /// run on it (`1` with its number gone), so that the case would leave the input's form.
+    /// The lines a line drop must keep, sorted: those of counted lists (a count and what it
+    /// counts, test cases included) and the edges of graphs. Their own passes drop them with
+    /// their count lowered; dropped alone, they would leave the count wrong, an input a
+    /// validator refuses (a probe spent for nothing) and that, without one, the reference
+    /// may well run on (`1` with its number gone), the case leaving the input's form.
     fn lines_to_keep(&self) -> Vec<usize> {
+        let layout = self.layout();
         let mut kept = self.edge_lines();
-        if !self.validated {
-            let layout = self.layout();
-            for list in layout.cases.iter().chain(&layout.lists) {
-                kept.push(self.line_of(list.count));
-                for section in &list.sections {
-                    match section {
-                        &Section::Tokens { from, .. } => kept.push(self.line_of(from)),
-                        &Section::Lines { from, len } => kept.extend(from..from + len),
-                        Section::Chars { words } => {
-                            kept.extend(words.iter().map(|&w| self.line_of(w)));
-                        }
-                        Section::Blocks(blocks) => {
-                            kept.extend(blocks.iter().flat_map(|b| b.clone()))
-                        }
+        for list in layout.cases.iter().chain(&layout.lists) {
+            kept.push(self.line_of(list.count));
+            for section in &list.sections {
+                match section {
+                    &Section::Tokens { from, .. } => kept.push(self.line_of(from)),
+                    &Section::Lines { from, len } => kept.extend(from..from + len),
+                    Section::Chars { words } => {
+                        kept.extend(words.iter().map(|&w| self.line_of(w)));
                     }
+                    Section::Blocks(blocks) => kept.extend(blocks.iter().flat_map(|b| b.clone())),
                 }
             }
         }
@@ -652,8 +649,28 @@ impl TextCase {
         kept
     }
 
-    /// Each token dropped alone from a line that keeps at least one (not from a graph's
-    /// edges).
+    /// The counts and items of counted lists, sorted: the single-token pass leaves them to
+    /// the passes that keep the counts right.
+    fn listed_tokens(&self) -> Vec<usize> {
+        let layout = self.layout();
+        let mut listed = layout.counts();
+        for section in layout.lists.iter().flat_map(|l| &l.sections) {
+            match section {
+                &Section::Tokens { from, len } => listed.extend(from..from + len),
+                &Section::Lines { from, len } => {
+                    listed.extend(self.line(from).start..self.line(from + len - 1).end);
+                }
+                Section::Chars { words } => listed.extend(words),
+                Section::Blocks(_) => {}
+            }
+        }
+        listed.sort_unstable();
+        listed.dedup();
+        listed
+    }
+
+    /// Each token dropped alone from a line that keeps at least one, but those of counted
+    /// lists ([`TextCase::droppable_tokens`]).
     fn fewer_tokens(&self) -> Candidates<'_, TextCase> {
         let droppable = self.droppable_tokens();
         Candidates::lazy(droppable.len(), move |i| {
@@ -665,13 +682,44 @@ impl TextCase {
         })
     }
 
+    /// Each line and token of a counted list dropped alone, its count unchanged (lines of
+    /// one token only as lines): inputs the layout reads as invalid, which a validator may
+    /// accept all the same when the layout is misread.
+    fn alone(&self) -> Candidates<'_, TextCase> {
+        let lines = self.lines_to_keep();
+        let tokens: Vec<usize> = self
+            .listed_tokens()
+            .into_iter()
+            .filter(|&t| self.line_len(self.line_of(t)) >= 2)
+            .collect();
+        let line_count = if self.line_count() > 1 {
+            lines.len()
+        } else {
+            0
+        };
+        Candidates::lazy(line_count + tokens.len(), move |i| {
+            let edit = match i.checked_sub(line_count) {
+                None => Edit {
+                    lines: std::iter::once(lines[i]..lines[i] + 1).collect(),
+                    ..Edit::default()
+                },
+                Some(k) => Edit {
+                    tokens: std::iter::once(tokens[k]..tokens[k] + 1).collect(),
+                    ..Edit::default()
+                },
+            };
+            Some(self.edited(&edit))
+        })
+    }
+
     /// The tokens the single-token pass drops: those of lines of two tokens or more, but
-    /// a graph's edges.
+    /// the counts and items of counted lists.
     fn droppable_tokens(&self) -> Vec<usize> {
-        let edges = self.edge_lines();
+        let listed = self.listed_tokens();
         (0..self.line_count())
-            .filter(|&l| self.line_len(l) >= 2 && edges.binary_search(&l).is_err())
+            .filter(|&l| self.line_len(l) >= 2)
             .flat_map(|l| self.line(l))
+            .filter(|t| listed.binary_search(t).is_err())
             .collect()
     }
 
@@ -755,7 +803,7 @@ impl NumberBuf {
 }
 
 /// The passes, most drastic first, by name.
-const PASSES: [&str; 7] = [
+const PASSES: [&str; 8] = [
     "whole test cases",
     "vertices of graphs",
     "items of counted lists",
@@ -763,7 +811,12 @@ const PASSES: [&str; 7] = [
     "chunks of lines",
     "single lines",
     "single tokens",
+    "lines and tokens of counted lists dropped alone",
 ];
+
+/// The late pass: a counted list's line or token dropped alone, which leaves its count wrong
+/// as the layout reads it, tried once all else has settled (with a validator only).
+const ALONE: usize = 7;
 
 impl Shrinkable for TextCase {
     fn fingerprint(&self) -> u64 {
@@ -790,17 +843,22 @@ impl Shrinkable for TextCase {
             4 => self.fewer_lines(),
             5 => self.single_lines(),
             6 if self.validated => self.fewer_tokens(),
+            ALONE if self.validated => self.alone(),
             _ => Candidates::none(),
         }
     }
 
+    fn late(&self, pass: usize) -> bool {
+        pass == ALONE
+    }
+
     fn not_tried(&self) -> Vec<(String, String)> {
-        if self.validated || self.droppable_tokens().is_empty() {
+        if self.validated || self.droppable_tokens().is_empty() && self.alone().is_empty() {
             return Vec::new();
         }
         vec![(
-            "single tokens or lines dropped alone, their counts unchanged".to_string(),
-            "they need a --validator to tell valid inputs".to_string(),
+            "single tokens, and lines of counted lists, dropped alone".to_string(),
+            "without a --validator nothing tells whether such an input is valid".to_string(),
         )]
     }
 
@@ -1362,5 +1420,89 @@ mod layouts {
             |c| fails(&text(c)),
         );
         assert_eq!(text(&out.case), "0.00 0.00 1.25\n");
+    }
+}
+
+/// What the minimizer says of how far it went on a text case.
+#[cfg(test)]
+mod reports {
+    use super::*;
+    use crate::stress::minimize::tests::run;
+    use crate::stress::minimize::{Budget, End, Probe, shrink};
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    #[test]
+    fn a_case_cut_short_by_the_budget_names_the_passes_left() {
+        let start = TextCase::new(b"5 9\n1 2 3 4 5\n");
+        let out = shrink(
+            start,
+            1,
+            Budget {
+                time: Duration::ZERO,
+            },
+            &|_: &TextCase| Probe::Fails(()),
+            &mut |_, _| {},
+        );
+        assert_eq!(out.stats.end, End::Budget);
+        assert!(!out.one_minimal());
+        let cut = &out.passes.cut_short;
+        for part in ["items of counted lists", "single values lowered"] {
+            assert!(cut.iter().any(|p| p == part), "{cut:?}");
+        }
+        // Passes with nothing to try on this case are not named.
+        assert!(
+            !cut.iter()
+                .any(|p| p == "whole test cases" || p == "vertices of graphs")
+        );
+    }
+
+    #[test]
+    fn without_a_validator_the_candidates_left_out_are_named() {
+        // `n k` then n numbers: the k could be dropped alone, which only a validator can
+        // judge.
+        let start = TextCase::new(b"3 2\n4 5 6\n").validated(false);
+        let out = run(start, 1, |c| c.to_bytes().ends_with(b"6\n"));
+        assert_eq!(out.stats.end, End::Minimal);
+        assert!(!out.one_minimal());
+        assert_eq!(out.passes.not_tried.len(), 1, "{:?}", out.passes.not_tried);
+        // A tree too: an edge dropped alone, its count unchanged, is left out.
+        let start = TextCase::new(b"3\n1 2\n2 3\n").validated(false);
+        let out = run(start, 1, |c| c.to_bytes().len() > 4);
+        assert_eq!(out.passes.not_tried.len(), 1, "{:?}", out.passes);
+        // A lone number has nothing to leave out.
+        let out = run(TextCase::new(b"500\n").validated(false), 1, |c| {
+            c.value(0) > 20
+        });
+        assert_eq!(String::from_utf8(out.case.to_bytes()).unwrap(), "21\n");
+        assert!(out.one_minimal(), "{:?}", out.passes);
+    }
+
+    #[test]
+    fn a_count_broken_alone_is_tried_once_all_else_settled() {
+        // Fails whenever a 7 is left, whatever the rest: the validator takes anything.
+        let probed = Mutex::new(Vec::new());
+        let out = shrink(
+            TextCase::new(b"3\n5 6 7\n"),
+            1,
+            Budget::default(),
+            &|c: &TextCase| {
+                let text = String::from_utf8(c.to_bytes()).unwrap();
+                let fails = text.contains('7');
+                probed.lock().unwrap().push(text);
+                if fails {
+                    Probe::Fails(())
+                } else {
+                    Probe::Passes
+                }
+            },
+            &mut |_, _| {},
+        );
+        assert_eq!(String::from_utf8(out.case.to_bytes()).unwrap(), "7\n");
+        assert!(out.one_minimal());
+        let probed = probed.into_inner().unwrap();
+        let at = |text: &str| probed.iter().position(|p| p == text);
+        // The 7 bisected toward 0 on `1 / 7` before its count's line is dropped alone.
+        assert!(at("1\n3\n").unwrap() < at("7\n").unwrap(), "{probed:?}");
     }
 }
