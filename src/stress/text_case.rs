@@ -423,8 +423,10 @@ impl TextCase {
     }
 
     /// The text with the items `drop` of `list` removed and its count lowered by as many; at
-    /// least one item is kept.
-    fn without_items(&self, list: &List, drop: Range<usize>) -> Option<TextCase> {
+    /// least one item is kept. With `bounded`, the header's values bound by the count
+    /// ([`TextCase::bounded_by`]) that the lowered count falls below are lowered to it: `n k`
+    /// with k ≤ n keeps k within the n numbers left. `None` when nothing is bounded.
+    fn without_items(&self, list: &List, drop: Range<usize>, bounded: bool) -> Option<TextCase> {
         let items = list.droppable()?;
         if drop.is_empty() || drop.end > items || drop.len() >= items {
             return None;
@@ -432,11 +434,24 @@ impl TextCase {
         if self.count(list.count) != Some(list.len) {
             return None;
         }
-        let lowered = Token::Int((list.len - drop.len()) as i64);
+        let left = list.len - drop.len();
+        let lowered = Token::Int(left as i64);
         let mut edit = Edit {
             set: vec![(list.count, Put::Token(lowered))],
             ..Edit::default()
         };
+        if bounded {
+            let above: Vec<usize> = self
+                .bounded_by(list)
+                .into_iter()
+                .filter(|&t| self.integer(t).is_some_and(|v| v > left as i64))
+                .collect();
+            if above.is_empty() {
+                return None;
+            }
+            let lowered = |t| (t, Put::Token(Token::Int(left as i64)));
+            edit.set.extend(above.into_iter().map(lowered));
+        }
         for section in &list.sections {
             match section {
                 &Section::Tokens { from, .. } => {
@@ -470,29 +485,60 @@ impl TextCase {
     }
 
     /// The candidates that drop items of `lists`: halves, quarters, … down to pairs of every
-    /// list, the longest first, and then single items, all but the last item at most.
+    /// list, the longest first, and then single items, all but the last item at most. Where
+    /// the count's header has values bound by it, each drop comes twice: with those values
+    /// lowered to the new count first, then as it is (`n s` with s ≤ n by chance: s is no
+    /// window length).
     fn fewer_items(&self, mut lists: Vec<List>) -> Candidates<'_, TextCase> {
         lists.retain(|l| l.droppable().is_some_and(|items| items > 1));
         lists.sort_by_key(|l| std::cmp::Reverse(l.droppable()));
         let items: Vec<usize> = lists.iter().filter_map(List::droppable).collect();
+        let ways: Vec<usize> = lists
+            .iter()
+            .map(|l| if self.bounded_by(l).is_empty() { 1 } else { 2 })
+            .collect();
         let levels: Vec<ChunkLevels> = items.iter().map(|&n| ChunkLevels::new(n)).collect();
-        let chunk_count: usize = levels.iter().map(ChunkLevels::count).sum();
-        let single_count: usize = items.iter().sum();
+        let chunk_count: usize = levels.iter().zip(&ways).map(|(l, w)| l.count() * w).sum();
+        let single_count: usize = items.iter().zip(&ways).map(|(n, w)| n * w).sum();
+        let drop = move |list: &List, ways: usize, index: usize, range: Range<usize>| {
+            let bounded = ways == 2 && index.is_multiple_of(2);
+            self.without_items(list, range, bounded)
+        };
         Candidates::lazy(chunk_count + single_count, move |mut index| {
-            for (list, levels) in lists.iter().zip(&levels) {
-                if index < levels.count() {
-                    return self.without_items(list, levels.chunk(index));
+            for ((list, levels), &w) in lists.iter().zip(&levels).zip(&ways) {
+                if index < levels.count() * w {
+                    return drop(list, w, index, levels.chunk(index / w));
                 }
-                index -= levels.count();
+                index -= levels.count() * w;
             }
-            for (list, &n) in lists.iter().zip(&items) {
-                if index < n {
-                    return self.without_items(list, index..index + 1);
+            for ((list, &n), &w) in lists.iter().zip(&items).zip(&ways) {
+                if index < n * w {
+                    let item = index / w;
+                    return drop(list, w, index, item..item + 1);
                 }
-                index -= n;
+                index -= n * w;
             }
             None
         })
+    }
+
+    /// The values of `list`'s header line that lie within its count (`n k` with k ≤ n): not
+    /// counts themselves, nor items of the list.
+    fn bounded_by(&self, list: &List) -> Vec<usize> {
+        let counts = self.layout().counts();
+        let item = |t: usize| {
+            list.sections.iter().any(|s| match *s {
+                Section::Tokens { from, len } => (from..from + len).contains(&t),
+                _ => false,
+            })
+        };
+        self.line(self.line_of(list.count))
+            .filter(|&t| t != list.count && !item(t) && counts.binary_search(&t).is_err())
+            .filter(|&t| {
+                self.integer(t)
+                    .is_some_and(|v| (1..=list.len as i64).contains(&v))
+            })
+            .collect()
     }
 
     /// The lists a pass of counted items drops from: neither test cases, nor a graph's
@@ -1135,6 +1181,28 @@ mod layouts {
     #[test]
     fn a_window_length_after_the_count_keeps_within_it() {
         assert_eq!(minimize("6 2\n5 9 1 3 8 12\n", window_wrong), "2 1\n1 2\n");
+    }
+
+    #[test]
+    fn a_header_value_within_the_count_keeps_within_it_as_items_go() {
+        // `n k`, k ≤ n, n numbers of at least 1: fails when k = n and a 9 is among them.
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let [head, a] = lines.as_slice() else {
+                return false;
+            };
+            let &[n, k] = head.as_slice() else {
+                return false;
+            };
+            (1..=n).contains(&k)
+                && a.len() as i64 == n
+                && a.iter().all(|&x| x >= 1)
+                && k == n
+                && a.contains(&9)
+        };
+        assert_eq!(minimize("5 5\n1 2 9 3 4\n", fails), "1 1\n9\n");
     }
 
     /// A string of lowercase letters; the wrong answer sees only palindromes of odd length,

@@ -12,7 +12,6 @@ use std::ops::Range;
 
 use super::layout::{Graph, Parts, Section};
 use super::{Edit, Put, TextCase, Token};
-use crate::problem::shrink::ChunkLevels;
 use crate::stress::minimize::Candidates;
 
 /// A graph of the case, read into vertices `0..n` and its edges.
@@ -39,8 +38,27 @@ enum Kind {
 enum Group {
     /// Every leaf at once.
     AllLeaves,
-    Chunks(ChunkLevels, Kind),
+    /// The chunks of `size` of `len` leaves or edges.
+    Chunks {
+        kind: Kind,
+        len: usize,
+        size: usize,
+    },
     Singles(Kind),
+}
+
+/// The chunk sizes of `len` items and how many chunks of each, largest first: halves,
+/// quarters, … down to pairs, as [`crate::problem::shrink::ChunkLevels`] cuts them.
+fn chunk_levels(len: usize) -> impl Iterator<Item = (usize, usize)> {
+    let mut parts = 2usize;
+    std::iter::from_fn(move || {
+        if parts > len {
+            return None;
+        }
+        let size = len.div_ceil(parts);
+        parts = parts.saturating_mul(2);
+        (size >= 2).then(|| (size, len.div_ceil(size)))
+    })
 }
 
 /// What one candidate does to a graph, by ranges of its leaves or edges.
@@ -87,32 +105,35 @@ impl Shape {
     }
 
     /// The operations offered, most drastic first: every leaf at once, then chunks of the
-    /// leaves, of the edges dropped (a graph with an edge count) and of the edges contracted
-    /// (halves, quarters, … down to pairs), then single leaves, edges dropped and contracted.
-    /// As groups of ranges, each made only when asked for ([`Shape::op`]): a tree of 2·10^5
-    /// vertices offers about 10^6 of them.
+    /// leaves, of the edges dropped (a graph with an edge count) and of the edges contracted,
+    /// the largest chunks first whatever their kind (halves, quarters, … down to pairs: a
+    /// path of 2·10^5 vertices loses half its edges in one step, not one leaf a step), then
+    /// single leaves, edges dropped and contracted. As groups of ranges, each made only when
+    /// asked for ([`Shape::op`]): a tree of 2·10^5 vertices offers about 10^6 of them.
     fn groups(&self) -> Vec<(usize, Group)> {
         let (leaves, edges) = (self.leaves.len(), self.pairs.len());
-        let counted = self.graph.edge_count.is_some();
+        let kinds: Vec<(Kind, usize)> = [
+            (Kind::Leaves, leaves),
+            (Kind::Edges, edges),
+            (Kind::Contract, edges),
+        ]
+        .into_iter()
+        .filter(|&(kind, _)| kind != Kind::Edges || self.graph.edge_count.is_some())
+        .collect();
         let mut groups = vec![(usize::from(leaves >= 2), Group::AllLeaves)];
-        let chunked = |kind| {
-            (
-                ChunkLevels::new(if kind == Kind::Leaves { leaves } else { edges }),
-                kind,
-            )
-        };
-        for kind in [Kind::Leaves, Kind::Edges, Kind::Contract] {
-            if kind != Kind::Edges || counted {
-                let (levels, kind) = chunked(kind);
-                groups.push((levels.count(), Group::Chunks(levels, kind)));
-            }
-        }
-        for kind in [Kind::Leaves, Kind::Edges, Kind::Contract] {
-            if kind != Kind::Edges || counted {
-                let len = if kind == Kind::Leaves { leaves } else { edges };
-                groups.push((len, Group::Singles(kind)));
-            }
-        }
+        let mut levels: Vec<(usize, Group)> = kinds
+            .iter()
+            .flat_map(|&(kind, len)| {
+                chunk_levels(len)
+                    .map(move |(size, count)| (count, Group::Chunks { kind, len, size }))
+            })
+            .collect();
+        levels.sort_by_key(|(_, group)| match group {
+            Group::Chunks { size, .. } => std::cmp::Reverse(*size),
+            _ => std::cmp::Reverse(0),
+        });
+        groups.extend(levels);
+        groups.extend(kinds.iter().map(|&(kind, len)| (len, Group::Singles(kind))));
         groups
     }
 
@@ -123,10 +144,12 @@ impl Shape {
                 index -= len;
                 continue;
             }
-            let (range, kind) = match group {
+            let (range, kind) = match *group {
                 Group::AllLeaves => return Some(Op::Leaves(0..usize::MAX)),
-                Group::Chunks(levels, kind) => (levels.chunk(index), *kind),
-                Group::Singles(kind) => (index..index + 1, *kind),
+                Group::Chunks { kind, len, size } => {
+                    (index * size..((index + 1) * size).min(len), kind)
+                }
+                Group::Singles(kind) => (index..index + 1, kind),
             };
             return Some(match kind {
                 Kind::Leaves => Op::Leaves(range),
@@ -287,5 +310,39 @@ impl TextCase {
             .collect();
         lines.sort_unstable();
         lines
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::shrink::ChunkLevels;
+
+    #[test]
+    fn chunk_levels_cut_as_the_minimizer_does() {
+        for len in 0..300 {
+            let levels = ChunkLevels::new(len);
+            let ours: Vec<Range<usize>> = chunk_levels(len)
+                .flat_map(|(size, count)| {
+                    (0..count).map(move |i| i * size..((i + 1) * size).min(len))
+                })
+                .collect();
+            let theirs: Vec<Range<usize>> = (0..levels.count()).map(|i| levels.chunk(i)).collect();
+            assert_eq!(ours, theirs, "{len}");
+        }
+    }
+
+    #[test]
+    fn a_path_loses_half_its_edges_before_any_single_leaf() {
+        let n = 64;
+        let mut text = format!("{n}\n");
+        for v in 1..n {
+            text.push_str(&format!("{v} {}\n", v + 1));
+        }
+        let case = TextCase::new(text.as_bytes());
+        let first = case.graph_candidates().get(1).unwrap();
+        // The leaves are the two ends; the first chunk after all of them is half the edges
+        // contracted.
+        assert_eq!(first.layout().graphs[0].n, n - 32);
     }
 }
