@@ -4,7 +4,8 @@
 //! The case's own passes ([`Shrinkable::pass`]) come first, most drastic first (whole test
 //! cases, halves and then smaller chunks of the longest lists, lines, single items); each
 //! pass continues where it left off after a success instead of starting over. Then the
-//! values: all lowered together (shifted down to 1, halved), chunks of them set to 0, and
+//! values: all lowered together (shifted down to 1, divided by their greatest common divisor,
+//! halved), chunks of them set to 0, and
 //! every value bisected on its own toward 0 from either sign: the smallest magnitude that
 //! still fails, in about log2(|v|) probes. A late pass ([`Shrinkable::late`], candidates
 //! that are rarely valid) is tried only once all the others have settled. Rounds repeat
@@ -637,37 +638,49 @@ fn speculated_mids(lo: i64, hi: i64, jobs: usize) -> Vec<i64> {
 }
 
 /// Every value lowered at once, keeping what comparisons between values see: all positive
-/// values shifted down so that the smallest becomes 1 (differences kept exactly), then all
-/// values halved toward 0 (order kept, up to ties), then each value down to its parity (-1,
-/// 0 or 1). Bugs that compare values (greed, ties)
+/// values shifted down so that the smallest becomes 1 (differences kept exactly), all values
+/// divided by their greatest common divisor (ratios kept exactly), then halved toward 0
+/// (order kept, up to ties), then each value down to its parity (-1, 0 or 1). Bugs that compare values (greed, ties)
 /// then reach small numbers in a few steps, where one value at a time could not move
 /// without the others.
 fn all_values_lowered<S: Shrinkable>(case: &S) -> Candidates<'_, S> {
     let values: Vec<i64> = (0..case.slots()).map(|slot| case.value(slot)).collect();
-    let apply = |f: &dyn Fn(i64) -> i64| {
+    let low = values.iter().copied().filter(|&v| v > 0).min().unwrap_or(1);
+    // Divided by their greatest common divisor: every relation of the form a + b = s or
+    // s = 2a holds as it did (`1 6 / 3` becomes `1 2 / 1`).
+    let divisor = values.iter().fold(0u64, |g, &v| gcd(g, v.unsigned_abs()));
+    let divisor = i64::try_from(divisor).unwrap_or(1).max(1);
+    let lowerings: [&dyn Fn(i64) -> i64; 4] = [
+        &|v| if v > 0 { v - (low - 1) } else { v },
+        &|v| v / divisor,
+        &|v| v / 2,
+        // Each value down to its parity: bugs about odd and even values keep failing.
+        &|v| v % 2,
+    ];
+    // Each lowering once: two that give the same values (a lone value shifted to 1 and
+    // divided by itself) would be probed twice in one batch.
+    let mut seen: Vec<Vec<i64>> = Vec::new();
+    let mut out = Vec::new();
+    for lower in lowerings {
+        let lowered: Vec<i64> = values.iter().map(|&v| lower(v)).collect();
+        if lowered == values || seen.contains(&lowered) {
+            continue;
+        }
         let changes: Vec<(usize, i64)> = values
             .iter()
+            .zip(&lowered)
             .enumerate()
-            .filter(|&(_, &v)| f(v) != v)
-            .map(|(slot, &v)| (slot, f(v)))
+            .filter(|&(_, (v, l))| v != l)
+            .map(|(slot, (_, &l))| (slot, l))
             .collect();
-        (!changes.is_empty()).then(|| case.with_values(&changes))
-    };
-    let mut out = Vec::new();
-    if let Some(low) = values.iter().copied().filter(|&v| v > 0).min()
-        && low > 1
-        && let Some(shifted) = apply(&|v| if v > 0 { v - (low - 1) } else { v })
-    {
-        out.push(shifted);
-    }
-    if let Some(halved) = apply(&|v| v / 2) {
-        out.push(halved);
-    }
-    // Each value down to its parity: bugs about odd and even values keep failing.
-    if let Some(parities) = apply(&|v| v % 2) {
-        out.push(parities);
+        out.push(case.with_values(&changes));
+        seen.push(lowered);
     }
     Candidates::built(out)
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }
 
 /// Chunks of the nonzero values set to 0 at once: all of them, then halves, quarters, …

@@ -1155,6 +1155,8 @@ mod layouts {
             minimize("7 30\n9 3 15 22 4 17 1\n", pair_sum_wrong),
             "1 2\n1\n"
         );
+        // s = 2a, both lowered together: divided by their common divisor.
+        assert_eq!(minimize("1 6\n3\n", pair_sum_wrong), "1 2\n1\n");
     }
 
     /// `n k`, then n numbers of at least 1: the largest average of k in a row, wrong when
