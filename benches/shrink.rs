@@ -2,11 +2,17 @@
 //! solution when python3 is present), a whole `duipai stress -j 2` run from seed 1: the cases
 //! it took to find the failure, the probes and seconds spent minimizing it, the whole run's
 //! seconds, and the size of the case it ends with. Medians of several runs.
-//! Run with `cargo bench --bench shrink`; `DUIPAI_BENCH_RUNS` sets the runs per mode (default 3).
+//! Then text shrinking on the layouts of contest problems ([`layouts`]).
+//! Run with `cargo bench --bench shrink`; `DUIPAI_BENCH_RUNS` sets the runs per mode (default 3),
+//! `DUIPAI_BENCH_SECTION=layouts` runs the layouts only, `DUIPAI_BENCH_BASELINE=<duipai>` runs
+//! another build beside on them.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "support/measured.rs"]
+mod measured;
 
 struct Mode {
     name: &'static str,
@@ -86,6 +92,10 @@ fn main() {
         .unwrap_or(3)
         .max(1);
     let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
+    if std::env::var("DUIPAI_BENCH_SECTION").as_deref() == Ok("layouts") {
+        layouts(&duipai, runs);
+        return;
+    }
     // The fixture binary is built beside duipai by `cargo bench` (a workspace default member).
     let fixture = duipai.with_file_name("duipai-fixture");
     if !fixture.exists() {
@@ -164,4 +174,230 @@ fn main() {
                 .as_secs_f64()
         );
     }
+    println!();
+    layouts(&duipai, runs);
+}
+
+/// One layout of text shrinking's benchmark: a problem of `tests/support/layouts/layouts.cpp`
+/// at a size (`None`: the small cases its generator makes by default), with or without its
+/// validator.
+struct Layout {
+    name: &'static str,
+    problem: &'static str,
+    size: Option<u32>,
+    validator: bool,
+}
+
+/// What one run of a layout showed.
+struct LayoutRun {
+    cases: u64,
+    probes: u64,
+    minimize: Duration,
+    total: Duration,
+    /// The whole run's CPU time, duipai's and the programs' it ran.
+    cpu: Duration,
+    peak_mib: f64,
+    /// The minimized case, shortened for the table.
+    result: String,
+    one_minimal: bool,
+    /// How minimization ended: `minimal`, `budget`, `stopped`.
+    end: &'static str,
+}
+
+/// Text shrinking on the layouts of contest problems, whole `duipai stress -j 2` runs with
+/// the default budget of 30 s, C++ generator, reference, validator and wrong solution
+/// (`tests/support/layouts/layouts.cpp`): a tree given as n − 1 edge lines (with and without
+/// a validator), a string, `n s` then n numbers, T cases of `n k` then n numbers; each small
+/// and at 2·10^5. Per layout, medians of the runs: the cases the search took, the probes and
+/// seconds spent minimizing, the whole run, duipai's peak memory, the case it ends with and
+/// whether it was called 1-minimal; and the same for `DUIPAI_BENCH_BASELINE` when set.
+fn layouts(duipai: &Path, runs: usize) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/layouts/layouts.cpp");
+    if Command::new("g++").arg("--version").output().is_err() {
+        println!("layouts: needs g++; nothing measured");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temporary directory");
+    std::fs::copy(&source, dir.path().join("layouts.cpp")).expect("layouts.cpp");
+    let shapes = [
+        Layout {
+            name: "tree, no validator",
+            problem: "tree",
+            size: None,
+            validator: false,
+        },
+        Layout {
+            name: "tree",
+            problem: "tree",
+            size: None,
+            validator: true,
+        },
+        Layout {
+            name: "tree, no validator",
+            problem: "tree",
+            size: Some(200_000),
+            validator: false,
+        },
+        Layout {
+            name: "tree",
+            problem: "tree",
+            size: Some(200_000),
+            validator: true,
+        },
+        Layout {
+            name: "string",
+            problem: "string",
+            size: None,
+            validator: true,
+        },
+        Layout {
+            name: "string",
+            problem: "string",
+            size: Some(200_000),
+            validator: true,
+        },
+        Layout {
+            name: "n s, then n numbers",
+            problem: "pairsum",
+            size: None,
+            validator: true,
+        },
+        Layout {
+            name: "n s, then n numbers",
+            problem: "pairsum",
+            size: Some(200_000),
+            validator: true,
+        },
+        Layout {
+            name: "T cases of n k",
+            problem: "windows",
+            size: None,
+            validator: true,
+        },
+        Layout {
+            name: "T cases of n k",
+            problem: "windows",
+            size: Some(200_000),
+            validator: true,
+        },
+    ];
+    let mut builds = vec![("now", duipai.to_path_buf())];
+    if let Some(old) = std::env::var_os("DUIPAI_BENCH_BASELINE") {
+        builds.push(("before", PathBuf::from(old)));
+    }
+    println!(
+        "text layouts: duipai stress -j 2 from seed 1, default budget (30 s); medians of {runs} runs\n"
+    );
+    println!(
+        "{:<22} {:>7} {:<7} {:>6} {:>7} {:>10} {:>8} {:>7} {:>9}  {:<24} 1-minimal",
+        "layout",
+        "size",
+        "build",
+        "cases",
+        "probes",
+        "shrink s",
+        "total s",
+        "CPU s",
+        "peak MiB",
+        "ends at"
+    );
+    for shape in &shapes {
+        for (label, build) in &builds {
+            let results: Vec<LayoutRun> = (0..runs)
+                .filter_map(|i| layout_once(build, shape, dir.path(), i))
+                .collect();
+            let size = shape.size.map_or("small".to_string(), |n| n.to_string());
+            if results.is_empty() {
+                println!(
+                    "{:<22} {:>7} {:<7} (no failure found or no report)",
+                    shape.name, size, label
+                );
+                continue;
+            }
+            let last = &results[results.len() - 1];
+            println!(
+                "{:<22} {:>7} {:<7} {:>6} {:>7} {:>10.2} {:>8.2} {:>7.2} {:>9.1}  {:<24} {}",
+                shape.name,
+                size,
+                label,
+                median(results.iter().map(|r| r.cases).collect()),
+                median(results.iter().map(|r| r.probes).collect()),
+                median(results.iter().map(|r| r.minimize).collect()).as_secs_f64(),
+                median(results.iter().map(|r| r.total).collect()).as_secs_f64(),
+                median(results.iter().map(|r| r.cpu).collect()).as_secs_f64(),
+                median(results.iter().map(|r| (r.peak_mib * 10.0) as u64).collect()) as f64 / 10.0,
+                last.result,
+                match (results.iter().all(|r| r.one_minimal), last.end) {
+                    (true, _) => "yes".to_string(),
+                    (false, end) => format!("no ({end})"),
+                }
+            );
+        }
+    }
+}
+
+fn layout_once(duipai: &Path, shape: &Layout, dir: &Path, run: usize) -> Option<LayoutRun> {
+    let save = dir.join(format!("failures-{}-{run}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&save);
+    let size = shape.size.map(|n| n.to_string());
+    let role = |role: &str| {
+        let mut words = vec!["layouts.cpp", role, shape.problem];
+        words.extend(size.as_deref());
+        words.join(" ")
+    };
+    let mut command = Command::new(duipai);
+    command
+        .current_dir(dir)
+        .args(["stress", shape.problem, "-j", "2", "--json", "--save"])
+        .arg(&save)
+        .args(["--generator", &role("gen"), "--reference", &role("ref")]);
+    if shape.validator {
+        command.args(["--validator", &role("valid")]);
+    }
+    command
+        .args(["--", "layouts.cpp", "wrong", shape.problem])
+        .stderr(std::process::Stdio::null());
+    let start = Instant::now();
+    let measured = measured::run_measured(&mut command).ok()?;
+    let total = start.elapsed();
+    // Exit status 1: a failure found and reported.
+    if measured.status != 1 << 8 {
+        return None;
+    }
+    let report: serde_json::Value = serde_json::from_str(measured.stdout.lines().last()?).ok()?;
+    let input = std::fs::read_to_string(dir.join(report["input"].as_str()?)).ok()?;
+    let _ = std::fs::remove_dir_all(&save);
+    let end = if report["one_minimal"].as_bool() == Some(true) {
+        "minimal"
+    } else if report["shrink_cut_short"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty())
+        || report.get("shrink_cut_short").is_none()
+    {
+        "cut short"
+    } else {
+        "not all tried"
+    };
+    Some(LayoutRun {
+        cases: report["cases"].as_u64()?,
+        probes: report["shrink_runs"].as_u64().unwrap_or(0),
+        minimize: Duration::from_millis(report["shrink_ms"].as_u64().unwrap_or(0)),
+        total,
+        cpu: measured.cpu,
+        peak_mib: measured.peak_mib,
+        result: short_case(&input),
+        one_minimal: report["one_minimal"].as_bool().unwrap_or(false),
+        end,
+    })
+}
+
+/// A case for the table: its lines joined by ` / ` when short, else its first line and size.
+fn short_case(input: &str) -> String {
+    let lines: Vec<&str> = input.lines().collect();
+    let joined = lines.join(" / ");
+    if joined.len() <= 24 {
+        return joined;
+    }
+    let first: String = lines.first().unwrap_or(&"").chars().take(12).collect();
+    format!("{first}… {} lines", lines.len())
 }
