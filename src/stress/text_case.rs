@@ -564,23 +564,20 @@ impl TextCase {
             .filter(|l| l.is_chars() && !layout.in_graph(l))
             .cloned()
             .collect();
-        let mut measured: Vec<usize> = counted
-            .iter()
-            .flat_map(|l| &l.sections)
-            .flat_map(|s| match s {
-                Section::Chars { words } => words.clone(),
-                _ => Vec::new(),
-            })
-            .collect();
-        measured.sort_unstable();
+        let measured = layout.chars_words();
         let mut free: Vec<usize> = self
             .string_tokens()
             .into_iter()
             .filter(|t| measured.binary_search(t).is_err() && self.token_len(*t) >= 2)
             .collect();
         free.sort_by_key(|&t| std::cmp::Reverse(self.token_len(t)));
-        let counted_items = self.fewer_items(counted);
-        let lens: Vec<usize> = free.iter().map(|&t| self.token_len(t)).collect();
+        self.fewer_items(counted).chain(self.fewer_free_chars(free))
+    }
+
+    /// Chunks of the characters of `words` dropped (halves, quarters, … down to pairs), the
+    /// first word first, then single characters: each word keeps one at least.
+    fn fewer_free_chars(&self, words: Vec<usize>) -> Candidates<'_, TextCase> {
+        let lens: Vec<usize> = words.iter().map(|&t| self.token_len(t)).collect();
         let levels: Vec<ChunkLevels> = lens.iter().map(|&n| ChunkLevels::new(n)).collect();
         let chunk_count: usize = levels.iter().map(ChunkLevels::count).sum();
         let single_count: usize = lens.iter().sum();
@@ -591,37 +588,27 @@ impl TextCase {
                 ..Edit::default()
             }))
         };
-        let free_words = Candidates::lazy(chunk_count + single_count, move |mut index| {
-            for (&t, levels) in free.iter().zip(&levels) {
+        Candidates::lazy(chunk_count + single_count, move |mut index| {
+            for (&t, levels) in words.iter().zip(&levels) {
                 if index < levels.count() {
                     return cut(t, levels.chunk(index));
                 }
                 index -= levels.count();
             }
-            for (&t, &n) in free.iter().zip(&lens) {
+            for (&t, &n) in words.iter().zip(&lens) {
                 if index < n {
                     return cut(t, index..index + 1);
                 }
                 index -= n;
             }
             None
-        });
-        counted_items.chain(free_words)
+        })
     }
 
     /// The tokens that are strings, their characters lowered and their chunks dropped: the
     /// words of a count's strings, and the words of lines of words only.
     fn string_tokens(&self) -> Vec<usize> {
-        let layout = self.layout();
-        let mut strings: Vec<usize> = layout
-            .lists
-            .iter()
-            .flat_map(|l| &l.sections)
-            .flat_map(|s| match s {
-                Section::Chars { words } => words.clone(),
-                _ => Vec::new(),
-            })
-            .collect();
+        let mut strings = self.layout().chars_words();
         for line in 0..self.line_count() {
             let tokens = self.line(line);
             if !tokens.is_empty() && tokens.clone().all(|t| self.is_word(t)) {

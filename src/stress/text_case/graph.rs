@@ -164,64 +164,25 @@ impl Shape {
     /// self-loop or double edge when it had none, connected when it was).
     fn apply(&self, case: &TextCase, op: &Op) -> Option<TextCase> {
         let n = self.graph.n;
-        let mut removed = vec![false; n];
-        let mut dropped = vec![false; self.pairs.len()];
-        let mut parts = Parts::new(n);
-        match op {
-            Op::Leaves(range) => {
-                let range = range.start..range.end.min(self.leaves.len());
-                for &v in &self.leaves[range] {
-                    removed[v] = true;
-                }
-            }
-            Op::Edges(range) => dropped[range.clone()].fill(true),
-            Op::Contract(range) => {
-                for e in range.clone() {
-                    let (u, v) = self.pairs[e];
-                    parts.join(u, v);
-                    dropped[e] = true;
-                }
-            }
-        }
-        let gone: Vec<bool> = (0..n).map(|v| removed[v] || parts.find(v) != v).collect();
+        let mut cut = self.cut(op);
+        let gone: Vec<bool> = (0..n)
+            .map(|v| cut.removed[v] || cut.merged.find(v) != v)
+            .collect();
         let kept = gone.iter().filter(|&&g| !g).count();
         if kept == 0 || kept == n && !matches!(op, Op::Edges(_)) {
             return None;
         }
-        // Each kept vertex's new number: how many kept vertices come before it.
-        let mut number = vec![0usize; n];
-        let mut next = 0;
-        for v in 0..n {
-            number[v] = next;
-            next += usize::from(!gone[v]);
-        }
-        let mut pairs = Vec::with_capacity(self.pairs.len());
-        let mut edit = Edit::default();
-        for (e, &(u, v)) in self.pairs.iter().enumerate() {
-            let line = self.graph.edges.start + e;
-            if dropped[e] || removed[u] || removed[v] {
-                edit.lines.push(line..line + 1);
-                continue;
-            }
-            let (a, b) = (number[parts.find(u)], number[parts.find(v)]);
-            pairs.push((a, b));
-            let at = case.line(line).start;
-            for (t, label) in [(at, a), (at + 1, b)] {
-                edit.set
-                    .push((t, Put::Token(Token::Int(label as i64 + self.graph.base))));
-            }
-        }
+        let (mut edit, pairs) = self.relabelled(case, &mut cut, &gone);
         if self.simple && !simple(&pairs) || self.connected && !connected(kept, &pairs) {
             return None;
         }
         if self.graph.edge_count.is_none() && pairs.len() + 1 != kept {
             return None;
         }
-        edit.set
-            .push((self.graph.vertices, Put::Token(Token::Int(kept as i64))));
+        let count = |t: usize, value: usize| (t, Put::Token(Token::Int(value as i64)));
+        edit.set.push(count(self.graph.vertices, kept));
         if let Some(m) = self.graph.edge_count {
-            edit.set
-                .push((m, Put::Token(Token::Int(pairs.len() as i64))));
+            edit.set.push(count(m, pairs.len()));
         }
         for section in &self.graph.per_vertex {
             drop_items(case, section, &gone, &mut edit);
@@ -229,6 +190,76 @@ impl Shape {
         edit.sort();
         Some(case.edited(&edit))
     }
+
+    /// What `op` takes away: the vertices removed, the edges dropped, and the parts of the
+    /// vertices merged by contraction (each named by its least vertex).
+    fn cut(&self, op: &Op) -> Cut {
+        let mut cut = Cut {
+            removed: vec![false; self.graph.n],
+            dropped: vec![false; self.pairs.len()],
+            merged: Parts::new(self.graph.n),
+        };
+        match op {
+            Op::Leaves(range) => {
+                let range = range.start..range.end.min(self.leaves.len());
+                for &v in &self.leaves[range] {
+                    cut.removed[v] = true;
+                }
+            }
+            Op::Edges(range) => cut.dropped[range.clone()].fill(true),
+            Op::Contract(range) => {
+                for e in range.clone() {
+                    let (u, v) = self.pairs[e];
+                    cut.merged.join(u, v);
+                    cut.dropped[e] = true;
+                }
+            }
+        }
+        cut
+    }
+
+    /// The edge lines after `cut`: those it takes dropped, the others' labels renumbered
+    /// (each kept vertex numbered by how many kept vertices come before it; only the labels
+    /// that change are rewritten); and the new edges, from 0.
+    fn relabelled(
+        &self,
+        case: &TextCase,
+        cut: &mut Cut,
+        gone: &[bool],
+    ) -> (Edit, Vec<(usize, usize)>) {
+        let mut number = vec![0usize; gone.len()];
+        let mut next = 0;
+        for (v, &gone) in gone.iter().enumerate() {
+            number[v] = next;
+            next += usize::from(!gone);
+        }
+        let mut pairs = Vec::with_capacity(self.pairs.len());
+        let mut edit = Edit::default();
+        for (e, &(u, v)) in self.pairs.iter().enumerate() {
+            let line = self.graph.edges.start + e;
+            if cut.dropped[e] || cut.removed[u] || cut.removed[v] {
+                edit.lines.push(line..line + 1);
+                continue;
+            }
+            let (a, b) = (number[cut.merged.find(u)], number[cut.merged.find(v)]);
+            pairs.push((a, b));
+            let at = case.line(line).start;
+            for (t, old, new) in [(at, u, a), (at + 1, v, b)] {
+                if old != new {
+                    let label = Token::Int(new as i64 + self.graph.base);
+                    edit.set.push((t, Put::Token(label)));
+                }
+            }
+        }
+        (edit, pairs)
+    }
+}
+
+/// What one operation takes from a graph.
+struct Cut {
+    removed: Vec<bool>,
+    dropped: Vec<bool>,
+    merged: Parts,
 }
 
 /// The items of `section` whose vertex is `gone`, dropped.

@@ -118,6 +118,22 @@ impl Layout {
         counts
     }
 
+    /// The words of sections of characters (a count's strings, a grid's rows), sorted.
+    pub fn chars_words(&self) -> Vec<usize> {
+        let mut words: Vec<usize> = self
+            .lists
+            .iter()
+            .flat_map(|l| &l.sections)
+            .flat_map(|s| match s {
+                Section::Chars { words } => words.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    }
+
     /// Whether `list` is part of a graph (its vertex count or its edge count), and so changes
     /// only through the graph's own candidates.
     pub fn in_graph(&self, list: &List) -> bool {

@@ -1,8 +1,10 @@
 //! Where each token of a text case sits in the input's shape ([`Place`]), the same for every
 //! case a generator makes: what the generator's envelope is learned over.
 
+use std::ops::Range;
+
 use super::TextCase;
-use super::layout::{List, Section};
+use super::layout::{Layout, List, Section};
 
 /// Where a token sits in the input's shape, the same for every case a generator makes: its
 /// line and column, where the lines that are items of a counted list do not count (they are
@@ -64,16 +66,50 @@ impl TextCase {
     pub fn placed(&self, tests: bool) -> Vec<Placed> {
         let layout = self.read_layout(tests);
         let mut roles = Roles::new(self.tokens.len(), self.line_count());
-        let mut regions = vec![(0..self.line_count(), false)];
+        let regions = self.regions(&layout, &mut roles);
+        self.take_lists(&layout, &regions, &mut roles);
+        let at = self.line_places(&regions, &roles);
+        let chars = layout.chars_words();
+        let mut placed = Vec::with_capacity(self.tokens.len());
+        for t in 0..self.tokens.len() {
+            let place = match (roles.item_of[t], at[t]) {
+                (Some((count, section, column)), _) => at[count].map(|p| Place {
+                    item: Some(column.min(EDGE)),
+                    section,
+                    ..p
+                }),
+                (None, place) => place,
+            };
+            if let Some(place) = place {
+                let string = self.is_word(t) || chars.binary_search(&t).is_ok();
+                placed.push(Placed {
+                    place,
+                    value: if string { None } else { self.integer(t) },
+                    count: roles.count[t],
+                    word: string.then(|| self.token_text(t)),
+                });
+            }
+        }
+        placed
+    }
+
+    /// The regions lines are placed in: the whole text, or the first line and each test
+    /// case (whose count is then marked).
+    fn regions(&self, layout: &Layout, roles: &mut Roles) -> Vec<(Range<usize>, bool)> {
         if let Some(cases) = &layout.cases
             && let [Section::Blocks(blocks)] = cases.sections.as_slice()
         {
             roles.count[cases.count] = true;
-            regions = vec![(0..1, false)];
+            let mut regions = vec![(0..1, false)];
             regions.extend(blocks.iter().map(|b| (b.clone(), true)));
+            return regions;
         }
-        // A list is read within one region: a count at the end of one test case does not
-        // count the next case's first line.
+        vec![(0..self.line_count(), false)]
+    }
+
+    /// Marks the counted lists of two items or more, each read within one region: a count at
+    /// the end of one test case does not count the next case's first line.
+    fn take_lists(&self, layout: &Layout, regions: &[(Range<usize>, bool)], roles: &mut Roles) {
         let mut region_of = vec![0; self.line_count()];
         for (r, (lines, _)) in regions.iter().enumerate() {
             region_of[lines.clone()].fill(r);
@@ -96,58 +132,28 @@ impl TextCase {
             .collect();
         counted.sort_by_key(|l| l.count);
         for list in counted {
-            self.take_list(list, &mut roles);
+            self.take_list(list, roles);
         }
+    }
+
+    /// Each token's place by its line and column in its region, the lines of items skipped.
+    fn line_places(&self, regions: &[(Range<usize>, bool)], roles: &Roles) -> Vec<Option<Place>> {
         let mut at: Vec<Option<Place>> = vec![None; self.tokens.len()];
         for (lines, in_case) in regions {
-            let mut row = 0u32;
-            for line in lines {
-                if roles.item_line[line] {
-                    continue;
-                }
+            let rows = lines.clone().filter(|&l| !roles.item_line[l]);
+            for (row, line) in rows.enumerate() {
                 for (column, t) in self.line(line).enumerate() {
                     at[t] = Some(Place {
-                        in_case,
-                        line: row.min(EDGE),
+                        in_case: *in_case,
+                        line: (row as u32).min(EDGE),
                         column: (column as u32).min(EDGE),
                         item: None,
                         section: 0,
                     });
                 }
-                row += 1;
             }
         }
-        let mut chars: Vec<usize> = layout
-            .lists
-            .iter()
-            .flat_map(|l| &l.sections)
-            .flat_map(|s| match s {
-                Section::Chars { words } => words.clone(),
-                _ => Vec::new(),
-            })
-            .collect();
-        chars.sort_unstable();
-        let mut placed = Vec::with_capacity(self.tokens.len());
-        for t in 0..self.tokens.len() {
-            let place = match (roles.item_of[t], at[t]) {
-                (Some((count, section, column)), _) => at[count].map(|p| Place {
-                    item: Some(column.min(EDGE)),
-                    section,
-                    ..p
-                }),
-                (None, place) => place,
-            };
-            if let Some(place) = place {
-                let string = self.is_word(t) || chars.binary_search(&t).is_ok();
-                placed.push(Placed {
-                    place,
-                    value: if string { None } else { self.integer(t) },
-                    count: roles.count[t],
-                    word: string.then(|| self.token_text(t)),
-                });
-            }
-        }
-        placed
+        at
     }
 
     /// Whether the input could be one test case: a first line `1`, then lines.
