@@ -50,7 +50,9 @@ pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, parse_setting, setting_words};
 pub use solve::SolveArgs;
-pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, near_game};
+pub use stress::{
+    DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, default_shrink_time, near_game,
+};
 pub use test::TestArgs;
 pub use validate::ValidateArgs;
 pub use values::{jobs, parse_problem_name};

@@ -140,6 +140,16 @@ impl FromStr for Shard {
 }
 
 /// Seconds: a positive number, with an optional `s`, at most a year.
+/// `--shrink-time`'s default as it stands here: [`SHRINK_TIME_VARIABLE`]'s when it holds
+/// seconds, else [`DEFAULT_SHRINK_TIME`]. A replay leaves out a budget equal to it, for it is in
+/// force again wherever the same variable is.
+pub fn default_shrink_time() -> Duration {
+    std::env::var(SHRINK_TIME_VARIABLE)
+        .ok()
+        .and_then(|v| parse_seconds(&v).ok())
+        .unwrap_or(DEFAULT_SHRINK_TIME)
+}
+
 pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
