@@ -213,6 +213,35 @@ mod tests {
         assert_eq!(unknown.memory_bytes, 256 * MIB);
     }
 
+    /// The README's limits, `--help` and the runs give a problem of one's own the same memory.
+    #[test]
+    fn the_readme_and_the_help_give_the_runs_default_memory() {
+        use clap::CommandFactory;
+        let mib = UNKNOWN_PROBLEM_LIMITS.1;
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let limits = readme.split("## Limits").nth(1).expect("README has Limits");
+        let flat = limits.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&format!("{mib} MiB for your own")),
+            "README's Limits does not say {mib} MiB for a problem of your own"
+        );
+        let mut cli = crate::app::args::Cli::command();
+        cli.build();
+        let test = cli.find_subcommand("test").unwrap();
+        let arg = test
+            .get_arguments()
+            .find(|a| a.get_long() == Some("memory-limit"))
+            .unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        assert!(
+            help.contains(&format!("{mib} MiB for a problem of your own")),
+            "--memory-limit's help: {help}"
+        );
+        let runs = LimitArgs::default().resolve_named("mine");
+        assert_eq!(runs.memory_bytes, mib * MIB);
+    }
+
     #[test]
     fn limits_follow_the_flags() {
         let mut a = LimitArgs {
