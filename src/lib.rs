@@ -29,6 +29,8 @@ pub use duipai_games::{answer, problem, random, text};
 #[cfg(target_os = "linux")]
 pub mod app;
 #[cfg(target_os = "linux")]
+pub mod companion;
+#[cfg(target_os = "linux")]
 pub mod compile;
 #[cfg(target_os = "linux")]
 pub mod excerpt;

@@ -21,6 +21,7 @@ mod init;
 mod judge;
 mod judging;
 mod limits;
+mod listen;
 mod own;
 mod pack;
 mod running;
@@ -45,6 +46,7 @@ pub use init::InitArgs;
 pub use judge::JudgeArgs;
 pub use judging::JudgingArgs;
 pub use limits::LimitArgs;
+pub use listen::{DEFAULT_PORT, ListenArgs};
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
@@ -115,6 +117,9 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Find (and with --add, add to the plan) a test for a submission the tests miss.
     Hunt(HuntArgs),
+    /// Receive problems from the Competitive Companion browser extension: each becomes a
+    /// folder with its samples and limits, a whole contest at once.
+    Listen(ListenArgs),
 }
 
 #[cfg(test)]
