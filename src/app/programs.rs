@@ -243,7 +243,7 @@ pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
 /// ways out.
 pub fn silent_program_hint(
     name: &str,
-    file_io: bool,
+    io: &crate::run::IoMode,
     outcome: &crate::judge::CaseOutcome,
     started: std::time::SystemTime,
 ) -> Option<String> {
@@ -251,7 +251,10 @@ pub fn silent_program_hint(
     if !execution.stdout.is_empty() || outcome.verdict().is_accepted() {
         return None;
     }
-    let file = format!("{name}.out");
+    let (file_io, file) = match io {
+        crate::run::IoMode::Files { output, .. } => (true, output.clone()),
+        crate::run::IoMode::Stdio => (false, format!("{name}.out")),
+    };
     let left = execution.left_files.contains(&file);
     if !file_io && (left || written_since(Path::new(&file), started)) {
         return Some(format!(

@@ -73,9 +73,9 @@ impl JudgingArgs {
                  itself, so there is no answer to compare with"
             );
         }
-        if self.run.file_io {
+        if self.run.files() {
             anyhow::bail!(
-                "--file-io does nothing with --interactor: the program talks with the interactor \
+                "--file-io (or --input-file) does nothing with --interactor: the program talks with the interactor \
                  on stdin and stdout"
             );
         }

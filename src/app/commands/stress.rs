@@ -302,9 +302,8 @@ fn report_failed(
     record_program(args, config, failure);
     let explained = human::stress_failure(failure);
     out.text(ui::explanation(&explained));
-    let file_io = args.judging.run.file_io;
     if let Some(hint) =
-        programs::silent_program_hint(&config.name, file_io, &failure.outcome, started_at)
+        programs::silent_program_hint(&config.name, &config.io, &failure.outcome, started_at)
     {
         out.line(format!("\n{hint}"));
     }

@@ -125,13 +125,13 @@ fn the_command_line_wins() {
     // `test` has two positionals: one typed is the directory, the problem comes from the file.
     let args = test_args(parsed(d, AVG, &["test", "tests", "--", "a.out"]));
     assert_eq!(
-        (args.problem.as_str(), args.dir.as_path()),
+        (args.problem.as_str(), args.dir.as_deref().unwrap()),
         ("avg", Path::new("tests"))
     );
     assert_eq!(args.judging.limits.time_limit, Some(2000));
     let args = test_args(parsed(d, AVG, &["test", "other", "cases", "--", "a.out"]));
     assert_eq!(
-        (args.problem.as_str(), args.dir.as_path()),
+        (args.problem.as_str(), args.dir.as_deref().unwrap()),
         ("other", Path::new("cases"))
     );
     // The stress table is stress's alone.
