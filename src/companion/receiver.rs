@@ -102,22 +102,30 @@ fn accept(listener: TcpListener, sender: mpsc::Sender<Posted>, busy: Arc<AtomicU
         let sender = sender.clone();
         let busy = Arc::clone(&busy);
         std::thread::spawn(move || {
-            let from = stream.peer_addr().ok();
-            let outcome = serve(stream, cap);
+            serve(stream, cap, &sender);
             busy.fetch_sub(1, Ordering::SeqCst);
-            let posted = match (outcome, from) {
-                (Ok(Some(task)), _) => Posted::Task(Box::new(task)),
-                (Ok(None), _) | (Err(_), None) => return,
-                (Err(why), Some(from)) => Posted::Refused { from, why },
-            };
-            let _ = sender.send(posted);
         });
     }
 }
 
-/// Reads one request and answers it: the problem it posted, nothing for a request that is
-/// not a post (a GET says what listens here), or why it was refused.
-fn serve(mut stream: TcpStream, cap: usize) -> Result<Option<Task>, String> {
+/// Reads one request, hands on what it posted and answers it. A problem is handed on before
+/// the answer: the extension posts a contest's problems one after the other, each once the
+/// answer to the last has come, so they are handed on in the contest's order.
+fn serve(stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) {
+    let from = stream.peer_addr().ok();
+    let refused = match receive(stream, cap, sender) {
+        Ok(()) => return,
+        Err(why) => why,
+    };
+    if let Some(from) = from {
+        let _ = sender.send(Posted::Refused { from, why: refused });
+    }
+}
+
+/// Reads one request and answers it: the problem it posted goes to `sender`; a request that
+/// is not a post gets a line saying what listens here; the error says why a request was
+/// refused.
+fn receive(mut stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) -> Result<(), String> {
     let _ = stream.set_read_timeout(Some(CONNECTION_TIMEOUT));
     let _ = stream.set_write_timeout(Some(CONNECTION_TIMEOUT));
     let refuse = |stream: &mut TcpStream, status: u16, why: String| {
@@ -143,7 +151,7 @@ fn serve(mut stream: TcpStream, cap: usize) -> Result<Option<Task>, String> {
                 200,
                 "duipai listen: POST Competitive Companion's problem JSON here",
             );
-            return Ok(None);
+            return Ok(());
         }
         other => {
             return refuse(
@@ -176,8 +184,10 @@ fn serve(mut stream: TcpStream, cap: usize) -> Result<Option<Task>, String> {
     body.truncate(length);
     match parse_task(&body) {
         Ok(task) => {
-            let _ = answer(&mut stream, 200, &format!("received {}", task.name));
-            Ok(Some(task))
+            let received = format!("received {}", task.name);
+            let _ = sender.send(Posted::Task(Box::new(task)));
+            let _ = answer(&mut stream, 200, &received);
+            Ok(())
         }
         Err(why) => refuse(&mut stream, 400, why),
     }
