@@ -237,6 +237,27 @@ fn stress_in_a_problem_folder_runs_the_samples_first() {
         report.contains("FAILED on seed 9 after ") && report.contains("WA expected 10, found 0"),
         "{report}"
     );
+    // Words after the problem go to its generator before the seed, as `gen` takes them: here
+    // `gen.sh 9 SEED` prints `9 1` for every seed.
+    let words = Duipai::in_dir(folder)
+        .args([
+            "stress",
+            "9",
+            "--no-shrink",
+            "--iterations",
+            "3",
+            "--save",
+            "words",
+        ])
+        .program(["./nine.sh"])
+        .run()
+        .code(1);
+    let report = words.stdout();
+    assert!(report.contains("FAILED on seed 1 after"), "{report}");
+    assert!(
+        report.contains("duipai stress a-sum 9 --generator ./gen.sh"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -51,6 +51,11 @@ pub struct StressArgs {
         )
     )]
     pub problem: String,
+    /// Arguments of the generator of a problem of your own, given before the seed, as `gen`
+    /// takes them (`duipai stress 200000 -- sol.cpp` runs `gen.py 200000 SEED`). Words
+    /// starting with `-` go into --generator ('gen.py --n 10').
+    #[arg(value_name = "ARGS", allow_negative_numbers = true)]
+    pub args: Vec<String>,
     #[command(flatten)]
     pub gen_args: GenArgs,
     /// First seed; workers try S, S+1, S+2, ...
@@ -147,8 +152,19 @@ impl StressArgs {
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);
+        if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
+            bail!(
+                "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
+                 --help`), not words: {}",
+                quote(&self.args.join(" "))
+            );
+        }
         let source = match (&self.generator, known) {
-            (Some(command), _) => Source::External(self.generator_command(command)),
+            (Some(command), _) => {
+                let mut words = self.generator_command(command);
+                words.extend(self.args.iter().map(std::ffi::OsString::from));
+                Source::External(words)
+            }
             (None, Some(problem)) => {
                 Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
             }

@@ -489,7 +489,11 @@ fn setting(args: &StressArgs, config: &Config) -> saved::Setting {
         time_limit_ms: config.limits.cpu.as_millis() as u64,
         memory_limit_mib: config.limits.memory_bytes >> 20,
         generator: typed(&args.generator),
-        generator_flags: args.gen_args.to_params().to_flags(),
+        generator_flags: if args.args.is_empty() {
+            args.gen_args.to_params().to_flags()
+        } else {
+            args.args.join(" ")
+        },
     }
 }
 

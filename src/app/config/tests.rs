@@ -109,7 +109,7 @@ fn the_command_line_wins() {
         AVG,
         &[
             "stress",
-            "mine",
+            "chess",
             "--time-limit",
             "500",
             "-j2",
@@ -118,7 +118,7 @@ fn the_command_line_wins() {
             "a.out",
         ],
     ));
-    assert_eq!(args.problem, "mine");
+    assert_eq!(args.problem, "chess");
     assert_eq!(args.judging.limits.time_limit, Some(500));
     assert_eq!(args.judging.jobs, Some(2));
     assert_eq!(args.seed, 9);
