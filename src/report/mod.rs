@@ -28,8 +28,8 @@ pub struct CaseRecord {
     pub expected: String,
     /// The expected answer's size in bytes.
     pub expected_bytes: u64,
-    /// The program's output: an excerpt as `expected` is, or for an accepted case its first
-    /// [`ACTUAL_SHOWN_BYTES`] bytes.
+    /// The program's output without its final line break, as `expected`: an excerpt as
+    /// `expected` is, or its first [`ACTUAL_SHOWN_BYTES`] bytes.
     pub actual: String,
     /// The program's output's size in bytes.
     pub actual_bytes: u64,
@@ -107,6 +107,14 @@ pub fn actual_text(stdout: &[u8]) -> String {
     String::from_utf8_lossy(&stdout[..stdout.len().min(ACTUAL_SHOWN_BYTES)]).into_owned()
 }
 
+/// A text without its final line break (`\n` or `\r\n`), as the reports carry both the
+/// expected answer and the output: `5\n` and `5` are shown alike, and a line break more (or a
+/// space) in one of them still shows.
+pub fn without_final_break(text: &str) -> &str {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    text.strip_suffix('\r').unwrap_or(text)
+}
+
 /// The expected answer as the reports carry it: its text without the final line break, or
 /// an excerpt of it when long.
 pub fn expected_text(answer_text: &str) -> String {
@@ -121,11 +129,14 @@ pub fn expected_text(answer_text: &str) -> String {
 /// output's start.
 pub fn shown_texts(answer_text: &str, outcome: &crate::judge::CaseOutcome) -> (String, String) {
     let stdout = &outcome.execution.stdout;
-    let whole_output = || actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
+    let whole_output = || {
+        let text = actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
+        without_final_break(&text).to_string()
+    };
     match &outcome.shown {
         Some(shown) => {
             let expected = if shown.expected.is_whole() {
-                answer_text.trim_end().to_string()
+                without_final_break(answer_text).to_string()
             } else {
                 shown.expected.render().trim_end().to_string()
             };
