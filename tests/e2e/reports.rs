@@ -399,3 +399,22 @@ fn stress_junit_is_rewritten_on_a_harness_error() {
         "{case}"
     );
 }
+
+/// A stress run whose stderr is not a terminal (a CI log) is never silent for long: a plain
+/// progress line every --progress-every seconds.
+#[test]
+fn stress_in_a_log_prints_a_progress_line_every_so_often() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--time", "1", "--progress-every", "0.1"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success();
+    let lines: Vec<String> = out
+        .stderr()
+        .lines()
+        .filter(|l| l.starts_with("duipai: ") && l.contains(" cases, ") && l.ends_with(" s"))
+        .map(str::to_string)
+        .collect();
+    assert!(!lines.is_empty(), "no progress line: {}", out.stderr());
+}

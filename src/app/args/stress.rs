@@ -83,6 +83,10 @@ pub struct StressArgs {
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,
+    /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
+    /// minimizing's state) every SECS seconds, so that the log is never silent for long.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    pub progress_every: Duration,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,

@@ -99,7 +99,7 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
         return report_still_failing(args, earlier, &out);
     }
     out.line(heading(args, &config));
-    match search(&config, &runner, &out)? {
+    match search(&config, &runner, &out, args.progress_every)? {
         Outcome::Passed(passed) => report_passed(args, earlier, &passed, &out),
         Outcome::Failed(failure) => {
             report_failed(args, &config, earlier, &failure, started_at, &out)
@@ -165,8 +165,13 @@ fn heading(args: &StressArgs, config: &Config) -> String {
 }
 
 /// Runs the stress engine with the live progress line and the report's lines as they come.
-fn search(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Outcome> {
-    let progress = Progress::counter("cases");
+fn search(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+    every: std::time::Duration,
+) -> anyhow::Result<Outcome> {
+    let progress = Progress::counter("cases").with_plain_lines(every);
     let mut live = true;
     let styles = ui::styles();
     let mut on_event = |event: Event| {
