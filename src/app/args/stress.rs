@@ -85,8 +85,9 @@ pub struct StressArgs {
     pub shrink_time: Duration,
     /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
     /// minimizing's state) every SECS seconds, so that the log is never silent for long.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
-    pub progress_every: Duration,
+    /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub progress_every: Option<Duration>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -152,7 +153,24 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value))
 }
 
+/// The progress line's period when neither `--progress-every` nor the variable names one.
+const DEFAULT_PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
 impl StressArgs {
+    /// How often a log gets a progress line: `--progress-every`, else
+    /// `DUIPAI_PROGRESS_EVERY` (seconds), else 30 s.
+    pub fn progress_every(&self) -> anyhow::Result<Duration> {
+        if let Some(every) = self.progress_every {
+            return Ok(every);
+        }
+        match std::env::var("DUIPAI_PROGRESS_EVERY") {
+            Ok(text) if !text.is_empty() => {
+                parse_seconds(&text).map_err(|why| anyhow::anyhow!("DUIPAI_PROGRESS_EVERY: {why}"))
+            }
+            _ => Ok(DEFAULT_PROGRESS_EVERY),
+        }
+    }
+
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);

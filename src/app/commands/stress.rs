@@ -99,7 +99,7 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
         return report_still_failing(args, earlier, &out);
     }
     out.line(heading(args, &config));
-    match search(&config, &runner, &out, args.progress_every)? {
+    match search(&config, &runner, &out, args.progress_every()?)? {
         Outcome::Passed(passed) => report_passed(args, earlier, &passed, &out),
         Outcome::Failed(failure) => {
             report_failed(args, &config, earlier, &failure, started_at, &out)

@@ -219,11 +219,14 @@ fn summarize(
 ) -> anyhow::Result<Status> {
     let problem = args.problem.as_str();
     let failed = records.iter().filter(|r| !r.verdict.is_accepted()).count();
+    let limit_ms = args.judging.limits.resolve_named(problem).cpu.as_millis() as u64;
+    let (slowest, reruns) = report::slowest_and_reruns(records, limit_ms);
     out.line(format!(
-        "\n{}: {} in {:.2} s",
+        "\n{}: {} in {:.2} s{}",
         plural(records.len() as u64, "case"),
         report::summary(records),
-        elapsed.as_secs_f64()
+        elapsed.as_secs_f64(),
+        report::slowest_note(slowest, reruns)
     ));
     if let Some(path) = &args.judging.junit {
         let suite = format!("duipai test {problem} {}", folders.shown());
@@ -238,6 +241,9 @@ fn summarize(
             passed: records.len() - failed,
             failed,
             elapsed_ms: elapsed.as_millis() as u64,
+            slowest_case: slowest.map(|r| r.name.as_str()),
+            slowest_cpu_ms: slowest.map(|r| r.cpu_ms),
+            accepted_on_rerun: reruns,
         };
         println!("{}", json::line(&summary));
     }
