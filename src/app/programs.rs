@@ -267,6 +267,11 @@ pub fn silent_program_hint(
     if execution.termination != crate::run::Termination::Exited(0) || !output_found {
         return None;
     }
+    // A program that read its stdin to the end did not read a file instead: it read its
+    // input and printed nothing.
+    if !file_io && execution.read_its_input == Some(true) {
+        return None;
+    }
     let undefined = "compile it with -DONLINE_JUDGE if it opens a file (input.txt) unless \
                      ONLINE_JUDGE is defined (duipai defines it when it compiles a source file)";
     Some(if file_io {
@@ -276,8 +281,9 @@ pub fn silent_program_hint(
         )
     } else {
         format!(
-            "hint: the program exited normally but printed nothing: it may read its input from \
-             a file. Run it with --file-io if it reads {name}.in and writes {file}; {undefined}"
+            "hint: the program exited normally, printed nothing and left its input unread: it \
+             may read its input from a file. Run it with --file-io if it reads {name}.in and \
+             writes {file}; {undefined}"
         )
     })
 }

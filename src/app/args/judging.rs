@@ -74,8 +74,13 @@ impl JudgingArgs {
             );
         }
         if self.run.files() {
+            let flag = if self.run.file_io {
+                "--file-io"
+            } else {
+                "--input-file"
+            };
             anyhow::bail!(
-                "--file-io (or --input-file) does nothing with --interactor: the program talks with the interactor \
+                "{flag} does nothing with --interactor: the program talks with the interactor \
                  on stdin and stdout"
             );
         }
