@@ -33,7 +33,12 @@ pub fn source(game: &str) -> PathBuf {
     let (_, file) = SOLUTIONS
         .iter()
         .find(|(name, _)| *name == game)
-        .unwrap_or_else(|| panic!("no calibration solution for {game}"));
+        .unwrap_or_else(|| {
+            panic!(
+                "no calibration solution for {game}: {game} breaks rule 11 of CONTRIBUTING.md \
+                 (a calibration solution in benches/support/, listed in SOLUTIONS)"
+            )
+        });
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("benches/support")
         .join(file)
