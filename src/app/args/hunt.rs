@@ -31,6 +31,11 @@ pub struct HuntArgs {
     /// How long the search may take.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60")]
     pub time: Duration,
+    /// At most this many runs of the submission (cases, for a wrong submission), whichever
+    /// of --time and --runs comes first: a budget that holds the same on a fast machine, a
+    /// slow one and a busy one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
     /// The first new seed each generator line is run with.
     #[arg(long, default_value_t = 1_000_001)]
     pub seed: u64,
