@@ -140,7 +140,7 @@ fn receive(mut stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) -> 
         Ok(request) => request,
         Err(why) => return refuse(&mut stream, 400, why),
     };
-    if let Err(why) = request.from_the_extension() {
+    if let Err(why) = request.check_sender() {
         return refuse(&mut stream, 403, why);
     }
     match request.method.as_str() {
@@ -268,7 +268,7 @@ impl Head {
     /// Refuses what a web page could send: a site's origin (the extension's requests come
     /// from its own `chrome-extension://`, `moz-extension://`, ... origin, or none), and a host
     /// that is not the loopback (a page whose name was rebound to 127.0.0.1).
-    fn from_the_extension(&self) -> Result<(), String> {
+    fn check_sender(&self) -> Result<(), String> {
         if let Some(origin) = self.header("origin")
             && !origin.contains("extension://")
         {
@@ -360,23 +360,23 @@ mod tests {
         let ok = head(
             "POST / HTTP/1.1\r\nHost: localhost:10044\r\nOrigin: chrome-extension://cjnmckjndlpiamhfimnnjmnckgghkjbl",
         );
-        assert!(ok.from_the_extension().is_ok());
+        assert!(ok.check_sender().is_ok());
         assert!(
             head("POST / HTTP/1.1\r\nHost: [::1]:10044")
-                .from_the_extension()
+                .check_sender()
                 .is_ok()
         );
         assert!(
             head("POST / HTTP/1.1\r\nHost: 127.0.0.1:1")
-                .from_the_extension()
+                .check_sender()
                 .is_ok()
         );
         let page = head("POST / HTTP/1.1\r\nHost: localhost:10044\r\nOrigin: https://evil.example");
-        assert!(page.from_the_extension().unwrap_err().contains("web page"));
+        assert!(page.check_sender().unwrap_err().contains("web page"));
         let rebound = head("POST / HTTP/1.1\r\nHost: evil.example:10044");
         assert!(
             rebound
-                .from_the_extension()
+                .check_sender()
                 .unwrap_err()
                 .contains("localhost only")
         );
