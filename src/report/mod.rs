@@ -226,11 +226,11 @@ pub fn slowest_and_reruns(records: &[CaseRecord], limit_ms: u64) -> (Option<&Cas
     (slowest, reruns)
 }
 
-/// `; slowest 0.95 s CPU, 1 accepted on a rerun (its first run over the limit)`: what the
-/// summary line adds.
+/// `, slowest 950 ms CPU, 1 accepted on a rerun (first run over the limit)`: what the summary
+/// line adds (after `in 3.1 s`).
 pub fn slowest_note(slowest: Option<&CaseRecord>, reruns: usize) -> String {
     let mut note = match slowest {
-        Some(record) => format!("; slowest {} ms CPU", record.cpu_ms),
+        Some(record) => format!(", slowest {} ms CPU", record.cpu_ms),
         None => String::new(),
     };
     if reruns > 0 {
@@ -286,7 +286,7 @@ mod tests {
         assert_eq!(reruns, 1);
         assert_eq!(
             slowest_note(Some(&records[1]), reruns),
-            "; slowest 887 ms CPU, 1 accepted on a rerun (first run over the limit)"
+            ", slowest 887 ms CPU, 1 accepted on a rerun (first run over the limit)"
         );
         assert_eq!(slowest_note(None, 0), "");
     }
