@@ -108,63 +108,49 @@ fn accept(listener: TcpListener, sender: mpsc::Sender<Posted>, busy: Arc<AtomicU
     }
 }
 
-/// Reads one request, hands on what it posted and answers it. A problem is handed on before
+/// Reads one request, hands on what it posted and answers it. What came is handed on before
 /// the answer: the extension posts a contest's problems one after the other, each once the
-/// answer to the last has come, so they are handed on in the contest's order.
-fn serve(stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) {
+/// answer to the last has come, so they are handed on in the order they were posted (and a
+/// refusal is named before the next request is read).
+fn serve(mut stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) {
     let from = stream.peer_addr().ok();
-    let refused = match receive(stream, cap, sender) {
-        Ok(()) => return,
-        Err(why) => why,
-    };
-    if let Some(from) = from {
-        let _ = sender.send(Posted::Refused { from, why: refused });
-    }
-}
-
-/// Reads one request and answers it: the problem it posted goes to `sender`; a request that
-/// is not a post gets a line saying what listens here; the error says why a request was
-/// refused.
-fn receive(mut stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) -> Result<(), String> {
     let _ = stream.set_read_timeout(Some(CONNECTION_TIMEOUT));
     let _ = stream.set_write_timeout(Some(CONNECTION_TIMEOUT));
-    let refuse = |stream: &mut TcpStream, status: u16, why: String| {
-        let _ = answer(stream, status, &why);
-        Err(why)
+    let (status, text) = match receive(&mut stream, cap) {
+        Ok(Some(task)) => {
+            let received = format!("received {}", task.name);
+            let _ = sender.send(Posted::Task(Box::new(task)));
+            (200, received)
+        }
+        Ok(None) => (
+            200,
+            "duipai listen: POST Competitive Companion's problem JSON here".to_string(),
+        ),
+        Err((status, why)) => {
+            if let Some(from) = from {
+                let _ = sender.send(Posted::Refused {
+                    from,
+                    why: why.clone(),
+                });
+            }
+            (status, why)
+        }
     };
-    let (head, mut body) = match read_head(&mut stream) {
-        Ok(read) => read,
-        Err((status, why)) => return refuse(&mut stream, status, why),
-    };
-    let request = match Head::parse(&head) {
-        Ok(request) => request,
-        Err(why) => return refuse(&mut stream, 400, why),
-    };
-    if let Err(why) = request.check_sender() {
-        return refuse(&mut stream, 403, why);
-    }
+    let _ = answer(&mut stream, status, &text);
+}
+
+/// Reads one request: the problem it posted, `None` for a request that is not a post (a GET
+/// is answered with what listens here), or the status and the reason it is refused with.
+fn receive(stream: &mut TcpStream, cap: usize) -> Result<Option<Task>, (u16, String)> {
+    let (head, mut body) = read_head(stream)?;
+    let request = Head::parse(&head).map_err(|why| (400, why))?;
+    request.check_sender().map_err(|why| (403, why))?;
     match request.method.as_str() {
         "POST" => {}
-        "GET" | "HEAD" => {
-            let _ = answer(
-                &mut stream,
-                200,
-                "duipai listen: POST Competitive Companion's problem JSON here",
-            );
-            return Ok(());
-        }
-        other => {
-            return refuse(
-                &mut stream,
-                405,
-                format!("{other} is not taken: POST a problem"),
-            );
-        }
+        "GET" | "HEAD" => return Ok(None),
+        other => return Err((405, format!("{other} is not taken: POST a problem"))),
     }
-    let length = match request.content_length(cap) {
-        Ok(length) => length,
-        Err((status, why)) => return refuse(&mut stream, status, why),
-    };
+    let length = request.content_length(cap)?;
     if request
         .header("expect")
         .is_some_and(|e| e.eq_ignore_ascii_case("100-continue"))
@@ -173,24 +159,16 @@ fn receive(mut stream: TcpStream, cap: usize, sender: &mpsc::Sender<Posted>) -> 
     }
     if body.len() < length {
         let mut rest = vec![0; length - body.len()];
-        if let Err(e) = stream.read_exact(&mut rest) {
-            return Err(format!(
-                "the body ended after {} of {length} bytes: {e}",
-                body.len()
-            ));
-        }
+        stream.read_exact(&mut rest).map_err(|e| {
+            (
+                400,
+                format!("the body ended after {} of {length} bytes: {e}", body.len()),
+            )
+        })?;
         body.extend(rest);
     }
     body.truncate(length);
-    match parse_task(&body) {
-        Ok(task) => {
-            let received = format!("received {}", task.name);
-            let _ = sender.send(Posted::Task(Box::new(task)));
-            let _ = answer(&mut stream, 200, &received);
-            Ok(())
-        }
-        Err(why) => refuse(&mut stream, 400, why),
-    }
+    parse_task(&body).map(Some).map_err(|why| (400, why))
 }
 
 /// The request's head (up to the blank line) and the bytes of the body read with it.
