@@ -327,7 +327,7 @@ fn a_contest_lands_at_once_with_multi_tests_file_io_and_an_interactive_problem()
     write_sh(
         &folder,
         "files.sh",
-        "read a b < input.txt; echo $((a + b)) > output.txt",
+        "read a b < input.txt && echo $((a + b)) > output.txt",
     );
     wait_until_executable(&folder.join("files.sh"));
     let right = Duipai::in_dir(&folder)
