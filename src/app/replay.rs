@@ -67,8 +67,13 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
             args.shrink_time.as_secs_f64()
         ));
     }
+    let words: String = args
+        .args
+        .iter()
+        .map(|w| format!(" {}", shell_quote(w)))
+        .collect();
     format!(
-        "duipai stress {}{flags}{}{}{} -- {}",
+        "duipai stress {}{words}{flags}{}{}{} -- {}",
         args.problem,
         compiler_flags(&args.judging.compilers),
         args.judging.limits.to_flags(),

@@ -18,6 +18,7 @@ mod hostile;
 mod integrity;
 mod interactive;
 mod judging;
+mod listen;
 mod load;
 mod memory;
 mod minimize;
