@@ -5,7 +5,7 @@
 //! strict parser, reference solver, brute force, generator families and judge's package.
 //!
 //! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own` → `judge`,
+//! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own`, `polygon` → `judge`,
 //! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`. Inside `problem`,
 //! `registry` names the games, each game's folder implements `game::Game`, and the engine
 //! sees them through the contract (`Problem`, `Instance`). `problem`, `answer`, `random` and
@@ -42,6 +42,8 @@ pub mod judge;
 pub mod own;
 #[cfg(target_os = "linux")]
 pub mod pack;
+#[cfg(target_os = "linux")]
+pub mod polygon;
 #[cfg(target_os = "linux")]
 pub mod pool;
 #[cfg(target_os = "linux")]
