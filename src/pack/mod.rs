@@ -34,6 +34,7 @@ pub mod own_file;
 pub mod own_icpc;
 pub mod own_plan;
 pub mod plan;
+pub mod polygon;
 mod section;
 pub mod survey;
 pub mod yaml;

@@ -140,15 +140,25 @@ fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
             args,
             seed,
         } => {
-            let seed = super::effective_seed(*seed, opts.seed);
+            let seed = seed.map(|seed| super::effective_seed(seed, opts.seed));
             let input = problem.generate(runner, generator.as_deref(), args, seed)?;
-            let next =
-                problem.generate(runner, generator.as_deref(), args, seed.wrapping_add(1))?;
-            let same = next == input;
+            // A line without a seed (a Polygon package's cmd) is meant to be one input.
+            let same = match seed {
+                Some(seed) => {
+                    let next = problem.generate(
+                        runner,
+                        generator.as_deref(),
+                        args,
+                        Some(seed.wrapping_add(1)),
+                    )?;
+                    next == input
+                }
+                None => false,
+            };
             (input, same, None)
         }
-        LineSource::Copy { path, .. } => {
-            let input = crate::fsutil::read_file_capped(path)?;
+        LineSource::Copy { path, crlf, .. } => {
+            let input = super::own_plan::read_copied(path, *crlf)?;
             let answer = path.with_extension("ans");
             (input, false, answer.is_file().then_some(answer))
         }

@@ -532,9 +532,9 @@ impl GeneratorsYaml<'_> {
                     let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
                     self.text.push_str(&entry);
                 }
-                LineSource::Copy { path, .. } => {
+                LineSource::Copy { path, crlf, .. } => {
                     let manual = format!("manual/{}", stem.replace("data/", "").replace('/', "-"));
-                    self.copy_hand_made(&manual, path)?;
+                    self.copy_hand_made(&manual, path, *crlf)?;
                     let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
                     self.text.push_str(&entry);
                 }
@@ -574,18 +574,18 @@ impl GeneratorsYaml<'_> {
             command.push(' ');
             command.push_str(arg);
         }
-        let seed = line.seed(self.opts.seed).unwrap_or_default();
-        command.push_str(&format!(" {seed}"));
+        if let Some(seed) = line.seed(self.opts.seed) {
+            command.push_str(&format!(" {seed}"));
+        }
         Ok(command)
     }
 
     /// A hand-made input, and its answer when there is one, under `generators/manual/`.
-    fn copy_hand_made(&mut self, manual: &str, path: &Path) -> anyhow::Result<()> {
-        self.copied.push(OwnFile::copied(
-            format!("generators/{manual}.in"),
-            "hand-made input",
-            path,
-        )?);
+    fn copy_hand_made(&mut self, manual: &str, path: &Path, crlf: bool) -> anyhow::Result<()> {
+        let mut input =
+            OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", path)?;
+        input.content = super::own_plan::read_copied(path, crlf)?;
+        self.copied.push(input);
         let answer = path.with_extension("ans");
         if answer.is_file() {
             self.copied.push(OwnFile::copied(

@@ -55,8 +55,10 @@ pub struct Test {
     pub group: Option<String>,
     pub points: Option<f64>,
     pub sample: bool,
-    /// Where the `<test>` element is in `problem.xml`: `LINE:COLUMN`.
+    /// Where the `<test>` element is in `problem.xml`: `problem.xml:LINE:COLUMN`, and its
+    /// line alone.
     pub at: String,
+    pub line: usize,
 }
 
 /// How a test is made.
@@ -65,7 +67,10 @@ pub enum TestSource {
     /// A hand-made input, the file of the input path pattern (`tests/01`).
     Manual(PathBuf),
     /// `cmd="gen --type=tree 10 3"`: the generator `gen` run with exactly those arguments.
-    Generated { generator: String, args: Vec<String> },
+    Generated {
+        generator: String,
+        args: Vec<String>,
+    },
 }
 
 /// How a group's points are given.

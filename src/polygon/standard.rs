@@ -131,7 +131,10 @@ mod tests {
             );
             assert!(standard.source().contains("registerTestlibCmd"));
         }
-        assert_eq!(Standard::from_polygon_name("lcmp.cpp"), Some(Standard::Lcmp));
+        assert_eq!(
+            Standard::from_polygon_name("lcmp.cpp"),
+            Some(Standard::Lcmp)
+        );
         assert_eq!(Standard::from_polygon_name("std::mine.cpp"), None);
     }
 }

@@ -247,7 +247,13 @@ fn tests_of(
     let list = reader.child(testset.node, "tests")?;
     let mut tests = Vec::new();
     for (i, node) in children(list, "test").enumerate() {
-        tests.push(test(reader, node, i + 1, &testset.input_pattern, generators)?);
+        tests.push(test(
+            reader,
+            node,
+            i + 1,
+            &testset.input_pattern,
+            generators,
+        )?);
     }
     if tests.len() as u64 != count {
         let at = reader.child(testset.node, "test-count")?;
@@ -302,7 +308,10 @@ fn test(
                 .ok_or_else(|| {
                     reader.error(
                         node,
-                        format!("test {index}: points: expected a number, found {}", quote(text)),
+                        format!(
+                            "test {index}: points: expected a number, found {}",
+                            quote(text)
+                        ),
                     )
                 })?,
         ),
@@ -314,6 +323,7 @@ fn test(
         points,
         sample: node.attribute("sample") == Some("true"),
         at: reader.at(node),
+        line: reader.doc.text_pos_at(node.range().start).row as usize,
     })
 }
 
@@ -437,9 +447,7 @@ fn checker(reader: &Reader, assets: Node) -> anyhow::Result<Checker> {
                     "the checker {} has no file in the package{}, and is not one of testlib's \
                      standard checkers ({})",
                     quote(name),
-                    source
-                        .map(|p| format!(" ({p})"))
-                        .unwrap_or_default(),
+                    source.map(|p| format!(" ({p})")).unwrap_or_default(),
                     Standard::ALL
                         .iter()
                         .map(|s| s.polygon_name())
@@ -495,7 +503,10 @@ fn generators(
 ) -> anyhow::Result<Vec<(String, PathBuf)>> {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     let executables = files.and_then(|f| child(f, "executables"));
-    for node in executables.into_iter().flat_map(|e| children(e, "executable")) {
+    for node in executables
+        .into_iter()
+        .flat_map(|e| children(e, "executable"))
+    {
         let Some(source) = child(node, "source") else {
             continue;
         };
@@ -603,13 +614,19 @@ mod tests {
                 args: vec!["--type=tree".into(), "10".into(), "a b".into()]
             }
         );
-        assert_eq!(p.generators, [("gen".to_string(), PathBuf::from("files/gen.cpp"))]);
+        assert_eq!(
+            p.generators,
+            [("gen".to_string(), PathBuf::from("files/gen.cpp"))]
+        );
         assert_eq!(p.validator, Some(PathBuf::from("files/val.cpp")));
         assert_eq!(p.checker, Checker::Source("files/check.cpp".into()));
         assert_eq!(p.groups[1].dependencies, ["0"]);
         assert_eq!(p.score_of(&p.groups[1]), Some(30.0));
         assert_eq!(p.score_of(&p.groups[0]), None);
-        assert_eq!(p.main_solution().unwrap().path, PathBuf::from("solutions/main.cpp"));
+        assert_eq!(
+            p.main_solution().unwrap().path,
+            PathBuf::from("solutions/main.cpp")
+        );
         assert_eq!(p.testlib, Some(PathBuf::from("files/testlib.h")));
     }
 
@@ -627,18 +644,24 @@ mod tests {
         let m = message(&bad_cmd);
         assert!(m.starts_with("problem.xml:11:14: test 1: cmd runs"), "{m}");
         assert!(m.contains("\"gem\", which is not an executable"), "{m}");
-        let missing = xml(r#"<test method="manual"/><test method="manual"/>"#, "", CHECKER);
-        let m = message(&missing);
-        assert!(m.contains("test 2 is manual and the package has no file tests/02"), "{m}");
-        let count = xml(r#"<test method="manual"/>"#, "", CHECKER).replace(
-            "<test-count>1</test-count>",
-            "<test-count>2</test-count>",
+        let missing = xml(
+            r#"<test method="manual"/><test method="manual"/>"#,
+            "",
+            CHECKER,
         );
+        let m = message(&missing);
+        assert!(
+            m.contains("test 2 is manual and the package has no file tests/02"),
+            "{m}"
+        );
+        let count = xml(r#"<test method="manual"/>"#, "", CHECKER)
+            .replace("<test-count>1</test-count>", "<test-count>2</test-count>");
         let m = message(&count);
         assert!(m.starts_with("problem.xml:8:7: <test-count> says 2"), "{m}");
         let m = message("<problem>\n  <judging></problem>");
         assert!(m.starts_with("problem.xml:2:"), "{m}");
-        let tag = xml(r#"<test method="manual"/>"#, "", CHECKER).replace("tag=\"main\"", "tag=\"ok\"");
+        let tag =
+            xml(r#"<test method="manual"/>"#, "", CHECKER).replace("tag=\"main\"", "tag=\"ok\"");
         let m = message(&tag);
         assert!(m.contains("unknown tag \"ok\""), "{m}");
         let dependency = xml(

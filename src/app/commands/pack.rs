@@ -214,6 +214,16 @@ pub fn own_plan(
             default
         }
     };
+    if plan_path.file_name() == Some(crate::polygon::FILE_NAME.as_ref()) {
+        let dir = plan_path.parent().unwrap_or(Path::new(""));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let package = crate::polygon::Package::read(dir)?;
+        return Ok(crate::pack::polygon::plan_of(&package));
+    }
     let text = std::fs::read_to_string(&plan_path)
         .with_context(|| format!("reading the plan {}", plan_path.display()))?;
     let named: Vec<&str> = problem
