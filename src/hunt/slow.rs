@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use super::mutate::Grid;
 use super::{Hunt, capped, generator_lines};
 use crate::own::Validity;
-use crate::pack::own_plan::LineSource;
+use crate::pack::own::plan::LineSource;
 use crate::random::Rng;
 use crate::run::{IoMode, Termination};
 

@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::plan::{PlanError, effective_seed};
+use crate::pack::plan::{PlanError, effective_seed};
 use crate::text::{quote, shell_quote};
 
 /// A test group: `sample`, `secret`, or one of the setter's (an ICPC test group, an NOI

@@ -12,15 +12,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 
-use super::icpc::IcpcVersion;
-use super::own_file::{OwnFile, OwnPackOptions};
-use super::own_plan::{LineSource, OwnLine};
-use super::yaml::{self, YamlValues};
-use super::{PROBLEM_YAML, YamlOutcome, validator_flags};
+use super::file::{OwnFile, OwnPackOptions};
+use super::plan::{LineSource, OwnLine};
 use crate::compile::Language;
 use crate::judge::checker::Protocol;
 use crate::own::source::Source;
 use crate::own::{Helper, Judging, OwnProblem};
+use crate::pack::icpc::IcpcVersion;
+use crate::pack::yaml::{self, YamlValues};
+use crate::pack::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::text::shell_quote;
 
 /// The version of the package: the one asked for, else the one `problem.yaml` names, else
@@ -140,13 +140,13 @@ impl Package {
     /// Merges `problem.yaml` and writes the statement's skeleton where there is none.
     pub fn write_setter_files(&self, opts: &OwnPackOptions) -> anyhow::Result<SetterWritten> {
         let values = yaml_values(opts.problem, self.version, opts.write_limits);
-        let (merged, title) = super::write_problem_yaml(&opts.out, &values)?;
+        let (merged, title) = crate::pack::write_problem_yaml(&opts.out, &values)?;
         let statement = self.version.statement_path();
         let path = opts.out.join(statement);
         let mut created = Vec::new();
         if !self.own_statement && std::fs::symlink_metadata(&path).is_err() {
             let text = skeleton(&title, opts.problem);
-            super::write_atomic(&opts.out, statement, text.as_bytes())?;
+            crate::pack::write_atomic(&opts.out, statement, text.as_bytes())?;
             created.push(statement.to_string());
         }
         Ok(SetterWritten {
@@ -202,7 +202,7 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
     let flags = validator_flags(rule).filter(|_| version == IcpcVersion::V2025_09)?;
     Some(format!(
         "output_validator_args: {}",
-        super::icpc::args_list(&flags)
+        crate::pack::icpc::args_list(&flags)
     ))
 }
 
@@ -754,7 +754,7 @@ fn yaml_values(problem: &OwnProblem, version: IcpcVersion, write_limits: bool) -
     YamlValues {
         version,
         name: problem.name.clone(),
-        uuid: super::icpc::uuid_for(&problem.name),
+        uuid: crate::pack::icpc::uuid_for(&problem.name),
         extra,
         time_limit: given_time.then(|| yaml::seconds(time_ms)),
         time_resolution: given_time.then(|| yaml::resolution_for(time_ms)).flatten(),

@@ -9,14 +9,18 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+pub mod file;
+pub mod icpc;
+pub mod plan;
+
 use super::icpc::IcpcVersion;
 use super::manifest::Manifest;
-pub use super::own_file::{OwnFile, OwnPackOptions};
-use super::own_plan::{LineSource, OwnLine, OwnPlan};
 use super::section::Writing;
 use super::survey::Survey;
 use super::{Layout, PackReport, PackedFile, layout_name};
 use crate::own::{Judging, Overview, Validity};
+pub use file::{OwnFile, OwnPackOptions};
+use plan::{LineSource, OwnLine, OwnPlan};
 
 /// What the pack did.
 #[derive(Debug, Default)]
@@ -367,22 +371,20 @@ struct Shape {
     /// Each plan line's test, without its extension.
     stems: Vec<String>,
     /// The ICPC package around the tests, for that layout.
-    package: Option<super::own_icpc::Package>,
+    package: Option<icpc::Package>,
 }
 
 impl Shape {
     fn of(opts: &OwnPackOptions) -> anyhow::Result<Shape> {
         let version = match opts.layout {
-            Layout::Icpc => super::own_icpc::version(opts)?,
+            Layout::Icpc => icpc::version(opts)?,
             _ => IcpcVersion::V2025_09,
         };
         let stems = test_stems(&opts.plan, &opts.problem.name, opts.layout)?;
         // Checked in every layout: each must be rejected, though only a package holds them.
         let invalid = invalid_inputs(opts)?;
         let package = match opts.layout {
-            Layout::Icpc => Some(super::own_icpc::Package::plan(
-                opts, version, &stems, &invalid,
-            )?),
+            Layout::Icpc => Some(icpc::Package::plan(opts, version, &stems, &invalid)?),
             _ => None,
         };
         Ok(Shape {
