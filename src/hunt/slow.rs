@@ -120,7 +120,7 @@ impl Search<'_> {
                     .problem
                     .generate(hunt.runner, generator.as_deref(), args, *seed)?,
                 LineSource::Copy { path, crlf, .. } => {
-                    crate::pack::own_plan::read_copied(path, *crlf)?
+                    crate::pack::own::plan::read_copied(path, *crlf)?
                 }
             };
             let timed = self.time(input, format!("the plan's line {}", line.line))?;

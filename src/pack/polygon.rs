@@ -4,7 +4,7 @@
 //! its file, a generated one its `cmd`, run as written (no seed added). Lines are numbered
 //! by the `<test>` elements' lines, so a message names the place in `problem.xml`.
 
-use super::own_plan::{Group, LineSource, OwnLine, OwnPlan};
+use super::own::plan::{Group, LineSource, OwnLine, OwnPlan};
 use crate::polygon::{Package, PointsPolicy, TestSource, plain_name};
 
 /// The plan of the package's testset, named `problem.xml` in messages.

@@ -584,7 +584,7 @@ impl GeneratorsYaml<'_> {
     fn copy_hand_made(&mut self, manual: &str, path: &Path, crlf: bool) -> anyhow::Result<()> {
         let mut input =
             OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", path)?;
-        input.content = super::own_plan::read_copied(path, crlf)?;
+        input.content = super::plan::read_copied(path, crlf)?;
         self.copied.push(input);
         let answer = path.with_extension("ans");
         if answer.is_file() {

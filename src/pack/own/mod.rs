@@ -162,7 +162,7 @@ fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
             (input, same, None)
         }
         LineSource::Copy { path, crlf, .. } => {
-            let input = super::own_plan::read_copied(path, *crlf)?;
+            let input = plan::read_copied(path, *crlf)?;
             let answer = path.with_extension("ans");
             (input, false, answer.is_file().then_some(answer))
         }
