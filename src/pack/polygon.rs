@@ -5,7 +5,9 @@
 //! by the `<test>` elements' lines, so a message names the place in `problem.xml`.
 
 use super::own::plan::{Group, LineSource, OwnLine, OwnPlan};
-use crate::polygon::{Package, PointsPolicy, TestSource, plain_name};
+use std::path::PathBuf;
+
+use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
 
 /// The plan of the package's testset, named `problem.xml` in messages.
 pub fn plan_of(package: &Package) -> OwnPlan {
@@ -58,6 +60,33 @@ pub fn plan_of(package: &Package) -> OwnPlan {
         groups,
         lines,
     }
+}
+
+/// The package's solutions as an ICPC package's submissions: their paths there
+/// (`submissions/wrong_answer/wa.cpp`) and their sources. Tags the format has no folder for
+/// (`time-limit-exceeded-or-accepted`, `failed`) are left out.
+pub fn icpc_submissions(package: &Package) -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    for solution in &package.solutions {
+        let folder = match solution.tag {
+            Tag::Main | Tag::Accepted => "accepted",
+            Tag::WrongAnswer | Tag::PresentationError => "wrong_answer",
+            Tag::TimeLimitExceeded => "time_limit_exceeded",
+            Tag::MemoryLimitExceeded => "run_time_error",
+            Tag::Rejected | Tag::TimeLimitExceededOrMemoryLimitExceeded => "rejected",
+            Tag::TimeLimitExceededOrAccepted | Tag::Failed => continue,
+        };
+        let file = solution
+            .path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
+        found.push((
+            format!("submissions/{folder}/{file}"),
+            package.dir.join(&solution.path),
+        ));
+    }
+    found
 }
 
 /// A Polygon group's name as a folder's: `Subtask 1` is `subtask-1`.

@@ -670,6 +670,15 @@ fn submissions(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
         files.push(OwnFile::copied(path, "reference", &source.path)?);
     }
     let folder = opts.folder.join("submissions");
+    if !folder.is_dir() && crate::polygon::Package::is_in(&opts.folder) {
+        let package = crate::polygon::Package::read(&opts.folder)?;
+        for (path, source) in crate::pack::polygon::icpc_submissions(&package) {
+            if !files.iter().any(|f: &OwnFile| f.path == path) {
+                files.push(OwnFile::copied(path, "submission", &source)?);
+            }
+        }
+        return Ok(files);
+    }
     if !folder.is_dir() || same_folder(&folder, &opts.out.join("submissions")) {
         return Ok(files);
     }

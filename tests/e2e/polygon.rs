@@ -1,0 +1,239 @@
+//! Polygon packages as problem folders: the packages of `tests/support/polygon/` (written for
+//! these tests: generated tests and six solution tags with a standard checker named without
+//! its file; groups with points, policies and dependencies; an interactive problem) judged,
+//! tested, packed as ICPC and NOI packages, and broken on purpose.
+
+use std::path::Path;
+
+use crate::util::{copy_tree, require, with_shared_cache};
+
+/// A scratch copy of the package `name` with the vendored `testlib.h` in its `files/`, as a
+/// package downloaded from Polygon has it.
+fn package(name: &str) -> tempfile::TempDir {
+    require(&["g++", "python3"]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&root.join("tests/support/polygon").join(name), dir.path());
+    std::fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        dir.path().join("files/testlib.h"),
+    )
+    .unwrap();
+    dir
+}
+
+/// The judge's JSON summary: each submission's name, whether it got what its tag expects, and
+/// its verdicts.
+fn judged(summary: &serde_json::Value) -> Vec<(String, bool, Vec<String>)> {
+    summary["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let verdicts = s["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["verdict"].as_str().unwrap().to_string())
+                .collect();
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["ok"].as_bool().unwrap(),
+                verdicts,
+            )
+        })
+        .collect()
+}
+
+fn count(verdicts: &[String], verdict: &str) -> usize {
+    verdicts.iter().filter(|v| *v == verdict).count()
+}
+
+#[test]
+fn judge_gives_every_solution_of_a_polygon_package_its_tags_verdict() {
+    let dir = package("sumpair");
+    let out = with_shared_cache(dir.path())
+        .args(["judge", "--json"])
+        .run()
+        .success();
+    assert!(
+        out.stderr()
+            .contains("settings from problem.xml: problem, time-limit, memory-limit, validator, checker, reference, plan, named-generator"),
+        "{}",
+        out.stderr()
+    );
+    let summary = out.json();
+    assert_eq!(summary["status"], "ok", "{summary}");
+    assert_eq!(summary["tests"].as_array().unwrap().len(), 5);
+    assert_eq!(summary["time_limit_ms"], 1000);
+    let rows = judged(&summary);
+    let names: Vec<&str> = rows.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "main/main.cpp",
+            "wrong-answer/int_sum.cpp",
+            "presentation-error/words.cpp",
+            "time-limit-exceeded/spin.cpp",
+            "time-limit-exceeded-or-accepted/maybe_slow.cpp",
+            "rejected/crash.cpp",
+        ]
+    );
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    let verdicts = |name: &str| &rows.iter().find(|(n, _, _)| n == name).unwrap().2;
+    assert_eq!(count(verdicts("main/main.cpp"), "AC"), 5);
+    // Only the test of values up to 10^9 overflows 32 bits.
+    assert_eq!(count(verdicts("wrong-answer/int_sum.cpp"), "WA"), 1);
+    // "sum 6" is no integer to duipai's std::ncmp.cpp: its presentation error, the format's WA.
+    assert_eq!(count(verdicts("presentation-error/words.cpp"), "WA"), 5);
+    assert_eq!(count(verdicts("time-limit-exceeded/spin.cpp"), "TLE"), 1);
+    assert_eq!(count(verdicts("rejected/crash.cpp"), "RTE"), 1);
+}
+
+#[test]
+fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    with_shared_cache(d)
+        .args(["pack", "--out", "out", "--layout", "icpc"])
+        .run()
+        .success();
+    let out = d.join("out");
+    // The sample is read with LF line ends, as Polygon's own tests are.
+    assert_eq!(
+        std::fs::read_to_string(out.join("data/sample/01.in")).unwrap(),
+        "3\n1 2 3\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("data/sample/01.ans")).unwrap(),
+        "6\n"
+    );
+    let yaml = std::fs::read_to_string(out.join("generators/generators.yaml")).unwrap();
+    // Each cmd as written: no seed added.
+    assert!(yaml.contains("'gen --n=8 --max=1000000000 big'"), "{yaml}");
+    assert!(yaml.contains("'gen 5 10'"), "{yaml}");
+    for submission in [
+        "accepted/main.cpp",
+        "wrong_answer/int_sum.cpp",
+        "wrong_answer/words.cpp",
+        "time_limit_exceeded/spin.cpp",
+        "rejected/crash.cpp",
+    ] {
+        assert!(
+            out.join("submissions").join(submission).is_file(),
+            "{submission}"
+        );
+    }
+    assert!(!out.join("submissions/accepted/maybe_slow.cpp").exists());
+    let problem = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
+    assert!(problem.contains("time_limit: 1"), "{problem}");
+    // duipai's std::ncmp.cpp is the package's checker, built beside testlib.h.
+    let checker = std::fs::read_to_string(out.join("output_validator/ncmp.cpp")).unwrap();
+    assert!(checker.contains("duipai's std::ncmp.cpp"), "{checker}");
+    // The package judges as the Polygon package did (but for the spinning solution, whose
+    // TLE the Polygon package's test pays for).
+    std::fs::remove_file(out.join("submissions/time_limit_exceeded/spin.cpp")).unwrap();
+    let summary = with_shared_cache(&out)
+        .args(["judge", "--json", "--tests", "data"])
+        .run()
+        .success()
+        .json();
+    assert_eq!(summary["status"], "ok", "{summary}");
+}
+
+#[test]
+fn groups_keep_their_points_policy_and_dependencies() {
+    let dir = package("maxpair");
+    let d = dir.path();
+    let summary = with_shared_cache(d)
+        .args(["judge", "--json"])
+        .run()
+        .success()
+        .json();
+    let rows = judged(&summary);
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    let wrong = &rows[2];
+    assert_eq!(wrong.0, "wrong-answer/int32.cpp");
+    // Values up to 10^12 do not fit an int: the three tests of `large`.
+    assert_eq!(count(&wrong.2, "WA"), 3, "{wrong:?}");
+    with_shared_cache(d)
+        .args(["pack", "--out", "noi", "--layout", "noi"])
+        .run()
+        .success();
+    let subtasks = std::fs::read_to_string(d.join("noi/subtasks.txt")).unwrap();
+    // small: its group's 40 points; large: its each-test points summed, 3 × 20.
+    assert!(
+        subtasks.contains("small\t40\tmaxpair1.in maxpair2.in maxpair3.in\n"),
+        "{subtasks}"
+    );
+    assert!(
+        subtasks.contains("large\t60\tmaxpair4.in maxpair5.in maxpair6.in\n"),
+        "{subtasks}"
+    );
+    with_shared_cache(d)
+        .args(["pack", "--out", "icpc", "--layout", "icpc"])
+        .run()
+        .success();
+    for group in ["small", "large"] {
+        assert!(d.join("icpc/data/secret").join(group).is_dir(), "{group}");
+    }
+    assert!(d.join("icpc/data/sample/01.in").is_file());
+    assert!(d.join("icpc/submissions/accepted/ternary.py").is_file());
+}
+
+#[test]
+fn an_interactive_polygon_package_is_judged_with_its_interactor() {
+    let dir = package("guess");
+    let summary = with_shared_cache(dir.path())
+        .args(["judge", "--json"])
+        .run()
+        .success()
+        .json();
+    let rows = judged(&summary);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    // A linear search finds 7 in 10 and 1 in 1, not a secret below 10^6 in 30 queries.
+    assert_eq!(count(&rows[1].2, "WA"), 1, "{rows:?}");
+}
+
+#[test]
+fn judge_takes_a_polygon_package_by_its_folder() {
+    let dir = package("guess");
+    let parent = dir.path().parent().unwrap().to_path_buf();
+    let name = dir.path().file_name().unwrap().to_owned();
+    let out = with_shared_cache(&parent)
+        .arg("judge")
+        .arg(&name)
+        .run()
+        .success();
+    assert!(out.stderr().contains("problem.xml"), "{}", out.stderr());
+    assert!(out.stdout().contains("main/binary.cpp"), "{}", out.stdout());
+}
+
+#[test]
+fn errors_in_problem_xml_name_their_line_and_column() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    let xml = std::fs::read_to_string(d.join("problem.xml")).unwrap();
+    std::fs::write(
+        d.join("problem.xml"),
+        xml.replace("cmd=\"gen 5 10\"", "cmd=\"generator 5 10\""),
+    )
+    .unwrap();
+    let out = with_shared_cache(d).args(["judge"]).run().code(2);
+    assert!(
+        out.stderr().contains(
+            "problem.xml:15:17: test 2: cmd runs \"generator\", which is not an executable of \
+             the package (its generators: gen)"
+        ),
+        "{}",
+        out.stderr()
+    );
+    std::fs::write(d.join("problem.xml"), xml.replace("</tests>", "")).unwrap();
+    let out = with_shared_cache(d)
+        .args(["pack", "--out", "x"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("problem.xml:"), "{}", out.stderr());
+    assert!(!d.join("x").exists());
+}
