@@ -51,6 +51,8 @@ pub enum Layout {
     Noi,
     /// The ICPC problem package: data/sample, data/secret, problem.yaml.
     Icpc,
+    /// A Polygon package: problem.xml, files/, tests/, solutions/.
+    Polygon,
 }
 
 /// The manifest's file name, at the top of the pack.
@@ -94,6 +96,10 @@ pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usi
             // Zero-padded so that file-name order is test order.
             let width = count.to_string().len().max(2);
             format!("data/secret/{index:0width$}")
+        }
+        Layout::Polygon => {
+            let width = count.to_string().len().max(2);
+            format!("tests/{index:0width$}")
         }
     }
 }
@@ -579,6 +585,7 @@ pub fn layout_name(layout: Layout) -> &'static str {
         Layout::Plain => "plain",
         Layout::Noi => "noi",
         Layout::Icpc => "icpc",
+        Layout::Polygon => "polygon",
     }
 }
 

@@ -237,3 +237,100 @@ fn errors_in_problem_xml_name_their_line_and_column() {
     assert!(out.stderr().contains("problem.xml:"), "{}", out.stderr());
     assert!(!d.join("x").exists());
 }
+
+/// Each submission's verdicts by its file name, from a judge's JSON summary.
+fn by_file(summary: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let mut rows: Vec<(String, Vec<String>)> = judged(summary)
+        .into_iter()
+        .map(|(name, _, verdicts)| (name.rsplit('/').next().unwrap().to_string(), verdicts))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_problem_of_ones_own_round_trips_through_the_polygon_layout() {
+    let dir = crate::util::problem_folder("examples/rangesum", None);
+    let d = dir.path();
+    let own = with_shared_cache(d)
+        .args(["judge", "--json", "--plan", "extra/small.plan"])
+        .run()
+        .json();
+    with_shared_cache(d)
+        .args([
+            "pack",
+            "--out",
+            "poly",
+            "--layout",
+            "polygon",
+            "--plan",
+            "extra/small.plan",
+        ])
+        .run()
+        .success();
+    let xml = std::fs::read_to_string(d.join("poly/problem.xml")).unwrap();
+    // A gen line's seed is its cmd's last argument; the named generator is called by its name.
+    assert!(
+        xml.contains(r#"<test cmd="gen 3 3 5" method="generated"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<test cmd="big 20000 20000 1000 1" method="generated"/>"#),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"<solution tag="main">"#), "{xml}");
+    assert!(d.join("poly/files/testlib.h").is_file());
+    let back = with_shared_cache(&d.join("poly"))
+        .args(["judge", "--json"])
+        .run()
+        .json();
+    assert_eq!(back["tests"].as_array().unwrap().len(), 3);
+    // The same tests, byte for byte, and the same verdicts.
+    for i in 1..=3 {
+        let packed = std::fs::read(d.join(format!("poly/tests/0{i}.in"))).unwrap();
+        let plain = with_shared_cache(d)
+            .args(["gen", "rangesum"])
+            .args(match i {
+                1 => vec!["3", "3", "--seed", "5"],
+                2 => vec!["3", "3", "--seed", "6"],
+                _ => vec![
+                    "--generator",
+                    "big",
+                    "20000",
+                    "20000",
+                    "1000",
+                    "--seed",
+                    "1",
+                ],
+            })
+            .run()
+            .success();
+        assert_eq!(
+            String::from_utf8(packed).unwrap(),
+            plain.stdout(),
+            "test {i}"
+        );
+    }
+    assert_eq!(by_file(&own), by_file(&back));
+    // The reference is the main solution, not an accepted one besides.
+    let names: Vec<String> = judged(&back).into_iter().map(|(n, _, _)| n).collect();
+    assert!(names.contains(&"main/sol.cpp".to_string()), "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("accepted/") && n.ends_with("sol.cpp"))
+    );
+}
+
+#[test]
+fn the_polygon_layout_is_for_problems_of_ones_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = with_shared_cache(dir.path())
+        .args(["pack", "chess", "--out", "x", "--layout", "polygon"])
+        .run()
+        .code(2);
+    assert!(
+        out.stderr()
+            .contains("--layout polygon is for a problem of your own")
+    );
+}

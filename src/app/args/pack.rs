@@ -18,6 +18,8 @@ pub enum LayoutArg {
     /// The ICPC problem package: problem.yaml, the statement, validators, an accepted
     /// submission, data/sample, data/secret.
     Icpc,
+    /// A Polygon package (a problem of your own): problem.xml, files/, tests/, solutions/.
+    Polygon,
 }
 
 /// A version of the ICPC problem package format.
@@ -96,6 +98,7 @@ impl From<LayoutArg> for pack::Layout {
             LayoutArg::Plain => pack::Layout::Plain,
             LayoutArg::Noi => pack::Layout::Noi,
             LayoutArg::Icpc => pack::Layout::Icpc,
+            LayoutArg::Polygon => pack::Layout::Polygon,
         }
     }
 }

@@ -12,6 +12,7 @@ use anyhow::{Context, bail};
 pub mod file;
 pub mod icpc;
 pub mod plan;
+pub mod polygon;
 
 use super::icpc::IcpcVersion;
 use super::manifest::Manifest;
@@ -52,6 +53,9 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
     if layout == Layout::Icpc {
         check_icpc_groups(plan)?;
     }
+    if layout == Layout::Polygon {
+        return Ok(polygon::stems(plan));
+    }
     let mut counters: HashMap<usize, usize> = HashMap::new();
     let mut numbered = 0;
     let mut stems = Vec::new();
@@ -74,6 +78,7 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
                 format!("data/secret/{}/{k:0width$}", group.name)
             }
             (Layout::Icpc, false) => format!("data/secret/{k:0width$}"),
+            (Layout::Polygon, _) => unreachable!("numbered above"),
         });
     }
     Ok(stems)
@@ -372,6 +377,8 @@ struct Shape {
     stems: Vec<String>,
     /// The ICPC package around the tests, for that layout.
     package: Option<icpc::Package>,
+    /// `problem.xml` and the programs of the Polygon layout.
+    polygon: Vec<OwnFile>,
 }
 
 impl Shape {
@@ -387,10 +394,15 @@ impl Shape {
             Layout::Icpc => Some(icpc::Package::plan(opts, version, &stems, &invalid)?),
             _ => None,
         };
+        let polygon = match opts.layout {
+            Layout::Polygon => polygon::files(opts)?,
+            _ => Vec::new(),
+        };
         Ok(Shape {
             version,
             stems,
             package,
+            polygon,
         })
     }
 
@@ -406,6 +418,7 @@ impl Shape {
             paths.extend(package.paths());
             setter = package.setter_paths();
         }
+        paths.extend(self.polygon.iter().map(|f| f.path.clone()));
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         let problem = &opts.problem.name;
         Survey::of(&opts.out, manifest, problem, opts.layout, &names, &setter)
@@ -417,7 +430,8 @@ impl Shape {
         if let Some(package) = &self.package {
             files.extend(package.files());
         }
-        if opts.layout != Layout::Icpc
+        files.extend(self.polygon.iter().cloned());
+        if !matches!(opts.layout, Layout::Icpc | Layout::Polygon)
             && let Some(table) = subtasks(opts, &self.stems)
         {
             files.push(table);
