@@ -17,6 +17,7 @@ mod gems;
 mod hostile;
 mod integrity;
 mod interactive;
+mod judges;
 mod judging;
 mod load;
 mod memory;

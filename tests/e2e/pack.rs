@@ -159,7 +159,7 @@ fn layouts_name_their_files() {
                         Layout::Plain => i.to_string(),
                         Layout::Noi => format!("{problem}{i}"),
                         Layout::Icpc => format!("data/secret/{i:02}"),
-                        Layout::Polygon => unreachable!("the built-in games are not packed so"),
+                        _ => unreachable!("LAYOUTS are plain, noi and icpc"),
                     };
                     [format!("{stem}.in"), format!("{stem}.ans")]
                 })
