@@ -208,7 +208,9 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
 
 /// The test folders of the plan (`data/sample`, `data/secret`, `data/secret/GROUP`) with the
 /// `test_group.yaml` each gets: the validator's arguments, and for a test group of the
-/// setter's at least an empty one, which makes it a group.
+/// setter's before 2025-09 at least an empty one, which makes it a group. In 2025-09 a folder
+/// is a group by itself, and an empty `test_group.yaml` is one BAPCtools removes as not
+/// generated (`bt generate` and so `bt run` then fail: "Some files were changed/removed").
 fn test_groups(
     opts: &OwnPackOptions,
     version: IcpcVersion,
@@ -226,7 +228,8 @@ fn test_groups(
         };
         let content = match (&args, group.is_own()) {
             (Some(args), _) => Some(format!("{args}\n")),
-            (None, true) => Some("{}\n".to_string()),
+            (None, true) if version != IcpcVersion::V2025_09 => Some("{}\n".to_string()),
+            (None, true) => None,
             (None, false) => None,
         };
         folders.push((index, folder, content));
@@ -492,8 +495,10 @@ impl GeneratorsYaml<'_> {
         } else if !own.is_empty() {
             self.text.push_str("  secret:\n    data:\n");
             for group in own {
+                // Quoted: a group named `1` (as Polygon packages name theirs) is otherwise
+                // the number 1 to YAML, and BAPCtools removes its folder as not generated.
                 let name = &plan.groups[group].name;
-                self.text.push_str(&format!("      {name}:\n"));
+                self.text.push_str(&format!("      '{name}':\n"));
                 self.group(group, "        ")?;
             }
         }
