@@ -334,3 +334,49 @@ fn the_polygon_layout_is_for_problems_of_ones_own() {
             .contains("--layout polygon is for a problem of your own")
     );
 }
+
+#[test]
+fn stress_test_and_hunt_work_in_a_polygon_package() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    // stress: the package's reference, validator and (duipai's) std::ncmp.cpp checker.
+    let out = with_shared_cache(d)
+        .args([
+            "stress",
+            "--generator",
+            "files/gen.cpp 8 1000000000",
+            "--iterations",
+            "40",
+        ])
+        .program(["solutions/int_sum.cpp"])
+        .run()
+        .code(1);
+    assert!(out.stdout().contains("FAILED on seed"), "{}", out.stdout());
+    assert!(out.stdout().contains("--checker "), "{}", out.stdout());
+    assert!(out.stdout().contains("ncmp.cpp"), "{}", out.stdout());
+    // test: a Polygon tests/ folder, answered by the main solution.
+    let out = with_shared_cache(d)
+        .args(["test", "tests"])
+        .program(["solutions/words.cpp"])
+        .run()
+        .code(1);
+    assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
+    // hunt: each cmd with new seeds added.
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
+        .run()
+        .success();
+    assert!(
+        out.stdout()
+            .contains("gen --n=8 --max=1000000000 big with seeds from 1000001"),
+        "{}",
+        out.stdout()
+    );
+    let xml = std::fs::read(d.join("problem.xml")).unwrap();
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/int_sum.cpp", "--runs", "200", "--add"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("Polygon keeps"), "{}", out.stderr());
+    assert_eq!(std::fs::read(d.join("problem.xml")).unwrap(), xml);
+}
