@@ -25,13 +25,20 @@ pub fn settings_text(dir: &Path) -> anyhow::Result<String> {
     }
     match &package.interactor {
         Some(interactor) => lines.push(setting("interactor", &path(interactor))),
-        None => {
-            let checker = match &package.checker {
-                Checker::Source(source) => path(source),
-                Checker::Standard(_) => package.checker_source()?.display().to_string(),
-            };
-            lines.push(setting("checker", &checker));
-        }
+        None => match &package.checker {
+            Checker::Source(source) => lines.push(setting("checker", &path(source))),
+            Checker::Standard(standard) if package.testlib.is_none() => {
+                // Without testlib.h to build duipai's copy with, the comparison it stands for.
+                lines.extend(standard.comparison().map(|(key, value)| match value {
+                    "true" => format!("\"{key}\" = true"),
+                    value => setting(key, value),
+                }));
+            }
+            Checker::Standard(_) => {
+                let source = package.checker_source()?;
+                lines.push(setting("checker", &source.display().to_string()));
+            }
+        },
     }
     if let Some(main) = package.main_solution() {
         lines.push(setting("reference", &path(&main.path)));

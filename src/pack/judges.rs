@@ -124,7 +124,7 @@ fn scored(judge: &Judge) -> Vec<(&Group, Vec<&Test>)> {
 }
 
 /// The standard checker closest to a comparison rule, for the judges that run testlib.
-fn standard_for(rule: Rule) -> Standard {
+pub fn standard_for(rule: Rule) -> Standard {
     match rule {
         Rule::Integers => Standard::Ncmp,
         Rule::Reals { tolerance } if tolerance >= 1e-4 => Standard::Rcmp4,

@@ -250,6 +250,12 @@ fn planned_files(opts: &PackOptions, version: IcpcVersion) -> Vec<Planned> {
             fixed(path, what, &content);
         }
     }
+    if opts.layout == Layout::Polygon {
+        let xml = polygon::game_problem_xml(problem, count);
+        fixed("problem.xml".to_string(), "the Polygon package", &xml);
+        let solution = format!("solutions/{}.cpp", problem.name());
+        fixed(solution, "main solution", problem.package().accepted);
+    }
     for (i, line) in opts.plan.lines.iter().enumerate() {
         let stem = test_stem(problem, opts.layout, i + 1, count);
         let command = line.command(opts.seed);

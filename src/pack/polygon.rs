@@ -136,3 +136,49 @@ fn dependency_name(package: &Package, polygon: &str) -> String {
         group_name(polygon)
     }
 }
+
+/// `problem.xml` of a built-in game's Polygon package: its limits, every test a manual one
+/// (`tests/01.in`, `tests/01.ans`), testlib's standard checker for its answers, and the
+/// package's reference solution as the main one (`solutions/NAME.cpp`).
+pub fn game_problem_xml(problem: &dyn crate::problem::Problem, count: usize) -> String {
+    let name = problem.name();
+    let (time_ms, memory_mib) = problem.default_limits();
+    let width = count.to_string().len().max(2);
+    let checker = super::judges::standard_for(problem.rule()).polygon_name();
+    let tests = "                <test method=\"manual\"/>\n".repeat(count);
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="{name}">
+    <names>
+        <name language="english" value="{title}"/>
+    </names>
+    <judging input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>{time_ms}</time-limit>
+            <memory-limit>{memory}</memory-limit>
+            <test-count>{count}</test-count>
+            <input-path-pattern>tests/%0{width}d.in</input-path-pattern>
+            <answer-path-pattern>tests/%0{width}d.ans</answer-path-pattern>
+            <tests>
+{tests}            </tests>
+        </testset>
+    </judging>
+    <assets>
+        <checker name="{checker}" type="testlib"/>
+        <solutions>
+            <solution tag="main">
+                <source path="solutions/{name}.cpp" type="cpp.g++17"/>
+            </solution>
+        </solutions>
+    </assets>
+</problem>
+"#,
+        title = problem
+            .package()
+            .title
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;"),
+        memory = memory_mib << 20,
+    )
+}

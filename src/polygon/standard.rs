@@ -73,6 +73,19 @@ impl Standard {
         Standard::ALL.into_iter().find(|s| s.stem() == stem)
     }
 
+    /// The comparison of duipai's that judges as it does, as a setting (`tolerance`,
+    /// `ignore-case`; nothing for comparing tokens exactly), for a package without testlib.h
+    /// to build it with. `lcmp` and `fcmp` compare lines; duipai's comparison, tokens.
+    pub fn comparison(self) -> Option<(&'static str, &'static str)> {
+        match self {
+            Standard::Rcmp4 => Some(("tolerance", "1e-4")),
+            Standard::Rcmp6 | Standard::Dcmp => Some(("tolerance", "1e-6")),
+            Standard::Rcmp9 => Some(("tolerance", "1e-9")),
+            Standard::Yesno | Standard::Nyesno => Some(("ignore-case", "true")),
+            _ => None,
+        }
+    }
+
     /// Its C++ source, a testlib checker.
     pub fn source(self) -> &'static str {
         match self {

@@ -323,16 +323,39 @@ fn a_problem_of_ones_own_round_trips_through_the_polygon_layout() {
 }
 
 #[test]
-fn the_polygon_layout_is_for_problems_of_ones_own() {
+fn a_built_in_game_packs_as_a_polygon_package_duipai_judges_again() {
     let dir = tempfile::tempdir().unwrap();
-    let out = with_shared_cache(dir.path())
-        .args(["pack", "chess", "--out", "x", "--layout", "polygon"])
+    let d = dir.path();
+    with_shared_cache(d)
+        .args([
+            "pack", "shooting", "--out", "shooting", "--layout", "polygon",
+        ])
         .run()
-        .code(2);
+        .success();
+    let xml = std::fs::read_to_string(d.join("shooting/problem.xml")).unwrap();
+    assert_eq!(xml.matches(r#"<test method="manual"/>"#).count(), 22);
     assert!(
-        out.stderr()
-            .contains("--layout polygon is for a problem of your own")
+        xml.contains(r#"<checker name="std::rcmp6.cpp" type="testlib"/>"#),
+        "{xml}"
     );
+    assert!(
+        xml.contains("<memory-limit>134217728</memory-limit>"),
+        "{xml}"
+    );
+    assert!(d.join("shooting/solutions/shooting.cpp").is_file());
+    assert!(d.join("shooting/tests/22.ans").is_file());
+    // Read back: the package's solution judged on its tests, the answers compared within
+    // 1e-6 (rcmp6 without testlib.h to build it with).
+    let out = with_shared_cache(&d.join("shooting"))
+        .args(["judge", "--json"])
+        .run()
+        .success();
+    assert!(out.stderr().contains("tolerance"), "{}", out.stderr());
+    let summary = out.json();
+    let rows = judged(&summary);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].0, "main/shooting.cpp");
+    assert_eq!(count(&rows[0].2, "AC"), 22);
 }
 
 #[test]

@@ -18,7 +18,7 @@ pub enum LayoutArg {
     /// The ICPC problem package: problem.yaml, the statement, validators, an accepted
     /// submission, data/sample, data/secret.
     Icpc,
-    /// A Polygon package (a problem of your own): problem.xml, files/, tests/, solutions/.
+    /// A Polygon package: problem.xml, files/, tests/, solutions/.
     Polygon,
     /// Hydro: config.yaml (limits, checker, subtasks) and the tests.
     Hydro,

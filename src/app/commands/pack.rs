@@ -45,12 +45,6 @@ fn builtin(
     problem: &'static dyn crate::problem::Problem,
 ) -> anyhow::Result<Status> {
     refuse_own_flags(&args, problem)?;
-    if args.layout == LayoutArg::Polygon {
-        anyhow::bail!(
-            "--layout polygon is for a problem of your own (or a Polygon package); {problem}'s \
-             packs are plain, noi and icpc"
-        );
-    }
     let named = args
         .plan
         .as_ref()
