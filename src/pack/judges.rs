@@ -293,64 +293,7 @@ fn uoj(judge: &Judge) -> anyhow::Result<Vec<File>> {
 /// `data/NAME/checker`).
 fn lemon(judge: &Judge) -> Vec<File> {
     let mut files = Vec::new();
-    let mut cases: Vec<serde_json::Value> = Vec::new();
-    // The test case each group's last one is, for the dependencies.
-    let mut last_case: Vec<usize> = vec![0; judge.groups.len()];
-    let relative = |path: &str| path.strip_prefix("data/").unwrap_or(path).to_string();
-    for (group, tests) in scored(judge) {
-        let index = judge
-            .groups
-            .iter()
-            .position(|g| std::ptr::eq(g, group))
-            .unwrap_or(0);
-        let dependencies: Vec<usize> = group
-            .dependencies
-            .iter()
-            .map(|d| last_case[*d])
-            .filter(|c| *c > 0)
-            .collect();
-        let parts: Vec<Vec<&Test>> = if group.each_test {
-            tests.iter().map(|t| vec![*t]).collect()
-        } else {
-            vec![tests.clone()]
-        };
-        let count = parts.len() as u32;
-        for (k, part) in parts.iter().enumerate() {
-            let share = group.score / count + u32::from((k as u32) < group.score % count);
-            cases.push(serde_json::json!({
-                "fullScore": share,
-                "timeLimit": judge.time_ms,
-                "memoryLimit": judge.memory_mib,
-                "inputFiles": part.iter().map(|t| relative(&t.input)).collect::<Vec<_>>(),
-                "outputFiles": part.iter().map(|t| relative(&t.answer)).collect::<Vec<_>>(),
-                "dependenceSubtask": dependencies,
-            }));
-        }
-        last_case[index] = cases.len();
-    }
-    let (comparison, precision, special) = match (&judge.decided, testlib_checker(&judge.decided)) {
-        (Decided::Compare(Rule::Reals { tolerance }), _) => {
-            (3, (-tolerance.log10()).round() as i64, String::new())
-        }
-        (Decided::Compare(_), _) => (1, 3, String::new()),
-        (_, Some((ext, source))) => {
-            files.push((
-                format!("data/{}/checker.{ext}", judge.name),
-                "checker",
-                source,
-            ));
-            (4, 3, format!("{}/checker", judge.name))
-        }
-        (Decided::Checker { .. }, None) => unreachable!("a checker is a testlib source"),
-        (Decided::Interactor { ext, source }, None) => {
-            files.push((
-                format!("data/{}/interactor.{ext}", judge.name),
-                "interactor",
-                source.clone(),
-            ));
-            (4, 3, String::new())
-        }
-    };
+    let (comparison, precision, special) = lemon_comparison(judge, &mut files);
     let task = serde_json::json!({
         "problemTitle": judge.name,
         "sourceFileName": judge.name,
@@ -366,7 +309,7 @@ fn lemon(judge: &Judge) -> Vec<File> {
         "specialJudge": special,
         "answerFileExtension": "out",
         "compilerConfiguration": {},
-        "testCases": cases,
+        "testCases": lemon_cases(judge),
     });
     let contest = serde_json::json!({
         "version": "1.0",
@@ -382,6 +325,72 @@ fn lemon(judge: &Judge) -> Vec<File> {
         text.into_bytes(),
     ));
     files
+}
+
+/// LemonLime's test cases: a group scored whole is one of its inputs together, a group
+/// scored test by test one a test; each depends on the last case of the groups its group
+/// depends on.
+fn lemon_cases(judge: &Judge) -> Vec<serde_json::Value> {
+    let mut cases: Vec<serde_json::Value> = Vec::new();
+    let mut last_case: Vec<usize> = vec![0; judge.groups.len()];
+    let relative = |path: &str| path.strip_prefix("data/").unwrap_or(path).to_string();
+    for (index, group) in judge.groups.iter().enumerate() {
+        let tests: Vec<&Test> = judge
+            .tests
+            .iter()
+            .filter(|t| t.group == Some(index))
+            .collect();
+        if tests.is_empty() {
+            continue;
+        }
+        let dependencies: Vec<usize> = group
+            .dependencies
+            .iter()
+            .map(|d| last_case[*d])
+            .filter(|c| *c > 0)
+            .collect();
+        let parts: Vec<Vec<&Test>> = if group.each_test {
+            tests.iter().map(|t| vec![*t]).collect()
+        } else {
+            vec![tests]
+        };
+        let count = parts.len() as u32;
+        for (k, part) in parts.iter().enumerate() {
+            let share = group.score / count + u32::from((k as u32) < group.score % count);
+            cases.push(serde_json::json!({
+                "fullScore": share,
+                "timeLimit": judge.time_ms,
+                "memoryLimit": judge.memory_mib,
+                "inputFiles": part.iter().map(|t| relative(&t.input)).collect::<Vec<_>>(),
+                "outputFiles": part.iter().map(|t| relative(&t.answer)).collect::<Vec<_>>(),
+                "dependenceSubtask": dependencies,
+            }));
+        }
+        last_case[index] = cases.len();
+    }
+    cases
+}
+
+/// LemonLime's comparison: its `comparisonMode`, `realPrecision` and `specialJudge`, with
+/// the checker's (or interactor's) source added to `files`.
+fn lemon_comparison(judge: &Judge, files: &mut Vec<File>) -> (i64, i64, String) {
+    match (&judge.decided, testlib_checker(&judge.decided)) {
+        (Decided::Compare(Rule::Reals { tolerance }), _) => {
+            (3, (-tolerance.log10()).round() as i64, String::new())
+        }
+        (Decided::Compare(_), _) => (1, 3, String::new()),
+        (_, Some((ext, source))) => {
+            let path = format!("data/{}/checker.{ext}", judge.name);
+            files.push((path, "checker", source));
+            (4, 3, format!("{}/checker", judge.name))
+        }
+        (Decided::Checker { .. }, None) => unreachable!("a checker is a testlib source"),
+        (Decided::Interactor { ext, source }, None) => {
+            let path = format!("data/{}/interactor.{ext}", judge.name);
+            files.push((path, "interactor", source.clone()));
+            (4, 3, String::new())
+        }
+    }
 }
 
 /// Luogu's `config.yml`: per test its time limit (ms), memory limit (KiB), score and subtask;

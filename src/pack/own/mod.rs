@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 
 pub mod file;
 pub mod icpc;
+pub mod judges;
 pub mod plan;
 pub mod polygon;
 
@@ -18,7 +19,7 @@ use super::icpc::IcpcVersion;
 use super::manifest::Manifest;
 use super::section::Writing;
 use super::survey::Survey;
-use super::{Layout, PackReport, PackedFile, judges, layout_name};
+use super::{Layout, PackReport, PackedFile, layout_name};
 use crate::own::{Judging, Overview, Validity};
 pub use file::{OwnFile, OwnPackOptions};
 use plan::{LineSource, OwnLine, OwnPlan};
@@ -57,7 +58,7 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
         return Ok(polygon::stems(plan));
     }
     if layout.is_judges() {
-        return Ok(judges_stems(plan, problem, layout));
+        return Ok(judges::stems(plan, problem, layout));
     }
     let mut counters: HashMap<usize, usize> = HashMap::new();
     let mut numbered = 0;
@@ -85,118 +86,6 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
         });
     }
     Ok(stems)
-}
-
-/// The stems of another judge's layout: the samples numbered apart, the other tests group by
-/// group (a UOJ or CMS subtask is a run of consecutive tests).
-fn judges_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> Vec<String> {
-    let mut stems = vec![String::new(); plan.lines.len()];
-    let (mut samples, mut tests) = (0, 0);
-    for (index, group) in plan.groups.iter().enumerate() {
-        for (at, line) in plan.lines.iter().enumerate() {
-            if line.group != index {
-                continue;
-            }
-            stems[at] = if group.is_sample() {
-                samples += 1;
-                layout.judges_stem(problem, samples, true)
-            } else {
-                tests += 1;
-                layout.judges_stem(problem, tests, false)
-            };
-        }
-    }
-    stems
-}
-
-/// What another judge needs of the problem, for its layout's files: the tests by group, the
-/// groups with their scores (a plan without scores is one subtask of 100 points, scored test
-/// by test), the limits and how outputs are judged.
-pub fn judge_view(opts: &OwnPackOptions, stems: &[String]) -> anyhow::Result<judges::Judge> {
-    let plan = &opts.plan;
-    let problem = opts.problem;
-    let scored = plan.groups.iter().any(|g| g.score.is_some());
-    let mut groups: Vec<judges::Group> = Vec::new();
-    let mut index_of = vec![None; plan.groups.len()];
-    for (index, group) in plan.groups.iter().enumerate() {
-        if group.is_sample() || (scored && group.score.is_none()) {
-            continue;
-        }
-        index_of[index] = Some(groups.len());
-        groups.push(judges::Group {
-            name: group.name.clone(),
-            score: if scored { group.score.unwrap_or(0) } else { 0 },
-            each_test: group.each_test || !scored,
-            dependencies: Vec::new(),
-        });
-    }
-    for (index, group) in plan.groups.iter().enumerate() {
-        let Some(at) = index_of[index] else { continue };
-        groups[at].dependencies = group
-            .dependencies
-            .iter()
-            .filter_map(|d| plan.groups.iter().position(|g| g.name == *d))
-            .filter_map(|d| index_of[d])
-            .collect();
-    }
-    if !scored {
-        // One subtask of every test but the samples, 100 points shared.
-        groups = vec![judges::Group {
-            name: "tests".to_string(),
-            score: 100,
-            each_test: true,
-            dependencies: Vec::new(),
-        }];
-        for slot in index_of.iter_mut().flatten() {
-            *slot = 0;
-        }
-    }
-    let tests = plan
-        .lines
-        .iter()
-        .zip(stems)
-        .map(|(line, stem)| {
-            let (input, answer) = judges::test_paths(opts.layout, stem);
-            judges::Test {
-                input,
-                answer,
-                group: index_of[line.group],
-            }
-        })
-        .collect();
-    let source_of = |helper: &crate::own::Helper| -> anyhow::Result<(String, Vec<u8>)> {
-        let source = helper.source().ok_or_else(|| {
-            anyhow::anyhow!(
-                "{} is not a source file: another judge's pack holds its source",
-                helper.who()
-            )
-        })?;
-        let ext = source
-            .path
-            .extension()
-            .map(|e| e.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        Ok((ext, crate::fsutil::read_file_capped(&source.path)?))
-    };
-    let decided = match &problem.judging {
-        Judging::Compare(rule) => judges::Decided::Compare(*rule),
-        Judging::Checker(helper, _) => {
-            let (ext, source) = source_of(helper)?;
-            judges::Decided::Checker { ext, source }
-        }
-        Judging::Interactor(helper) => {
-            let (ext, source) = source_of(helper)?;
-            judges::Decided::Interactor { ext, source }
-        }
-    };
-    Ok(judges::Judge {
-        name: problem.name.clone(),
-        time_ms: problem.limits.cpu.as_millis() as u64,
-        memory_mib: problem.limits.memory_bytes >> 20,
-        tests,
-        groups,
-        decided,
-    })
 }
 
 /// The ICPC format has test groups or tests in `data/secret/`, never both.
@@ -369,7 +258,7 @@ pub fn test_files(opts: &OwnPackOptions, stems: &[String], made: &[Made]) -> Vec
             (None, Judging::Interactor(_)) => "printf ''".to_string(),
             (None, _) => format!("{command} | duipai solve {name}"),
         };
-        let (input, answer) = judges::test_paths(opts.layout, stem);
+        let (input, answer) = super::judges::test_paths(opts.layout, stem);
         for (path, content, command) in [
             (input, &test.input, &command),
             (answer, &test.answer, &answer_command),
@@ -513,8 +402,8 @@ impl Shape {
         let polygon = match opts.layout {
             Layout::Polygon => polygon::files(opts)?,
             layout if layout.is_judges() => {
-                let judge = judge_view(opts, &stems)?;
-                judges::files(layout, &judge)?
+                let judge = judges::view(opts, &stems)?;
+                super::judges::files(layout, &judge)?
                     .into_iter()
                     .map(|(path, what, content)| OwnFile::bytes(path, what, content))
                     .collect()
@@ -535,7 +424,7 @@ impl Shape {
             .stems
             .iter()
             .flat_map(|s| {
-                let (input, answer) = judges::test_paths(opts.layout, s);
+                let (input, answer) = super::judges::test_paths(opts.layout, s);
                 [input, answer]
             })
             .collect();
