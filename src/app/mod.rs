@@ -10,6 +10,7 @@ mod config;
 pub mod exit;
 mod interrupt;
 mod own;
+mod polygon;
 mod programs;
 mod replay;
 mod ui;

@@ -159,6 +159,7 @@ fn layouts_name_their_files() {
                         Layout::Plain => i.to_string(),
                         Layout::Noi => format!("{problem}{i}"),
                         Layout::Icpc => format!("data/secret/{i:02}"),
+                        _ => unreachable!("LAYOUTS are plain, noi and icpc"),
                     };
                     [format!("{stem}.in"), format!("{stem}.ans")]
                 })

@@ -207,8 +207,8 @@ fn errors_point_into_the_file() {
             "problem = \"chess\"\n[pack]\nlayout = \"nio\"\n",
             &["pack", "--out", "x"]
         ),
-        "duipai.toml:3:10: layout: expected one of plain, noi, icpc, found \"nio\" (did you \
-         mean \"noi\"?)"
+        "duipai.toml:3:10: layout: expected one of plain, noi, icpc, polygon, hydro, uoj, lemon, \
+         luogu, cms, domjudge, found \"nio\" (did you mean \"noi\"?)"
     );
     assert_eq!(
         err("[stress]\nno-shrink = \"yes\"\n", &run),
