@@ -42,6 +42,8 @@ pub mod own;
 #[cfg(target_os = "linux")]
 pub mod pack;
 #[cfg(target_os = "linux")]
+pub mod polygon;
+#[cfg(target_os = "linux")]
 pub mod pool;
 #[cfg(target_os = "linux")]
 pub mod report;
