@@ -745,6 +745,25 @@ impl TextCase {
         })
     }
 
+    /// Whether a candidate this case leaves out for want of a validator (a token, or a line
+    /// or token of a counted list, dropped alone) is one `admits` takes. When none is, the
+    /// passes left out would have probed nothing (what the generator makes rules every
+    /// candidate out) and the case lacks nothing. Past [`LEFT_OUT_CHECKED`] candidates the
+    /// rest is taken to be admitted: a large case is not gone over again.
+    pub fn leaves_out_any(&self, admits: impl Fn(&TextCase) -> bool) -> bool {
+        if self.validated {
+            return false;
+        }
+        let (tokens, alone) = (self.fewer_tokens(), self.alone());
+        if tokens.len() + alone.len() > LEFT_OUT_CHECKED {
+            return true;
+        }
+        let made = |c: &Candidates<'_, TextCase>| {
+            (0..c.len()).filter_map(|i| c.get(i)).collect::<Vec<_>>()
+        };
+        made(&tokens).iter().chain(made(&alone).iter()).any(admits)
+    }
+
     /// The tokens the single-token pass drops: those of lines of two tokens or more, but
     /// the counts and items of counted lists.
     fn droppable_tokens(&self) -> Vec<usize> {
@@ -850,6 +869,10 @@ const PASSES: [&str; 8] = [
 /// The late pass: a counted list's line or token dropped alone, which leaves its count wrong
 /// as the layout reads it, tried once all else has settled (with a validator only).
 const ALONE: usize = 7;
+
+/// How many candidates left out for want of a validator are checked against what the
+/// generator makes ([`TextCase::leaves_out_any`]).
+const LEFT_OUT_CHECKED: usize = 4096;
 
 impl Shrinkable for TextCase {
     fn fingerprint(&self) -> u64 {
