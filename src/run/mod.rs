@@ -157,6 +157,11 @@ pub struct Execution {
     /// program left there, sorted, a directory's name with a `/` (`chess.out`: it uses the
     /// contest's file I/O); empty otherwise.
     pub left_files: Vec<String>,
+    /// How many of the program's processes were still running when it had exited by itself
+    /// (a daemon of a `setsid` or a double fork, an orphan, a child holding its output): the
+    /// runner killed them, and the run is judged on what it printed. Zero when the run was
+    /// stopped (at a limit, everything of it is killed).
+    pub left_behind: u32,
 }
 
 impl Execution {
@@ -179,6 +184,7 @@ impl Execution {
             limits,
             output_file: None,
             left_files: Vec::new(),
+            left_behind: 0,
         }
     }
 }

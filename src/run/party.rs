@@ -168,6 +168,8 @@ pub(crate) struct Settled {
     pub cpu_time: Duration,
     pub seen: Observed,
     pub pgid: i32,
+    /// Processes of the party still alive when its leader had exited, killed by the cleanup.
+    pub left_behind: u32,
 }
 
 impl Settled {
@@ -282,16 +284,20 @@ impl<'e> Party<'e> {
         }
         // Always kill, even after a clean exit: a child may still be running, and may hold
         // the output pipes open.
+        let keeper = self.lease.as_ref().and_then(Lease::keeper);
         let reaped = match self.lease.as_ref().and_then(Lease::slot) {
             Some((slot, spawner)) => {
-                group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner)?
+                group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner, keeper)?
             }
             None => {
-                let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
+                let mut reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
                 // In namespaces, what the program orphaned went to their keeper.
-                if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper)
+                if let Some(keeper) = keeper
                     && keeper.occupied()
                 {
+                    if seen.exited {
+                        reaped.left_behind += keeper.residents().len() as u32;
+                    }
                     keeper
                         .clear()
                         .map_err(setup_error("cannot clear the program's namespaces"))?;
@@ -330,6 +336,7 @@ impl<'e> Party<'e> {
             cpu_time,
             seen,
             pgid: self.leader.pid,
+            left_behind: reaped.left_behind,
         })
     }
 }
@@ -389,6 +396,7 @@ impl Settled {
             limits: *limits,
             output_file,
             left_files: Vec::new(),
+            left_behind: self.left_behind,
         }
     }
 }

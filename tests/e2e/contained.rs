@@ -409,3 +409,36 @@ fn stress_contains_the_program_and_not_its_helpers() {
         "5\n"
     );
 }
+
+/// A program that leaves a daemon (a double fork, and a child in a session of its own) is
+/// judged on what it printed, its daemons are killed with its run, and the verdict says so;
+/// nothing of it outlives duipai (`Folder::judge` checks), in `test` as in `stress`.
+#[test]
+fn daemons_are_killed_with_their_run_and_named_in_the_verdict() {
+    let folder = Folder::new();
+    let judged = folder.judge("daemon", &[], &[], &[]);
+    let case = judged.verdict("AC");
+    assert_eq!(case["left_behind"], 2, "{case}");
+    judged.ran.success();
+    let d = folder.path();
+    let (ran, _) = Duipai::in_dir(d)
+        .args(["test", "sum", "pack"])
+        .program([folder.program().into_os_string(), "daemon".into()])
+        .start()
+        .finish_within(BOUND);
+    assert_contains(
+        &ran.success().stdout(),
+        "(left 2 processes running, killed by duipai)",
+    );
+    write_sh(d, "gen.sh", "echo \"2 $1\"");
+    write_sh(d, "ref.sh", "awk '{ print $1 + $2 }'");
+    let (ran, _) = Duipai::in_dir(d)
+        .args(["stress", "sum", "--iterations", "20", "--json"])
+        .args(["--generator", "./gen.sh", "--reference", "./ref.sh"])
+        .program([folder.program().into_os_string(), "daemon".into()])
+        .start()
+        .finish_within(BOUND);
+    let ran = ran.success();
+    assert_eq!(ran.json()["cases"], 20, "{}", ran.stdout());
+    assert!(folder.running().is_empty());
+}

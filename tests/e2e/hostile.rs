@@ -241,6 +241,10 @@ fn test_escapees_are_ac_and_leave_nothing() {
         // itself and its escapee.
         let report = two_case_verdicts(behaviour, &["AC", "AC"]);
         assert_eq!(report["status"], "ok");
+        // The verdict names the escapee duipai killed.
+        for case in report["cases"].as_array().unwrap() {
+            assert_eq!(case["left_behind"], 1, "{behaviour}: {case}");
+        }
     }
 }
 

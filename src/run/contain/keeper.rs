@@ -51,6 +51,11 @@ const TIDIED: [&str; 2] = ["/tmp", "/dev/shm"];
 /// Its answer to a greeting or a request.
 const DONE: u8 = b'k';
 
+/// How long the keeper may take to answer: building the view, or killing and reaping what
+/// a run left (a process stuck in the kernel can take that long to die; the harness then
+/// reports it rather than wait for good).
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The namespaces of one worker's program slot, held by their keeper.
 #[derive(Debug)]
 pub(crate) struct Keeper {
@@ -582,6 +587,26 @@ impl Keeper {
             .map_or(true, |c| !c.trim().is_empty())
     }
 
+    /// The live processes of the namespace but the keeper (zombies excluded), as the
+    /// machine numbers them: the keeper's descendants, followed by parent. Every process
+    /// there descends from it but a run's leader (the harness's child), which the caller has
+    /// reaped by then.
+    pub fn residents(&self) -> Vec<i32> {
+        let mut found = Vec::new();
+        let mut stack = vec![self.pid];
+        while let Some(pid) = stack.pop() {
+            let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+                .unwrap_or_default();
+            for child in children.split_whitespace().filter_map(|c| c.parse().ok()) {
+                stack.push(child);
+                if crate::run::procfs::stat(child).is_some_and(|s| !s.is_zombie()) {
+                    found.push(child);
+                }
+            }
+        }
+        found
+    }
+
     fn ask(&self, request: u8) -> io::Result<()> {
         // SAFETY: sends one byte from a local to our socket.
         let sent = unsafe {
@@ -600,7 +625,29 @@ impl Keeper {
 
     fn expect_done(&self) -> io::Result<()> {
         let mut answer = [0u8; 1];
+        let deadline = std::time::Instant::now() + ANSWER_WITHIN;
         loop {
+            let mut fds = [libc::pollfd {
+                fd: self.socket.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            // SAFETY: one valid pollfd and its count.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, left.as_millis() as c_int) };
+            if ready == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "the keeper of the namespaces did not answer within {} s",
+                        ANSWER_WITHIN.as_secs()
+                    ),
+                ));
+            }
+            if ready < 0 {
+                // Interrupted by a signal: wait again for what is left of the time.
+                continue;
+            }
             // SAFETY: receives into a local buffer of its length.
             let n =
                 unsafe { libc::recv(self.socket.as_raw_fd(), answer.as_mut_ptr().cast(), 1, 0) };
