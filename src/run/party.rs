@@ -40,6 +40,8 @@ pub(crate) struct Party<'e> {
     maxrss_from_start: bool,
     /// The spawner that started it, with its slot (its cgroup), until it is settled.
     lease: Option<Lease>,
+    /// Its own IPC namespace, emptied once it is over (see `contain::ipc`).
+    ipc: Option<OwnedFd>,
 }
 
 /// The harness's ends of a started program's streams.
@@ -226,6 +228,9 @@ impl<'e> Party<'e> {
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
                 no_terminal: contained,
+                // The program under test in namespaces gets IPC of its own, per run.
+                fresh_ipc: view.is_some(),
+                filter: contained && role == Role::Program,
                 ..Setup::default()
             },
             rlimits: &rlimits,
@@ -250,6 +255,7 @@ impl<'e> Party<'e> {
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
             lease: started.lease,
+            ipc: started.ipc,
         };
         let ends = Ends {
             stdin: started.stdin,
@@ -305,6 +311,11 @@ impl<'e> Party<'e> {
                 reaped
             }
         };
+        // What the run left in its IPC namespace is uncharged before the next run starts.
+        if let Some(ipc) = self.ipc.take() {
+            contain::ipc::clear(&ipc)
+                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
+        }
         // What the run left in its private /tmp and /dev/shm goes with it.
         if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper) {
             keeper

@@ -40,6 +40,8 @@ pub(crate) struct Started {
     pub start: Instant,
     /// The spawner that started it, lent to its run (with its slot), if one did.
     pub lease: Option<spawner::Lease>,
+    /// The IPC namespace made for it, if one was (see `contain::ipc`).
+    pub ipc: Option<OwnedFd>,
 }
 
 /// How a program is to be started besides its command line: as whose (`role`, which picks
@@ -106,13 +108,17 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
     ];
     let (launched, maxrss_from_start) =
         match spawner::launch(role, view, &request, streams, slot_limits) {
-            Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
+            Some(launched) => (
+                launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc)),
+                true,
+            ),
             None => (
-                launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
+                launch_here(&request, streams, -1, &[])
+                    .map(|pid| (pid, Instant::now(), None, None)),
                 false,
             ),
         };
-    let (pid, start, lease) = launched.map_err(|failed| {
+    let (pid, start, lease, ipc) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
         }
@@ -132,6 +138,7 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         maxrss_from_start,
         start,
         lease,
+        ipc,
     })
 }
 
@@ -145,6 +152,8 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Streams => "cannot connect its standard streams",
         Stage::Directory => "cannot enter its working directory",
         Stage::Signals => "cannot reset its signals",
+        Stage::Filter => "cannot refuse it the system calls no namespace covers (seccomp)",
+        Stage::Ipc => "cannot make its IPC namespace",
         Stage::Clone | Stage::Request => "cannot start a process",
     }
 }

@@ -442,3 +442,47 @@ fn daemons_are_killed_with_their_run_and_named_in_the_verdict() {
     assert_eq!(ran.json()["cases"], 20, "{}", ran.stdout());
     assert!(folder.running().is_empty());
 }
+
+/// Nothing a run leaves in System V IPC (a segment, a semaphore set, a message queue), in a
+/// POSIX message queue or in a keyring (its user's, its session's) is found by the next run
+/// of the same worker: each run has an IPC namespace of its own, and the keyrings are
+/// refused to programs.
+#[test]
+fn the_next_run_finds_nothing_of_the_last_ones_ipc_or_keys() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
+    for kind in ["shm", "sem", "msg", "mq", "user-key", "session-key"] {
+        let judged = folder.judge("ipc", &[kind], &["-j", "1"], &[]);
+        let cases = case_objects(&judged.ran.json());
+        let verdicts: Vec<&str> = cases
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(verdicts, ["AC", "AC"], "{kind}: {}", judged.ran.stdout());
+    }
+}
+
+/// A System V segment the program fills and leaves, mapped by no process, is memory of its
+/// run: counted, and over the limit a memory verdict.
+#[test]
+fn shared_memory_a_run_leaves_is_charged_to_it() {
+    if !available(CGROUP) || !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    let judged = folder.judge("shm-hold", &["48"], &[], &[]);
+    let case = judged.verdict("AC");
+    assert!(case["memory_kib"].as_u64().unwrap() >= 48 << 10, "{case}");
+    folder.judge("shm-hold", &["96"], &[], &[]).verdict("MLE");
+}
+
+/// The hypervisor's sockets (`AF_VSOCK`), which no network namespace covers, are refused.
+#[test]
+fn vsock_is_refused() {
+    let folder = Folder::new();
+    folder.judge("vsock", &[], &[], &[]).verdict("AC");
+}

@@ -11,6 +11,10 @@
 //!   cannot signal duipai or read its command line), a read-only view of the file system in
 //!   which the test folder, the pack, the saved failures and the current folder are empty,
 //!   its own `/tmp` and `/dev/shm`, no network;
+//! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
+//!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
+//! - a **system call filter** (`filter`): the keyrings and `AF_VSOCK`, which no namespace
+//!   covers, are refused;
 //! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
 //!   one of duipai's;
 //! - always: **no controlling terminal** (given up, not a new session: see `clone`), a
@@ -27,6 +31,8 @@
 
 pub(crate) mod cgroup;
 mod env;
+pub(crate) mod filter;
+pub(crate) mod ipc;
 pub(crate) mod keeper;
 pub(crate) mod view;
 
