@@ -23,6 +23,11 @@
 //! run's directory), `scratch` (file I/O's directory), `steady` ([`run_steady`], and what
 //! "near the limit" and "starved" mean), `error`
 //! ([`RunError`]).
+//!
+//! Most of the runner's work is system calls, in `unsafe` blocks: each says why it is sound
+//! in a `// SAFETY:` line above it, which clippy checks for the whole module.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod cancel;
 mod captured;

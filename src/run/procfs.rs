@@ -591,11 +591,13 @@ mod tests {
         for _ in 0..1200 {
             // SAFETY: the child calls only _exit, which is async-signal-safe after fork.
             match unsafe { libc::fork() } {
+                // SAFETY: the forked child ends at once, running nothing of the test's.
                 0 => unsafe { libc::_exit(0) },
                 pid if pid > 0 => pids.push(pid),
                 _ => break,
             }
         }
+        // SAFETY: gettid has no preconditions.
         let tid = unsafe { libc::gettid() };
         let file = File::open(format!("/proc/self/task/{tid}/children")).expect("children");
         let listed = read_pids(&file).expect("readable");

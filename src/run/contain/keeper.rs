@@ -373,6 +373,7 @@ unsafe fn run_op(op: &Op) -> bool {
             }
         }
     };
+    // SAFETY: errno of this thread, as the failed call left it.
     ok || (op.optional && unsafe { *libc::__errno_location() } == libc::ENOENT)
 }
 
@@ -755,6 +756,7 @@ fn plan_error(plan: &Plan, child: &ChildPlan) -> io::Error {
                 Kind::Tmpfs => format!("mount a tmpfs on {a}"),
                 Kind::Mkdir => format!("make {a}"),
                 Kind::Touch => format!("make {a}"),
+                // SAFETY: as above.
                 Kind::Bind => format!("bind onto {}", unsafe { op_text(op.b) }),
                 Kind::Remount => format!("remount {a}"),
                 Kind::Seal => format!("remount {a} read-only"),
@@ -831,6 +833,7 @@ fn keep(socket: RawFd) -> ! {
     }
     let initial = TIDIED.map(entries);
     reply(socket);
+    // SAFETY: a zeroed sigset_t is a valid value, emptied below.
     let mut unblocked: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: an empty set.
     unsafe { libc::sigemptyset(&mut unblocked) };

@@ -261,8 +261,8 @@ fn settle(socket: RawFd) {
 pub(super) fn current_affinity() -> Option<libc::cpu_set_t> {
     // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
     let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
     let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: sched_getaffinity writes a set of `size` bytes into a local of that size.
     (unsafe { libc::sched_getaffinity(0, size, &mut allowed) } == 0).then_some(allowed)
 }
 
