@@ -210,13 +210,9 @@ impl<'e> Party<'e> {
         let contained = contain::contained();
         // The program under test, in namespaces: what it sees there.
         let view = match (role, contain::namespaces(), cwd) {
-            (Role::Program, Some(_), Some(scratch)) => View::of(
-                exe_path,
-                args,
-                scratch,
-                &contain::policy().protect,
-                contain::is_root(),
-            ),
+            (Role::Program, Some(_), Some(scratch)) => {
+                View::of(exe_path, args, scratch, &contain::policy().protect)
+            }
             _ => None,
         };
         let how = spawn::Launch {

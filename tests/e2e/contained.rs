@@ -486,3 +486,35 @@ fn vsock_is_refused() {
     let folder = Folder::new();
     folder.judge("vsock", &[], &[], &[]).verdict("AC");
 }
+
+/// A Unix socket of the machine's outside `/tmp` and `/run`, open to everyone, is out of
+/// the program's reach: the view holds nothing of the machine but its runtime folders.
+#[test]
+fn the_machines_unix_sockets_are_out_of_reach() {
+    use std::os::unix::fs::PermissionsExt;
+    if !available(NAMESPACES) {
+        return;
+    }
+    // A folder of the machine's that no view shows: the build's own temporary folder.
+    let dir = tempfile::Builder::new()
+        .prefix("sock")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let path = dir.path().join("s");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o777)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let folder = Folder::new();
+    let env = format!("SOCKET={}", path.display());
+    folder
+        .judge("unix-socket", &[], &["--env", &env], &[])
+        .verdict("AC");
+    let accepted = listener.accept();
+    assert!(
+        accepted
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
+        "the program connected: {accepted:?}"
+    );
+}

@@ -15,9 +15,10 @@
 //!
 //! The keeper is cloned by the harness with the namespace flags; until it `exec`s, the
 //! child runs a plan of system calls the harness prepared (no allocation: it shares the
-//! harness's memory until then), which builds the view: a private copy of the mounts, made
-//! read-only and without set-uid, a new `/proc`, fresh `tmpfs` on `/tmp`, `/dev/shm` and
-//! `/run`, empty folders over what the program must not see, and what it needs bound back.
+//! harness's memory until then), which builds the view (see `view`): a fresh `tmpfs` as the
+//! new root, the runtime folders and what the program needs bound into it read-only, its
+//! scratch folder read-write, a new `/proc`, its own `/tmp`, `/dev` and `/dev/shm`; then the
+//! new root becomes the root (`pivot_root`), the machine's is detached, and it is sealed.
 //! In a user namespace, duipai's uid and gid are mapped to themselves: the keeper and the
 //! programs keep the user's uid and so have no capability once they `exec`.
 
@@ -27,7 +28,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::view::View;
+use super::view::{DEVICES, View};
 
 /// The environment variable that makes an executable a keeper; its value is the socket's
 /// descriptor number.
@@ -83,7 +84,7 @@ enum Kind {
     OpenPath,
     /// Make every mount read-only and without set-uid (`mount_setattr`, recursive).
     ReadOnlyTree,
-    /// Mount a new `/proc`.
+    /// Mount a new `proc` at `a`.
     Proc,
     /// Mount a `tmpfs` at `a` with the options `b`; `optional`: a missing `a` is skipped.
     Tmpfs,
@@ -97,6 +98,10 @@ enum Kind {
     Remount,
     /// Remount the `tmpfs` at `a` read-only.
     Seal,
+    /// Make the symbolic link `b` with the text `a`.
+    Symlink,
+    /// Make the folder `a` the root (`pivot_root`), the old one detached.
+    Pivot,
 }
 
 #[derive(Clone, Copy)]
@@ -178,33 +183,41 @@ impl Plan {
         Ok(())
     }
 
-    /// Binds the descriptor of `slot` onto `target` (made first, as a folder or a file), then
-    /// remounts it with `flags` and the flags its source has that cannot be dropped.
+    /// Binds the descriptor of `slot` onto `target` of the new root (made first, as a
+    /// folder or a file; recursively when `recursive`), then remounts it with `flags` and
+    /// the flags its source has that cannot be dropped.
     fn bind(
         &mut self,
-        slot: c_int,
+        slot: usize,
         target: &Path,
         is_dir: bool,
         flags: libc::c_ulong,
+        recursive: bool,
     ) -> io::Result<()> {
-        if let Some(parent) = target.parent() {
+        let at = staged(target);
+        if let Some(parent) = at.parent() {
             self.mkdirs(parent)?;
         }
-        let at = self.path(target)?;
+        let at_text = self.path(&at)?;
         self.op(
             if is_dir { Kind::Mkdir } else { Kind::Touch },
-            at,
+            at_text,
             std::ptr::null(),
         );
-        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot).as_bytes())?;
-        self.op(Kind::Bind, from, at).n = i32::from(is_dir);
-        let locked = locked_flags(target);
-        self.op(Kind::Remount, at, std::ptr::null()).flags = flags | locked;
+        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot as c_int).as_bytes())?;
+        self.op(Kind::Bind, from, at_text).n = i32::from(recursive);
+        if flags != 0 {
+            let locked = locked_flags(target);
+            self.op(Kind::Remount, at_text, std::ptr::null()).flags = flags | locked;
+        }
         Ok(())
     }
 
     /// The plan that builds `view` (and, in a user namespace, first maps duipai's uid and
-    /// gid to themselves).
+    /// gid to themselves): every source opened while the machine's file system is still
+    /// there, the whole of it made read-only and without set-uid, a `tmpfs` mounted over
+    /// [`STAGE`] as the new root and filled (see `view`), then made the root, and sealed
+    /// read-only.
     fn of(view: &View, userns: bool) -> io::Result<Plan> {
         let mut plan = Plan::new();
         if userns {
@@ -222,54 +235,133 @@ impl Plan {
         let none = std::ptr::null();
         plan.op(Kind::Setsid, none, none);
         plan.op(Kind::Private, none, none);
-        // Every source is opened before anything is mounted over it.
-        let sources: Vec<&Path> = view
-            .binds
-            .iter()
-            .map(|(p, _)| p.as_path())
-            .chain([view.scratch.as_path()])
-            .collect();
-        for (slot, source) in sources.iter().enumerate() {
+        let sources = Sources::of(view);
+        for (slot, source) in sources.all.iter().enumerate() {
             let a = plan.path(source)?;
             plan.op(Kind::OpenPath, a, none).n = slot as c_int;
         }
         plan.op(Kind::ReadOnlyTree, none, none);
-        plan.op(Kind::Proc, none, none);
-        for (dir, mode) in [("/tmp", "1777"), ("/dev/shm", "1777"), ("/run", "755")] {
-            let (a, b) = (
-                plan.text(dir.as_bytes())?,
-                plan.text(format!("mode={mode}").as_bytes())?,
-            );
-            plan.op(Kind::Tmpfs, a, b).optional = true;
+        plan.tmpfs(Path::new("/"), "755")?;
+        for (dir, mode) in [("/tmp", "1777"), ("/dev", "755"), ("/dev/shm", "1777")] {
+            plan.mkdirs(&staged(Path::new(dir)))?;
+            plan.tmpfs(Path::new(dir), mode)?;
         }
-        for cover in &view.covers {
-            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
-            plan.op(Kind::Tmpfs, a, b).optional = true;
+        plan.mkdirs(&staged(Path::new("/proc")))?;
+        let a = plan.path(&staged(Path::new("/proc")))?;
+        plan.op(Kind::Proc, a, none);
+        plan.devices(&sources)?;
+        for (i, (dir, link)) in view.runtime.iter().enumerate() {
+            match link {
+                Some(text) => {
+                    let (a, b) = (plan.path(text)?, plan.path(&staged(dir))?);
+                    plan.op(Kind::Symlink, a, b);
+                }
+                None => plan.bind(sources.runtime + i, dir, true, READ_ONLY, true)?,
+            }
+        }
+        for (i, (source, is_dir)) in view.binds.iter().enumerate() {
+            plan.bind(sources.binds + i, source, *is_dir, READ_ONLY, *is_dir)?;
+        }
+        let writable = libc::MS_NOSUID | libc::MS_NODEV;
+        plan.bind(sources.scratch, &view.scratch, true, writable, false)?;
+        for cover in &view.recovers {
+            plan.tmpfs(cover, "755")?;
         }
         for hidden in &view.hidden {
-            let (a, b) = (plan.text(b"/dev/null")?, plan.path(hidden)?);
-            plan.op(Kind::Bind, a, b).optional = true;
+            plan.bind(sources.null, hidden, false, READ_ONLY, false)?;
         }
-        let read_only = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
-        for (slot, (source, is_dir)) in view.binds.iter().enumerate() {
-            plan.bind(slot as c_int, source, *is_dir, read_only)?;
+        let a = plan.text(STAGE.as_bytes())?;
+        plan.op(Kind::Pivot, a, none);
+        // Once the root is the new one: its folders, /dev and the emptied ones read-only.
+        for (dir, keep) in [
+            ("/", libc::MS_NODEV),
+            ("/dev", libc::MS_NODEV | libc::MS_NOEXEC),
+        ] {
+            let a = plan.text(dir.as_bytes())?;
+            plan.op(Kind::Seal, a, none).flags = keep;
         }
-        let scratch_slot = view.binds.len() as c_int;
-        plan.bind(
-            scratch_slot,
-            &view.scratch,
-            true,
-            libc::MS_NOSUID | libc::MS_NODEV,
-        )?;
         for cover in &view.recovers {
-            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
-            plan.op(Kind::Tmpfs, a, b).optional = true;
-        }
-        for cover in view.covers.iter().chain(&view.recovers) {
             let a = plan.path(cover)?;
-            plan.op(Kind::Seal, a, none).optional = true;
+            plan.op(Kind::Seal, a, none).flags = libc::MS_NODEV;
         }
         Ok(plan)
+    }
+
+    /// Mounts a `tmpfs` with `mode` at `dir` of the new root.
+    fn tmpfs(&mut self, dir: &Path, mode: &str) -> io::Result<()> {
+        let a = self.path(&staged(dir))?;
+        let b = self.text(format!("mode={mode}").as_bytes())?;
+        self.op(Kind::Tmpfs, a, b);
+        Ok(())
+    }
+
+    /// The devices of [`DEVICES`], bound from the machine's, and the links to the
+    /// descriptors in `/proc`.
+    fn devices(&mut self, sources: &Sources) -> io::Result<()> {
+        for (i, device) in DEVICES.iter().enumerate() {
+            // A device keeps its own mount's flags: a `nodev` here would make it unusable.
+            self.bind(sources.devices + i, Path::new(device), false, 0, false)?;
+        }
+        for (name, text) in [
+            ("/dev/fd", "/proc/self/fd"),
+            ("/dev/stdin", "/proc/self/fd/0"),
+            ("/dev/stdout", "/proc/self/fd/1"),
+            ("/dev/stderr", "/proc/self/fd/2"),
+        ] {
+            let (a, b) = (
+                self.text(text.as_bytes())?,
+                self.path(&staged(Path::new(name)))?,
+            );
+            self.op(Kind::Symlink, a, b);
+        }
+        Ok(())
+    }
+}
+
+/// Where the new root is built before it becomes the root: a `tmpfs` mounted over the
+/// machine's `/tmp` in the keeper's mount namespace (every source is opened before).
+const STAGE: &str = "/tmp";
+
+/// `path` of the new root, while it is built at [`STAGE`].
+fn staged(path: &Path) -> PathBuf {
+    let rest = path.strip_prefix("/").unwrap_or(path);
+    Path::new(STAGE).join(rest)
+}
+
+/// The flags of what is put back read-only.
+const READ_ONLY: libc::c_ulong = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+
+/// Every file and folder a view's plan binds from, opened first, in slots: the runtime
+/// folders, the binds, the scratch folder, the devices, and `/dev/null` (which hides
+/// duipai's executable), with where each group starts.
+struct Sources {
+    all: Vec<PathBuf>,
+    runtime: usize,
+    binds: usize,
+    scratch: usize,
+    devices: usize,
+    null: usize,
+}
+
+impl Sources {
+    fn of(view: &View) -> Sources {
+        let mut all: Vec<PathBuf> = view.runtime.iter().map(|(d, _)| d.clone()).collect();
+        let binds = all.len();
+        all.extend(view.binds.iter().map(|(p, _)| p.clone()));
+        let scratch = all.len();
+        all.push(view.scratch.clone());
+        let devices = all.len();
+        all.extend(DEVICES.iter().map(PathBuf::from));
+        let null = all.len();
+        all.push(PathBuf::from("/dev/null"));
+        Sources {
+            all,
+            runtime: 0,
+            binds,
+            scratch,
+            devices,
+            null,
+        }
     }
 }
 
@@ -337,13 +429,7 @@ unsafe fn run_op(op: &Op) -> bool {
             Kind::ReadOnlyTree => read_only_tree(),
             Kind::Proc => {
                 let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-                mount(
-                    c"proc".as_ptr(),
-                    c"/proc".as_ptr(),
-                    c"proc".as_ptr(),
-                    flags,
-                    no_data,
-                )
+                mount(c"proc".as_ptr(), op.a, c"proc".as_ptr(), flags, no_data)
             }
             Kind::Tmpfs => {
                 let flags = libc::MS_NOSUID | libc::MS_NODEV;
@@ -368,13 +454,30 @@ unsafe fn run_op(op: &Op) -> bool {
                 mount(none, op.a, none, flags, no_data)
             }
             Kind::Seal => {
-                let flags = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+                let flags = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | op.flags;
                 mount(none, op.a, none, flags, c"mode=755".as_ptr().cast())
             }
+            Kind::Symlink => libc::symlink(op.a, op.b) == 0,
+            Kind::Pivot => pivot(op.a),
         }
     };
     // SAFETY: errno of this thread, as the failed call left it.
     ok || (op.optional && unsafe { *libc::__errno_location() } == libc::ENOENT)
+}
+
+/// Makes `root` the root of the mount namespace and the process's, the old root detached
+/// from it (`pivot_root(".", ".")`: no folder is needed for the old root).
+///
+/// # Safety
+/// `root` is a NUL-terminated path.
+unsafe fn pivot(root: *const libc::c_char) -> bool {
+    // SAFETY: plain system calls on NUL-terminated paths.
+    unsafe {
+        libc::chdir(root) == 0
+            && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) == 0
+            && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
+            && libc::chdir(c"/".as_ptr()) == 0
+    }
 }
 
 /// `mount(2)`, true when it succeeded.
@@ -752,7 +855,7 @@ fn plan_error(plan: &Plan, child: &ChildPlan) -> io::Error {
                 Kind::Private => "make the mounts private".into(),
                 Kind::OpenPath => format!("open {a}"),
                 Kind::ReadOnlyTree => "make the mounts read-only (mount_setattr)".into(),
-                Kind::Proc => "mount /proc".into(),
+                Kind::Proc => format!("mount /proc on {a}"),
                 Kind::Tmpfs => format!("mount a tmpfs on {a}"),
                 Kind::Mkdir => format!("make {a}"),
                 Kind::Touch => format!("make {a}"),
@@ -760,6 +863,9 @@ fn plan_error(plan: &Plan, child: &ChildPlan) -> io::Error {
                 Kind::Bind => format!("bind onto {}", unsafe { op_text(op.b) }),
                 Kind::Remount => format!("remount {a}"),
                 Kind::Seal => format!("remount {a} read-only"),
+                // SAFETY: as above.
+                Kind::Symlink => format!("make the link {}", unsafe { op_text(op.b) }),
+                Kind::Pivot => format!("make {a} the root"),
             }
         }
     };
@@ -787,10 +893,7 @@ pub(crate) fn probe(userns: bool) -> Result<(), String> {
         .prefix("duipai-probe-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
-    let view = View {
-        scratch: scratch.path().to_path_buf(),
-        ..View::default()
-    };
+    let view = View::bare(scratch.path());
     Keeper::start(view, userns)
         .map(drop)
         .map_err(|e| e.to_string())

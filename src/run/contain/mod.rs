@@ -8,9 +8,10 @@
 //!   past the process limit, charges every page (memfd, pipe buffers, tmpfs, shared pages
 //!   once) to the memory limit and counts the CPU time of every process, reaped or not;
 //! - **namespaces** for the program under test (`keeper`): its own PID namespace (it
-//!   cannot signal duipai or read its command line), a read-only view of the file system in
-//!   which the test folder, the pack, the saved failures and the current folder are empty,
-//!   its own `/tmp` and `/dev/shm`, no network;
+//!   cannot signal duipai or read its command line), a read-only view of the file system
+//!   that holds only what a run needs (deny by default: the runtime folders, the program and
+//!   what its arguments name, its scratch folder), its own `/tmp` and `/dev/shm`, no
+//!   network;
 //! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
 //!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
 //! - a **system call filter** (`filter`): the keyrings and `AF_VSOCK`, which no namespace
