@@ -39,6 +39,7 @@ mod error;
 mod group;
 mod interact;
 mod limits;
+pub mod machine;
 mod party;
 mod pipes;
 pub mod procfs;

@@ -193,11 +193,21 @@ fn missing_here() -> &'static [String] {
 }
 
 /// Whether `protection` can be had here. When it cannot, asserts what duipai promises
-/// instead: its line says so, and `--sandbox` refuses to run (exit 2) naming it.
+/// instead: its line says so, and `--sandbox` refuses to run (exit 2) naming it. As root,
+/// where every protection can be had but for a machine that withholds it (a container
+/// without the privileges), a missing one fails the test: the attacks must run there, not
+/// pass unseen.
 fn available(protection: &str) -> bool {
     let Some(line) = missing_here().iter().find(|l| l.contains(protection)) else {
         return true;
     };
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        panic!(
+            "run as root, the hostile suite expects every protection, but this machine \
+             withholds one, so its attacks cannot be tried: {line}"
+        );
+    }
     eprintln!("not available here, so the attack is not run: {line}");
     let folder = Folder::new();
     let judged = folder.judge("right", &[], &["--sandbox"], &[]);
@@ -517,4 +527,41 @@ fn the_machines_unix_sockets_are_out_of_reach() {
             .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
         "the program connected: {accepted:?}"
     );
+}
+
+/// `duipai doctor` names every protection and what makes timings unsteady, and its exit
+/// status says what `--sandbox` then does: 0 when it runs, 1 when it refuses (exit 2).
+#[test]
+fn doctor_says_what_sandbox_then_does() {
+    let folder = Folder::new();
+    let (doctor, _) = Duipai::in_dir(folder.path())
+        .args(["doctor"])
+        .start()
+        .finish_within(BOUND);
+    let text = doctor.stdout();
+    for name in [
+        "cgroup",
+        "namespaces",
+        "box uid",
+        "seccomp",
+        "swap",
+        "SMT",
+        "governor",
+    ] {
+        assert_contains(&text, name);
+    }
+    let ready = match doctor.exit_code() {
+        0 => true,
+        1 => false,
+        other => panic!("doctor exited with {other}:\n{text}"),
+    };
+    let judged = folder.judge("right", &[], &["--sandbox"], &[]);
+    if ready {
+        judged.verdict("AC");
+        judged.ran.success();
+        assert_contains(&text, "--sandbox runs");
+    } else {
+        judged.ran.code(2);
+        assert_contains(&text, "missing");
+    }
 }

@@ -115,6 +115,9 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Find (and with --add, add to the plan) a test for a submission the tests miss.
     Hunt(HuntArgs),
+    /// What this machine gives duipai: the protections --sandbox needs (exit 1 when one is
+    /// missing), how each limit is enforced, and what makes timings unsteady.
+    Doctor,
 }
 
 #[cfg(test)]

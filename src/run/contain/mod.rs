@@ -154,6 +154,12 @@ pub(crate) fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// Whether namespaces can be had for the program here, whatever the policy: `Err` says why
+/// not (for `duipai doctor`).
+pub(crate) fn namespaces_available() -> Result<(), String> {
+    namespaces_here().map_err(String::clone)
+}
+
 /// Whether namespaces can be had for the program (in a user namespace unless root), found
 /// once by starting a throwaway keeper: `Err` says why not.
 fn namespaces_here() -> Result<(), &'static String> {
