@@ -867,3 +867,91 @@ fn parsers_reject_long_inputs_in_linear_time() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile test folders.
+
+/// A test folder's symbolic links are refused by name, an answer's as an input's, never
+/// followed: a link to a file of the machine (a secret) would be read, perhaps as root, and
+/// its first token quoted in the error.
+#[test]
+fn links_in_a_test_folder_are_refused_by_name_and_never_read() {
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("shadow");
+    fs::write(&secret, "hunter2:$6$salt$hash\n").unwrap();
+    for linked in ["a.ans", "b.in"] {
+        let dir = case_dir(&[("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER)]);
+        let link = dir.path().join(linked);
+        let _ = fs::remove_file(&link);
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        let ran = Duipai::new()
+            .current_dir(dir.path())
+            .args(["test", "chess", "."])
+            .fixture(["correct", "chess"])
+            .run()
+            .code(2);
+        let stderr = ran.stderr();
+        assert_contains(&stderr, &format!("{linked}: a symbolic link"));
+        assert!(!stderr.contains("hunter2"), "{linked}: {stderr}");
+    }
+}
+
+/// Two `stress --save` runs sharing a folder, started together, that find the same failing
+/// seed: both report it and both keep a complete case (a name is claimed before it is
+/// written), where one used to end with `cannot create ...original.err: File exists`.
+#[test]
+fn two_stress_runs_sharing_a_save_folder_both_keep_their_cases() {
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let stress = || {
+            Duipai::new()
+                .current_dir(dir.path())
+                .args(["stress", "chess", "--json", "-j", "1", "--iterations", "5"])
+                .args(["--save", "shared", "--no-replay"])
+                .args(["--n", "1..2", "--m", "1..2"])
+                .fixture(["wrong", "chess"])
+                .start()
+        };
+        let (first, second) = (stress(), stress());
+        for (ran, _) in [
+            first.finish_within(RUN_BOUND),
+            second.finish_within(RUN_BOUND),
+        ] {
+            let report = ran.code(1).json();
+            let input = dir.path().join(report["input"].as_str().unwrap());
+            check_saved_case(&CHESS, &input);
+            let original = dir.path().join(report["original_input"].as_str().unwrap());
+            check_saved_case(&CHESS, &original);
+        }
+        assert_no_temporary_files(dir.path());
+    }
+}
+
+/// A reference that never answers stops `test` at its first input: the command fails
+/// anyway, and each further input would cost the reference's whole time limit again.
+#[test]
+fn a_reference_that_never_answers_is_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["a", "b", "c"] {
+        fs::write(d.join(format!("{name}.in")), "1 2\n").unwrap();
+    }
+    let log = d.join("runs.log");
+    crate::util::write_sh(
+        d,
+        "ref.sh",
+        &format!("echo run >> '{}'\nexec sleep 100", log.display()),
+    );
+    let ran = Duipai::new()
+        .current_dir(d)
+        .args(["test", "sum", ".", "-j", "1", "--reference", "./ref.sh"])
+        .args(["--helper-time-limit", "200"])
+        .program(["cat"])
+        .start()
+        .finish_within(RUN_BOUND)
+        .0
+        .code(2);
+    assert_contains(&ran.stderr(), "a.in");
+    let runs = fs::read_to_string(&log).unwrap();
+    assert_eq!(runs.lines().count(), 1, "{runs}");
+}
