@@ -268,6 +268,7 @@ fn collect(
         limits: &reference_limits,
         jobs,
         rule,
+        fail_fast: true,
     });
     let known = known.zip(bounds.as_ref());
     let answers = match &reference {
