@@ -955,3 +955,49 @@ fn a_reference_that_never_answers_is_run_once() {
     let runs = fs::read_to_string(&log).unwrap();
     assert_eq!(runs.lines().count(), 1, "{runs}");
 }
+
+/// A sidecar is data, not a command: a checker a `.meta` names (a file anyone could have
+/// written, in a cloned repository's saved failures) is not run by `failures
+/// --prune-passing` nor by `test` on the case unless the command line names it too, and the
+/// case it would have judged is kept.
+#[test]
+fn a_checker_named_by_a_sidecar_alone_is_never_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let saved = d.join("duipai-failures");
+    fs::create_dir(&saved).unwrap();
+    fs::write(saved.join("sum-5.in"), "2 3\n").unwrap();
+    fs::write(saved.join("sum-5.ans"), "5\n").unwrap();
+    let marker = d.join("the-checker-ran");
+    crate::util::write_sh(d, "evil.sh", &format!("touch '{}'", marker.display()));
+    let meta = serde_json::json!({
+        "problem": "sum", "seed": 5, "verdict": "WA", "detail": "", "program": "sol.sh",
+        "saved_at": 0,
+        "setting": {"flags": ["--checker", "./evil.sh"], "time_limit_ms": 1000,
+                    "memory_limit_mib": 256},
+    });
+    fs::write(saved.join("sum-5.meta"), meta.to_string()).unwrap();
+    crate::util::write_sh(d, "sol.sh", "awk '{ print $1 + $2 }'");
+    let pruned = Duipai::new()
+        .current_dir(d)
+        .args(["failures", "sum", "--prune-passing"])
+        .program(["./sol.sh"])
+        .run()
+        .code(1);
+    assert_contains(
+        &pruned.stdout(),
+        "skipped sum-5.in: the sidecar names --checker ./evil.sh",
+    );
+    let tested = Duipai::new()
+        .current_dir(d)
+        .args(["test", "sum", "duipai-failures/sum-5.in"])
+        .program(["./sol.sh"])
+        .run()
+        .code(2);
+    assert_contains(
+        &tested.stderr(),
+        "add --checker ./evil.sh to the command line",
+    );
+    assert!(!marker.exists(), "the sidecar's checker ran");
+    assert!(saved.join("sum-5.in").exists());
+}

@@ -48,7 +48,7 @@ pub use limits::LimitArgs;
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
-pub use setting::{SettingArgs, parse_setting, setting_words};
+pub use setting::{SettingArgs, helpers_of_saved, parse_setting, setting_words};
 pub use solve::SolveArgs;
 pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, near_game};
 pub use test::TestArgs;
