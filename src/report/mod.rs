@@ -49,6 +49,10 @@ pub struct CaseRecord {
     /// an orphan): duipai killed them. Absent from JSON when none was.
     #[serde(skip_serializing_if = "is_zero")]
     pub left_behind: u32,
+    /// What of the run this machine could not count (without a cgroup): its limit may not
+    /// have held. Absent from JSON when everything was counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uncounted: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -170,6 +174,7 @@ impl CaseRecord {
             stderr: stderr_tail(&e.stderr),
             transcript: outcome.transcript.as_ref().map(|t| t.render()),
             left_behind: e.left_behind,
+            uncounted: e.uncounted.map(str::to_string),
         }
     }
 }
@@ -209,6 +214,9 @@ pub fn human_line(record: &CaseRecord, styles: &Styles) -> String {
     }
     if record.left_behind > 0 {
         line.push_str(&format!("  ({})", left_behind(record.left_behind)));
+    }
+    if let Some(uncounted) = &record.uncounted {
+        line.push_str(&format!("  ({uncounted})"));
     }
     line
 }

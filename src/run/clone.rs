@@ -264,6 +264,9 @@ pub(super) enum Stage {
     Filter,
     /// The spawner could not make the program's IPC namespace: there is no child.
     Ipc,
+    /// The input file could not be written into the program's working folder: there is no
+    /// child.
+    Input,
 }
 
 impl Stage {
@@ -281,6 +284,7 @@ impl Stage {
             Stage::Request,
             Stage::Filter,
             Stage::Ipc,
+            Stage::Input,
         ]
         .into_iter()
         .find(|s| *s as i32 == code)

@@ -42,6 +42,18 @@ pub(crate) struct Party<'e> {
     lease: Option<Lease>,
     /// Its own IPC namespace, emptied once it is over (see `contain::ipc`).
     ipc: Option<OwnedFd>,
+    /// In namespaces without a cgroup: what their keeper had reaped and held in files when
+    /// the run began, which the run's figures add to from there.
+    unslotted: Option<Unslotted>,
+}
+
+/// What a run in namespaces but without a cgroup counts from its namespace's keeper: the CPU
+/// of the orphans it reaps (no process of the run waited for them) and the files in its
+/// `/tmp` and `/dev/shm` (memory, in `tmpfs`), from their amounts at the run's start.
+#[derive(Clone, Copy, Debug)]
+struct Unslotted {
+    reaped_cpu: Duration,
+    files: u64,
 }
 
 /// The harness's ends of a started program's streams.
@@ -49,6 +61,9 @@ pub(crate) struct Ends {
     pub stdin: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
+    /// Where the harness finds the files of the program's working folder, when it is a
+    /// `tmpfs` of its namespaces (see `Scratch::files_at`).
+    pub scratch_at: Option<std::path::PathBuf>,
 }
 
 /// What the supervisor saw of a party.
@@ -144,11 +159,27 @@ impl Party<'_> {
         if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(false)) {
             merge(&mut sample, &figures);
         }
+        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
+            let reaped = keeper.reaped_cpu().unwrap_or_default();
+            sample.cpu += reaped.saturating_sub(base.reaped_cpu);
+            sample.rss_bytes += keeper.files_bytes().saturating_sub(base.files);
+        }
         let waited = self.sampler.waited();
         let wall = self.start.elapsed();
         self.seen.absorb(&sample, wall, waited, limits, wall_cap);
         sample
     }
+}
+
+/// How much its `/tmp` and `/dev/shm` may each hold: its memory and output limits, in whole
+/// MiB (files there are memory; see `View::space`).
+fn space_for(limits: &Limits) -> u64 {
+    const MIB: u64 = 1 << 20;
+    limits
+        .memory_bytes
+        .saturating_add(limits.output_bytes)
+        .div_ceil(MIB)
+        .saturating_mul(MIB)
 }
 
 /// A sample of the run's processes with what its cgroup counts: the CPU time of every
@@ -172,7 +203,13 @@ pub(crate) struct Settled {
     pub pgid: i32,
     /// Processes of the party still alive when its leader had exited, killed by the cleanup.
     pub left_behind: u32,
+    /// What no mechanism here could count (see `Execution::uncounted`).
+    pub uncounted: Option<&'static str>,
 }
+
+/// What a run without a cgroup cannot count, when it did it.
+const CHILDREN_UNSEEN: &str =
+    "the CPU time of children the kernel reaped is not counted without a cgroup";
 
 impl Settled {
     /// Its leader's exit code, when it exited rather than died of a signal.
@@ -193,6 +230,7 @@ impl<'e> Party<'e> {
         args: &[OsString],
         cwd: Option<&Path>,
         stdin: Stdin,
+        input_file: Option<(&str, &[u8])>,
         stop: &Limits,
     ) -> Result<(Party<'e>, Ends), RunError> {
         // Before the first program starts, so that whatever it orphans comes back to us.
@@ -211,7 +249,10 @@ impl<'e> Party<'e> {
         // The program under test, in namespaces: what it sees there.
         let view = match (role, contain::namespaces(), cwd) {
             (Role::Program, Some(_), Some(scratch)) => {
-                View::of(exe_path, args, scratch, &contain::policy().protect)
+                View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
+                    view.space = space_for(stop);
+                    view
+                })
             }
             _ => None,
         };
@@ -221,6 +262,7 @@ impl<'e> Party<'e> {
             slot_limits: (stop.processes, stop.memory_bytes),
             cwd,
             stdin,
+            input_file,
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
                 no_terminal: contained,
@@ -242,23 +284,43 @@ impl<'e> Party<'e> {
         // on the harness's CPU).
         let start = started.start;
         let leader = Leader::new(started.pid, entry);
+        let lease = started.lease;
+        let mut sampler = RunSampler::new(leader.pid);
+        let mut unslotted = None;
+        let keeper = lease.as_ref().and_then(Lease::keeper);
+        if let (Some(keeper), None) = (keeper, lease.as_ref().and_then(Lease::slot)) {
+            sampler = sampler.with_reaper(keeper.pid()).proportional();
+            unslotted = Some(Unslotted {
+                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
+                files: keeper.files_bytes(),
+            });
+        } else if lease.as_ref().and_then(Lease::slot).is_none() {
+            sampler = sampler.proportional();
+        }
         let party = Party {
             pidfd: pidfd_open(leader.pid),
-            sampler: RunSampler::new(leader.pid),
+            sampler,
             leader,
             entry,
             start,
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
-            lease: started.lease,
+            lease,
             ipc: started.ipc,
+            unslotted,
         };
         let ends = Ends {
             stdin: started.stdin,
             stdout: started.stdout,
             stderr: started.stderr,
+            scratch_at: started.scratch_at,
         };
         Ok((party, ends))
+    }
+
+    /// The keeper of the namespaces the program runs in, if any.
+    fn keeper(&self) -> Option<&contain::keeper::Keeper> {
+        self.lease.as_ref().and_then(Lease::keeper)
     }
 
     /// The run id its processes are tagged with.
@@ -287,6 +349,15 @@ impl<'e> Party<'e> {
         // Always kill, even after a clean exit: a child may still be running, and may hold
         // the output pipes open.
         let keeper = self.lease.as_ref().and_then(Lease::keeper);
+        let slotted = self.lease.as_ref().and_then(Lease::slot).is_some();
+        if seen.exited && !slotted && keeper.is_some_and(|k| k.occupied()) {
+            // What it left in its namespace is measured once more before it is killed: an
+            // orphan's memory and CPU are the run's.
+            let run_id = self.entry.id();
+            let last = self.sampler.sample_all(&|p: &_| tagged_for(p, run_id));
+            seen.peak_rss = seen.peak_rss.max(last.rss_bytes);
+            seen.cpu = seen.cpu.max(last.cpu);
+        }
         let reaped = match self.lease.as_ref().and_then(Lease::slot) {
             Some((slot, spawner)) => {
                 group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner, keeper)?
@@ -307,6 +378,11 @@ impl<'e> Party<'e> {
                 reaped
             }
         };
+        // Files it left in /tmp and /dev/shm are memory it held to its end.
+        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
+            let files = keeper.files_bytes().saturating_sub(base.files);
+            seen.peak_rss = seen.peak_rss.max(files);
+        }
         // What the run left in its IPC namespace is uncharged before the next run starts.
         if let Some(ipc) = self.ipc.take() {
             contain::ipc::clear(&ipc)
@@ -318,7 +394,17 @@ impl<'e> Party<'e> {
                 .tidy()
                 .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
         }
-        let mut cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
+        // Without a cgroup, the orphans its namespace's keeper reaped (all of them by now).
+        let keeper_reaped = match (self.unslotted, self.keeper()) {
+            (Some(base), Some(keeper)) => keeper
+                .reaped_cpu()
+                .unwrap_or_default()
+                .saturating_sub(base.reaped_cpu),
+            _ => Duration::ZERO,
+        };
+        let mut cpu_time = seen
+            .cpu
+            .max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu + keeper_reaped);
         if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
             cpu_time = cpu_time.max(figures.cpu);
             seen.peak_rss = seen.peak_rss.max(figures.memory);
@@ -344,6 +430,7 @@ impl<'e> Party<'e> {
             seen,
             pgid: self.leader.pid,
             left_behind: reaped.left_behind,
+            uncounted: (!slotted && self.sampler.children_unseen()).then_some(CHILDREN_UNSEEN),
         })
     }
 }
@@ -404,6 +491,7 @@ impl Settled {
             output_file,
             left_files: Vec::new(),
             left_behind: self.left_behind,
+            uncounted: self.uncounted,
         }
     }
 }

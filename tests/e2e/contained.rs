@@ -66,6 +66,8 @@ fn compiled() -> &'static Path {
 /// fixture, `bin/hostile`.
 struct Folder {
     dir: tempfile::TempDir,
+    /// The ordinary user duipai runs as, when the test is root (see [`ordinary_user`]).
+    user: Option<u32>,
 }
 
 impl Folder {
@@ -78,7 +80,44 @@ impl Folder {
         let bin = dir.path().join("bin");
         fs::create_dir(&bin).unwrap();
         fs::copy(compiled(), bin.join("hostile")).unwrap();
-        Folder { dir }
+        Folder { dir, user: None }
+    }
+
+    /// A folder whose runs are an ordinary user's: given to that user, and duipai run as it
+    /// (from a test run as root); `None` when the test is no root (it is an ordinary user
+    /// itself) or when that user may not have namespaces here (said on stderr).
+    fn of_ordinary_user() -> Option<Folder> {
+        let uid = ordinary_user()?;
+        let mut folder = Folder::new();
+        crate::util::chown_to(folder.path(), uid);
+        folder.user = Some(uid);
+        let (doctor, _) = folder
+            .duipai()
+            .args(["doctor"])
+            .start()
+            .finish_within(BOUND);
+        let namespaces = doctor
+            .stdout()
+            .lines()
+            .any(|l| l.trim_start().starts_with("ok") && l.contains("namespaces"));
+        if !namespaces {
+            eprintln!(
+                "an ordinary user gets no namespaces here, so these attacks are run as root \
+                 only:\n{}",
+                doctor.stdout()
+            );
+            return None;
+        }
+        Some(folder)
+    }
+
+    /// duipai in the folder, as its user.
+    fn duipai(&self) -> Duipai {
+        let duipai = Duipai::in_dir(self.path());
+        match self.user {
+            Some(uid) => duipai.run_as(uid),
+            None => duipai,
+        }
     }
 
     fn path(&self) -> &Path {
@@ -97,7 +136,8 @@ impl Folder {
     /// `mode` (with `args`), and `env` for duipai (which passes none of it to the program
     /// but what an `--env` flag names).
     fn judge(&self, mode: &str, args: &[&str], extra: &[&str], env: &[(&str, &str)]) -> Judged {
-        let mut duipai = Duipai::in_dir(self.path())
+        let mut duipai = self
+            .duipai()
             .args(["test", "sum", "pack", "--json"])
             .args(extra);
         // The small limits, but those `extra` sets.
@@ -172,6 +212,17 @@ impl Judged {
         );
         case
     }
+}
+
+/// The ordinary user the tests run duipai as besides root, when they run as root: `nobody`
+/// (65534), by `setpriv`; `None` when the tests are not root.
+fn ordinary_user() -> Option<u32> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return None;
+    }
+    require(&["setpriv"]);
+    Some(65534)
 }
 
 /// The missing-protection lines duipai prints here (none where every protection can be
@@ -563,5 +614,93 @@ fn doctor_says_what_sandbox_then_does() {
     } else {
         judged.ran.code(2);
         assert_contains(&text, "missing");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// As an ordinary user: what root gets from a cgroup, held by the means an ordinary user has
+// (or by a delegated cgroup, where the machine gives one), and nothing of a run reaching the
+// next. Run as root, these run duipai as `nobody`; run as an ordinary user, as that user.
+
+/// A folder of the ordinary user's (see `Folder::of_ordinary_user`), or, in a test that is
+/// not root, the test's own.
+fn ordinary_folder() -> Option<Folder> {
+    match ordinary_user() {
+        Some(_) => Folder::of_ordinary_user(),
+        None => available(NAMESPACES).then(Folder::new),
+    }
+}
+
+/// The limits hold without a cgroup: an orphan's memory is the run's, memory shared by
+/// copy-on-write children counts once, files written in the working folder are memory (not
+/// the machine's disk), and CPU time the machine cannot count is named in the verdict.
+#[test]
+fn as_an_ordinary_user_the_limits_hold() {
+    let Some(folder) = ordinary_folder() else {
+        return;
+    };
+    // An orphan holding 128 MiB after the program exits: over 64 MiB, and counted under 256.
+    folder
+        .judge("orphan-hog", &["128"], &[], &[])
+        .verdict("MLE");
+    let judged = folder.judge("orphan-hog", &["128"], &["--memory-limit", "256"], &[]);
+    let case = judged.verdict("AC");
+    assert!(case["memory_kib"].as_u64().unwrap() >= 128 << 10, "{case}");
+    // 48 MiB shared by 4 processes: 192 MiB if counted per process.
+    let judged = folder.judge("shared", &["48"], &["--memory-limit", "128"], &[]);
+    let kib = judged.verdict("AC")["memory_kib"].as_u64().unwrap();
+    assert!((48 << 10..96 << 10).contains(&kib), "{kib} KiB");
+    // 200 MiB written to the working folder under a 64 MiB limit.
+    folder
+        .judge("disk", &["200"], &["--output-limit", "512"], &[])
+        .verdict("MLE");
+    // Children the kernel reaps: counted by a cgroup (a time limit), else named.
+    let judged = folder.judge("reaped", &[], &[], &[]);
+    let case = judged.case();
+    let named = case["uncounted"]
+        .as_str()
+        .is_some_and(|u| u.contains("children the kernel reaped"));
+    assert!(case["verdict"] == "TLE" || named, "{case}");
+}
+
+/// Nothing of a run reaches the next of the same worker, as an ordinary user too: IPC,
+/// keyrings, files in /tmp, /dev/shm or /run, a daemon; nor the machine's sockets.
+#[test]
+fn as_an_ordinary_user_nothing_of_a_run_reaches_the_next() {
+    let Some(folder) = ordinary_folder() else {
+        return;
+    };
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
+    if let Some(uid) = folder.user {
+        crate::util::chown_to(folder.path(), uid);
+    }
+    let kinds = ["shm", "sem", "msg", "mq", "user-key", "session-key"];
+    let runs = kinds
+        .iter()
+        .map(|kind| ("ipc", Some(*kind)))
+        .chain([("run-file", None), ("temporaries", None)]);
+    for (mode, kind) in runs {
+        let args: Vec<&str> = kind.into_iter().collect();
+        let judged = folder.judge(mode, &args, &["-j", "1"], &[]);
+        let cases = case_objects(&judged.ran.json());
+        let verdicts: Vec<&str> = cases
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            verdicts,
+            ["AC", "AC"],
+            "{mode} {kind:?}: {}",
+            judged.ran.stdout()
+        );
+    }
+    let judged = folder.judge("daemon", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["left_behind"], 2, "{case}");
+    }
+    let judged = folder.judge("vsock", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["verdict"], "AC", "{case}");
     }
 }

@@ -25,7 +25,7 @@
 use std::ffi::{CString, c_int, c_void};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use super::view::{DEVICES, View};
@@ -242,7 +242,15 @@ impl Plan {
         }
         plan.op(Kind::ReadOnlyTree, none, none);
         plan.tmpfs(Path::new("/"), "755")?;
-        for (dir, mode) in [("/tmp", "1777"), ("/dev", "755"), ("/dev/shm", "1777")] {
+        let writable = match view.space {
+            0 => "1777".to_string(),
+            bytes => format!("1777,size={bytes}"),
+        };
+        for (dir, mode) in [
+            ("/tmp", &writable[..]),
+            ("/dev", "755"),
+            ("/dev/shm", &writable),
+        ] {
             plan.mkdirs(&staged(Path::new(dir)))?;
             plan.tmpfs(Path::new(dir), mode)?;
         }
@@ -262,8 +270,15 @@ impl Plan {
         for (i, (source, is_dir)) in view.binds.iter().enumerate() {
             plan.bind(sources.binds + i, source, *is_dir, READ_ONLY, *is_dir)?;
         }
-        let writable = libc::MS_NOSUID | libc::MS_NODEV;
-        plan.bind(sources.scratch, &view.scratch, true, writable, false)?;
+        // The working folder is a tmpfs of its own, bounded as /tmp is (with room for the
+        // input file the harness writes there): what a program writes there is memory, not
+        // the machine's disk, and the harness finds it through the keeper (`path_of`).
+        plan.mkdirs(&staged(&view.scratch))?;
+        let scratch_mode = match view.space {
+            0 => "777".to_string(),
+            bytes => format!("777,size={}", bytes.saturating_add(INPUT_ROOM)),
+        };
+        plan.tmpfs(&view.scratch, &scratch_mode)?;
         for cover in &view.recovers {
             plan.tmpfs(cover, "755")?;
         }
@@ -318,6 +333,9 @@ impl Plan {
     }
 }
 
+/// Room in the working folder's tmpfs for the input file (duipai reads no input larger).
+const INPUT_ROOM: u64 = crate::fsutil::MAX_READ_BYTES;
+
 /// Where the new root is built before it becomes the root: a `tmpfs` mounted over the
 /// machine's `/tmp` in the keeper's mount namespace (every source is opened before).
 const STAGE: &str = "/tmp";
@@ -332,13 +350,12 @@ fn staged(path: &Path) -> PathBuf {
 const READ_ONLY: libc::c_ulong = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
 
 /// Every file and folder a view's plan binds from, opened first, in slots: the runtime
-/// folders, the binds, the scratch folder, the devices, and `/dev/null` (which hides
-/// duipai's executable), with where each group starts.
+/// folders, the binds, the devices, and `/dev/null` (which hides duipai's executable), with
+/// where each group starts.
 struct Sources {
     all: Vec<PathBuf>,
     runtime: usize,
     binds: usize,
-    scratch: usize,
     devices: usize,
     null: usize,
 }
@@ -348,8 +365,6 @@ impl Sources {
         let mut all: Vec<PathBuf> = view.runtime.iter().map(|(d, _)| d.clone()).collect();
         let binds = all.len();
         all.extend(view.binds.iter().map(|(p, _)| p.clone()));
-        let scratch = all.len();
-        all.push(view.scratch.clone());
         let devices = all.len();
         all.extend(DEVICES.iter().map(PathBuf::from));
         let null = all.len();
@@ -358,7 +373,6 @@ impl Sources {
             all,
             runtime: 0,
             binds,
-            scratch,
             devices,
             null,
         }
@@ -651,6 +665,13 @@ impl Keeper {
         Ok(keeper)
     }
 
+    /// Where the harness finds `path` of the namespaces' file system: through the keeper's
+    /// root (`/proc/PID/root/...`).
+    pub fn path_of(&self, path: &Path) -> PathBuf {
+        let rest = path.strip_prefix("/").unwrap_or(path);
+        PathBuf::from(format!("/proc/{}/root", self.pid)).join(rest)
+    }
+
     /// The keeper's pid (in the machine's PID namespace).
     pub fn pid(&self) -> i32 {
         self.pid
@@ -689,6 +710,22 @@ impl Keeper {
     pub fn occupied(&self) -> bool {
         std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.pid))
             .map_or(true, |c| !c.trim().is_empty())
+    }
+
+    /// The CPU time of the processes the keeper has reaped (its children's, `cutime` and
+    /// `cstime`): the orphans of the runs, which no other process waited for.
+    pub fn reaped_cpu(&self) -> Option<std::time::Duration> {
+        let stat = crate::run::procfs::stat(self.pid)?;
+        Some(crate::run::procfs::ticks_to_duration(stat.reaped_ticks))
+    }
+
+    /// The bytes of the files in the namespace's `/tmp`, `/dev/shm` and working folder
+    /// (`tmpfs`, so memory): what a run without a cgroup holds there is counted as its
+    /// memory.
+    pub fn files_bytes(&self) -> u64 {
+        let scratch = CString::new(self.path_of(&self.view.scratch).into_os_string().into_vec())
+            .unwrap_or_default();
+        self.watched.iter().chain([&scratch]).map(used_bytes).sum()
     }
 
     /// The live processes of the namespace but the keeper (zombies excluded), as the
@@ -766,6 +803,19 @@ impl Keeper {
             ));
         }
     }
+}
+
+/// The bytes used in the file system of `path` (0 if it cannot be told).
+fn used_bytes(path: &CString) -> u64 {
+    // SAFETY: a zeroed statvfs is a valid out-parameter.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a valid out-pointer.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    let used = (st.f_blocks as u64).saturating_sub(st.f_bfree as u64);
+    used.saturating_mul(st.f_frsize as u64)
 }
 
 /// A folder's size and modification time (zero if it cannot be read).

@@ -44,6 +44,10 @@ pub(crate) struct View {
     pub scratch: PathBuf,
     /// The program's executable as it is to be started there: its resolved path.
     pub program: PathBuf,
+    /// How many bytes each of its `/tmp` and `/dev/shm` may hold (0: as the kernel
+    /// allows): its memory and output limits, so that without a cgroup a program cannot fill
+    /// the machine's memory with files (with one, the cgroup stops it first).
+    pub space: u64,
     /// What each of `binds` is now (device and inode): a file replaced since (a program
     /// rebuilt under `--watch`, written and renamed as editors and compilers do) makes
     /// another view, for a bind made before still shows the file it replaced.
@@ -137,6 +141,7 @@ impl View {
             hidden,
             scratch: std::fs::canonicalize(scratch).ok()?,
             program,
+            space: 0,
             identities: Vec::new(),
         })
     }

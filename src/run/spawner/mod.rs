@@ -177,6 +177,8 @@ pub(crate) struct Launched {
     pub lease: Lease,
     /// The IPC namespace made for the program, if it asked for one (see `contain::ipc`).
     pub ipc: Option<OwnedFd>,
+    /// Where its working folder's files are, when elsewhere than the folder itself.
+    pub scratch_at: Option<std::path::PathBuf>,
 }
 
 /// Starts `program` through a spawner of `role` (in namespaces that show `view`, when there
@@ -190,6 +192,7 @@ pub(crate) fn launch(
     program: &Program,
     streams: [RawFd; 3],
     (processes, memory_bytes): (u64, u64),
+    input: Option<((&str, &[u8]), &std::path::Path)>,
 ) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
@@ -218,6 +221,17 @@ pub(crate) fn launch(
             Some(Ok(baseline)) => Some(baseline),
             None => None,
         };
+        // The program's working folder is its namespaces' own tmpfs, which the harness sees
+        // through their keeper; the input goes there before the program starts.
+        let scratch_at = spawner
+            .keeper
+            .as_ref()
+            .zip(view)
+            .map(|(keeper, view)| keeper.path_of(&view.scratch));
+        if let Err(failed) = crate::run::spawn::write_input(input, scratch_at.as_deref()) {
+            checkin(spawner);
+            return Some(Err(failed));
+        }
         let mut setup = program.setup;
         // The OOM killer of the slot picks the program, never the spawner beside it.
         setup.oom_first = spawner.slot.is_some();
@@ -258,6 +272,7 @@ pub(crate) fn launch(
                         start,
                         lease,
                         ipc,
+                        scratch_at,
                     })),
                 };
             }

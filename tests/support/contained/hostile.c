@@ -141,6 +141,44 @@ static void leave_daemon(int twice) {
     if (twice) waitpid(child, NULL, 0);
 }
 
+/* Leaves an orphan that holds `mib` MiB, touched, and sleeps: the program itself exits as
+ * soon as the orphan holds it all. */
+static void leave_hog(int mib) {
+    int ready[2];
+    if (pipe(ready)) return;
+    if (fork() == 0) {
+        setsid();
+        if (fork() != 0) _exit(0);
+        /* Volatile: the compiler must not drop memory nothing reads. */
+        volatile char *m = malloc((size_t)mib << 20);
+        for (size_t i = 0; m && i < (size_t)mib << 20; i += 4096) m[i] = 1;
+        if (write(ready[1], "h", 1) < 0) {}
+        for (;;) pause();
+    }
+    char c;
+    if (read(ready[0], &c, 1) < 0) {}
+}
+
+/* Writes `mib` MiB into files of 8 MiB in the working folder: 1 if all of it was written. */
+static int fill_disk(int mib) {
+    static char chunk[1 << 20];
+    memset(chunk, 7, sizeof chunk);
+    int written = 0;
+    for (int f = 0; written < mib; f++) {
+        char name[32];
+        snprintf(name, sizeof name, "fill-%d", f);
+        int fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) return 0;
+        for (int i = 0; i < 8 && written < mib; i++, written++)
+            if (write(fd, chunk, sizeof chunk) != (ssize_t)sizeof chunk) {
+                close(fd);
+                return 0;
+            }
+        close(fd);
+    }
+    return 1;
+}
+
 /* Connects to the Unix socket at `path` and says something: 1 if it could. */
 static int reach_socket(const char *path) {
     int s = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -271,6 +309,18 @@ int main(int argc, char **argv) {
     } else if (!strcmp(mode, "ipc")) {
         /* What an earlier run left in IPC or in a keyring, found (then left for the next). */
         answer(find_and_leave(argc > 2 ? argv[2] : "shm"));
+    } else if (!strcmp(mode, "orphan-hog")) {
+        leave_hog(mib);
+        answer(0);
+    } else if (!strcmp(mode, "disk")) {
+        /* Its answer either way: the verdict is the harness's to give. */
+        fill_disk(mib);
+        answer(0);
+    } else if (!strcmp(mode, "run-file")) {
+        /* A file an earlier run left in /run, found (then one left for the next). */
+        int found = access("/run/" LEFT_NAME, F_OK) == 0;
+        close(open("/run/" LEFT_NAME, O_WRONLY | O_CREAT, 0644));
+        answer(found);
     } else if (!strcmp(mode, "shm-hold")) {
         answer(!hold_shm(mib));
     } else if (!strcmp(mode, "vsock")) {
