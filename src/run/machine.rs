@@ -167,8 +167,9 @@ fn limits(version: Option<Version>) -> Vec<(&'static str, String)> {
             ),
             (
                 "memory",
-                "proportional set size of the run's processes (shared pages once), sampled, \
-                 with the files in its /tmp and /dev/shm; RLIMIT_AS as a hard bound; pipe \
+                "proportional set size of the run's processes (shared pages once, orphans \
+                 included), sampled, with the files in its /tmp, /dev/shm and working folder \
+                 (each a tmpfs bounded by the limits); RLIMIT_AS as a hard bound; pipe \
                  buffers and unmapped memfds are not counted"
                     .to_string(),
             ),

@@ -1001,3 +1001,17 @@ fn a_checker_named_by_a_sidecar_alone_is_never_run() {
     assert!(!marker.exists(), "the sidecar's checker ran");
     assert!(saved.join("sum-5.in").exists());
 }
+
+/// A reference that prints nothing is named as such, in English ("an answer").
+#[test]
+fn a_silent_reference_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.in"), "1 2\n").unwrap();
+    let ran = Duipai::new()
+        .current_dir(dir.path())
+        .args(["test", "sum", ".", "--reference", "true"])
+        .program(["cat"])
+        .run()
+        .code(2);
+    assert_contains(&ran.stderr(), "printed nothing, where an answer is needed");
+}
