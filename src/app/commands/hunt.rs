@@ -48,6 +48,7 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         decider: &decider,
         jobs: jobs(args.jobs),
         time: args.time,
+        runs: args.runs,
         first_seed: args.seed,
         save_dir: args.save.clone(),
         shrink_time: args.shrink_time,
