@@ -413,6 +413,11 @@ fn tmp_and_dev_shm_are_the_programs_own() {
         let _ = fs::remove_file(&path);
         assert!(!leaked, "{} was left on the machine", path.display());
     }
+    // Nor does its working folder keep what a run left there.
+    let judged = folder.judge("cwd-file", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
 }
 
 #[test]
@@ -676,10 +681,11 @@ fn as_an_ordinary_user_nothing_of_a_run_reaches_the_next() {
         crate::util::chown_to(folder.path(), uid);
     }
     let kinds = ["shm", "sem", "msg", "mq", "user-key", "session-key"];
-    let runs = kinds
-        .iter()
-        .map(|kind| ("ipc", Some(*kind)))
-        .chain([("run-file", None), ("temporaries", None)]);
+    let runs = kinds.iter().map(|kind| ("ipc", Some(*kind))).chain([
+        ("run-file", None),
+        ("cwd-file", None),
+        ("temporaries", None),
+    ]);
     for (mode, kind) in runs {
         let args: Vec<&str> = kind.into_iter().collect();
         let judged = folder.judge(mode, &args, &["-j", "1"], &[]);
