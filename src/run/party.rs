@@ -346,72 +346,11 @@ impl<'e> Party<'e> {
             // last sample.
             seen.waited = self.sampler.waited_now();
         }
-        // Always kill, even after a clean exit: a child may still be running, and may hold
-        // the output pipes open.
-        let keeper = self.lease.as_ref().and_then(Lease::keeper);
-        let slotted = self.lease.as_ref().and_then(Lease::slot).is_some();
-        if seen.exited && !slotted && keeper.is_some_and(|k| k.occupied()) {
-            // What it left in its namespace is measured once more before it is killed: an
-            // orphan's memory and CPU are the run's.
-            let run_id = self.entry.id();
-            let last = self.sampler.sample_all(&|p: &_| tagged_for(p, run_id));
-            seen.peak_rss = seen.peak_rss.max(last.rss_bytes);
-            seen.cpu = seen.cpu.max(last.cpu);
-        }
-        let reaped = match self.lease.as_ref().and_then(Lease::slot) {
-            Some((slot, spawner)) => {
-                group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner, keeper)?
-            }
-            None => {
-                let mut reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
-                // In namespaces, what the program orphaned went to their keeper.
-                if let Some(keeper) = keeper
-                    && keeper.occupied()
-                {
-                    if seen.exited {
-                        reaped.left_behind += keeper.residents().len() as u32;
-                    }
-                    keeper
-                        .clear()
-                        .map_err(setup_error("cannot clear the program's namespaces"))?;
-                }
-                reaped
-            }
-        };
-        // Files it left in /tmp and /dev/shm are memory it held to its end.
-        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
-            let files = keeper.files_bytes().saturating_sub(base.files);
-            seen.peak_rss = seen.peak_rss.max(files);
-        }
-        // What the run left in its IPC namespace is uncharged before the next run starts.
-        if let Some(ipc) = self.ipc.take() {
-            contain::ipc::clear(&ipc)
-                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
-        }
-        // What the run left in its private /tmp and /dev/shm goes with it.
-        if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper) {
-            keeper
-                .tidy()
-                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
-        }
-        // Without a cgroup, the orphans its namespace's keeper reaped (all of them by now).
-        let keeper_reaped = match (self.unslotted, self.keeper()) {
-            (Some(base), Some(keeper)) => keeper
-                .reaped_cpu()
-                .unwrap_or_default()
-                .saturating_sub(base.reaped_cpu),
-            _ => Duration::ZERO,
-        };
-        let mut cpu_time = seen
-            .cpu
-            .max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu + keeper_reaped);
-        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
-            cpu_time = cpu_time.max(figures.cpu);
-            seen.peak_rss = seen.peak_rss.max(figures.memory);
-            seen.peak_tasks = seen.peak_tasks.max(figures.tasks);
-            seen.fork_refused |= figures.fork_refused;
-            seen.oom_killed |= figures.oom_killed;
-        }
+        self.measure_leftovers(&mut seen);
+        let reaped = self.kill_and_reap(seen.exited)?;
+        self.empty_namespaces(&mut seen)?;
+        let cpu_time = self.final_figures(&mut seen, &reaped);
+        let unseen = !self.slotted() && self.sampler.children_unseen();
         // The spawner serves the next run.
         drop(self.lease.take());
         // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of
@@ -430,8 +369,92 @@ impl<'e> Party<'e> {
             seen,
             pgid: self.leader.pid,
             left_behind: reaped.left_behind,
-            uncounted: (!slotted && self.sampler.children_unseen()).then_some(CHILDREN_UNSEEN),
+            uncounted: unseen.then_some(CHILDREN_UNSEEN),
         })
+    }
+
+    /// Whether the run has a cgroup (its spawner's slot).
+    fn slotted(&self) -> bool {
+        self.lease.as_ref().and_then(Lease::slot).is_some()
+    }
+
+    /// What a run that exited left in its namespaces, measured once more before it is killed
+    /// (without a cgroup, which counts it anyway): an orphan's memory and CPU are the run's.
+    fn measure_leftovers(&mut self, seen: &mut Observed) {
+        if !seen.exited || self.slotted() || !self.keeper().is_some_and(|k| k.occupied()) {
+            return;
+        }
+        let run_id = self.entry.id();
+        let last = self.sampler.sample_all(&|p: &_| tagged_for(p, run_id));
+        seen.peak_rss = seen.peak_rss.max(last.rss_bytes);
+        seen.cpu = seen.cpu.max(last.cpu);
+    }
+
+    /// Kills what is left of the run and reaps it (always, even after a clean exit: a child
+    /// may still be running, and may hold the output pipes open); `exited` says the leader
+    /// ended by itself, so that what is left counts as left behind.
+    fn kill_and_reap(&mut self, exited: bool) -> Result<group::Reaped, RunError> {
+        let keeper = self.lease.as_ref().and_then(Lease::keeper);
+        if let Some((slot, spawner)) = self.lease.as_ref().and_then(Lease::slot) {
+            return group::kill_and_reap_in(&mut self.leader, exited, slot, spawner, keeper);
+        }
+        let mut reaped = kill_and_reap(&mut self.leader, exited, &self.sampler)?;
+        // In namespaces, what the program orphaned went to their keeper.
+        if let Some(keeper) = keeper
+            && keeper.occupied()
+        {
+            if exited {
+                reaped.left_behind += keeper.residents().len() as u32;
+            }
+            keeper
+                .clear()
+                .map_err(setup_error("cannot clear the program's namespaces"))?;
+        }
+        Ok(reaped)
+    }
+
+    /// Empties what the run left in its namespaces: its IPC objects (uncharged before the
+    /// next run starts) and its files in /tmp and /dev/shm, counted first (without a cgroup)
+    /// as memory it held to its end.
+    fn empty_namespaces(&mut self, seen: &mut Observed) -> Result<(), RunError> {
+        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
+            let files = keeper.files_bytes().saturating_sub(base.files);
+            seen.peak_rss = seen.peak_rss.max(files);
+        }
+        if let Some(ipc) = self.ipc.take() {
+            contain::ipc::clear(&ipc)
+                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
+        }
+        if let Some(keeper) = self.keeper() {
+            keeper
+                .tidy()
+                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+        }
+        Ok(())
+    }
+
+    /// The run's CPU time, and its other figures completed from its cgroup, once it is
+    /// over: the largest of what the samples saw and what the reaps tell (the leader's, its
+    /// orphans', and without a cgroup those its namespace's keeper reaped).
+    fn final_figures(&self, seen: &mut Observed, reaped: &group::Reaped) -> Duration {
+        let keeper_reaped = match (self.unslotted, self.keeper()) {
+            (Some(base), Some(keeper)) => keeper
+                .reaped_cpu()
+                .unwrap_or_default()
+                .saturating_sub(base.reaped_cpu),
+            _ => Duration::ZERO,
+        };
+        let mut cpu_time = seen
+            .cpu
+            .max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu + keeper_reaped);
+        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
+            cpu_time = cpu_time.max(figures.cpu);
+            seen.peak_rss = seen.peak_rss.max(figures.memory);
+            seen.peak_tasks = seen.peak_tasks.max(figures.tasks);
+            seen.fork_refused |= figures.fork_refused;
+            seen.oom_killed |= figures.oom_killed;
+        }
+        cpu_time
     }
 }
 
