@@ -1,6 +1,9 @@
 //! The scratch directories programs run in: one per running worker (each worker of `test`
 //! and `stress` has its own), made on its first run, emptied after every run, kept between
-//! runs in one pool, and removed when duipai is done ([`remove_all`], and at exit).
+//! runs in one pool, and removed when duipai is done ([`remove_all`], and at exit). For a
+//! program in namespaces the directory is the mount point of a `tmpfs` of theirs, where its
+//! files are (`Scratch::files`, through their keeper), so that what it writes is bounded
+//! memory rather than the machine's disk.
 //!
 //! Directories outlive their threads because a contained program's namespaces are made for
 //! its directory: the workers of each minimization batch are new threads, and a directory

@@ -10,7 +10,8 @@
 //! - **namespaces** for the program under test (`keeper`): its own PID namespace (it
 //!   cannot signal duipai or read its command line), a read-only view of the file system
 //!   that holds only what a run needs (deny by default: the runtime folders, the program and
-//!   what its arguments name, its scratch folder), its own `/tmp` and `/dev/shm`, no
+//!   what its arguments name), its working folder, `/tmp` and `/dev/shm` each a `tmpfs` of
+//!   its own bounded by its limits (what it writes is memory, never the machine's disk), no
 //!   network;
 //! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
 //!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
