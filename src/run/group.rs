@@ -297,16 +297,17 @@ pub(crate) fn kill_and_reap(
         .map_err(setup_error("cannot reap the program"))?;
     let pgid = leader.pid;
     let id = leader.entry.id();
+    let mut left_behind_count = 0;
     let mut orphans_usage = OrphansUsage::default();
-    let left_behind = if exited {
-        still_alive(pgid, id, sampler)
-    } else {
-        0
-    };
+    // Counted on the first round, before anything is killed: what the program left running.
+    let mut left_behind = exited.then(|| group_alive(pgid));
     let start = Instant::now();
     loop {
-        let group_left = kill_group_left(pgid);
         let orphans = orphans_to_clean(id, sampler);
+        if let Some(group) = left_behind.take() {
+            left_behind_count = group.len() + own_orphans_outside(&orphans, pgid);
+        }
+        let group_left = kill_group_left(pgid);
         for orphan in &orphans {
             orphan.kill();
             if let Some(usage) = reap_if_dead(orphan.stat.pid)
@@ -338,26 +339,29 @@ pub(crate) fn kill_and_reap(
         usage,
         orphans_cpu: orphans_usage.cpu,
         orphans_maxrss: orphans_usage.maxrss,
-        left_behind,
+        left_behind: left_behind_count as u32,
     })
 }
 
-/// How many processes of the run are alive now that its leader has exited and been reaped:
-/// the members left in its group and its own orphans (zombies excluded). Nothing but a
-/// signal 0 and the one read of the children list when, as usual, nothing is left.
-fn still_alive(pgid: i32, id: u64, sampler: &RunSampler) -> u32 {
-    // SAFETY: signal 0 only checks for existence; the group id is reserved while it has
-    // members (see `kill_and_reap`).
-    let group = if unsafe { libc::kill(-pgid, 0) } == 0 {
+/// The live members left in the reaped leader's group: nothing but a signal 0 when, as
+/// usual, there are none (the group id is reserved while it has members, see
+/// `kill_and_reap`).
+fn group_alive(pgid: i32) -> Vec<i32> {
+    // SAFETY: signal 0 only checks for existence.
+    if unsafe { libc::kill(-pgid, 0) } == 0 {
         procfs::live_group_members(pgid)
     } else {
         Vec::new()
-    };
-    let orphans = orphans_to_clean(id, sampler)
-        .into_iter()
-        .filter(|o| o.own && !o.stat.is_zombie() && !group.contains(&o.stat.pid))
-        .count();
-    (group.len() + orphans) as u32
+    }
+}
+
+/// How many of `orphans` are the run's own and alive outside its group (which is counted
+/// apart).
+fn own_orphans_outside(orphans: &[Orphan], pgid: i32) -> usize {
+    orphans
+        .iter()
+        .filter(|o| o.own && !o.stat.is_zombie() && o.stat.pgid != pgid)
+        .count()
 }
 
 /// [`kill_and_reap`] for a run in a cgroup `slot` (whose spawner is `spawner`), in the
