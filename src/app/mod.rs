@@ -10,6 +10,7 @@ mod config;
 pub mod exit;
 mod interrupt;
 mod own;
+mod polygon;
 mod programs;
 mod replay;
 mod ui;
@@ -133,6 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Judge(args) => commands::judge::run(args),
         Command::Hunt(args) => commands::hunt::run(args),
         Command::Doctor => commands::doctor::run(),
+        Command::Listen(args) => commands::listen::run(args),
     }
 }
 

@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use crate::judge::{Decider, Runner, Verdict};
 use crate::own::{Judging, OwnProblem};
-use crate::pack::own_plan::{LineSource, OwnPlan};
+use crate::pack::own::plan::{LineSource, OwnPlan};
 use crate::run::{IoMode, Limits};
 use crate::stress::{self, Budget, Oracle, Outcome, Seeds, Source};
 
@@ -255,7 +255,7 @@ pub fn add_to_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::own_plan::{PlanContext, parse_own_plan};
+    use crate::pack::own::plan::{PlanContext, parse_own_plan};
 
     #[test]
     fn a_test_is_added_after_the_last_secret_one() {

@@ -171,6 +171,10 @@ pub struct Execution {
     /// What of the run no mechanism here could count, when it did something only a cgroup
     /// sees (`the CPU time of children the kernel reaped`): the verdict says so.
     pub uncounted: Option<&'static str>,
+    /// On stdin, whether the program read its input to the end (all but trailing
+    /// whitespace) before it ended; `None` where that is not known (file I/O, interactive
+    /// runs, a test double).
+    pub read_its_input: Option<bool>,
 }
 
 impl Execution {
@@ -195,6 +199,7 @@ impl Execution {
             left_files: Vec::new(),
             left_behind: 0,
             uncounted: None,
+            read_its_input: None,
         }
     }
 }
@@ -325,6 +330,7 @@ fn run_until(
     if let Some(dir) = placed.scratch.as_mut() {
         dir.set_files_at(ends.scratch_at.clone());
     }
+    let stdin_read = ends.stdin_read;
     let mut streams = Streams {
         stdin: match ends.stdin {
             Some(fd) => {
@@ -344,11 +350,18 @@ fn run_until(
         ),
     };
     supervise(&mut party, &stop_limits, stop.wall, &mut streams);
+    let read_its_input = match (&stdin_read, &streams.stdin) {
+        (Some(read), Some(feed)) => Some(pipes::read_to_the_end(read, feed.unwritten())),
+        (Some(read), None) => Some(pipes::read_to_the_end(read, &[])),
+        _ => None,
+    };
+    drop(stdin_read);
     let settled = party.settle(limits)?;
     // The run is over: an orphan carrying its tag that turns up later is a leftover.
     drop(entry);
     let (output, output_file) = placed.output(io, limits, streams);
     let mut execution = settled.into_execution(limits, output, output_file);
+    execution.read_its_input = read_its_input;
     if matches!(io, IoMode::Stdio)
         && let Some(dir) = placed.scratch.as_mut()
     {

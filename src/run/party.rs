@@ -59,6 +59,9 @@ struct Unslotted {
 /// The harness's ends of a started program's streams.
 pub(crate) struct Ends {
     pub stdin: Option<OwnedFd>,
+    /// A copy of the program's end of its stdin pipe: what is left in it is what the program
+    /// did not read.
+    pub stdin_read: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
     /// Where the harness finds the files of the program's working folder, when it is a
@@ -311,6 +314,7 @@ impl<'e> Party<'e> {
         };
         let ends = Ends {
             stdin: started.stdin,
+            stdin_read: started.stdin_read,
             stdout: started.stdout,
             stderr: started.stderr,
             scratch_at: started.scratch_at,
@@ -515,6 +519,7 @@ impl Settled {
             left_files: Vec::new(),
             left_behind: self.left_behind,
             uncounted: self.uncounted,
+            read_its_input: None,
         }
     }
 }
