@@ -1,5 +1,6 @@
-//! Starting the program: by a spawner process (see `spawner`) when one can be had, so that
-//! its peak resident memory (`ru_maxrss`) counts from its own start; otherwise here, in the
+//! Starting the program: a Python helper forked from its warm interpreter (see `warm`) when
+//! it can be; else by a spawner process (see `spawner`) when one can be had, so that its
+//! peak resident memory (`ru_maxrss`) counts from its own start; otherwise here, in the
 //! harness ([`launch_here`]), where it counts from the harness's own peak. Either way the
 //! program is cloned and set up by `clone`; here it gets its standard streams (pipes, or
 //! `/dev/null` for stdin), and a start that failed becomes an `io::Error` that says at what.
@@ -104,14 +105,17 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let (launched, maxrss_from_start) =
-        match spawner::launch(role, view, &request, streams, slot_limits) {
+    let warm = super::warm::launch(role, &request, streams, slot_limits);
+    let (launched, maxrss_from_start) = match warm {
+        Some(warm) => (Ok((warm.pid, warm.start, warm.lease)), true),
+        None => match spawner::launch(role, view, &request, streams, slot_limits) {
             Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
             None => (
                 launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
                 false,
             ),
-        };
+        },
+    };
     let (pid, start, lease) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);

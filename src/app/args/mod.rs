@@ -80,6 +80,10 @@ pub struct Cli {
     /// duipai.toml in the current directory, if there is one). Flags typed override them.
     #[arg(long, global = true, value_name = "FILE", display_order = GLOBAL_FLAGS_ORDER)]
     pub config: Option<PathBuf>,
+    /// Start every Python helper (generator, reference, validator, checker, interactor) as a
+    /// new interpreter, rather than forked from one started once per helper and worker.
+    #[arg(long, global = true, display_order = GLOBAL_FLAGS_ORDER)]
+    pub fresh_helpers: bool,
 }
 
 /// `--color`.
