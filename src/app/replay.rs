@@ -4,9 +4,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::app::args::{
-    CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, GenArgs, JudgingArgs, StressArgs,
-};
+use crate::app::args::{CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs};
 use crate::text::{quote_command, shell_quote};
 
 /// `duipai test PROBLEM FILE [comparison] [limits] [running] [checker] [compilers] --
@@ -61,11 +59,8 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     }
     if args.no_shrink {
         flags.push_str(" --no-shrink");
-    } else if args.shrink_time != DEFAULT_SHRINK_TIME {
-        flags.push_str(&format!(
-            " --shrink-time {}",
-            args.shrink_time.as_secs_f64()
-        ));
+    } else if let Some(time) = args.shrink_time {
+        flags.push_str(&format!(" --shrink-time {}", time.as_secs_f64()));
     }
     format!(
         "duipai stress {}{flags}{}{}{} -- {}",

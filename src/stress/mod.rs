@@ -89,6 +89,10 @@ pub struct Config {
     pub shrink: bool,
     /// How long minimization may take.
     pub shrink_budget: Budget,
+    /// How long minimization may take on a case the program failed by its time or memory
+    /// limit, where each candidate may run up to the limit ([`LIMIT_SHRINK_TIME`] unless
+    /// told otherwise).
+    pub limit_shrink_budget: Budget,
     /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
     /// such cases can be minimized as text.
     pub validator: Option<Vec<OsString>>,
@@ -212,14 +216,30 @@ struct Engine<'a> {
     learning: Option<Mutex<Learning>>,
 }
 
+/// How long minimization takes by default on a case the program failed by its time or
+/// memory limit: its failing candidates each cost the whole limit (a correct O(n²) at n =
+/// 2·10^5 spent 61 s on 15 probes), so it stops sooner and says so.
+pub const LIMIT_SHRINK_TIME: Duration = Duration::from_secs(10);
+
 /// How many generated cases the envelope is learned from at most: enough to see the
 /// generator's range, few enough to cost nothing on a long run; and past [`ENOUGH_CASES`],
 /// how many bytes of them (a search over cases of 2·10^5 numbers stops learning early).
 const LEARNED_CASES: usize = 1000;
 const LEARNED_BYTES: usize = 32 << 20;
 
-/// How long generating more cases for the envelope may take, after a failure found early.
-const LEARNING_TIME: Duration = Duration::from_secs(3);
+/// How much of the minimization's budget generating more cases for the envelope may take
+/// beside it, after a failure found early: a third (10 s of the default 30 s, 3.3 s for a
+/// case that ran into a limit). A Python generator of small cases makes 100 in about a
+/// second; one of contest-size cases makes a few a second, and then the envelope is learned
+/// from fewer, which the report says.
+const LEARNING_SHARE: u32 = 3;
+
+/// The envelope of the generator's cases, and why it was learned from fewer than
+/// [`ENOUGH_CASES`], if it was.
+struct Learned {
+    envelope: Envelope,
+    short: Option<String>,
+}
 
 /// Runs the search, and on a failure saves, minimizes and saves again.
 pub fn run(
@@ -322,31 +342,49 @@ impl Engine<'_> {
     }
 
     /// After a failure found within the first few cases, more of the generator's cases (from
-    /// the seeds after the last one tried), until [`ENOUGH_CASES`] are learned or
-    /// [`LEARNING_TIME`] has passed; then the envelope. A generator that fails on one of them
-    /// ends the learning, not the run.
-    fn envelope(&self, tried: u64) -> Option<Envelope> {
+    /// the seeds after the last one tried), until [`ENOUGH_CASES`] are learned or `time` has
+    /// passed; then the envelope. A generator that fails on one of them ends the learning,
+    /// not the run.
+    fn envelope(&self, tried: u64, time: Duration) -> Option<Learned> {
         let learning = self.learning.as_ref()?;
         let learned = || learning.lock().map_or(0, |l| l.cases());
         let missing = ENOUGH_CASES.saturating_sub(learned()) as u64;
-        let deadline = Instant::now() + LEARNING_TIME;
-        let failed = std::sync::atomic::AtomicBool::new(false);
+        let started = Instant::now();
+        let failed = Mutex::new(None);
         let seeds = self.config.seeds;
         crate::pool::run_steps(
             self.config.jobs,
             missing,
             |i| {
-                if self.make_case(seeds.seed(tried + i)).is_err() {
-                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                let seed = seeds.seed(tried + i);
+                if self.make_case(seed).is_err()
+                    && let Ok(mut failed) = failed.lock()
+                {
+                    failed.get_or_insert(seed);
                 }
                 crate::pool::Step::<()>::Done
             },
-            |_| !failed.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline,
+            |_| failed.lock().is_ok_and(|f| f.is_none()) && started.elapsed() < time,
             |_, ()| {},
             || {},
         );
         let learning = std::mem::take(&mut *learning.lock().ok()?);
-        (learning.cases() > 0).then(|| learning.finish())
+        let cases = learning.cases();
+        if cases == 0 {
+            return None;
+        }
+        let short = (cases < ENOUGH_CASES).then(|| {
+            let why = match failed.into_inner().ok().flatten() {
+                Some(seed) => format!("the generator failed on seed {seed}"),
+                None if crate::run::cancelled() => "interrupted".to_string(),
+                None => format!("making more took over {} s", seconds(time)),
+            };
+            format!("fewer than {ENOUGH_CASES}: {why}")
+        });
+        Some(Learned {
+            envelope: learning.finish(),
+            short,
+        })
     }
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
@@ -544,15 +582,22 @@ impl Engine<'_> {
                 result
             }
             None => {
-                let envelope = self.envelope(tried);
-                if let Some(envelope) = &envelope {
+                let time = self.budget_for(verdict).time / LEARNING_SHARE;
+                let learned = self.envelope(tried, time);
+                if let Some(learned) = &learned {
+                    let short = learned
+                        .short
+                        .as_ref()
+                        .map(|why| format!("; {why}"))
+                        .unwrap_or_default();
                     on_event(Event::Note(format!(
-                        "kept within what the generator produced in {} ({}); give \
+                        "kept within what the generator produced in {} ({}{short}); give \
                          --validator for the real constraints",
-                        crate::text::plural(envelope.cases() as u64, "case"),
-                        envelope.summary()
+                        crate::text::plural(learned.envelope.cases() as u64, "case"),
+                        learned.envelope.summary()
                     )));
                 }
+                let envelope = learned.map(|l| l.envelope);
                 let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
                 let (small, found, result) =
                     self.minimize(start, None, verdict, envelope.as_ref(), on_event);
@@ -563,6 +608,18 @@ impl Engine<'_> {
                 result
             }
         };
+        // Said when the budget was the one a limit's case gets unless told otherwise.
+        if result.stats.end == End::Budget
+            && limit_verdict(verdict)
+            && result.budget == LIMIT_SHRINK_TIME
+        {
+            on_event(Event::Note(format!(
+                "a {} case is minimized for at most {} s by default: its candidates may each \
+                 run up to the limit",
+                verdict.code(),
+                seconds(result.budget)
+            )));
+        }
         on_event(Event::Minimized(result));
         result
     }
@@ -608,6 +665,15 @@ impl Engine<'_> {
             "the case is not a valid {problem} input, and without a --validator smaller \
              versions of it cannot be checked"
         ))
+    }
+
+    /// The time minimization may take on a case failed with `verdict`.
+    fn budget_for(&self, verdict: Verdict) -> Budget {
+        if limit_verdict(verdict) {
+            self.config.limit_shrink_budget
+        } else {
+            self.config.shrink_budget
+        }
     }
 
     /// For a text case, whether its validity rests on the reference alone (no validator).
@@ -706,7 +772,7 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
             }))
         };
-        let budget = self.config.shrink_budget;
+        let budget = self.budget_for(verdict);
         let focus = focus.map(|f| (probe(&f), f));
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
@@ -733,41 +799,69 @@ impl Engine<'_> {
 
     /// Judges a candidate of the minimization: its expected answer and outcome when the
     /// program fails it with `verdict`, `None` when the program passes it or it is no valid
-    /// input.
+    /// input. The reference and the program run first, and the validator only on a
+    /// candidate that fails as wanted: most candidates pass, and a validator's run costs
+    /// about what the reference's does (a graph problem with a Python validator ran three
+    /// programs on every candidate). An invalid candidate that fails is discarded.
     fn fails_alike(
         &self,
         case: &Case,
         verdict: Verdict,
     ) -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
+        let expected = match self.expected(case) {
+            Ok(expected) => expected,
+            Err(e) => return self.passed_over(case, e),
+        };
+        let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
+            Ok(outcome) => outcome,
+            Err(e) => return self.passed_over(case, e),
+        };
+        if outcome.verdict() != verdict {
+            return Ok(None);
+        }
         if case.instance.is_none() && !self.valid(&case.input)? {
             return Ok(None);
         }
-        // Without a validator, an input the reference or the interactor fails on is not
-        // valid.
-        // A reference or interactor that runs past its limits is broken whatever it is
-        // given: that stops minimization, never marks a candidate invalid. One that refuses
-        // a candidate (an error code, a crash) marks it invalid when nothing else checks
-        // validity. A reference that prints nothing on a candidate (on the case as found it
-        // printed an answer) gives no answer to judge by: the candidate is passed over.
-        let invalid = |e: &anyhow::Error| {
-            let silent = e
-                .downcast_ref::<HelperFailed>()
-                .is_some_and(|h| h.fault == Fault::Silent);
-            silent
-                || (case.instance.is_none()
-                    && self.checked_by_reference()
-                    && HelperFailed::is_refusal(e))
-        };
-        let expected = match self.expected(case) {
-            Err(e) if invalid(&e) => return Ok(None),
-            expected => expected?,
-        };
-        let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
-            Err(e) if invalid(&e) => return Ok(None),
-            outcome => outcome?,
-        };
-        Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
+        Ok(Some((expected, outcome)))
     }
+
+    /// What a helper's failure on a candidate (the reference's, the checker's, the
+    /// interactor's) means: the candidate is passed over when it says nothing of the program
+    /// (a reference that prints nothing: on the case as found it printed an answer), or when
+    /// the candidate is no valid input (the validator rejects it, or without a validator the
+    /// helper refused it: an error code, a crash); otherwise the helper is broken whatever it
+    /// is given (it ran past its limits on a valid input, say), which stops minimization.
+    fn passed_over<T>(&self, case: &Case, error: anyhow::Error) -> anyhow::Result<Option<T>> {
+        let Some(failed) = error.downcast_ref::<HelperFailed>() else {
+            return Err(error);
+        };
+        if failed.fault == Fault::Silent {
+            return Ok(None);
+        }
+        if case.instance.is_some() {
+            return Err(error);
+        }
+        let invalid = if self.config.validator.is_some() {
+            !self.valid(&case.input)?
+        } else {
+            HelperFailed::is_refusal(&error)
+        };
+        if invalid { Ok(None) } else { Err(error) }
+    }
+}
+
+/// `10`, `3.3`: seconds for a message.
+fn seconds(time: Duration) -> String {
+    let text = format!("{:.1}", time.as_secs_f64());
+    text.strip_suffix(".0").unwrap_or(&text).to_string()
+}
+
+/// Whether a failure is the program's running into its time or memory limit.
+fn limit_verdict(verdict: Verdict) -> bool {
+    matches!(
+        verdict,
+        Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+    )
 }
 
 /// The minimizer's probe, shared by its workers: the first harness error stops every probe

@@ -81,6 +81,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         save_dir: save.to_path_buf(),
         shrink: true,
         shrink_budget: Budget::default(),
+        limit_shrink_budget: Budget::default(),
         validator: None,
         rule: duipai::answer::Rule::EXACT,
         decider: duipai::judge::Decider::Compare,

@@ -156,6 +156,6 @@ mod tests {
         assert_eq!(args.judging.limits, LimitArgs::default());
         assert_eq!(args.judging.run, RunArgs::default());
         assert_eq!(args.save, PathBuf::from(DEFAULT_SAVE_DIR));
-        assert_eq!(args.shrink_time, DEFAULT_SHRINK_TIME);
+        assert_eq!(args.shrink_time, None);
     }
 }

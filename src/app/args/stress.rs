@@ -21,7 +21,8 @@ use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
 pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
-/// `--shrink-time`'s default (`"30"` in the flag's definition; a test holds them together).
+/// How long minimization takes unless `--shrink-time` says otherwise (and
+/// [`crate::stress::LIMIT_SHRINK_TIME`] for a case that ran into a limit).
 pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Args)]
@@ -75,9 +76,10 @@ pub struct StressArgs {
     /// Remove the saved failing cases that pass when they are re-run first.
     #[arg(long, conflicts_with = "no_replay")]
     pub prune_passing: bool,
-    /// Most seconds spent minimizing a failing case.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
-    pub shrink_time: Duration,
+    /// Most seconds spent minimizing a failing case (default: 30, and 10 for a case that
+    /// ran into the time or memory limit, whose every candidate may run up to the limit).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub shrink_time: Option<Duration>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -207,7 +209,10 @@ impl StressArgs {
             save_dir: PathBuf::from(&self.save),
             shrink: !self.no_shrink,
             shrink_budget: Budget {
-                time: self.shrink_time,
+                time: self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME),
+            },
+            limit_shrink_budget: Budget {
+                time: self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
             },
             validator: self.validator.as_ref().map(|v| v.0.clone()),
             rule: self.judging.compare.rule(known)?,
