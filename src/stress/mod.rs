@@ -825,17 +825,16 @@ impl Engine<'_> {
         Ok(Some((expected, outcome)))
     }
 
-    /// What a helper's failure on a candidate (the reference's, the checker's, the
-    /// interactor's) means: the candidate is passed over when it says nothing of the program
-    /// (a reference that prints nothing: on the case as found it printed an answer), or when
-    /// the candidate is no valid input (the validator rejects it, or without a validator the
-    /// helper refused it: an error code, a crash); otherwise the helper is broken whatever it
-    /// is given (it ran past its limits on a valid input, say), which stops minimization.
+    /// What a failure to judge a candidate means (the reference's, the checker's, the
+    /// interactor's): the candidate is passed over when the failure says nothing of the
+    /// program (a reference that prints nothing: on the case as found it printed an answer),
+    /// or when the candidate is no valid input (the validator rejects it: a checker or a
+    /// reference may fail on any invalid input; without a validator, a helper refused it with
+    /// an error code or a crash). Otherwise the harness failed, which stops minimization (a
+    /// helper that ran past its limits on a valid input, say).
     fn passed_over<T>(&self, case: &Case, error: anyhow::Error) -> anyhow::Result<Option<T>> {
-        let Some(failed) = error.downcast_ref::<HelperFailed>() else {
-            return Err(error);
-        };
-        if failed.fault == Fault::Silent {
+        let failed = error.downcast_ref::<HelperFailed>();
+        if failed.is_some_and(|f| f.fault == Fault::Silent) {
             return Ok(None);
         }
         if case.instance.is_some() {

@@ -33,3 +33,4 @@ mod snapshots;
 mod timing;
 mod tolerance;
 mod util;
+mod warm;

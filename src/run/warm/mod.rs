@@ -200,9 +200,12 @@ fn tagged(rlimits: &[clone::Rlimit]) -> Vec<clone::Rlimit> {
 
 /// Marks the script as starting fresh (with `key`, when it has one) and keeps the note.
 fn tell_once(program: &Program, key: Option<Key>, why: String) {
+    // The script: the first word after the interpreter's options.
     let script = program
         .argv
-        .get(1)
+        .iter()
+        .skip(1)
+        .find(|w| !w.as_bytes().starts_with(b"-"))
         .map(|s| {
             let path = Path::new(OsStr::from_bytes(s.as_bytes()));
             path.file_name()
