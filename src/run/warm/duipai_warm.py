@@ -25,7 +25,6 @@ import gc  # noqa: E402
 import os  # noqa: E402
 import resource  # noqa: E402
 import socket  # noqa: E402
-import time  # noqa: E402
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -119,7 +118,7 @@ class _Request:
     """A run, as duipai sends it (fields separated by NUL bytes): `run`, flags (`t`: give up
     the terminal, `o`: first for the OOM killer), folder, argv, environment, rlimits (`kind
     soft hard required`), and how many cgroups to join; then the descriptors: stdin, stdout,
-    stderr, and the cgroups' `cgroup.procs` files."""
+    stderr, the pipe to wait on for the word to go, and the cgroups' `cgroup.procs` files."""
 
     def __init__(self, message, fds):
         fields = message.split(b"\0")
@@ -146,11 +145,12 @@ class _Request:
             kind, soft, hard, required = (int(x) for x in take()[0].split())
             self.rlimits.append((kind, soft, hard, bool(required)))
         cgroups = int(take()[0])
-        if len(fds) != 3 + cgroups or len(self.argv) < 2:
+        if len(fds) != 4 + cgroups or len(self.argv) < 2:
             raise ValueError("the descriptors do not match the request")
         self.fds = fds
         self.streams = fds[:3]
-        self.cgroups = fds[3:]
+        self.go = fds[3]
+        self.cgroups = fds[4:]
 
 
 def _launch(sock, request, kept):
@@ -189,14 +189,17 @@ def _launch(sock, request, kept):
 
 
 def _start(request, status, kept):
-    """In the run's process: sets it up and reports through `status` (its pid and when it
-    was set up, by the monotonic clock, or the stage that failed), and keeps no descriptor of
-    the server's."""
+    """In the run's process: sets it up, reports through `status` (its pid, or the stage
+    that failed), waits for duipai's word to go (it ends at once if duipai gave up on it),
+    and keeps no descriptor of the server's."""
     failed = _set_up(request)
     if failed is not None:
         os.write(status, b"fail %s %d %d" % (failed[0].encode(), failed[1], os.getpid()))
         os._exit(127)
-    os.write(status, b"ok %d %d" % (os.getpid(), time.monotonic_ns()))
+    os.write(status, b"ok %d" % os.getpid())
+    os.close(status)
+    if os.read(request.go, 1) != b"g":
+        os._exit(0)
     for name in os.listdir("/proc/self/fd"):
         fd = int(name)
         if fd > 2 and fd not in kept:

@@ -33,7 +33,8 @@ mod wire;
 
 use std::collections::HashMap;
 use std::ffi::{CString, OsStr};
-use std::os::fd::RawFd;
+use std::io::Write;
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Mutex;
@@ -158,18 +159,23 @@ fn start(
         cgroups: cgroups.len(),
     }
     .encode();
+    // The run's process waits, set up, until duipai has its pid and says go: one that duipai
+    // gave up on (a reply that never came) ends without running the script, rather than
+    // write into streams a fresh start of the same run then gets.
+    let (go_read, go_write) =
+        clone::pipe().map_err(|e| format!("no pipe for a warm start: {e}"))?;
     let mut fds = streams.to_vec();
+    fds.push(go_read.as_raw_fd());
     fds.extend(&cgroups);
-    let server = server::checkout(key)?;
-    let reply = server.exchange(&request, &fds);
+    let (server, reply) = ask(key, &request, &fds)?;
+    drop(go_read);
     match reply {
-        Ok(wire::Reply::Started { pid, at_ns }) => {
+        Ok(wire::Reply::Started { pid }) => {
             server::checkin(server);
-            Ok(Some(Warm {
-                pid,
-                start: clone::instant_at(at_ns),
-                lease,
-            }))
+            let start = Instant::now();
+            // A process that cannot be told to go has gone (killed), as a program may.
+            let _ = std::fs::File::from(go_write).write_all(b"g");
+            Ok(Some(Warm { pid, start, lease }))
         }
         Ok(wire::Reply::Failed { stage, errno, pid }) => {
             server::checkin(server);
@@ -184,6 +190,28 @@ fn start(
             Err(format!("its warm interpreter stopped answering ({e})"))
         }
     }
+}
+
+/// Sends the request to a server of `key` and reads its reply. A server that cannot be sent
+/// the request (it ended while idle: nothing of this run started) is replaced once.
+fn ask(
+    key: &Key,
+    request: &[u8],
+    fds: &[RawFd],
+) -> Result<(server::Server, std::io::Result<wire::Reply>), String> {
+    let mut server = server::checkout(key)?;
+    if let Err(e) = server.send(request, fds) {
+        server.discard();
+        server = server::Server::start(key)?;
+        if let Err(e2) = server.send(request, fds) {
+            server.discard();
+            return Err(format!(
+                "its warm interpreter cannot be reached ({e}, then {e2})"
+            ));
+        }
+    }
+    let reply = server.reply();
+    Ok((server, reply))
 }
 
 /// The run's rlimits with its tag required: a warm run's process shows duipai's run

@@ -20,8 +20,11 @@ use super::wire::{self, Reply};
 /// broken one meets it.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// The most idle servers kept per CPU: one per worker and helper is what a run uses.
+/// The most idle servers kept: one per worker and helper script is what a command uses (a
+/// generator, a reference, a validator and a checker, or a plan's several generators, on
+/// every worker); each holds about 10 MiB of its own.
 const IDLE_PER_CPU: usize = 4;
+const IDLE_AT_LEAST: usize = 16;
 
 /// The file that makes Python call duipai's server while it starts, and the server.
 const HOOK: &str = include_str!("sitecustomize.py");
@@ -71,7 +74,8 @@ pub(super) fn checkout(key: &Key) -> Result<Server, String> {
 
 /// Gives a server back to the pool, ending the one idle longest when the pool is full.
 pub(super) fn checkin(server: Server) {
-    let most = IDLE_PER_CPU * std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let most = (IDLE_PER_CPU * cpus).max(IDLE_AT_LEAST);
     let surplus = {
         let mut idle = lock(&IDLE);
         idle.push(server);
@@ -111,7 +115,7 @@ impl Server {
     /// the trigger in its environment and the socket as descriptor 3, under the helper's
     /// stack limit (which shapes its address space as it would a fresh start's), in its own
     /// process group; and waits for its greeting.
-    fn start(key: &Key) -> Result<Server, String> {
+    pub(super) fn start(key: &Key) -> Result<Server, String> {
         let started =
             Server::spawn(key).map_err(|e| format!("its warm interpreter cannot start: {e}"))?;
         match started.hello() {
@@ -182,9 +186,13 @@ impl Server {
         }
     }
 
-    /// Sends a request with its descriptors and reads the reply.
-    pub(super) fn exchange(&self, request: &[u8], fds: &[RawFd]) -> io::Result<Reply> {
-        spawner::send_with_fds(self.socket.as_raw_fd(), request, fds)?;
+    /// Sends a request with its descriptors.
+    pub(super) fn send(&self, request: &[u8], fds: &[RawFd]) -> io::Result<()> {
+        spawner::send_with_fds(self.socket.as_raw_fd(), request, fds)
+    }
+
+    /// Reads the reply to the request sent.
+    pub(super) fn reply(&self) -> io::Result<Reply> {
         let mut reply = [0u8; 256];
         let n = receive(self.socket.as_raw_fd(), &mut reply, PATIENCE)?;
         Reply::decode(&reply[..n]).ok_or_else(|| io::Error::other("a malformed reply"))

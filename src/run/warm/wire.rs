@@ -17,7 +17,8 @@ pub(super) struct Flags {
 
 /// One run, as the request says it: `run`, the flags, the folder, argv, the environment,
 /// the rlimits (`kind soft hard required`, an unlimited value as -1, Python's
-/// `RLIM_INFINITY`) and how many cgroup files come after the three standard streams.
+/// `RLIM_INFINITY`) and how many cgroup files come after the three standard streams and the
+/// pipe the run's process waits on to go.
 pub(super) struct Run<'a> {
     pub flags: Flags,
     pub cwd: &'a [u8],
@@ -75,9 +76,8 @@ impl Run<'_> {
 /// What the server said of a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Reply {
-    /// The run's process is set up and running: its pid, and when it was set up (the
-    /// monotonic clock, in nanoseconds).
-    Started { pid: i32, at_ns: u64 },
+    /// The run's process is set up, and waits for the word to go: its pid.
+    Started { pid: i32 },
     /// It could not be set up: at what stage, the `errno`, and its pid (an exited child of
     /// duipai's, to reap) if it was forked.
     Failed {
@@ -92,9 +92,8 @@ impl Reply {
         let text = std::str::from_utf8(reply).ok()?;
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.as_slice() {
-            ["ok", pid, at] => Some(Reply::Started {
+            ["ok", pid] => Some(Reply::Started {
                 pid: pid.parse().ok().filter(|&p: &i32| p > 0)?,
-                at_ns: at.parse().ok()?,
             }),
             ["fail", stage, errno, rest @ ..] => Some(Reply::Failed {
                 stage: (*stage).to_string(),
@@ -165,13 +164,7 @@ mod tests {
 
     #[test]
     fn replies_say_started_or_failed() {
-        assert_eq!(
-            Reply::decode(b"ok 123 456"),
-            Some(Reply::Started {
-                pid: 123,
-                at_ns: 456
-            })
-        );
+        assert_eq!(Reply::decode(b"ok 123"), Some(Reply::Started { pid: 123 }));
         assert_eq!(
             Reply::decode(b"fail directory 2 99"),
             Some(Reply::Failed {
@@ -189,7 +182,8 @@ mod tests {
             })
         );
         assert_eq!(Reply::decode(b"bad"), None);
-        assert_eq!(Reply::decode(b"ok -1 5"), None);
+        assert_eq!(Reply::decode(b"ok -1"), None);
+        assert_eq!(Reply::decode(b"ok 12 5"), None);
         assert_eq!(decode_hello(b"ok"), Ok(()));
         assert_eq!(
             decode_hello(b"no it is not CPython 3.9 or newer"),
