@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -608,14 +609,15 @@ impl Engine<'_> {
                 result
             }
         };
-        // Said when the budget was the one a limit's case gets unless told otherwise.
-        if result.stats.end == End::Budget
-            && limit_verdict(verdict)
-            && result.budget == LIMIT_SHRINK_TIME
-        {
+        if result.stats.end == End::Budget && limit_verdict(verdict) {
+            let default = if result.budget == LIMIT_SHRINK_TIME {
+                " by default"
+            } else {
+                ""
+            };
             on_event(Event::Note(format!(
-                "a {} case is minimized for at most {} s by default: its candidates may each \
-                 run up to the limit",
+                "a {} case is minimized for at most {} s{default}: its candidates may each run \
+                 up to the limit",
                 verdict.code(),
                 seconds(result.budget)
             )));
@@ -759,6 +761,7 @@ impl Engine<'_> {
             verdict,
             envelope,
             harness_error: Mutex::new(None),
+            validity: Validity::default(),
         };
         let probe = |candidate: &S| prober.probe(candidate);
         let (start_shape, start_max) = (start.shape(), start.largest());
@@ -799,27 +802,37 @@ impl Engine<'_> {
 
     /// Judges a candidate of the minimization: its expected answer and outcome when the
     /// program fails it with `verdict`, `None` when the program passes it or it is no valid
-    /// input. The reference and the program run first, and the validator only on a
-    /// candidate that fails as wanted: most candidates pass, and a validator's run costs
-    /// about what the reference's does (a graph problem with a Python validator ran three
-    /// programs on every candidate). An invalid candidate that fails is discarded.
+    /// input. A text case's validator goes where `validity` says: after the reference and the
+    /// program, only on a candidate that fails as wanted (most candidates pass, and a
+    /// validator's run costs about what the reference's does: a graph problem with a Python
+    /// validator ran three programs on every candidate), or first, while most candidates it
+    /// judged were invalid. Either way an invalid candidate is never kept.
     fn fails_alike(
         &self,
         case: &Case,
         verdict: Verdict,
+        validity: &Validity,
     ) -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
+        let checked = case.instance.is_none() && self.config.validator.is_some();
+        let valid = |input: &[u8]| -> anyhow::Result<bool> {
+            let valid = self.valid(input)?;
+            validity.record(valid);
+            Ok(valid)
+        };
+        let first = checked && validity.first();
+        if first && !valid(&case.input)? {
+            return Ok(None);
+        }
+        let known = first.then_some(true);
         let expected = match self.expected(case) {
             Ok(expected) => expected,
-            Err(e) => return self.passed_over(case, e),
+            Err(e) => return self.passed_over(case, e, known, &valid),
         };
         let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
             Ok(outcome) => outcome,
-            Err(e) => return self.passed_over(case, e),
+            Err(e) => return self.passed_over(case, e, known, &valid),
         };
-        if outcome.verdict() != verdict {
-            return Ok(None);
-        }
-        if case.instance.is_none() && !self.valid(&case.input)? {
+        if outcome.verdict() != verdict || (checked && !first && !valid(&case.input)?) {
             return Ok(None);
         }
         Ok(Some((expected, outcome)))
@@ -828,11 +841,18 @@ impl Engine<'_> {
     /// What a failure to judge a candidate means (the reference's, the checker's, the
     /// interactor's): the candidate is passed over when the failure says nothing of the
     /// program (a reference that prints nothing: on the case as found it printed an answer),
-    /// or when the candidate is no valid input (the validator rejects it: a checker or a
-    /// reference may fail on any invalid input; without a validator, a helper refused it with
-    /// an error code or a crash). Otherwise the harness failed, which stops minimization (a
-    /// helper that ran past its limits on a valid input, say).
-    fn passed_over<T>(&self, case: &Case, error: anyhow::Error) -> anyhow::Result<Option<T>> {
+    /// or when the candidate is no valid input (the validator rejects it, asked through
+    /// `valid` unless it already said (`known`): a checker or a reference may fail on any
+    /// invalid input; without a validator, a helper refused it with an error code or a
+    /// crash). Otherwise the harness failed, which stops minimization (a helper that ran past
+    /// its limits on a valid input, say).
+    fn passed_over<T>(
+        &self,
+        case: &Case,
+        error: anyhow::Error,
+        known: Option<bool>,
+        valid: &dyn Fn(&[u8]) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<Option<T>> {
         let failed = error.downcast_ref::<HelperFailed>();
         if failed.is_some_and(|f| f.fault == Fault::Silent) {
             return Ok(None);
@@ -841,11 +861,42 @@ impl Engine<'_> {
             return Err(error);
         }
         let invalid = if self.config.validator.is_some() {
-            !self.valid(&case.input)?
+            match known {
+                Some(valid) => !valid,
+                None => !valid(&case.input)?,
+            }
         } else {
             HelperFailed::is_refusal(&error)
         };
         if invalid { Ok(None) } else { Err(error) }
+    }
+}
+
+/// What the validator has said of the candidates it judged, which decides whether it goes
+/// first ([`Engine::fails_alike`]): after the reference and the program while most were
+/// valid (a generator's own choices, edited, are always valid), first while most were not
+/// (text cuts of a graph or a tree make mostly invalid inputs, on which the reference would
+/// run, and often fail, for nothing: on such a graph with Python helpers, going after made
+/// minimization slower than going first). Either way a candidate gets the same verdict: only
+/// the cost differs, so the result stays the same for any number of workers.
+#[derive(Debug, Default)]
+struct Validity {
+    judged: AtomicU64,
+    rejected: AtomicU64,
+}
+
+impl Validity {
+    fn record(&self, valid: bool) {
+        self.judged.fetch_add(1, Ordering::Relaxed);
+        if !valid {
+            self.rejected.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether most candidates judged so far were invalid (two valid ones assumed before any).
+    fn first(&self) -> bool {
+        let judged = self.judged.load(Ordering::Relaxed);
+        2 * self.rejected.load(Ordering::Relaxed) > judged + 2
     }
 }
 
@@ -871,6 +922,7 @@ struct Prober<'e, 'a> {
     /// What the generator makes: a candidate outside it is taken for invalid, unprobed.
     envelope: Option<&'e Envelope>,
     harness_error: Mutex<Option<anyhow::Error>>,
+    validity: Validity,
 }
 
 impl Prober<'_, '_> {
@@ -881,7 +933,9 @@ impl Prober<'_, '_> {
         if self.envelope.is_some_and(|e| !candidate.within(e)) {
             return Probe::Invalid;
         }
-        let result = self.engine.fails_alike(&candidate.to_case(), self.verdict);
+        let result = self
+            .engine
+            .fails_alike(&candidate.to_case(), self.verdict, &self.validity);
         if crate::run::cancelled() {
             // The run may have been killed by the interrupt: no verdict.
             return Probe::Stop;
@@ -965,7 +1019,25 @@ impl Describe for TextCase {
 
 #[cfg(test)]
 mod tests {
-    use super::program_name;
+    use super::{Validity, program_name};
+
+    #[test]
+    fn the_validator_goes_first_while_most_candidates_it_judged_were_invalid() {
+        let validity = Validity::default();
+        assert!(!validity.first(), "nothing judged yet: after the program");
+        validity.record(false);
+        validity.record(false);
+        assert!(
+            !validity.first(),
+            "two of two invalid, against two valid assumed"
+        );
+        validity.record(false);
+        assert!(validity.first(), "three of three invalid");
+        for _ in 0..4 {
+            validity.record(true);
+        }
+        assert!(!validity.first(), "three of seven invalid");
+    }
     use std::ffi::OsString;
 
     fn words(ws: &[&str]) -> Vec<OsString> {

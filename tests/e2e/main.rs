@@ -22,6 +22,7 @@ mod load;
 mod memory;
 mod minimize;
 mod pack;
+mod probes;
 mod readme;
 mod reports;
 mod runner;

@@ -176,12 +176,12 @@ fn a_warm_reference_answers_every_case_as_the_same_script_does_fresh() {
     );
     let ran = Duipai::in_dir(dir.path())
         .args(["stress", "echo", "--generator", "python3 gen.py"])
-        .args(["--reference", "python3 echo.py", "--iterations", "30"])
+        .args(["--reference", "python3 echo.py", "--iterations", "12"])
         .args(["--no-sandbox", "--json"])
         .program(["python3", "echo.py"])
         .run()
         .success();
-    assert_eq!(ran.json()["cases"], 30);
+    assert_eq!(ran.json()["cases"], 12);
 }
 
 /// Exit codes, `sys.exit` with a message, uncaught exceptions, syntax errors and
