@@ -31,7 +31,7 @@
 mod server;
 mod wire;
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::ffi::{CString, OsStr};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
@@ -69,8 +69,8 @@ struct Key {
     stack: Option<(libc::rlim_t, libc::rlim_t)>,
 }
 
-/// Scripts that start fresh, and why; and which of those the user has not been told of yet.
-static COLD: Mutex<Option<HashMap<Key, String>>> = Mutex::new(None);
+/// Scripts that start fresh from now on; and what the user has not been told of them yet.
+static COLD: Mutex<Option<HashSet<Key>>> = Mutex::new(None);
 static UNTOLD: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -111,10 +111,7 @@ pub(super) fn launch(
         }
         Err(None) => return None,
     };
-    if lock(&COLD)
-        .as_ref()
-        .is_some_and(|cold| cold.contains_key(&key))
-    {
+    if lock(&COLD).as_ref().is_some_and(|cold| cold.contains(&key)) {
         return None;
     }
     match start(&key, program, streams, slot_limits) {
@@ -146,19 +143,7 @@ fn start(
         .and_then(Lease::slot)
         .map(|(slot, _)| slot.procs_fds())
         .unwrap_or_default();
-    let rlimits = tagged(program.rlimits);
-    let request = wire::Run {
-        flags: wire::Flags {
-            no_terminal: program.setup.no_terminal,
-            oom_first: lease.is_some(),
-        },
-        cwd: key.cwd.as_bytes(),
-        argv: &program.argv,
-        env: &program.env,
-        rlimits: &rlimits,
-        cgroups: cgroups.len(),
-    }
-    .encode();
+    let request = request(key, program, cgroups.len(), lease.is_some());
     // The run's process waits, set up, until duipai has its pid and says go: one that duipai
     // gave up on (a reply that never came) ends without running the script, rather than
     // write into streams a fresh start of the same run then gets.
@@ -169,13 +154,37 @@ fn start(
     fds.extend(&cgroups);
     let (server, reply) = ask(key, &request, &fds)?;
     drop(go_read);
+    let pid = settle(server, reply)?;
+    let start = Instant::now();
+    // A process that cannot be told to go has gone (killed), as a program may.
+    let _ = std::fs::File::from(go_write).write_all(b"g");
+    Ok(Some(Warm { pid, start, lease }))
+}
+
+/// The request for `program`'s run, from `key`'s server, joining `cgroups` cgroups (a slot,
+/// where the OOM killer must pick it before the spawner beside it: `in_slot`).
+fn request(key: &Key, program: &Program, cgroups: usize, in_slot: bool) -> Vec<u8> {
+    wire::Run {
+        flags: wire::Flags {
+            no_terminal: program.setup.no_terminal,
+            oom_first: in_slot,
+        },
+        cwd: key.cwd.as_bytes(),
+        argv: &program.argv,
+        env: &program.env,
+        rlimits: &tagged(program.rlimits),
+        cgroups,
+    }
+    .encode()
+}
+
+/// What the server's reply means: the run's pid, or why the script starts fresh from now on
+/// (the server is given back, or ended when it stopped answering).
+fn settle(server: server::Server, reply: std::io::Result<wire::Reply>) -> Result<i32, String> {
     match reply {
         Ok(wire::Reply::Started { pid }) => {
             server::checkin(server);
-            let start = Instant::now();
-            // A process that cannot be told to go has gone (killed), as a program may.
-            let _ = std::fs::File::from(go_write).write_all(b"g");
-            Ok(Some(Warm { pid, start, lease }))
+            Ok(pid)
         }
         Ok(wire::Reply::Failed { stage, errno, pid }) => {
             server::checkin(server);
@@ -244,9 +253,7 @@ fn tell_once(program: &Program, key: Option<Key>, why: String) {
         .unwrap_or_default();
     let note = format!("{script} starts a new Python for every run: {why}");
     if let Some(key) = key {
-        lock(&COLD)
-            .get_or_insert_with(HashMap::new)
-            .insert(key, why);
+        lock(&COLD).get_or_insert_with(HashSet::new).insert(key);
     }
     let mut untold = lock(&UNTOLD);
     if !untold.contains(&note) {
