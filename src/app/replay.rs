@@ -4,7 +4,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use crate::app::args::{CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs};
+use crate::app::args::{
+    CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs, env_shrink_time,
+};
 use crate::text::{quote_command, shell_quote};
 
 /// `duipai test PROBLEM FILE [comparison] [limits] [running] [checker] [compilers] --
@@ -59,11 +61,16 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     }
     if args.no_shrink {
         flags.push_str(" --no-shrink");
-    } else if let Some(time) = args.shrink_time {
+    } else if let Some(time) = args.shrink_time.filter(|&t| Some(t) != env_shrink_time()) {
         flags.push_str(&format!(" --shrink-time {}", time.as_secs_f64()));
     }
+    let words: String = args
+        .args
+        .iter()
+        .map(|w| format!(" {}", shell_quote(w)))
+        .collect();
     format!(
-        "duipai stress {}{flags}{}{}{} -- {}",
+        "duipai stress {}{words}{flags}{}{}{} -- {}",
         args.problem,
         compiler_flags(&args.judging.compilers),
         args.judging.limits.to_flags(),

@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use crate::judge::{Decider, Runner, Verdict};
 use crate::own::{Judging, OwnProblem};
-use crate::pack::own_plan::{LineSource, OwnPlan};
+use crate::pack::own::plan::{LineSource, OwnPlan};
 use crate::run::{IoMode, Limits};
 use crate::stress::{self, Budget, Oracle, Outcome, Seeds, Source};
 
@@ -33,6 +33,8 @@ pub struct Hunt<'a> {
     pub jobs: usize,
     /// How long the whole search may take.
     pub time: Duration,
+    /// At most this many runs of the submission (cases, for a wrong one), if set.
+    pub runs: Option<u64>,
     /// The first of the new seeds.
     pub first_seed: u64,
     /// Where stress saves the failing case.
@@ -121,12 +123,15 @@ pub fn hunt_wrong(hunt: &Hunt, on_round: &mut dyn FnMut(&Line, u64)) -> anyhow::
     for round in 0.. {
         for line in &lines {
             let left = hunt.time.saturating_sub(started.elapsed());
-            if left.is_zero() || crate::run::cancelled() {
+            let count = hunt
+                .runs
+                .map_or(BATCH, |runs| BATCH.min(runs.saturating_sub(cases)));
+            if left.is_zero() || count == 0 || crate::run::cancelled() {
                 return Ok(WrongHunt::Missed { cases });
             }
             let first = hunt.first_seed.saturating_add(round * BATCH);
             on_round(line, first);
-            let config = stress_config(hunt, line, first, BATCH, left)?;
+            let config = stress_config(hunt, line, first, count, left)?;
             match stress::run(&config, hunt.runner, &mut |_| {})? {
                 Outcome::Passed(passed) => cases += passed.cases,
                 Outcome::Failed(failure) => {
@@ -254,7 +259,7 @@ pub fn add_to_plan(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::own_plan::{PlanContext, parse_own_plan};
+    use crate::pack::own::plan::{PlanContext, parse_own_plan};
 
     #[test]
     fn a_test_is_added_after_the_last_secret_one() {

@@ -3,13 +3,15 @@
 //! slowest input, then that input mutated ([`super::mutate`]) for the rest, each mutation the
 //! validator accepts and the submission runs longer on kept. A run stopped at the cap (the
 //! time limit × `time_limit_to_tle`, a little more) ends the search: that input times out.
+//! With a budget of runs, the new seeds get the first half of the runs and the mutations the
+//! rest, as they get the halves of the time.
 
 use std::time::{Duration, Instant};
 
 use super::mutate::Grid;
 use super::{Hunt, capped, generator_lines};
 use crate::own::Validity;
-use crate::pack::own_plan::LineSource;
+use crate::pack::own::plan::LineSource;
 use crate::random::Rng;
 use crate::run::{IoMode, Termination};
 
@@ -51,7 +53,14 @@ pub fn hunt_slow(
     let seeding = hunt.time / 2;
     'seeds: for round in 0.. {
         for line in &lines {
-            if started.elapsed() >= seeding || stopped(&slowest) || crate::run::cancelled() {
+            let runs_spent = hunt
+                .runs
+                .is_some_and(|runs| search.runs as u64 >= runs.div_ceil(2));
+            if started.elapsed() >= seeding
+                || runs_spent
+                || stopped(&slowest)
+                || crate::run::cancelled()
+            {
                 break 'seeds;
             }
             let seed = hunt.first_seed.saturating_add(round);
@@ -110,7 +119,9 @@ impl Search<'_> {
                 } => hunt
                     .problem
                     .generate(hunt.runner, generator.as_deref(), args, *seed)?,
-                LineSource::Copy { path, .. } => crate::fsutil::read_file_capped(path)?,
+                LineSource::Copy { path, crlf, .. } => {
+                    crate::pack::own::plan::read_copied(path, *crlf)?
+                }
             };
             let timed = self.time(input, format!("the plan's line {}", line.line))?;
             if slowest.as_ref().is_none_or(|s| timed.cpu > s.cpu) {
@@ -160,7 +171,12 @@ impl Search<'_> {
         let mut grid = Grid::parse(&slowest.input);
         let mut kept = 0u64;
         let origin = slowest.origin.clone();
-        while started.elapsed() < self.hunt.time && !slowest.stopped && !crate::run::cancelled() {
+        let runs_left = |runs: usize| self.hunt.runs.is_none_or(|most| (runs as u64) < most);
+        while started.elapsed() < self.hunt.time
+            && runs_left(self.runs)
+            && !slowest.stopped
+            && !crate::run::cancelled()
+        {
             let Some(candidate) = grid.mutate(&mut rng) else {
                 continue;
             };

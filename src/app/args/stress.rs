@@ -21,8 +21,10 @@ use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
 pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
-/// How long minimization takes unless `--shrink-time` says otherwise (and
-/// [`crate::stress::LIMIT_SHRINK_TIME`] for a case that ran into a limit).
+/// The variable that sets `--shrink-time`'s default, for every case alike.
+pub const SHRINK_TIME_VARIABLE: &str = "DUIPAI_SHRINK_TIME";
+/// How long minimization takes unless `--shrink-time` or [`SHRINK_TIME_VARIABLE`] says
+/// otherwise (and [`crate::stress::LIMIT_SHRINK_TIME`] for a case that ran into a limit).
 pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Args)]
@@ -52,6 +54,11 @@ pub struct StressArgs {
         )
     )]
     pub problem: String,
+    /// Arguments of the generator of a problem of your own, given before the seed, as `gen`
+    /// takes them (`duipai stress 200000 -- sol.cpp` runs `gen.py 200000 SEED`). Words
+    /// starting with `-` go into --generator ('gen.py --n 10').
+    #[arg(value_name = "ARGS", allow_negative_numbers = true)]
+    pub args: Vec<String>,
     #[command(flatten)]
     pub gen_args: GenArgs,
     /// First seed; workers try S, S+1, S+2, ...
@@ -78,8 +85,20 @@ pub struct StressArgs {
     pub prune_passing: bool,
     /// Most seconds spent minimizing a failing case (default: 30, and 10 for a case that
     /// ran into the time or memory limit, whose every candidate may run up to the limit).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    /// DUIPAI_SHRINK_TIME sets another default, for every case alike: for a machine or a CI
+    /// job where minimizing should get more time or less.
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_seconds,
+        env = SHRINK_TIME_VARIABLE
+    )]
     pub shrink_time: Option<Duration>,
+    /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
+    /// minimizing's state) every SECS seconds, so that the log is never silent for long.
+    /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub progress_every: Option<Duration>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -132,6 +151,14 @@ impl FromStr for Shard {
     }
 }
 
+/// The `--shrink-time` [`SHRINK_TIME_VARIABLE`] sets here, when it holds seconds. A replay
+/// leaves out a budget equal to it, for it is in force again wherever the same variable is.
+pub fn env_shrink_time() -> Option<Duration> {
+    std::env::var(SHRINK_TIME_VARIABLE)
+        .ok()
+        .and_then(|v| parse_seconds(&v).ok())
+}
+
 /// Seconds: a positive number, with an optional `s`, at most a year.
 pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
@@ -145,12 +172,40 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value))
 }
 
+/// The progress line's period when neither `--progress-every` nor the variable names one.
+const DEFAULT_PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
 impl StressArgs {
+    /// How often a log gets a progress line: `--progress-every`, else
+    /// `DUIPAI_PROGRESS_EVERY` (seconds), else 30 s.
+    pub fn progress_every(&self) -> anyhow::Result<Duration> {
+        if let Some(every) = self.progress_every {
+            return Ok(every);
+        }
+        match std::env::var("DUIPAI_PROGRESS_EVERY") {
+            Ok(text) if !text.is_empty() => {
+                parse_seconds(&text).map_err(|why| anyhow::anyhow!("DUIPAI_PROGRESS_EVERY: {why}"))
+            }
+            _ => Ok(DEFAULT_PROGRESS_EVERY),
+        }
+    }
+
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);
+        if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
+            bail!(
+                "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
+                 --help`), not words: {}",
+                quote(&self.args.join(" "))
+            );
+        }
         let source = match (&self.generator, known) {
-            (Some(command), _) => Source::External(self.generator_command(command)),
+            (Some(command), _) => {
+                let mut words = self.generator_command(command);
+                words.extend(self.args.iter().map(std::ffi::OsString::from));
+                Source::External(words)
+            }
             (None, Some(problem)) => {
                 Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
             }
@@ -275,5 +330,30 @@ mod tests {
         assert_eq!(parse_seconds("2.5s"), Ok(Duration::from_millis(2500)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    fn budgets(words: &[&str]) -> (Duration, Duration) {
+        use clap::Parser;
+        let words = ["duipai", "stress", "chess"].iter().chain(words);
+        let cli = crate::app::args::Cli::parse_from(words.chain(&["--", "a.out"]));
+        let crate::app::args::Command::Stress(args) = cli.command else {
+            unreachable!("parsed as stress")
+        };
+        let config = args.to_config().expect("a configuration");
+        (config.shrink_budget.time, config.limit_shrink_budget.time)
+    }
+
+    /// A typed --shrink-time (or DUIPAI_SHRINK_TIME, when set) is every case's budget; else a
+    /// case failed by a limit gets less than the others.
+    #[test]
+    fn a_limit_case_gets_its_own_default_budget() {
+        let seven = Duration::from_secs(7);
+        assert_eq!(budgets(&["--shrink-time", "7"]), (seven, seven));
+        let defaults = match env_shrink_time() {
+            Some(set) => (set, set),
+            None => (DEFAULT_SHRINK_TIME, crate::stress::LIMIT_SHRINK_TIME),
+        };
+        assert_eq!(budgets(&[]), defaults);
+        assert_ne!(DEFAULT_SHRINK_TIME, crate::stress::LIMIT_SHRINK_TIME);
     }
 }
