@@ -2,8 +2,12 @@
 //! of starting the solution itself, (a'') of starting it with its streams piped,
 //! (b) `duipai stress` on a correct compiled solution with 1 and 2 workers, (b') the same
 //! with `--no-sandbox` (what containment costs), (c) the classic
-//! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`).
-//! Run with `cargo bench --bench stress`; needs `cc` (skips with a note without).
+//! shell 对拍 loop (generator, reference and solution as separate processes, then `cmp`);
+//! then, a section of its own (`support/python_loop.rs`), the loop with a Python generator
+//! and C++ reference and solution: `duipai stress` with warm and fresh Python helpers, and
+//! the plain bash loop.
+//! Run with `cargo bench --bench stress`; needs `cc` (skips with a note without), and for the
+//! Python section python3 and g++.
 //!
 //! The machine this runs on is often shared, and its load drifts over seconds, so every
 //! measurement is taken once per round, the rounds interleave them, and a ratio is computed
@@ -19,11 +23,15 @@
 //! Environment: `DUIPAI_BENCH_CASES` (default 1000) starts per bare measurement,
 //! `DUIPAI_BENCH_SECONDS` (default 1) per stress measurement, `DUIPAI_BENCH_ROUNDS` (default
 //! 5) rounds, `DUIPAI_BENCH_BASELINE` another `duipai` binary (an older build) to measure as
-//! (b0) beside this one.
+//! (b0) beside this one, `DUIPAI_BENCH_PYTHON_SECONDS` (default 5) per measurement of the
+//! Python section, `DUIPAI_BENCH_ONLY=python` that section alone.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+#[path = "support/python_loop.rs"]
+mod python_loop;
 
 const GEN_FLAGS: [&str; 4] = ["--n", "1..4", "--m", "1..4"];
 
@@ -74,6 +82,15 @@ fn main() {
     let baseline = std::env::var_os("DUIPAI_BENCH_BASELINE").map(PathBuf::from);
     let dir = tempfile::tempdir().expect("temporary directory");
     let work = dir.path();
+    let python_seconds = std::env::var("DUIPAI_BENCH_PYTHON_SECONDS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|&s| s > 0.0)
+        .unwrap_or(5.0);
+    if std::env::var("DUIPAI_BENCH_ONLY").as_deref() == Ok("python") {
+        python_loop::run(&duipai, work, python_seconds, rounds);
+        return;
+    }
     let trivial_src = work.join("trivial.c");
     std::fs::write(&trivial_src, "int main(void) { return 0; }\n").expect("write");
     let trivial = work.join("trivial");
@@ -289,6 +306,7 @@ fn main() {
         println!("  (b, -j 1) / (b0, -j 1) = {:.2}", ratio(3, 7));
         println!("  (b, -j 2) / (b0, -j 2) = {:.2}", ratio(4, 8));
     }
+    python_loop::run(&duipai, work, python_seconds, rounds);
 }
 
 fn series(name: &'static str) -> Series {

@@ -53,7 +53,13 @@ fn main_status() -> ExitCode {
         Err(err) => return clap_exit(err, &reports),
     };
     ui::set_color(cli.color);
-    match run(cli) {
+    crate::run::warm::set_enabled(!cli.fresh_helpers);
+    let result = run(cli);
+    // Which Python helpers could not start warm, said once the command's own output is.
+    for note in crate::run::warm::notes() {
+        eprintln!("duipai: note: {note}");
+    }
+    match result {
         Ok(status) => status.into(),
         Err(err) => {
             let status = exit::report_error(&err);

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use crate::app::args::{
-    CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs, default_shrink_time,
+    CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs, env_shrink_time,
 };
 use crate::text::{quote_command, shell_quote};
 
@@ -61,11 +61,8 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     }
     if args.no_shrink {
         flags.push_str(" --no-shrink");
-    } else if args.shrink_time != default_shrink_time() {
-        flags.push_str(&format!(
-            " --shrink-time {}",
-            args.shrink_time.as_secs_f64()
-        ));
+    } else if let Some(time) = args.shrink_time.filter(|&t| Some(t) != env_shrink_time()) {
+        flags.push_str(&format!(" --shrink-time {}", time.as_secs_f64()));
     }
     let words: String = args
         .args

@@ -39,8 +39,9 @@ pub struct Hunt<'a> {
     pub first_seed: u64,
     /// Where stress saves the failing case.
     pub save_dir: PathBuf,
-    /// How long minimizing a failing case may take.
-    pub shrink_time: Duration,
+    /// How long minimizing a failing case may take; `None`: the stress engine's defaults
+    /// (30 s, and [`stress::LIMIT_SHRINK_TIME`] for a case failed by a limit).
+    pub shrink_time: Option<Duration>,
 }
 
 /// A `gen` line of the plan as a generator to run: its line number, the command with its
@@ -194,8 +195,11 @@ fn stress_config(
         time: Some(time),
         save_dir: hunt.save_dir.clone(),
         shrink: true,
-        shrink_budget: Budget {
-            time: hunt.shrink_time,
+        shrink_budget: hunt
+            .shrink_time
+            .map_or_else(Budget::default, |time| Budget { time }),
+        limit_shrink_budget: Budget {
+            time: hunt.shrink_time.unwrap_or(stress::LIMIT_SHRINK_TIME),
         },
         validator,
         rule,

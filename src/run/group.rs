@@ -41,6 +41,7 @@ use super::contain::keeper;
 use super::error::{RunError, setup_error};
 use super::procfs::{self, ProcStat, RunSampler};
 use super::spawner;
+use super::warm;
 
 /// How long the harness waits for killed processes to disappear before reporting a failure.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -123,7 +124,7 @@ fn marked_run(pid: i32) -> Option<u32> {
 /// part of the run while it is going on. A spawner never is (it carries the marks of the
 /// harness's own run, if the harness is itself run by duipai).
 pub(crate) fn tagged_for(p: &ProcStat, id: u64) -> bool {
-    !spawner::is_spawner(p.pid) && marked_run(p.pid) == Some(id as u32)
+    !spawner::is_spawner(p.pid) && !warm::is_server(p.pid) && marked_run(p.pid) == Some(id as u32)
 }
 
 /// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
@@ -259,6 +260,7 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
             p.ppid == me
                 && !cancel::is_running_leader(p.pid)
                 && !spawner::is_spawner(p.pid)
+                && !warm::is_server(p.pid)
                 && !keeper::is_keeper(p.pid)
         })
         .filter_map(|stat| {
@@ -462,7 +464,11 @@ fn reap_dead_orphans() {
             .collect(),
     };
     for pid in children {
-        if !spawner::is_spawner(pid) && !keeper::is_keeper(pid) && !cancel::is_running_leader(pid) {
+        if !spawner::is_spawner(pid)
+            && !warm::is_server(pid)
+            && !keeper::is_keeper(pid)
+            && !cancel::is_running_leader(pid)
+        {
             reap_if_dead(pid);
         }
     }

@@ -51,6 +51,7 @@ mod spawner;
 mod steady;
 mod supervise;
 mod transcript;
+pub mod warm;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -70,6 +71,7 @@ pub use signal::Signal;
 /// Ends what duipai keeps between runs, once it is done: its spawners and their namespaces,
 /// and its scratch directories.
 pub fn retire() {
+    warm::retire_all();
     spawner::retire_all();
     scratch::remove_all();
 }

@@ -1,5 +1,6 @@
-//! Starting the program: by a spawner process (see `spawner`) when one can be had, so that
-//! its peak resident memory (`ru_maxrss`) counts from its own start; otherwise here, in the
+//! Starting the program: a Python helper forked from its warm interpreter (see `warm`) when
+//! it can be; else by a spawner process (see `spawner`) when one can be had, so that its
+//! peak resident memory (`ru_maxrss`) counts from its own start; otherwise here, in the
 //! harness ([`launch_here`]), where it counts from the harness's own peak. Either way the
 //! program is cloned and set up by `clone`; here it gets its standard streams (pipes, or
 //! `/dev/null` for stdin), and a start that failed becomes an `io::Error` that says at what.
@@ -117,8 +118,14 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stderr_pipe.1.as_raw_fd(),
     ];
     let input = input_file.zip(cwd);
-    let (launched, maxrss_from_start) =
-        match spawner::launch(role, view, &request, streams, slot_limits, input) {
+    // A helper with a file to find in its folder first starts as usual, which writes it.
+    let warm = match input {
+        None => super::warm::launch(role, &request, streams, slot_limits),
+        Some(_) => None,
+    };
+    let (launched, maxrss_from_start) = match warm {
+        Some(warm) => (Ok((warm.pid, warm.start, warm.lease, None, None)), true),
+        None => match spawner::launch(role, view, &request, streams, slot_limits, input) {
             Some(launched) => (
                 launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
                 true,
@@ -129,7 +136,8 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
                     .map(|pid| (pid, Instant::now(), None, None, None)),
                 false,
             ),
-        };
+        },
+    };
     let (pid, start, lease, ipc, scratch_at) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);

@@ -62,6 +62,11 @@ pub trait Shrinkable: Clone + Send + Sync {
     /// `self` with each `(slot, value)` of `changes` set, made in one copy; every new value
     /// lies between 0 and the slot's value.
     fn with_values(&self, changes: &[(usize, i64)]) -> Self;
+    /// How big the case is (its text's length, say): what a pass's success is worth, for
+    /// the order of the passes ([`Driver::order`]). 0 leaves the passes in their order.
+    fn weight(&self) -> usize {
+        0
+    }
 }
 
 /// The fingerprint of a canonical text.
@@ -93,6 +98,9 @@ impl Shrinkable for Box<dyn Instance> {
             next = Instance::with_value(next.as_ref(), slot, value);
         }
         next
+    }
+    fn weight(&self) -> usize {
+        self.to_input().len()
     }
 }
 
@@ -196,6 +204,8 @@ pub fn shrink<S: Shrinkable, P: Send>(
         stats: ShrinkStats::default(),
         stopped: false,
         payload: None,
+        longest: Duration::ZERO,
+        gains: Vec::new(),
     };
     let mut current = start;
     (driver.on_progress)(&current, &driver.stats);
@@ -231,6 +241,27 @@ struct Driver<'a, S, P> {
     /// Set once the budget ran out or the probe said stop.
     stopped: bool,
     payload: Option<P>,
+    /// The longest a probe has taken: no probe starts that could not end within the budget
+    /// (a probe of a case that runs into its time limit takes all of it).
+    longest: Duration,
+    /// What each structural pass has gained so far.
+    gains: Vec<Gain>,
+}
+
+/// What one structural pass gained: candidates looked at (in their order, whatever the
+/// workers: the same for any number of them) and the weight its successes took off.
+#[derive(Clone, Copy, Debug, Default)]
+struct Gain {
+    looked: usize,
+    removed: usize,
+}
+
+impl Gain {
+    /// Weight taken off per candidate looked at, in millionths; `None` before the pass has
+    /// been tried.
+    fn rate(&self) -> Option<u128> {
+        (self.looked > 0).then(|| self.removed as u128 * 1_000_000 / self.looked as u128)
+    }
 }
 
 /// A failing candidate: its index in its pass, the case, and what its probe kept.
@@ -240,7 +271,8 @@ type Found<S, P> = (usize, S, P);
 enum Tried<S, P> {
     /// Not applicable here, the current case itself, or known to pass.
     Skipped,
-    Probed(S, u64, Probe<P>),
+    /// Probed: the case, its fingerprint, what the probe said and how long it took.
+    Probed(S, u64, Probe<P>, Duration),
 }
 
 /// How many candidates of a long pass a round tries past its start or its last success.
@@ -293,9 +325,16 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         loop {
             self.stats.rounds += 1;
             let passes = current.passes();
-            for (pass, part) in progress.iter_mut().take(passes).enumerate() {
-                if !current.late(pass) {
-                    self.repeat(current, |case| case.pass(pass), part);
+            for pass in self.order(passes) {
+                if current.late(pass) {
+                    continue;
+                }
+                let before = (current.weight(), self.stats.steps);
+                let looked = self.repeat(current, |case| case.pass(pass), &mut progress[pass]);
+                let gain = &mut self.gains[pass];
+                gain.looked += looked;
+                if self.stats.steps > before.1 {
+                    gain.removed += before.0.saturating_sub(current.weight());
                 }
             }
             self.repeat(current, all_values_lowered, &mut progress[passes]);
@@ -331,20 +370,37 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         }
     }
 
+    /// The structural passes in the order of their expected gain: those not tried yet first,
+    /// in their own order (most drastic first), then by the weight each took off per
+    /// candidate it looked at, most first, ties in their own order. A pass that kept
+    /// failing to shrink anything (a case of one test case has no test case to drop) stops
+    /// going before those that pay.
+    fn order(&mut self, passes: usize) -> Vec<usize> {
+        self.gains
+            .resize(passes.max(self.gains.len()), Gain::default());
+        let mut order: Vec<usize> = (0..passes).collect();
+        order.sort_by_key(|&pass| match self.gains[pass].rate() {
+            None => (0, 0, pass),
+            Some(rate) => (1, u128::MAX - rate, pass),
+        });
+        order
+    }
+
     /// Takes the first failing candidate of `candidates(current)` as long as there is one,
     /// each time continuing where the last one was found, from where the last round left
     /// off. In a pass of more than [`WHOLE_PASS`] candidates, at most [`WINDOW`] are tried
     /// past a success (or the start) before the round moves on, so that a pass of 4·10^5
     /// candidates that mostly pass cannot keep the others waiting; the next round picks it up
-    /// there.
+    /// there. Returns how many candidates it looked at.
     fn repeat(
         &mut self,
         current: &mut S,
         candidates: impl for<'c> Fn(&'c S) -> Candidates<'c, S>,
         progress: &mut Progress,
-    ) {
+    ) -> usize {
         progress.begin(self.stats.steps);
         let mut from = progress.resume;
+        let mut looked = 0;
         while !self.stopped {
             let found = {
                 let offered = candidates(current);
@@ -362,15 +418,18 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             };
             match found {
                 Ok((at, case, payload)) => {
+                    looked += at + 1 - from;
                     self.accept(current, case, payload);
                     from = at;
                 }
                 Err((end, exhausted)) => {
+                    looked += end.saturating_sub(from);
                     progress.end(end, exhausted && !self.stopped, self.stats.steps);
-                    return;
+                    return looked;
                 }
             }
         }
+        looked
     }
 
     /// Moves single values toward 0, [`SLOT_WINDOW`] of them a round, from where the last
@@ -402,11 +461,19 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         if crate::run::cancelled() {
             self.stats.end = End::Stopped;
             self.stopped = true;
-        } else if Instant::now() >= self.deadline {
+        } else if Instant::now() >= self.last_start() {
             self.stats.end = End::Budget;
             self.stopped = true;
         }
         self.stopped
+    }
+
+    /// The last moment a probe may start: one that takes as long as the longest so far
+    /// still ends within the budget.
+    fn last_start(&self) -> Instant {
+        self.deadline
+            .checked_sub(self.longest)
+            .unwrap_or(self.deadline)
     }
 
     /// The first candidate in `from..end` that fails, probing those not known to pass; `Err`
@@ -429,7 +496,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             }
             let batch: Vec<usize> = (at..end.min(at + self.jobs)).collect();
             at += batch.len();
-            let (probe, deadline, known) = (self.probe, self.deadline, &self.known);
+            let (probe, deadline, known) = (self.probe, self.last_start(), &self.known);
             let results = crate::pool::map(self.jobs, &batch, |&index| {
                 let Some(case) = candidates.get(index) else {
                     return Some(Tried::Skipped);
@@ -441,14 +508,16 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                 if Instant::now() >= deadline || crate::run::cancelled() {
                     return None;
                 }
+                let started = Instant::now();
                 let result = probe(&case);
-                Some(Tried::Probed(case, key, result))
+                Some(Tried::Probed(case, key, result, started.elapsed()))
             });
             let mut first = None;
             for (&index, result) in batch.iter().zip(results) {
                 match result {
                     Some(Tried::Skipped) => {}
-                    Some(Tried::Probed(case, key, result)) => {
+                    Some(Tried::Probed(case, key, result, took)) => {
+                        self.longest = self.longest.max(took);
                         self.record(key, &result);
                         if let (None, Probe::Fails(payload)) = (&first, result) {
                             first = Some((index, case, payload));
@@ -498,13 +567,23 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         if batch.is_empty() {
             return Vec::new();
         }
-        let (probe, deadline, known) = (self.probe, self.deadline, &self.known);
-        let results = crate::pool::map(self.jobs, batch, |(_, case, key)| {
+        let (probe, deadline, known) = (self.probe, self.last_start(), &self.known);
+        let timed = crate::pool::map(self.jobs, batch, |(_, case, key)| {
             if known.get(key) == Some(&false) {
-                return Some(Probe::Passes);
+                return Some((Probe::Passes, Duration::ZERO));
             }
-            (Instant::now() < deadline && !crate::run::cancelled()).then(|| probe(case))
+            (Instant::now() < deadline && !crate::run::cancelled()).then(|| {
+                let started = Instant::now();
+                (probe(case), started.elapsed())
+            })
         });
+        let mut results = Vec::with_capacity(timed.len());
+        for result in timed {
+            if let Some((_, took)) = &result {
+                self.longest = self.longest.max(*took);
+            }
+            results.push(result.map(|(probe, _)| probe));
+        }
         for ((_, _, key), result) in batch.iter().zip(&results) {
             if self.known.get(key) == Some(&false) {
                 continue;

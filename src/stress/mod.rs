@@ -5,6 +5,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -89,6 +90,10 @@ pub struct Config {
     pub shrink: bool,
     /// How long minimization may take.
     pub shrink_budget: Budget,
+    /// How long minimization may take on a case the program failed by its time or memory
+    /// limit, where each candidate may run up to the limit ([`LIMIT_SHRINK_TIME`] unless
+    /// told otherwise).
+    pub limit_shrink_budget: Budget,
     /// Checks a candidate input of a problem duipai cannot parse (exit 0: valid), so that
     /// such cases can be minimized as text.
     pub validator: Option<Vec<OsString>>,
@@ -217,14 +222,30 @@ struct Engine<'a> {
     learning: Option<Mutex<Learning>>,
 }
 
+/// How long minimization takes by default on a case the program failed by its time or
+/// memory limit: its failing candidates each cost the whole limit (a correct O(n²) at n =
+/// 2·10^5 spent 61 s on 15 probes), so it stops sooner and says so.
+pub const LIMIT_SHRINK_TIME: Duration = Duration::from_secs(10);
+
 /// How many generated cases the envelope is learned from at most: enough to see the
 /// generator's range, few enough to cost nothing on a long run; and past [`ENOUGH_CASES`],
 /// how many bytes of them (a search over cases of 2·10^5 numbers stops learning early).
 const LEARNED_CASES: usize = 1000;
 const LEARNED_BYTES: usize = 32 << 20;
 
-/// How long generating more cases for the envelope may take, after a failure found early.
-const LEARNING_TIME: Duration = Duration::from_secs(3);
+/// How much of the minimization's budget generating more cases for the envelope may take
+/// beside it, after a failure found early: a third (10 s of the default 30 s, 3.3 s for a
+/// case that ran into a limit). A Python generator of small cases makes 100 in about a
+/// second; one of contest-size cases makes a few a second, and then the envelope is learned
+/// from fewer, which the report says.
+const LEARNING_SHARE: u32 = 3;
+
+/// The envelope of the generator's cases, and why it was learned from fewer than
+/// [`ENOUGH_CASES`], if it was.
+struct Learned {
+    envelope: Envelope,
+    short: Option<String>,
+}
 
 /// Runs the search, and on a failure saves, minimizes and saves again.
 pub fn run(
@@ -327,31 +348,49 @@ impl Engine<'_> {
     }
 
     /// After a failure found within the first few cases, more of the generator's cases (from
-    /// the seeds after the last one tried), until [`ENOUGH_CASES`] are learned or
-    /// [`LEARNING_TIME`] has passed; then the envelope. A generator that fails on one of them
-    /// ends the learning, not the run.
-    fn envelope(&self, tried: u64) -> Option<Envelope> {
+    /// the seeds after the last one tried), until [`ENOUGH_CASES`] are learned or `time` has
+    /// passed; then the envelope. A generator that fails on one of them ends the learning,
+    /// not the run.
+    fn envelope(&self, tried: u64, time: Duration) -> Option<Learned> {
         let learning = self.learning.as_ref()?;
         let learned = || learning.lock().map_or(0, |l| l.cases());
         let missing = ENOUGH_CASES.saturating_sub(learned()) as u64;
-        let deadline = Instant::now() + LEARNING_TIME;
-        let failed = std::sync::atomic::AtomicBool::new(false);
+        let started = Instant::now();
+        let failed = Mutex::new(None);
         let seeds = self.config.seeds;
         crate::pool::run_steps(
             self.config.jobs,
             missing,
             |i| {
-                if self.make_case(seeds.seed(tried + i)).is_err() {
-                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                let seed = seeds.seed(tried + i);
+                if self.make_case(seed).is_err()
+                    && let Ok(mut failed) = failed.lock()
+                {
+                    failed.get_or_insert(seed);
                 }
                 crate::pool::Step::<()>::Done
             },
-            |_| !failed.load(std::sync::atomic::Ordering::SeqCst) && Instant::now() < deadline,
+            |_| failed.lock().is_ok_and(|f| f.is_none()) && started.elapsed() < time,
             |_, ()| {},
             || {},
         );
         let learning = std::mem::take(&mut *learning.lock().ok()?);
-        (learning.cases() > 0).then(|| learning.finish())
+        let cases = learning.cases();
+        if cases == 0 {
+            return None;
+        }
+        let short = (cases < ENOUGH_CASES).then(|| {
+            let why = match failed.into_inner().ok().flatten() {
+                Some(seed) => format!("the generator failed on seed {seed}"),
+                None if crate::run::cancelled() => "interrupted".to_string(),
+                None => format!("making more took over {} s", seconds(time)),
+            };
+            format!("fewer than {ENOUGH_CASES}: {why}")
+        });
+        Some(Learned {
+            envelope: learning.finish(),
+            short,
+        })
     }
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
@@ -549,15 +588,22 @@ impl Engine<'_> {
                 result
             }
             None => {
-                let envelope = self.envelope(tried);
-                if let Some(envelope) = &envelope {
+                let time = self.budget_for(verdict).time / LEARNING_SHARE;
+                let learned = self.envelope(tried, time);
+                if let Some(learned) = &learned {
+                    let short = learned
+                        .short
+                        .as_ref()
+                        .map(|why| format!("; {why}"))
+                        .unwrap_or_default();
                     on_event(Event::Note(format!(
-                        "kept within what the generator produced in {} ({}); give \
+                        "kept within what the generator produced in {} ({}{short}); give \
                          --validator for the real constraints",
-                        crate::text::plural(envelope.cases() as u64, "case"),
-                        envelope.summary()
+                        crate::text::plural(learned.envelope.cases() as u64, "case"),
+                        learned.envelope.summary()
                     )));
                 }
+                let envelope = learned.map(|l| l.envelope);
                 let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
                 let (small, found, mut result) =
                     self.minimize(start, None, verdict, envelope.as_ref(), on_event);
@@ -575,6 +621,19 @@ impl Engine<'_> {
                 result
             }
         };
+        if result.stats.end == End::Budget && limit_verdict(verdict) {
+            let default = if result.budget == LIMIT_SHRINK_TIME {
+                " by default"
+            } else {
+                ""
+            };
+            on_event(Event::Note(format!(
+                "a {} case is minimized for at most {} s{default}: its candidates may each run \
+                 up to the limit",
+                verdict.code(),
+                seconds(result.budget)
+            )));
+        }
         on_event(Event::Minimized(result.clone()));
         result
     }
@@ -620,6 +679,15 @@ impl Engine<'_> {
             "the case is not a valid {problem} input, and without a --validator smaller \
              versions of it cannot be checked"
         ))
+    }
+
+    /// The time minimization may take on a case failed with `verdict`.
+    fn budget_for(&self, verdict: Verdict) -> Budget {
+        if limit_verdict(verdict) {
+            self.config.limit_shrink_budget
+        } else {
+            self.config.shrink_budget
+        }
     }
 
     /// For a text case, whether its validity rests on the reference alone (no validator).
@@ -705,6 +773,7 @@ impl Engine<'_> {
             verdict,
             envelope,
             harness_error: Mutex::new(None),
+            validity: Validity::default(),
         };
         let probe = |candidate: &S| prober.probe(candidate);
         let (start_shape, start_max) = (start.shape(), start.largest());
@@ -718,7 +787,7 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
             }))
         };
-        let budget = self.config.shrink_budget;
+        let budget = self.budget_for(verdict);
         let focus = focus.map(|f| (probe(&f), f));
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
@@ -747,41 +816,116 @@ impl Engine<'_> {
 
     /// Judges a candidate of the minimization: its expected answer and outcome when the
     /// program fails it with `verdict`, `None` when the program passes it or it is no valid
-    /// input.
+    /// input. A text case's validator goes where `validity` says: after the reference and the
+    /// program, only on a candidate that fails as wanted (most candidates pass, and a
+    /// validator's run costs about what the reference's does: a graph problem with a Python
+    /// validator ran three programs on every candidate), or first, while most candidates it
+    /// judged were invalid. Either way an invalid candidate is never kept.
     fn fails_alike(
         &self,
         case: &Case,
         verdict: Verdict,
+        validity: &Validity,
     ) -> anyhow::Result<Option<(Expected, CaseOutcome)>> {
-        if case.instance.is_none() && !self.valid(&case.input)? {
+        let checked = case.instance.is_none() && self.config.validator.is_some();
+        let valid = |input: &[u8]| -> anyhow::Result<bool> {
+            let valid = self.valid(input)?;
+            validity.record(valid);
+            Ok(valid)
+        };
+        let first = checked && validity.first();
+        if first && !valid(&case.input)? {
             return Ok(None);
         }
-        // Without a validator, an input the reference or the interactor fails on is not
-        // valid.
-        // A reference or interactor that runs past its limits is broken whatever it is
-        // given: that stops minimization, never marks a candidate invalid. One that refuses
-        // a candidate (an error code, a crash) marks it invalid when nothing else checks
-        // validity. A reference that prints nothing on a candidate (on the case as found it
-        // printed an answer) gives no answer to judge by: the candidate is passed over.
-        let invalid = |e: &anyhow::Error| {
-            let silent = e
-                .downcast_ref::<HelperFailed>()
-                .is_some_and(|h| h.fault == Fault::Silent);
-            silent
-                || (case.instance.is_none()
-                    && self.checked_by_reference()
-                    && HelperFailed::is_refusal(e))
-        };
+        let known = first.then_some(true);
         let expected = match self.expected(case) {
-            Err(e) if invalid(&e) => return Ok(None),
-            expected => expected?,
+            Ok(expected) => expected,
+            Err(e) => return self.passed_over(case, e, known, &valid),
         };
         let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
-            Err(e) if invalid(&e) => return Ok(None),
-            outcome => outcome?,
+            Ok(outcome) => outcome,
+            Err(e) => return self.passed_over(case, e, known, &valid),
         };
-        Ok((outcome.verdict() == verdict).then_some((expected, outcome)))
+        if outcome.verdict() != verdict || (checked && !first && !valid(&case.input)?) {
+            return Ok(None);
+        }
+        Ok(Some((expected, outcome)))
     }
+
+    /// What a failure to judge a candidate means (the reference's, the checker's, the
+    /// interactor's): the candidate is passed over when the failure says nothing of the
+    /// program (a reference that prints nothing: on the case as found it printed an answer),
+    /// or when the candidate is no valid input (the validator rejects it, asked through
+    /// `valid` unless it already said (`known`): a checker or a reference may fail on any
+    /// invalid input; without a validator, a helper refused it with an error code or a
+    /// crash). Otherwise the harness failed, which stops minimization (a helper that ran past
+    /// its limits on a valid input, say).
+    fn passed_over<T>(
+        &self,
+        case: &Case,
+        error: anyhow::Error,
+        known: Option<bool>,
+        valid: &dyn Fn(&[u8]) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<Option<T>> {
+        let failed = error.downcast_ref::<HelperFailed>();
+        if failed.is_some_and(|f| f.fault == Fault::Silent) {
+            return Ok(None);
+        }
+        if case.instance.is_some() {
+            return Err(error);
+        }
+        let invalid = if self.config.validator.is_some() {
+            match known {
+                Some(valid) => !valid,
+                None => !valid(&case.input)?,
+            }
+        } else {
+            HelperFailed::is_refusal(&error)
+        };
+        if invalid { Ok(None) } else { Err(error) }
+    }
+}
+
+/// What the validator has said of the candidates it judged, which decides whether it goes
+/// first ([`Engine::fails_alike`]): after the reference and the program while most were
+/// valid (a generator's own choices, edited, are always valid), first while most were not
+/// (text cuts of a graph or a tree make mostly invalid inputs, on which the reference would
+/// run, and often fail, for nothing: on such a graph with Python helpers, going after made
+/// minimization slower than going first). Either way a candidate gets the same verdict: only
+/// the cost differs, so the result stays the same for any number of workers.
+#[derive(Debug, Default)]
+struct Validity {
+    judged: AtomicU64,
+    rejected: AtomicU64,
+}
+
+impl Validity {
+    fn record(&self, valid: bool) {
+        self.judged.fetch_add(1, Ordering::Relaxed);
+        if !valid {
+            self.rejected.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether most candidates judged so far were invalid (two valid ones assumed before any).
+    fn first(&self) -> bool {
+        let judged = self.judged.load(Ordering::Relaxed);
+        2 * self.rejected.load(Ordering::Relaxed) > judged + 2
+    }
+}
+
+/// `10`, `3.3`: seconds for a message.
+fn seconds(time: Duration) -> String {
+    let text = format!("{:.1}", time.as_secs_f64());
+    text.strip_suffix(".0").unwrap_or(&text).to_string()
+}
+
+/// Whether a failure is the program's running into its time or memory limit.
+fn limit_verdict(verdict: Verdict) -> bool {
+    matches!(
+        verdict,
+        Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+    )
 }
 
 /// The minimizer's probe, shared by its workers: the first harness error stops every probe
@@ -792,6 +936,7 @@ struct Prober<'e, 'a> {
     /// What the generator makes: a candidate outside it is taken for invalid, unprobed.
     envelope: Option<&'e Envelope>,
     harness_error: Mutex<Option<anyhow::Error>>,
+    validity: Validity,
 }
 
 impl Prober<'_, '_> {
@@ -802,7 +947,9 @@ impl Prober<'_, '_> {
         if self.envelope.is_some_and(|e| !candidate.within(e)) {
             return Probe::Invalid;
         }
-        let result = self.engine.fails_alike(&candidate.to_case(), self.verdict);
+        let result = self
+            .engine
+            .fails_alike(&candidate.to_case(), self.verdict, &self.validity);
         if crate::run::cancelled() {
             // The run may have been killed by the interrupt: no verdict.
             return Probe::Stop;
@@ -886,7 +1033,25 @@ impl Describe for TextCase {
 
 #[cfg(test)]
 mod tests {
-    use super::program_name;
+    use super::{Validity, program_name};
+
+    #[test]
+    fn the_validator_goes_first_while_most_candidates_it_judged_were_invalid() {
+        let validity = Validity::default();
+        assert!(!validity.first(), "nothing judged yet: after the program");
+        validity.record(false);
+        validity.record(false);
+        assert!(
+            !validity.first(),
+            "two of two invalid, against two valid assumed"
+        );
+        validity.record(false);
+        assert!(validity.first(), "three of three invalid");
+        for _ in 0..4 {
+            validity.record(true);
+        }
+        assert!(!validity.first(), "three of seven invalid");
+    }
     use std::ffi::OsString;
 
     fn words(ws: &[&str]) -> Vec<OsString> {

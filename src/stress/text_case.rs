@@ -880,6 +880,10 @@ impl Shrinkable for TextCase {
         super::minimize::fingerprint(&self.to_bytes())
     }
 
+    fn weight(&self) -> usize {
+        self.to_bytes().len()
+    }
+
     fn passes(&self) -> usize {
         PASSES.len()
     }

@@ -501,3 +501,32 @@ fn test_judges_file_io_programs() {
     // The same program reading stdin under --file-io reads nothing and prints nothing.
     test.run().code(1);
 }
+
+/// The stress replay line leaves out a --shrink-time only when DUIPAI_SHRINK_TIME gives the
+/// same again (the harness sets it to 600): a typed 30 is not the default for every case
+/// (a case failed by a limit gets 10 s), so it stays.
+#[test]
+fn a_typed_shrink_time_stays_in_the_replay_line_unless_the_variable_gives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let fx = fixture().to_string_lossy().into_owned();
+    for (typed, kept) in [("30", true), ("600", false)] {
+        let save = format!("rp{typed}");
+        let out = Duipai::in_dir(dir.path())
+            .args(["stress", "chess", "-j", "1", "--save", &save])
+            .args(["--n", "2..3", "--m", "2", "--max-value", "9"])
+            .args(["--shrink-time", typed])
+            .program([fx.as_str(), "wrong", "chess"])
+            .run()
+            .code(1);
+        let (_, stress) = replay_lines(&out.stdout());
+        assert_eq!(
+            has_flag(&stress, &["--shrink-time", typed]),
+            kept,
+            "{stress:?}"
+        );
+        assert!(
+            kept || !stress.iter().any(|w| w == "--shrink-time"),
+            "{stress:?}"
+        );
+    }
+}

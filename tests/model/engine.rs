@@ -81,6 +81,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         save_dir: save.to_path_buf(),
         shrink: true,
         shrink_budget: Budget::default(),
+        limit_shrink_budget: Budget::default(),
         validator: None,
         rule: duipai::answer::Rule::EXACT,
         decider: duipai::judge::Decider::Compare,
@@ -190,6 +191,68 @@ fn a_spent_budget_runs_no_probe_at_all() {
         failure.input,
         std::fs::read(&failure.original_path).unwrap()
     );
+}
+
+/// Runs like [`FakeRunner`], but a program that would fail runs into its time limit instead.
+struct TimeLimitRunner<'a>(FakeRunner<'a>);
+
+impl Runner for TimeLimitRunner<'_> {
+    fn run(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        let mut execution = self.0.run(command, input, limits, io)?;
+        let instance = CHESS.parse(input, &CHESS.default_bounds()).unwrap();
+        if odd_corner(instance.as_ref()) != Some(format!("{}\n", answer(instance.as_ref()))) {
+            execution.termination = Termination::LimitExceeded(Limit::CpuTime);
+            execution.cpu_time = limits.cpu + Duration::from_millis(500);
+            execution.cpu_times = vec![execution.cpu_time];
+        }
+        Ok(execution)
+    }
+}
+
+#[test]
+fn a_case_that_ran_into_its_time_limit_gets_the_budget_of_such_cases() {
+    // The budget of limit cases is spent: the TLE case is reported as found, saying why; a
+    // wrong answer on the same runs gets the whole budget of other cases.
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = config(&CHESS, 1, dir.path());
+    cfg.limit_shrink_budget = Budget {
+        time: Duration::ZERO,
+    };
+    let fake = || FakeRunner {
+        game: &CHESS,
+        program: &odd_corner,
+        runs: AtomicUsize::new(0),
+    };
+    let mut notes = Vec::new();
+    let outcome = stress::run(&cfg, &TimeLimitRunner(fake()), &mut |e| {
+        if let stress::Event::Note(note) = e {
+            notes.push(note);
+        }
+    });
+    let Outcome::Failed(slow) = outcome.unwrap() else {
+        panic!("no failure found")
+    };
+    assert_eq!(slow.outcome.verdict(), Verdict::TimeLimitExceeded);
+    let minimization = slow.minimization.unwrap();
+    assert_eq!(
+        (minimization.stats.end, minimization.budget),
+        (End::Budget, Duration::ZERO)
+    );
+    assert_eq!(
+        notes,
+        ["a TLE case is minimized for at most 0 s: its candidates may each run up to the limit"]
+    );
+    let Outcome::Failed(wrong) = stress::run(&cfg, &fake(), &mut |_| {}).unwrap() else {
+        panic!("no failure found")
+    };
+    assert_eq!(wrong.outcome.verdict(), Verdict::WrongAnswer);
+    assert_eq!(wrong.minimization.unwrap().stats.end, End::Minimal);
 }
 
 #[test]

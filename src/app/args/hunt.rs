@@ -42,15 +42,16 @@ pub struct HuntArgs {
     /// Where the failing case is saved.
     #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
     pub save: PathBuf,
-    /// Most seconds spent minimizing a failing case. DUIPAI_SHRINK_TIME sets another default.
+    /// Most seconds spent minimizing a failing case (default: 30, and 10 for a case that
+    /// ran into the time or memory limit, whose every candidate may run up to the limit).
+    /// DUIPAI_SHRINK_TIME sets another default, for every case alike.
     #[arg(
         long,
         value_name = "SECS",
         value_parser = parse_seconds,
-        default_value = "30",
         env = SHRINK_TIME_VARIABLE
     )]
-    pub shrink_time: Duration,
+    pub shrink_time: Option<Duration>,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,

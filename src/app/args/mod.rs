@@ -53,7 +53,7 @@ pub use running::RunArgs;
 pub use setting::{SettingArgs, helpers_of_saved, parse_setting, setting_words};
 pub use solve::SolveArgs;
 pub use stress::{
-    DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, default_shrink_time, near_game,
+    DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, env_shrink_time, near_game,
 };
 pub use test::TestArgs;
 pub use validate::ValidateArgs;
@@ -84,6 +84,10 @@ pub struct Cli {
     /// duipai.toml in the current directory, if there is one). Flags typed override them.
     #[arg(long, global = true, value_name = "FILE", display_order = GLOBAL_FLAGS_ORDER)]
     pub config: Option<PathBuf>,
+    /// Start every Python helper (generator, reference, validator, checker, interactor) as a
+    /// new interpreter, rather than forked from one started once per helper and worker.
+    #[arg(long, global = true, display_order = GLOBAL_FLAGS_ORDER)]
+    pub fresh_helpers: bool,
 }
 
 /// `--color`.
@@ -195,6 +199,6 @@ mod tests {
         assert_eq!(args.judging.limits, LimitArgs::default());
         assert_eq!(args.judging.run, RunArgs::default());
         assert_eq!(args.save, PathBuf::from(DEFAULT_SAVE_DIR));
-        assert_eq!(args.shrink_time, DEFAULT_SHRINK_TIME);
+        assert_eq!(args.shrink_time, None);
     }
 }

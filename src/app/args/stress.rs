@@ -21,9 +21,10 @@ use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
 pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
-/// The variable that sets `--shrink-time`'s default.
+/// The variable that sets `--shrink-time`'s default, for every case alike.
 pub const SHRINK_TIME_VARIABLE: &str = "DUIPAI_SHRINK_TIME";
-/// `--shrink-time`'s default (`"30"` in the flag's definition; a test holds them together).
+/// How long minimization takes unless `--shrink-time` or [`SHRINK_TIME_VARIABLE`] says
+/// otherwise (and [`crate::stress::LIMIT_SHRINK_TIME`] for a case that ran into a limit).
 pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Args)]
@@ -82,16 +83,17 @@ pub struct StressArgs {
     /// Remove the saved failing cases that pass when they are re-run first.
     #[arg(long, conflicts_with = "no_replay")]
     pub prune_passing: bool,
-    /// Most seconds spent minimizing a failing case. DUIPAI_SHRINK_TIME sets another default,
-    /// for a machine or a CI job where minimizing should get more time or less.
+    /// Most seconds spent minimizing a failing case (default: 30, and 10 for a case that
+    /// ran into the time or memory limit, whose every candidate may run up to the limit).
+    /// DUIPAI_SHRINK_TIME sets another default, for every case alike: for a machine or a CI
+    /// job where minimizing should get more time or less.
     #[arg(
         long,
         value_name = "SECS",
         value_parser = parse_seconds,
-        default_value = "30",
         env = SHRINK_TIME_VARIABLE
     )]
-    pub shrink_time: Duration,
+    pub shrink_time: Option<Duration>,
     /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
     /// minimizing's state) every SECS seconds, so that the log is never silent for long.
     /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
@@ -149,17 +151,15 @@ impl FromStr for Shard {
     }
 }
 
-/// Seconds: a positive number, with an optional `s`, at most a year.
-/// `--shrink-time`'s default as it stands here: [`SHRINK_TIME_VARIABLE`]'s when it holds
-/// seconds, else [`DEFAULT_SHRINK_TIME`]. A replay leaves out a budget equal to it, for it is in
-/// force again wherever the same variable is.
-pub fn default_shrink_time() -> Duration {
+/// The `--shrink-time` [`SHRINK_TIME_VARIABLE`] sets here, when it holds seconds. A replay
+/// leaves out a budget equal to it, for it is in force again wherever the same variable is.
+pub fn env_shrink_time() -> Option<Duration> {
     std::env::var(SHRINK_TIME_VARIABLE)
         .ok()
         .and_then(|v| parse_seconds(&v).ok())
-        .unwrap_or(DEFAULT_SHRINK_TIME)
 }
 
+/// Seconds: a positive number, with an optional `s`, at most a year.
 pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
@@ -264,7 +264,10 @@ impl StressArgs {
             save_dir: PathBuf::from(&self.save),
             shrink: !self.no_shrink,
             shrink_budget: Budget {
-                time: self.shrink_time,
+                time: self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME),
+            },
+            limit_shrink_budget: Budget {
+                time: self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
             },
             validator: self.validator.as_ref().map(|v| v.0.clone()),
             rule: self.judging.compare.rule(known)?,
@@ -327,5 +330,30 @@ mod tests {
         assert_eq!(parse_seconds("2.5s"), Ok(Duration::from_millis(2500)));
         assert!(parse_seconds("0").is_err());
         assert!(parse_seconds("soon").is_err());
+    }
+
+    fn budgets(words: &[&str]) -> (Duration, Duration) {
+        use clap::Parser;
+        let words = ["duipai", "stress", "chess"].iter().chain(words);
+        let cli = crate::app::args::Cli::parse_from(words.chain(&["--", "a.out"]));
+        let crate::app::args::Command::Stress(args) = cli.command else {
+            unreachable!("parsed as stress")
+        };
+        let config = args.to_config().expect("a configuration");
+        (config.shrink_budget.time, config.limit_shrink_budget.time)
+    }
+
+    /// A typed --shrink-time (or DUIPAI_SHRINK_TIME, when set) is every case's budget; else a
+    /// case failed by a limit gets less than the others.
+    #[test]
+    fn a_limit_case_gets_its_own_default_budget() {
+        let seven = Duration::from_secs(7);
+        assert_eq!(budgets(&["--shrink-time", "7"]), (seven, seven));
+        let defaults = match env_shrink_time() {
+            Some(set) => (set, set),
+            None => (DEFAULT_SHRINK_TIME, crate::stress::LIMIT_SHRINK_TIME),
+        };
+        assert_eq!(budgets(&[]), defaults);
+        assert_ne!(DEFAULT_SHRINK_TIME, crate::stress::LIMIT_SHRINK_TIME);
     }
 }

@@ -282,6 +282,34 @@ pub(crate) fn launch(
     None
 }
 
+/// A spawner of `role` with a cgroup slot, lent to a run it does not start (a helper forked
+/// from a warm interpreter, which joins the slot itself), its slot set up for `processes` and
+/// `memory_bytes` as for a run it starts. `None` when no spawner or no slot can be had.
+pub(crate) fn lease(role: Role, (processes, memory_bytes): (u64, u64)) -> Option<Lease> {
+    if unavailable() {
+        return None;
+    }
+    let mut spawner = checkout(role, None).ok()?;
+    match spawner
+        .slot
+        .as_mut()
+        .map(|s| s.begin(processes, memory_bytes))
+    {
+        Some(Ok(baseline)) => Some(Lease {
+            spawner: Some(spawner),
+            baseline: Some(baseline),
+        }),
+        Some(Err(_)) => {
+            spawner.discard();
+            None
+        }
+        None => {
+            checkin(spawner);
+            None
+        }
+    }
+}
+
 /// This thread's spawner for `role` (and `view`), or an idle one, or a new one. A kept
 /// spawner whose namespaces show another view (another program) is ended: it would serve
 /// nothing more.
@@ -606,7 +634,7 @@ fn recv_with_fd(socket: RawFd, buf: &mut [u8]) -> std::io::Result<(usize, Option
 }
 
 /// Sends one message with `fds` passed alongside.
-fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::io::Result<()> {
+pub(super) fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::io::Result<()> {
     let payload = std::mem::size_of_val(fds);
     // SAFETY: CMSG_SPACE only computes a size.
     let space = unsafe { libc::CMSG_SPACE(payload as u32) } as usize;

@@ -1,0 +1,22 @@
+# duipai's warm start (duipai_warm.py beside this file). This folder is on PYTHONPATH only
+# for the warm interpreters duipai starts (with DUIPAI_WARM=3), never for a script's run.
+# Written for any Python: an old one must end here, not go on to run the script.
+import os as _os
+import sys as _sys
+
+if _os.environ.get("DUIPAI_WARM") == "3":
+    try:
+        import duipai_warm as _warm
+
+        _real = _warm.serve()
+    except BaseException as _error:
+        # The script must not run in the server, where it would run without its arguments.
+        # In a run's process, stderr is the run's: the failure is the helper's to show.
+        _os.write(2, ("duipai: the warm start failed: %r\n" % (_error,)).encode())
+        _os._exit(70)
+    # In a run's process, as its interpreter goes on starting: the site's own
+    # sitecustomize in this one's place, or none, as a fresh start has it.
+    if _real is not None:
+        _sys.modules["sitecustomize"] = _real
+    else:
+        raise ImportError("no sitecustomize", name="sitecustomize")
