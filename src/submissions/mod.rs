@@ -11,6 +11,7 @@ use anyhow::Context;
 
 use crate::judge::Verdict;
 
+pub mod cases;
 pub mod limit;
 pub mod matrix;
 

@@ -211,7 +211,7 @@ fn inputs_are_validated_before_anything_is_written_and_suspicious_lines_warned_a
         .run()
         .code(2);
     let err = out.stderr();
-    assert_contains(&err, "1 line of the plan failed, so nothing was written:");
+    assert_contains(&err, "1 test failed the checks, so nothing was written:");
     assert_contains(
         &err,
         "bad.plan:2: the input is invalid: FAIL Integer parameter [name=l]",

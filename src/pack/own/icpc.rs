@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow, bail};
 
 use super::file::{OwnFile, OwnPackOptions};
-use super::plan::{LineSource, OwnLine};
+use super::found::Found;
+use super::generators::generator_files;
 use crate::compile::Language;
 use crate::judge::checker::Protocol;
 use crate::own::source::Source;
@@ -47,7 +48,7 @@ pub fn version(opts: &OwnPackOptions) -> anyhow::Result<IcpcVersion> {
 
 /// What a program folder's `run` script does around the program.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Wrap {
+pub(super) enum Wrap {
     /// Runs it with the arguments it gets (a generator, an output validator of the format).
     Plain,
     /// An input validator: exit 0 or 42 is 42, anything else 43.
@@ -84,7 +85,9 @@ impl Package {
         version: IcpcVersion,
         stems: &[String],
         invalid: &[(String, PathBuf)],
+        found: &Found,
     ) -> anyhow::Result<Package> {
+        super::found::check_icpc_places(found, &opts.plan)?;
         let problem = opts.problem;
         let mut files = Vec::new();
         if let Some(validator) = &problem.validator {
@@ -96,7 +99,7 @@ impl Package {
         files.extend(flag_files(opts, version));
         // problemtools warns about a generators/ folder, which legacy does not know.
         if version == IcpcVersion::V2025_09 {
-            files.extend(generator_files(opts, version, stems, invalid)?);
+            files.extend(generator_files(opts, version, stems, invalid, found)?);
         }
         if version.has_validation_data() {
             for (name, path) in invalid {
@@ -129,6 +132,7 @@ impl Package {
         self.files.clone()
     }
 
+
     /// The setter's files, written only where missing: the statement.
     pub fn setter_paths(&self) -> Vec<String> {
         if self.own_statement {
@@ -158,7 +162,7 @@ impl Package {
 }
 
 /// The folder name of a helper's program: its source's stem, made a plain name.
-fn folder_name(helper: &Helper, fallback: &str) -> String {
+pub(super) fn folder_name(helper: &Helper, fallback: &str) -> String {
     let stem = helper.source().map(|s| s.stem()).unwrap_or_default();
     let plain: String = stem
         .chars()
@@ -209,7 +213,7 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
 /// The test folders of the plan (`data/sample`, `data/secret`, `data/secret/GROUP`) with the
 /// `test_group.yaml` each gets: the validator's arguments, and for a test group of the
 /// setter's at least an empty one, which makes it a group.
-fn test_groups(
+pub(super) fn test_groups(
     opts: &OwnPackOptions,
     version: IcpcVersion,
 ) -> Vec<(usize, String, Option<String>)> {
@@ -264,7 +268,7 @@ fn answer_validator(problem: &OwnProblem, version: IcpcVersion) -> anyhow::Resul
 }
 
 /// A program folder: the source, its local headers, `build` and `run`.
-fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<OwnFile>> {
+pub(super) fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<OwnFile>> {
     let source = helper.source().ok_or_else(|| {
         anyhow!(
             "{} is not a source file duipai can put in the package ({}): give its source, a \
@@ -386,245 +390,9 @@ fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
     )
 }
 
-/// `generators/`: every generator's folder, the hand-made inputs, the invalid inputs, and
-/// `generators.yaml` making every test again as the plan does.
-fn generator_files(
-    opts: &OwnPackOptions,
-    version: IcpcVersion,
-    stems: &[String],
-    invalid: &[(String, PathBuf)],
-) -> anyhow::Result<Vec<OwnFile>> {
-    let (mut files, folders) = generator_folders(opts)?;
-    let mut yaml = GeneratorsYaml {
-        opts,
-        stems,
-        folders,
-        settings: test_groups(opts, version),
-        text: yaml_header(opts)?,
-        copied: Vec::new(),
-    };
-    yaml.data()?;
-    if version.has_validation_data() {
-        yaml.invalid_inputs(invalid)?;
-    }
-    files.append(&mut yaml.copied);
-    files.push(OwnFile::text(
-        "generators/generators.yaml",
-        "generators.yaml",
-        yaml.text,
-    ));
-    Ok(files)
-}
-
-/// A generator's folder in `generators/`: the generator's name (`None` for the default one)
-/// and the folder's.
-type Folder = (Option<String>, String);
-
-/// The folder of each generator the plan uses (the named ones by their names, the default one
-/// by its source's stem) with its files, and which generator each folder holds.
-fn generator_folders(opts: &OwnPackOptions) -> anyhow::Result<(Vec<OwnFile>, Vec<Folder>)> {
-    let mut files = Vec::new();
-    let mut folders: Vec<Folder> = Vec::new();
-    for line in &opts.plan.lines {
-        let LineSource::Gen { generator, .. } = &line.source else {
-            continue;
-        };
-        if folders.iter().any(|(g, _)| g == generator) {
-            continue;
-        }
-        let helper = opts.problem.generators.get(generator.as_deref())?;
-        let mut name = match generator {
-            Some(name) => name.clone(),
-            None => folder_name(helper, "gen"),
-        };
-        while folders.iter().any(|(_, n)| *n == name) || name == "manual" || name == "invalid_input"
-        {
-            name.push('_');
-        }
-        let dir = format!("generators/{name}");
-        files.extend(program_dir(&dir, helper, Wrap::Plain)?);
-        folders.push((generator.clone(), name));
-    }
-    Ok((files, folders))
-}
-
-/// The start of `generators.yaml`: where it comes from and the solution that answers.
-fn yaml_header(opts: &OwnPackOptions) -> anyhow::Result<String> {
-    let mut yaml = format!(
-        "# Written by duipai pack from {}: `bt generate` makes the same tests, each with the\n\
-         # generator, the arguments and the seed of its plan line.\n",
-        opts.plan.name
-    );
-    if let Some(reference) = accepted_path(opts)? {
-        yaml.push_str(&format!("solution: /{reference}\n"));
-    }
-    yaml.push_str("data:\n");
-    Ok(yaml)
-}
-
-/// `generators.yaml` as it is written, with the hand-made and invalid inputs it copies.
-struct GeneratorsYaml<'a> {
-    opts: &'a OwnPackOptions<'a>,
-    /// Each plan line's test, `data/secret/small/01`.
-    stems: &'a [String],
-    folders: Vec<Folder>,
-    /// See [`test_groups`].
-    settings: Vec<(usize, String, Option<String>)>,
-    text: String,
-    copied: Vec<OwnFile>,
-}
-
-impl GeneratorsYaml<'_> {
-    /// `data:` below the header: the samples, then the secret tests, in their groups when
-    /// the plan has groups of its own.
-    fn data(&mut self) -> anyhow::Result<()> {
-        let plan = &self.opts.plan;
-        if let Some(sample) = plan.groups.iter().position(|g| g.is_sample()) {
-            self.text.push_str("  sample:\n");
-            self.group(sample, "    ")?;
-        }
-        let own: Vec<usize> = (0..plan.groups.len())
-            .filter(|&i| plan.groups[i].is_own())
-            .collect();
-        if let Some(secret) = plan.groups.iter().position(|g| g.name == "secret") {
-            self.text.push_str("  secret:\n");
-            self.group(secret, "    ")?;
-        } else if !own.is_empty() {
-            self.text.push_str("  secret:\n    data:\n");
-            for group in own {
-                let name = &plan.groups[group].name;
-                self.text.push_str(&format!("      {name}:\n"));
-                self.group(group, "        ")?;
-            }
-        }
-        Ok(())
-    }
-
-    /// One group's `test_group.yaml` and tests, at `indent`.
-    fn group(&mut self, group: usize, indent: &str) -> anyhow::Result<()> {
-        // BAPCtools removes a test_group.yaml that generators.yaml does not write.
-        let content = self
-            .settings
-            .iter()
-            .find(|(g, _, _)| *g == group)
-            .and_then(|(_, _, c)| c.as_deref());
-        match content.map(str::trim_end) {
-            Some("{}") => self
-                .text
-                .push_str(&format!("{indent}test_group.yaml: {{}}\n")),
-            Some(args) => self
-                .text
-                .push_str(&format!("{indent}test_group.yaml:\n{indent}  {args}\n")),
-            None => {}
-        }
-        self.text.push_str(&format!("{indent}data:\n"));
-        let opts = self.opts;
-        for (line, stem) in opts.plan.lines.iter().zip(self.stems) {
-            if line.group != group {
-                continue;
-            }
-            let key = stem.rsplit('/').next().unwrap_or(stem);
-            match &line.source {
-                LineSource::Gen {
-                    generator, args, ..
-                } => {
-                    let command = self.generator_command(line, generator, args)?;
-                    let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
-                    self.text.push_str(&entry);
-                }
-                LineSource::Copy { path, .. } => {
-                    let manual = format!("manual/{}", stem.replace("data/", "").replace('/', "-"));
-                    self.copy_hand_made(&manual, path)?;
-                    let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
-                    self.text.push_str(&entry);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A `gen` line as `generators.yaml` calls it: the generator's folder, the line's
-    /// arguments and its seed.
-    fn generator_command(
-        &self,
-        line: &OwnLine,
-        generator: &Option<String>,
-        args: &[String],
-    ) -> anyhow::Result<String> {
-        let folder = &self
-            .folders
-            .iter()
-            .find(|(g, _)| g == generator)
-            .expect("every generator has its folder")
-            .1;
-        if let Some(bad) = args
-            .iter()
-            .find(|a| a.contains(char::is_whitespace) || a.contains('{'))
-        {
-            bail!(
-                "{}:{}: the argument {} cannot be written in generators.yaml (no spaces or \
-                 braces)",
-                self.opts.plan.name,
-                line.line,
-                crate::text::quote(bad)
-            );
-        }
-        let mut command = folder.clone();
-        for arg in args {
-            command.push(' ');
-            command.push_str(arg);
-        }
-        let seed = line.seed(self.opts.seed).unwrap_or_default();
-        command.push_str(&format!(" {seed}"));
-        Ok(command)
-    }
-
-    /// A hand-made input, and its answer when there is one, under `generators/manual/`.
-    fn copy_hand_made(&mut self, manual: &str, path: &Path) -> anyhow::Result<()> {
-        self.copied.push(OwnFile::copied(
-            format!("generators/{manual}.in"),
-            "hand-made input",
-            path,
-        )?);
-        let answer = path.with_extension("ans");
-        if answer.is_file() {
-            self.copied.push(OwnFile::copied(
-                format!("generators/{manual}.ans"),
-                "hand-made answer",
-                &answer,
-            )?);
-        }
-        Ok(())
-    }
-
-    /// `invalid_input:`, each invalid input copied.
-    fn invalid_inputs(&mut self, invalid: &[(String, PathBuf)]) -> anyhow::Result<()> {
-        if invalid.is_empty() {
-            return Ok(());
-        }
-        self.text.push_str("  invalid_input:\n    data:\n");
-        for (name, path) in invalid {
-            self.copied.push(OwnFile::copied(
-                format!("generators/invalid_input/{name}.in"),
-                "invalid input",
-                path,
-            )?);
-            self.text.push_str(&format!(
-                "      '{name}':\n        copy: invalid_input/{name}\n"
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A YAML single-quoted scalar.
-fn yaml_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
-
 /// The reference's path in the package, under `submissions/accepted/`; `None` for an
 /// interactive problem without one.
-fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
+pub(super) fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
     let Some(reference) = &opts.problem.reference else {
         if matches!(opts.problem.judging, Judging::Interactor(_)) {
             return Ok(None);
