@@ -121,7 +121,9 @@ mod tests {
     #[test]
     fn a_python_scripts_local_modules_count() {
         assert_eq!(
-            imported_names("import sys, tree as t\nfrom .shapes import star\n  from x.y import z\n"),
+            imported_names(
+                "import sys, tree as t\nfrom .shapes import star\n  from x.y import z\n"
+            ),
             ["sys", "tree", "shapes", "x"]
         );
         let dir = tempfile::tempdir().unwrap();

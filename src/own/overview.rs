@@ -97,7 +97,11 @@ impl Overview {
         let mut log = String::new();
         for (name, (min, max)) in &self.hits {
             let flags = [(*min, " min-value-hit"), (*max, " max-value-hit")];
-            let hits: String = flags.iter().filter(|(hit, _)| *hit).map(|(_, f)| *f).collect();
+            let hits: String = flags
+                .iter()
+                .filter(|(hit, _)| *hit)
+                .map(|(_, f)| *f)
+                .collect();
             log.push_str(&format!("\"{name}\":{hits}\n"));
         }
         for (name, (lo, hi)) in &self.bounds {

@@ -13,6 +13,7 @@ use crate::judge::Verdict;
 
 pub mod cases;
 pub mod limit;
+pub mod machine;
 pub mod matrix;
 
 pub use limit::{Multipliers, TimeLimit};

@@ -2,6 +2,7 @@
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
 mod blame;
+mod browser;
 mod calibration;
 mod checkers;
 mod cli;

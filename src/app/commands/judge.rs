@@ -91,9 +91,9 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     });
     progress.finish();
     let judged = judged?;
-    report_all(args, &dir, &judged, started.elapsed(), &out)?;
+    report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
     if args.write_time_limit {
-        write_time_limit(&dir, &judged, &out)?;
+        write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
     }
     Ok(if judged.ok() {
         Status::Success
@@ -278,7 +278,7 @@ fn prepare(
 /// The table, the failures and the time limit for people; JSON, JUnit and HTML when asked.
 fn report_all(
     args: &JudgeArgs,
-    dir: &Path,
+    name: &str,
     judged: &submissions::Judged,
     elapsed: Duration,
     out: &Human,
@@ -318,21 +318,36 @@ fn report_all(
         junit::write_report_file(path, &xml)?;
     }
     if let Some(path) = &args.html {
-        let title = format!("duipai judge {}", dir.display());
-        crate::fsutil::write_atomic(path, report::html(judged, &title).as_bytes())?;
+        let title = format!("{name}: duipai judge");
+        crate::fsutil::write_atomic(path, crate::report::html::page(judged, &title).as_bytes())?;
         out.line(format!("wrote {}", path.display()));
     }
     Ok(())
 }
 
-/// `--write-time-limit`: the derived limit into `DIR/problem.yaml`.
-fn write_time_limit(dir: &Path, judged: &submissions::Judged, out: &Human) -> anyhow::Result<()> {
+/// `--write-time-limit`: the derived limit into `DIR/problem.yaml`, unless the machine was
+/// busy or the binding run's measurements disagree (`even_if_busy` writes it anyway).
+fn write_time_limit(
+    dir: &Path,
+    judged: &submissions::Judged,
+    even_if_busy: bool,
+    out: &Human,
+) -> anyhow::Result<()> {
     let Some(derived) = judged.limit.derived else {
         bail!(
             "no time limit to write: no submission that may not time out ran (accepted/, \
              wrong_answer/, run_time_error/)"
         );
     };
+    let unsteady = judged.limit.unsteady();
+    if !unsteady.is_empty() && !even_if_busy {
+        bail!(
+            "not writing the time limit {}: {}; judge again when the machine is quiet, set \
+             limits.time_limit by hand, or pass --even-if-busy",
+            crate::submissions::limit::show(derived),
+            unsteady.join("; and ")
+        );
+    }
     let path = dir.join(crate::pack::PROBLEM_YAML);
     if !path.is_file() {
         bail!(

@@ -43,7 +43,10 @@ impl Found {
     /// Every hand-made file found, as the report names them: `data/secret/98-hand.in`.
     pub fn names(&self) -> Vec<String> {
         let tests = self.tests.iter().map(|t| format!("{}.in", t.stem));
-        let invalid = self.invalid.iter().map(|(n, _)| format!("{INVALID_INPUT}{n}.in"));
+        let invalid = self
+            .invalid
+            .iter()
+            .map(|(n, _)| format!("{INVALID_INPUT}{n}.in"));
         tests.chain(invalid).collect()
     }
 }
@@ -187,7 +190,10 @@ mod tests {
         .unwrap();
         let found = find(out, &manifest, Layout::Icpc, &[]).unwrap();
         let stems: Vec<&str> = found.tests.iter().map(|t| t.stem.as_str()).collect();
-        assert_eq!(stems, ["data/secret/small/98-hand", "data/secret/small/99-ours"]);
+        assert_eq!(
+            stems,
+            ["data/secret/small/98-hand", "data/secret/small/99-ours"]
+        );
         assert!(found.tests[0].answer.is_some());
         // The answer a pack wrote for a hand-made input is not the setter's.
         assert_eq!(found.tests[1].answer, None);
@@ -212,7 +218,10 @@ mod tests {
             }],
         };
         let why = check_icpc_places(&found, &plan).unwrap_err().to_string();
-        assert!(why.contains("zero/weight.in, a hand-made invalid input"), "{why}");
+        assert!(
+            why.contains("zero/weight.in, a hand-made invalid input"),
+            "{why}"
+        );
         let flat = Found {
             invalid: Vec::new(),
             ..found.clone()
@@ -221,7 +230,10 @@ mod tests {
         let mut astray = flat.clone();
         astray.tests[0].stem = "data/secret/extra/5".into();
         let why = check_icpc_places(&astray, &plan).unwrap_err().to_string();
-        assert!(why.contains("is in data/secret/extra/, where the plan has no group"), "{why}");
+        assert!(
+            why.contains("is in data/secret/extra/, where the plan has no group"),
+            "{why}"
+        );
         // A test this pack writes is its own.
         let planned = ["data/secret/small/98-hand".to_string()];
         let found = find(out, &manifest, Layout::Icpc, &planned).unwrap();

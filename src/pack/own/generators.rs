@@ -237,7 +237,10 @@ impl GeneratorsYaml<'_> {
         indent: &str,
     ) -> anyhow::Result<()> {
         let key = stem.rsplit('/').next().unwrap_or(stem);
-        let manual = format!("manual/{}", stem.trim_start_matches("data/").replace('/', "-"));
+        let manual = format!(
+            "manual/{}",
+            stem.trim_start_matches("data/").replace('/', "-")
+        );
         self.copied.push(OwnFile::copied(
             format!("generators/{manual}.in"),
             "hand-made input",
@@ -279,4 +282,3 @@ impl GeneratorsYaml<'_> {
 fn yaml_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
 }
-

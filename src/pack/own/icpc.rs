@@ -132,7 +132,6 @@ impl Package {
         self.files.clone()
     }
 
-
     /// The setter's files, written only where missing: the statement.
     pub fn setter_paths(&self) -> Vec<String> {
         if self.own_statement {

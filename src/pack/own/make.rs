@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 use anyhow::bail;
 
 use super::file::OwnPackOptions;
+use crate::judge::Runner;
 use crate::judge::checker::{Checker, Protocol};
 use crate::own::facts::{Facts, key};
-use crate::judge::Runner;
 use crate::own::{Helper, Judging, Overview, OwnProblem, Validity};
 use crate::pack::manifest::{Section, content_hash};
 
@@ -233,7 +233,13 @@ impl Maker<'_> {
         input_hash: &str,
         ran: &mut bool,
     ) -> anyhow::Result<Option<Validity>> {
-        validity_kept(self.opts.problem, self.opts.runner, &self.facts, (input, input_hash), ran)
+        validity_kept(
+            self.opts.problem,
+            self.opts.runner,
+            &self.facts,
+            (input, input_hash),
+            ran,
+        )
     }
 
     /// The reference's answer to the input.
@@ -256,7 +262,8 @@ impl Maker<'_> {
         }
         *ran = true;
         let answer = problem.answer(self.opts.runner, input)?;
-        self.facts.put(&fact_key, &format!("{}\n", content_hash(&answer)));
+        self.facts
+            .put(&fact_key, &format!("{}\n", content_hash(&answer)));
         Ok(answer)
     }
 
@@ -300,11 +307,9 @@ impl Maker<'_> {
             match (judgement.verdict.is_accepted(), &problem.judging) {
                 (true, Judging::Compare(_)) => AnswerCheck::RightButNotExact,
                 (true, _) => AnswerCheck::Right,
-                (false, _) => AnswerCheck::Wrong(format!(
-                    "{} {}",
-                    judgement.verdict.code(),
-                    judgement.detail
-                )),
+                (false, _) => {
+                    AnswerCheck::Wrong(format!("{} {}", judgement.verdict.code(), judgement.detail))
+                }
             }
         };
         self.facts.put(&fact_key, &write_check(&check));
@@ -320,14 +325,8 @@ impl Maker<'_> {
     ) -> anyhow::Result<crate::judge::Judgement> {
         let output = crate::run::Captured::from(answer.to_vec());
         match &self.opts.problem.judging {
-            Judging::Checker(helper, protocol) => {
-                checker_of(self.opts.problem, helper, *protocol)?.check(
-                    self.opts.runner,
-                    input,
-                    &output,
-                    expected,
-                )
-            }
+            Judging::Checker(helper, protocol) => checker_of(self.opts.problem, helper, *protocol)?
+                .check(self.opts.runner, input, &output, expected),
             Judging::Compare(rule) => {
                 let expected = crate::answer::Expected::unknown(expected, *rule);
                 Ok(crate::judge::verdict::compare(&output, &expected))
@@ -423,7 +422,9 @@ mod tests {
     fn verdicts_read_back_as_they_were_kept() {
         let mut overview = Overview::default();
         overview.hits.insert("n".into(), (true, false));
-        overview.bounds.insert("n".into(), ("1".into(), "200000".into()));
+        overview
+            .bounds
+            .insert("n".into(), ("1".into(), "200000".into()));
         for validity in [
             Validity::Valid(None),
             Validity::Valid(Some(overview)),

@@ -105,11 +105,7 @@ fn check_icpc_groups(plan: &OwnPlan) -> anyhow::Result<()> {
 
 /// Makes every test of `sources` on `jobs` workers, each through `maker`; `None` for a test
 /// not made before an interruption.
-fn make_all(
-    maker: &Maker,
-    sources: &[Source],
-    jobs: usize,
-) -> Vec<Option<anyhow::Result<Made>>> {
+fn make_all(maker: &Maker, sources: &[Source], jobs: usize) -> Vec<Option<anyhow::Result<Made>>> {
     let mut made: Vec<Option<anyhow::Result<Made>>> = sources.iter().map(|_| None).collect();
     crate::pool::run_indexed(
         jobs,
@@ -318,7 +314,11 @@ pub fn write_own_pack_locked(
     let section = manifest.section(&opts.problem.name, layout_name(opts.layout));
     let maker = Maker {
         opts,
-        facts: if opts.reuse { Facts::open() } else { Facts::none() },
+        facts: if opts.reuse {
+            Facts::open()
+        } else {
+            Facts::none()
+        },
         previous: match opts.reuse {
             true => Previous::of(out, section),
             false => Previous::default(),

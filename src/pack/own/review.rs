@@ -95,7 +95,8 @@ impl<'a> Review<'a> {
     /// with a warning. `None` when the test is not kept.
     fn reject(&mut self, problem: String, fix: String) -> Option<()> {
         if self.opts.keep_rejected {
-            self.warnings.push(format!("{problem}; kept as it is ({KEEP})"));
+            self.warnings
+                .push(format!("{problem}; kept as it is ({KEEP})"));
             return Some(());
         }
         self.errors.push(format!("{problem}: {fix}"));
@@ -178,12 +179,10 @@ impl<'a> Review<'a> {
             }
             let hand = matches!(line.source, LineSource::Copy { .. });
             match first_of.get(test.input.as_slice()) {
-                Some(&first) if !(hand && test.invalid.is_some()) => {
-                    self.warnings.push(format!(
-                        "{}:{}: the same input as line {first}: the test is there twice",
-                        plan.name, line.line
-                    ))
-                }
+                Some(&first) if !(hand && test.invalid.is_some()) => self.warnings.push(format!(
+                    "{}:{}: the same input as line {first}: the test is there twice",
+                    plan.name, line.line
+                )),
                 Some(_) => {}
                 None => {
                     first_of.insert(&test.input, line.line);
