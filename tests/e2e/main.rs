@@ -27,6 +27,7 @@ mod readme;
 mod reports;
 mod runner;
 mod setter;
+mod setter_loop;
 mod setter_tools;
 mod settings;
 mod shooting;
