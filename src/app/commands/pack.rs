@@ -196,6 +196,9 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     for line in found_lines(&report, &opts.out) {
         eprintln!("duipai: {line}");
     }
+    if let Some(note) = pypy_note(&report.report) {
+        eprintln!("duipai: {note}");
+    }
     eprintln!("duipai: {}", reuse_line(&report));
     eprintln!("duipai: {}", own_coverage_line(&report, &problem));
     wrote_line(&report.report, tests, &opts.out);
@@ -240,6 +243,25 @@ pub fn own_plan(
     own_plan::parse_own_plan(&plan_name(&plan_path), &text, &context).map_err(|mut e| {
         e.file = plan_path.display().to_string();
         e.into()
+    })
+}
+
+/// A note when a 2025-09 package holds Python programs and this machine has no `pypy3`:
+/// BAPCtools runs every `*.py` with it, and fails each Python program without it.
+fn pypy_note(report: &PackReport) -> Option<String> {
+    let python = report
+        .files
+        .iter()
+        .filter(|f| f.line.is_none() && f.path.ends_with(".py"))
+        .count();
+    let has_pypy = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join("pypy3").is_file());
+    (report.icpc_version == Some(IcpcVersion::V2025_09) && python > 0 && !has_pypy).then(|| {
+        format!(
+            "note: the package holds {}; BAPCtools runs a .py file with pypy3, which is not in \
+             PATH here (apt-get install pypy3, or a pypy3 in PATH that starts python3)",
+            crate::text::plural(python as u64, "Python program file")
+        )
     })
 }
 

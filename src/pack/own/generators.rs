@@ -7,12 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
 use super::file::{OwnFile, OwnPackOptions};
 use super::found::{Found, FoundTest};
 use super::icpc::{Wrap, accepted_path, folder_name, program_dir, test_groups};
 use super::plan::{LineSource, OwnLine};
+use crate::own::Judging;
 use crate::pack::icpc::IcpcVersion;
 
 /// `generators/`: every generator's folder, the hand-made inputs, the invalid inputs, and
@@ -255,6 +256,21 @@ impl GeneratorsYaml<'_> {
         }
         let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
         self.text.push_str(&entry);
+        let interactive = matches!(self.opts.problem.judging, Judging::Interactor(_));
+        if interactive && stem.starts_with("data/sample/") {
+            // `bt generate` runs the solution on an interactive problem's samples for their
+            // .interaction, which it shows in the statement; it then wants the files to
+            // download given too (the input, and no answer): written out here, since a copy
+            // takes .in and .ans alone. The package as packed, without .interaction, needs
+            // neither.
+            let text = std::fs::read_to_string(input)
+                .with_context(|| format!("reading {} for generators.yaml", input.display()))?;
+            let downloads = format!(
+                "{indent}    in.download: {}\n{indent}    ans.download: \"\"\n",
+                yaml_double_quoted(&text)
+            );
+            self.text.push_str(&downloads);
+        }
         Ok(())
     }
 
@@ -276,6 +292,23 @@ impl GeneratorsYaml<'_> {
         }
         Ok(())
     }
+}
+
+/// A YAML double-quoted scalar, line breaks and control characters escaped.
+fn yaml_double_quoted(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// A YAML single-quoted scalar.

@@ -25,9 +25,9 @@ use crate::pack::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::text::shell_quote;
 
 /// The version of the package: the one asked for, else the one `problem.yaml` names, else
-/// 2025-09. A problem of one's own is packed in 2025-09 (BAPCtools) or legacy (problemtools).
+/// 2025-09 (BAPCtools, DOMjudge); 2023-07-draft and legacy are problemtools'.
 pub fn version(opts: &OwnPackOptions) -> anyhow::Result<IcpcVersion> {
-    let version = match opts.icpc_version {
+    Ok(match opts.icpc_version {
         Some(version) => version,
         None => {
             let path = opts.out.join(PROBLEM_YAML);
@@ -36,14 +36,7 @@ pub fn version(opts: &OwnPackOptions) -> anyhow::Result<IcpcVersion> {
                 .and_then(|v| IcpcVersion::from_name(&v))
                 .unwrap_or(IcpcVersion::V2025_09)
         }
-    };
-    if version == IcpcVersion::Draft2023_07 {
-        bail!(
-            "a problem of your own is packed in the ICPC format 2025-09 (BAPCtools, DOMjudge) or \
-             legacy (problemtools, Kattis); give --icpc-version 2025-09 or legacy"
-        );
-    }
-    Ok(version)
+    })
 }
 
 /// What a program folder's `run` script does around the program.
@@ -189,9 +182,13 @@ fn output_validator(problem: &OwnProblem, version: IcpcVersion) -> anyhow::Resul
         Judging::Checker(helper, Protocol::Kattis) => (helper, Wrap::Plain),
         Judging::Interactor(helper) => (helper, Wrap::TestlibInteractor),
     };
+    // BAPCtools' 2025-09 takes the folder itself for the program; problemtools takes each
+    // folder in it (2023-07-draft's output_validator/, legacy's output_validators/) for one.
+    let name = folder_name(helper, "checker");
     let dir = match version {
         IcpcVersion::V2025_09 => "output_validator".to_string(),
-        _ => format!("output_validators/{}", folder_name(helper, "checker")),
+        IcpcVersion::Draft2023_07 => format!("output_validator/{name}"),
+        IcpcVersion::Legacy => format!("output_validators/{name}"),
     };
     program_dir(&dir, helper, wrap)
 }
@@ -237,8 +234,23 @@ pub(super) fn test_groups(
     folders
 }
 
-/// The `test_group.yaml` files.
+/// The `test_group.yaml` files (2025-09), or the one `data/testdata.yaml` every group
+/// inherits with the default output validator's flags (2023-07-draft).
 fn flag_files(opts: &OwnPackOptions, version: IcpcVersion) -> Vec<OwnFile> {
+    if version == IcpcVersion::Draft2023_07 {
+        let Judging::Compare(rule) = opts.problem.judging else {
+            return Vec::new();
+        };
+        let Some(flags) = validator_flags(rule) else {
+            return Vec::new();
+        };
+        let content = format!("output_validator_flags: {flags}\n");
+        return vec![OwnFile::text(
+            crate::pack::TESTDATA_YAML,
+            "test data settings",
+            content,
+        )];
+    }
     test_groups(opts, version)
         .into_iter()
         .filter_map(|(_, folder, content)| {
@@ -271,14 +283,15 @@ pub(super) fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Res
     let source = helper.source().ok_or_else(|| {
         anyhow!(
             "{} is not a source file duipai can put in the package ({}): give its source, a \
-             .cpp, .c, .rs or .py file",
+             .cpp, .c, .rs, .java or .py file",
             helper.who(),
             crate::text::quote_command(&helper.typed)
         )
     })?;
     let what = helper.role.clone();
+    let file = packaged_name(&source)?;
     let mut files = vec![OwnFile::copied(
-        format!("{dir}/{}", source.file_name()),
+        format!("{dir}/{file}"),
         &what,
         &source.path,
     )?];
@@ -295,7 +308,7 @@ pub(super) fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Res
         OwnFile::text(
             format!("{dir}/build"),
             "build script",
-            build_script(&source)?,
+            build_script(&source, &file),
         )
         .executable(),
     );
@@ -303,49 +316,66 @@ pub(super) fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Res
         OwnFile::text(
             format!("{dir}/run"),
             "run script",
-            run_script(&source, wrap, &what),
+            run_script(&source, wrap, &what)?,
         )
         .executable(),
     );
     Ok(files)
 }
 
-/// `build`: compiles the source as duipai's contest flags do (nothing for Python).
-fn build_script(source: &Source) -> anyhow::Result<String> {
-    let file = shell_quote(&source.file_name());
-    let command = match source.language {
-        Language::Cpp => format!("g++ -std=c++17 -O2 -o program {file}"),
-        Language::C => format!("gcc -std=c11 -O2 -o program {file} -lm"),
-        Language::Rust => format!("rustc --edition 2021 -O -o program {file}"),
-        Language::Python => "true".to_string(),
-        Language::Java => bail!(
-            "{}: a Java program cannot go into the package yet; give a C, C++, Rust or Python \
-             source",
-            source.path.display()
-        ),
-    };
-    Ok(format!(
-        "#!/bin/sh\n# Written by duipai pack: compiles {} in this folder.\nset -e\ncd \"$(dirname \"$0\")\"\n{command}\n",
-        source.file_name()
-    ))
+/// The source's name in its program folder: its own, but a Java source's, named after its
+/// public class as javac requires.
+fn packaged_name(source: &Source) -> anyhow::Result<String> {
+    if source.language != Language::Java {
+        return Ok(source.file_name());
+    }
+    crate::compile::java_names(&source.path)
+        .map(|(file, _)| file)
+        .ok_or_else(|| anyhow!("cannot read {}", source.path.display()))
 }
 
-/// How `run` starts the program, with the arguments the setter's command gives it.
-fn invocation(source: &Source) -> String {
+/// `build`: compiles the source `file` as duipai's contest flags do (nothing for Python).
+fn build_script(source: &Source, file: &str) -> String {
+    let quoted = shell_quote(file);
+    let command = match source.language {
+        Language::Cpp => format!("g++ -std=c++17 -O2 -o program {quoted}"),
+        Language::C => format!("gcc -std=c11 -O2 -o program {quoted} -lm"),
+        Language::Rust => format!("rustc --edition 2021 -O -o program {quoted}"),
+        Language::Java => format!("javac -encoding UTF-8 -d . {quoted}"),
+        Language::Python => "true".to_string(),
+    };
+    format!(
+        "#!/bin/sh\n# Written by duipai pack: compiles {file} in this folder.\nset -e\ncd \"$(dirname \"$0\")\"\n{command}\n"
+    )
+}
+
+/// How `run` starts the program, with the arguments the setter's command gives it. Java runs
+/// with the stack and the small reservations duipai gives it (a judge's memory limit is an
+/// address-space limit).
+fn invocation(source: &Source) -> anyhow::Result<String> {
     let mut words = match source.language {
         Language::Python => format!("python3 \"$dir\"/{}", shell_quote(&source.file_name())),
+        Language::Java => {
+            let (_, class) = crate::compile::java_names(&source.path)
+                .ok_or_else(|| anyhow!("cannot read {}", source.path.display()))?;
+            format!(
+                "env MALLOC_ARENA_MAX=2 java -Xss64m -XX:+UseSerialGC \
+                 -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -cp \"$dir\" {}",
+                shell_quote(&class)
+            )
+        }
         _ => "\"$dir\"/program".to_string(),
     };
     for arg in &source.args {
         words.push(' ');
         words.push_str(&shell_quote(arg));
     }
-    words
+    Ok(words)
 }
 
 /// `run`: the program called as the format calls it, its exit code made the format's.
-fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
-    let program = invocation(source);
+fn run_script(source: &Source, wrap: Wrap, what: &str) -> anyhow::Result<String> {
+    let program = invocation(source)?;
     let body = match wrap {
         Wrap::Plain => format!("exec {program} \"$@\"\n"),
         Wrap::Validator => format!(
@@ -379,14 +409,17 @@ fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
             "# Called as an interactive output validator (run input answer feedback_dir, talking\n\
              # with the submission on stdin and stdout); the testlib interactor takes the input\n\
              # and an output file and exits 0 (accepted), 1, 2 or 8 (rejected).\n\
+             # Accepted, it waits for the submission's end: anything more it prints is\n\
+             # trailing output, a wrong answer.\n\
              {program} \"$1\" \"$3/interactor.out\" 2> \"$3/judgemessage.txt\"\n\
-             case $? in\n    0) exit 42 ;;\n    1|2|8) exit 43 ;;\n    *) exit 1 ;;\nesac\n"
+             case $? in\n    0) ;;\n    1|2|8) exit 43 ;;\n    *) exit 1 ;;\nesac\n\
+             if [ -n \"$(head -c 1)\" ]; then\n    echo \"trailing output after the interaction ended\" >> \"$3/judgemessage.txt\"\n    exit 43\nfi\nexit 42\n"
         ),
     };
-    format!(
+    Ok(format!(
         "#!/bin/sh\n# Written by duipai pack: runs the {what} {}.\ndir=$(dirname \"$0\")\n{body}",
         source.file_name()
-    )
+    ))
 }
 
 /// The reference's path in the package, under `submissions/accepted/`; `None` for an
@@ -394,7 +427,9 @@ fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
 pub(super) fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
     let Some(reference) = &opts.problem.reference else {
         if matches!(opts.problem.judging, Judging::Interactor(_)) {
-            return Ok(None);
+            // BAPCtools runs a solution on an interactive problem's samples (for their
+            // .interaction), and writes its own choice into generators.yaml without one.
+            return Ok(first_accepted(opts));
         }
         bail!(
             "the ICPC package needs the reference solution as an accepted submission: set `reference = \"sol.cpp\"`"
@@ -411,6 +446,20 @@ pub(super) fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<Stri
         return Ok(Some(rel));
     }
     Ok(Some(format!("submissions/accepted/{}", source.file_name())))
+}
+
+/// The first accepted submission of the problem folder, by name: `submissions/accepted/a.cpp`.
+fn first_accepted(opts: &OwnPackOptions) -> Option<String> {
+    let folder = opts.folder.join("submissions/accepted");
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| !n.starts_with('.') && Language::from_path(Path::new(n)).is_some())
+        .collect();
+    names.sort();
+    names.first().map(|n| format!("submissions/accepted/{n}"))
 }
 
 /// `submissions/VERDICT/NAME` when `path` is a file of the problem folder's submissions.

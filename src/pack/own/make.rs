@@ -62,6 +62,11 @@ impl Previous {
         (content_hash(&bytes) == hash).then_some(bytes)
     }
 
+    /// Whether no file of a previous pack is there as it wrote it.
+    pub fn is_empty(&self) -> bool {
+        self.intact.is_empty()
+    }
+
     /// Whether `file` is in place with the content whose hash is `hash`: writing it again
     /// would change nothing.
     pub fn holds(&self, file: &str, hash: &str) -> bool {

@@ -366,7 +366,12 @@ pub fn write_own_pack_locked(
         warnings,
         overview: merged_overview(opts, &all),
         tests: opts.plan.lines.len(),
-        reused: made.iter().filter(|m| m.reused).count(),
+        // A test from a hand-made file may need no program run, but a pack with nothing
+        // before it reused nothing.
+        reused: match maker.previous.is_empty() {
+            true => 0,
+            false => made.iter().filter(|m| m.reused).count(),
+        },
         found: shape.found.names(),
     })
 }
