@@ -119,7 +119,9 @@ impl Search<'_> {
                 } => hunt
                     .problem
                     .generate(hunt.runner, generator.as_deref(), args, *seed)?,
-                LineSource::Copy { path, .. } => crate::fsutil::read_file_capped(path)?,
+                LineSource::Copy { path, crlf, .. } => {
+                    crate::pack::own::plan::read_copied(path, *crlf)?
+                }
             };
             let timed = self.time(input, format!("the plan's line {}", line.line))?;
             if slowest.as_ref().is_none_or(|s| timed.cpu > s.cpu) {

@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::contain::ContainArgs;
 use super::own::OwnArgs;
-use super::stress::{DEFAULT_SAVE_DIR, parse_seconds};
+use super::stress::{DEFAULT_SAVE_DIR, SHRINK_TIME_VARIABLE, parse_seconds};
 use super::values::{parse_jobs, parse_problem_name};
 
 #[derive(Debug, Args)]
@@ -42,8 +42,14 @@ pub struct HuntArgs {
     /// Where the failing case is saved.
     #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
     pub save: PathBuf,
-    /// Most seconds spent minimizing a failing case.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    /// Most seconds spent minimizing a failing case. DUIPAI_SHRINK_TIME sets another default.
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_seconds,
+        default_value = "30",
+        env = SHRINK_TIME_VARIABLE
+    )]
     pub shrink_time: Duration,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]

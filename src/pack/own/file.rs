@@ -86,6 +86,24 @@ impl OwnFile {
         })
     }
 
+    /// A file duipai writes from bytes it made (a configuration, a checker's source): the
+    /// manifest's command prints it when it is text.
+    pub fn bytes(path: impl Into<String>, what: &str, content: Vec<u8>) -> OwnFile {
+        match String::from_utf8(content) {
+            Ok(text) => OwnFile::text(path, what, text),
+            Err(e) => {
+                let path = path.into();
+                OwnFile {
+                    row: format!("{path}\t-\t{what}\t-"),
+                    path,
+                    line: None,
+                    content: e.into_bytes(),
+                    executable: false,
+                }
+            }
+        }
+    }
+
     pub fn executable(mut self) -> OwnFile {
         self.executable = true;
         self

@@ -81,7 +81,9 @@ pub fn check_icpc_places(found: &Found, plan: &OwnPlan) -> anyhow::Result<()> {
                 .filter(|f| *f != "data/sample")
                 .collect();
             bail!(
-                "{}.in, a hand-made test in the package, is in {folder}/, where the plan has no                  group (the ICPC format has test groups or tests in data/secret/, never both):                  move it into data/sample/ or {}, or make it a plan line `copy PATH`",
+                "{}.in, a hand-made test in the package, is in {folder}/, where the plan has no \
+                 group (the ICPC format has test groups or tests in data/secret/, never both): \
+                 move it into data/sample/ or {}, or make it a plan line `copy PATH`",
                 test.stem,
                 places.join(", ")
             );
@@ -108,7 +110,10 @@ pub fn find(
     planned: &[String],
 ) -> anyhow::Result<Found> {
     let mut found = Found::default();
-    if !out.is_dir() {
+    // Another judge's layout names its tests its own way (Polygon's tests/01, Luogu's
+    // NAME1.out) and lists them in its configuration: nothing there is taken as hand-made.
+    let own_names = matches!(layout, Layout::Plain | Layout::Noi | Layout::Icpc);
+    if !out.is_dir() || !own_names {
         return Ok(found);
     }
     let unlisted = |rel: &str| manifest.owner_of(rel).is_none();
@@ -205,6 +210,8 @@ mod tests {
                 name: "small".into(),
                 score: None,
                 line: 1,
+                dependencies: Vec::new(),
+                each_test: false,
             }],
             lines: vec![super::super::plan::OwnLine {
                 line: 2,
@@ -213,7 +220,7 @@ mod tests {
                 source: super::super::plan::LineSource::Gen {
                     generator: None,
                     args: Vec::new(),
-                    seed: 1,
+                    seed: Some(1),
                 },
             }],
         };

@@ -132,8 +132,10 @@ impl GeneratorsYaml<'_> {
         } else if !own.is_empty() {
             self.text.push_str("  secret:\n    data:\n");
             for group in own {
+                // Quoted: a group named `1` (as Polygon packages name theirs) is otherwise
+                // the number 1 to YAML, and BAPCtools removes its folder as not generated.
                 let name = &plan.groups[group].name;
-                self.text.push_str(&format!("      {name}:\n"));
+                self.text.push_str(&format!("      '{name}':\n"));
                 self.group(group, "        ")?;
             }
         }
@@ -172,10 +174,10 @@ impl GeneratorsYaml<'_> {
                     let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
                     self.text.push_str(&entry);
                 }
-                LineSource::Copy { path, .. } => {
+                LineSource::Copy { path, crlf, .. } => {
                     let answer = path.with_extension("ans");
                     let answer = answer.is_file().then_some(answer.as_path());
-                    self.copy_hand_made(stem, path, answer, indent)?;
+                    self.copy_hand_made(stem, (path, *crlf), answer, indent)?;
                 }
             }
         }
@@ -187,7 +189,8 @@ impl GeneratorsYaml<'_> {
     fn found_tests(&mut self, folder: &str, indent: &str) -> anyhow::Result<()> {
         let found: Vec<&FoundTest> = self.found.in_folder(folder).collect();
         for test in found {
-            self.copy_hand_made(&test.stem, &test.input, test.answer.as_deref(), indent)?;
+            let input = (test.input.as_path(), false);
+            self.copy_hand_made(&test.stem, input, test.answer.as_deref(), indent)?;
         }
         Ok(())
     }
@@ -223,17 +226,19 @@ impl GeneratorsYaml<'_> {
             command.push(' ');
             command.push_str(arg);
         }
-        let seed = line.seed(self.opts.seed).unwrap_or_default();
-        command.push_str(&format!(" {seed}"));
+        if let Some(seed) = line.seed(self.opts.seed) {
+            command.push_str(&format!(" {seed}"));
+        }
         Ok(command)
     }
 
-    /// The test `stem` (`data/secret/small/03`) made from a hand-made input (and its answer,
-    /// when there is one): both copied under `generators/manual/`, and its entry at `indent`.
+    /// The test `stem` (`data/secret/small/03`) made from a hand-made input (read with LF line
+    /// ends when `crlf`) and its answer, when there is one: both copied under
+    /// `generators/manual/`, and its entry at `indent`.
     fn copy_hand_made(
         &mut self,
         stem: &str,
-        input: &Path,
+        (input, crlf): (&Path, bool),
         answer: Option<&Path>,
         indent: &str,
     ) -> anyhow::Result<()> {
@@ -242,11 +247,10 @@ impl GeneratorsYaml<'_> {
             "manual/{}",
             stem.trim_start_matches("data/").replace('/', "-")
         );
-        self.copied.push(OwnFile::copied(
-            format!("generators/{manual}.in"),
-            "hand-made input",
-            input,
-        )?);
+        let mut copy =
+            OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", input)?;
+        copy.content = super::plan::read_copied(input, crlf)?;
+        self.copied.push(copy);
         if let Some(answer) = answer {
             self.copied.push(OwnFile::copied(
                 format!("generators/{manual}.ans"),

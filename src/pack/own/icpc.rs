@@ -208,7 +208,9 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
 
 /// The test folders of the plan (`data/sample`, `data/secret`, `data/secret/GROUP`) with the
 /// `test_group.yaml` each gets: the validator's arguments, and for a test group of the
-/// setter's at least an empty one, which makes it a group.
+/// setter's before 2025-09 at least an empty one, which makes it a group. In 2025-09 a folder
+/// is a group by itself, and an empty `test_group.yaml` is one BAPCtools removes as not
+/// generated (`bt generate` and so `bt run` then fail: "Some files were changed/removed").
 pub(super) fn test_groups(
     opts: &OwnPackOptions,
     version: IcpcVersion,
@@ -226,7 +228,8 @@ pub(super) fn test_groups(
         };
         let content = match (&args, group.is_own()) {
             (Some(args), _) => Some(format!("{args}\n")),
-            (None, true) => Some("{}\n".to_string()),
+            (None, true) if version != IcpcVersion::V2025_09 => Some("{}\n".to_string()),
+            (None, true) => None,
             (None, false) => None,
         };
         folders.push((index, folder, content));
@@ -486,6 +489,15 @@ fn submissions(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
         files.push(OwnFile::copied(path, "reference", &source.path)?);
     }
     let folder = opts.folder.join("submissions");
+    if !folder.is_dir() && crate::polygon::Package::is_in(&opts.folder) {
+        let package = crate::polygon::Package::read(&opts.folder)?;
+        for (path, source) in crate::pack::polygon::icpc_submissions(&package) {
+            if !files.iter().any(|f: &OwnFile| f.path == path) {
+                files.push(OwnFile::copied(path, "submission", &source)?);
+            }
+        }
+        return Ok(files);
+    }
     if !folder.is_dir() || same_folder(&folder, &opts.out.join("submissions")) {
         return Ok(files);
     }

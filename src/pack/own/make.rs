@@ -76,16 +76,19 @@ impl Previous {
 
 /// How a test's input is made.
 pub enum Source<'a> {
-    /// A generator (`None`: the default one) given `args`, then `seed`.
+    /// A generator (`None`: the default one) given `args`, then `seed`; without a seed (a
+    /// Polygon package's `cmd`), `args` alone.
     Gen {
         generator: Option<&'a str>,
         args: &'a [String],
-        seed: u64,
+        seed: Option<u64>,
     },
-    /// A hand-made input, and its hand-made answer if it has one.
+    /// A hand-made input, and its hand-made answer if it has one; `crlf` reads the input's
+    /// CR LF line ends as LF (a Polygon package's manual tests).
     Hand {
         input: &'a Path,
         answer: Option<PathBuf>,
+        crlf: bool,
     },
 }
 
@@ -141,11 +144,18 @@ impl Maker<'_> {
                 let (input, same) = self.generated(*generator, args, *seed, &mut ran)?;
                 (input, same, None)
             }
-            Source::Hand { input, answer } => (
-                crate::fsutil::read_regular_capped(input)?,
-                false,
-                answer.clone(),
-            ),
+            Source::Hand {
+                input,
+                answer,
+                crlf,
+            } => {
+                let bytes = crate::fsutil::read_regular_capped(input)?;
+                let bytes = match crlf {
+                    true => super::plan::lf_line_ends(bytes),
+                    false => bytes,
+                };
+                (bytes, false, answer.clone())
+            }
         };
         let input_hash = content_hash(&input);
         let (invalid, overview) = match self.validity(&input, &input_hash, &mut ran)? {
@@ -189,19 +199,23 @@ impl Maker<'_> {
     }
 
     /// The input `generator` prints for `args` and `seed`, and whether it prints the same for
-    /// the next seed (the line's input does not depend on its seed).
+    /// the next seed (the line's input does not depend on its seed). A line without a seed
+    /// is meant to be one input: never the same for the next.
     fn generated(
         &self,
         generator: Option<&str>,
         args: &[String],
-        seed: u64,
+        seed: Option<u64>,
         ran: &mut bool,
     ) -> anyhow::Result<(Vec<u8>, bool)> {
         let problem = self.opts.problem;
         let helper = problem.generators.get(generator)?;
         let mut parts: Vec<Vec<u8>> = vec![b"generated".to_vec(), helper.fingerprint()?.into()];
         parts.extend(args.iter().map(|a| a.as_bytes().to_vec()));
-        parts.push(seed.to_string().into_bytes());
+        parts.push(match seed {
+            Some(seed) => seed.to_string().into_bytes(),
+            None => b"no seed".to_vec(),
+        });
         let fact_key = key(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
         let known = self.facts.get(&fact_key).and_then(|fact| {
             let (hash, same) = fact.trim_end().split_once('\n')?;
@@ -215,9 +229,12 @@ impl Maker<'_> {
         *ran = true;
         let runner = self.opts.runner;
         let input = problem.generate(runner, generator, args, seed)?;
-        let same = match known {
-            Some((hash, same)) if hash == content_hash(&input) => same,
-            _ => problem.generate(runner, generator, args, seed.wrapping_add(1))? == input,
+        let same = match (known, seed) {
+            (_, None) => false,
+            (Some((hash, same)), _) if hash == content_hash(&input) => same,
+            (_, Some(seed)) => {
+                problem.generate(runner, generator, args, Some(seed.wrapping_add(1)))? == input
+            }
         };
         let word = if same { "same" } else { "differs" };
         let fact = format!("{}\n{word}\n", content_hash(&input));

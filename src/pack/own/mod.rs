@@ -16,8 +16,10 @@ pub mod file;
 pub mod found;
 mod generators;
 pub mod icpc;
+pub mod judges;
 mod make;
 pub mod plan;
+pub mod polygon;
 mod review;
 
 use super::icpc::IcpcVersion;
@@ -55,6 +57,12 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
     if layout == Layout::Icpc {
         check_icpc_groups(plan)?;
     }
+    if layout == Layout::Polygon {
+        return Ok(polygon::stems(plan));
+    }
+    if layout.is_judges() {
+        return Ok(judges::stems(plan, problem, layout));
+    }
     let mut counters: HashMap<usize, usize> = HashMap::new();
     let mut numbered = 0;
     let mut stems = Vec::new();
@@ -77,6 +85,7 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
                 format!("data/secret/{}/{k:0width$}", group.name)
             }
             (Layout::Icpc, false) => format!("data/secret/{k:0width$}"),
+            _ => unreachable!("numbered above"),
         });
     }
     Ok(stems)
@@ -130,13 +139,14 @@ fn plan_sources<'a>(plan: &'a OwnPlan, pack_seed: u64) -> Vec<Source<'a>> {
             } => Source::Gen {
                 generator: generator.as_deref(),
                 args,
-                seed: super::effective_seed(*seed, pack_seed),
+                seed: seed.map(|seed| super::effective_seed(seed, pack_seed)),
             },
-            LineSource::Copy { path, .. } => {
+            LineSource::Copy { path, crlf, .. } => {
                 let answer = path.with_extension("ans");
                 Source::Hand {
                     input: path,
                     answer: answer.is_file().then_some(answer),
+                    crlf: *crlf,
                 }
             }
         })
@@ -157,6 +167,7 @@ fn make_tests(
     sources.extend(found.tests.iter().map(|test| Source::Hand {
         input: &test.input,
         answer: test.answer.clone(),
+        crlf: false,
     }));
     let results = make_all(maker, &sources, opts.jobs);
     if results.iter().any(Option::is_none) {
@@ -193,11 +204,11 @@ pub fn test_files(opts: &OwnPackOptions, stems: &[String], made: &[Made]) -> Vec
             (None, Judging::Interactor(_)) => "printf ''".to_string(),
             (None, _) => format!("{command} | duipai solve {name}"),
         };
-        for (ext, content, command) in [
-            ("in", &test.input, &command),
-            ("ans", &test.answer, &answer_command),
+        let (input, answer) = super::judges::test_paths(opts.layout, stem);
+        for (path, content, command) in [
+            (input, &test.input, &command),
+            (answer, &test.answer, &answer_command),
         ] {
-            let path = format!("{stem}.{ext}");
             files.push(OwnFile {
                 row: format!("{path}\t{}\t{}\t{command}", line.line, line.text),
                 path,
@@ -385,6 +396,9 @@ struct Shape {
     found: Found,
     /// The ICPC package around the tests, for that layout.
     package: Option<icpc::Package>,
+    /// `problem.xml` and the programs of the Polygon layout; the configuration and checker of
+    /// another judge's.
+    polygon: Vec<OwnFile>,
 }
 
 impl Shape {
@@ -406,11 +420,23 @@ impl Shape {
             )?),
             _ => None,
         };
+        let polygon = match opts.layout {
+            Layout::Polygon => polygon::files(opts)?,
+            layout if layout.is_judges() => {
+                let judge = judges::view(opts, &stems)?;
+                super::judges::files(layout, &judge)?
+                    .into_iter()
+                    .map(|(path, what, content)| OwnFile::bytes(path, what, content))
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
         Ok(Shape {
             version,
             stems,
             found,
             package,
+            polygon,
         })
     }
 
@@ -419,7 +445,10 @@ impl Shape {
         let mut paths: Vec<String> = self
             .stems
             .iter()
-            .flat_map(|s| [format!("{s}.in"), format!("{s}.ans")])
+            .flat_map(|s| {
+                let (input, answer) = super::judges::test_paths(opts.layout, s);
+                [input, answer]
+            })
             .collect();
         if !matches!(opts.problem.judging, Judging::Interactor(_)) {
             let unanswered = self.found.tests.iter().filter(|t| t.answer.is_none());
@@ -430,6 +459,7 @@ impl Shape {
             paths.extend(package.paths());
             setter = package.setter_paths();
         }
+        paths.extend(self.polygon.iter().map(|f| f.path.clone()));
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         let problem = &opts.problem.name;
         Survey::of(&opts.out, manifest, problem, opts.layout, &names, &setter)
@@ -442,7 +472,8 @@ impl Shape {
         if let Some(package) = &self.package {
             files.extend(package.files());
         }
-        if opts.layout != Layout::Icpc
+        files.extend(self.polygon.iter().cloned());
+        if matches!(opts.layout, Layout::Plain | Layout::Noi)
             && let Some(table) = subtasks(opts, &self.stems)
         {
             files.push(table);
