@@ -288,7 +288,7 @@ fn judge_names_every_test_as_the_package_does_in_the_plans_order() {
         .success();
     assert_contains(
         &out.stderr(),
-        "the tests of the plan g.plan: 0 made, 4 reused",
+        "the tests of the plan g.plan: all 4 reused from the last judge",
     );
 
     duipai(d)

@@ -46,11 +46,7 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     let runner = ProcessRunner::default();
     cases::check_inputs(&problem, &runner, &gathered.cases, jobs)?;
     if let Some((made, reused)) = gathered.made {
-        out.line(format!(
-            "the tests of {}: {made} made, {reused} reused from the last judge (what makes \
-             them did not change)",
-            gathered.from
-        ));
+        out.line(made_line(&gathered.from, made, reused));
     }
     let (cases, from) = (gathered.cases, gathered.from);
     let decider = decider_of(&problem, &args.own.compilers, &dir, &mut scratch)?;
@@ -436,5 +432,20 @@ impl PackageYaml {
                     .unwrap_or(defaults.resolution),
             },
         }
+    }
+}
+
+/// How many of the plan's tests were made and how many read back from the last judge.
+fn made_line(from: &str, made: usize, reused: usize) -> String {
+    match (made, reused) {
+        (made, 0) => format!("the tests of {from}: {made} made"),
+        (0, reused) => format!(
+            "the tests of {from}: all {reused} reused from the last judge (what makes them did \
+             not change)"
+        ),
+        (made, reused) => format!(
+            "the tests of {from}: {made} made, {reused} reused from the last judge (what makes \
+             them did not change)"
+        ),
     }
 }
