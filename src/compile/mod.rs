@@ -304,6 +304,21 @@ fn missing_script(command: &[OsString]) -> Option<&Path> {
     (is_python && !script.exists()).then_some(script)
 }
 
+/// How a Java source is compiled and run by hand: the file name javac wants for it (its public
+/// class's, else its own) and the class to run (with its package); `None` when it cannot be
+/// read.
+pub fn java_names(source: &Path) -> Option<(String, String)> {
+    let text = fs::read_to_string(source).ok()?;
+    let declared = java::declarations(&text);
+    let stem = source.file_stem()?.to_string_lossy().into_owned();
+    let class = declared.public_class.unwrap_or(stem);
+    let run = match declared.package {
+        Some(package) => format!("{package}.{class}"),
+        None => class.clone(),
+    };
+    Some((format!("{class}.java"), run))
+}
+
 /// The user's own files a source file pulls into its build (its local headers and modules),
 /// for a caller that watches them; nothing for a file that is not a source or cannot be read.
 pub fn local_sources(source: &Path) -> Vec<PathBuf> {

@@ -16,6 +16,8 @@ use crate::judge::checker::Protocol;
 use crate::run::{Limits, Termination};
 use crate::text::{program_name, quote};
 
+pub mod facts;
+mod fingerprint;
 pub mod overview;
 pub mod source;
 
@@ -34,6 +36,8 @@ pub struct Helper {
     pub role: String,
     ready: OnceLock<Result<Vec<OsString>, String>>,
     prepare: Prepare,
+    /// Its fingerprint, once worked out ([`Helper::fingerprint`]).
+    fingerprint: OnceLock<Result<String, String>>,
 }
 
 impl std::fmt::Debug for Helper {
@@ -54,6 +58,7 @@ impl Helper {
             role: role.into(),
             ready: OnceLock::new(),
             prepare: Arc::clone(prepare),
+            fingerprint: OnceLock::new(),
         }
     }
 

@@ -92,6 +92,24 @@ impl Overview {
             .collect()
     }
 
+    /// The overview as a log [`Overview::parse`] reads back the same, for keeping it.
+    pub fn to_log(&self) -> String {
+        let mut log = String::new();
+        for (name, (min, max)) in &self.hits {
+            let flags = [(*min, " min-value-hit"), (*max, " max-value-hit")];
+            let hits: String = flags
+                .iter()
+                .filter(|(hit, _)| *hit)
+                .map(|(_, f)| *f)
+                .collect();
+            log.push_str(&format!("\"{name}\":{hits}\n"));
+        }
+        for (name, (lo, hi)) in &self.bounds {
+            log.push_str(&format!("constant-bounds \"{name}\": {lo} {hi}\n"));
+        }
+        log
+    }
+
     /// The ends no input reached, `n min`, `a max`.
     pub fn missed(&self) -> Vec<String> {
         let mut missed = Vec::new();
@@ -143,6 +161,7 @@ mod tests {
         ));
         assert_eq!(all.hits["n"], (true, true));
         assert_eq!(all.missed(), ["a_i min"]);
+        assert_eq!(Overview::parse(&all.to_log()), all);
         let table = all.table();
         assert!(table[1].starts_with("a_i"), "{table:?}");
         assert!(table[1].ends_with("BOUND NOT REACHED: min"), "{table:?}");

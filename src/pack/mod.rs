@@ -354,7 +354,7 @@ pub fn write_pack_report(
 }
 
 /// Takes the pack folder's lock (see [`crate::fsutil::FolderLock`]), or says who has it.
-fn lock(out: &Path) -> anyhow::Result<crate::fsutil::FolderLock> {
+pub(crate) fn lock(out: &Path) -> anyhow::Result<crate::fsutil::FolderLock> {
     match crate::fsutil::FolderLock::try_take(out) {
         Ok(Some(lock)) => Ok(lock),
         Ok(None) => bail!(

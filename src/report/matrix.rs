@@ -1,6 +1,6 @@
 //! What `duipai judge` shows of the matrix of submissions and tests: a short table for
-//! people, one JSON object for scripts, a JUnit report (a test case a submission), and a
-//! self-contained HTML page with every run's time drawn against the limit.
+//! people, one JSON object for scripts, and a JUnit report (a test case a submission); the
+//! HTML page is [`super::html`].
 
 use std::fmt::Write;
 use std::time::Duration;
@@ -45,7 +45,7 @@ pub fn table(judged: &Judged) -> String {
 }
 
 /// The folder's verdict in the table: `AC`, `WA`, `TLE`, `RTE`, `rejected`, `brute`.
-fn expected_code(expected: Expected) -> &'static str {
+pub fn expected_code(expected: Expected) -> &'static str {
     match expected {
         Expected::Accepted => "AC",
         Expected::WrongAnswer => "WA",
@@ -157,6 +157,14 @@ pub fn limit_lines(limit: &TimeLimit) -> Vec<String> {
             .into_iter()
             .map(|v| format!("the limit breaks the format's rule: {v}")),
     );
+    if limit.derived.is_some() {
+        lines.extend(
+            limit
+                .unsteady()
+                .into_iter()
+                .map(|why| format!("the derived limit may be too high: {why}")),
+        );
+    }
     lines
 }
 
@@ -175,6 +183,11 @@ pub struct JudgeSummary<'a> {
     pub multipliers: crate::submissions::Multipliers,
     /// Where the limit in force breaks the format's rule.
     pub violations: Vec<String>,
+    /// Why the derived limit may not be what a quiet machine gives (`--write-time-limit`
+    /// then refuses): the binding run's measurements disagree, the machine was busy.
+    pub unsteady: Vec<String>,
+    /// The machine while the binding runs were measured again.
+    pub machine: Option<&'a crate::submissions::machine::Machine>,
     pub submissions: Vec<SubmissionJson<'a>>,
     pub elapsed_ms: u64,
 }
@@ -191,6 +204,9 @@ pub struct BoundJson<'a> {
     /// then the fastest).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub measured_ms: Vec<u64>,
+    /// How far the slowest measurement is above the fastest, as a share of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spread: Option<f64>,
 }
 
 fn bound_json(bound: &crate::submissions::limit::Bound) -> BoundJson<'_> {
@@ -204,6 +220,7 @@ fn bound_json(bound: &crate::submissions::limit::Bound) -> BoundJson<'_> {
             .iter()
             .map(|t| t.as_millis() as u64)
             .collect(),
+        spread: bound.spread(),
     }
 }
 
@@ -242,6 +259,8 @@ pub fn json(judged: &Judged, elapsed: Duration) -> JudgeSummary<'_> {
         upper_bound: limit.upper.as_ref().map(bound_json),
         multipliers: limit.multipliers,
         violations: limit.violations(),
+        unsteady: limit.unsteady(),
+        machine: limit.machine.as_ref(),
         submissions: judged
             .rows
             .iter()
@@ -317,122 +336,4 @@ pub fn junit_cases(judged: &Judged) -> Vec<JunitCase> {
         ..JunitCase::default()
     });
     cases
-}
-
-/// A self-contained HTML page: the matrix with a coloured cell a run, and each submission's
-/// times drawn against the time limit and the limit × time_limit_to_tle.
-pub fn html(judged: &Judged, title: &str) -> String {
-    let limit = &judged.limit;
-    let tle = limit.in_force.as_secs_f64() * limit.multipliers.time_limit_to_tle;
-    let longest = judged
-        .rows
-        .iter()
-        .flat_map(|r| r.cells.iter().map(|c| c.cpu.as_secs_f64()))
-        .fold(tle, f64::max)
-        .max(1e-3);
-    let mut page = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>{title}</title><style>{STYLE}</style></head><body>\n<h1>{title}</h1>\n"
-    );
-    let _ = writeln!(
-        page,
-        "<p>{}</p>",
-        limit_lines(limit)
-            .iter()
-            .map(|l| escape(l))
-            .collect::<Vec<_>>()
-            .join("<br>")
-    );
-    page.push_str("<table><tr><th>submission</th><th>expected</th><th>got</th>");
-    for test in &judged.tests {
-        let _ = write!(page, "<th class=\"test\">{}</th>", escape(test));
-    }
-    page.push_str("<th>times against the limit</th></tr>\n");
-    for row in &judged.rows {
-        let class = if row.check.is_ok() { "ok" } else { "bad" };
-        let _ = write!(
-            page,
-            "<tr class=\"{class}\"><td>{}</td><td>{}</td><td title=\"{}\">{}</td>",
-            escape(&row.submission.name),
-            expected_code(row.submission.expected),
-            escape(row.check.as_ref().err().map_or("", String::as_str)),
-            escape(&got(row))
-        );
-        for (cell, test) in row.cells.iter().zip(&judged.tests) {
-            let _ = write!(
-                page,
-                "<td class=\"{}\" title=\"{}: {} {:.3} s {}\">{}</td>",
-                cell.outcome.code(),
-                escape(test),
-                cell.outcome.code(),
-                cell.cpu.as_secs_f64(),
-                escape(&cell.detail),
-                cell.outcome.code()
-            );
-        }
-        let _ = writeln!(
-            page,
-            "<td>{}</td></tr>",
-            plot(row, limit.in_force.as_secs_f64(), tle, longest)
-        );
-    }
-    page.push_str("</table>\n</body></html>\n");
-    page
-}
-
-/// An SVG strip: a bar a test (its CPU time), a line at the limit and a dashed one at the
-/// limit × time_limit_to_tle.
-fn plot(row: &Row, limit: f64, tle: f64, longest: f64) -> String {
-    let (width, height) = (240.0, 40.0);
-    let bar = width / row.cells.len().max(1) as f64;
-    let y = |t: f64| height - (t / longest).min(1.0) * height;
-    let mut svg = format!(
-        "<svg width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" \
-         xmlns=\"http://www.w3.org/2000/svg\">"
-    );
-    for (i, cell) in row.cells.iter().enumerate() {
-        let t = cell.cpu.as_secs_f64();
-        let _ = write!(
-            svg,
-            "<rect class=\"{}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"/>",
-            cell.outcome.code(),
-            i as f64 * bar,
-            y(t),
-            (bar - 1.0).max(1.0),
-            height - y(t)
-        );
-    }
-    let _ = write!(
-        svg,
-        "<line x1=\"0\" x2=\"{width}\" y1=\"{0:.1}\" y2=\"{0:.1}\" class=\"limit\"/>\
-         <line x1=\"0\" x2=\"{width}\" y1=\"{1:.1}\" y2=\"{1:.1}\" class=\"tle\"/></svg>",
-        y(limit),
-        y(tle)
-    );
-    svg
-}
-
-/// HTML text: `&`, `<`, `>` and quotes escaped.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-const STYLE: &str = "body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse}\
-td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}th.test{writing-mode:vertical-rl}\
-td.AC{background:#cfc}td.WA{background:#fcc}td.TLE{background:#ffc}td.RTE{background:#fcf}\
-tr.bad td:first-child{font-weight:bold;color:#b00}rect.AC{fill:#3a3}rect.WA{fill:#c33}\
-rect.TLE{fill:#cc3}rect.RTE{fill:#c3c}line.limit{stroke:#000}\
-line.tle{stroke:#000;stroke-dasharray:3 2}";
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn html_is_escaped() {
-        assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
-    }
 }

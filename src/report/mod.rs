@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::judge::Verdict;
 
 pub mod diff;
+pub mod html;
 pub mod human;
 pub mod json;
 pub mod junit;

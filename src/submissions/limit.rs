@@ -49,22 +49,74 @@ pub struct Bound {
     pub measured: Vec<Duration>,
 }
 
+/// The measurements of a run that binds the limit agree when the slowest is at most this
+/// share above the fastest...
+pub const SPREAD_BOUND: f64 = 0.10;
+
+/// ... or at most this much above it (a short run's times differ by a timer's tick).
+pub const SPREAD_FLOOR: Duration = Duration::from_millis(20);
+
 impl Bound {
-    /// `fastest of 3 runs: 0.412, 0.530, 0.415 s` when it was measured more than once.
+    /// `fastest of 3 runs: 0.412, 0.530, 0.415 s, spread 29%` when it was measured more than
+    /// once.
     pub fn runs_note(&self) -> Option<String> {
-        if self.measured.len() < 2 {
-            return None;
-        }
+        let spread = self.spread()?;
         let times: Vec<String> = self
             .measured
             .iter()
             .map(|t| format!("{:.3}", t.as_secs_f64()))
             .collect();
         Some(format!(
-            "fastest of {} runs: {} s",
+            "fastest of {} runs: {} s, spread {:.0}%",
             self.measured.len(),
-            times.join(", ")
+            times.join(", "),
+            spread * 100.0
         ))
+    }
+
+    /// How far the slowest measurement is above the fastest, as a share of the fastest;
+    /// `None` when it was measured once.
+    pub fn spread(&self) -> Option<f64> {
+        let (low, high) = self.extremes()?;
+        Some((high - low).as_secs_f64() / low.as_secs_f64().max(1e-6))
+    }
+
+    fn extremes(&self) -> Option<(Duration, Duration)> {
+        if self.measured.len() < 2 {
+            return None;
+        }
+        let low = *self.measured.iter().min()?;
+        let high = *self.measured.iter().max()?;
+        Some((low, high))
+    }
+
+    /// Why its measurements disagree, when the spread is beyond [`SPREAD_BOUND`] and
+    /// [`SPREAD_FLOOR`].
+    pub fn disagreement(&self) -> Option<String> {
+        let (low, high) = self.extremes()?;
+        let spread = self.spread()?;
+        let beyond = spread > SPREAD_BOUND && high - low > SPREAD_FLOOR;
+        let times: Vec<String> = self
+            .measured
+            .iter()
+            .map(|t| format!("{:.3}", t.as_secs_f64()))
+            .collect();
+        beyond.then(|| {
+            format!(
+                "the runs that bind it disagree: {} on {} took {} s{}, {:.0}% apart (more than \
+                 {:.0}%)",
+                self.submission,
+                self.test,
+                times.join(", "),
+                if self.measured.len() > super::matrix::BINDING_RUNS {
+                    ", measured again as the first three disagreed"
+                } else {
+                    ""
+                },
+                spread * 100.0,
+                SPREAD_BOUND * 100.0
+            )
+        })
     }
 }
 
@@ -82,9 +134,20 @@ pub struct TimeLimit {
     /// The fastest slowest-run of the time-limit-exceeded submissions.
     pub upper: Option<Bound>,
     pub multipliers: Multipliers,
+    /// The machine while the runs that bind the limit were measured again.
+    pub machine: Option<super::machine::Machine>,
 }
 
 impl TimeLimit {
+    /// Why the derived limit may not be what a quiet machine gives, so that it is not
+    /// written: the measurements of the run that binds it disagree, or the machine was busy.
+    pub fn unsteady(&self) -> Vec<String> {
+        let mut why = Vec::new();
+        why.extend(self.lower.as_ref().and_then(Bound::disagreement));
+        why.extend(self.machine.as_ref().and_then(|m| m.busy()));
+        why
+    }
+
     /// Where the limit in force breaks the rule, each a sentence.
     pub fn violations(&self) -> Vec<String> {
         let m = &self.multipliers;
@@ -162,6 +225,7 @@ mod tests {
             lower: Some(bound(600, false)),
             upper: Some(bound(1200, false)),
             multipliers: Multipliers::default(),
+            machine: None,
         };
         let broken = limit.violations();
         assert_eq!(broken.len(), 2, "{broken:?}");
@@ -173,5 +237,40 @@ mod tests {
             ..limit
         };
         assert!(fine.violations().is_empty());
+        assert!(fine.unsteady().is_empty());
+    }
+
+    #[test]
+    fn a_binding_run_measured_apart_is_named() {
+        let measured = |ms: &[u64]| Bound {
+            time: Duration::from_millis(*ms.iter().min().unwrap()),
+            submission: "accepted/sol.py".into(),
+            test: "secret/06".into(),
+            at_least: false,
+            measured: ms.iter().map(|&m| Duration::from_millis(m)).collect(),
+        };
+        let close = measured(&[414, 393, 396]);
+        assert_eq!(
+            close.runs_note().unwrap(),
+            "fastest of 3 runs: 0.414, 0.393, 0.396 s, spread 5%"
+        );
+        assert!(close.disagreement().is_none());
+        let apart = measured(&[389, 552, 700]);
+        let why = apart.disagreement().unwrap();
+        assert_eq!(
+            why,
+            "the runs that bind it disagree: accepted/sol.py on secret/06 took 0.389, 0.552, \
+             0.700 s, 80% apart (more than 10%)"
+        );
+        // A few milliseconds apart is a timer's tick, whatever the share.
+        assert!(measured(&[20, 31, 22]).disagreement().is_none());
+        assert_eq!(
+            Bound {
+                measured: Vec::new(),
+                ..apart
+            }
+            .spread(),
+            None
+        );
     }
 }

@@ -2,14 +2,16 @@
 //! from below (measured under a generous cap when the limit is to be derived), then the
 //! others under the limit in force times `time_limit_to_tle`, so that a time-limit-exceeded
 //! submission is known to run at least that long. The runs that may bind the limit from below
-//! are measured [`BINDING_RUNS`] times and their fastest counts: a busy machine only ever
-//! slows a program down, so the fastest of a few runs is the one a moment of load moved
-//! least. Verdicts are judged by the limit in force.
+//! are measured [`BINDING_RUNS`] times (twice that when the first ones disagree) and their
+//! fastest counts: a busy machine only ever slows a program down, so the fastest of a few runs
+//! is the one a moment of load moved least; what the machine did meanwhile is reported.
+//! Verdicts are judged by the limit in force.
 
 use std::ffi::OsString;
 use std::time::Duration;
 
 use super::limit::{Bound, Multipliers, TimeLimit};
+use super::machine::Machine;
 use super::{Outcome, Submission};
 use crate::judge::{Decider, Runner, Verdict, judge_case};
 use crate::run::{IoMode, Limits};
@@ -128,7 +130,7 @@ pub fn judge_all(
             on_progress(done, total);
         },
     )?;
-    remeasure_binding(cases, &submissions, &lower, first_cap, setting, &mut cells)?;
+    let machine = remeasure_binding(cases, &submissions, &lower, first_cap, setting, &mut cells)?;
     let lower_bound = slowest_run(cases, &submissions, &cells, &lower, first_cap);
     let derived = lower_bound
         .as_ref()
@@ -173,6 +175,7 @@ pub fn judge_all(
             lower: lower_bound,
             upper,
             multipliers: setting.multipliers,
+            machine,
         },
     })
 }
@@ -207,8 +210,11 @@ fn run_rows(
 
 /// Measures again the runs of the submissions `lower` that may bind the limit from below
 /// (those within [`BINDING_SHARE`] of the slowest, not stopped at the cap, at most
-/// [`BINDING_MOST`]), [`BINDING_RUNS`] runs in all each, keeping the fastest CPU time. The
-/// verdict stays the first run's: only the time is measured again.
+/// [`BINDING_MOST`]), [`BINDING_RUNS`] runs in all each, keeping the fastest CPU time; a run
+/// whose measurements disagree (see [`super::limit::Bound::disagreement`]) is measured
+/// [`BINDING_RUNS`] times more. They run on half the workers, so that they do not compete
+/// with each other for the CPUs. The verdict stays the first run's: only the time is measured
+/// again. Returns what the machine did meanwhile; `None` when nothing was measured again.
 fn remeasure_binding(
     cases: &[StoredCase],
     submissions: &[Prepared],
@@ -216,7 +222,7 @@ fn remeasure_binding(
     cap: Duration,
     setting: &Setting,
     cells: &mut [Option<Vec<Cell>>],
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<Machine>> {
     let mut binding: Vec<(usize, usize, Duration)> = lower
         .iter()
         .filter_map(|&s| Some((s, cells[s].as_ref()?)))
@@ -229,13 +235,44 @@ fn remeasure_binding(
         .collect();
     binding.sort_by_key(|&(s, c, cpu)| (std::cmp::Reverse(cpu), s, c));
     let Some(&(_, _, slowest)) = binding.first() else {
-        return Ok(());
+        return Ok(None);
     };
     binding.retain(|&(_, _, cpu)| cpu.as_secs_f64() >= slowest.as_secs_f64() * BINDING_SHARE);
     binding.truncate(BINDING_MOST);
-    let pairs: Vec<(usize, usize)> = binding
+    let start = super::machine::sample();
+    let quiet = Setting {
+        jobs: (setting.jobs / 2).max(1),
+        given: setting.given.clone(),
+        ..*setting
+    };
+    let runs: Vec<(usize, usize)> = binding.iter().map(|&(s, c, _)| (s, c)).collect();
+    measure_again(cases, submissions, &runs, cap, &quiet, cells)?;
+    let apart: Vec<(usize, usize)> = runs
+        .into_iter()
+        .filter(|&(s, c)| {
+            let cell = &cells[s].as_ref().expect("measured")[c];
+            bound_of(cell, &submissions[s].0, &cases[c], false)
+                .disagreement()
+                .is_some()
+        })
+        .collect();
+    measure_again(cases, submissions, &apart, cap, &quiet, cells)?;
+    Ok(Some(Machine::since(&start)))
+}
+
+/// Measures each run of `runs` [`BINDING_RUNS`] − 1 times more, keeping every time and the
+/// fastest.
+fn measure_again(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    runs: &[(usize, usize)],
+    cap: Duration,
+    setting: &Setting,
+    cells: &mut [Option<Vec<Cell>>],
+) -> anyhow::Result<()> {
+    let pairs: Vec<(usize, usize)> = runs
         .iter()
-        .flat_map(|&(s, c, _)| std::iter::repeat_n((s, c), BINDING_RUNS - 1))
+        .flat_map(|&pair| std::iter::repeat_n(pair, BINDING_RUNS - 1))
         .collect();
     let again = run_pairs(cases, submissions, &pairs, cap, setting, &mut |_| {})?;
     for ((s, c), rerun) in pairs.into_iter().zip(again) {
@@ -247,6 +284,17 @@ fn remeasure_binding(
         cell.cpu = cell.cpu.min(rerun.cpu);
     }
     Ok(())
+}
+
+/// A run as a bound of the limit.
+fn bound_of(cell: &Cell, submission: &Submission, case: &StoredCase, at_least: bool) -> Bound {
+    Bound {
+        time: cell.cpu,
+        submission: submission.name.clone(),
+        test: case.name.clone(),
+        at_least,
+        measured: cell.measured.clone(),
+    }
 }
 
 /// Runs each `(submission, case)` of `pairs` under `cap`, in parallel, and returns their
@@ -329,13 +377,8 @@ fn slowest_run(
         .filter_map(|&s| {
             let row = cells[s].as_ref()?;
             let (c, cell) = row.iter().enumerate().max_by_key(|(_, c)| c.cpu)?;
-            Some(Bound {
-                time: cell.cpu,
-                submission: submissions[s].0.name.clone(),
-                test: cases[c].name.clone(),
-                at_least: cell.stopped && cell.cpu >= cap,
-                measured: cell.measured.clone(),
-            })
+            let at_least = cell.stopped && cell.cpu >= cap;
+            Some(bound_of(cell, &submissions[s].0, &cases[c], at_least))
         })
         .max_by_key(|b| b.time)
 }
@@ -353,13 +396,8 @@ fn fastest_timeout(
         .filter_map(|s| {
             let row = cells[s].as_ref()?;
             let (c, cell) = row.iter().enumerate().max_by_key(|(_, c)| c.cpu)?;
-            Some(Bound {
-                time: cell.cpu,
-                submission: submissions[s].0.name.clone(),
-                test: cases[c].name.clone(),
-                at_least: cell.stopped || cell.cpu >= cap,
-                measured: cell.measured.clone(),
-            })
+            let at_least = cell.stopped || cell.cpu >= cap;
+            Some(bound_of(cell, &submissions[s].0, &cases[c], at_least))
         })
         .min_by_key(|b| b.time)
 }

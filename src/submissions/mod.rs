@@ -11,7 +11,9 @@ use anyhow::Context;
 
 use crate::judge::Verdict;
 
+pub mod cases;
 pub mod limit;
+pub mod machine;
 pub mod matrix;
 
 pub use limit::{Multipliers, TimeLimit};

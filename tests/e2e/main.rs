@@ -2,6 +2,7 @@
 //! programs (`duipai-fixture`) that pass, fail, hang, crash, flood or escape.
 
 mod blame;
+mod browser;
 mod calibration;
 mod checkers;
 mod cli;
@@ -31,6 +32,7 @@ mod readme;
 mod reports;
 mod runner;
 mod setter;
+mod setter_loop;
 mod setter_tools;
 mod settings;
 mod shooting;

@@ -211,7 +211,7 @@ fn inputs_are_validated_before_anything_is_written_and_suspicious_lines_warned_a
         .run()
         .code(2);
     let err = out.stderr();
-    assert_contains(&err, "1 line of the plan failed, so nothing was written:");
+    assert_contains(&err, "1 test failed the checks, so nothing was written:");
     assert_contains(
         &err,
         "bad.plan:2: the input is invalid: FAIL Integer parameter [name=l]",
@@ -420,11 +420,15 @@ fn a_testlib_checker_becomes_the_output_validator() {
     assert_contains(&message, "query 1: a[2] = 1 is not the largest");
 }
 
-/// The JSON summary `duipai judge --json` prints.
+/// The JSON summary `duipai judge --json` prints (followed by an error's object when the
+/// run then fails).
 fn judge_json(out: &crate::util::Ran) -> serde_json::Value {
     let stdout = out.stdout();
-    serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("{e}: {stdout}"))
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("\"tests\":"))
+        .unwrap_or_default();
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {stdout}"))
 }
 
 /// The verdicts of one submission in a judge summary, as letters.
@@ -483,8 +487,28 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
         .iter()
         .map(|t| t.as_u64().unwrap())
         .collect();
-    assert_eq!(measured.len(), 3, "{lower}");
     assert_eq!(measured.iter().min(), Some(&cpu), "{lower}");
+    // Three measurements, and two more when the first three were more than 10% (and 20 ms)
+    // apart (give or take the milliseconds the JSON rounds to).
+    let apart = |times: &[u64], margin: f64| {
+        let (low, high) = (times.iter().min().unwrap(), times.iter().max().unwrap());
+        let (low, high) = (*low as f64, *high as f64);
+        high - low > (0.10 + margin) * low && high - low > 20.0 + margin * 100.0
+    };
+    match measured.len() {
+        3 => assert!(!apart(&measured, 0.01), "{lower}"),
+        5 => assert!(apart(&measured[..3], -0.01), "{lower}"),
+        n => panic!("{n} measurements: {lower}"),
+    }
+    let spread = lower["spread"].as_f64().unwrap();
+    let (low, high) = (
+        measured.iter().min().unwrap(),
+        measured.iter().max().unwrap(),
+    );
+    assert!(
+        (spread - (high - low) as f64 / *low as f64).abs() < 0.01,
+        "{lower}"
+    );
     let derived = summary["derived_time_limit_ms"].as_u64().unwrap();
     assert_eq!(derived, (2 * cpu).div_ceil(1000).max(1) * 1000);
     assert_eq!(
@@ -493,7 +517,7 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
     );
     let human = out.stderr();
     assert_contains(&human, "time limit 2 s (duipai.toml or --time-limit)");
-    assert_contains(&human, "; fastest of 3 runs: ");
+    assert_contains(&human, &format!("; fastest of {} runs: ", measured.len()));
     assert_contains(&human, "every submission got what its folder expects");
     let junit = std::fs::read_to_string(d.join("judge.xml")).unwrap();
     assert_contains(&junit, "accepted/sol.cpp");
@@ -634,13 +658,37 @@ fn the_derived_time_limit_is_written_only_when_asked() {
     assert_eq!(summary["time_limit_source"], "the format's rule");
     assert_eq!(summary["time_limit_ms"], summary["derived_time_limit_ms"]);
     assert_eq!(std::fs::read_to_string(&yaml).unwrap(), before);
-    // What is written is what this judging derived (another judging's times may differ).
+    // Written only when the binding run's measurements agree and the machine was quiet;
+    // refused, saying why, otherwise (this machine may be busy: either way is checked).
     let out = duipai(d)
         .args(["judge", "rangesum", "--write-time-limit", "--json"])
+        .run();
+    let summary = judge_json(&out);
+    let unsteady = summary["unsteady"].as_array().unwrap();
+    if unsteady.is_empty() {
+        out.success();
+    } else {
+        let out = out.code(2);
+        assert_contains(&out.stderr(), "not writing the time limit ");
+        let why = unsteady[0].as_str().unwrap();
+        assert_contains(&out.stderr(), why);
+        assert_eq!(std::fs::read_to_string(&yaml).unwrap(), before);
+        let busy = summary["machine"]["waiting"].as_f64().unwrap_or(0.0) > 0.25;
+        let apart = summary["lower_bound"]["spread"].as_f64().unwrap() > 0.10;
+        assert!(busy || apart || why.contains("load average"), "{summary}");
+    }
+    // What is written is what this judging derived (another judging's times may differ).
+    let out = duipai(d)
+        .args([
+            "judge",
+            "rangesum",
+            "--write-time-limit",
+            "--even-if-busy",
+            "--json",
+        ])
         .run()
         .success();
     let summary = judge_json(&out);
-    assert_contains(&out.stderr(), "added limits.time_limit");
     let after = std::fs::read_to_string(&yaml).unwrap();
     let limit = summary["derived_time_limit_ms"].as_u64().unwrap() as f64 / 1000.0;
     assert_contains(&after, &format!("  time_limit: {limit}\n"));

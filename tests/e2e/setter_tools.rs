@@ -252,15 +252,94 @@ fn a_setters_own_problem_passes_bapctools_and_problemtools() {
         assert!(line.contains(&format!(" {verdict} ")), "{line}");
     }
 
-    pack_own(d, "legacy", &["--icpc-version", "legacy"]);
-    let (code, out) = verifyproblem(&d.join("legacy"), config.path());
-    assert_eq!(code, 0, "verifyproblem:\n{out}");
+    // Tests put into the package by hand, checked by the pack, stay through bt generate.
+    std::fs::write(package.join("data/secret/97-hand.in"), "2 1\n1 2\n1 2\n").unwrap();
+    std::fs::write(package.join("data/secret/97-hand.ans"), "3\n").unwrap();
+    std::fs::write(
+        package.join("data/invalid_input/98-bad.in"),
+        "2 1\n1 2\n2 0\n",
+    )
+    .unwrap();
+    pack_own(d, "rangesum", &["--force"]);
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    assert!(
+        written.contains_key("data/secret/97-hand.ans"),
+        "{:?}",
+        written.keys()
+    );
+    let out = bt(&package, "generate", config.path());
+    assert!(
+        !out.contains("CHANGED") && !out.contains("REMOVED"),
+        "{out}"
+    );
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+
+    for (folder, version) in [("legacy", "legacy"), ("draft", "2023-07-draft")] {
+        pack_own(d, folder, &["--icpc-version", version]);
+        problemtools_passes(&d.join(folder), config.path());
+    }
+}
+
+/// `verifyproblem` finds no error in `package` and warns only that no licence is set (and,
+/// for 2023-07-draft, that its support of that version is incomplete).
+fn problemtools_passes(package: &Path, config: &Path) -> String {
+    let (code, out) = verifyproblem(package, config);
+    assert_eq!(code, 0, "verifyproblem {}:\n{out}", package.display());
     assert_contains(&out, "tested: 0 errors");
     let warnings: Vec<&str> = complaints(&out)
         .into_iter()
         .filter(|l| !l.contains("License is 'unknown'"))
+        .filter(|l| !l.contains("Support for version 2023-07-draft is very incomplete"))
         .collect();
     assert_eq!(warnings, Vec::<&str>::new(), "{out}");
+    out
+}
+
+/// An interactive problem of one's own (a testlib-protocol interactor in Python) whose
+/// validator is in Java, with accepted submissions in C++ and Java and a wrong one: `bt
+/// validate`, `bt generate` (the same tests) and `bt run` pass its 2025-09 package, and
+/// `verifyproblem` its legacy and 2023-07-draft ones, every submission its expected verdict.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn an_interactive_problem_with_a_java_validator_passes_both_tools() {
+    let dir = crate::util::problem_folder("tests/support/guessing-package", None);
+    let config = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    pack_own(d, "guess", &[]);
+    let package = d.join("guess");
+    assert!(
+        package
+            .join("input_validators/validator/Validator.java")
+            .is_file()
+    );
+    bt(&package, "validate", config.path());
+    let written = test_data(&package);
+    bt(&package, "generate", config.path());
+    assert_eq!(test_data(&package), written, "bt generate made other data");
+    // bt generate adds the samples' .interaction, run with the accepted submission.
+    bt(&package, "validate", config.path());
+    let out = bt(&package, "run", config.path());
+    for (submission, verdict) in [
+        ("accepted/binary.cpp", "AC"),
+        ("accepted/Search.java", "AC"),
+        ("wrong_answer/short.cpp", "WA"),
+    ] {
+        let line = verdict_of(&out, submission);
+        assert!(line.contains(&format!(" {verdict} ")), "{line}");
+    }
+    assert!(!out.contains("unable to detect trailing output"), "{out}");
+    // problemtools compiles Java submissions with `javac -source 21`, which Debian 12's JDK
+    // 17 refuses: the Java submission goes (the Java validator stays: its build script is
+    // duipai's, plain javac).
+    std::fs::remove_file(d.join("submissions/accepted/Search.java")).unwrap();
+    for (folder, version) in [("legacy", "legacy"), ("draft", "2023-07-draft")] {
+        pack_own(d, folder, &["--icpc-version", version]);
+        let out = problemtools_passes(&d.join(folder), config.path());
+        assert_contains(&out, "Checking 1 input validator");
+        assert_contains(&out, "binary.cpp");
+        assert_contains(&out, "short.cpp");
+    }
 }
 
 /// The many-answers variant: its testlib checker is the package's output validator, which

@@ -41,9 +41,14 @@ pub struct JudgeArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// Write the time limit the format's rule derives into DIR/problem.yaml (a limit it has
-    /// is replaced).
+    /// is replaced). Refused when the machine was busy while the runs that bind the limit
+    /// were measured, or their measurements disagree (more than 10% apart).
     #[arg(long)]
     pub write_time_limit: bool,
+    /// With --write-time-limit: write the derived limit even when the machine was busy or
+    /// the binding run's measurements disagree (the limit may then be too high).
+    #[arg(long, requires = "write_time_limit")]
+    pub even_if_busy: bool,
     /// The CPU time a run may take while the limit is being derived (when none is given).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10")]
     pub measure_cap: Duration,

@@ -87,6 +87,15 @@ pub struct PackArgs {
     /// a limit already there is kept.
     #[arg(long)]
     pub write_limits: bool,
+    /// A problem of your own: pack hand-made tests (plan `copy` lines, tests put into the
+    /// pack folder by hand) even when their input is invalid or their answer is wrong, with
+    /// a warning each; without it such a test stops the pack.
+    #[arg(long)]
+    pub keep_rejected_tests: bool,
+    /// A problem of your own: make every test again, even those whose generator, arguments,
+    /// seed, validator and reference did not change since the last pack.
+    #[arg(long)]
+    pub no_reuse: bool,
     /// Parallel workers making the tests (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,

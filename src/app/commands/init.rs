@@ -1,5 +1,6 @@
 //! `duipai init`: a commented `duipai.toml` for the problem in this folder, with the
-//! generator, brute force and validator found beside it already filled in.
+//! generator, brute force (or the accepted solution of `submissions/accepted/`), validator
+//! and plan found beside it already filled in; it says what it did not find.
 
 use std::path::{Path, PathBuf};
 
@@ -76,7 +77,7 @@ const STRESS: [Line; 5] = [
     Line {
         key: "reference",
         example: "\"brute.cpp\"",
-        about: "a slow solution you trust",
+        about: "its output is the answer: a solution you trust",
     },
     Line {
         key: "validator",
@@ -124,23 +125,54 @@ pub fn run(args: InitArgs, path: Option<PathBuf>) -> anyhow::Result<Status> {
         Some(name) => name,
         None => folder_name(&dir)?,
     };
-    let text = template(&name, &found_helpers(&dir));
-    crate::fsutil::write_new_atomic(&path, text.as_bytes())?;
     let helpers = found_helpers(&dir);
-    let has = |key: &str| helpers.iter().any(|(k, _)| *k == key);
-    let ready = crate::problem::by_name(&name).is_some()
-        || (has("generator") && (has("reference") || has("interactor")));
+    let text = template(&name, &helpers);
+    crate::fsutil::write_new_atomic(&path, text.as_bytes())?;
+    let set: Vec<String> = helpers
+        .iter()
+        .map(|(key, file)| format!("{key} {file}"))
+        .collect();
     eprintln!(
-        "duipai: wrote {} for {}; {}`duipai stress -- SOLUTION` stresses a solution with it",
+        "duipai: wrote {} for {}{}",
         path.display(),
         quote(&name),
-        if ready {
-            ""
+        if set.is_empty() {
+            String::new()
         } else {
-            "set its generator and reference, then "
+            format!(", with {}", set.join(", "))
         }
     );
+    let missing = missing_helpers(&name, &helpers);
+    for line in &missing {
+        eprintln!("duipai: {line}");
+    }
+    if missing.is_empty() {
+        eprintln!("duipai: `duipai stress -- SOLUTION` stresses a solution with it");
+    }
     Ok(Status::Success)
+}
+
+/// What a problem needs that the folder did not have, a line each with where duipai looked
+/// and the setting to write: a generator, and a reference (or an interactor). A game duipai
+/// knows has its own.
+fn missing_helpers(name: &str, found: &[(&str, String)]) -> Vec<String> {
+    if crate::problem::by_name(name).is_some() {
+        return Vec::new();
+    }
+    let has = |key: &str| found.iter().any(|(k, _)| *k == key);
+    let mut missing = Vec::new();
+    if !has("generator") {
+        missing
+            .push("no generator found (gen.*, generator.*): set `generator = \"...\"`".to_string());
+    }
+    if !has("reference") && !has("interactor") {
+        missing.push(format!(
+            "no reference found (brute.*, std.*, ref.*, ..., or {{{}}}.* in {ACCEPTED}): set \
+             `reference = \"...\"`",
+            ACCEPTED_NAMES.join(",")
+        ));
+    }
+    missing
 }
 
 /// The problem's name from the folder's: it names the saved files, so it must be one.
@@ -203,7 +235,37 @@ fn found_helpers(dir: &Path) -> Vec<(&'static str, String)> {
     if found.iter().any(|(k, _)| *k == "interactor") {
         found.retain(|(k, _)| *k != "checker");
     }
+    if !found.iter().any(|(k, _)| *k == "reference")
+        && let Some(accepted) = accepted_reference(dir)
+    {
+        found.push(("reference", accepted));
+    }
+    let plans: Vec<&String> = files.iter().filter(|f| f.ends_with(".plan")).collect();
+    if let [plan] = plans.as_slice() {
+        found.push(("plan", plan.to_string()));
+    }
     found
+}
+
+/// Where a setter's folder keeps its accepted solutions.
+const ACCEPTED: &str = "submissions/accepted/";
+
+/// The names an accepted solution that is the reference goes by, the first found winning.
+const ACCEPTED_NAMES: [&str; 4] = ["std", "main", "ref", "sol"];
+
+/// The reference among the accepted solutions of `dir`: the first of [`ACCEPTED_NAMES`], as
+/// a source file, relative to `dir`.
+fn accepted_reference(dir: &Path) -> Option<String> {
+    let folder = dir.join(ACCEPTED);
+    ACCEPTED_NAMES.iter().find_map(|stem| {
+        EXTENSIONS.iter().find_map(|ext| {
+            let file = format!("{stem}.{ext}");
+            folder
+                .join(&file)
+                .is_file()
+                .then(|| format!("{ACCEPTED}{file}"))
+        })
+    })
 }
 
 /// The text of a new `duipai.toml` for the problem `name`, with the helper programs `found`
@@ -239,7 +301,7 @@ pub fn template(name: &str, found: &[(&str, String)]) -> String {
     for line in STRESS.iter().filter(|l| HELPER_KEYS.contains(&l.key)) {
         text.push_str(&helper_line(line, found, known));
     }
-    text.push_str(&commented(&PLAN, None));
+    text.push_str(&commented(&PLAN, set("plan")));
     text.push_str("\n[stress]\n");
     for line in STRESS.iter().filter(|l| !HELPER_KEYS.contains(&l.key)) {
         if has("stress", line.key) {

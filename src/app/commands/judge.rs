@@ -19,8 +19,7 @@ use crate::pack::yaml::{self, YamlValues};
 use crate::report::{json, junit, matrix as report};
 use crate::run::IoMode;
 use crate::submissions::matrix::{Prepared, Setting};
-use crate::submissions::{self, Multipliers};
-use crate::suite::{self, StoredCase};
+use crate::submissions::{self, Multipliers, cases};
 use crate::text::plural;
 
 pub fn run(args: JudgeArgs) -> anyhow::Result<Status> {
@@ -43,7 +42,13 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     // A temporary folder of the plan's tests, or of a built output validator, lives as long
     // as the run.
     let mut scratch = Vec::new();
-    let (cases, from) = tests(args, &dir, &problem, jobs, &mut scratch)?;
+    let gathered = tests(args, &dir, &problem, jobs, &mut scratch)?;
+    let runner = ProcessRunner::default();
+    cases::check_inputs(&problem, &runner, &gathered.cases, jobs)?;
+    if let Some((made, reused)) = gathered.made {
+        out.line(made_line(&gathered.from, made, reused));
+    }
+    let (cases, from) = (gathered.cases, gathered.from);
     let decider = decider_of(&problem, &args.own.compilers, &dir, &mut scratch)?;
     let given = given_limit(args, &package);
     let mut limits = problem.limits;
@@ -65,7 +70,6 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         jobs,
         crate::text::plural_s(jobs as u64)
     ));
-    let runner = ProcessRunner::default();
     let setting = Setting {
         runner: &runner,
         decider: &decider,
@@ -83,9 +87,9 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     });
     progress.finish();
     let judged = judged?;
-    report_all(args, &dir, &judged, started.elapsed(), &out)?;
+    report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
     if args.write_time_limit {
-        write_time_limit(&dir, &judged, &out)?;
+        write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
     }
     Ok(if judged.ok() {
         Status::Success
@@ -127,56 +131,23 @@ fn problem_name(args: &JudgeArgs, dir: &Path) -> String {
 }
 
 /// The tests and where they come from: `--tests`, the package's `data/`, else the plan's,
-/// made as `pack` makes them into a scratch folder.
+/// made as `pack` makes them (into a folder of the cache kept between judges).
 fn tests(
     args: &JudgeArgs,
     dir: &Path,
     problem: &OwnProblem,
     jobs: usize,
     scratch: &mut Vec<tempfile::TempDir>,
-) -> anyhow::Result<(Vec<StoredCase>, String)> {
-    let rule = match problem.judging {
-        Judging::Compare(rule) => rule,
-        _ => crate::answer::Rule::EXACT,
-    };
-    let answers = match problem.judging {
-        Judging::Interactor(_) => suite::Answers::Unneeded,
-        _ => suite::Answers::Builtin,
-    };
-    let collect = |folder: &Path| suite::collect(None, &problem.name, folder, rule, answers);
+) -> anyhow::Result<cases::Gathered> {
     if let Some(folder) = &args.tests {
-        return Ok((collect(folder)?.cases, folder.display().to_string()));
+        return cases::from_folder(problem, folder);
     }
     let data = dir.join("data");
     if data.is_dir() {
-        return Ok((collect(&data)?.cases, data.display().to_string()));
+        return cases::from_folder(problem, &data);
     }
     let plan = super::pack::own_plan(problem, args.plan.as_deref())?;
-    let folder = tempfile::Builder::new()
-        .prefix("duipai-judge-")
-        .tempdir()
-        .context("creating a folder for the plan's tests")?;
-    let runner = ProcessRunner { rerun: false };
-    let name = plan.name.clone();
-    let opts = crate::pack::own::OwnPackOptions {
-        problem,
-        runner: &runner,
-        out: folder.path().to_path_buf(),
-        plan,
-        layout: crate::pack::Layout::Plain,
-        seed: 0,
-        force: false,
-        overwrite_edited: false,
-        write_limits: false,
-        icpc_version: None,
-        invalid: None,
-        folder: dir.to_path_buf(),
-        jobs,
-    };
-    crate::pack::own::write_own_pack(&opts, &mut |_| {})?;
-    let cases = collect(folder.path())?.cases;
-    scratch.push(folder);
-    Ok((cases, format!("the plan {name}")))
+    cases::from_plan(problem, plan, dir, jobs, scratch)
 }
 
 /// How outputs are decided: the problem's checker or interactor (duipai.toml, flags), else
@@ -323,7 +294,7 @@ fn prepare(
 /// The table, the failures and the time limit for people; JSON, JUnit and HTML when asked.
 fn report_all(
     args: &JudgeArgs,
-    dir: &Path,
+    name: &str,
     judged: &submissions::Judged,
     elapsed: Duration,
     out: &Human,
@@ -363,21 +334,36 @@ fn report_all(
         junit::write_report_file(path, &xml)?;
     }
     if let Some(path) = &args.html {
-        let title = format!("duipai judge {}", dir.display());
-        crate::fsutil::write_atomic(path, report::html(judged, &title).as_bytes())?;
+        let title = format!("{name}: duipai judge");
+        crate::fsutil::write_atomic(path, crate::report::html::page(judged, &title).as_bytes())?;
         out.line(format!("wrote {}", path.display()));
     }
     Ok(())
 }
 
-/// `--write-time-limit`: the derived limit into `DIR/problem.yaml`.
-fn write_time_limit(dir: &Path, judged: &submissions::Judged, out: &Human) -> anyhow::Result<()> {
+/// `--write-time-limit`: the derived limit into `DIR/problem.yaml`, unless the machine was
+/// busy or the binding run's measurements disagree (`even_if_busy` writes it anyway).
+fn write_time_limit(
+    dir: &Path,
+    judged: &submissions::Judged,
+    even_if_busy: bool,
+    out: &Human,
+) -> anyhow::Result<()> {
     let Some(derived) = judged.limit.derived else {
         bail!(
             "no time limit to write: no submission that may not time out ran (accepted/, \
              wrong_answer/, run_time_error/)"
         );
     };
+    let unsteady = judged.limit.unsteady();
+    if !unsteady.is_empty() && !even_if_busy {
+        bail!(
+            "not writing the time limit {}: {}; judge again when the machine is quiet, set \
+             limits.time_limit by hand, or pass --even-if-busy",
+            crate::submissions::limit::show(derived),
+            unsteady.join("; and ")
+        );
+    }
     let path = dir.join(crate::pack::PROBLEM_YAML);
     if !path.is_file() {
         bail!(
@@ -446,5 +432,20 @@ impl PackageYaml {
                     .unwrap_or(defaults.resolution),
             },
         }
+    }
+}
+
+/// How many of the plan's tests were made and how many read back from the last judge.
+fn made_line(from: &str, made: usize, reused: usize) -> String {
+    match (made, reused) {
+        (made, 0) => format!("the tests of {from}: {made} made"),
+        (0, reused) => format!(
+            "the tests of {from}: all {reused} reused from the last judge (what makes them did \
+             not change)"
+        ),
+        (made, reused) => format!(
+            "the tests of {from}: {made} made, {reused} reused from the last judge (what makes \
+             them did not change)"
+        ),
     }
 }

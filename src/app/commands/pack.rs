@@ -132,6 +132,8 @@ fn refuse_own_flags(args: &PackArgs, game: &dyn crate::problem::Problem) -> anyh
         ("--checker", own.checker.checker.is_some()),
         ("--interactor", own.checker.interactor.is_some()),
         ("--invalid", args.invalid.is_some()),
+        ("--keep-rejected-tests", args.keep_rejected_tests),
+        ("--no-reuse", args.no_reuse),
     ];
     if let Some((flag, _)) = given.iter().find(|(_, set)| *set) {
         anyhow::bail!(
@@ -174,6 +176,9 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
         invalid: args.invalid.clone(),
         folder,
         jobs: jobs(args.jobs),
+        reuse: !args.no_reuse,
+        keep_rejected: args.keep_rejected_tests,
+        tests_only: false,
     };
     let progress = Progress::counter("packing");
     let written =
@@ -195,6 +200,13 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     for line in report_lines(&report.report, &target) {
         eprintln!("duipai: {line}");
     }
+    for line in found_lines(&report, &opts.out) {
+        eprintln!("duipai: {line}");
+    }
+    if let Some(note) = pypy_note(&report.report) {
+        eprintln!("duipai: {note}");
+    }
+    eprintln!("duipai: {}", reuse_line(&report));
     eprintln!("duipai: {}", own_coverage_line(&report, &problem));
     wrote_line(&report.report, tests, &opts.out);
     let time_ms = problem.limits.cpu.as_millis() as u64;
@@ -263,6 +275,70 @@ pub fn own_plan(
         e.file = plan_path.display().to_string();
         e.into()
     })
+}
+
+/// A note when a 2025-09 package holds Python programs and this machine has no `pypy3`:
+/// BAPCtools runs every `*.py` with it, and fails each Python program without it.
+fn pypy_note(report: &PackReport) -> Option<String> {
+    let python = report
+        .files
+        .iter()
+        .filter(|f| f.line.is_none() && f.path.ends_with(".py"))
+        .count();
+    let has_pypy = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|dir| dir.join("pypy3").is_file());
+    (report.icpc_version == Some(IcpcVersion::V2025_09) && python > 0 && !has_pypy).then(|| {
+        format!(
+            "note: the package holds {}; BAPCtools runs a .py file with pypy3, which is not in \
+             PATH here (apt-get install pypy3, or a pypy3 in PATH that starts python3)",
+            crate::text::plural(python as u64, "Python program file")
+        )
+    })
+}
+
+/// The hand-made tests found in the pack folder, checked as the plan's are.
+fn found_lines(report: &OwnPackReport, out: &Path) -> Vec<String> {
+    let (invalid, tests): (Vec<String>, Vec<String>) = report
+        .found
+        .iter()
+        .cloned()
+        .partition(|f| f.starts_with(pack::own::found::INVALID_INPUT));
+    let mut lines = Vec::new();
+    if !tests.is_empty() {
+        lines.push(format!(
+            "checked {} put into {} by hand (valid, and its answer the reference's): {}",
+            crate::text::plural(tests.len() as u64, "test"),
+            out.display(),
+            names(&tests)
+        ));
+    }
+    if !invalid.is_empty() {
+        lines.push(format!(
+            "checked {} put into {} by hand (each rejected by the validator): {}",
+            crate::text::plural(invalid.len() as u64, "invalid input"),
+            out.display(),
+            names(&invalid)
+        ));
+    }
+    lines
+}
+
+/// How many tests were made, and how many read back from the previous pack.
+fn reuse_line(report: &OwnPackReport) -> String {
+    match (report.reused, report.tests) {
+        (0, tests) => format!(
+            "made {} (none could be reused from a previous pack)",
+            crate::text::plural(tests as u64, "test")
+        ),
+        (reused, tests) if reused == tests => format!(
+            "reused all {tests} tests of the previous pack: their generators, arguments, seeds, \
+             validator and reference did not change"
+        ),
+        (reused, tests) => format!(
+            "made {} again, reused {reused} of the previous pack (what makes them did not change)",
+            crate::text::plural((tests - reused) as u64, "test")
+        ),
+    }
 }
 
 /// What the tests reached of the bounds a testlib validator names; another validator cannot

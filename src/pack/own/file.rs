@@ -29,6 +29,15 @@ pub struct OwnPackOptions<'a> {
     /// The problem's folder: its `submissions/` go into the ICPC package.
     pub folder: PathBuf,
     pub jobs: usize,
+    /// Read back from the previous pack the tests whose makers did not change (off: every
+    /// test is made again).
+    pub reuse: bool,
+    /// Pack hand-made tests the checks reject (an invalid input, a wrong answer), with a
+    /// warning each, rather than stop.
+    pub keep_rejected: bool,
+    /// Only the tests, named as the ICPC layout names them, with no package around them
+    /// (the tests `judge` makes from the plan).
+    pub tests_only: bool,
 }
 
 /// A file the pack writes: its path in the pack, its manifest row (without the hash), its

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, anyhow, bail};
 
 use super::file::{OwnFile, OwnPackOptions};
-use super::plan::{LineSource, OwnLine};
+use super::found::Found;
+use super::generators::generator_files;
 use crate::compile::Language;
 use crate::judge::checker::Protocol;
 use crate::own::source::Source;
@@ -24,9 +25,9 @@ use crate::pack::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::text::shell_quote;
 
 /// The version of the package: the one asked for, else the one `problem.yaml` names, else
-/// 2025-09. A problem of one's own is packed in 2025-09 (BAPCtools) or legacy (problemtools).
+/// 2025-09 (BAPCtools, DOMjudge); 2023-07-draft and legacy are problemtools'.
 pub fn version(opts: &OwnPackOptions) -> anyhow::Result<IcpcVersion> {
-    let version = match opts.icpc_version {
+    Ok(match opts.icpc_version {
         Some(version) => version,
         None => {
             let path = opts.out.join(PROBLEM_YAML);
@@ -35,19 +36,12 @@ pub fn version(opts: &OwnPackOptions) -> anyhow::Result<IcpcVersion> {
                 .and_then(|v| IcpcVersion::from_name(&v))
                 .unwrap_or(IcpcVersion::V2025_09)
         }
-    };
-    if version == IcpcVersion::Draft2023_07 {
-        bail!(
-            "a problem of your own is packed in the ICPC format 2025-09 (BAPCtools, DOMjudge) or \
-             legacy (problemtools, Kattis); give --icpc-version 2025-09 or legacy"
-        );
-    }
-    Ok(version)
+    })
 }
 
 /// What a program folder's `run` script does around the program.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Wrap {
+pub(super) enum Wrap {
     /// Runs it with the arguments it gets (a generator, an output validator of the format).
     Plain,
     /// An input validator: exit 0 or 42 is 42, anything else 43.
@@ -84,7 +78,9 @@ impl Package {
         version: IcpcVersion,
         stems: &[String],
         invalid: &[(String, PathBuf)],
+        found: &Found,
     ) -> anyhow::Result<Package> {
+        super::found::check_icpc_places(found, &opts.plan)?;
         let problem = opts.problem;
         let mut files = Vec::new();
         if let Some(validator) = &problem.validator {
@@ -96,7 +92,7 @@ impl Package {
         files.extend(flag_files(opts, version));
         // problemtools warns about a generators/ folder, which legacy does not know.
         if version == IcpcVersion::V2025_09 {
-            files.extend(generator_files(opts, version, stems, invalid)?);
+            files.extend(generator_files(opts, version, stems, invalid, found)?);
         }
         if version.has_validation_data() {
             for (name, path) in invalid {
@@ -158,7 +154,7 @@ impl Package {
 }
 
 /// The folder name of a helper's program: its source's stem, made a plain name.
-fn folder_name(helper: &Helper, fallback: &str) -> String {
+pub(super) fn folder_name(helper: &Helper, fallback: &str) -> String {
     let stem = helper.source().map(|s| s.stem()).unwrap_or_default();
     let plain: String = stem
         .chars()
@@ -186,9 +182,13 @@ fn output_validator(problem: &OwnProblem, version: IcpcVersion) -> anyhow::Resul
         Judging::Checker(helper, Protocol::Kattis) => (helper, Wrap::Plain),
         Judging::Interactor(helper) => (helper, Wrap::TestlibInteractor),
     };
+    // BAPCtools' 2025-09 takes the folder itself for the program; problemtools takes each
+    // folder in it (2023-07-draft's output_validator/, legacy's output_validators/) for one.
+    let name = folder_name(helper, "checker");
     let dir = match version {
         IcpcVersion::V2025_09 => "output_validator".to_string(),
-        _ => format!("output_validators/{}", folder_name(helper, "checker")),
+        IcpcVersion::Draft2023_07 => format!("output_validator/{name}"),
+        IcpcVersion::Legacy => format!("output_validators/{name}"),
     };
     program_dir(&dir, helper, wrap)
 }
@@ -211,7 +211,7 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
 /// setter's before 2025-09 at least an empty one, which makes it a group. In 2025-09 a folder
 /// is a group by itself, and an empty `test_group.yaml` is one BAPCtools removes as not
 /// generated (`bt generate` and so `bt run` then fail: "Some files were changed/removed").
-fn test_groups(
+pub(super) fn test_groups(
     opts: &OwnPackOptions,
     version: IcpcVersion,
 ) -> Vec<(usize, String, Option<String>)> {
@@ -237,8 +237,23 @@ fn test_groups(
     folders
 }
 
-/// The `test_group.yaml` files.
+/// The `test_group.yaml` files (2025-09), or the one `data/testdata.yaml` every group
+/// inherits with the default output validator's flags (2023-07-draft).
 fn flag_files(opts: &OwnPackOptions, version: IcpcVersion) -> Vec<OwnFile> {
+    if version == IcpcVersion::Draft2023_07 {
+        let Judging::Compare(rule) = opts.problem.judging else {
+            return Vec::new();
+        };
+        let Some(flags) = validator_flags(rule) else {
+            return Vec::new();
+        };
+        let content = format!("output_validator_flags: {flags}\n");
+        return vec![OwnFile::text(
+            crate::pack::TESTDATA_YAML,
+            "test data settings",
+            content,
+        )];
+    }
     test_groups(opts, version)
         .into_iter()
         .filter_map(|(_, folder, content)| {
@@ -267,18 +282,19 @@ fn answer_validator(problem: &OwnProblem, version: IcpcVersion) -> anyhow::Resul
 }
 
 /// A program folder: the source, its local headers, `build` and `run`.
-fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<OwnFile>> {
+pub(super) fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<OwnFile>> {
     let source = helper.source().ok_or_else(|| {
         anyhow!(
             "{} is not a source file duipai can put in the package ({}): give its source, a \
-             .cpp, .c, .rs or .py file",
+             .cpp, .c, .rs, .java or .py file",
             helper.who(),
             crate::text::quote_command(&helper.typed)
         )
     })?;
     let what = helper.role.clone();
+    let file = packaged_name(&source)?;
     let mut files = vec![OwnFile::copied(
-        format!("{dir}/{}", source.file_name()),
+        format!("{dir}/{file}"),
         &what,
         &source.path,
     )?];
@@ -295,7 +311,7 @@ fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<Own
         OwnFile::text(
             format!("{dir}/build"),
             "build script",
-            build_script(&source)?,
+            build_script(&source, &file),
         )
         .executable(),
     );
@@ -303,49 +319,66 @@ fn program_dir(dir: &str, helper: &Helper, wrap: Wrap) -> anyhow::Result<Vec<Own
         OwnFile::text(
             format!("{dir}/run"),
             "run script",
-            run_script(&source, wrap, &what),
+            run_script(&source, wrap, &what)?,
         )
         .executable(),
     );
     Ok(files)
 }
 
-/// `build`: compiles the source as duipai's contest flags do (nothing for Python).
-fn build_script(source: &Source) -> anyhow::Result<String> {
-    let file = shell_quote(&source.file_name());
-    let command = match source.language {
-        Language::Cpp => format!("g++ -std=c++17 -O2 -o program {file}"),
-        Language::C => format!("gcc -std=c11 -O2 -o program {file} -lm"),
-        Language::Rust => format!("rustc --edition 2021 -O -o program {file}"),
-        Language::Python => "true".to_string(),
-        Language::Java => bail!(
-            "{}: a Java program cannot go into the package yet; give a C, C++, Rust or Python \
-             source",
-            source.path.display()
-        ),
-    };
-    Ok(format!(
-        "#!/bin/sh\n# Written by duipai pack: compiles {} in this folder.\nset -e\ncd \"$(dirname \"$0\")\"\n{command}\n",
-        source.file_name()
-    ))
+/// The source's name in its program folder: its own, but a Java source's, named after its
+/// public class as javac requires.
+fn packaged_name(source: &Source) -> anyhow::Result<String> {
+    if source.language != Language::Java {
+        return Ok(source.file_name());
+    }
+    crate::compile::java_names(&source.path)
+        .map(|(file, _)| file)
+        .ok_or_else(|| anyhow!("cannot read {}", source.path.display()))
 }
 
-/// How `run` starts the program, with the arguments the setter's command gives it.
-fn invocation(source: &Source) -> String {
+/// `build`: compiles the source `file` as duipai's contest flags do (nothing for Python).
+fn build_script(source: &Source, file: &str) -> String {
+    let quoted = shell_quote(file);
+    let command = match source.language {
+        Language::Cpp => format!("g++ -std=c++17 -O2 -o program {quoted}"),
+        Language::C => format!("gcc -std=c11 -O2 -o program {quoted} -lm"),
+        Language::Rust => format!("rustc --edition 2021 -O -o program {quoted}"),
+        Language::Java => format!("javac -encoding UTF-8 -d . {quoted}"),
+        Language::Python => "true".to_string(),
+    };
+    format!(
+        "#!/bin/sh\n# Written by duipai pack: compiles {file} in this folder.\nset -e\ncd \"$(dirname \"$0\")\"\n{command}\n"
+    )
+}
+
+/// How `run` starts the program, with the arguments the setter's command gives it. Java runs
+/// with the stack and the small reservations duipai gives it (a judge's memory limit is an
+/// address-space limit).
+fn invocation(source: &Source) -> anyhow::Result<String> {
     let mut words = match source.language {
         Language::Python => format!("python3 \"$dir\"/{}", shell_quote(&source.file_name())),
+        Language::Java => {
+            let (_, class) = crate::compile::java_names(&source.path)
+                .ok_or_else(|| anyhow!("cannot read {}", source.path.display()))?;
+            format!(
+                "env MALLOC_ARENA_MAX=2 java -Xss64m -XX:+UseSerialGC \
+                 -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=64m -cp \"$dir\" {}",
+                shell_quote(&class)
+            )
+        }
         _ => "\"$dir\"/program".to_string(),
     };
     for arg in &source.args {
         words.push(' ');
         words.push_str(&shell_quote(arg));
     }
-    words
+    Ok(words)
 }
 
 /// `run`: the program called as the format calls it, its exit code made the format's.
-fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
-    let program = invocation(source);
+fn run_script(source: &Source, wrap: Wrap, what: &str) -> anyhow::Result<String> {
+    let program = invocation(source)?;
     let body = match wrap {
         Wrap::Plain => format!("exec {program} \"$@\"\n"),
         Wrap::Validator => format!(
@@ -379,260 +412,27 @@ fn run_script(source: &Source, wrap: Wrap, what: &str) -> String {
             "# Called as an interactive output validator (run input answer feedback_dir, talking\n\
              # with the submission on stdin and stdout); the testlib interactor takes the input\n\
              # and an output file and exits 0 (accepted), 1, 2 or 8 (rejected).\n\
+             # Accepted, it waits for the submission's end: anything more it prints is\n\
+             # trailing output, a wrong answer.\n\
              {program} \"$1\" \"$3/interactor.out\" 2> \"$3/judgemessage.txt\"\n\
-             case $? in\n    0) exit 42 ;;\n    1|2|8) exit 43 ;;\n    *) exit 1 ;;\nesac\n"
+             case $? in\n    0) ;;\n    1|2|8) exit 43 ;;\n    *) exit 1 ;;\nesac\n\
+             if [ -n \"$(head -c 1)\" ]; then\n    echo \"trailing output after the interaction ended\" >> \"$3/judgemessage.txt\"\n    exit 43\nfi\nexit 42\n"
         ),
     };
-    format!(
+    Ok(format!(
         "#!/bin/sh\n# Written by duipai pack: runs the {what} {}.\ndir=$(dirname \"$0\")\n{body}",
         source.file_name()
-    )
-}
-
-/// `generators/`: every generator's folder, the hand-made inputs, the invalid inputs, and
-/// `generators.yaml` making every test again as the plan does.
-fn generator_files(
-    opts: &OwnPackOptions,
-    version: IcpcVersion,
-    stems: &[String],
-    invalid: &[(String, PathBuf)],
-) -> anyhow::Result<Vec<OwnFile>> {
-    let (mut files, folders) = generator_folders(opts)?;
-    let mut yaml = GeneratorsYaml {
-        opts,
-        stems,
-        folders,
-        settings: test_groups(opts, version),
-        text: yaml_header(opts)?,
-        copied: Vec::new(),
-    };
-    yaml.data()?;
-    if version.has_validation_data() {
-        yaml.invalid_inputs(invalid)?;
-    }
-    files.append(&mut yaml.copied);
-    files.push(OwnFile::text(
-        "generators/generators.yaml",
-        "generators.yaml",
-        yaml.text,
-    ));
-    Ok(files)
-}
-
-/// A generator's folder in `generators/`: the generator's name (`None` for the default one)
-/// and the folder's.
-type Folder = (Option<String>, String);
-
-/// The folder of each generator the plan uses (the named ones by their names, the default one
-/// by its source's stem) with its files, and which generator each folder holds.
-fn generator_folders(opts: &OwnPackOptions) -> anyhow::Result<(Vec<OwnFile>, Vec<Folder>)> {
-    let mut files = Vec::new();
-    let mut folders: Vec<Folder> = Vec::new();
-    for line in &opts.plan.lines {
-        let LineSource::Gen { generator, .. } = &line.source else {
-            continue;
-        };
-        if folders.iter().any(|(g, _)| g == generator) {
-            continue;
-        }
-        let helper = opts.problem.generators.get(generator.as_deref())?;
-        let mut name = match generator {
-            Some(name) => name.clone(),
-            None => folder_name(helper, "gen"),
-        };
-        while folders.iter().any(|(_, n)| *n == name) || name == "manual" || name == "invalid_input"
-        {
-            name.push('_');
-        }
-        let dir = format!("generators/{name}");
-        files.extend(program_dir(&dir, helper, Wrap::Plain)?);
-        folders.push((generator.clone(), name));
-    }
-    Ok((files, folders))
-}
-
-/// The start of `generators.yaml`: where it comes from and the solution that answers.
-fn yaml_header(opts: &OwnPackOptions) -> anyhow::Result<String> {
-    let mut yaml = format!(
-        "# Written by duipai pack from {}: `bt generate` makes the same tests, each with the\n\
-         # generator, the arguments and the seed of its plan line.\n",
-        opts.plan.name
-    );
-    if let Some(reference) = accepted_path(opts)? {
-        yaml.push_str(&format!("solution: /{reference}\n"));
-    }
-    yaml.push_str("data:\n");
-    Ok(yaml)
-}
-
-/// `generators.yaml` as it is written, with the hand-made and invalid inputs it copies.
-struct GeneratorsYaml<'a> {
-    opts: &'a OwnPackOptions<'a>,
-    /// Each plan line's test, `data/secret/small/01`.
-    stems: &'a [String],
-    folders: Vec<Folder>,
-    /// See [`test_groups`].
-    settings: Vec<(usize, String, Option<String>)>,
-    text: String,
-    copied: Vec<OwnFile>,
-}
-
-impl GeneratorsYaml<'_> {
-    /// `data:` below the header: the samples, then the secret tests, in their groups when
-    /// the plan has groups of its own.
-    fn data(&mut self) -> anyhow::Result<()> {
-        let plan = &self.opts.plan;
-        if let Some(sample) = plan.groups.iter().position(|g| g.is_sample()) {
-            self.text.push_str("  sample:\n");
-            self.group(sample, "    ")?;
-        }
-        let own: Vec<usize> = (0..plan.groups.len())
-            .filter(|&i| plan.groups[i].is_own())
-            .collect();
-        if let Some(secret) = plan.groups.iter().position(|g| g.name == "secret") {
-            self.text.push_str("  secret:\n");
-            self.group(secret, "    ")?;
-        } else if !own.is_empty() {
-            self.text.push_str("  secret:\n    data:\n");
-            for group in own {
-                // Quoted: a group named `1` (as Polygon packages name theirs) is otherwise
-                // the number 1 to YAML, and BAPCtools removes its folder as not generated.
-                let name = &plan.groups[group].name;
-                self.text.push_str(&format!("      '{name}':\n"));
-                self.group(group, "        ")?;
-            }
-        }
-        Ok(())
-    }
-
-    /// One group's `test_group.yaml` and tests, at `indent`.
-    fn group(&mut self, group: usize, indent: &str) -> anyhow::Result<()> {
-        // BAPCtools removes a test_group.yaml that generators.yaml does not write.
-        let content = self
-            .settings
-            .iter()
-            .find(|(g, _, _)| *g == group)
-            .and_then(|(_, _, c)| c.as_deref());
-        match content.map(str::trim_end) {
-            Some("{}") => self
-                .text
-                .push_str(&format!("{indent}test_group.yaml: {{}}\n")),
-            Some(args) => self
-                .text
-                .push_str(&format!("{indent}test_group.yaml:\n{indent}  {args}\n")),
-            None => {}
-        }
-        self.text.push_str(&format!("{indent}data:\n"));
-        let opts = self.opts;
-        for (line, stem) in opts.plan.lines.iter().zip(self.stems) {
-            if line.group != group {
-                continue;
-            }
-            let key = stem.rsplit('/').next().unwrap_or(stem);
-            match &line.source {
-                LineSource::Gen {
-                    generator, args, ..
-                } => {
-                    let command = self.generator_command(line, generator, args)?;
-                    let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
-                    self.text.push_str(&entry);
-                }
-                LineSource::Copy { path, crlf, .. } => {
-                    let manual = format!("manual/{}", stem.replace("data/", "").replace('/', "-"));
-                    self.copy_hand_made(&manual, path, *crlf)?;
-                    let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
-                    self.text.push_str(&entry);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A `gen` line as `generators.yaml` calls it: the generator's folder, the line's
-    /// arguments and its seed.
-    fn generator_command(
-        &self,
-        line: &OwnLine,
-        generator: &Option<String>,
-        args: &[String],
-    ) -> anyhow::Result<String> {
-        let folder = &self
-            .folders
-            .iter()
-            .find(|(g, _)| g == generator)
-            .expect("every generator has its folder")
-            .1;
-        if let Some(bad) = args
-            .iter()
-            .find(|a| a.contains(char::is_whitespace) || a.contains('{'))
-        {
-            bail!(
-                "{}:{}: the argument {} cannot be written in generators.yaml (no spaces or \
-                 braces)",
-                self.opts.plan.name,
-                line.line,
-                crate::text::quote(bad)
-            );
-        }
-        let mut command = folder.clone();
-        for arg in args {
-            command.push(' ');
-            command.push_str(arg);
-        }
-        if let Some(seed) = line.seed(self.opts.seed) {
-            command.push_str(&format!(" {seed}"));
-        }
-        Ok(command)
-    }
-
-    /// A hand-made input, and its answer when there is one, under `generators/manual/`.
-    fn copy_hand_made(&mut self, manual: &str, path: &Path, crlf: bool) -> anyhow::Result<()> {
-        let mut input =
-            OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", path)?;
-        input.content = super::plan::read_copied(path, crlf)?;
-        self.copied.push(input);
-        let answer = path.with_extension("ans");
-        if answer.is_file() {
-            self.copied.push(OwnFile::copied(
-                format!("generators/{manual}.ans"),
-                "hand-made answer",
-                &answer,
-            )?);
-        }
-        Ok(())
-    }
-
-    /// `invalid_input:`, each invalid input copied.
-    fn invalid_inputs(&mut self, invalid: &[(String, PathBuf)]) -> anyhow::Result<()> {
-        if invalid.is_empty() {
-            return Ok(());
-        }
-        self.text.push_str("  invalid_input:\n    data:\n");
-        for (name, path) in invalid {
-            self.copied.push(OwnFile::copied(
-                format!("generators/invalid_input/{name}.in"),
-                "invalid input",
-                path,
-            )?);
-            self.text.push_str(&format!(
-                "      '{name}':\n        copy: invalid_input/{name}\n"
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A YAML single-quoted scalar.
-fn yaml_quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
+    ))
 }
 
 /// The reference's path in the package, under `submissions/accepted/`; `None` for an
 /// interactive problem without one.
-fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
+pub(super) fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
     let Some(reference) = &opts.problem.reference else {
         if matches!(opts.problem.judging, Judging::Interactor(_)) {
-            return Ok(None);
+            // BAPCtools runs a solution on an interactive problem's samples (for their
+            // .interaction), and writes its own choice into generators.yaml without one.
+            return Ok(first_accepted(opts));
         }
         bail!(
             "the ICPC package needs the reference solution as an accepted submission: set `reference = \"sol.cpp\"`"
@@ -649,6 +449,20 @@ fn accepted_path(opts: &OwnPackOptions) -> anyhow::Result<Option<String>> {
         return Ok(Some(rel));
     }
     Ok(Some(format!("submissions/accepted/{}", source.file_name())))
+}
+
+/// The first accepted submission of the problem folder, by name: `submissions/accepted/a.cpp`.
+fn first_accepted(opts: &OwnPackOptions) -> Option<String> {
+    let folder = opts.folder.join("submissions/accepted");
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|n| !n.starts_with('.') && Language::from_path(Path::new(n)).is_some())
+        .collect();
+    names.sort();
+    names.first().map(|n| format!("submissions/accepted/{n}"))
 }
 
 /// `submissions/VERDICT/NAME` when `path` is a file of the problem folder's submissions.

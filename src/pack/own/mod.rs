@@ -1,8 +1,11 @@
 //! The pack of a problem of one's own: its plan's tests made by the setter's generators (or
 //! copied from hand-made files), every input checked by the validator before anything is
 //! written, answered by the reference, and written in the plain, NOI or ICPC layout with a
-//! manifest that says how to make every file again. Lines whose input does not change with
-//! the seed, and lines that write the same input as another, are warned about.
+//! manifest that says how to make every file again. Hand-made tests the setter put in the
+//! folder are checked as well ([`found`]); a test whose makers did not change is read back
+//! from the previous pack rather than made again ([`make`]). Lines whose input does not
+//! change with the seed, and lines that write the same input as another, are warned about;
+//! an invalid input or a wrong hand-made answer stops the pack ([`review`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -10,43 +13,43 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 pub mod file;
+pub mod found;
+mod generators;
 pub mod icpc;
 pub mod judges;
+mod make;
 pub mod plan;
 pub mod polygon;
+mod review;
 
 use super::icpc::IcpcVersion;
 use super::manifest::Manifest;
 use super::section::Writing;
 use super::survey::Survey;
 use super::{Layout, PackReport, PackedFile, layout_name};
+use crate::own::facts::Facts;
 use crate::own::{Judging, Overview, Validity};
 pub use file::{OwnFile, OwnPackOptions};
-use plan::{LineSource, OwnLine, OwnPlan};
+use found::Found;
+pub use make::{AnswerCheck, Made, validity_kept};
+use make::{Maker, Previous, Source};
+use plan::{LineSource, OwnPlan};
 
 /// What the pack did.
 #[derive(Debug, Default)]
 pub struct OwnPackReport {
     pub report: PackReport,
     /// `plan:LINE: ...` warnings: a line whose input does not change with the seed, two
-    /// lines writing the same input.
+    /// lines writing the same input, a hand-made test kept though the checks reject it.
     pub warnings: Vec<String>,
     /// With a testlib validator: the bounds the tests reached.
     pub overview: Option<Overview>,
     pub tests: usize,
-}
-
-/// One test as made, before anything is written.
-pub struct Made {
-    pub input: Vec<u8>,
-    pub answer: Vec<u8>,
-    /// Where the answer comes from, for the manifest: `None` for the reference.
-    pub answer_file: Option<PathBuf>,
-    /// The generator printed the same input for the next seed.
-    pub seed_independent: bool,
-    /// A hand-made answer that is not what the reference prints (compared answers only).
-    pub answer_differs: bool,
-    pub overview: Option<Overview>,
+    /// Tests read back from the previous pack: nothing that makes them changed.
+    pub reused: usize,
+    /// Hand-made tests found in the folder and checked (`data/secret/98-hand.in`), and
+    /// invalid inputs found in `data/invalid_input/`.
+    pub found: Vec<String>,
 }
 
 /// The paths of every test, by plan line, as the layout names them (without extension).
@@ -109,139 +112,82 @@ fn check_icpc_groups(plan: &OwnPlan) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Makes every test of the plan on `jobs` workers: generated (or read), validated, answered.
-/// Every invalid input is reported together, naming its line, and nothing is returned.
-pub fn make_tests(opts: &OwnPackOptions) -> anyhow::Result<Vec<Made>> {
-    let lines = &opts.plan.lines;
-    let mut made: Vec<Option<anyhow::Result<Made>>> = (0..lines.len()).map(|_| None).collect();
+/// Makes every test of `sources` on `jobs` workers, each through `maker`; `None` for a test
+/// not made before an interruption.
+fn make_all(maker: &Maker, sources: &[Source], jobs: usize) -> Vec<Option<anyhow::Result<Made>>> {
+    let mut made: Vec<Option<anyhow::Result<Made>>> = sources.iter().map(|_| None).collect();
     crate::pool::run_indexed(
-        opts.jobs,
-        lines.len() as u64,
-        |i| (!crate::run::cancelled()).then(|| make_test(opts, &lines[i as usize])),
+        jobs,
+        sources.len() as u64,
+        |i| (!crate::run::cancelled()).then(|| maker.make(&sources[i as usize])),
         |_| true,
         |i, result| made[i as usize] = Some(result),
         || {},
     );
-    if made.iter().any(Option::is_none) {
+    made
+}
+
+/// How each plan line's input is made.
+fn plan_sources<'a>(plan: &'a OwnPlan, pack_seed: u64) -> Vec<Source<'a>> {
+    plan.lines
+        .iter()
+        .map(|line| match &line.source {
+            LineSource::Gen {
+                generator,
+                args,
+                seed,
+            } => Source::Gen {
+                generator: generator.as_deref(),
+                args,
+                seed: seed.map(|seed| super::effective_seed(seed, pack_seed)),
+            },
+            LineSource::Copy { path, crlf, .. } => {
+                let answer = path.with_extension("ans");
+                Source::Hand {
+                    input: path,
+                    answer: answer.is_file().then_some(answer),
+                    crlf: *crlf,
+                }
+            }
+        })
+        .collect()
+}
+
+/// The plan's tests and the hand-made ones found in the folder, made (or read back), every
+/// one checked: an invalid input, or a hand-made answer the reference's does not accept,
+/// stops the pack with all of them named (a hand-made test is kept with a warning instead
+/// under `--keep-rejected-tests`). Returns the plan's tests, the found ones, and the
+/// warnings.
+fn make_tests(
+    opts: &OwnPackOptions,
+    maker: &Maker,
+    found: &Found,
+) -> anyhow::Result<(Vec<Made>, Vec<Made>, Vec<String>)> {
+    let mut sources = plan_sources(&opts.plan, opts.seed);
+    sources.extend(found.tests.iter().map(|test| Source::Hand {
+        input: &test.input,
+        answer: test.answer.clone(),
+        crlf: false,
+    }));
+    let results = make_all(maker, &sources, opts.jobs);
+    if results.iter().any(Option::is_none) {
         bail!("interrupted before every test was made; nothing was written");
     }
-    let mut tests = Vec::new();
-    let mut errors = Vec::new();
-    for (line, result) in lines.iter().zip(made.into_iter().flatten()) {
-        match result {
-            Ok(test) => tests.push(test),
-            Err(err) => errors.push(format!("{}:{}: {err:#}", opts.plan.name, line.line)),
+    let mut review = review::Review::new(opts);
+    let mut made = Vec::new();
+    for (index, result) in results.into_iter().flatten().enumerate() {
+        let name = match opts.plan.lines.get(index) {
+            Some(line) => review::Name::Line(line),
+            None => review::Name::Found(&found.tests[index - opts.plan.lines.len()]),
+        };
+        if let Some(test) = review.test(name, result) {
+            made.push(test);
         }
     }
-    if !errors.is_empty() {
-        bail!(
-            "{} of the plan failed, so nothing was written:\n{}",
-            crate::text::plural(errors.len() as u64, "line"),
-            errors.join("\n")
-        );
-    }
-    Ok(tests)
-}
-
-/// One test: its input, checked by the validator, and its answer.
-fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
-    let problem = opts.problem;
-    let runner = opts.runner;
-    let (input, seed_independent, answer_file) = match &line.source {
-        LineSource::Gen {
-            generator,
-            args,
-            seed,
-        } => {
-            let seed = seed.map(|seed| super::effective_seed(seed, opts.seed));
-            let input = problem.generate(runner, generator.as_deref(), args, seed)?;
-            // A line without a seed (a Polygon package's cmd) is meant to be one input.
-            let same = match seed {
-                Some(seed) => {
-                    let next = problem.generate(
-                        runner,
-                        generator.as_deref(),
-                        args,
-                        Some(seed.wrapping_add(1)),
-                    )?;
-                    next == input
-                }
-                None => false,
-            };
-            (input, same, None)
-        }
-        LineSource::Copy { path, crlf, .. } => {
-            let input = plan::read_copied(path, *crlf)?;
-            let answer = path.with_extension("ans");
-            (input, false, answer.is_file().then_some(answer))
-        }
-    };
-    let overview = match problem.validate(runner, &input)? {
-        Some(Validity::Invalid(message)) => bail!("the input is invalid: {message}"),
-        Some(Validity::Valid(overview)) => overview,
-        None => None,
-    };
-    let mut answer_differs = false;
-    let answer = match (&answer_file, &problem.judging) {
-        (Some(path), judging) => {
-            let answer = crate::fsutil::read_file_capped(path)?;
-            if matches!(judging, Judging::Compare(_)) && problem.reference.is_some() {
-                answer_differs = problem.answer(runner, &input)? != answer;
-            }
-            answer
-        }
-        (None, Judging::Interactor(_)) => Vec::new(),
-        (None, _) => problem.answer(runner, &input)?,
-    };
-    Ok(Made {
-        input,
-        answer,
-        answer_file,
-        seed_independent,
-        answer_differs,
-        overview,
-    })
-}
-
-/// The warnings about the tests as made: a `gen` line whose input is the same for the next
-/// seed, and a line whose input another line wrote before.
-pub fn warnings(plan: &OwnPlan, made: &[Made], pack_seed: u64) -> Vec<String> {
-    let mut warnings = Vec::new();
-    let mut first_of: HashMap<&[u8], usize> = HashMap::new();
-    for (line, test) in plan.lines.iter().zip(made) {
-        if test.seed_independent
-            && let Some(seed) = line.seed(pack_seed)
-        {
-            warnings.push(format!(
-                "{}:{}: the generator prints the same input for seed {seed} and seed {}: the \
-                 line's input does not depend on its seed",
-                plan.name,
-                line.line,
-                seed.wrapping_add(1)
-            ));
-        }
-        if test.answer_differs
-            && let Some(path) = &test.answer_file
-        {
-            warnings.push(format!(
-                "{}:{}: the hand-made answer {} is not exactly what the reference prints (the \
-                 ICPC package's answer validator accepts only that)",
-                plan.name,
-                line.line,
-                path.display()
-            ));
-        }
-        match first_of.get(test.input.as_slice()) {
-            Some(&first) => warnings.push(format!(
-                "{}:{}: the same input as line {first}: the test is there twice",
-                plan.name, line.line
-            )),
-            None => {
-                first_of.insert(&test.input, line.line);
-            }
-        }
-    }
-    warnings
+    review.invalid_inputs(maker, &found.invalid);
+    let found_made = made.split_off(opts.plan.lines.len().min(made.len()));
+    let warnings = review.finish(&made)?;
+    Ok((made, found_made, warnings))
 }
 
 /// The test files of the pack: each test's `.in` and `.ans`, with their manifest rows.
@@ -273,6 +219,36 @@ pub fn test_files(opts: &OwnPackOptions, stems: &[String], made: &[Made]) -> Vec
         }
     }
     files
+}
+
+/// The answers the pack writes for hand-made tests found without one (none beside an
+/// interactor, which needs none).
+fn found_answers(opts: &OwnPackOptions, found: &Found, made: &[Made]) -> Vec<OwnFile> {
+    if matches!(opts.problem.judging, Judging::Interactor(_)) {
+        return Vec::new();
+    }
+    let name = &opts.problem.name;
+    found
+        .tests
+        .iter()
+        .zip(made)
+        .filter(|(test, made)| test.answer.is_none() && made.invalid.is_none())
+        .map(|(test, made)| {
+            let input = opts.out.join(format!("{}.in", test.stem));
+            let command = format!(
+                "duipai solve {name} {}",
+                crate::text::shell_quote(&input.display().to_string())
+            );
+            let path = format!("{}.ans", test.stem);
+            OwnFile {
+                row: format!("{path}\t-\thand-made test\t{command}"),
+                path,
+                line: None,
+                content: made.answer.clone(),
+                executable: false,
+            }
+        })
+        .collect()
 }
 
 /// The inputs of the setter's folder of invalid ones, each checked to be rejected by the
@@ -312,33 +288,62 @@ pub fn invalid_inputs(opts: &OwnPackOptions) -> anyhow::Result<Vec<(String, Path
     Ok(found)
 }
 
-/// Writes the pack of a problem of one's own. Nothing is written until every test is made
-/// and valid; the manifest's section is marked incomplete until every file is written.
+/// Writes the pack of a problem of one's own, holding the folder's lock. Nothing is written
+/// until every test is made and checked; the manifest's section is marked incomplete until
+/// every file is written.
 pub fn write_own_pack(
     opts: &OwnPackOptions,
     on_progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<OwnPackReport> {
     let out = &opts.out;
     super::check_out_dir(out)?;
-    let shape = Shape::of(opts)?;
+    let created = !out.exists();
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("creating the directory {}", out.display()))?;
+    let result = super::lock(out).and_then(|_lock| write_own_pack_locked(opts, on_progress));
+    if created && result.is_err() {
+        // Refused before anything was written: the folder it made goes too (if empty).
+        let _ = std::fs::remove_dir(out);
+    }
+    result
+}
+
+/// [`write_own_pack`] into an existing folder whose lock the caller holds.
+pub fn write_own_pack_locked(
+    opts: &OwnPackOptions,
+    on_progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<OwnPackReport> {
+    let out = &opts.out;
+    crate::fsutil::remove_stale_temporaries(out, 4);
     let manifest = Manifest::read(out)?.unwrap_or_default();
+    let shape = Shape::of(opts, &manifest)?;
     // What will be written is known before any test is made, so that a refusal comes first.
     let survey = shape.survey(opts, &manifest)?;
     survey.refusal(out, opts.force, opts.overwrite_edited)?;
 
     on_progress("making the tests");
-    let made = make_tests(opts)?;
-    let warnings = warnings(&opts.plan, &made, opts.seed);
-    let files = shape.files(opts, &made);
+    let section = manifest.section(&opts.problem.name, layout_name(opts.layout));
+    let maker = Maker {
+        opts,
+        facts: if opts.reuse {
+            Facts::open()
+        } else {
+            Facts::none()
+        },
+        previous: match opts.reuse {
+            true => Previous::of(out, section),
+            false => Previous::default(),
+        },
+    };
+    let (made, found_made, warnings) = make_tests(opts, &maker, &shape.found)?;
+    let files = shape.files(opts, &made, &found_made);
 
     on_progress("writing");
-    std::fs::create_dir_all(out)
-        .with_context(|| format!("creating the directory {}", out.display()))?;
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let rows = files.iter().map(|f| f.row.clone()).collect();
     let layout = (opts.problem.name.as_str(), opts.layout);
     let writing = Writing::begin(out, manifest, layout, section_header(opts), (rows, &paths))?;
-    let hashes = write_files(out, &files)?;
+    let hashes = write_files(out, &files, &maker.previous)?;
     let setter = match &shape.package {
         Some(package) => Some(package.write_setter_files(opts)?),
         None => None,
@@ -353,6 +358,7 @@ pub fn write_own_pack(
         Some(written) => (Some(written.yaml), written.yaml_kept, written.created),
         None => (None, Vec::new(), Vec::new()),
     };
+    let all: Vec<&Made> = made.iter().chain(&found_made).collect();
     Ok(OwnPackReport {
         report: PackReport {
             files: files
@@ -369,8 +375,15 @@ pub fn write_own_pack(
             ..survey.into_report()
         },
         warnings,
-        overview: merged_overview(opts, &made),
+        overview: merged_overview(opts, &all),
         tests: opts.plan.lines.len(),
+        // A test from a hand-made file may need no program run, but a pack with nothing
+        // before it reused nothing.
+        reused: match maker.previous.is_empty() {
+            true => 0,
+            false => made.iter().filter(|m| m.reused).count(),
+        },
+        found: shape.found.names(),
     })
 }
 
@@ -379,6 +392,8 @@ struct Shape {
     version: IcpcVersion,
     /// Each plan line's test, without its extension.
     stems: Vec<String>,
+    /// The hand-made tests in the folder.
+    found: Found,
     /// The ICPC package around the tests, for that layout.
     package: Option<icpc::Package>,
     /// `problem.xml` and the programs of the Polygon layout; the configuration and checker of
@@ -387,16 +402,22 @@ struct Shape {
 }
 
 impl Shape {
-    fn of(opts: &OwnPackOptions) -> anyhow::Result<Shape> {
+    fn of(opts: &OwnPackOptions, manifest: &Manifest) -> anyhow::Result<Shape> {
         let version = match opts.layout {
-            Layout::Icpc => icpc::version(opts)?,
+            Layout::Icpc if !opts.tests_only => icpc::version(opts)?,
             _ => IcpcVersion::V2025_09,
         };
         let stems = test_stems(&opts.plan, &opts.problem.name, opts.layout)?;
+        let found = match opts.tests_only {
+            true => Found::default(),
+            false => found::find(&opts.out, manifest, opts.layout, &stems)?,
+        };
         // Checked in every layout: each must be rejected, though only a package holds them.
         let invalid = invalid_inputs(opts)?;
         let package = match opts.layout {
-            Layout::Icpc => Some(icpc::Package::plan(opts, version, &stems, &invalid)?),
+            Layout::Icpc if !opts.tests_only => Some(icpc::Package::plan(
+                opts, version, &stems, &invalid, &found,
+            )?),
             _ => None,
         };
         let polygon = match opts.layout {
@@ -413,6 +434,7 @@ impl Shape {
         Ok(Shape {
             version,
             stems,
+            found,
             package,
             polygon,
         })
@@ -428,6 +450,10 @@ impl Shape {
                 [input, answer]
             })
             .collect();
+        if !matches!(opts.problem.judging, Judging::Interactor(_)) {
+            let unanswered = self.found.tests.iter().filter(|t| t.answer.is_none());
+            paths.extend(unanswered.map(|t| format!("{}.ans", t.stem)));
+        }
         let mut setter = Vec::new();
         if let Some(package) = &self.package {
             paths.extend(package.paths());
@@ -440,8 +466,9 @@ impl Shape {
     }
 
     /// Every file of the pack, the tests first.
-    fn files(&self, opts: &OwnPackOptions, made: &[Made]) -> Vec<OwnFile> {
+    fn files(&self, opts: &OwnPackOptions, made: &[Made], found: &[Made]) -> Vec<OwnFile> {
         let mut files = test_files(opts, &self.stems, made);
+        files.extend(found_answers(opts, &self.found, found));
         if let Some(package) = &self.package {
             files.extend(package.files());
         }
@@ -455,20 +482,29 @@ impl Shape {
     }
 }
 
-/// Writes the files in order; returns the hash of each.
-fn write_files(out: &Path, files: &[OwnFile]) -> anyhow::Result<super::Hashes> {
+/// Writes the files in order, but those the previous pack left exactly as they would be;
+/// returns the hash of each.
+fn write_files(
+    out: &Path,
+    files: &[OwnFile],
+    previous: &Previous,
+) -> anyhow::Result<super::Hashes> {
     let mut hashes = super::Hashes::new();
     for file in files {
-        super::write_hashed(out, &file.path, &file.content, &mut hashes)?;
+        let hash = super::manifest::content_hash(&file.content);
+        if !previous.holds(&file.path, &hash) {
+            super::write_atomic(out, &file.path, &file.content)?;
+        }
         if file.executable {
             make_executable(&out.join(&file.path))?;
         }
+        hashes.insert(file.path.clone(), hash);
     }
     Ok(hashes)
 }
 
 /// What the testlib validator saw of the bounds over every test, when it is a testlib one.
-fn merged_overview(opts: &OwnPackOptions, made: &[Made]) -> Option<Overview> {
+fn merged_overview(opts: &OwnPackOptions, made: &[&Made]) -> Option<Overview> {
     if !opts.problem.testlib_validator() {
         return None;
     }
@@ -478,7 +514,6 @@ fn merged_overview(opts: &OwnPackOptions, made: &[Made]) -> Option<Overview> {
         .for_each(|o| merged.merge(o));
     Some(merged)
 }
-
 /// `subtasks.txt` of the plain and NOI layouts, when the plan's groups have scores: a line
 /// per subtask with its score and its tests.
 fn subtasks(opts: &OwnPackOptions, stems: &[String]) -> Option<OwnFile> {

@@ -130,8 +130,16 @@ impl OwnLine {
 /// when `crlf` (a Polygon package's).
 pub fn read_copied(path: &Path, crlf: bool) -> anyhow::Result<Vec<u8>> {
     let bytes = crate::fsutil::read_file_capped(path)?;
-    if !crlf || !bytes.contains(&b'\r') {
-        return Ok(bytes);
+    Ok(match crlf {
+        true => lf_line_ends(bytes),
+        false => bytes,
+    })
+}
+
+/// The bytes with every CR LF line end made LF.
+pub fn lf_line_ends(bytes: Vec<u8>) -> Vec<u8> {
+    if !bytes.contains(&b'\r') {
+        return bytes;
     }
     let mut unix = Vec::with_capacity(bytes.len());
     for (i, &b) in bytes.iter().enumerate() {
@@ -140,7 +148,7 @@ pub fn read_copied(path: &Path, crlf: bool) -> anyhow::Result<Vec<u8>> {
         }
         unix.push(b);
     }
-    Ok(unix)
+    unix
 }
 
 /// A parsed plan of a problem of one's own.
