@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::compile::CompileOptions;
 use crate::judge::{Decider, Runner, Verdict};
+use crate::own::capture::Capturable;
 use crate::own::{Judging, OwnProblem};
 use crate::pack::own_plan::{LineSource, OwnPlan};
 use crate::run::{IoMode, Limits};
@@ -39,14 +41,18 @@ pub struct Hunt<'a> {
     pub save_dir: PathBuf,
     /// How long minimizing a failing case may take.
     pub shrink_time: Duration,
+    /// How the generators' sources are built, to record their choices.
+    pub compile_options: CompileOptions,
 }
 
 /// A `gen` line of the plan as a generator to run: its line number, the command with its
-/// arguments (the seed goes last), and its text.
+/// arguments (the seed goes last), its text, and the generator as typed with the same
+/// arguments, to record its choices.
 pub struct Line {
     pub line: usize,
     pub command: Vec<OsString>,
     pub text: String,
+    pub capturable: Capturable,
 }
 
 /// The plan's distinct generators with their arguments, in plan order.
@@ -71,10 +77,13 @@ pub fn generator_lines(hunt: &Hunt) -> anyhow::Result<Vec<Line>> {
             .next()
             .unwrap_or(&line.text)
             .to_string();
+        let mut typed = helper.typed.clone();
+        typed.extend(args.iter().map(OsString::from));
         lines.push(Line {
             line: line.line,
             command,
             text,
+            capturable: Capturable::new(typed, hunt.compile_options.clone()),
         });
     }
     if lines.is_empty() {
@@ -195,6 +204,7 @@ fn stress_config(
         validator,
         rule,
         decider: hunt.decider.clone(),
+        choices: Some(line.capturable.clone()),
     })
 }
 

@@ -18,6 +18,7 @@ use crate::text::program_name;
 use envelope::{ENOUGH_CASES, Envelope, Learning};
 use minimize::Shrinkable;
 
+mod choices;
 mod envelope;
 pub mod minimize;
 pub mod save;
@@ -96,6 +97,9 @@ pub struct Config {
     pub rule: Rule,
     /// How an output is decided: compared with the expected answers, or by a checker.
     pub decider: Decider,
+    /// The external generator as typed, to record its random choices: a failing case is
+    /// shrunk as those choices first ([`choices`]).
+    pub choices: Option<crate::own::capture::Capturable>,
 }
 
 /// What the engine reports while it works.
@@ -464,7 +468,8 @@ impl Engine<'_> {
             Some(_) => {}
             None => match self.validator_refuses(&failing) {
                 Ok(None) => {
-                    minimization = Some(self.minimize_failing(&mut failing, found.cases, on_event))
+                    minimization =
+                        Some(self.minimize_failing(&mut failing, seed, found.cases, on_event))
                 }
                 Ok(Some(why)) => on_event(Event::NotMinimized(why)),
                 Err(err) => on_event(Event::MinimizeError(format!("{err:#}"))),
@@ -519,6 +524,7 @@ impl Engine<'_> {
     fn minimize_failing(
         &self,
         failing: &mut Failing,
+        seed: u64,
         tried: u64,
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
@@ -534,8 +540,9 @@ impl Engine<'_> {
                     .case
                     .filter(|_| start.case_count() > 1)
                     .map(|k| start.only_case(k));
+                let budget = self.config.shrink_budget;
                 let (small, found, result) =
-                    self.minimize(start.clone(), focus, verdict, None, on_event);
+                    self.minimize(start.clone(), focus, verdict, None, budget, on_event);
                 if let Some((expected, outcome)) = found {
                     failing.input = small.to_input().into_bytes();
                     failing.instance = Some(small);
@@ -544,6 +551,19 @@ impl Engine<'_> {
                 result
             }
             None => {
+                // The generator's choices first, when they can be recorded; the text after,
+                // with what is left of the budget.
+                let chosen = self.shrink_choices(failing, seed, verdict, on_event);
+                let budget = match &chosen {
+                    Some(chosen) if !chosen.polish => {
+                        on_event(Event::Minimized(chosen.minimization));
+                        return chosen.minimization;
+                    }
+                    Some(chosen) => {
+                        choices::rest(self.config.shrink_budget, chosen.minimization.elapsed)
+                    }
+                    None => self.config.shrink_budget,
+                };
                 let envelope = self.envelope(tried);
                 if let Some(envelope) = &envelope {
                     on_event(Event::Note(format!(
@@ -555,12 +575,15 @@ impl Engine<'_> {
                 }
                 let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
                 let (small, found, result) =
-                    self.minimize(start, None, verdict, envelope.as_ref(), on_event);
+                    self.minimize(start, None, verdict, envelope.as_ref(), budget, on_event);
                 if let Some((expected, outcome)) = found {
                     failing.input = small.to_bytes();
                     (failing.expected, failing.outcome) = (expected, outcome);
                 }
-                result
+                match chosen {
+                    Some(chosen) => choices::joined(chosen.minimization, Some(result)),
+                    None => result,
+                }
             }
         };
         on_event(Event::Minimized(result));
@@ -679,12 +702,14 @@ impl Engine<'_> {
     /// within `envelope` when there is one. Returns the smallest case, its
     /// expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_arguments)]
     fn minimize<S: Shrinkable + Describe>(
         &self,
         start: S,
         focus: Option<S>,
         verdict: Verdict,
         envelope: Option<&Envelope>,
+        budget: Budget,
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
         let started = Instant::now();
@@ -706,7 +731,6 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
             }))
         };
-        let budget = self.config.shrink_budget;
         let focus = focus.map(|f| (probe(&f), f));
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {

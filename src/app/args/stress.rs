@@ -15,6 +15,7 @@ use super::judging::JudgingArgs;
 use super::values::{parse_problem_name, problem_help};
 use anyhow::bail;
 
+use crate::own::capture::Capturable;
 use crate::problem::{self, Spec};
 use crate::stress::{Budget, Config, Oracle, Seeds, Source};
 use crate::text::quote;
@@ -163,6 +164,15 @@ impl StressArgs {
             ),
         };
         let oracle = self.oracle(known)?;
+        // A generator given as typed, its sources built with the --compiler flags: what
+        // recording its choices needs.
+        let choices = match &source {
+            Source::External(typed) => Some(Capturable::new(
+                typed.clone(),
+                crate::app::args::compile_options(&self.judging.compilers),
+            )),
+            Source::Builtin(_) => None,
+        };
         if known.is_none() && self.gen_args != Default::default() {
             bail!(
                 "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
@@ -212,6 +222,7 @@ impl StressArgs {
             validator: self.validator.as_ref().map(|v| v.0.clone()),
             rule: self.judging.compare.rule(known)?,
             decider: crate::judge::Decider::Compare,
+            choices,
         })
     }
 

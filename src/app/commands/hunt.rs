@@ -51,6 +51,7 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         first_seed: args.seed,
         save_dir: args.save.clone(),
         shrink_time: args.shrink_time,
+        compile_options: crate::app::args::compile_options(&args.own.compilers),
     };
     let slow = args.slow || in_folder(&args.submission, "time_limit_exceeded");
     let found = if slow {

@@ -1,0 +1,352 @@
+//! A failing case as the sequence of choices the generator made for it: what the minimizer
+//! shrinks before the text. A candidate is an edited sequence, which the probe replays
+//! through the generator ([`ChoiceCase::given`]); what the generator was then served
+//! ([`Ran`]) is the case's own sequence from then on, and it is kept only when it is smaller
+//! than the sequence it was made from: shorter, or as long and lower at the first choice that
+//! differs (Hypothesis's shortlex order), so that minimization always ends.
+//!
+//! The passes, most drastic first: every choice at its simplest (the empty sequence); the
+//! sizes halved (the first choice of each run of draws from one place); a loop's step
+//! removed together with the size before it lowered by one, in every loop of about as many
+//! steps, with a parent-picking loop's later picks renumbered; a step removed alone; chunks of
+//! choices removed. Then the minimizer lowers the values themselves.
+
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use super::structure::{self, Loop, Trend};
+use crate::own::capture::Choice;
+use crate::problem::shrink::ChunkLevels;
+use crate::stress::TextCase;
+use crate::stress::minimize::{Candidates, Shrinkable};
+
+/// A sequence of choices: given to the generator, and once replayed, what it was served.
+#[derive(Clone)]
+pub struct ChoiceCase {
+    given: Arc<[u64]>,
+    /// What the case it was made from was served: the sequence it must beat.
+    parent: Arc<[Choice]>,
+    /// The length of the text the case it was made from printed.
+    parent_bytes: usize,
+    ran: Arc<OnceLock<Ran>>,
+}
+
+/// What a replay of the given choices made.
+pub struct Ran {
+    pub served: Arc<[Choice]>,
+    pub text: Vec<u8>,
+    /// The text's size label and largest value, for the progress line.
+    described: OnceLock<(String, i64)>,
+}
+
+impl Ran {
+    pub fn new(served: Vec<Choice>, text: Vec<u8>) -> Ran {
+        Ran {
+            served: served.into(),
+            text,
+            described: OnceLock::new(),
+        }
+    }
+
+    /// `12 lines, 23 tokens`, and the largest integer of the text.
+    pub fn described(&self) -> &(String, i64) {
+        self.described.get_or_init(|| {
+            let case = TextCase::new(&self.text);
+            let largest = (0..case.slots()).map(|s| case.value(s)).max().unwrap_or(0);
+            (case.size_label(), largest)
+        })
+    }
+}
+
+/// How many sizes a pass halves at most, and how far into the sequence they are looked for.
+const SIZES: usize = 32;
+const SIZES_WITHIN: usize = 256;
+/// How many counts a pass lowers together with a loop's step.
+const COUNTS: usize = 4;
+/// Loops of at most this many more or fewer steps than the one a step is removed from lose
+/// a step too: the loops one size governs (the parents and the shuffles of a tree's n).
+const ALIKE: usize = 2;
+
+impl ChoiceCase {
+    /// The case as recorded: the choices and what the generator printed with them.
+    pub fn start(recorded: Vec<Choice>, text: Vec<u8>) -> ChoiceCase {
+        let ran = Ran::new(recorded, text);
+        let case = ChoiceCase {
+            given: ran.served.iter().map(|c| c.value).collect(),
+            parent: ran.served.clone(),
+            parent_bytes: ran.text.len(),
+            ran: Arc::new(OnceLock::new()),
+        };
+        let _ = case.ran.set(ran);
+        case
+    }
+
+    /// The values to replay.
+    pub fn given(&self) -> &[u64] {
+        &self.given
+    }
+
+    /// The sequence this candidate must beat.
+    pub fn parent(&self) -> &[Choice] {
+        &self.parent
+    }
+
+    /// The length of the text of the case it was made from.
+    pub fn parent_bytes(&self) -> usize {
+        self.parent_bytes
+    }
+
+    pub fn ran(&self) -> Option<&Ran> {
+        self.ran.get()
+    }
+
+    /// Keeps what the replay of this candidate made.
+    pub fn set_ran(&self, ran: Ran) {
+        let _ = self.ran.set(ran);
+    }
+
+    /// The case's own choices: what it was served, once replayed.
+    pub fn choices(&self) -> &[Choice] {
+        self.ran.get().map_or(&self.parent, |r| &r.served)
+    }
+
+    fn served(&self) -> Arc<[Choice]> {
+        self.ran
+            .get()
+            .map_or_else(|| self.parent.clone(), |r| r.served.clone())
+    }
+
+    /// A candidate replaying `given`, to beat this case.
+    fn derived(&self, given: Vec<u64>) -> ChoiceCase {
+        ChoiceCase {
+            given: given.into(),
+            parent: self.served(),
+            parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
+            ran: Arc::new(OnceLock::new()),
+        }
+    }
+
+    /// This case's values with `edit` made.
+    fn edited(&self, edit: &Edit) -> ChoiceCase {
+        let choices = self.choices();
+        let mut values: Vec<u64> = choices.iter().map(|c| c.value).collect();
+        for &(at, value) in &edit.set {
+            values[at] = value;
+        }
+        let mut gone = edit.delete.clone();
+        gone.sort_by_key(|r| r.start);
+        let mut kept = Vec::with_capacity(values.len());
+        let mut from = 0;
+        for range in gone {
+            if range.start > from {
+                kept.extend_from_slice(&values[from..range.start]);
+            }
+            from = from.max(range.end);
+        }
+        if from < values.len() {
+            kept.extend_from_slice(&values[from..]);
+        }
+        self.derived(kept)
+    }
+
+    /// The first choice of each run of draws from one place, early in the sequence: the
+    /// sizes a generator draws before what they size.
+    fn sizes(&self) -> Vec<usize> {
+        let choices = self.choices();
+        (0..choices.len().min(SIZES_WITHIN))
+            .filter(|&i| i == 0 || choices[i - 1].label != choices[i].label)
+            .filter(|&i| choices[i].value > 1)
+            .take(SIZES)
+            .collect()
+    }
+
+    /// Choices drawn once, from a place drawn nowhere else, that can be lowered: counts.
+    fn counts(&self) -> Vec<usize> {
+        let choices = self.choices();
+        let mut drawn = std::collections::HashMap::new();
+        for c in choices {
+            *drawn.entry(c.label).or_insert(0usize) += 1;
+        }
+        (0..choices.len().min(SIZES_WITHIN))
+            .filter(|&i| drawn[&choices[i].label] == 1 && choices[i].value > 0)
+            .take(COUNTS)
+            .collect()
+    }
+
+    fn simplest(&self) -> Candidates<'_, ChoiceCase> {
+        Candidates::built(vec![self.derived(Vec::new())])
+    }
+
+    fn halved_sizes(&self) -> Candidates<'_, ChoiceCase> {
+        let sizes = self.sizes();
+        Candidates::lazy(sizes.len(), move |i| {
+            let at = sizes[i];
+            let half = self.choices()[at].value / 2;
+            Some(self.edited(&Edit {
+                set: vec![(at, half)],
+                ..Edit::default()
+            }))
+        })
+    }
+
+    /// A step of a loop removed with a count before it lowered by one.
+    fn counted_steps(&self) -> Candidates<'_, ChoiceCase> {
+        let loops = structure::loops(self.choices());
+        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        for count in self.counts() {
+            for (l, lp) in loops.iter().enumerate() {
+                if lp.steps[0].start > count {
+                    blocks.push((count, l));
+                }
+            }
+        }
+        let variants = |lp: &Loop| if lp.trend == Trend::Growing { 3 } else { 2 };
+        let sizes: Vec<usize> = blocks
+            .iter()
+            .map(|&(_, l)| loops[l].steps.len() * variants(&loops[l]))
+            .collect();
+        let total = sizes.iter().sum();
+        Candidates::lazy(total, move |mut index| {
+            let block = sizes.iter().position(|&size| {
+                let here = index < size;
+                if !here {
+                    index -= size;
+                }
+                here
+            })?;
+            let (count, l) = blocks[block];
+            let lp = &loops[l];
+            let v = variants(lp);
+            // The later steps first, each in all its variants.
+            let k = lp.steps.len() - 1 - index / v;
+            let variant = v - 1 - index % v;
+            Some(self.edited(&self.step_removed(&loops, l, k, count, variant)))
+        })
+    }
+
+    /// Loop `l`'s step `k` removed, and count `count` lowered by one: variant 0 alone, 1 with a
+    /// step of every alike loop after the count, 2 that and the loop's later picks
+    /// renumbered (a growing loop).
+    fn step_removed(
+        &self,
+        loops: &[Loop],
+        l: usize,
+        k: usize,
+        count: usize,
+        variant: usize,
+    ) -> Edit {
+        let choices = self.choices();
+        let lp = &loops[l];
+        let mut edit = Edit {
+            set: vec![(count, choices[count].value - 1)],
+            delete: vec![lp.steps[k].clone()],
+        };
+        if variant >= 1 {
+            for (other, alike) in loops.iter().enumerate() {
+                let near = alike.steps.len().abs_diff(lp.steps.len()) <= ALIKE;
+                if other != l && near && alike.steps[0].start > count {
+                    edit.delete.push(alike.dropped_step());
+                }
+            }
+        }
+        if variant == 2 {
+            edit.set.extend(structure::renumbered(choices, lp, k));
+        }
+        edit
+    }
+
+    /// A step of a loop removed alone.
+    fn steps(&self) -> Candidates<'_, ChoiceCase> {
+        let loops = structure::loops(self.choices());
+        let total = loops.iter().map(|lp| lp.steps.len()).sum();
+        Candidates::lazy(total, move |mut index| {
+            for lp in &loops {
+                if index < lp.steps.len() {
+                    let k = lp.steps.len() - 1 - index;
+                    return Some(self.edited(&Edit {
+                        delete: vec![lp.steps[k].clone()],
+                        ..Edit::default()
+                    }));
+                }
+                index -= lp.steps.len();
+            }
+            None
+        })
+    }
+
+    /// Halves, quarters, … down to pairs of choices removed.
+    fn chunks(&self) -> Candidates<'_, ChoiceCase> {
+        let levels = ChunkLevels::new(self.choices().len());
+        Candidates::lazy(levels.count(), move |i| {
+            Some(self.edited(&Edit {
+                delete: vec![levels.chunk(i)],
+                ..Edit::default()
+            }))
+        })
+    }
+}
+
+/// Changes to a sequence: values set (at their places before anything is removed), spans
+/// removed.
+#[derive(Clone, Debug, Default)]
+struct Edit {
+    set: Vec<(usize, u64)>,
+    delete: Vec<Range<usize>>,
+}
+
+/// Whether `served` is smaller than `parent`: shorter, or as long and lower at the first
+/// choice that differs.
+pub fn smaller(served: &[Choice], parent: &[Choice]) -> bool {
+    let values = |c: &[Choice]| c.iter().map(|c| c.value).collect::<Vec<u64>>();
+    served.len() < parent.len() || (served.len() == parent.len() && values(served) < values(parent))
+}
+
+/// The passes, most drastic first.
+const PASSES: usize = 5;
+
+impl Shrinkable for ChoiceCase {
+    fn fingerprint(&self) -> u64 {
+        use std::hash::Hasher;
+        let mut hasher = std::hash::DefaultHasher::new();
+        match self.ran.get() {
+            Some(ran) => ran.served.iter().for_each(|c| hasher.write_u64(c.value)),
+            None => self.given.iter().for_each(|&v| hasher.write_u64(v)),
+        }
+        hasher.finish()
+    }
+
+    fn passes(&self) -> usize {
+        PASSES
+    }
+
+    fn pass(&self, pass: usize) -> Candidates<'_, Self> {
+        match pass {
+            0 => self.simplest(),
+            1 => self.halved_sizes(),
+            2 => self.counted_steps(),
+            3 => self.steps(),
+            4 => self.chunks(),
+            _ => Candidates::none(),
+        }
+    }
+
+    fn slots(&self) -> usize {
+        self.choices().len()
+    }
+
+    fn value(&self, slot: usize) -> i64 {
+        self.choices()
+            .get(slot)
+            .map_or(0, |c| c.value.min(i64::MAX as u64) as i64)
+    }
+
+    fn with_values(&self, changes: &[(usize, i64)]) -> Self {
+        self.edited(&Edit {
+            set: changes
+                .iter()
+                .map(|&(at, v)| (at, v.max(0) as u64))
+                .collect(),
+            ..Edit::default()
+        })
+    }
+}

@@ -1,0 +1,283 @@
+//! Choice shrinking: a failing case of a generator whose random choices duipai can record
+//! ([`crate::own::capture`]) is minimized first as the sequence of those choices, every
+//! candidate the generator's own output for an edited sequence, so it is as valid as any
+//! case the generator prints (a tree stays a tree, with or without a validator). The text
+//! is polished after, when a validator can check text edits.
+//!
+//! Before shrinking, the generator is run again recording its choices for the failing seed,
+//! and once more replaying them: both must print the case as found, or the choices are not
+//! trusted (a generator that reads the time, or draws from something not recorded) and the
+//! text alone is shrunk, the report saying why.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::minimize::{self, Budget, End, Probe, ShrinkStats};
+use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus};
+use crate::judge::{CaseOutcome, Expected, Verdict};
+use crate::own::capture::{Capture, Recorded, Replayed};
+use crate::text::plural;
+use case::{ChoiceCase, Ran, smaller};
+
+mod case;
+mod structure;
+
+/// What choice shrinking did.
+pub(super) struct Chosen {
+    pub minimization: Minimization,
+    /// Whether the text is to be shrunk after: with a validator to check text edits, and
+    /// unless minimization was stopped.
+    pub polish: bool,
+}
+
+impl Engine<'_> {
+    /// Shrinks the failing case found with `seed` as the generator's choices, when they can
+    /// be recorded; `None` (with a note saying why, for a generator duipai could record)
+    /// when the text alone is to be shrunk.
+    pub(super) fn shrink_choices(
+        &self,
+        failing: &mut Failing,
+        seed: u64,
+        verdict: Verdict,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Option<Chosen> {
+        let capturable = self.config.choices.as_ref()?;
+        let started = Instant::now();
+        let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
+        let capture = match capturable.ready() {
+            Ok(capture) => capture,
+            Err(why) => {
+                on_event(fallback(why.to_string()));
+                return None;
+            }
+        };
+        let recorded = match self.recorded(capture, seed, &failing.input) {
+            Ok(recorded) => recorded,
+            Err(why) => {
+                on_event(fallback(why));
+                return None;
+            }
+        };
+        let polish = self.config.validator.is_some();
+        on_event(Event::Note(format!(
+            "shrinking the generator's choices first ({}, {} recorded{}), {}",
+            capture.mechanism,
+            plural(recorded.choices.len() as u64, "choice"),
+            capture
+                .built_in
+                .map(|t| format!("; built with the recorder in {:.1} s", t.as_secs_f64()))
+                .unwrap_or_default(),
+            if polish {
+                "then the text"
+            } else {
+                "and only them: without a --validator, only the generator's own output is \
+                 known to be valid"
+            }
+        )));
+        let recorded_len = recorded.choices.len();
+        let start = ChoiceCase::start(recorded.choices, recorded.output);
+        let prober = ChoiceProber {
+            engine: self,
+            capture,
+            seed,
+            verdict,
+            by_size: matches!(
+                verdict,
+                Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+            ),
+            texts: Mutex::new(HashMap::new()),
+            harness_error: Mutex::new(None),
+        };
+        let (start_shape, start_max) = start.ran().map(|r| r.described().clone())?;
+        let shown_shape = start_shape.clone();
+        let mut on_progress = |current: &ChoiceCase, stats: &ShrinkStats| {
+            let (shape, max) = current
+                .ran()
+                .map(|r| r.described().clone())
+                .unwrap_or_default();
+            on_event(Event::MinimizeProgress(MinimizeStatus {
+                start_shape: start_shape.clone(),
+                shape,
+                start_max,
+                max,
+                runs: stats.runs,
+                elapsed: started.elapsed(),
+            }))
+        };
+        let budget = self.config.shrink_budget;
+        let probe = |candidate: &ChoiceCase| prober.probe(candidate);
+        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
+            on_event(Event::MinimizeError(format!("{err:#}")));
+        }
+        if let (Some((expected, outcome)), Some(ran)) = (shrunk.payload, shrunk.case.ran()) {
+            failing.input = ran.text.clone();
+            (failing.expected, failing.outcome) = (expected, outcome);
+        }
+        if let Some(ran) = shrunk.case.ran() {
+            on_event(Event::Note(format!(
+                "the choices went from {} to {} in {}: {} → {}",
+                recorded_len,
+                ran.served.len(),
+                plural(shrunk.stats.runs as u64, "run"),
+                shown_shape,
+                ran.described().0
+            )));
+        }
+        let stopped = shrunk.stats.end == End::Stopped;
+        Some(Chosen {
+            minimization: Minimization {
+                stats: shrunk.stats,
+                elapsed: started.elapsed(),
+                interrupted: stopped && crate::run::cancelled(),
+                budget: budget.time,
+            },
+            polish: polish && !stopped,
+        })
+    }
+
+    /// The choices of the generator's run for `seed`, once a recording run printed `input`
+    /// and a replay of what it recorded printed it again.
+    fn recorded(&self, capture: &Capture, seed: u64, input: &[u8]) -> Result<Recorded, String> {
+        let limits = &self.helper_limits;
+        let recorded = capture
+            .record(self.runner, seed, limits)
+            .map_err(|e| format!("{e:#}"))?
+            .map_err(|why| {
+                format!("the generator failed while its choices were recorded: {why}")
+            })?;
+        if recorded.output != input {
+            return Err(format!(
+                "run again for seed {seed}, the generator printed another case: it depends on \
+                 something besides its seed (the time?), so its choices cannot be replayed"
+            ));
+        }
+        if recorded.choices.is_empty() {
+            return Err(
+                "the generator drew no random choice duipai records (does it have a \
+                        random number generator of its own?)"
+                    .to_string(),
+            );
+        }
+        let values: Vec<u64> = recorded.choices.iter().map(|c| c.value).collect();
+        let again = capture
+            .replay(self.runner, seed, &values, values.len(), limits)
+            .map_err(|e| format!("{e:#}"))?;
+        match again {
+            Replayed::Made(replayed) if replayed.output == input => Ok(recorded),
+            _ => Err(
+                "served its recorded choices again, the generator printed another case: \
+                      it draws from something duipai does not record (numpy.random, \
+                      os.urandom, the time, an engine of its own)"
+                    .to_string(),
+            ),
+        }
+    }
+}
+
+/// The probe of a choice candidate, shared by the minimizer's workers.
+struct ChoiceProber<'e, 'a> {
+    engine: &'e Engine<'a>,
+    capture: &'e Capture,
+    seed: u64,
+    verdict: Verdict,
+    /// A time or memory limit exceeded: a candidate is kept only when its text is shorter
+    /// (each probe costs the limit, so size is what is worth spending it on).
+    by_size: bool,
+    /// The texts probed, by fingerprint, and whether they failed.
+    texts: Mutex<HashMap<u64, bool>>,
+    harness_error: Mutex<Option<anyhow::Error>>,
+}
+
+impl ChoiceProber<'_, '_> {
+    fn probe(&self, candidate: &ChoiceCase) -> Probe<(Expected, CaseOutcome)> {
+        if crate::run::cancelled() || self.failed() {
+            return Probe::Stop;
+        }
+        let engine = self.engine;
+        let parent = candidate.parent();
+        let replayed = self.capture.replay(
+            engine.runner,
+            self.seed,
+            candidate.given(),
+            parent.len(),
+            &engine.helper_limits,
+        );
+        let made = match replayed {
+            Ok(Replayed::Made(made)) => made,
+            Ok(Replayed::Overrun | Replayed::Failed(_)) => return Probe::Invalid,
+            Err(err) => return self.stop(err),
+        };
+        if !smaller(&made.choices, parent) {
+            return Probe::Invalid;
+        }
+        if self.by_size && made.output.len() >= candidate.parent_bytes() {
+            return Probe::Invalid;
+        }
+        let key = minimize::fingerprint(&made.output);
+        let case = Case {
+            input: made.output.clone(),
+            instance: None,
+        };
+        candidate.set_ran(Ran::new(made.choices, made.output));
+        if self.known(key) == Some(false) {
+            return Probe::Invalid;
+        }
+        let result = engine.fails_alike(&case, self.verdict);
+        if crate::run::cancelled() {
+            return Probe::Stop;
+        }
+        match result {
+            Ok(found) => {
+                if let Ok(mut texts) = self.texts.lock() {
+                    texts.insert(key, found.is_some());
+                }
+                found.map_or(Probe::Passes, Probe::Fails)
+            }
+            Err(err) => self.stop(err),
+        }
+    }
+
+    fn known(&self, key: u64) -> Option<bool> {
+        self.texts.lock().ok()?.get(&key).copied()
+    }
+
+    fn stop(&self, err: anyhow::Error) -> Probe<(Expected, CaseOutcome)> {
+        if let Ok(mut e) = self.harness_error.lock() {
+            e.get_or_insert(err);
+        }
+        Probe::Stop
+    }
+
+    fn failed(&self) -> bool {
+        self.harness_error.lock().map_or(true, |e| e.is_some())
+    }
+}
+
+/// The minimization of choices then text as one: the effort added, the text's end when it
+/// ran.
+pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minimization {
+    let Some(text) = text else {
+        return choices;
+    };
+    let (a, b) = (choices.stats, text.stats);
+    Minimization {
+        stats: ShrinkStats {
+            runs: a.runs + b.runs,
+            steps: a.steps + b.steps,
+            rounds: a.rounds + b.rounds,
+            end: if a.end == End::Minimal { b.end } else { a.end },
+        },
+        elapsed: choices.elapsed + text.elapsed,
+        interrupted: choices.interrupted || text.interrupted,
+        budget: choices.budget,
+    }
+}
+
+/// What is left of the budget after `spent`.
+pub(super) fn rest(budget: Budget, spent: Duration) -> Budget {
+    Budget {
+        time: budget.time.saturating_sub(spent),
+    }
+}
