@@ -4,6 +4,7 @@
 mod blame;
 mod calibration;
 mod checkers;
+mod choices;
 mod cli;
 mod compile;
 mod contained;

@@ -93,8 +93,8 @@ fn source(typed: &[OsString]) -> Result<(&Path, Language), NotCaptured> {
              generators"
         ))),
         None => Err(NotCaptured(format!(
-            "{shown} is a program, not a source duipai builds: give its source (gen.cpp, \
-             gen.py) to have its choices recorded"
+            "{shown} runs a program duipai does not build (the choices of Python, C and C++ \
+             sources are recorded: give the generator's source, gen.cpp or gen.py)"
         ))),
     }
 }

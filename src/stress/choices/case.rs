@@ -26,8 +26,12 @@ pub struct ChoiceCase {
     given: Arc<[u64]>,
     /// What the case it was made from was served: the sequence it must beat.
     parent: Arc<[Choice]>,
-    /// The length of the text the case it was made from printed.
-    parent_bytes: usize,
+    /// How many tokens the text of the case it was made from has.
+    parent_tokens: usize,
+    /// Only the sizes are shrunk (a time or memory limit exceeded, where every probe that
+    /// fails costs the limit): the empty sequence and the sizes halved, then the sizes
+    /// bisected.
+    by_size: bool,
     ran: Arc<OnceLock<Ran>>,
 }
 
@@ -37,6 +41,7 @@ pub struct Ran {
     pub text: Vec<u8>,
     /// The text's size label and largest value, for the progress line.
     described: OnceLock<(String, i64)>,
+    tokens: OnceLock<usize>,
 }
 
 impl Ran {
@@ -45,7 +50,18 @@ impl Ran {
             served: served.into(),
             text,
             described: OnceLock::new(),
+            tokens: OnceLock::new(),
         }
+    }
+
+    /// How many tokens the text has.
+    pub fn tokens(&self) -> usize {
+        *self.tokens.get_or_init(|| {
+            self.text
+                .split(u8::is_ascii_whitespace)
+                .filter(|t| !t.is_empty())
+                .count()
+        })
     }
 
     /// `12 lines, 23 tokens`, and the largest integer of the text.
@@ -68,13 +84,15 @@ const COUNTS: usize = 4;
 const ALIKE: usize = 2;
 
 impl ChoiceCase {
-    /// The case as recorded: the choices and what the generator printed with them.
-    pub fn start(recorded: Vec<Choice>, text: Vec<u8>) -> ChoiceCase {
+    /// The case as recorded: the choices and what the generator printed with them; only its
+    /// sizes are shrunk `by_size`.
+    pub fn start(recorded: Vec<Choice>, text: Vec<u8>, by_size: bool) -> ChoiceCase {
         let ran = Ran::new(recorded, text);
         let case = ChoiceCase {
             given: ran.served.iter().map(|c| c.value).collect(),
             parent: ran.served.clone(),
-            parent_bytes: ran.text.len(),
+            parent_tokens: ran.tokens(),
+            by_size,
             ran: Arc::new(OnceLock::new()),
         };
         let _ = case.ran.set(ran);
@@ -91,9 +109,14 @@ impl ChoiceCase {
         &self.parent
     }
 
-    /// The length of the text of the case it was made from.
-    pub fn parent_bytes(&self) -> usize {
-        self.parent_bytes
+    /// How many tokens the text of the case it was made from has.
+    pub fn parent_tokens(&self) -> usize {
+        self.parent_tokens
+    }
+
+    /// Whether only the sizes are shrunk.
+    pub fn by_size(&self) -> bool {
+        self.by_size
     }
 
     pub fn ran(&self) -> Option<&Ran> {
@@ -121,7 +144,8 @@ impl ChoiceCase {
         ChoiceCase {
             given: given.into(),
             parent: self.served(),
-            parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
+            parent_tokens: self.ran.get().map_or(self.parent_tokens, Ran::tokens),
+            by_size: self.by_size,
             ran: Arc::new(OnceLock::new()),
         }
     }
@@ -131,7 +155,9 @@ impl ChoiceCase {
         let choices = self.choices();
         let mut values: Vec<u64> = choices.iter().map(|c| c.value).collect();
         for &(at, value) in &edit.set {
-            values[at] = value;
+            if let Some(v) = values.get_mut(at) {
+                *v = value;
+            }
         }
         let mut gone = edit.delete.clone();
         gone.sort_by_key(|r| r.start);
@@ -158,6 +184,15 @@ impl ChoiceCase {
             .filter(|&i| choices[i].value > 1)
             .take(SIZES)
             .collect()
+    }
+
+    /// Where the value of `slot` is in the sequence.
+    fn place(&self, slot: usize) -> usize {
+        if self.by_size {
+            self.sizes().get(slot).copied().unwrap_or(usize::MAX)
+        } else {
+            slot
+        }
     }
 
     /// Choices drawn once, from a place drawn nowhere else, that can be lowered: counts.
@@ -316,7 +351,7 @@ impl Shrinkable for ChoiceCase {
     }
 
     fn passes(&self) -> usize {
-        PASSES
+        if self.by_size { 2 } else { PASSES }
     }
 
     fn pass(&self, pass: usize) -> Candidates<'_, Self> {
@@ -330,22 +365,28 @@ impl Shrinkable for ChoiceCase {
         }
     }
 
+    // By size, the values lowered are the sizes alone.
     fn slots(&self) -> usize {
-        self.choices().len()
+        if self.by_size {
+            self.sizes().len()
+        } else {
+            self.choices().len()
+        }
     }
 
     fn value(&self, slot: usize) -> i64 {
         self.choices()
-            .get(slot)
+            .get(self.place(slot))
             .map_or(0, |c| c.value.min(i64::MAX as u64) as i64)
     }
 
     fn with_values(&self, changes: &[(usize, i64)]) -> Self {
+        let set = changes
+            .iter()
+            .map(|&(slot, v)| (self.place(slot), v.max(0) as u64))
+            .collect();
         self.edited(&Edit {
-            set: changes
-                .iter()
-                .map(|&(at, v)| (at, v.max(0) as u64))
-                .collect(),
+            set,
             ..Edit::default()
         })
     }

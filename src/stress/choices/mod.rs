@@ -43,7 +43,6 @@ impl Engine<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> Option<Chosen> {
         let capturable = self.config.choices.as_ref()?;
-        let started = Instant::now();
         let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
         let capture = match capturable.ready() {
             Ok(capture) => capture,
@@ -52,6 +51,9 @@ impl Engine<'_> {
                 return None;
             }
         };
+        // Building the generator with the recorder is not minimizing: its time is reported
+        // apart, and the next run finds the build in the cache.
+        let started = Instant::now();
         let recorded = match self.recorded(capture, seed, &failing.input) {
             Ok(recorded) => recorded,
             Err(why) => {
@@ -61,31 +63,27 @@ impl Engine<'_> {
         };
         let polish = self.config.validator.is_some();
         on_event(Event::Note(format!(
-            "shrinking the generator's choices first ({}, {} recorded{}), {}",
+            "shrinking the generator's choices first ({}: {} recorded{})",
             capture.mechanism,
             plural(recorded.choices.len() as u64, "choice"),
             capture
                 .built_in
                 .map(|t| format!("; built with the recorder in {:.1} s", t.as_secs_f64()))
                 .unwrap_or_default(),
-            if polish {
-                "then the text"
-            } else {
-                "and only them: without a --validator, only the generator's own output is \
-                 known to be valid"
-            }
         )));
         let recorded_len = recorded.choices.len();
-        let start = ChoiceCase::start(recorded.choices, recorded.output);
+        // A time or memory limit exceeded: every failing probe costs the limit, which is worth
+        // spending on size alone; a candidate is kept only when its text has fewer tokens.
+        let by_size = matches!(
+            verdict,
+            Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+        );
+        let start = ChoiceCase::start(recorded.choices, recorded.output, by_size);
         let prober = ChoiceProber {
             engine: self,
             capture,
             seed,
             verdict,
-            by_size: matches!(
-                verdict,
-                Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
-            ),
             texts: Mutex::new(HashMap::new()),
             harness_error: Mutex::new(None),
         };
@@ -105,7 +103,14 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
             }))
         };
-        let budget = self.config.shrink_budget;
+        // With a text phase after it, the choices get half the budget: what the generator
+        // cannot make (fewer test cases than it always prints) is the text's to find.
+        let budget = match polish {
+            true => Budget {
+                time: self.config.shrink_budget.time / 2,
+            },
+            false => self.config.shrink_budget,
+        };
         let probe = |candidate: &ChoiceCase| prober.probe(candidate);
         let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
         if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
@@ -115,9 +120,24 @@ impl Engine<'_> {
             failing.input = ran.text.clone();
             (failing.expected, failing.outcome) = (expected, outcome);
         }
+        let stopped = shrunk.stats.end == End::Stopped;
+        // Sizes that no choice changed come from the generator's arguments (`gen 200000`):
+        // the text is shrunk as it is without choices.
+        let fixed_size = by_size && shrunk.stats.steps == 0;
+        let next = if stopped {
+            ""
+        } else if fixed_size {
+            "; no choice changes the case's size (it may come from the generator's arguments): \
+             shrinking the text"
+        } else if polish {
+            "; the text next"
+        } else {
+            "; the text is left as the generator printed it: without a --validator, only the \
+             generator's own output is known to be valid"
+        };
         if let Some(ran) = shrunk.case.ran() {
             on_event(Event::Note(format!(
-                "the choices went from {} to {} in {}: {} → {}",
+                "the choices went from {} to {} in {}: {} → {}{next}",
                 recorded_len,
                 ran.served.len(),
                 plural(shrunk.stats.runs as u64, "run"),
@@ -125,15 +145,14 @@ impl Engine<'_> {
                 ran.described().0
             )));
         }
-        let stopped = shrunk.stats.end == End::Stopped;
         Some(Chosen {
             minimization: Minimization {
                 stats: shrunk.stats,
                 elapsed: started.elapsed(),
                 interrupted: stopped && crate::run::cancelled(),
-                budget: budget.time,
+                budget: self.config.shrink_budget.time,
             },
-            polish: polish && !stopped,
+            polish: (polish || fixed_size) && !stopped,
         })
     }
 
@@ -182,9 +201,6 @@ struct ChoiceProber<'e, 'a> {
     capture: &'e Capture,
     seed: u64,
     verdict: Verdict,
-    /// A time or memory limit exceeded: a candidate is kept only when its text is shorter
-    /// (each probe costs the limit, so size is what is worth spending it on).
-    by_size: bool,
     /// The texts probed, by fingerprint, and whether they failed.
     texts: Mutex<HashMap<u64, bool>>,
     harness_error: Mutex<Option<anyhow::Error>>,
@@ -212,15 +228,16 @@ impl ChoiceProber<'_, '_> {
         if !smaller(&made.choices, parent) {
             return Probe::Invalid;
         }
-        if self.by_size && made.output.len() >= candidate.parent_bytes() {
-            return Probe::Invalid;
-        }
         let key = minimize::fingerprint(&made.output);
         let case = Case {
             input: made.output.clone(),
             instance: None,
         };
-        candidate.set_ran(Ran::new(made.choices, made.output));
+        let ran = Ran::new(made.choices, made.output);
+        if candidate.by_size() && ran.tokens() >= candidate.parent_tokens() {
+            return Probe::Invalid;
+        }
+        candidate.set_ran(ran);
         if self.known(key) == Some(false) {
             return Probe::Invalid;
         }
@@ -255,8 +272,7 @@ impl ChoiceProber<'_, '_> {
     }
 }
 
-/// The minimization of choices then text as one: the effort added, the text's end when it
-/// ran.
+/// The minimization of choices then text as one: the effort added, the text's end.
 pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minimization {
     let Some(text) = text else {
         return choices;
@@ -267,7 +283,9 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
             runs: a.runs + b.runs,
             steps: a.steps + b.steps,
             rounds: a.rounds + b.rounds,
-            end: if a.end == End::Minimal { b.end } else { a.end },
+            // The text's passes were the last tried on the case reported: theirs is the end
+            // (the choices' half budget running out says nothing of the text's candidates).
+            end: b.end,
         },
         elapsed: choices.elapsed + text.elapsed,
         interrupted: choices.interrupted || text.interrupted,
