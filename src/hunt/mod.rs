@@ -108,6 +108,21 @@ pub struct Caught {
     pub input: Vec<u8>,
     /// Cases tried in all.
     pub cases: u64,
+    /// What was perturbed of the generator's choices for the seed, when they were.
+    pub perturbed: Option<String>,
+    /// Whether minimization made the case smaller than the one found.
+    pub shrunk: bool,
+    /// The case as found, when the hunt removed its files: it is the line's output for the
+    /// seed, and larger than [`KEPT_ORIGINAL`].
+    pub removed_original: Option<u64>,
+}
+
+impl Caught {
+    /// Whether the case is exactly what the plan line prints for the seed: a `gen` line then
+    /// makes it.
+    pub fn is_generated(&self) -> bool {
+        self.perturbed.is_none() && !self.shrunk
+    }
 }
 
 /// What the hunt for a wrong submission ends with.
@@ -119,40 +134,81 @@ pub enum WrongHunt {
     },
 }
 
+/// A case as found larger than this is not kept in the saved failures when a plan line and a
+/// seed make it again: the failures folder holds bounded files.
+pub const KEPT_ORIGINAL: u64 = 64 * 1024;
+
 /// Stresses the submission with each generator line in turn, `batch` new seeds at a time,
-/// until one fails (minimized and saved by the stress engine) or the time is up.
-pub fn hunt_wrong(hunt: &Hunt, on_round: &mut dyn FnMut(&Line, u64)) -> anyhow::Result<WrongHunt> {
+/// first as the generator prints them, then with its choices perturbed (when they can be
+/// recorded), until one fails (minimized and saved by the stress engine) or the time is up.
+/// `on_round` hears of each batch: the line, its first seed, and whether perturbed.
+pub fn hunt_wrong(
+    hunt: &Hunt,
+    on_round: &mut dyn FnMut(&Line, u64, bool),
+) -> anyhow::Result<WrongHunt> {
     const BATCH: u64 = 25;
     let started = Instant::now();
     let lines = generator_lines(hunt)?;
     let mut cases = 0;
     for round in 0.. {
-        for line in &lines {
-            let left = hunt.time.saturating_sub(started.elapsed());
-            if left.is_zero() || crate::run::cancelled() {
-                return Ok(WrongHunt::Missed { cases });
-            }
-            let first = hunt.first_seed.saturating_add(round * BATCH);
-            on_round(line, first);
-            let config = stress_config(hunt, line, first, BATCH, left)?;
-            match stress::run(&config, hunt.runner, &mut |_| {})? {
-                Outcome::Passed(passed) => cases += passed.cases,
-                Outcome::Failed(failure) => {
-                    return Ok(WrongHunt::Caught(Box::new(Caught {
-                        line: line.line,
-                        text: line.text.clone(),
-                        seed: failure.seed,
-                        verdict: failure.outcome.verdict(),
-                        detail: failure.outcome.judgement.detail.clone(),
-                        input_path: failure.input_path.clone(),
-                        input: failure.input.clone(),
-                        cases: cases + failure.cases,
-                    })));
+        for perturb in [false, true] {
+            for line in &lines {
+                if perturb && line.capturable.ready().is_err() {
+                    continue;
+                }
+                let left = hunt.time.saturating_sub(started.elapsed());
+                if left.is_zero() || crate::run::cancelled() {
+                    return Ok(WrongHunt::Missed { cases });
+                }
+                let first = hunt.first_seed.saturating_add(round * BATCH);
+                on_round(line, first, perturb);
+                let mut config = stress_config(hunt, line, first, BATCH, left)?;
+                config.perturb = perturb;
+                match stress::run(&config, hunt.runner, &mut |_| {})? {
+                    Outcome::Passed(passed) => cases += passed.cases,
+                    Outcome::Failed(failure) => {
+                        return Ok(WrongHunt::Caught(Box::new(caught(line, &failure, cases))));
+                    }
                 }
             }
         }
     }
     unreachable!("the rounds end by returning")
+}
+
+/// What the hunt reports of a failure the stress engine found with `line`; a large case as
+/// found that the line makes again for its seed has its files removed.
+fn caught(line: &Line, failure: &stress::Failure, cases: u64) -> Caught {
+    let original = std::fs::read(&failure.original_path).ok();
+    let shrunk = original.as_deref() != Some(failure.input.as_slice());
+    let mut found = Caught {
+        line: line.line,
+        text: line.text.clone(),
+        seed: failure.seed,
+        verdict: failure.outcome.verdict(),
+        detail: failure.outcome.judgement.detail.clone(),
+        input_path: failure.input_path.clone(),
+        input: failure.input.clone(),
+        cases: cases + failure.cases,
+        perturbed: failure.perturbed.clone(),
+        shrunk,
+        removed_original: None,
+    };
+    let size = original.map_or(0, |o| o.len() as u64);
+    let reproducible = failure.perturbed.is_none() && failure.original_path != failure.input_path;
+    if reproducible && size > KEPT_ORIGINAL && remove_original(&failure.original_path) {
+        found.removed_original = Some(size);
+    }
+    found
+}
+
+/// Removes the files of a saved case as found (`NAME.original.in` and its `.ans`, `.out`,
+/// `.err`); whether its input is gone.
+fn remove_original(input: &Path) -> bool {
+    for ext in ["ans", "out", "err", "transcript"] {
+        let _ = std::fs::remove_file(input.with_extension(ext));
+    }
+    std::fs::remove_file(input).is_ok()
 }
 
 /// The stress engine's configuration for `count` seeds of one generator line from `first`.
@@ -205,6 +261,7 @@ fn stress_config(
         rule,
         decider: hunt.decider.clone(),
         choices: Some(line.capturable.clone()),
+        perturb: false,
     })
 }
 
@@ -239,7 +296,13 @@ pub fn add_to_plan(
     }
     let file = folder.join(&name);
     crate::fsutil::write_new_atomic(&file, input)?;
-    let added = format!("copy hunt/{name}  # {comment}");
+    let added = add_line_to_plan(plan_path, plan, &format!("copy hunt/{name}  # {comment}"))?;
+    Ok((file, added))
+}
+
+/// Inserts `line` into the plan after its last test of a group other than `sample`, and
+/// returns it.
+pub fn add_line_to_plan(plan_path: &Path, plan: &OwnPlan, line: &str) -> anyhow::Result<String> {
     let text = std::fs::read_to_string(plan_path)
         .with_context(|| format!("reading the plan {}", plan_path.display()))?;
     let after = plan
@@ -250,11 +313,11 @@ pub fn add_to_plan(
         .max()
         .unwrap_or(text.lines().count());
     let mut lines: Vec<&str> = text.lines().collect();
-    lines.insert(after.min(lines.len()), &added);
+    lines.insert(after.min(lines.len()), line);
     let mut new = lines.join("\n");
     new.push('\n');
     crate::fsutil::write_atomic(plan_path, new.as_bytes())?;
-    Ok((file, added))
+    Ok(line.to_string())
 }
 
 #[cfg(test)]

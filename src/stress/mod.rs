@@ -4,7 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -100,6 +100,9 @@ pub struct Config {
     /// The external generator as typed, to record its random choices: a failing case is
     /// shrunk as those choices first ([`choices`]).
     pub choices: Option<crate::own::capture::Capturable>,
+    /// Each seed's case is the generator's output for its recorded choices perturbed (a
+    /// size or a loop pushed to an extreme), when they can be recorded: a hunt's search.
+    pub perturb: bool,
 }
 
 /// What the engine reports while it works.
@@ -196,6 +199,8 @@ pub struct Failure {
     /// `None` when the case was not minimized.
     pub minimization: Option<Minimization>,
     pub elapsed: Duration,
+    /// What was perturbed of the generator's choices for its seed, when they were.
+    pub perturbed: Option<String>,
 }
 
 /// One generated case.
@@ -204,6 +209,8 @@ struct Case {
     /// The parsed input, when it is a valid input of the problem (always, for the built-in
     /// generator); minimization and the line of play need it.
     instance: Option<Box<dyn Instance>>,
+    /// The choices that made it, when they were perturbed ([`Config::perturb`]).
+    perturbed: Option<Arc<choices::Perturbed>>,
 }
 
 /// The engine's working state, shared read-only by the workers.
@@ -273,9 +280,15 @@ impl Engine<'_> {
                 Ok(Case {
                     input: instance.to_input().into_bytes(),
                     instance: Some(instance),
+                    perturbed: None,
                 })
             }
             Source::External(generator) => {
+                if self.config.perturb
+                    && let Some(case) = self.perturbed_case(seed)?
+                {
+                    return Ok(case);
+                }
                 let mut command = generator.clone();
                 command.push(seed.to_string().into());
                 let input = self.run_helper(&command, b"", "generator")?;
@@ -284,6 +297,7 @@ impl Engine<'_> {
                     return Ok(Case {
                         input,
                         instance: None,
+                        perturbed: None,
                     });
                 };
                 let parsed = problem.parse(&input, &problem.default_bounds());
@@ -299,7 +313,11 @@ impl Engine<'_> {
                          ({err}); give a --reference for problems duipai does not know"
                     ),
                 };
-                Ok(Case { input, instance })
+                Ok(Case {
+                    input,
+                    instance,
+                    perturbed: None,
+                })
             }
         }
     }
@@ -457,6 +475,7 @@ impl Engine<'_> {
             instance: found.case.instance,
             expected: found.expected,
             outcome: found.outcome,
+            perturbed: found.case.perturbed,
         };
         let stem = format!("{}-{seed}", self.config.name);
         let original_path = self.save_original(&failing, &stem, shrinking)?;
@@ -496,6 +515,7 @@ impl Engine<'_> {
             explain_path,
             minimization,
             elapsed: started.elapsed(),
+            perturbed: failing.perturbed.map(|p| p.what.clone()),
         })
     }
 
@@ -840,6 +860,8 @@ struct Failing {
     instance: Option<Box<dyn Instance>>,
     expected: Expected,
     outcome: CaseOutcome,
+    /// The choices that made it, when they were perturbed.
+    perturbed: Option<Arc<choices::Perturbed>>,
 }
 
 impl Failing {
@@ -866,6 +888,7 @@ impl Describe for Box<dyn Instance> {
         Case {
             input: self.to_input().into_bytes(),
             instance: Some(self.clone()),
+            perturbed: None,
         }
     }
     fn shape(&self) -> String {
@@ -881,6 +904,7 @@ impl Describe for TextCase {
         Case {
             input: self.to_bytes(),
             instance: None,
+            perturbed: None,
         }
     }
     fn shape(&self) -> String {

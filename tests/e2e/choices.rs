@@ -57,9 +57,13 @@ fn output(command: &[OsString], seed: u64) -> Vec<u8> {
 fn records_and_replays(dir: &Path, source: &str, text: &str, mechanism: Mechanism, least: usize) {
     std::fs::write(dir.join(source), text).unwrap();
     let typed = vec![OsString::from(dir.join(source))];
-    let plain = duipai::compile::prepare(&typed, &options()).unwrap().command;
+    let plain = duipai::compile::prepare(&typed, &options())
+        .unwrap()
+        .command;
     let capturable = Capturable::new(typed, options());
-    let capture = capturable.ready().unwrap_or_else(|e| panic!("{source}: {e}"));
+    let capture = capturable
+        .ready()
+        .unwrap_or_else(|e| panic!("{source}: {e}"));
     assert_eq!(capture.mechanism, mechanism);
     let runner = ProcessRunner::default();
     for seed in [1, 2, 17] {
@@ -269,7 +273,14 @@ fn a_tree_shrinks_to_the_smallest_failing_tree_without_a_validator() {
     // The budget is generous: what this checks is where minimization ends, which a busy
     // machine must not cut short.
     let out = with_shared_cache(dir.path())
-        .args(["stress", "diameter", "--generator", "gen.py", "--reference", "ref.cpp"])
+        .args([
+            "stress",
+            "diameter",
+            "--generator",
+            "gen.py",
+            "--reference",
+            "ref.cpp",
+        ])
         .args(["--shrink-time", "600", "--json"])
         .program(["sol.cpp"])
         .run()
@@ -281,11 +292,21 @@ fn a_tree_shrinks_to_the_smallest_failing_tree_without_a_validator() {
     let input =
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
     assert!(tree_size(&original).unwrap() > 6, "{original}");
-    assert_eq!(tree_size(&input), Some(6), "not the 6-vertex tree:\n{input}");
+    assert_eq!(
+        tree_size(&input),
+        Some(6),
+        "not the 6-vertex tree:\n{input}"
+    );
     assert_eq!(report["verdict"], "WA");
     let human = out.stderr();
-    assert_contains(&human, "shrinking the generator's choices first (Python's random: ");
-    assert_contains(&human, "without a --validator, only the generator's own output is");
+    assert_contains(
+        &human,
+        "shrinking the generator's choices first (Python's random: ",
+    );
+    assert_contains(
+        &human,
+        "without a --validator, only the generator's own output is",
+    );
 }
 
 #[test]
@@ -312,7 +333,14 @@ fn a_generator_that_is_a_program_or_reads_the_time_shrinks_as_text_saying_why() 
     }
     let stress = |generator: &str, save: &str| {
         Duipai::in_dir(dir.path())
-            .args(["stress", "sum", "--generator", generator, "--reference", "./ref.sh"])
+            .args([
+                "stress",
+                "sum",
+                "--generator",
+                generator,
+                "--reference",
+                "./ref.sh",
+            ])
             .args(["--save", save])
             .program(["./bad.sh"])
             .run()

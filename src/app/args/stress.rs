@@ -223,6 +223,7 @@ impl StressArgs {
             rule: self.judging.compare.rule(known)?,
             decider: crate::judge::Decider::Compare,
             choices,
+            perturb: false,
         })
     }
 

@@ -28,7 +28,9 @@ use crate::run::{Execution, Limits, Termination};
 
 pub mod choice;
 mod native;
+pub mod perturb;
 mod python;
+pub mod structure;
 
 pub use choice::Choice;
 

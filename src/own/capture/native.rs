@@ -30,6 +30,13 @@ const TESTLIB_NEXT: [(&str, &str, &str); 2] = [
 
 pub(super) fn prepare(capturable: &Capturable) -> Result<Prepared, NotCaptured> {
     let (source, language) = source(&capturable.typed)?;
+    if !draws_recorded(source) {
+        return Err(NotCaptured(format!(
+            "{} uses none of rand(), <random>'s engines and testlib's rnd (a random number \
+             generator of its own?)",
+            source.display()
+        )));
+    }
     let testlib = match language {
         Language::Cpp => testlib_of(source),
         _ => None,
@@ -97,6 +104,21 @@ fn source(typed: &[OsString]) -> Result<(&Path, Language), NotCaptured> {
              sources are recorded: give the generator's source, gen.cpp or gen.py)"
         ))),
     }
+}
+
+/// Whether the source names something the recorder wraps (a look at its text, which saves
+/// a build when it draws from a generator of its own): `rand`, an engine,
+/// `uniform_int_distribution`, or testlib.
+fn draws_recorded(source: &Path) -> bool {
+    const NAMES: [&str; 6] = [
+        "rand",
+        "mt19937",
+        "default_random_engine",
+        "uniform_int_distribution",
+        "testlib.h",
+        "rnd.",
+    ];
+    std::fs::read_to_string(source).is_ok_and(|text| NAMES.iter().any(|n| text.contains(n)))
 }
 
 /// The `testlib.h` the source includes from its own folder, if any.

@@ -14,8 +14,8 @@
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use super::structure::{self, Loop, Trend};
 use crate::own::capture::Choice;
+use crate::own::capture::structure::{self, Loop, Trend};
 use crate::problem::shrink::ChunkLevels;
 use crate::stress::TextCase;
 use crate::stress::minimize::{Candidates, Shrinkable};

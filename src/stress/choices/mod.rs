@@ -10,18 +10,27 @@
 //! text alone is shrunk, the report saying why.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::minimize::{self, Budget, End, Probe, ShrinkStats};
 use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus};
 use crate::judge::{CaseOutcome, Expected, Verdict};
-use crate::own::capture::{Capture, Recorded, Replayed};
+use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
 use crate::text::plural;
 use case::{ChoiceCase, Ran, smaller};
 
 mod case;
-mod structure;
+
+/// A case made of perturbed choices ([`crate::own::capture::perturb`]): the choices, and
+/// what was pushed.
+pub struct Perturbed {
+    pub choices: Vec<Choice>,
+    pub what: String,
+}
+
+/// Salted into a seed for its perturbation's draws, so that they are not the generator's own.
+const PERTURB_SALT: u64 = 0x6475_6970_6169_7032;
 
 /// What choice shrinking did.
 pub(super) struct Chosen {
@@ -54,12 +63,19 @@ impl Engine<'_> {
         // Building the generator with the recorder is not minimizing: its time is reported
         // apart, and the next run finds the build in the cache.
         let started = Instant::now();
-        let recorded = match self.recorded(capture, seed, &failing.input) {
-            Ok(recorded) => recorded,
-            Err(why) => {
-                on_event(fallback(why));
-                return None;
-            }
+        let recorded = match &failing.perturbed {
+            // Perturbed choices replay to the case by construction.
+            Some(perturbed) => Recorded {
+                output: failing.input.clone(),
+                choices: perturbed.choices.clone(),
+            },
+            None => match self.recorded(capture, seed, &failing.input) {
+                Ok(recorded) => recorded,
+                Err(why) => {
+                    on_event(fallback(why));
+                    return None;
+                }
+            },
         };
         let polish = self.config.validator.is_some();
         on_event(Event::Note(format!(
@@ -156,6 +172,37 @@ impl Engine<'_> {
         })
     }
 
+    /// The case of `seed` with the generator's choices perturbed, or as the generator
+    /// printed it when the perturbation made none; `None` when its choices cannot be
+    /// recorded.
+    pub(super) fn perturbed_case(&self, seed: u64) -> anyhow::Result<Option<Case>> {
+        let Some(capture) = self.config.choices.as_ref().and_then(|c| c.ready().ok()) else {
+            return Ok(None);
+        };
+        let limits = &self.helper_limits;
+        let recorded = capture
+            .record(self.runner, seed, limits)?
+            .map_err(|why| anyhow::anyhow!("the generator failed: {why}"))?;
+        let mut rng = crate::random::Rng::from_seed(seed ^ PERTURB_SALT);
+        let case =
+            match perturb::perturbed(capture, self.runner, seed, &recorded, &mut rng, limits)? {
+                Some((made, what)) => Case {
+                    input: made.output,
+                    instance: None,
+                    perturbed: Some(Arc::new(Perturbed {
+                        choices: made.choices,
+                        what,
+                    })),
+                },
+                None => Case {
+                    input: recorded.output,
+                    instance: None,
+                    perturbed: None,
+                },
+            };
+        Ok(Some(case))
+    }
+
     /// The choices of the generator's run for `seed`, once a recording run printed `input`
     /// and a replay of what it recorded printed it again.
     fn recorded(&self, capture: &Capture, seed: u64, input: &[u8]) -> Result<Recorded, String> {
@@ -232,6 +279,7 @@ impl ChoiceProber<'_, '_> {
         let case = Case {
             input: made.output.clone(),
             instance: None,
+            perturbed: None,
         };
         let ran = Ran::new(made.choices, made.output);
         if candidate.by_size() && ran.tokens() >= candidate.parent_tokens() {

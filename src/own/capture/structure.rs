@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use crate::own::capture::Choice;
+use super::Choice;
 
 /// How a label's maxima move from one step to the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
