@@ -16,6 +16,7 @@ mod fishhead;
 mod flags;
 mod gems;
 mod hostile;
+mod hunting;
 mod integrity;
 mod interactive;
 mod judging;
