@@ -67,6 +67,9 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
             args.shrink_time.as_secs_f64()
         ));
     }
+    if args.no_choices && !args.no_shrink {
+        flags.push_str(" --no-choices");
+    }
     format!(
         "duipai stress {}{flags}{}{}{} -- {}",
         args.problem,

@@ -79,6 +79,10 @@ pub struct StressArgs {
     /// Most seconds spent minimizing a failing case.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
     pub shrink_time: Duration,
+    /// Minimize a failing case as text alone, without recording the generator's random
+    /// choices (as for a prebuilt generator).
+    #[arg(long)]
+    pub no_choices: bool,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -167,6 +171,7 @@ impl StressArgs {
         // A generator given as typed, its sources built with the --compiler flags: what
         // recording its choices needs.
         let choices = match &source {
+            Source::External(_) if self.no_choices => None,
             Source::External(typed) => Some(Capturable::new(
                 typed.clone(),
                 crate::app::args::compile_options(&self.judging.compilers),

@@ -78,6 +78,23 @@ impl Engine<'_> {
             },
         };
         let polish = self.config.validator.is_some();
+        // A time or memory limit exceeded: every failing probe costs the limit, which is worth
+        // spending on size alone; a candidate is kept only when its text has fewer tokens.
+        let by_size = matches!(
+            verdict,
+            Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
+        );
+        // A size the choices do not govern (`gen.py 5000`) is the text's to shrink, when a
+        // validator checks the text or the size is all that is wanted; without a validator the
+        // choices still simplify what is inside it, keeping it the generator's own.
+        if (polish || by_size) && self.fixed_size(capture, seed, &recorded) {
+            on_event(Event::Note(format!(
+                "shrinking the text alone: {} recorded, but with every choice at its simplest \
+                 the generator prints a case as large (its size may come from its arguments)",
+                plural(recorded.choices.len() as u64, "choice")
+            )));
+            return None;
+        }
         on_event(Event::Note(format!(
             "shrinking the generator's choices first ({}: {} recorded{})",
             capture.mechanism,
@@ -88,12 +105,6 @@ impl Engine<'_> {
                 .unwrap_or_default(),
         )));
         let recorded_len = recorded.choices.len();
-        // A time or memory limit exceeded: every failing probe costs the limit, which is worth
-        // spending on size alone; a candidate is kept only when its text has fewer tokens.
-        let by_size = matches!(
-            verdict,
-            Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
-        );
         let start = ChoiceCase::start(recorded.choices, recorded.output, by_size);
         let prober = ChoiceProber {
             engine: self,
@@ -141,24 +152,24 @@ impl Engine<'_> {
         // the text is shrunk as it is without choices.
         let fixed_size = by_size && shrunk.stats.steps == 0;
         let next = if stopped {
-            ""
+            "before it stopped"
         } else if fixed_size {
-            "; no choice changes the case's size (it may come from the generator's arguments): \
-             shrinking the text"
+            "and no choice changes the case's size (it may come from the generator's \
+             arguments): the text is shrunk instead"
         } else if polish {
-            "; the text next"
+            "then the text"
         } else {
-            "; the text is left as the generator printed it: without a --validator, only the \
+            "the text kept as the generator printed it: without a --validator, only the \
              generator's own output is known to be valid"
         };
         if let Some(ran) = shrunk.case.ran() {
             on_event(Event::Note(format!(
-                "the choices went from {} to {} in {}: {} → {}{next}",
+                "the choices went from {} to {} ({} → {}) in {}, {next}",
                 recorded_len,
                 ran.served.len(),
-                plural(shrunk.stats.runs as u64, "run"),
                 shown_shape,
-                ran.described().0
+                ran.described().0,
+                plural(shrunk.stats.runs as u64, "run"),
             )));
         }
         Some(Chosen {
@@ -170,6 +181,27 @@ impl Engine<'_> {
             },
             polish: (polish || fixed_size) && !stopped,
         })
+    }
+
+    /// Whether the case the generator prints with every choice at its simplest has as many
+    /// tokens as the one recorded: the choices do not govern its size.
+    fn fixed_size(&self, capture: &Capture, seed: u64, recorded: &Recorded) -> bool {
+        let simplest = capture.replay(
+            self.runner,
+            seed,
+            &[],
+            recorded.choices.len(),
+            &self.helper_limits,
+        );
+        let tokens = |text: &[u8]| {
+            text.split(u8::is_ascii_whitespace)
+                .filter(|t| !t.is_empty())
+                .count()
+        };
+        match simplest {
+            Ok(Replayed::Made(made)) => tokens(&made.output) >= tokens(&recorded.output),
+            _ => false,
+        }
     }
 
     /// The case of `seed` with the generator's choices perturbed, or as the generator
