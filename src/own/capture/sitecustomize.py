@@ -32,31 +32,42 @@ def _install(mode):
         limit = int(os.environ.get("DUIPAI_CHOICES_LIMIT", "0") or 0)
     served = []
     labels = {}
-    skipped = ("random", __name__)
+    # The files whose frames are not the generator's: random's and this one, as their code
+    # names them.
+    skipped = {_random.Random.randrange.__code__.co_filename, _install.__code__.co_filename}
+    getframe = sys._getframe
 
     def label():
         # The generator's line that drew and the line that called it: draws from one line of
         # one loop share a label, a helper function's draws differ by caller.
-        frame = sys._getframe(1)
-        sites = []
-        while frame is not None and len(sites) < 2:
-            if frame.f_globals.get("__name__") not in skipped:
-                sites.append((id(frame.f_code), frame.f_lineno))
+        frame = getframe(2)
+        while frame is not None and frame.f_code.co_filename in skipped:
             frame = frame.f_back
-        return labels.setdefault(tuple(sites), len(labels))
+        if frame is None:
+            return 0
+        caller = frame.f_back
+        key = (frame.f_code, frame.f_lineno, caller and caller.f_code, caller and caller.f_lineno)
+        found = labels.get(key)
+        if found is None:
+            found = labels[key] = len(labels)
+        return found
 
-    def draw(maximum, raw):
+    recording = values is None
+
+    def served_next(maximum):
+        # The next given value, 0 past the end or above the draw's maximum.
         at = len(served)
-        if values is None:
-            value = raw()
-        else:
-            if limit and at >= limit:
-                sys.stderr.write("duipai-choices: overrun\n")
-                sys.stderr.flush()
-                os._exit(86)
-            value = values[at] if at < len(values) else 0
-            if value > maximum:
-                value = 0
+        if limit and at >= limit:
+            sys.stderr.write("duipai-choices: overrun\n")
+            sys.stderr.flush()
+            os._exit(86)
+        value = values[at] if at < len(values) else 0
+        return value if value <= maximum else 0
+
+    def draw(maximum, value):
+        # `value` as drawn when recording; the given one when replaying.
+        if not recording:
+            value = served_next(maximum)
         served.append((label(), maximum, value))
         return value
 
@@ -80,34 +91,45 @@ def _install(mode):
         finally:
             inside[0] = False
 
+    def below(self, n):
+        # What Python's own _randbelow returns, without recording its getrandbits: for a
+        # plain Random, its steps spelled out (the same draws, fewer calls).
+        if type(self) is not cls:
+            return unrecorded(py_randbelow, self, n)
+        k = n.bit_length()
+        r = c_getrandbits(self, k)
+        while r >= n:
+            r = c_getrandbits(self, k)
+        return r
+
     def _randbelow(self, n):
         if inside[0] or not 0 < n <= 1 << 64:
             return py_randbelow(self, n)
-        return draw(n - 1, lambda: unrecorded(py_randbelow, self, n))
+        return draw(n - 1, below(self, n) if recording else 0)
 
     def getrandbits(self, k):
         if inside[0] or k < 0:
             return c_getrandbits(self, k)
+        whole = c_getrandbits(self, k) if recording else 0
         if k <= 64:
-            return draw((1 << k) - 1, lambda: c_getrandbits(self, k))
+            return draw((1 << k) - 1, whole)
         # Wider draws are pieces of 64 bits, the lowest first.
-        whole = c_getrandbits(self, k) if values is None else 0
         result = 0
         shift = 0
         while shift < k:
             width = min(64, k - shift)
             mask = (1 << width) - 1
-            piece = draw(mask, lambda: (whole >> shift) & mask)
-            result |= piece << shift
+            result |= draw(mask, (whole >> shift) & mask) << shift
             shift += width
         return result
+
+    # random() is a multiple of 2**-53: its 53 bits are the choice, exactly.
+    unit = 9007199254740992.0
 
     def random(self):
         if inside[0]:
             return c_random(self)
-        # random() is a multiple of 2**-53: its 53 bits are the choice, exactly.
-        unit = 9007199254740992.0
-        return draw((1 << 53) - 1, lambda: int(c_random(self) * unit)) / unit
+        return draw((1 << 53) - 1, int(c_random(self) * unit) if recording else 0) / unit
 
     cls._randbelow = _randbelow
     cls.getrandbits = getrandbits

@@ -34,9 +34,16 @@ impl Loop {
     /// The step a size lowered by one most likely loses: the first of a shuffle (its draws
     /// run from the largest range down), else the last.
     pub fn dropped_step(&self) -> Range<usize> {
+        self.dropped_steps(1)
+    }
+
+    /// The draws of the `k` steps a size lowered by `k` most likely loses, as one span.
+    pub fn dropped_steps(&self, k: usize) -> Range<usize> {
+        let n = self.steps.len();
+        let k = k.clamp(1, n);
         match self.trend {
-            Trend::Shrinking => self.steps[0].clone(),
-            _ => self.steps[self.steps.len() - 1].clone(),
+            Trend::Shrinking => self.steps[0].start..self.steps[k - 1].end,
+            _ => self.steps[n - k].start..self.steps[n - 1].end,
         }
     }
 }

@@ -6,10 +6,11 @@
 //! differs (Hypothesis's shortlex order), so that minimization always ends.
 //!
 //! The passes, most drastic first: every choice at its simplest (the empty sequence); the
-//! sizes halved (the first choice of each run of draws from one place); a loop's step
-//! removed together with the size before it lowered by one, in every loop of about as many
-//! steps, with a parent-picking loop's later picks renumbered; a step removed alone; chunks of
-//! choices removed. Then the minimizer lowers the values themselves.
+//! sizes halved (the first choice of each run of draws from one place); steps of a loop
+//! removed together with the size before it lowered by as many (halves, quarters, … of the
+//! steps, then single ones), in every loop of about as many steps, a parent-picking loop's
+//! later picks renumbered; values drawn more than once lowered together; a step removed
+//! alone; chunks of choices removed. Then the minimizer lowers the values themselves.
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -161,6 +162,7 @@ impl ChoiceCase {
         }
         let mut gone = edit.delete.clone();
         gone.sort_by_key(|r| r.start);
+        gone.retain(|r| r.start < r.end);
         let mut kept = Vec::with_capacity(values.len());
         let mut from = 0;
         for range in gone {
@@ -224,21 +226,22 @@ impl ChoiceCase {
         })
     }
 
-    /// A step of a loop removed with a count before it lowered by one.
+    /// Steps of a loop removed with a count before it lowered by as many: halves, quarters,
+    /// … of the steps first (the alike loops losing as many), then single steps.
     fn counted_steps(&self) -> Candidates<'_, ChoiceCase> {
         let loops = structure::loops(self.choices());
-        let mut blocks: Vec<(usize, usize)> = Vec::new();
+        let mut blocks: Vec<(usize, usize, ChunkLevels)> = Vec::new();
         for count in self.counts() {
             for (l, lp) in loops.iter().enumerate() {
                 if lp.steps[0].start > count {
-                    blocks.push((count, l));
+                    blocks.push((count, l, ChunkLevels::new(lp.steps.len())));
                 }
             }
         }
         let variants = |lp: &Loop| if lp.trend == Trend::Growing { 3 } else { 2 };
         let sizes: Vec<usize> = blocks
             .iter()
-            .map(|&(_, l)| loops[l].steps.len() * variants(&loops[l]))
+            .map(|(_, l, chunks)| chunks.count() + loops[*l].steps.len() * variants(&loops[*l]))
             .collect();
         let total = sizes.iter().sum();
         Candidates::lazy(total, move |mut index| {
@@ -249,14 +252,47 @@ impl ChoiceCase {
                 }
                 here
             })?;
-            let (count, l) = blocks[block];
-            let lp = &loops[l];
+            let (count, l, chunks) = &blocks[block];
+            if index < chunks.count() {
+                let edit = self.steps_removed(&loops, *l, chunks.chunk(index), *count)?;
+                return Some(self.edited(&edit));
+            }
+            index -= chunks.count();
+            let lp = &loops[*l];
             let v = variants(lp);
             // The later steps first, each in all its variants.
             let k = lp.steps.len() - 1 - index / v;
             let variant = v - 1 - index % v;
-            Some(self.edited(&self.step_removed(&loops, l, k, count, variant)))
+            Some(self.edited(&self.step_removed(&loops, *l, k, *count, variant)))
         })
+    }
+
+    /// Loop `l`'s steps `range` removed, count `count` lowered by as many, and as many steps
+    /// of every alike loop after the count; `None` when the count is too low.
+    fn steps_removed(
+        &self,
+        loops: &[Loop],
+        l: usize,
+        range: Range<usize>,
+        count: usize,
+    ) -> Option<Edit> {
+        let choices = self.choices();
+        let lp = &loops[l];
+        let k = range.len();
+        let lowered = choices[count].value.checked_sub(k as u64)?;
+        let gone = lp.steps[range.start].start..lp.steps[range.end - 1].end;
+        let mut edit = Edit {
+            set: vec![(count, lowered)],
+            delete: Vec::from([gone]),
+        };
+        for (other, alike) in loops.iter().enumerate() {
+            let near = alike.steps.len().abs_diff(lp.steps.len()) <= ALIKE;
+            if other != l && near && alike.steps[0].start > count && alike.steps.len() >= k {
+                let ends = alike.dropped_steps(k);
+                edit.delete.push(ends);
+            }
+        }
+        Some(edit)
     }
 
     /// Loop `l`'s step `k` removed, and count `count` lowered by one: variant 0 alone, 1 with a
@@ -288,6 +324,37 @@ impl ChoiceCase {
             edit.set.extend(structure::renumbered(choices, lp, k));
         }
         edit
+    }
+
+    /// Values drawn more than once lowered together, the most frequent first: to 0, then
+    /// halved (both ends of a palindrome, the two endpoints of an edge).
+    fn duplicates_lowered(&self) -> Candidates<'_, ChoiceCase> {
+        let choices = self.choices();
+        let mut seen: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+        for c in choices.iter().filter(|c| c.value > 0) {
+            *seen.entry(c.value).or_insert(0) += 1;
+        }
+        let mut repeated: Vec<(usize, u64)> = seen
+            .into_iter()
+            .filter(|&(_, n)| n >= 2)
+            .map(|(v, n)| (n, v))
+            .collect();
+        repeated.sort_by_key(|&(n, v)| (std::cmp::Reverse(n), v));
+        Candidates::lazy(repeated.len() * 2, move |index| {
+            let value = repeated[index / 2].1;
+            let lowered = if index % 2 == 0 { 0 } else { value / 2 };
+            let set = self
+                .choices()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| c.value == value)
+                .map(|(at, _)| (at, lowered))
+                .collect();
+            Some(self.edited(&Edit {
+                set,
+                ..Edit::default()
+            }))
+        })
     }
 
     /// A step of a loop removed alone.
@@ -337,7 +404,7 @@ pub fn smaller(served: &[Choice], parent: &[Choice]) -> bool {
 }
 
 /// The passes, most drastic first.
-const PASSES: usize = 5;
+const PASSES: usize = 6;
 
 impl Shrinkable for ChoiceCase {
     fn fingerprint(&self) -> u64 {
@@ -359,8 +426,9 @@ impl Shrinkable for ChoiceCase {
             0 => self.simplest(),
             1 => self.halved_sizes(),
             2 => self.counted_steps(),
-            3 => self.steps(),
-            4 => self.chunks(),
+            3 => self.duplicates_lowered(),
+            4 => self.steps(),
+            5 => self.chunks(),
             _ => Candidates::none(),
         }
     }

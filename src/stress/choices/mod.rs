@@ -152,24 +152,24 @@ impl Engine<'_> {
         // the text is shrunk as it is without choices.
         let fixed_size = by_size && shrunk.stats.steps == 0;
         let next = if stopped {
-            "before it stopped"
+            "minimization stopped"
         } else if fixed_size {
-            "and no choice changes the case's size (it may come from the generator's \
-             arguments): the text is shrunk instead"
+            "no choice changes the case's size (it may come from the generator's arguments): \
+             the text is shrunk instead"
         } else if polish {
-            "then the text"
+            "the text next"
         } else {
-            "the text kept as the generator printed it: without a --validator, only the \
+            "the text stays as the generator printed it: without a --validator, only the \
              generator's own output is known to be valid"
         };
         if let Some(ran) = shrunk.case.ran() {
             on_event(Event::Note(format!(
-                "the choices went from {} to {} ({} → {}) in {}, {next}",
-                recorded_len,
+                "the choices shrank in {}, to {} of the {} ({} → {}); {next}",
+                plural(shrunk.stats.runs as u64, "run"),
                 ran.served.len(),
+                recorded_len,
                 shown_shape,
                 ran.described().0,
-                plural(shrunk.stats.runs as u64, "run"),
             )));
         }
         Some(Chosen {
