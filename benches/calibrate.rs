@@ -3,7 +3,8 @@
 //! run on every file and judged against the pack's answers. Prints, per file, the median CPU
 //! time of the runs (the child's own, from `wait4`), the game's time limit and the fraction of
 //! it, flagging every file above half the limit; then, per game, whether the file the
-//! end-to-end test picks as the heaviest is the slowest measured. Figures are printed, not
+//! end-to-end test picks as the heaviest is the slowest measured, and the work per CPU second
+//! on that file beside the rate the test holds it to. Figures are printed, not
 //! asserted (a wrong answer does stop it). Needs g++.
 //!
 //! `cargo bench --bench calibrate [-- GAME...]`; DUIPAI_BENCH_RUNS sets the runs per file
@@ -169,6 +170,16 @@ fn main() {
             slowest.median().as_secs_f64() / limit,
             estimated.name,
             estimated.median().as_secs_f64() / limit,
+        );
+        // The rate the end-to-end test holds the heaviest file to, measured again here.
+        let rate = estimated.work / estimated.median().as_secs_f64();
+        let recorded = calibration::work_per_second(game.name());
+        println!(
+            "{game}: work per CPU second on file {}: {rate:.3e} (recorded {recorded:.3e}, \
+             {:.2}×); the heaviest file holds {:.2} of the work of half the limit at this rate",
+            estimated.name,
+            rate / recorded,
+            estimated.work / (rate * limit / 2.0),
         );
     }
 }

@@ -2,7 +2,9 @@
 //! the original judge's contestants wrote, against which the default packs are sized (every
 //! file at most half its time limit). Shared by `cargo bench --bench calibrate`, which times
 //! them on every file of every default pack, and by the end-to-end test that holds each
-//! pack's heaviest file to half its limit.
+//! pack's heaviest file to half its limit in work (the estimate below, against the rate the
+//! bench measured), so that the test's verdict does not depend on how fast or busy the machine
+//! running it is.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,6 +29,30 @@ pub const SOLUTIONS: &[(&str, &str)] = &[
     // The memoized expectation over height vectors, cleared for each case.
     ("shooting", "shooting_memo.cpp"),
 ];
+
+/// The work (in [`work`]'s units) each game's calibration solution does in one second of CPU
+/// time: its heaviest default-pack file's estimate over that file's median CPU time, as
+/// `cargo bench --bench calibrate` measures it on a quiet 2-core machine (its last lines print
+/// the rate again, beside this one). Recorded from the medians of 5 runs in
+/// docs/benchmarks.md ("Calibration of the default packs"): chess 1.848e6 in 121 ms,
+/// chessboard 1.622e8 in 739 ms, gems 1.762e9 in 2306 ms, fishhead 1.065e7 in 70 ms, shooting
+/// 1.911e7 in 30 ms.
+pub const WORK_PER_SECOND: &[(&str, f64)] = &[
+    ("chess", 1.848e6 / 0.121),
+    ("chessboard", 1.622e8 / 0.739),
+    ("gems", 1.762e9 / 2.306),
+    ("fishhead", 1.065e7 / 0.070),
+    ("shooting", 1.911e7 / 0.030),
+];
+
+/// `game`'s recorded rate ([`WORK_PER_SECOND`]).
+pub fn work_per_second(game: &str) -> f64 {
+    WORK_PER_SECOND
+        .iter()
+        .find(|(name, _)| *name == game)
+        .unwrap_or_else(|| panic!("no recorded work rate for {game}: run `cargo bench --bench calibrate -- {game}` and add its rate to WORK_PER_SECOND"))
+        .1
+}
 
 /// The source of `game`'s calibration solution.
 pub fn source(game: &str) -> PathBuf {
@@ -77,8 +103,8 @@ pub fn run(binary: &Path, input: &Path) -> (Duration, String) {
 }
 
 /// An estimate of the work of the calibration solution on `instance`, in the unit of its
-/// inner loop, to pick a pack's heaviest files without timing them all. Only the order of the
-/// estimates within one game matters.
+/// inner loop: it picks a pack's heaviest files without timing them, and holds them to half the
+/// limit at the game's [`WORK_PER_SECOND`]. Units differ from game to game.
 pub fn work(instance: &dyn Instance) -> f64 {
     // C(a + b, a): the number of staircases of an a×b board.
     fn paths(a: usize, b: usize) -> f64 {

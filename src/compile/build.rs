@@ -151,7 +151,7 @@ pub(super) fn build(
         return Err(CompileError::TimedOut {
             source: plan.source.to_path_buf(),
             command: shown,
-            after: timeout,
+            after: process::wall_backstop(timeout),
         });
     };
     if !status.success() {

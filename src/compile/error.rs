@@ -27,7 +27,8 @@ pub enum CompileError {
         /// The compiler's messages, capped; positions name the source as the user typed it.
         messages: String,
     },
-    /// The compiler did not finish in time and was killed.
+    /// The compiler did not finish by the wall-clock backstop (it waited rather than computed:
+    /// one that computes too long is stopped at its CPU budget and fails) and was killed.
     TimedOut {
         source: PathBuf,
         command: Vec<String>,
@@ -85,7 +86,7 @@ impl fmt::Display for CompileError {
                 after,
             } => write!(
                 f,
-                "compiling {} took longer than {} s and was stopped (`{}`)",
+                "compiling {} took longer than {} s of wall-clock time and was stopped (`{}`)",
                 source.display(),
                 after.as_secs(),
                 command.join(" ")

@@ -43,8 +43,9 @@ pub use process::cancel;
 /// parsed by [`parse_override`].
 pub const OVERRIDE_FLAG: &str = "--compiler";
 
-/// How long one compiler run may take by default: generous for heavy templates and rustc, short
-/// enough that a hung compiler does not hang duipai.
+/// The CPU time each process of one compiler run may take by default: generous for heavy
+/// templates and rustc, short enough that a runaway compiler does not hang duipai; the run as a
+/// whole is stopped after ten times as long of wall-clock time.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The command to run, and how it was obtained.

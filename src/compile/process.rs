@@ -1,6 +1,10 @@
-//! Running a compiler (or its `--version`) with a deadline: its own process group, killed
-//! whole at the deadline or on [`cancel`] (an interrupted duipai), its output captured up to
-//! a cap and always reaped.
+//! Running a compiler (or its `--version`) with a budget: its own process group, each of
+//! whose processes is stopped by the kernel past the budget in CPU time (`RLIMIT_CPU`), killed
+//! whole at a wall-clock backstop or on [`cancel`] (an interrupted duipai), its output
+//! captured up to a cap and always reaped. The budget is CPU time so that a busy machine,
+//! which stretches a compile's wall-clock time many times over, never stops a compile that
+//! would finish: only a compiler that computes without end (a template recursion) or waits
+//! without end (a FIFO, a lock) is stopped.
 
 use std::io::{self, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -13,10 +17,18 @@ use std::time::{Duration, Instant};
 /// part, and a compiler printing without end must not fill memory.
 const KEPT_BYTES: usize = 256 * 1024;
 
+/// The wall-clock backstop of a run, as a multiple of its CPU budget.
+const WALL_FACTOR: u32 = 10;
+
+/// The wall-clock time after which a run with the CPU budget `cpu` is killed.
+pub(crate) fn wall_backstop(cpu: Duration) -> Duration {
+    cpu * WALL_FACTOR
+}
+
 /// What a finished (or killed) compiler run left.
 #[derive(Debug)]
 pub(crate) struct Captured {
-    /// `None` when the run was killed at the deadline.
+    /// `None` when the run was killed at the wall-clock backstop.
     pub status: Option<ExitStatus>,
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
@@ -81,12 +93,24 @@ fn try_reap(child: &mut Child, pgid: libc::pid_t) -> io::Result<Option<ExitStatu
     Ok(status)
 }
 
-/// Runs `command` with stdin closed and stdout and stderr captured, for at most `timeout`.
-/// Spawn errors (a missing program) are returned as they are, for the caller to explain; a
-/// run stopped by [`cancel`] is an `Interrupted` error.
-pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captured> {
+/// Runs `command` with stdin closed and stdout and stderr captured, each of its processes
+/// for at most `cpu` of CPU time, the whole for at most [`wall_backstop`]`(cpu)`. Spawn errors
+/// (a missing program) are returned as they are, for the caller to explain; a run stopped by
+/// [`cancel`] is an `Interrupted` error.
+pub(crate) fn run(command: &mut Command, cpu: Duration) -> io::Result<Captured> {
+    run_within(command, cpu, wall_backstop(cpu))
+}
+
+/// [`run`] with the wall-clock backstop given.
+fn run_within(command: &mut Command, cpu: Duration, wall: Duration) -> io::Result<Captured> {
     use std::os::unix::process::CommandExt;
-    let deadline = Instant::now() + timeout;
+    let deadline = Instant::now() + wall;
+    let seconds = cpu.as_secs().max(1) as libc::rlim_t;
+    // SAFETY: the closure runs in the forked child before exec and calls only getrlimit and
+    // setrlimit, which are async-signal-safe, on a stack value.
+    unsafe {
+        command.pre_exec(move || limit_cpu(seconds));
+    }
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -158,6 +182,29 @@ pub(crate) fn run(command: &mut Command, timeout: Duration) -> io::Result<Captur
     Ok(captured)
 }
 
+/// Lowers this process's `RLIMIT_CPU` to `seconds` (SIGXCPU), and its hard limit to a
+/// second more (SIGKILL); a lower limit already there is kept. Called between fork and exec.
+fn limit_cpu(seconds: libc::rlim_t) -> io::Result<()> {
+    let mut current = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: a valid pointer to an rlimit for getrlimit to fill.
+    if unsafe { libc::getrlimit(libc::RLIMIT_CPU, &mut current) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let hard = current.rlim_max.min(seconds.saturating_add(1));
+    let limit = libc::rlimit {
+        rlim_cur: current.rlim_cur.min(seconds).min(hard),
+        rlim_max: hard,
+    };
+    // SAFETY: a valid pointer to an rlimit; lowering a limit needs no privilege.
+    if unsafe { libc::setrlimit(libc::RLIMIT_CPU, &limit) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,11 +222,30 @@ mod tests {
     }
 
     #[test]
-    fn kills_the_whole_group_at_the_deadline() {
+    fn a_compiler_that_computes_without_end_is_stopped_at_its_cpu_budget() {
+        use std::os::unix::process::ExitStatusExt;
+        // However long a busy machine makes the second of CPU time take, the wall-clock
+        // backstop of ten minutes is not what stops it.
+        let got = run_within(
+            Command::new("sh").args(["-c", "while :; do :; done"]),
+            Duration::from_secs(1),
+            Duration::from_secs(600),
+        )
+        .unwrap();
+        let signal = got.status.and_then(|s| s.signal());
+        assert!(
+            signal == Some(libc::SIGXCPU) || signal == Some(libc::SIGKILL),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn kills_the_whole_group_at_the_wall_clock_backstop() {
         let start = Instant::now();
         // The child sleeps in a grandchild too: both must go.
-        let got = run(
+        let got = run_within(
             Command::new("sh").args(["-c", "sleep 30 & sleep 30; echo never"]),
+            Duration::from_secs(1),
             Duration::from_millis(300),
         )
         .unwrap();

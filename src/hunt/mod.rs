@@ -35,6 +35,8 @@ pub struct Hunt<'a> {
     pub jobs: usize,
     /// How long the whole search may take.
     pub time: Duration,
+    /// At most this many runs of the submission (cases, for a wrong one), if set.
+    pub runs: Option<u64>,
     /// The first of the new seeds.
     pub first_seed: u64,
     /// Where stress saves the failing case.
@@ -157,12 +159,15 @@ pub fn hunt_wrong(
                     continue;
                 }
                 let left = hunt.time.saturating_sub(started.elapsed());
-                if left.is_zero() || crate::run::cancelled() {
+                let count = hunt
+                    .runs
+                    .map_or(BATCH, |runs| BATCH.min(runs.saturating_sub(cases)));
+                if left.is_zero() || count == 0 || crate::run::cancelled() {
                     return Ok(WrongHunt::Missed { cases });
                 }
                 let first = hunt.first_seed.saturating_add(round * BATCH);
                 on_round(line, first, perturb);
-                let mut config = stress_config(hunt, line, first, BATCH, left)?;
+                let mut config = stress_config(hunt, line, first, count, left)?;
                 config.perturb = perturb;
                 match stress::run(&config, hunt.runner, &mut |_| {})? {
                     Outcome::Passed(passed) => cases += passed.cases,
@@ -272,6 +277,21 @@ pub fn capped(limits: &Limits, cap: Duration) -> Limits {
         wall: Limits::default_wall(cap),
         ..*limits
     }
+}
+
+/// Saves `input` as `DIR/STEM.in` (or the first free `STEM-2.in`, …), a new file, and
+/// returns its path.
+pub fn save_input(dir: &Path, stem: &str, input: &[u8]) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut path = dir.join(format!("{stem}.in"));
+    for k in 2.. {
+        if !path.exists() {
+            break;
+        }
+        path = dir.join(format!("{stem}-{k}.in"));
+    }
+    crate::fsutil::write_new_atomic(&path, input)?;
+    Ok(path)
 }
 
 /// Adds `input` to the plan as a hand-made test: saved as `hunt/NAME.in` beside the plan (a

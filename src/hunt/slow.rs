@@ -5,6 +5,8 @@
 //! extreme, [`crate::own::capture::perturb`]), when they can be recorded, and the text
 //! mutated ([`super::mutate`]) when a validator can check it. A run stopped at the cap (the
 //! time limit × `time_limit_to_tle`, a little more) ends the search: that input times out.
+//! With a budget of runs, the new seeds get the first half of the runs and the mutations the
+//! rest, as they get the halves of the time.
 
 use std::time::{Duration, Instant};
 
@@ -60,7 +62,14 @@ pub fn hunt_slow(
     let seeding = hunt.time / 2;
     'seeds: for round in 0.. {
         for (index, line) in lines.iter().enumerate() {
-            if started.elapsed() >= seeding || stopped(&slowest) || crate::run::cancelled() {
+            let runs_spent = hunt
+                .runs
+                .is_some_and(|runs| search.runs as u64 >= runs.div_ceil(2));
+            if started.elapsed() >= seeding
+                || runs_spent
+                || stopped(&slowest)
+                || crate::run::cancelled()
+            {
                 break 'seeds;
             }
             let seed = hunt.first_seed.saturating_add(round);
@@ -184,8 +193,10 @@ impl Search<'_> {
         let text = self.hunt.problem.validator.is_some();
         let mut choices = slowest.from.is_some();
         let mut turn = 0u64;
+        let runs_left = |runs: usize| self.hunt.runs.is_none_or(|most| (runs as u64) < most);
         while (text || choices)
             && started.elapsed() < self.hunt.time
+            && runs_left(self.runs)
             && !slowest.stopped
             && !crate::run::cancelled()
         {

@@ -122,11 +122,15 @@ pub fn limit_lines(limit: &TimeLimit) -> Vec<String> {
     if let (Some(derived), Some(lower)) = (limit.derived, &limit.lower) {
         lines.push(format!(
             "the format's rule gives {}: the slowest run that may not time out, {:.3} s \
-             ({} on {}), × ac_to_time_limit {} = {:.3} s, rounded up to a multiple of {} s",
+             ({} on {}{}), × ac_to_time_limit {} = {:.3} s, rounded up to a multiple of {} s",
             show(derived),
             lower.time.as_secs_f64(),
             lower.submission,
             lower.test,
+            lower
+                .runs_note()
+                .map(|n| format!("; {n}"))
+                .unwrap_or_default(),
             m.ac_to_time_limit,
             lower.time.as_secs_f64() * m.ac_to_time_limit,
             m.resolution
@@ -180,6 +184,10 @@ pub struct BoundJson<'a> {
     pub cpu_ms: u64,
     /// Stopped at the measuring cap: it runs at least that long.
     pub at_least: bool,
+    /// Every CPU time measured of the run, when it was measured more than once (`cpu_ms` is
+    /// then the fastest).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub measured_ms: Vec<u64>,
 }
 
 fn bound_json(bound: &crate::submissions::limit::Bound) -> BoundJson<'_> {
@@ -188,6 +196,11 @@ fn bound_json(bound: &crate::submissions::limit::Bound) -> BoundJson<'_> {
         test: &bound.test,
         cpu_ms: bound.time.as_millis() as u64,
         at_least: bound.at_least,
+        measured_ms: bound
+            .measured
+            .iter()
+            .map(|t| t.as_millis() as u64)
+            .collect(),
     }
 }
 

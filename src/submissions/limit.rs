@@ -44,6 +44,28 @@ pub struct Bound {
     pub test: String,
     /// The run was stopped at the measuring cap: its time is at least `time`.
     pub at_least: bool,
+    /// Every CPU time measured of the run when it was measured more than once (`time` is then
+    /// the fastest); empty otherwise.
+    pub measured: Vec<Duration>,
+}
+
+impl Bound {
+    /// `fastest of 3 runs: 0.412, 0.530, 0.415 s` when it was measured more than once.
+    pub fn runs_note(&self) -> Option<String> {
+        if self.measured.len() < 2 {
+            return None;
+        }
+        let times: Vec<String> = self
+            .measured
+            .iter()
+            .map(|t| format!("{:.3}", t.as_secs_f64()))
+            .collect();
+        Some(format!(
+            "fastest of {} runs: {} s",
+            self.measured.len(),
+            times.join(", ")
+        ))
+    }
 }
 
 /// The time limit the verdicts are judged by, and what the format's rule says of it.
@@ -131,6 +153,7 @@ mod tests {
             submission: "s".into(),
             test: "t".into(),
             at_least,
+            measured: Vec::new(),
         };
         let limit = TimeLimit {
             in_force: Duration::from_secs(1),

@@ -1,7 +1,10 @@
 //! Every submission on every test, in parallel: first those whose times bound the time limit
 //! from below (measured under a generous cap when the limit is to be derived), then the
 //! others under the limit in force times `time_limit_to_tle`, so that a time-limit-exceeded
-//! submission is known to run at least that long. Verdicts are judged by the limit in force.
+//! submission is known to run at least that long. The runs that may bind the limit from below
+//! are measured [`BINDING_RUNS`] times and their fastest counts: a busy machine only ever
+//! slows a program down, so the fastest of a few runs is the one a moment of load moved
+//! least. Verdicts are judged by the limit in force.
 
 use std::ffi::OsString;
 use std::time::Duration;
@@ -11,6 +14,16 @@ use super::{Outcome, Submission};
 use crate::judge::{Decider, Runner, Verdict, judge_case};
 use crate::run::{IoMode, Limits};
 use crate::suite::StoredCase;
+
+/// Measurements of each run that may bind the time limit from below, the first included.
+pub const BINDING_RUNS: usize = 3;
+
+/// Runs of the submissions that bound the limit from below taking at least this share of the
+/// slowest one's time are measured again: any of them may turn out the slowest.
+const BINDING_SHARE: f64 = 0.5;
+
+/// At most this many runs are measured again (the slowest first).
+const BINDING_MOST: usize = 8;
 
 /// One submission on one test.
 #[derive(Clone, Debug)]
@@ -23,6 +36,9 @@ pub struct Cell {
     pub wall: Duration,
     /// Stopped at the measuring cap: its CPU time is at least `cpu`.
     pub stopped: bool,
+    /// Every CPU time measured, in order, when the run was measured more than once (`cpu` is
+    /// then the fastest); empty otherwise.
+    pub measured: Vec<Duration>,
 }
 
 /// One submission: whether it could be prepared, its cells, and whether it got what its
@@ -112,6 +128,7 @@ pub fn judge_all(
             on_progress(done, total);
         },
     )?;
+    remeasure_binding(cases, &submissions, &lower, first_cap, setting, &mut cells)?;
     let lower_bound = slowest_run(cases, &submissions, &cells, &lower, first_cap);
     let derived = lower_bound
         .as_ref()
@@ -181,6 +198,67 @@ fn run_rows(
         .filter(|&&s| submissions[s].1.is_ok())
         .flat_map(|&s| (0..cases.len()).map(move |c| (s, c)))
         .collect();
+    let judged = run_pairs(cases, submissions, &pairs, cap, setting, on_run)?;
+    for ((s, _), cell) in pairs.into_iter().zip(judged) {
+        cells[s].get_or_insert_with(Vec::new).push(cell);
+    }
+    Ok(())
+}
+
+/// Measures again the runs of the submissions `lower` that may bind the limit from below
+/// (those within [`BINDING_SHARE`] of the slowest, not stopped at the cap, at most
+/// [`BINDING_MOST`]), [`BINDING_RUNS`] runs in all each, keeping the fastest CPU time. The
+/// verdict stays the first run's: only the time is measured again.
+fn remeasure_binding(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    lower: &[usize],
+    cap: Duration,
+    setting: &Setting,
+    cells: &mut [Option<Vec<Cell>>],
+) -> anyhow::Result<()> {
+    let mut binding: Vec<(usize, usize, Duration)> = lower
+        .iter()
+        .filter_map(|&s| Some((s, cells[s].as_ref()?)))
+        .flat_map(|(s, row)| {
+            row.iter()
+                .enumerate()
+                .filter(|(_, cell)| !cell.stopped)
+                .map(move |(c, cell)| (s, c, cell.cpu))
+        })
+        .collect();
+    binding.sort_by_key(|&(s, c, cpu)| (std::cmp::Reverse(cpu), s, c));
+    let Some(&(_, _, slowest)) = binding.first() else {
+        return Ok(());
+    };
+    binding.retain(|&(_, _, cpu)| cpu.as_secs_f64() >= slowest.as_secs_f64() * BINDING_SHARE);
+    binding.truncate(BINDING_MOST);
+    let pairs: Vec<(usize, usize)> = binding
+        .iter()
+        .flat_map(|&(s, c, _)| std::iter::repeat_n((s, c), BINDING_RUNS - 1))
+        .collect();
+    let again = run_pairs(cases, submissions, &pairs, cap, setting, &mut |_| {})?;
+    for ((s, c), rerun) in pairs.into_iter().zip(again) {
+        let cell = &mut cells[s].as_mut().expect("measured once already")[c];
+        if cell.measured.is_empty() {
+            cell.measured.push(cell.cpu);
+        }
+        cell.measured.push(rerun.cpu);
+        cell.cpu = cell.cpu.min(rerun.cpu);
+    }
+    Ok(())
+}
+
+/// Runs each `(submission, case)` of `pairs` under `cap`, in parallel, and returns their
+/// cells in the same order; a harness error stops everything.
+fn run_pairs(
+    cases: &[StoredCase],
+    submissions: &[Prepared],
+    pairs: &[(usize, usize)],
+    cap: Duration,
+    setting: &Setting,
+    on_run: &mut dyn FnMut(usize),
+) -> anyhow::Result<Vec<Cell>> {
     let limits = Limits {
         cpu: cap,
         wall: Limits::default_wall(cap),
@@ -212,6 +290,7 @@ fn run_rows(
                 cpu: outcome.execution.cpu_time,
                 wall: outcome.execution.wall_time,
                 stopped: outcome.verdict() == Verdict::TimeLimitExceeded,
+                measured: Vec::new(),
             });
             (!crate::run::cancelled()).then_some(judged)
         },
@@ -225,15 +304,16 @@ fn run_rows(
     if crate::run::cancelled() {
         anyhow::bail!("interrupted before every submission ran on every test");
     }
-    for ((s, c), result) in pairs.into_iter().zip(results) {
-        let (name, test) = (&submissions[s].0.name, &cases[c].name);
-        let cell = result
-            .expect("every run delivered")
-            .map_err(|e| e.context(format!("running {name} on {test}")))?;
-        let row = cells[s].get_or_insert_with(Vec::new);
-        row.push(cell);
-    }
-    Ok(())
+    pairs
+        .iter()
+        .zip(results)
+        .map(|(&(s, c), result)| {
+            let (name, test) = (&submissions[s].0.name, &cases[c].name);
+            result
+                .expect("every run delivered")
+                .map_err(|e| e.context(format!("running {name} on {test}")))
+        })
+        .collect()
 }
 
 /// The slowest run of the submissions `which`: the lower bound of the time limit.
@@ -254,6 +334,7 @@ fn slowest_run(
                 submission: submissions[s].0.name.clone(),
                 test: cases[c].name.clone(),
                 at_least: cell.stopped && cell.cpu >= cap,
+                measured: cell.measured.clone(),
             })
         })
         .max_by_key(|b| b.time)
@@ -277,6 +358,7 @@ fn fastest_timeout(
                 submission: submissions[s].0.name.clone(),
                 test: cases[c].name.clone(),
                 at_least: cell.stopped || cell.cpu >= cap,
+                measured: cell.measured.clone(),
             })
         })
         .min_by_key(|b| b.time)

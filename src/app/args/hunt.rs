@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::contain::ContainArgs;
 use super::own::OwnArgs;
-use super::stress::{DEFAULT_SAVE_DIR, parse_seconds};
+use super::stress::{DEFAULT_SAVE_DIR, SHRINK_TIME_VARIABLE, parse_seconds};
 use super::values::{parse_jobs, parse_problem_name};
 
 #[derive(Debug, Args)]
@@ -31,14 +31,25 @@ pub struct HuntArgs {
     /// How long the search may take.
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60")]
     pub time: Duration,
+    /// At most this many runs of the submission (cases, for a wrong submission), whichever
+    /// of --time and --runs comes first: a budget that holds the same on a fast machine, a
+    /// slow one and a busy one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
     /// The first new seed each generator line is run with.
     #[arg(long, default_value_t = 1_000_001)]
     pub seed: u64,
     /// Where the failing case is saved.
     #[arg(long, value_name = "DIR", default_value = DEFAULT_SAVE_DIR)]
     pub save: PathBuf,
-    /// Most seconds spent minimizing a failing case.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    /// Most seconds spent minimizing a failing case. DUIPAI_SHRINK_TIME sets another default.
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_seconds,
+        default_value = "30",
+        env = SHRINK_TIME_VARIABLE
+    )]
     pub shrink_time: Duration,
     /// Parallel workers (default: the number of cores).
     #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]

@@ -22,6 +22,8 @@ use crate::text::quote;
 
 /// Where `stress` saves failing cases unless `--save` says otherwise.
 pub const DEFAULT_SAVE_DIR: &str = "duipai-failures";
+/// The variable that sets `--shrink-time`'s default.
+pub const SHRINK_TIME_VARIABLE: &str = "DUIPAI_SHRINK_TIME";
 /// `--shrink-time`'s default (`"30"` in the flag's definition; a test holds them together).
 pub const DEFAULT_SHRINK_TIME: Duration = Duration::from_secs(30);
 
@@ -76,8 +78,15 @@ pub struct StressArgs {
     /// Remove the saved failing cases that pass when they are re-run first.
     #[arg(long, conflicts_with = "no_replay")]
     pub prune_passing: bool,
-    /// Most seconds spent minimizing a failing case.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "30")]
+    /// Most seconds spent minimizing a failing case. DUIPAI_SHRINK_TIME sets another default,
+    /// for a machine or a CI job where minimizing should get more time or less.
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_seconds,
+        default_value = "30",
+        env = SHRINK_TIME_VARIABLE
+    )]
     pub shrink_time: Duration,
     /// Minimize a failing case as text alone, without recording the generator's random
     /// choices (as for a prebuilt generator).

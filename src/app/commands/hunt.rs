@@ -48,6 +48,7 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         decider: &decider,
         jobs: jobs(args.jobs),
         time: args.time,
+        runs: args.runs,
         first_seed: args.seed,
         save_dir: args.save.clone(),
         shrink_time: args.shrink_time,
@@ -250,12 +251,25 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
     }
     let over = found.slowest.stopped || found.slowest.cpu > limit;
     if !over {
-        // Slower is not caught: nothing goes into the plan.
+        // Slower is not caught: nothing goes into the plan, and the input is kept where
+        // failures are (or named by the line that prints it), to look at.
         out.line(format!(
             "it stays within the time limit {:.3} s: no input the generators and changes \
-             reach makes it time out",
+             reach makes it time out; nothing is added to the plan",
             limit.as_secs_f64()
         ));
+        match &found.slowest.generated {
+            Some(line) => out.line(format!("the slowest input is what `{line}` prints")),
+            None => {
+                let stem = format!(
+                    "{}-hunt-{}-slowest",
+                    hunt.problem.name,
+                    stem_of(&args.submission)
+                );
+                let path = hunt::save_input(&args.save, &stem, &found.slowest.input)?;
+                out.line(format!("the slowest input: {}", path.display()));
+            }
+        }
         return Ok(None);
     }
     out.line(format!(

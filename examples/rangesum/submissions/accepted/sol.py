@@ -1,15 +1,11 @@
-# "rangesum" in Python: prefix sums.
+# "rangesum" in Python: prefix sums, with the loops in the interpreter's built-ins.
 import sys
+from itertools import accumulate
 
 data = sys.stdin.buffer.read().split()
 n, q = int(data[0]), int(data[1])
-prefix = [0] * (n + 1)
-for i in range(n):
-    prefix[i + 1] = prefix[i] + int(data[2 + i])
-at = 2 + n
-out = []
-for _ in range(q):
-    l, r = int(data[at]), int(data[at + 1])
-    at += 2
-    out.append(str(prefix[r] - prefix[l - 1]))
-sys.stdout.write("\n".join(out) + "\n")
+prefix = [0, *accumulate(map(int, data[2 : 2 + n]))]
+lefts = map(int, data[2 + n :: 2])
+rights = map(int, data[3 + n :: 2])
+sums = [prefix[r] - prefix[l - 1] for l, r in zip(lefts, rights)]
+sys.stdout.write("\n".join(map(str, sums)) + "\n")
