@@ -181,22 +181,26 @@ int main(int argc, char *argv[]) {
 
 /// The diameter of a tree (n, then n − 1 edges), computed as the longest path through vertex
 /// 1 only: wrong exactly when the longest path avoids vertex 1, whose smallest case is the
-/// 6-vertex "double broom" (1 hangs off a vertex with two branches of two edges). A Python
-/// generator of trees of 2 to 12 vertices, relabelled and shuffled as setters make them.
+/// 6-vertex "double broom" (1 hangs off a vertex with two branches of two edges). A C++
+/// generator of trees of 2 to 12 vertices (`std::mt19937`), relabelled and shuffled as setters
+/// make them: every probe costs milliseconds. (The everyday benchmark runs the same problem
+/// with a Python generator.)
 fn write_tree_problem(dir: &Path) {
     let files = [
         (
-            "gen.py",
-            "import random, sys\n\
-             random.seed(int(sys.argv[-1]))\n\
-             n = random.randint(2, 12)\n\
-             parent = [random.randint(1, i - 1) for i in range(2, n + 1)]\n\
-             label = list(range(1, n + 1))\n\
-             random.shuffle(label)\n\
-             edges = [(label[p - 1], label[i - 1]) for i, p in zip(range(2, n + 1), parent)]\n\
-             random.shuffle(edges)\n\
-             print(n)\n\
-             for u, v in edges:\n    print(u, v)\n",
+            "gen.cpp",
+            "#include <bits/stdc++.h>\nusing namespace std;\nint main(int argc, char **argv) {\n  \
+             mt19937 rng(atoll(argv[argc - 1]));\n  \
+             auto pick = [&](int lo, int hi) {\n    \
+             return uniform_int_distribution<int>(lo, hi)(rng);\n  };\n  \
+             int n = pick(2, 12);\n  vector<int> parent(n + 1), label(n + 1);\n  \
+             for (int i = 2; i <= n; i++) parent[i] = pick(1, i - 1);\n  \
+             iota(label.begin(), label.end(), 0);\n  \
+             shuffle(label.begin() + 1, label.end(), rng);\n  \
+             vector<pair<int, int>> edges;\n  \
+             for (int i = 2; i <= n; i++) edges.push_back({label[parent[i]], label[i]});\n  \
+             shuffle(edges.begin(), edges.end(), rng);\n  printf(\"%d\\n\", n);\n  \
+             for (auto [u, v] : edges) printf(\"%d %d\\n\", u, v);\n}\n",
         ),
         (
             "ref.cpp",
@@ -267,7 +271,7 @@ fn tree_sizes_are_read_only_from_trees() {
 
 #[test]
 fn a_tree_shrinks_to_the_smallest_failing_tree_without_a_validator() {
-    require(&["python3", "g++"]);
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     write_tree_problem(dir.path());
     // The budget is generous: what this checks is where minimization ends, which a busy
@@ -277,7 +281,7 @@ fn a_tree_shrinks_to_the_smallest_failing_tree_without_a_validator() {
             "stress",
             "diameter",
             "--generator",
-            "gen.py",
+            "gen.cpp",
             "--reference",
             "ref.cpp",
         ])
@@ -301,7 +305,7 @@ fn a_tree_shrinks_to_the_smallest_failing_tree_without_a_validator() {
     let human = out.stderr();
     assert_contains(
         &human,
-        "shrinking the generator's choices first (Python's random: ",
+        "shrinking the generator's choices first (C++'s <random> and rand(): ",
     );
     assert_contains(
         &human,

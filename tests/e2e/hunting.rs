@@ -9,16 +9,16 @@ use crate::util::{assert_contains, require, with_shared_cache};
 
 /// A problem of one's own in `dir`: "the depth of a tree rooted at 1" (n, then the n − 1
 /// edges `parent child`), a generator of trees of N vertices whose parents are drawn among
-/// the earlier vertices, a reference, and a plan of one line, `gen depth 12`.
+/// the earlier vertices (C++, `std::mt19937`), a reference, and a plan of one line, `gen
+/// depth 12`. Everything is C++: a probe costs milliseconds.
 fn write_depth_problem(dir: &Path, submission: &str) {
     let files = [
         (
-            "gen.py",
-            "import random, sys\n\
-             random.seed(int(sys.argv[-1]))\n\
-             n = int(sys.argv[1])\n\
-             print(n)\n\
-             for i in range(2, n + 1):\n    print(random.randint(1, i - 1), i)\n",
+            "gen.cpp",
+            "#include <bits/stdc++.h>\nint main(int argc, char **argv) {\n  \
+             std::mt19937 rng(atoll(argv[argc - 1]));\n  int n = atoi(argv[1]);\n  \
+             printf(\"%d\\n\", n);\n  for (int i = 2; i <= n; i++)\n    \
+             printf(\"%d %d\\n\", std::uniform_int_distribution<int>(1, i - 1)(rng), i);\n}\n",
         ),
         (
             "ref.cpp",
@@ -29,7 +29,7 @@ fn write_depth_problem(dir: &Path, submission: &str) {
         ),
         (
             "duipai.toml",
-            "problem = \"depth\"\ngenerator = \"gen.py\"\nreference = \"ref.cpp\"\n\
+            "problem = \"depth\"\ngenerator = \"gen.cpp\"\nreference = \"ref.cpp\"\n\
              plan = \"tests.plan\"\n",
         ),
         ("tests.plan", "gen depth 12 --seed 1\n"),
@@ -66,7 +66,7 @@ const WALKS_EIGHT: &str = "#include <cstdio>\nint parent[200001];\nint main() {\
 
 #[test]
 fn perturbed_choices_reach_a_deep_tree_the_seeds_do_not() {
-    require(&["python3", "g++"]);
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write_depth_problem(d, WALKS_EIGHT);
@@ -104,7 +104,7 @@ fn perturbed_choices_reach_a_deep_tree_the_seeds_do_not() {
 
 #[test]
 fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
-    require(&["python3", "g++"]);
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // Wrong on one tree only: the line's tree for seed 1000001, which nothing smaller is.
@@ -149,7 +149,7 @@ fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
 
 #[test]
 fn a_slow_hunt_that_times_nothing_out_adds_nothing() {
-    require(&["python3", "g++"]);
+    require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write_depth_problem(d, "");
