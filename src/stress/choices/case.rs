@@ -2,15 +2,16 @@
 //! shrinks before the text. A candidate is an edited sequence, which the probe replays
 //! through the generator ([`ChoiceCase::given`]); what the generator was then served
 //! ([`Ran`]) is the case's own sequence from then on, and it is kept only when it is smaller
-//! than the sequence it was made from: shorter, or as long and lower at the first choice that
-//! differs (Hypothesis's shortlex order), so that minimization always ends.
+//! than the case it was made from ([`ChoiceCase::beats_parent`]: fewer choices, a shorter
+//! text, lower values), so that minimization always ends.
 //!
 //! The passes, most drastic first: every choice at its simplest (the empty sequence); the
 //! sizes halved (the first choice of each run of draws from one place); steps of a loop
 //! removed together with the size before it lowered by as many (halves, quarters, … of the
 //! steps, then single ones), in every loop of about as many steps, a parent-picking loop's
 //! later picks renumbered; values drawn more than once lowered together; a step removed
-//! alone; chunks of choices removed. Then the minimizer lowers the values themselves.
+//! alone; chunks of choices removed; values moved to the middle of their range. Then the
+//! minimizer lowers the values themselves.
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -27,8 +28,9 @@ pub struct ChoiceCase {
     given: Arc<[u64]>,
     /// What the case it was made from was served: the sequence it must beat.
     parent: Arc<[Choice]>,
-    /// How many tokens the text of the case it was made from has.
+    /// How many tokens and bytes the text of the case it was made from has.
     parent_tokens: usize,
+    parent_bytes: usize,
     /// Only the sizes are shrunk (a time or memory limit exceeded, where every probe that
     /// fails costs the limit): the empty sequence and the sizes halved, then the sizes
     /// bisected.
@@ -93,6 +95,7 @@ impl ChoiceCase {
             given: ran.served.iter().map(|c| c.value).collect(),
             parent: ran.served.clone(),
             parent_tokens: ran.tokens(),
+            parent_bytes: ran.text.len(),
             by_size,
             ran: Arc::new(OnceLock::new()),
         };
@@ -113,6 +116,20 @@ impl ChoiceCase {
     /// How many tokens the text of the case it was made from has.
     pub fn parent_tokens(&self) -> usize {
         self.parent_tokens
+    }
+
+    /// Whether what a replay of this candidate made (the choices `served`, printing `text`)
+    /// is smaller than the case it was made from: fewer choices; as many and a shorter text
+    /// (a value nearer the middle of a range from −10 to 10 prints shorter); as many, as long
+    /// and lower at the first choice that differs (Hypothesis's shortlex order). Every kept
+    /// candidate is smaller in this well-founded order, so minimization ends.
+    pub fn beats_parent(&self, served: &[Choice], text: &[u8]) -> bool {
+        let values = |c: &[Choice]| c.iter().map(|c| c.value).collect::<Vec<u64>>();
+        let parent = &self.parent;
+        (served.len(), text.len())
+            .cmp(&(parent.len(), self.parent_bytes))
+            .then_with(|| values(served).cmp(&values(parent)))
+            .is_lt()
     }
 
     /// Whether only the sizes are shrunk.
@@ -146,6 +163,7 @@ impl ChoiceCase {
             given: given.into(),
             parent: self.served(),
             parent_tokens: self.ran.get().map_or(self.parent_tokens, Ran::tokens),
+            parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
             by_size: self.by_size,
             ran: Arc::new(OnceLock::new()),
         }
@@ -357,6 +375,31 @@ impl ChoiceCase {
         })
     }
 
+    /// Each value set to the middle of its range, where a symmetric range's zero is (kept
+    /// only when the text gets shorter: `-10` becomes `0`).
+    fn centred(&self) -> Candidates<'_, ChoiceCase> {
+        let places: Vec<usize> = self
+            .choices()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.max >= 2 && c.value != c.max / 2 && c.value != c.max.div_ceil(2))
+            .map(|(at, _)| at)
+            .collect();
+        Candidates::lazy(places.len() * 2, move |index| {
+            let at = places[index / 2];
+            let max = self.choices()[at].max;
+            let middle = if index % 2 == 0 {
+                max / 2
+            } else {
+                max.div_ceil(2)
+            };
+            Some(self.edited(&Edit {
+                set: vec![(at, middle)],
+                ..Edit::default()
+            }))
+        })
+    }
+
     /// A step of a loop removed alone.
     fn steps(&self) -> Candidates<'_, ChoiceCase> {
         let loops = structure::loops(self.choices());
@@ -396,15 +439,8 @@ struct Edit {
     delete: Vec<Range<usize>>,
 }
 
-/// Whether `served` is smaller than `parent`: shorter, or as long and lower at the first
-/// choice that differs.
-pub fn smaller(served: &[Choice], parent: &[Choice]) -> bool {
-    let values = |c: &[Choice]| c.iter().map(|c| c.value).collect::<Vec<u64>>();
-    served.len() < parent.len() || (served.len() == parent.len() && values(served) < values(parent))
-}
-
 /// The passes, most drastic first.
-const PASSES: usize = 6;
+const PASSES: usize = 7;
 
 impl Shrinkable for ChoiceCase {
     fn fingerprint(&self) -> u64 {
@@ -429,6 +465,7 @@ impl Shrinkable for ChoiceCase {
             3 => self.duplicates_lowered(),
             4 => self.steps(),
             5 => self.chunks(),
+            6 => self.centred(),
             _ => Candidates::none(),
         }
     }

@@ -18,7 +18,7 @@ use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus};
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
 use crate::text::plural;
-use case::{ChoiceCase, Ran, smaller};
+use case::{ChoiceCase, Ran};
 
 mod case;
 
@@ -304,7 +304,7 @@ impl ChoiceProber<'_, '_> {
             Ok(Replayed::Overrun | Replayed::Failed(_)) => return Probe::Invalid,
             Err(err) => return self.stop(err),
         };
-        if !smaller(&made.choices, parent) {
+        if !candidate.beats_parent(&made.choices, &made.output) {
             return Probe::Invalid;
         }
         let key = minimize::fingerprint(&made.output);
