@@ -80,6 +80,49 @@ fn pack(game: &'static dyn Problem, dir: &Path) -> Vec<Packed> {
     files
 }
 
+/// The slower approaches of `game` ([`calibration::SLOWER`]) timed on every file of its pack:
+/// a line each, with the slowest file's fraction of the limit.
+fn slower(game: &'static dyn Problem, files: &[&Packed], dir: &std::path::Path, runs: usize) {
+    let limit = game.default_limits().0 as f64 / 1e3;
+    for (_, file) in calibration::SLOWER
+        .iter()
+        .filter(|(g, _)| *g == game.name())
+    {
+        let binary = calibration::compile_slower(file, dir).unwrap_or_else(|e| panic!("{e}"));
+        let mut slowest = (Duration::ZERO, "");
+        let mut above = 0;
+        for packed in files {
+            let mut times: Vec<Duration> = (0..runs)
+                .map(|_| {
+                    let (cpu, output) = calibration::run(&binary, &packed.input);
+                    let verdict = check(&packed.expected, output.as_bytes());
+                    assert!(
+                        verdict.is_accepted(),
+                        "{game} file {}: {file}'s output is not the pack's answer: {verdict:?}",
+                        packed.name
+                    );
+                    cpu
+                })
+                .collect();
+            times.sort();
+            let median = times[times.len() / 2];
+            if median.as_secs_f64() > limit / 2.0 {
+                above += 1;
+            }
+            if median > slowest.0 {
+                slowest = (median, packed.name.as_str());
+            }
+        }
+        println!(
+            "{game}: the slower approach {file}: slowest file {} at {} ms ({:.2} of the limit), \
+             {above} above 1/2",
+            slowest.1,
+            slowest.0.as_millis(),
+            slowest.0.as_secs_f64() / limit
+        );
+    }
+}
+
 fn main() {
     let runs: usize = std::env::var("DUIPAI_BENCH_RUNS")
         .ok()
@@ -171,6 +214,7 @@ fn main() {
             estimated.name,
             estimated.median().as_secs_f64() / limit,
         );
+        slower(game, &own, dir.path(), runs);
         // The rate the end-to-end test holds the heaviest file to, measured again here.
         let rate = estimated.work / estimated.median().as_secs_f64();
         let recorded = calibration::work_per_second(game.name());

@@ -4,13 +4,10 @@
 //! built-in games (`chess`, `chessboard`, `gems`, `fishhead`, `shooting`), each with its
 //! strict parser, reference solver, brute force, generator families and judge's package.
 //!
-//! Layers, each importing only those below it: `app` (the command line) → `report` →
-//! `hunt`, `submissions` → `stress`, `suite`, `saved` → `pool`, `pack` → `own` → `judge`,
-//! `problem` → `run`, `compile` → the leaves `random`, `text`, `fsutil`. Inside `problem`,
-//! `registry` names the games, each game's folder implements `game::Game`, and the engine
-//! sees them through the contract (`Problem`, `Instance`). `problem`, `answer`, `random` and
-//! `text` are the crate `duipai-games` (`games/`), re-exported here: the test build optimizes
-//! what computes and not the harness. CONTRIBUTING.md has the details.
+//! The library is in layers, each importing only those below it, from `app` (the command
+//! line) down to the leaves; the map of the layers and what each owns is CONTRIBUTING.md's
+//! "Layers". `problem`, `answer`, `random` and `text` are the crate `duipai-games`
+//! (`games/`), re-exported here: the test build optimizes what computes and not the harness.
 //!
 //! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
 //! waits on pidfds, and measures and finds processes in `/proc`. On any other system the
@@ -29,6 +26,8 @@ pub use duipai_games::{answer, problem, random, text};
 #[cfg(target_os = "linux")]
 pub mod app;
 #[cfg(target_os = "linux")]
+pub mod companion;
+#[cfg(target_os = "linux")]
 pub mod compile;
 #[cfg(target_os = "linux")]
 pub mod excerpt;
@@ -42,6 +41,8 @@ pub mod judge;
 pub mod own;
 #[cfg(target_os = "linux")]
 pub mod pack;
+#[cfg(target_os = "linux")]
+pub mod polygon;
 #[cfg(target_os = "linux")]
 pub mod pool;
 #[cfg(target_os = "linux")]

@@ -30,6 +30,21 @@ pub const SOLUTIONS: &[(&str, &str)] = &[
     ("shooting", "shooting_memo.cpp"),
 ];
 
+/// Slower approaches contestants also had accepted, which the default packs keep within half
+/// the limit too (`cargo bench --bench calibrate` times them on every file of their game's
+/// pack, beside the calibration solutions): the same searches with a slower memo.
+// Timed by the bench only; the end-to-end test includes this module too.
+#[allow(dead_code)]
+pub const SLOWER: &[(&str, &str)] = &[
+    // The memo a std::map over the whole edge mask, looked up twice a state: about five times
+    // fishhead_memo.cpp's time.
+    ("fishhead", "fishhead_map.cpp"),
+    // A memoized search from the empty cooker over the used-bag masks, its memo a hash map:
+    // four to five times gems_dp.cpp's time (a std::map there takes some forty times as long,
+    // beyond the limit on one maximal case).
+    ("gems", "gems_map.cpp"),
+];
+
 /// The work (in [`work`]'s units) each game's calibration solution does in one second of CPU
 /// time: its heaviest default-pack file's estimate over that file's median CPU time, as
 /// `cargo bench --bench calibrate` measures it on a quiet 2-core machine (its last lines print
@@ -59,7 +74,12 @@ pub fn source(game: &str) -> PathBuf {
     let (_, file) = SOLUTIONS
         .iter()
         .find(|(name, _)| *name == game)
-        .unwrap_or_else(|| panic!("no calibration solution for {game}"));
+        .unwrap_or_else(|| {
+            panic!(
+                "no calibration solution for {game}: {game} breaks rule 11 of CONTRIBUTING.md \
+                 (a calibration solution in benches/support/, listed in SOLUTIONS)"
+            )
+        });
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("benches/support")
         .join(file)
@@ -67,21 +87,34 @@ pub fn source(game: &str) -> PathBuf {
 
 /// Compiles `game`'s solution into `dir` with `g++ -O2`, as a judge compiles C++.
 pub fn compile(game: &str, dir: &Path) -> Result<PathBuf, String> {
-    let binary = dir.join(format!("{game}-calibration"));
+    compile_source(&source(game), &dir.join(format!("{game}-calibration")))
+}
+
+/// Compiles the slower approach `file` of [`SLOWER`] into `dir`.
+#[allow(dead_code)]
+pub fn compile_slower(file: &str, dir: &Path) -> Result<PathBuf, String> {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("benches/support")
+        .join(file);
+    compile_source(&source, &dir.join(file.trim_end_matches(".cpp")))
+}
+
+/// `g++ -std=c++17 -O2 -o binary source`.
+fn compile_source(source: &Path, binary: &Path) -> Result<PathBuf, String> {
     let out = Command::new("g++")
         .args(["-std=c++17", "-O2", "-o"])
-        .arg(&binary)
-        .arg(source(game))
+        .arg(binary)
+        .arg(source)
         .output()
         .map_err(|e| format!("cannot run g++ (the calibration needs GNU C++): {e}"))?;
     if !out.status.success() {
         return Err(format!(
             "g++ failed on {}:\n{}",
-            source(game).display(),
+            source.display(),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok(binary)
+    Ok(binary.to_path_buf())
 }
 
 /// The CPU time (user and system, from `wait4`: the child's own rusage, so neither the

@@ -549,14 +549,16 @@ fn shooting_answers_are_reals_within_a_millionth_in_every_protocol() {
         assert_eq!((testlib, kattis, score.as_str()), (1, 43, "0"));
         assert_eq!(
             message,
-            "wrong answer case 1 of 2: expected 0.555556, found 0.56"
+            "wrong answer case 1 of 2: expected 0.555556, found 0.56 (absolute error 4.44e-3, \
+             relative error 8.00e-3, both above the tolerance 1e-6)"
         );
         // Two units off in the second case.
         let (testlib, _, _, message) = shooting_verdicts(b"0.555556\n0.333331\n", answer);
         assert_eq!(testlib, 1);
         assert_eq!(
             message,
-            "wrong answer case 2 of 2: expected 0.333333, found 0.333331"
+            "wrong answer case 2 of 2: expected 0.333333, found 0.333331 (absolute error \
+             2.00e-6, relative error 6.00e-6, both above the tolerance 1e-6)"
         );
         // A missing answer and a word: presentation errors.
         let (testlib, kattis, score, message) = shooting_verdicts(b"0.555556\n", answer);

@@ -107,7 +107,11 @@ pub fn apply_noted(argv: &[OsString]) -> Result<(Vec<OsString>, Option<String>),
     else {
         return Ok((argv.to_vec(), None));
     };
-    let Some(file) = read(&config_flag(&words))? else {
+    let Some(file) = read(
+        &config_flag(&words),
+        &package_dir(command, &root, &words[at + 1..]),
+    )?
+    else {
         return Ok((argv.to_vec(), None));
     };
     let inserted = settings_words(&file, command, &root, &words[at + 1..])?;
@@ -168,13 +172,30 @@ fn subcommand_position(root: &Command, words: &[String]) -> Option<usize> {
     None
 }
 
-/// The file named by `--config`, else `duipai.toml` here if there is one; `None` without
-/// either. A `--config` file that cannot be read is an error.
-fn read(flag: &Option<PathBuf>) -> Result<Option<File>, ConfigError> {
-    let path = match flag {
-        Some(path) => path.clone(),
-        None if Path::new(FILE_NAME).is_file() => PathBuf::from(FILE_NAME),
-        None => return Ok(None),
+/// The Polygon package a command is about when its first positional word is a folder holding
+/// one (`duipai judge PACKAGE`).
+fn package_dir(command: &Command, root: &Command, typed: &[String]) -> Option<PathBuf> {
+    if command.get_name() != "judge" {
+        return None;
+    }
+    let (_, positionals) = given_on_command_line(command, root, typed);
+    let dir = PathBuf::from(positionals.first()?);
+    crate::polygon::Package::is_in(&dir).then_some(dir)
+}
+
+/// The file named by `--config`, else the Polygon package the command names (`judge DIR`),
+/// else `duipai.toml` here if there is one, else a Polygon package here (its `problem.xml`
+/// read as the settings it gives); `None` without any. A `--config` file that cannot be read
+/// is an error, and so is a `problem.xml` that cannot be read.
+fn read(flag: &Option<PathBuf>, package: &Option<PathBuf>) -> Result<Option<File>, ConfigError> {
+    let path = match (flag, package) {
+        (Some(path), _) => path.clone(),
+        (None, Some(dir)) => return polygon(dir).map(Some),
+        (None, None) if Path::new(FILE_NAME).is_file() => PathBuf::from(FILE_NAME),
+        (None, None) if crate::polygon::Package::is_in(Path::new(".")) => {
+            return polygon(Path::new("")).map(Some);
+        }
+        (None, None) => return Ok(None),
     };
     let shown = path.display().to_string();
     let bytes = crate::fsutil::read_file_capped(&path)
@@ -183,6 +204,18 @@ fn read(flag: &Option<PathBuf>) -> Result<Option<File>, ConfigError> {
         .map_err(|_| ConfigError(format!("{shown}: not UTF-8 text, as TOML must be")))?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
     Ok(Some(File { shown, dir, text }))
+}
+
+/// The settings a Polygon package in `dir` gives, as the file that would give them.
+fn polygon(dir: &Path) -> Result<File, ConfigError> {
+    let shown = dir.join(crate::polygon::FILE_NAME).display().to_string();
+    let text =
+        crate::app::polygon::settings_text(dir).map_err(|e| ConfigError(format!("{e:#}")))?;
+    Ok(File {
+        shown,
+        dir: PathBuf::new(),
+        text,
+    })
 }
 
 /// The words the file adds to `command`'s command line, whose own words after the command's

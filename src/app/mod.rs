@@ -10,6 +10,7 @@ mod config;
 pub mod exit;
 mod interrupt;
 mod own;
+mod polygon;
 mod programs;
 mod replay;
 mod ui;
@@ -132,6 +133,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Answers(args) => commands::answers::run(args),
         Command::Judge(args) => commands::judge::run(args),
         Command::Hunt(args) => commands::hunt::run(args),
+        Command::Listen(args) => commands::listen::run(args),
     }
 }
 

@@ -243,7 +243,7 @@ pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
 /// ways out.
 pub fn silent_program_hint(
     name: &str,
-    file_io: bool,
+    io: &crate::run::IoMode,
     outcome: &crate::judge::CaseOutcome,
     started: std::time::SystemTime,
 ) -> Option<String> {
@@ -251,7 +251,10 @@ pub fn silent_program_hint(
     if !execution.stdout.is_empty() || outcome.verdict().is_accepted() {
         return None;
     }
-    let file = format!("{name}.out");
+    let (file_io, file) = match io {
+        crate::run::IoMode::Files { output, .. } => (true, output.clone()),
+        crate::run::IoMode::Stdio => (false, format!("{name}.out")),
+    };
     let left = execution.left_files.contains(&file);
     if !file_io && (left || written_since(Path::new(&file), started)) {
         return Some(format!(
@@ -264,6 +267,11 @@ pub fn silent_program_hint(
     if execution.termination != crate::run::Termination::Exited(0) || !output_found {
         return None;
     }
+    // A program that read its stdin to the end did not read a file instead: it read its
+    // input and printed nothing.
+    if !file_io && execution.read_its_input == Some(true) {
+        return None;
+    }
     let undefined = "compile it with -DONLINE_JUDGE if it opens a file (input.txt) unless \
                      ONLINE_JUDGE is defined (duipai defines it when it compiles a source file)";
     Some(if file_io {
@@ -273,8 +281,9 @@ pub fn silent_program_hint(
         )
     } else {
         format!(
-            "hint: the program exited normally but printed nothing: it may read its input from \
-             a file. Run it with --file-io if it reads {name}.in and writes {file}; {undefined}"
+            "hint: the program exited normally, printed nothing and left its input unread: it \
+             may read its input from a file. Run it with --file-io if it reads {name}.in and \
+             writes {file}; {undefined}"
         )
     })
 }

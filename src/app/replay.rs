@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use crate::app::args::{
-    CompilerOverride, DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, GenArgs, JudgingArgs, StressArgs,
+    CompilerOverride, DEFAULT_SAVE_DIR, GenArgs, JudgingArgs, StressArgs, default_shrink_time,
 };
 use crate::text::{quote_command, shell_quote};
 
@@ -61,7 +61,7 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     }
     if args.no_shrink {
         flags.push_str(" --no-shrink");
-    } else if args.shrink_time != DEFAULT_SHRINK_TIME {
+    } else if args.shrink_time != default_shrink_time() {
         flags.push_str(&format!(
             " --shrink-time {}",
             args.shrink_time.as_secs_f64()
@@ -70,8 +70,13 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     if args.no_choices && !args.no_shrink {
         flags.push_str(" --no-choices");
     }
+    let words: String = args
+        .args
+        .iter()
+        .map(|w| format!(" {}", shell_quote(w)))
+        .collect();
     format!(
-        "duipai stress {}{flags}{}{}{} -- {}",
+        "duipai stress {}{words}{flags}{}{}{} -- {}",
         args.problem,
         compiler_flags(&args.judging.compilers),
         args.judging.limits.to_flags(),

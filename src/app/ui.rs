@@ -99,6 +99,10 @@ pub struct Progress {
     start: Instant,
     /// A bar waits for [`Progress::DELAY`] before it appears; `None` for a counter.
     delayed: Option<bool>,
+    /// When stderr is not a terminal (a CI log), a plain line every so often instead of the
+    /// live line, and when the next is due: a log silent for minutes looks hung, and many CI
+    /// services stop a job that prints nothing for ten.
+    plain: Option<(Duration, std::cell::Cell<Instant>)>,
 }
 
 impl Progress {
@@ -117,6 +121,25 @@ impl Progress {
             unit,
             start: Instant::now(),
             delayed: None,
+            plain: None,
+        }
+    }
+
+    /// With a plain line on stderr every `every` when stderr is not a terminal.
+    pub fn with_plain_lines(mut self, every: Duration) -> Progress {
+        if !std::io::stderr().is_terminal() {
+            self.plain = Some((every, std::cell::Cell::new(Instant::now() + every)));
+        }
+        self
+    }
+
+    /// Prints `text` as a plain line when one is due.
+    fn plain_line(&self, text: &str) {
+        if let Some((every, next)) = &self.plain
+            && Instant::now() >= next.get()
+        {
+            next.set(Instant::now() + *every);
+            eprintln!("duipai: {text}");
         }
     }
 
@@ -133,6 +156,7 @@ impl Progress {
             unit,
             start: Instant::now(),
             delayed: Some(std::io::stderr().is_terminal()),
+            plain: None,
         }
     }
 
@@ -140,11 +164,13 @@ impl Progress {
     pub fn update(&self, done: u64, elapsed: Duration) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
-        self.bar.set_message(format!(
+        let text = format!(
             "{done} {}, {}/s, {secs:.1} s",
             self.unit,
             crate::text::rate(rate)
-        ));
+        );
+        self.plain_line(&text);
+        self.bar.set_message(text);
         self.bar.tick();
     }
 
@@ -159,6 +185,7 @@ impl Progress {
 
     /// A free-form status in place of the counter.
     pub fn message(&self, text: String) {
+        self.plain_line(&text);
         self.bar.set_message(text);
         self.bar.tick();
     }

@@ -15,7 +15,7 @@ use crate::compile::CompileOptions;
 use crate::judge::{Decider, Runner, Verdict};
 use crate::own::capture::Capturable;
 use crate::own::{Judging, OwnProblem};
-use crate::pack::own_plan::{LineSource, OwnPlan};
+use crate::pack::own::plan::{LineSource, OwnPlan};
 use crate::run::{IoMode, Limits};
 use crate::stress::{self, Budget, Oracle, Outcome, Seeds, Source};
 
@@ -343,7 +343,7 @@ pub fn add_line_to_plan(plan_path: &Path, plan: &OwnPlan, line: &str) -> anyhow:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::own_plan::{PlanContext, parse_own_plan};
+    use crate::pack::own::plan::{PlanContext, parse_own_plan};
 
     #[test]
     fn a_test_is_added_after_the_last_secret_one() {

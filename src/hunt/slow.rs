@@ -14,7 +14,7 @@ use super::mutate::Grid;
 use super::{Hunt, Line, capped, generator_lines};
 use crate::own::Validity;
 use crate::own::capture::{Choice, Recorded, perturb};
-use crate::pack::own_plan::LineSource;
+use crate::pack::own::plan::LineSource;
 use crate::random::Rng;
 use crate::run::{IoMode, Termination};
 
@@ -139,7 +139,9 @@ impl Search<'_> {
                 } => hunt
                     .problem
                     .generate(hunt.runner, generator.as_deref(), args, *seed)?,
-                LineSource::Copy { path, .. } => crate::fsutil::read_file_capped(path)?,
+                LineSource::Copy { path, crlf, .. } => {
+                    crate::pack::own::plan::read_copied(path, *crlf)?
+                }
             };
             let timed = self.time(input, format!("the plan's line {}", line.line))?;
             if slowest.as_ref().is_none_or(|s| timed.cpu > s.cpu) {

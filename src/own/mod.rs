@@ -177,18 +177,20 @@ impl OwnProblem {
     }
 
     /// The input that `generator` (the default when `None`) prints for `args` and `seed`:
-    /// the arguments, then the seed as the last one, as `stress` passes it.
+    /// the arguments, then the seed as the last one, as `stress` passes it; without a seed,
+    /// the arguments alone (a Polygon package's `cmd`, whose testlib generator seeds itself
+    /// from them).
     pub fn generate(
         &self,
         runner: &dyn Runner,
         generator: Option<&str>,
         args: &[String],
-        seed: u64,
+        seed: Option<u64>,
     ) -> anyhow::Result<Vec<u8>> {
         let helper = self.generators.get(generator)?;
         let mut command = helper.command()?.to_vec();
         command.extend(args.iter().map(OsString::from));
-        command.push(seed.to_string().into());
+        command.extend(seed.map(|seed| seed.to_string().into()));
         let who = match generator {
             Some(name) => format!("the generator {name} ({})", program_name(&helper.typed)),
             None => helper.who(),

@@ -6,8 +6,6 @@
 //! `2025-09` is what BAPCtools and DOMjudge read; problemtools (`verifyproblem`) reads
 //! `legacy` fully and `2023-07-draft` in part, and neither side reads the other's versions.
 
-use sha1::{Digest, Sha1};
-
 use crate::problem::Problem;
 
 /// A version of the ICPC problem package format.
@@ -155,32 +153,8 @@ pub fn problem_uuid(problem: &dyn Problem) -> String {
 
 /// The `uuid` of the problem named `name`: the version-5 UUID of `duipai:<name>`.
 pub fn uuid_for(name: &str) -> String {
-    uuid_v5(NAMESPACE_URL, format!("duipai:{name}").as_bytes())
-}
-
-/// RFC 9562's URL namespace, `6ba7b811-9dad-11d1-80b4-00c04fd430c8`.
-const NAMESPACE_URL: [u8; 16] = [
-    0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8,
-];
-
-/// A version-5 UUID of `name` in `namespace`, in its usual text form.
-fn uuid_v5(namespace: [u8; 16], name: &[u8]) -> String {
-    let mut hasher = Sha1::new();
-    hasher.update(namespace);
-    hasher.update(name);
-    let hash = hasher.finalize();
-    let mut bytes: [u8; 16] = hash[..16].try_into().expect("SHA-1 has 20 bytes");
-    bytes[6] = (bytes[6] & 0x0f) | 0x50;
-    bytes[8] = (bytes[8] & 0x3f) | 0x80;
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
+    let id = format!("duipai:{name}");
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, id.as_bytes()).to_string()
 }
 
 #[cfg(test)]

@@ -28,12 +28,11 @@ use crate::answer::Rule;
 use crate::problem::{Coverage, Problem, Spec};
 
 pub mod icpc;
+pub mod judges;
 pub mod manifest;
 pub mod own;
-pub mod own_file;
-pub mod own_icpc;
-pub mod own_plan;
 pub mod plan;
+pub mod polygon;
 mod section;
 pub mod survey;
 pub mod yaml;
@@ -53,6 +52,18 @@ pub enum Layout {
     Noi,
     /// The ICPC problem package: data/sample, data/secret, problem.yaml.
     Icpc,
+    /// A Polygon package: problem.xml, files/, tests/, solutions/.
+    Polygon,
+    /// Hydro: config.yaml with the subtasks, the tests beside it.
+    Hydro,
+    /// UOJ: problem.conf, NAME1.in, NAME1.out, ...
+    Uoj,
+    /// LemonLime: NAME.cdf, data/NAME/.
+    Lemon,
+    /// Luogu: NAME1.in, NAME1.out, config.yml, and their zip.
+    Luogu,
+    /// CMS's italian_yaml: task.yaml, gen/GEN, input/, output/.
+    Cms,
 }
 
 /// The manifest's file name, at the top of the pack.
@@ -97,6 +108,11 @@ pub fn test_stem(problem: &dyn Problem, layout: Layout, index: usize, count: usi
             let width = count.to_string().len().max(2);
             format!("data/secret/{index:0width$}")
         }
+        Layout::Polygon => {
+            let width = count.to_string().len().max(2);
+            format!("tests/{index:0width$}")
+        }
+        layout => layout.judges_stem(problem.name(), index, false),
     }
 }
 
@@ -229,15 +245,24 @@ fn planned_files(opts: &PackOptions, version: IcpcVersion) -> Vec<Planned> {
             }
         }
     }
+    if opts.layout.is_judges() {
+        for (path, what, content) in game_judge_files(opts) {
+            fixed(path, what, &content);
+        }
+    }
+    if opts.layout == Layout::Polygon {
+        let xml = polygon::game_problem_xml(problem, count);
+        fixed("problem.xml".to_string(), "the Polygon package", &xml);
+        let solution = format!("solutions/{}.cpp", problem.name());
+        fixed(solution, "main solution", problem.package().accepted);
+    }
     for (i, line) in opts.plan.lines.iter().enumerate() {
         let stem = test_stem(problem, opts.layout, i + 1, count);
         let command = line.command(opts.seed);
         let answer = format!("{command} | duipai solve {problem}");
         let number = line.line.to_string();
-        for (path, command) in [
-            (format!("{stem}.in"), command),
-            (format!("{stem}.ans"), answer),
-        ] {
+        let (input, answer_path) = judges::test_paths(opts.layout, &stem);
+        for (path, command) in [(input, command), (answer_path, answer)] {
             planned.push(Planned {
                 row: format!("{path}\t{number}\t{}\t{command}", line.text),
                 file: PackedFile {
@@ -249,6 +274,44 @@ fn planned_files(opts: &PackOptions, version: IcpcVersion) -> Vec<Planned> {
         }
     }
     planned
+}
+
+/// The files a judge's layout holds beside a built-in game's tests: every test one subtask
+/// of 100 points, scored test by test, judged by the game's rule.
+fn game_judge_files(opts: &PackOptions) -> Vec<(String, &'static str, String)> {
+    let problem = opts.problem;
+    let count = opts.plan.lines.len();
+    // CPU milliseconds and MiB.
+    let (time_ms, memory_mib) = problem.default_limits();
+    let tests = (1..=count)
+        .map(|i| {
+            let stem = test_stem(problem, opts.layout, i, count);
+            let (input, answer) = judges::test_paths(opts.layout, &stem);
+            judges::Test {
+                input,
+                answer,
+                group: Some(0),
+            }
+        })
+        .collect();
+    let judge = judges::Judge {
+        name: problem.name().to_string(),
+        time_ms,
+        memory_mib,
+        tests,
+        groups: vec![judges::Group {
+            name: "tests".to_string(),
+            score: 100,
+            each_test: true,
+            dependencies: Vec::new(),
+        }],
+        decided: judges::Decided::Compare(problem.rule()),
+    };
+    judges::files(opts.layout, &judge)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(path, what, content)| (path, what, String::from_utf8_lossy(&content).into_owned()))
+        .collect()
 }
 
 const SAMPLE_IN: &str = "data/sample/01-sample.in";
@@ -581,6 +644,12 @@ pub fn layout_name(layout: Layout) -> &'static str {
         Layout::Plain => "plain",
         Layout::Noi => "noi",
         Layout::Icpc => "icpc",
+        Layout::Polygon => "polygon",
+        Layout::Hydro => "hydro",
+        Layout::Uoj => "uoj",
+        Layout::Lemon => "lemon",
+        Layout::Luogu => "luogu",
+        Layout::Cms => "cms",
     }
 }
 

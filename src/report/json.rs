@@ -19,6 +19,12 @@ pub struct TestSummary<'a> {
     pub passed: usize,
     pub failed: usize,
     pub elapsed_ms: u64,
+    /// The case that took the most CPU time (the time it was judged on), and that time.
+    pub slowest_case: Option<&'a str>,
+    pub slowest_cpu_ms: Option<u64>,
+    /// Accepted cases whose first run was over the time limit: they passed on a second or
+    /// third measurement, as near the limit as a judge's own noise.
+    pub accepted_on_rerun: usize,
 }
 
 /// `duipai stress --json` when no case failed.

@@ -53,6 +53,9 @@ fn expected_code(expected: Expected) -> &'static str {
         Expected::RunTimeError => "RTE",
         Expected::Rejected => "rejected",
         Expected::BruteForce => "brute",
+        Expected::TimeLimitOrAccepted => "TLE/AC",
+        Expected::MemoryLimitExceeded => "MLE",
+        Expected::TimeOrMemoryLimitExceeded => "TLE/MLE",
     }
 }
 

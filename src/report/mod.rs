@@ -28,8 +28,8 @@ pub struct CaseRecord {
     pub expected: String,
     /// The expected answer's size in bytes.
     pub expected_bytes: u64,
-    /// The program's output: an excerpt as `expected` is, or for an accepted case its first
-    /// [`ACTUAL_SHOWN_BYTES`] bytes.
+    /// The program's output without its final line break, as `expected`: an excerpt as
+    /// `expected` is, or its first [`ACTUAL_SHOWN_BYTES`] bytes.
     pub actual: String,
     /// The program's output's size in bytes.
     pub actual_bytes: u64,
@@ -107,6 +107,14 @@ pub fn actual_text(stdout: &[u8]) -> String {
     String::from_utf8_lossy(&stdout[..stdout.len().min(ACTUAL_SHOWN_BYTES)]).into_owned()
 }
 
+/// A text without its final line break (`\n` or `\r\n`), as the reports carry both the
+/// expected answer and the output: `5\n` and `5` are shown alike, and a line break more (or a
+/// space) in one of them still shows.
+pub fn without_final_break(text: &str) -> &str {
+    let text = text.strip_suffix('\n').unwrap_or(text);
+    text.strip_suffix('\r').unwrap_or(text)
+}
+
 /// The expected answer as the reports carry it: its text without the final line break, or
 /// an excerpt of it when long.
 pub fn expected_text(answer_text: &str) -> String {
@@ -121,11 +129,14 @@ pub fn expected_text(answer_text: &str) -> String {
 /// output's start.
 pub fn shown_texts(answer_text: &str, outcome: &crate::judge::CaseOutcome) -> (String, String) {
     let stdout = &outcome.execution.stdout;
-    let whole_output = || actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
+    let whole_output = || {
+        let text = actual_text(&stdout.head(ACTUAL_SHOWN_BYTES));
+        without_final_break(&text).to_string()
+    };
     match &outcome.shown {
         Some(shown) => {
             let expected = if shown.expected.is_whole() {
-                answer_text.trim_end().to_string()
+                without_final_break(answer_text).to_string()
             } else {
                 shown.expected.render().trim_end().to_string()
             };
@@ -202,10 +213,81 @@ pub fn human_line(record: &CaseRecord, styles: &Styles) -> String {
 }
 
 /// `10 AC, 1 WA, 1 TLE`.
+/// The slowest case by the CPU time it was judged on, and how many accepted cases were
+/// accepted only when measured again (their first run over `limit_ms`).
+pub fn slowest_and_reruns(records: &[CaseRecord], limit_ms: u64) -> (Option<&CaseRecord>, usize) {
+    let slowest = records.iter().max_by_key(|r| r.cpu_ms);
+    let reruns = records
+        .iter()
+        .filter(|r| {
+            r.verdict.is_accepted() && r.cpu_runs_ms.first().is_some_and(|&ms| ms > limit_ms)
+        })
+        .count();
+    (slowest, reruns)
+}
+
+/// `, slowest 950 ms CPU, 1 accepted on a rerun (first run over the limit)`: what the summary
+/// line adds (after `in 3.1 s`).
+pub fn slowest_note(slowest: Option<&CaseRecord>, reruns: usize) -> String {
+    let mut note = match slowest {
+        Some(record) => format!(", slowest {} ms CPU", record.cpu_ms),
+        None => String::new(),
+    };
+    if reruns > 0 {
+        note.push_str(&format!(
+            ", {reruns} accepted on a rerun (first run over the limit)"
+        ));
+    }
+    note
+}
+
 pub fn summary(records: &[CaseRecord]) -> String {
     verdict_counts(records)
         .iter()
         .map(|(v, n)| format!("{n} {}", v.code()))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(name: &str, verdict: Verdict, runs: &[u64]) -> CaseRecord {
+        CaseRecord {
+            name: name.to_string(),
+            verdict,
+            detail: String::new(),
+            expected: String::new(),
+            expected_bytes: 0,
+            actual: String::new(),
+            actual_bytes: 0,
+            cpu_ms: runs.iter().copied().min().unwrap_or(0),
+            cpu_runs_ms: runs.to_vec(),
+            wall_ms: 0,
+            memory_kib: None,
+            stderr: String::new(),
+            transcript: None,
+        }
+    }
+
+    /// A case judged AC on the fastest of 1079, 887 and 1036 ms against 1 s was accepted on a
+    /// rerun; one whose first run was within the limit, or that failed, was not.
+    #[test]
+    fn the_summary_names_the_slowest_time_and_the_reruns_that_passed() {
+        let records = [
+            record("1.in", Verdict::Accepted, &[120]),
+            record("2.in", Verdict::Accepted, &[1079, 887, 1036]),
+            record("3.in", Verdict::Accepted, &[850, 820]),
+            record("4.in", Verdict::TimeLimitExceeded, &[1300, 1250, 1280]),
+        ];
+        let (slowest, reruns) = slowest_and_reruns(&records, 1000);
+        assert_eq!(slowest.map(|r| r.name.as_str()), Some("4.in"));
+        assert_eq!(reruns, 1);
+        assert_eq!(
+            slowest_note(Some(&records[1]), reruns),
+            ", slowest 887 ms CPU, 1 accepted on a rerun (first run over the limit)"
+        );
+        assert_eq!(slowest_note(None, 0), "");
+    }
 }

@@ -321,6 +321,8 @@ impl<'e> Exchange<'e> {
         limits: &Limits,
     ) -> Result<Exchange<'e>, RunError> {
         let ((program, program_ends), (judge, judge_ends)) = (program, judge);
+        // Each side's input ends when the other's output does: no copy of a read end is kept.
+        drop((program_ends.stdin_read, judge_ends.stdin_read));
         let setup = |what: &'static str| setup_error(format!("cannot relay the {what}"));
         let (Some(program_in), Some(judge_in)) = (program_ends.stdin, judge_ends.stdin) else {
             return Err(setup("input")(io::Error::other("no stdin pipe")));

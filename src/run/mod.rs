@@ -157,6 +157,10 @@ pub struct Execution {
     /// program left there, sorted, a directory's name with a `/` (`chess.out`: it uses the
     /// contest's file I/O); empty otherwise.
     pub left_files: Vec<String>,
+    /// On stdin, whether the program read its input to the end (all but trailing
+    /// whitespace) before it ended; `None` where that is not known (file I/O, interactive
+    /// runs, a test double).
+    pub read_its_input: Option<bool>,
 }
 
 impl Execution {
@@ -179,6 +183,7 @@ impl Execution {
             limits,
             output_file: None,
             left_files: Vec::new(),
+            read_its_input: None,
         }
     }
 }
@@ -305,6 +310,7 @@ fn run_until(
         placed.stdin,
         &stop_limits,
     )?;
+    let stdin_read = ends.stdin_read;
     let mut streams = Streams {
         stdin: match ends.stdin {
             Some(fd) => {
@@ -324,11 +330,18 @@ fn run_until(
         ),
     };
     supervise(&mut party, &stop_limits, stop.wall, &mut streams);
+    let read_its_input = match (&stdin_read, &streams.stdin) {
+        (Some(read), Some(feed)) => Some(pipes::read_to_the_end(read, feed.unwritten())),
+        (Some(read), None) => Some(pipes::read_to_the_end(read, &[])),
+        _ => None,
+    };
+    drop(stdin_read);
     let settled = party.settle(limits)?;
     // The run is over: an orphan carrying its tag that turns up later is a leftover.
     drop(entry);
     let (output, output_file) = placed.output(io, limits, streams);
     let mut execution = settled.into_execution(limits, output, output_file);
+    execution.read_its_input = read_its_input;
     if matches!(io, IoMode::Stdio)
         && let Some(dir) = placed.scratch.as_mut()
     {

@@ -45,6 +45,9 @@ pub(crate) struct Party<'e> {
 /// The harness's ends of a started program's streams.
 pub(crate) struct Ends {
     pub stdin: Option<OwnedFd>,
+    /// A copy of the program's end of its stdin pipe: what is left in it is what the program
+    /// did not read.
+    pub stdin_read: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
 }
@@ -251,6 +254,7 @@ impl<'e> Party<'e> {
         };
         let ends = Ends {
             stdin: started.stdin,
+            stdin_read: started.stdin_read,
             stdout: started.stdout,
             stderr: started.stderr,
         };
@@ -389,6 +393,7 @@ impl Settled {
             limits: *limits,
             output_file,
             left_files: Vec::new(),
+            read_its_input: None,
         }
     }
 }

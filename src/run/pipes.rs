@@ -95,9 +95,45 @@ impl<'a> Feed<'a> {
         self.file = None;
     }
 
+    /// What is not written yet.
+    pub(crate) fn unwritten(&self) -> &[u8] {
+        if self.file.is_some() { self.rest } else { &[] }
+    }
+
     /// Stops feeding: the program is gone.
     pub(crate) fn close(&mut self) {
         self.file = None;
+    }
+}
+
+/// Whether a program that has ended read its input to the end: nothing but whitespace is
+/// left in its stdin pipe (read through `read_end`, the harness's copy of the program's end)
+/// or still to be written (`unwritten`). A program that read its input stops short of
+/// nothing that matters; `scanf("%d")` leaves the final line break.
+pub(crate) fn read_to_the_end(read_end: &OwnedFd, unwritten: &[u8]) -> bool {
+    let blank = |bytes: &[u8]| bytes.iter().all(u8::is_ascii_whitespace);
+    if !blank(unwritten) {
+        return false;
+    }
+    // The program has ended: no one else reads this pipe now.
+    if set_nonblocking(read_end.as_raw_fd()).is_err() {
+        return true;
+    }
+    let mut left = [0u8; 64 * 1024];
+    loop {
+        // SAFETY: read into a buffer we own, of its length, from a descriptor we own.
+        let n = unsafe { libc::read(read_end.as_raw_fd(), left.as_mut_ptr().cast(), left.len()) };
+        match n {
+            n if n > 0 => {
+                if !blank(&left[..n as usize]) {
+                    return false;
+                }
+            }
+            0 => return true,
+            _ if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+            // Empty (EAGAIN), or unreadable: nothing left that the program did not read.
+            _ => return true,
+        }
     }
 }
 

@@ -31,6 +31,9 @@ pub(crate) enum Stdin {
 pub(crate) struct Started {
     pub pid: i32,
     pub stdin: Option<OwnedFd>,
+    /// A copy of the program's end of its stdin pipe, kept so that what the program left
+    /// unread is still in the pipe when it ends ([`super::pipes::read_to_the_end`]).
+    pub stdin_read: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
     /// Whether the program's `ru_maxrss` counts from its own start (a spawner started it),
@@ -122,11 +125,13 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
             stage => io::Error::new(os.kind(), format!("{}: {os}", stage_name(stage))),
         }
     })?;
-    // The child's ends close here, in the harness: the program holds its own copies.
-    drop(stdin_read);
+    // The child's ends close here, in the harness: the program holds its own copies; the
+    // read end of a stdin pipe is kept (see `Started::stdin_read`).
+    let stdin_read = stdin_write.is_some().then_some(stdin_read);
     Ok(Started {
         pid,
         stdin: stdin_write,
+        stdin_read,
         stdout: stdout_pipe.0,
         stderr: stderr_pipe.0,
         maxrss_from_start,

@@ -68,6 +68,12 @@ pub enum Expected {
     RunTimeError,
     Rejected,
     BruteForce,
+    /// Polygon's `time-limit-exceeded-or-accepted`: AC or TLE on every test.
+    TimeLimitOrAccepted,
+    /// Polygon's `memory-limit-exceeded` (duipai's MLE is the format's RTE).
+    MemoryLimitExceeded,
+    /// Polygon's `time-limit-exceeded-or-memory-limit-exceeded`.
+    TimeOrMemoryLimitExceeded,
 }
 
 impl Expected {
@@ -89,6 +95,9 @@ impl Expected {
             Expected::RunTimeError => "run_time_error",
             Expected::Rejected => "rejected",
             Expected::BruteForce => "brute_force",
+            Expected::TimeLimitOrAccepted => "time_limit_exceeded_or_accepted",
+            Expected::MemoryLimitExceeded => "memory_limit_exceeded",
+            Expected::TimeOrMemoryLimitExceeded => "time_or_memory_limit_exceeded",
         }
     }
 
@@ -102,10 +111,13 @@ impl Expected {
             Expected::RunTimeError => &[AC, RTE],
             Expected::Rejected => &[AC, WA, TLE, RTE],
             Expected::BruteForce => &[AC, RTE, TLE],
+            Expected::TimeLimitOrAccepted => &[AC, TLE],
+            Expected::MemoryLimitExceeded => &[AC, RTE],
+            Expected::TimeOrMemoryLimitExceeded => &[AC, TLE, RTE],
         }
     }
 
-    /// The verdicts of which some test must get one.
+    /// The verdicts of which some test must get one (none: any of the permitted ones).
     pub fn required(self) -> &'static [Outcome] {
         use Outcome::*;
         match self {
@@ -115,6 +127,9 @@ impl Expected {
             Expected::RunTimeError => &[RTE],
             Expected::Rejected => &[RTE, TLE, WA],
             Expected::BruteForce => &[RTE, TLE],
+            Expected::TimeLimitOrAccepted => &[],
+            Expected::MemoryLimitExceeded => &[RTE],
+            Expected::TimeOrMemoryLimitExceeded => &[TLE, RTE],
         }
     }
 
@@ -137,6 +152,11 @@ impl Expected {
             Expected::RunTimeError => "RTE on some test, AC on the others",
             Expected::Rejected => "WA, TLE or RTE on some test",
             Expected::BruteForce => "TLE or RTE on some test, never WA",
+            Expected::TimeLimitOrAccepted => "AC or TLE on every test",
+            Expected::MemoryLimitExceeded => "MLE (RTE) on some test, AC on the others",
+            Expected::TimeOrMemoryLimitExceeded => {
+                "TLE or MLE (RTE) on some test, AC on the others"
+            }
         }
     }
 
@@ -152,7 +172,7 @@ impl Expected {
                 self.describe()
             ));
         }
-        if !verdicts.iter().any(|v| self.required().contains(v)) {
+        if !self.required().is_empty() && !verdicts.iter().any(|v| self.required().contains(v)) {
             let got = if verdicts.is_empty() {
                 "no test to run".to_string()
             } else {
@@ -226,6 +246,43 @@ pub fn find(dir: &Path) -> anyhow::Result<Vec<Submission>> {
     Ok(found)
 }
 
+/// The solutions of a Polygon package, each expected to get what its tag says, named
+/// `TAG/FILE` (`wrong-answer/wa.cpp`). A `failed` solution is meant to make the checker fail,
+/// which duipai reports as the harness's error, not a verdict: it is left out and named in the
+/// second list.
+pub fn of_polygon(package: &crate::polygon::Package) -> (Vec<Submission>, Vec<String>) {
+    use crate::polygon::Tag;
+    let mut found = Vec::new();
+    let mut left_out = Vec::new();
+    for solution in &package.solutions {
+        let file = solution
+            .path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
+        let name = format!("{}/{file}", solution.tag.name());
+        let expected = match solution.tag {
+            Tag::Main | Tag::Accepted => Expected::Accepted,
+            Tag::WrongAnswer | Tag::PresentationError => Expected::WrongAnswer,
+            Tag::TimeLimitExceeded => Expected::TimeLimitExceeded,
+            Tag::TimeLimitExceededOrAccepted => Expected::TimeLimitOrAccepted,
+            Tag::TimeLimitExceededOrMemoryLimitExceeded => Expected::TimeOrMemoryLimitExceeded,
+            Tag::MemoryLimitExceeded => Expected::MemoryLimitExceeded,
+            Tag::Rejected => Expected::Rejected,
+            Tag::Failed => {
+                left_out.push(name);
+                continue;
+            }
+        };
+        found.push(Submission {
+            name,
+            path: package.dir.join(&solution.path),
+            expected,
+        });
+    }
+    (found, left_out)
+}
+
 /// `.gitkeep` and the like are no submissions.
 fn is_hidden(path: &Path) -> bool {
     path.file_name()
@@ -262,5 +319,13 @@ mod tests {
         assert!(Expected::Accepted.bounds_below() && Expected::RunTimeError.bounds_below());
         assert!(!Expected::BruteForce.bounds_below());
         assert!(Expected::TimeLimitExceeded.bounds_above() && !Expected::Rejected.bounds_above());
+        assert!(Expected::TimeLimitOrAccepted.check(&[AC, AC]).is_ok());
+        assert!(Expected::TimeLimitOrAccepted.check(&[TLE, AC]).is_ok());
+        assert!(Expected::TimeLimitOrAccepted.check(&[WA]).is_err());
+        assert!(!Expected::TimeLimitOrAccepted.bounds_below());
+        assert!(!Expected::TimeLimitOrAccepted.bounds_above());
+        assert!(Expected::MemoryLimitExceeded.check(&[AC, RTE]).is_ok());
+        assert!(Expected::MemoryLimitExceeded.check(&[AC]).is_err());
+        assert!(Expected::TimeOrMemoryLimitExceeded.check(&[TLE]).is_ok());
     }
 }

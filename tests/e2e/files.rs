@@ -279,7 +279,8 @@ fn a_program_that_writes_the_output_file_is_told_about_file_io() {
 fn a_program_that_prints_nothing_is_a_presentation_error_with_a_hint() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    write_sh(d, "silent.sh", "cat > /dev/null");
+    // It reads no input: it would read a file.
+    write_sh(d, "silent.sh", "exit 0");
     for &game in duipai::problem::ALL {
         let (input, answer) = game.sample();
         let cases = d.join(game.name());
@@ -295,7 +296,7 @@ fn a_program_that_prints_nothing_is_a_presentation_error_with_a_hint() {
         assert_eq!(summary["cases"][0]["verdict"], "PE", "{game}: {summary}");
         let human = out.stderr();
         for says in [
-            "hint: the program exited normally but printed nothing",
+            "hint: the program exited normally, printed nothing and left its input unread",
             "--file-io",
             "-DONLINE_JUDGE",
         ] {
@@ -310,9 +311,19 @@ fn a_program_that_prints_nothing_is_a_presentation_error_with_a_hint() {
     assert_contains(&out.stdout(), "PE");
     assert_contains(
         &out.stdout(),
-        "hint: the program exited normally but printed nothing: it may read its input from a \
-         file. Run it with --file-io if it reads fishhead.in and writes fishhead.out",
+        "hint: the program exited normally, printed nothing and left its input unread: it may \
+         read its input from a file. Run it with --file-io if it reads fishhead.in and writes \
+         fishhead.out",
     );
+    // A program that read its input to the end and printed nothing read no file: no hint.
+    write_sh(d, "reader.sh", "cat > /dev/null");
+    let out = Duipai::in_dir(d)
+        .args(["test", "gems", "gems"])
+        .program(["./reader.sh"])
+        .run()
+        .code(1);
+    assert_contains(&out.stdout(), "PE");
+    assert!(!out.stdout().contains("hint:"), "{}", out.stdout());
     // A program that fails says why on its own: no hint.
     write_sh(d, "crash.sh", "cat > /dev/null\nexit 3");
     let out = Duipai::in_dir(d)

@@ -159,6 +159,7 @@ fn layouts_name_their_files() {
                         Layout::Plain => i.to_string(),
                         Layout::Noi => format!("{problem}{i}"),
                         Layout::Icpc => format!("data/secret/{i:02}"),
+                        _ => unreachable!("LAYOUTS are plain, noi and icpc"),
                     };
                     [format!("{stem}.in"), format!("{stem}.ans")]
                 })
@@ -417,13 +418,19 @@ fn plan_comments_are_true() {
             );
             commands += 1;
         }
+        let rule = format!(
+            "{problem} breaks rule 10 of CONTRIBUTING.md (every gen line of the plan ends with a \
+             comment naming its test point, `# 7`, or `# 7: a claim`)"
+        );
         for line in plan_text.lines().filter(|l| l.starts_with("gen ")) {
-            let (_, comment) = line.split_once('#').unwrap();
+            let (_, comment) = line
+                .split_once('#')
+                .unwrap_or_else(|| panic!("{rule}: {line}"));
             let (point, claim) = match comment.trim().split_once(": ") {
                 Some((point, claim)) => (point, Some(claim)),
                 None => (comment.trim(), None),
             };
-            let point: usize = point.parse().unwrap();
+            let point: usize = point.parse().unwrap_or_else(|_| panic!("{rule}: {line}"));
             if let Some(claim) = claim {
                 let input = point_text(problem, point);
                 let file = problem

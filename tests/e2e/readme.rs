@@ -158,6 +158,8 @@ fn readme_console_examples_show_what_duipai_prints() {
             .args(&words[1..])
             .current_dir(&cwd)
             .env("NO_COLOR", "1")
+            // A terminal shows the live line, not the log's plain progress lines.
+            .env("DUIPAI_PROGRESS_EVERY", "86400")
             .env("DUIPAI_CACHE_DIR", cache.path())
             // What minimization ends with, however busy the machine (see util::Duipai).
             .env("DUIPAI_SHRINK_TIME", "600")

@@ -95,17 +95,17 @@ fn test_json_is_json_lines_with_schema_expected_and_actual() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["a.in", "b.in", "c.in"]);
-    // The expected answer without its line break; the output as the program printed it.
+    // The expected answer and the output alike, each without its final line break.
     assert_eq!(lines[0]["verdict"], "WA");
     assert_eq!(lines[0]["expected"], "3");
-    assert_eq!(lines[0]["actual"], "2\n");
+    assert_eq!(lines[0]["actual"], "2");
     assert_eq!(
         (&lines[1]["expected"], &lines[1]["actual"]),
-        (&"7".into(), &"7\n".into())
+        (&"7".into(), &"7".into())
     );
     // The reference solver's answer, and the same text the fixture prints.
     let reference = lines[2]["expected"].as_str().unwrap();
-    assert_eq!(lines[2]["actual"], format!("{reference}\n"));
+    assert_eq!(lines[2]["actual"], reference);
     let summary = &lines[3];
     assert_eq!(summary["status"], "failed");
     assert_eq!(
@@ -398,4 +398,23 @@ fn stress_junit_is_rewritten_on_a_harness_error() {
         case["name"].as_str().unwrap().contains("no-such-program"),
         "{case}"
     );
+}
+
+/// A stress run whose stderr is not a terminal (a CI log) is never silent for long: a plain
+/// progress line every --progress-every seconds.
+#[test]
+fn stress_in_a_log_prints_a_progress_line_every_so_often() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Duipai::in_dir(dir.path())
+        .args(["stress", "chess", "--time", "1", "--progress-every", "0.1"])
+        .fixture(["correct", "chess"])
+        .run()
+        .success();
+    let lines: Vec<String> = out
+        .stderr()
+        .lines()
+        .filter(|l| l.starts_with("duipai: ") && l.contains(" cases, ") && l.ends_with(" s"))
+        .map(str::to_string)
+        .collect();
+    assert!(!lines.is_empty(), "no progress line: {}", out.stderr());
 }

@@ -399,3 +399,56 @@ fn validate_accepts_exactly_what_the_packaged_ctd_accepts() {
         );
     }
 }
+
+/// Polygon packages converted to ICPC packages (`tests/support/polygon/`: generated tests with
+/// named options and six solution tags; groups named as Polygon names them, with points and
+/// dependencies): `bt validate` passes them, `bt generate` makes the same data, and `bt run`
+/// gives every solution the verdict its tag's folder expects.
+#[test]
+#[ignore = "needs bt and verifyproblem: run .ci/setter-tools"]
+fn polygon_packages_converted_to_icpc_pass_bapctools() {
+    for (name, verdicts) in [
+        (
+            "sumpair",
+            &[
+                ("accepted/main.cpp", "AC"),
+                ("wrong_answer/int_sum.cpp", "WA"),
+                ("wrong_answer/words.cpp", "WA"),
+                ("time_limit_exceeded/spin.cpp", "TLE"),
+                ("rejected/crash.cpp", "RTE"),
+            ][..],
+        ),
+        (
+            "maxpair",
+            &[
+                ("accepted/main.cpp", "AC"),
+                ("accepted/ternary.py", "AC"),
+                ("wrong_answer/int32.cpp", "WA"),
+            ][..],
+        ),
+    ] {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dir = tempfile::tempdir().unwrap();
+        let config = tempfile::tempdir().unwrap();
+        crate::util::copy_tree(&root.join("tests/support/polygon").join(name), dir.path());
+        std::fs::copy(
+            root.join("tests/support/testlib/testlib.h"),
+            dir.path().join("files/testlib.h"),
+        )
+        .unwrap();
+        pack_own(dir.path(), name, &[]);
+        let package = dir.path().join(name);
+        bt(&package, "validate", config.path());
+        let written = test_data(&package);
+        let out = bt(&package, "generate", config.path());
+        assert!(
+            !out.contains("CHANGED") && !out.contains("REMOVED"),
+            "{out}"
+        );
+        assert_eq!(test_data(&package), written, "bt generate made other data");
+        let out = bt(&package, "run", config.path());
+        for (submission, verdict) in verdicts {
+            assert_contains(verdict_of(&out, submission), verdict);
+        }
+    }
+}

@@ -19,6 +19,8 @@ fn shown(dir: &Path, args: &[&str]) -> String {
         .args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        // A terminal shows the live line, not the log's plain progress lines.
+        .env("DUIPAI_PROGRESS_EVERY", "86400")
         // What minimization ends with, however busy the machine (see util::Duipai).
         .env("DUIPAI_SHRINK_TIME", "600")
         .output()

@@ -79,19 +79,33 @@ fn shrink_candidates(case: &dyn Instance) -> Vec<Box<dyn Instance>> {
     out
 }
 
+/// `chess breaks rule 9 of CONTRIBUTING.md (...)`: which of the rules a new game must meet
+/// it does not.
+fn broken(game: impl std::fmt::Display, rule: u32, what: &str) -> String {
+    format!("{game} breaks rule {rule} of CONTRIBUTING.md ({what})")
+}
+
+/// Rule 1.
 #[test]
 fn every_game_has_a_unique_name_and_is_found_by_it() {
     let names = problem::names();
     for &game in problem::ALL {
+        let rule = broken(game, 1, "a name of its own, found by it, and a family");
         assert_eq!(
             problem::by_name(game.name()).map(|g| g.name()),
-            Some(game.name())
+            Some(game.name()),
+            "{rule}"
         );
-        assert_eq!(names.iter().filter(|&&n| n == game.name()).count(), 1);
-        assert!(!game.families().is_empty(), "{game}");
+        assert_eq!(
+            names.iter().filter(|&&n| n == game.name()).count(),
+            1,
+            "{rule}"
+        );
+        assert!(!game.families().is_empty(), "{rule}");
     }
 }
 
+/// Rule 2.
 #[test]
 fn the_reference_solver_agrees_with_brute_force() {
     for_generated_cases(3, 60, |game, case| {
@@ -106,6 +120,7 @@ fn the_reference_solver_agrees_with_brute_force() {
     });
 }
 
+/// Rule 3.
 #[test]
 fn the_text_form_round_trips_and_every_family_is_valid() {
     for_generated_cases(12, 40, |_, case| {
@@ -120,10 +135,13 @@ fn the_text_form_round_trips_and_every_family_is_valid() {
     });
 }
 
+/// Rule 4.
 #[test]
 fn the_explanation_reaches_the_answer() {
     for_generated_cases(4, 30, |_, case| {
-        let explanations = case.try_explain().unwrap();
+        let explanations = case
+            .try_explain()
+            .map_err(|e| TestCaseError::fail(format!("rule 4 of CONTRIBUTING.md: {e}")))?;
         let answers = case.solve();
         prop_assert_eq!(explanations.len(), answers.len());
         for (explanation, line) in explanations.iter().zip(&answers) {
@@ -141,6 +159,7 @@ fn the_explanation_reaches_the_answer() {
     });
 }
 
+/// Rule 5.
 #[test]
 fn every_shrink_candidate_is_valid_smaller_and_new() {
     for_generated_cases(4, 25, |_, case| {
@@ -183,43 +202,48 @@ fn every_shrink_candidate_is_valid_smaller_and_new() {
     });
 }
 
+/// Rule 6.
 #[test]
 fn the_built_in_plan_parses_and_the_sample_solves_to_its_answer() {
     for &game in problem::ALL {
+        let rule = broken(game, 6, "the plan parses, the sample solves to its answer");
         let plan = parse_plan(&builtin_name(game), game.builtin_plan(), game)
-            .unwrap_or_else(|e| panic!("{game}: {e}"));
-        assert!(!plan.lines.is_empty(), "{game}");
+            .unwrap_or_else(|e| panic!("{rule}: {e}"));
+        assert!(!plan.lines.is_empty(), "{rule}: the plan has no test");
         let (input, answer) = game.sample();
         let case = game
             .parse(input.as_bytes(), &game.default_bounds())
-            .unwrap_or_else(|e| panic!("{game} sample: {e}"));
+            .unwrap_or_else(|e| panic!("{rule}: the sample: {e}"));
         let lines: String = case.solve().iter().map(|l| format!("{l}\n")).collect();
-        assert_eq!(lines, answer, "{game}");
+        assert_eq!(lines, answer, "{rule}");
     }
 }
 
 /// Every built-in plan's tests reach both ends of every bound of the game (n and m at 1 and
 /// at their largest, values at 0 and at the largest, files of one case and of the most), as
 /// the parser reads them ([`problem::Coverage`]).
+/// Rule 7.
 #[test]
 fn every_built_in_plan_reaches_both_ends_of_every_bound() {
     for &game in problem::ALL {
-        let plan = parse_plan(&builtin_name(game), game.builtin_plan(), game).unwrap();
+        let rule = broken(game, 7, "the plan reaches both ends of every bound");
+        let plan = parse_plan(&builtin_name(game), game.builtin_plan(), game)
+            .unwrap_or_else(|e| panic!("{}: {e}", broken(game, 6, "the plan parses")));
         let mut coverage = problem::Coverage::default();
         for line in &plan.lines {
             let input = Spec::new(game, &line.params)
-                .unwrap()
+                .unwrap_or_else(|e| panic!("{rule}: plan line {}: {e}", line.line))
                 .generate(line.seed)
                 .to_input();
             let reached = game
                 .coverage(input.as_bytes(), &game.default_bounds())
-                .unwrap_or_else(|e| panic!("{game} line {}: {e}", line.line));
+                .unwrap_or_else(|e| panic!("{rule}: plan line {}: {e}", line.line));
             coverage.merge(&reached);
         }
         assert_eq!(
             coverage.missed(game.bounds()),
             Vec::<&str>::new(),
-            "{game}:\n{}",
+            "{rule}:\n{}",
             coverage.table(game.bounds()).join("\n")
         );
     }
@@ -260,19 +284,36 @@ fn coverage_records_every_bounded_value() {
 
 /// Every game's package: its invalid inputs are invalid, and its statement, validators and
 /// reference solution are there.
+/// Rule 9.
 #[test]
 fn every_package_invalid_input_is_rejected() {
     for &game in problem::ALL {
         let package = game.package();
-        assert!(package.invalid_inputs.len() >= 5, "{game}");
+        let count = package.invalid_inputs.len();
+        assert!(
+            count >= 5,
+            "{}: it has {count}",
+            broken(game, 9, "a package has at least five invalid inputs")
+        );
         for (name, text) in package.invalid_inputs {
             assert!(
                 game.parse(text.as_bytes(), &game.default_bounds()).is_err(),
-                "{game} {name} is valid"
+                "{}: {name} is valid",
+                broken(game, 9, "every invalid input is rejected")
             );
         }
-        assert!(package.statement.contains("\\begin{Input}"), "{game}");
-        assert!(!package.statement.contains("\\problemname"), "{game}");
-        assert!(package.accepted.contains("int main"), "{game}");
+        let rule = broken(game, 9, "a statement, an accepted.cpp");
+        assert!(
+            package.statement.contains("\\begin{Input}"),
+            "{rule}: the statement has no Input section"
+        );
+        assert!(
+            !package.statement.contains("\\problemname"),
+            "{rule}: the statement names the problem itself"
+        );
+        assert!(
+            package.accepted.contains("int main"),
+            "{rule}: accepted.cpp has no main"
+        );
     }
 }

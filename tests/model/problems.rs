@@ -312,29 +312,41 @@ proptest! {
 }
 
 /// Every `cases/<problem>/*.in` has its `.ans`, the solver matches it, and so does the brute
-/// force wherever it applies.
+/// force wherever it applies: rule 8 of CONTRIBUTING.md.
 #[test]
 fn every_stored_case_is_solved_correctly() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("cases");
     for &problem in duipai::problem::ALL {
         let dir = root.join(problem.name());
+        let rule = format!(
+            "{problem} breaks rule 8 of CONTRIBUTING.md (cases/{problem}/: at least five .in \
+             files, each with its .ans, the first 01-sample.in, each solved as its .ans says)"
+        );
         let mut inputs: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
+            .unwrap_or_else(|e| panic!("{rule}: {}: {e}", dir.display()))
+            .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "in"))
             .collect();
         inputs.sort();
-        assert!(inputs.len() >= 5, "{}: too few cases", dir.display());
-        assert!(inputs[0].ends_with("01-sample.in"));
+        assert!(inputs.len() >= 5, "{rule}: {} of them", inputs.len());
+        assert!(
+            inputs[0].ends_with("01-sample.in"),
+            "{rule}: the first is {}",
+            inputs[0].display()
+        );
         for input in inputs {
-            let text = std::fs::read(&input).unwrap();
-            let answers: Vec<String> = std::fs::read_to_string(input.with_extension("ans"))
-                .unwrap()
+            let text = std::fs::read(&input)
+                .unwrap_or_else(|e| panic!("{rule}: {}: {e}", input.display()));
+            let answer_file = input.with_extension("ans");
+            let answers: Vec<String> = std::fs::read_to_string(&answer_file)
+                .unwrap_or_else(|e| panic!("{rule}: {}: {e}", answer_file.display()))
                 .lines()
                 .filter(|l| !l.trim().is_empty())
                 .map(|l| l.trim().to_string())
                 .collect();
-            let instance = problem.parse(&text, &problem.default_bounds()).unwrap();
+            let instance = problem
+                .parse(&text, &problem.default_bounds())
+                .unwrap_or_else(|e| panic!("{rule}: {}: {e}", input.display()));
             assert_eq!(instance.solve(), answers, "{}", input.display());
             if let Some(brute) = problem.brute_force(instance.as_ref()) {
                 assert_eq!(brute, answers, "{}", input.display());

@@ -381,18 +381,28 @@ impl<R: std::io::Read> Comparison<'_, R> {
 
     /// The one case of an unnumbered answer is wrong at the token just read.
     fn wrong_token(&self, want: &[u8], found: &[u8]) -> Check {
+        let why = match self.expected.rule {
+            Rule::Tokens {
+                tolerance: Some(tolerance),
+                ..
+            } if is_real_not_integer(want) => real_error(want, found, tolerance),
+            _ => near_miss_hint(self.expected.rule, want, found).to_string(),
+        };
         Check::Wrong(format!(
-            "token {}: expected {}, found {}{}",
+            "token {}: expected {}, found {}{why}",
             self.index - 1,
             quote(want),
             quote(found),
-            near_miss_hint(self.expected.rule, want, found)
         ))
     }
 
     /// Case `case` is wrong; `got` is as much of the case as the output has.
     fn wrong_case(&self, case: usize, got: &[Vec<u8>]) -> Check {
         let want: Vec<&[u8]> = self.expected.case_tokens(case).collect();
+        let why = match (self.expected.rule, want.as_slice()) {
+            (Rule::Reals { tolerance }, [one]) => real_error(one, &got[0], tolerance),
+            _ => String::new(),
+        };
         let (want, found) = if want.len() == 1 {
             (plain(want[0]), plain(&got[0]))
         } else {
@@ -402,7 +412,7 @@ impl<R: std::io::Read> Comparison<'_, R> {
             )
         };
         Check::Wrong(format!(
-            "{}expected {want}, found {found}",
+            "{}expected {want}, found {found}{why}",
             self.prefix(case)
         ))
     }
@@ -456,6 +466,30 @@ fn near_miss_hint(rule: Rule, want: &[u8], found: &[u8]) -> &'static str {
         }
         _ => "",
     }
+}
+
+/// How far a real number is from the expected one, and that both errors are over the
+/// tolerance (it accepts a number within it by either): ` (absolute error 4.44e-3, relative
+/// error 8.00e-3, both above the tolerance 1e-6)`. Empty when either is not a finite number.
+fn real_error(want: &[u8], found: &[u8], tolerance: f64) -> String {
+    let (Ok(w), Ok(f)) = (read_real(want), read_real(found)) else {
+        return String::new();
+    };
+    if !(w.is_finite() && f.is_finite()) {
+        return String::new();
+    }
+    let absolute = (f - w).abs();
+    if w == 0.0 {
+        return format!(
+            " (absolute error {absolute:.2e}, above the tolerance {tolerance:e}; the answer is \
+             0, so no relative error can accept it)"
+        );
+    }
+    let relative = absolute / w.abs();
+    format!(
+        " (absolute error {absolute:.2e}, relative error {relative:.2e}, both above the \
+         tolerance {tolerance:e})"
+    )
 }
 
 /// An answer of one case for a message: a single number bare (`5`, `0.555556`), words

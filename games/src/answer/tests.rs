@@ -328,7 +328,24 @@ fn reals_are_compared_within_the_tolerance() {
     // Two decimals: wrong.
     assert_eq!(
         check(&e, b"0.56\n1.00\n"),
-        Check::Wrong("case 1 of 2: expected 0.555556, found 0.56".into())
+        Check::Wrong(
+            "case 1 of 2: expected 0.555556, found 0.56 (absolute error 4.44e-3, relative \
+             error 8.00e-3, both above the tolerance 1e-6)"
+                .into()
+        )
+    );
+    let zero = Expected::from_lines(
+        &["0.000000".to_string()],
+        Rule::Reals { tolerance: 1e-6 },
+        true,
+    );
+    assert_eq!(
+        check(&zero, b"0.00001\n"),
+        Check::Wrong(
+            "case 1 of 1: expected 0.000000, found 0.00001 (absolute error 1.00e-5, above the \
+             tolerance 1e-6; the answer is 0, so no relative error can accept it)"
+                .into()
+        )
     );
     assert_eq!(
         check(&e, b"0.555556\nnan\n"),
@@ -350,7 +367,10 @@ fn tokens_with_a_tolerance_accept_close_reals_and_exact_integers() {
     assert!(check(&e, b"60 7").is_accepted());
     assert_eq!(
         check(&e, b"60.1 7"),
-        Check::Wrong(r#"token 1: expected "60.000000000", found "60.1""#.into())
+        Check::Wrong(
+            r#"token 1: expected "60.000000000", found "60.1" (absolute error 1.00e-1, relative error 1.67e-3, both above the tolerance 1e-6)"#
+                .into()
+        )
     );
     assert_eq!(
         check(&e, b"60 7.0"),
@@ -414,7 +434,10 @@ fn near_misses_say_what_would_accept_them() {
     );
     assert_eq!(
         check(&real, b"0.5000001"),
-        Check::Wrong(r#"token 1: expected "0.5", found "0.5000001""#.into())
+        Check::Wrong(
+            r#"token 1: expected "0.5", found "0.5000001" (absolute error 1.00e-7, relative error 2.00e-7, both above the tolerance 1e-9)"#
+                .into()
+        )
     );
 }
 

@@ -73,9 +73,14 @@ impl JudgingArgs {
                  itself, so there is no answer to compare with"
             );
         }
-        if self.run.file_io {
+        if self.run.files() {
+            let flag = if self.run.file_io {
+                "--file-io"
+            } else {
+                "--input-file"
+            };
             anyhow::bail!(
-                "--file-io does nothing with --interactor: the program talks with the interactor \
+                "{flag} does nothing with --interactor: the program talks with the interactor \
                  on stdin and stdout"
             );
         }

@@ -16,8 +16,10 @@ const MIB: u64 = 1024 * 1024;
 const DEFAULT_OUTPUT_MIB: u64 = 64;
 const DEFAULT_PROCESSES: u64 = 64;
 
-/// The limits of a problem duipai does not know: CPU milliseconds and MiB.
-const UNKNOWN_PROBLEM_LIMITS: (u64, u64) = (1000, 1024);
+/// The limits of a problem duipai does not know: CPU milliseconds and MiB. 256 MiB is the
+/// usual limit of Codeforces and most judges, so that a program that needs more fails here
+/// before it fails there. The README's "Limits" says the same; a test holds them together.
+pub const UNKNOWN_PROBLEM_LIMITS: (u64, u64) = (1000, 256);
 
 /// Resource limits for the program under test.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
@@ -29,7 +31,7 @@ pub struct LimitArgs {
     /// Wall-clock limit, for programs that sleep or wait (default: 2 × time limit + 1 s).
     #[arg(long, value_name = "MS", value_parser = parse_millis)]
     pub wall_limit: Option<u64>,
-    /// Memory limit: MiB, or with a unit (`512MiB`, `1GiB`). Default: the game's, and 1024 MiB
+    /// Memory limit: MiB, or with a unit (`512MiB`, `1GiB`). Default: the game's, and 256 MiB
     /// for a problem of your own.
     #[arg(long, value_name = "MIB", value_parser = parse_mebibytes)]
     pub memory_limit: Option<u64>,
@@ -67,7 +69,7 @@ impl LimitArgs {
     }
 
     /// The limits for the problem named `name`: its own defaults if duipai knows it, else 1 s
-    /// and 1024 MiB; this command line's overrides over them.
+    /// and 256 MiB; this command line's overrides over them.
     pub fn resolve_named(&self, name: &str) -> Limits {
         match problem::by_name(name) {
             Some(known) => self.resolve(known),
@@ -208,7 +210,36 @@ mod tests {
         assert_eq!(board.memory_bytes, 1024 * MIB);
         let unknown = LimitArgs::default().resolve_named("avg");
         assert_eq!(unknown.cpu, Duration::from_millis(1000));
-        assert_eq!(unknown.memory_bytes, 1024 * MIB);
+        assert_eq!(unknown.memory_bytes, 256 * MIB);
+    }
+
+    /// The README's limits, `--help` and the runs give a problem of one's own the same memory.
+    #[test]
+    fn the_readme_and_the_help_give_the_runs_default_memory() {
+        use clap::CommandFactory;
+        let mib = UNKNOWN_PROBLEM_LIMITS.1;
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        let limits = readme.split("## Limits").nth(1).expect("README has Limits");
+        let flat = limits.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            flat.contains(&format!("{mib} MiB for your own")),
+            "README's Limits does not say {mib} MiB for a problem of your own"
+        );
+        let mut cli = crate::app::args::Cli::command();
+        cli.build();
+        let test = cli.find_subcommand("test").unwrap();
+        let arg = test
+            .get_arguments()
+            .find(|a| a.get_long() == Some("memory-limit"))
+            .unwrap();
+        let help = arg.get_help().unwrap().to_string();
+        assert!(
+            help.contains(&format!("{mib} MiB for a problem of your own")),
+            "--memory-limit's help: {help}"
+        );
+        let runs = LimitArgs::default().resolve_named("mine");
+        assert_eq!(runs.memory_bytes, mib * MIB);
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod init;
 mod judge;
 mod judging;
 mod limits;
+mod listen;
 mod own;
 mod pack;
 mod running;
@@ -45,12 +46,15 @@ pub use init::InitArgs;
 pub use judge::JudgeArgs;
 pub use judging::JudgingArgs;
 pub use limits::LimitArgs;
+pub use listen::{DEFAULT_PORT, ListenArgs};
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, parse_setting, setting_words};
 pub use solve::SolveArgs;
-pub use stress::{DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, near_game};
+pub use stress::{
+    DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, default_shrink_time, near_game,
+};
 pub use test::TestArgs;
 pub use validate::ValidateArgs;
 pub use values::{jobs, parse_problem_name};
@@ -115,6 +119,9 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Find (and with --add, add to the plan) a test for a submission the tests miss.
     Hunt(HuntArgs),
+    /// Receive problems from the Competitive Companion browser extension: each becomes a
+    /// folder with its samples and limits, a whole contest at once.
+    Listen(ListenArgs),
 }
 
 #[cfg(test)]
@@ -140,6 +147,39 @@ mod tests {
                 assert!(arg.get_help().is_some(), "{name} --{}", arg.get_id());
             }
         }
+    }
+
+    /// docs/commands.md promises every flag of every command: one that `--help` shows and the
+    /// reference does not name fails here, naming the command and the flag.
+    #[test]
+    fn every_flag_of_every_command_is_in_the_command_reference() {
+        let reference = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md"),
+        )
+        .expect("docs/commands.md is readable");
+        let named = |flag: &str| {
+            let written = format!("`--{flag}");
+            reference.match_indices(&written).any(|(at, _)| {
+                let next = reference[at + written.len()..].chars().next();
+                !matches!(next, Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            })
+        };
+        let mut cli = Cli::command();
+        cli.build();
+        let mut missing = Vec::new();
+        for command in cli.get_subcommands() {
+            for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+                let Some(flag) = arg.get_long() else { continue };
+                if !["help", "version"].contains(&flag) && !named(flag) {
+                    missing.push(format!("duipai {} --{flag}", command.get_name()));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "docs/commands.md does not name these flags (written as `--flag ...`):\n{}",
+            missing.join("\n")
+        );
     }
 
     /// The defaults the replay lines leave out are the flags' own.

@@ -18,6 +18,20 @@ pub enum LayoutArg {
     /// The ICPC problem package: problem.yaml, the statement, validators, an accepted
     /// submission, data/sample, data/secret.
     Icpc,
+    /// A Polygon package: problem.xml, files/, tests/, solutions/.
+    Polygon,
+    /// Hydro: config.yaml (limits, checker, subtasks) and the tests.
+    Hydro,
+    /// UOJ: problem.conf (limits, checker, subtasks) and the tests.
+    Uoj,
+    /// LemonLime: NAME.cdf (limits, checker, subtasks) and data/NAME/.
+    Lemon,
+    /// Luogu: the tests named as Luogu wants, config.yml, and NAME.zip of them.
+    Luogu,
+    /// CMS's italian_yaml format: task.yaml, gen/GEN with the subtasks, input/, output/.
+    Cms,
+    /// DOMjudge: the ICPC package (legacy version), domjudge-problem.ini, and NAME.zip of it.
+    Domjudge,
 }
 
 /// A version of the ICPC problem package format.
@@ -96,6 +110,13 @@ impl From<LayoutArg> for pack::Layout {
             LayoutArg::Plain => pack::Layout::Plain,
             LayoutArg::Noi => pack::Layout::Noi,
             LayoutArg::Icpc => pack::Layout::Icpc,
+            LayoutArg::Polygon => pack::Layout::Polygon,
+            LayoutArg::Hydro => pack::Layout::Hydro,
+            LayoutArg::Uoj => pack::Layout::Uoj,
+            LayoutArg::Lemon => pack::Layout::Lemon,
+            LayoutArg::Luogu => pack::Layout::Luogu,
+            LayoutArg::Cms => pack::Layout::Cms,
+            LayoutArg::Domjudge => pack::Layout::Icpc,
         }
     }
 }

@@ -54,6 +54,11 @@ pub struct StressArgs {
         )
     )]
     pub problem: String,
+    /// Arguments of the generator of a problem of your own, given before the seed, as `gen`
+    /// takes them (`duipai stress 200000 -- sol.cpp` runs `gen.py 200000 SEED`). Words
+    /// starting with `-` go into --generator ('gen.py --n 10').
+    #[arg(value_name = "ARGS", allow_negative_numbers = true)]
+    pub args: Vec<String>,
     #[command(flatten)]
     pub gen_args: GenArgs,
     /// First seed; workers try S, S+1, S+2, ...
@@ -92,6 +97,11 @@ pub struct StressArgs {
     /// choices (as for a prebuilt generator).
     #[arg(long)]
     pub no_choices: bool,
+    /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
+    /// minimizing's state) every SECS seconds, so that the log is never silent for long.
+    /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub progress_every: Option<Duration>,
     /// Take only share K of N of the seed space (seeds S + i with i mod N = K - 1).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -145,6 +155,16 @@ impl FromStr for Shard {
 }
 
 /// Seconds: a positive number, with an optional `s`, at most a year.
+/// `--shrink-time`'s default as it stands here: [`SHRINK_TIME_VARIABLE`]'s when it holds
+/// seconds, else [`DEFAULT_SHRINK_TIME`]. A replay leaves out a budget equal to it, for it is in
+/// force again wherever the same variable is.
+pub fn default_shrink_time() -> Duration {
+    std::env::var(SHRINK_TIME_VARIABLE)
+        .ok()
+        .and_then(|v| parse_seconds(&v).ok())
+        .unwrap_or(DEFAULT_SHRINK_TIME)
+}
+
 pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let digits = t.strip_suffix('s').unwrap_or(t).trim();
@@ -157,12 +177,40 @@ pub(super) fn parse_seconds(s: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(value))
 }
 
+/// The progress line's period when neither `--progress-every` nor the variable names one.
+const DEFAULT_PROGRESS_EVERY: Duration = Duration::from_secs(30);
+
 impl StressArgs {
+    /// How often a log gets a progress line: `--progress-every`, else
+    /// `DUIPAI_PROGRESS_EVERY` (seconds), else 30 s.
+    pub fn progress_every(&self) -> anyhow::Result<Duration> {
+        if let Some(every) = self.progress_every {
+            return Ok(every);
+        }
+        match std::env::var("DUIPAI_PROGRESS_EVERY") {
+            Ok(text) if !text.is_empty() => {
+                parse_seconds(&text).map_err(|why| anyhow::anyhow!("DUIPAI_PROGRESS_EVERY: {why}"))
+            }
+            _ => Ok(DEFAULT_PROGRESS_EVERY),
+        }
+    }
+
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);
+        if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
+            bail!(
+                "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
+                 --help`), not words: {}",
+                quote(&self.args.join(" "))
+            );
+        }
         let source = match (&self.generator, known) {
-            (Some(command), _) => Source::External(self.generator_command(command)),
+            (Some(command), _) => {
+                let mut words = self.generator_command(command);
+                words.extend(self.args.iter().map(std::ffi::OsString::from));
+                Source::External(words)
+            }
             (None, Some(problem)) => {
                 Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
             }

@@ -40,7 +40,9 @@ pub struct TestArgs {
     /// expected answer is `NAME.ans` beside it, else `NAME.out`, else --reference's output,
     /// else the built-in solver's.
     /// Without `*.in` files, a Polygon `tests/` directory: `01`, `02`, ... with `01.a`, ....
-    pub dir: PathBuf,
+    /// Without DIR, in a problem folder: its samples (samples/) and the failing cases stress
+    /// saved (duipai-failures/).
+    pub dir: Option<PathBuf>,
     /// Judge on the tests of a pack whose manifest marks it incomplete (its packing was
     /// interrupted or failed): refused without this flag, for its tests may not be all there.
     #[arg(long)]

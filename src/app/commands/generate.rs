@@ -58,5 +58,5 @@ fn own_input(args: &GenCommandArgs) -> anyhow::Result<Vec<u8>> {
     };
     let problem = own::problem(&args.problem, &parts)?;
     let runner = ProcessRunner { rerun: false };
-    problem.generate(&runner, None, &args.args, args.seed)
+    problem.generate(&runner, None, &args.args, Some(args.seed))
 }

@@ -30,6 +30,13 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         .plan
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("{name}.plan")));
+    if args.add && plan_path.file_name() == Some(crate::polygon::FILE_NAME.as_ref()) {
+        anyhow::bail!(
+            "--add writes a copy line into a plan of duipai's, and the plan here is a Polygon \
+             package's problem.xml, which Polygon keeps: hunt without --add, and add the \
+             minimized input it saves to the package's tests in Polygon"
+        );
+    }
     let typed = vec![args.submission.clone().into_os_string()];
     let program = programs::ready(&typed, &args.own.compilers, "submission")?;
     let submission = shown(&args.submission);

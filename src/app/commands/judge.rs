@@ -34,7 +34,7 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         junit::check_report_path(path)?;
     }
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let found = submissions::find(&dir)?;
+    let found = find_submissions(&dir)?;
     let name = problem_name(args, &dir);
     let problem = own::problem(&name, &Parts::of(&args.own))?;
     let package = PackageYaml::read(&dir);
@@ -92,6 +92,26 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     } else {
         Status::Failure
     })
+}
+
+/// The submissions of `dir/submissions/`, else the solutions of the Polygon package in `dir`
+/// with what their tags expect.
+fn find_submissions(dir: &Path) -> anyhow::Result<Vec<submissions::Submission>> {
+    if dir.join("submissions").is_dir() || !crate::polygon::Package::is_in(dir) {
+        return submissions::find(dir);
+    }
+    let package = crate::polygon::Package::read(dir)?;
+    let (found, left_out) = submissions::of_polygon(&package);
+    for name in left_out {
+        eprintln!(
+            "duipai: {name} is not judged: a solution tagged failed must make the checker \
+             fail, which duipai reports as an error of the checker, not as a verdict"
+        );
+    }
+    if found.is_empty() {
+        bail!("the package {} has no solution to judge", dir.display());
+    }
+    Ok(found)
 }
 
 /// The problem's name: `--problem` (duipai.toml's), else the folder's name.

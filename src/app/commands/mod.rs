@@ -7,6 +7,7 @@ pub mod generate;
 pub mod hunt;
 pub mod init;
 pub mod judge;
+pub mod listen;
 pub mod pack;
 pub mod solve;
 pub mod stress;

@@ -10,8 +10,8 @@ use crate::app::interrupt;
 use crate::app::own::{self, Parts};
 use crate::app::ui::{Progress, jobs};
 use crate::pack::manifest::describe_pack;
+use crate::pack::own::plan as own_plan;
 use crate::pack::own::{OwnPackOptions, OwnPackReport};
-use crate::pack::own_plan;
 use crate::pack::parse_plan;
 use crate::pack::survey::names;
 use crate::pack::{self, IcpcVersion, PackOptions, PackReport, YamlOutcome, plan};
@@ -29,8 +29,9 @@ struct Target<'a> {
 pub fn run(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     // Ctrl-C stops between tests, leaving whole files and the pack marked incomplete.
     interrupt::install();
-    if args.icpc_version.is_some() && args.layout != LayoutArg::Icpc {
-        anyhow::bail!("--icpc-version is for --layout icpc");
+    if args.icpc_version.is_some() && !matches!(args.layout, LayoutArg::Icpc | LayoutArg::Domjudge)
+    {
+        anyhow::bail!("--icpc-version is for --layout icpc and domjudge");
     }
     match crate::problem::by_name(&args.problem) {
         Some(problem) => builtin(args, problem),
@@ -93,6 +94,12 @@ fn builtin(
     }
     eprintln!("duipai: {}", coverage_line(&report, &opts));
     wrote_line(&report, tests, &opts.out);
+    upload(
+        args.layout,
+        problem.name(),
+        &opts.out,
+        problem.default_limits().0,
+    )?;
     Ok(Status::Success)
 }
 
@@ -190,7 +197,21 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     }
     eprintln!("duipai: {}", own_coverage_line(&report, &problem));
     wrote_line(&report.report, tests, &opts.out);
+    let time_ms = problem.limits.cpu.as_millis() as u64;
+    upload(args.layout, &problem.name, &opts.out, time_ms)?;
     Ok(Status::Success)
+}
+
+/// The zip a judge imports, for the layouts that have one: DOMjudge's (the ICPC package with
+/// `domjudge-problem.ini`) and Luogu's (the tests and `config.yml`).
+fn upload(layout: LayoutArg, name: &str, out: &Path, time_ms: u64) -> anyhow::Result<()> {
+    let zip = match layout {
+        LayoutArg::Domjudge => pack::judges::domjudge_zip(out, name, time_ms)?,
+        LayoutArg::Luogu => pack::judges::luogu_upload(out, name)?,
+        _ => return Ok(()),
+    };
+    eprintln!("duipai: wrote {} to upload", zip.display());
+    Ok(())
 }
 
 /// The plan of a problem of one's own: `path`, else `PROBLEM.plan` here; parsed, every line
@@ -214,6 +235,16 @@ pub fn own_plan(
             default
         }
     };
+    if plan_path.file_name() == Some(crate::polygon::FILE_NAME.as_ref()) {
+        let dir = plan_path.parent().unwrap_or(Path::new(""));
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let package = crate::polygon::Package::read(dir)?;
+        return Ok(crate::pack::polygon::plan_of(&package));
+    }
     let text = std::fs::read_to_string(&plan_path)
         .with_context(|| format!("reading the plan {}", plan_path.display()))?;
     let named: Vec<&str> = problem

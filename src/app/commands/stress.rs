@@ -71,7 +71,14 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
     let replayed = if args.no_replay {
         Vec::new()
     } else {
-        replay(&config, &runner, &out, args.prune_passing)?
+        let samples = judge_samples(&config, &runner, &out)?;
+        if samples.iter().any(|r| !r.verdict.is_accepted()) {
+            samples
+        } else {
+            let mut replayed = samples;
+            replayed.extend(replay(&config, &runner, &out, args.prune_passing)?);
+            replayed
+        }
     };
     let earlier = Earlier {
         still_failing: replayed
@@ -87,11 +94,12 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
             })
             .collect(),
     };
-    if !earlier.still_failing.is_empty() && !args.prune_passing {
+    let sample_fails = earlier.still_failing.iter().any(|name| is_sample(name));
+    if !earlier.still_failing.is_empty() && (sample_fails || !args.prune_passing) {
         return report_still_failing(args, earlier, &out);
     }
     out.line(heading(args, &config));
-    match search(&config, &runner, &out)? {
+    match search(&config, &runner, &out, args.progress_every()?)? {
         Outcome::Passed(passed) => report_passed(args, earlier, &passed, &out),
         Outcome::Failed(failure) => {
             report_failed(args, &config, earlier, &failure, started_at, &out)
@@ -157,8 +165,13 @@ fn heading(args: &StressArgs, config: &Config) -> String {
 }
 
 /// Runs the stress engine with the live progress line and the report's lines as they come.
-fn search(config: &Config, runner: &ProcessRunner, out: &Human) -> anyhow::Result<Outcome> {
-    let progress = Progress::counter("cases");
+fn search(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+    every: std::time::Duration,
+) -> anyhow::Result<Outcome> {
+    let progress = Progress::counter("cases").with_plain_lines(every);
     let mut live = true;
     let styles = ui::styles();
     let mut on_event = |event: Event| {
@@ -195,12 +208,21 @@ fn report_still_failing(
     out: &Human,
 ) -> anyhow::Result<Status> {
     let count = earlier.still_failing.len();
-    out.line(format!(
-        "not searching: the {} above still fail{}; fix the program and run again (--no-replay \
-         searches anyway)",
-        crate::text::plural(count as u64, "saved case"),
-        if count == 1 { "s" } else { "" }
-    ));
+    if earlier.still_failing.iter().any(|name| is_sample(name)) {
+        out.line(format!(
+            "not searching: {} above fail{}; the judge tries its samples first, and so does \
+             stress (--no-replay searches anyway)",
+            crate::text::plural(count as u64, "sample"),
+            if count == 1 { "s" } else { "" }
+        ));
+    } else {
+        out.line(format!(
+            "not searching: the {} above still fail{}; fix the program and run again \
+             (--no-replay searches anyway)",
+            crate::text::plural(count as u64, "saved case"),
+            if count == 1 { "s" } else { "" }
+        ));
+    }
     if let Some(path) = &args.judging.junit {
         write_junit(path, &earlier.junit_cases, std::time::Duration::ZERO)?;
     }
@@ -302,9 +324,8 @@ fn report_failed(
     record_program(args, config, failure);
     let explained = human::stress_failure(failure);
     out.text(ui::explanation(&explained));
-    let file_io = args.judging.run.file_io;
     if let Some(hint) =
-        programs::silent_program_hint(&config.name, file_io, &failure.outcome, started_at)
+        programs::silent_program_hint(&config.name, &config.io, &failure.outcome, started_at)
     {
         out.line(format!("\n{hint}"));
     }
@@ -473,8 +494,85 @@ fn setting(args: &StressArgs, config: &Config) -> saved::Setting {
         time_limit_ms: config.limits.cpu.as_millis() as u64,
         memory_limit_mib: config.limits.memory_bytes >> 20,
         generator: typed(&args.generator),
-        generator_flags: args.gen_args.to_params().to_flags(),
+        generator_flags: if args.args.is_empty() {
+            args.gen_args.to_params().to_flags()
+        } else {
+            args.args.join(" ")
+        },
     }
+}
+
+/// Whether a replayed case's name is one of the problem folder's samples.
+fn is_sample(name: &str) -> bool {
+    std::path::Path::new(name).starts_with(crate::companion::folder::SAMPLES)
+}
+
+/// In a problem folder (a `duipai.toml` beside `samples/`), runs the program on the samples
+/// before anything else, as a judge does; returns the record of each.
+fn judge_samples(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+) -> anyhow::Result<Vec<CaseRecord>> {
+    let dir = PathBuf::from(crate::companion::folder::SAMPLES);
+    if !std::path::Path::new(crate::companion::folder::CONFIG).is_file() || !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let bounds = crate::app::args::BoundsArgs::default().resolve_named(&config.name)?;
+    let known = config.problem.zip(bounds.as_ref());
+    let answers = match config.oracle {
+        Oracle::Interactor => crate::suite::Answers::Unneeded,
+        _ => crate::suite::Answers::Builtin,
+    };
+    let mut cases = crate::suite::collect(known, &config.name, &dir, config.rule, answers)?.cases;
+    if cases.is_empty() {
+        return Ok(Vec::new());
+    }
+    for case in &mut cases {
+        case.name = dir.join(&case.name).display().to_string();
+    }
+    out.line(format!(
+        "judging the {} in {}/ first",
+        crate::text::plural(cases.len() as u64, "sample"),
+        dir.display()
+    ));
+    let records = judge_cases(config, runner, out, &cases)?;
+    if records.iter().all(|r| r.verdict.is_accepted()) {
+        out.line("all of them pass\n");
+    }
+    Ok(records)
+}
+
+/// Judges stored cases as a stress run judges, a line each (and the failure under it).
+fn judge_cases(
+    config: &Config,
+    runner: &ProcessRunner,
+    out: &Human,
+    cases: &[crate::suite::StoredCase],
+) -> anyhow::Result<Vec<CaseRecord>> {
+    let run = crate::suite::SuiteRun {
+        runner,
+        program: &config.program,
+        limits: &config.limits,
+        io: &config.io,
+        jobs: config.jobs,
+        decider: &config.decider,
+    };
+    let mut records: Vec<CaseRecord> = Vec::new();
+    crate::suite::judge_all(
+        cases,
+        &run,
+        |i, outcome| {
+            let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
+            out.line(report::human_line(&record, &ui::styles()));
+            if !record.verdict.is_accepted() {
+                out.text(report::failure_block(&record));
+            }
+            records.push(record);
+        },
+        || {},
+    )?;
+    Ok(records)
 }
 
 /// Runs the program on the failing cases saved for this problem, before any new seed, and

@@ -53,10 +53,13 @@ fn as_saved(args: &mut TestArgs) -> anyhow::Result<()> {
         &judging.limits,
         &judging.run,
     );
-    if !typed.is_empty() || !args.dir.is_file() {
+    let Some(dir) = args.dir.as_deref().filter(|d| d.is_file()) else {
+        return Ok(());
+    };
+    if !typed.is_empty() {
         return Ok(());
     }
-    let Some(setting) = crate::saved::read_meta(&args.dir).and_then(|m| m.setting) else {
+    let Some(setting) = crate::saved::read_meta(dir).and_then(|m| m.setting) else {
         return Ok(());
     };
     if setting.flags.is_empty() {
@@ -65,7 +68,7 @@ fn as_saved(args: &mut TestArgs) -> anyhow::Result<()> {
     let saved = crate::app::args::parse_setting(&setting.flags)?;
     eprintln!(
         "duipai: judged as saved in {}: {}",
-        crate::saved::meta_path(&args.dir).display(),
+        crate::saved::meta_path(dir).display(),
         setting.flags.join(" ")
     );
     let judging = &mut args.judging;
@@ -84,8 +87,12 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     if let Some(path) = &judging.junit {
         junit::check_report_path(path)?;
     }
+    let folders = Folders::of(args)?;
     if !args.allow_incomplete
-        && let Some((manifest, pack)) = Manifest::incomplete_pack_at(&args.dir)
+        && let Some((manifest, pack)) = folders
+            .all()
+            .iter()
+            .find_map(|dir| Manifest::incomplete_pack_at(dir))
     {
         bail!(
             "{} marks {pack} incomplete (its packing was interrupted or failed), so its tests \
@@ -108,8 +115,8 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         &judging.compilers,
         &judging.limits.helpers(&limits),
     )?;
-    judging.run.containment.arm(vec![args.dir.clone()])?;
-    let cases = collect(args, &runner, &limits, jobs)?;
+    judging.run.containment.arm(folders.all())?;
+    let cases = collect(args, &folders, &runner, &limits, jobs)?;
     if args.validate {
         validate_all(args, &cases, jobs)?;
     }
@@ -118,7 +125,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         "testing {} on {} from {} ({} worker{})",
         program_name(&args.program),
         plural(cases.len() as u64, "case"),
-        args.dir.display(),
+        folders.shown(),
         jobs,
         plural_s(jobs as u64),
     ));
@@ -132,10 +139,9 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     };
     let outcomes = judge(args, &cases, &run, &out)?;
     show_diffs(args, &cases, &outcomes, &out);
-    let file_io = args.judging.run.file_io;
     let hint = outcomes
         .iter()
-        .find_map(|o| programs::silent_program_hint(problem, file_io, o, started_at));
+        .find_map(|o| programs::silent_program_hint(problem, &io, o, started_at));
     if let Some(hint) = hint {
         out.line(format!("\n{hint}"));
     }
@@ -144,7 +150,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         .zip(&outcomes)
         .map(|(case, outcome)| CaseRecord::new(&case.name, &case.expected.text, outcome))
         .collect();
-    summarize(args, &records, started.elapsed(), &out)
+    summarize(args, &folders, &records, started.elapsed(), &out)
 }
 
 /// Judges every case, each reported as it is judged, in order; an interrupt is an error.
@@ -206,20 +212,24 @@ fn show_diffs(args: &TestArgs, cases: &[suite::StoredCase], outcomes: &[CaseOutc
 /// The summary line, the JUnit and JSON reports, and the status.
 fn summarize(
     args: &TestArgs,
+    folders: &Folders,
     records: &[CaseRecord],
     elapsed: std::time::Duration,
     out: &Human,
 ) -> anyhow::Result<Status> {
     let problem = args.problem.as_str();
     let failed = records.iter().filter(|r| !r.verdict.is_accepted()).count();
+    let limit_ms = args.judging.limits.resolve_named(problem).cpu.as_millis() as u64;
+    let (slowest, reruns) = report::slowest_and_reruns(records, limit_ms);
     out.line(format!(
-        "\n{}: {} in {:.2} s",
+        "\n{}: {} in {:.2} s{}",
         plural(records.len() as u64, "case"),
         report::summary(records),
-        elapsed.as_secs_f64()
+        elapsed.as_secs_f64(),
+        report::slowest_note(slowest, reruns)
     ));
     if let Some(path) = &args.judging.junit {
-        let suite = format!("duipai test {problem} {}", args.dir.display());
+        let suite = format!("duipai test {problem} {}", folders.shown());
         let xml = junit::junit_xml(&suite, records, elapsed)?;
         junit::write_report_file(path, &xml)?;
     }
@@ -231,6 +241,9 @@ fn summarize(
             passed: records.len() - failed,
             failed,
             elapsed_ms: elapsed.as_millis() as u64,
+            slowest_case: slowest.map(|r| r.name.as_str()),
+            slowest_cpu_ms: slowest.map(|r| r.cpu_ms),
+            accepted_on_rerun: reruns,
         };
         println!("{}", json::line(&summary));
     }
@@ -241,10 +254,108 @@ fn summarize(
     })
 }
 
+/// What `test` judges: the folder (or file) given, or, without one, the problem folder's
+/// samples and the failing cases stress saved there, those that exist.
+struct Folders {
+    given: Option<std::path::PathBuf>,
+    samples: Option<std::path::PathBuf>,
+    saved: Option<std::path::PathBuf>,
+}
+
+impl Folders {
+    fn of(args: &TestArgs) -> anyhow::Result<Folders> {
+        if let Some(dir) = &args.dir {
+            return Ok(Folders {
+                given: Some(dir.clone()),
+                samples: None,
+                saved: None,
+            });
+        }
+        let samples = std::path::PathBuf::from(crate::companion::folder::SAMPLES);
+        let saved = std::path::PathBuf::from(crate::app::args::DEFAULT_SAVE_DIR);
+        let folders = Folders {
+            given: None,
+            samples: samples.is_dir().then_some(samples),
+            saved: saved.is_dir().then_some(saved),
+        };
+        if folders.samples.is_none() && folders.saved.is_none() {
+            bail!(
+                "no folder of tests given, and no samples/ or duipai-failures/ here: give one, \
+                 `duipai test {} DIR -- PROGRAM` (in a problem folder, `duipai test -- PROGRAM` \
+                 judges its samples/ and the cases stress saved)",
+                args.problem
+            );
+        }
+        Ok(folders)
+    }
+
+    /// Every folder (or file) the cases come from.
+    fn all(&self) -> Vec<std::path::PathBuf> {
+        [&self.given, &self.samples, &self.saved]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
+    }
+
+    /// `tests`, `samples/ and duipai-failures/`.
+    fn shown(&self) -> String {
+        if let Some(dir) = &self.given {
+            return dir.display().to_string();
+        }
+        let shown: Vec<String> = self
+            .all()
+            .iter()
+            .map(|d| format!("{}/", d.display()))
+            .collect();
+        shown.join(" and ")
+    }
+
+    /// The cases of every folder, the samples first.
+    fn collect(
+        &self,
+        known: Option<(&dyn crate::problem::Problem, &crate::problem::Bounds)>,
+        problem: &str,
+        rule: crate::answer::Rule,
+        answers: suite::Answers,
+    ) -> anyhow::Result<suite::Collected> {
+        if let Some(dir) = &self.given {
+            return suite::collect(known, problem, dir, rule, answers);
+        }
+        let mut collected = suite::Collected {
+            cases: Vec::new(),
+            from_reference: 0,
+        };
+        if let Some(samples) = &self.samples {
+            let found = suite::collect(known, problem, samples, rule, answers)?;
+            collected.from_reference += found.from_reference;
+            collected
+                .cases
+                .extend(found.cases.into_iter().map(|mut case| {
+                    case.name = samples.join(&case.name).display().to_string();
+                    case
+                }));
+        }
+        if let Some(saved) = &self.saved {
+            collected
+                .cases
+                .extend(suite::collect_saved(saved, problem, rule)?);
+        }
+        if collected.cases.is_empty() {
+            bail!(
+                "no sample in samples/ and no case of {problem} saved in duipai-failures/: \
+                 nothing to judge"
+            );
+        }
+        Ok(collected)
+    }
+}
+
 /// The stored cases, their answers from the answer files, else from `--reference` (said once
 /// on stderr), else from the built-in solver.
 fn collect(
     args: &TestArgs,
+    folders: &Folders,
     runner: &dyn crate::judge::Runner,
     limits: &crate::run::Limits,
     jobs: usize,
@@ -275,7 +386,7 @@ fn collect(
         None if args.judging.checker.interactor.is_some() => suite::Answers::Unneeded,
         None => suite::Answers::Builtin,
     };
-    let collected = suite::collect(known, problem, &args.dir, rule, answers)?;
+    let collected = folders.collect(known, problem, rule, answers)?;
     if known.is_none() {
         // A misspelt `chess` must not pass unnoticed.
         let checker = &args.judging.checker;

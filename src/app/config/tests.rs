@@ -109,7 +109,7 @@ fn the_command_line_wins() {
         AVG,
         &[
             "stress",
-            "mine",
+            "chess",
             "--time-limit",
             "500",
             "-j2",
@@ -118,20 +118,20 @@ fn the_command_line_wins() {
             "a.out",
         ],
     ));
-    assert_eq!(args.problem, "mine");
+    assert_eq!(args.problem, "chess");
     assert_eq!(args.judging.limits.time_limit, Some(500));
     assert_eq!(args.judging.jobs, Some(2));
     assert_eq!(args.seed, 9);
     // `test` has two positionals: one typed is the directory, the problem comes from the file.
     let args = test_args(parsed(d, AVG, &["test", "tests", "--", "a.out"]));
     assert_eq!(
-        (args.problem.as_str(), args.dir.as_path()),
+        (args.problem.as_str(), args.dir.as_deref().unwrap()),
         ("avg", Path::new("tests"))
     );
     assert_eq!(args.judging.limits.time_limit, Some(2000));
     let args = test_args(parsed(d, AVG, &["test", "other", "cases", "--", "a.out"]));
     assert_eq!(
-        (args.problem.as_str(), args.dir.as_path()),
+        (args.problem.as_str(), args.dir.as_deref().unwrap()),
         ("other", Path::new("cases"))
     );
     // The stress table is stress's alone.
@@ -207,8 +207,8 @@ fn errors_point_into_the_file() {
             "problem = \"chess\"\n[pack]\nlayout = \"nio\"\n",
             &["pack", "--out", "x"]
         ),
-        "duipai.toml:3:10: layout: expected one of plain, noi, icpc, found \"nio\" (did you \
-         mean \"noi\"?)"
+        "duipai.toml:3:10: layout: expected one of plain, noi, icpc, polygon, hydro, uoj, lemon, \
+         luogu, cms, domjudge, found \"nio\" (did you mean \"noi\"?)"
     );
     assert_eq!(
         err("[stress]\nno-shrink = \"yes\"\n", &run),

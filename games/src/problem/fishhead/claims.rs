@@ -13,7 +13,7 @@ pub(super) fn holds(claim: &str, cases: &[Fishhead]) -> Option<bool> {
         "n = 23 in every case" => all_n(23),
         "n = 24 in every case" => all_n(24),
         "n = 12 in every case" => all_n(12),
-        "200 cases, n = 12 in every case" => count == 200 && all_n(12),
+        "100 cases, n = 12 in every case" => count == 100 && all_n(12),
         "1 case, n = 12" => count == 1 && all_n(12),
         "1 case, n = 24" => count == 1 && all_n(24),
         _ => return None,

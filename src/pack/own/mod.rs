@@ -9,14 +9,20 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+pub mod file;
+pub mod icpc;
+pub mod judges;
+pub mod plan;
+pub mod polygon;
+
 use super::icpc::IcpcVersion;
 use super::manifest::Manifest;
-pub use super::own_file::{OwnFile, OwnPackOptions};
-use super::own_plan::{LineSource, OwnLine, OwnPlan};
 use super::section::Writing;
 use super::survey::Survey;
 use super::{Layout, PackReport, PackedFile, layout_name};
 use crate::own::{Judging, Overview, Validity};
+pub use file::{OwnFile, OwnPackOptions};
+use plan::{LineSource, OwnLine, OwnPlan};
 
 /// What the pack did.
 #[derive(Debug, Default)]
@@ -48,6 +54,12 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
     if layout == Layout::Icpc {
         check_icpc_groups(plan)?;
     }
+    if layout == Layout::Polygon {
+        return Ok(polygon::stems(plan));
+    }
+    if layout.is_judges() {
+        return Ok(judges::stems(plan, problem, layout));
+    }
     let mut counters: HashMap<usize, usize> = HashMap::new();
     let mut numbered = 0;
     let mut stems = Vec::new();
@@ -70,6 +82,7 @@ pub fn test_stems(plan: &OwnPlan, problem: &str, layout: Layout) -> anyhow::Resu
                 format!("data/secret/{}/{k:0width$}", group.name)
             }
             (Layout::Icpc, false) => format!("data/secret/{k:0width$}"),
+            _ => unreachable!("numbered above"),
         });
     }
     Ok(stems)
@@ -140,15 +153,25 @@ fn make_test(opts: &OwnPackOptions, line: &OwnLine) -> anyhow::Result<Made> {
             args,
             seed,
         } => {
-            let seed = super::effective_seed(*seed, opts.seed);
+            let seed = seed.map(|seed| super::effective_seed(seed, opts.seed));
             let input = problem.generate(runner, generator.as_deref(), args, seed)?;
-            let next =
-                problem.generate(runner, generator.as_deref(), args, seed.wrapping_add(1))?;
-            let same = next == input;
+            // A line without a seed (a Polygon package's cmd) is meant to be one input.
+            let same = match seed {
+                Some(seed) => {
+                    let next = problem.generate(
+                        runner,
+                        generator.as_deref(),
+                        args,
+                        Some(seed.wrapping_add(1)),
+                    )?;
+                    next == input
+                }
+                None => false,
+            };
             (input, same, None)
         }
-        LineSource::Copy { path, .. } => {
-            let input = crate::fsutil::read_file_capped(path)?;
+        LineSource::Copy { path, crlf, .. } => {
+            let input = plan::read_copied(path, *crlf)?;
             let answer = path.with_extension("ans");
             (input, false, answer.is_file().then_some(answer))
         }
@@ -235,11 +258,11 @@ pub fn test_files(opts: &OwnPackOptions, stems: &[String], made: &[Made]) -> Vec
             (None, Judging::Interactor(_)) => "printf ''".to_string(),
             (None, _) => format!("{command} | duipai solve {name}"),
         };
-        for (ext, content, command) in [
-            ("in", &test.input, &command),
-            ("ans", &test.answer, &answer_command),
+        let (input, answer) = super::judges::test_paths(opts.layout, stem);
+        for (path, content, command) in [
+            (input, &test.input, &command),
+            (answer, &test.answer, &answer_command),
         ] {
-            let path = format!("{stem}.{ext}");
             files.push(OwnFile {
                 row: format!("{path}\t{}\t{}\t{command}", line.line, line.text),
                 path,
@@ -357,28 +380,41 @@ struct Shape {
     /// Each plan line's test, without its extension.
     stems: Vec<String>,
     /// The ICPC package around the tests, for that layout.
-    package: Option<super::own_icpc::Package>,
+    package: Option<icpc::Package>,
+    /// `problem.xml` and the programs of the Polygon layout; the configuration and checker of
+    /// another judge's.
+    polygon: Vec<OwnFile>,
 }
 
 impl Shape {
     fn of(opts: &OwnPackOptions) -> anyhow::Result<Shape> {
         let version = match opts.layout {
-            Layout::Icpc => super::own_icpc::version(opts)?,
+            Layout::Icpc => icpc::version(opts)?,
             _ => IcpcVersion::V2025_09,
         };
         let stems = test_stems(&opts.plan, &opts.problem.name, opts.layout)?;
         // Checked in every layout: each must be rejected, though only a package holds them.
         let invalid = invalid_inputs(opts)?;
         let package = match opts.layout {
-            Layout::Icpc => Some(super::own_icpc::Package::plan(
-                opts, version, &stems, &invalid,
-            )?),
+            Layout::Icpc => Some(icpc::Package::plan(opts, version, &stems, &invalid)?),
             _ => None,
+        };
+        let polygon = match opts.layout {
+            Layout::Polygon => polygon::files(opts)?,
+            layout if layout.is_judges() => {
+                let judge = judges::view(opts, &stems)?;
+                super::judges::files(layout, &judge)?
+                    .into_iter()
+                    .map(|(path, what, content)| OwnFile::bytes(path, what, content))
+                    .collect()
+            }
+            _ => Vec::new(),
         };
         Ok(Shape {
             version,
             stems,
             package,
+            polygon,
         })
     }
 
@@ -387,13 +423,17 @@ impl Shape {
         let mut paths: Vec<String> = self
             .stems
             .iter()
-            .flat_map(|s| [format!("{s}.in"), format!("{s}.ans")])
+            .flat_map(|s| {
+                let (input, answer) = super::judges::test_paths(opts.layout, s);
+                [input, answer]
+            })
             .collect();
         let mut setter = Vec::new();
         if let Some(package) = &self.package {
             paths.extend(package.paths());
             setter = package.setter_paths();
         }
+        paths.extend(self.polygon.iter().map(|f| f.path.clone()));
         let names: Vec<&str> = paths.iter().map(String::as_str).collect();
         let problem = &opts.problem.name;
         Survey::of(&opts.out, manifest, problem, opts.layout, &names, &setter)
@@ -405,7 +445,8 @@ impl Shape {
         if let Some(package) = &self.package {
             files.extend(package.files());
         }
-        if opts.layout != Layout::Icpc
+        files.extend(self.polygon.iter().cloned());
+        if matches!(opts.layout, Layout::Plain | Layout::Noi)
             && let Some(table) = subtasks(opts, &self.stems)
         {
             files.push(table);

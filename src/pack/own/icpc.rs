@@ -12,15 +12,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 
-use super::icpc::IcpcVersion;
-use super::own_file::{OwnFile, OwnPackOptions};
-use super::own_plan::{LineSource, OwnLine};
-use super::yaml::{self, YamlValues};
-use super::{PROBLEM_YAML, YamlOutcome, validator_flags};
+use super::file::{OwnFile, OwnPackOptions};
+use super::plan::{LineSource, OwnLine};
 use crate::compile::Language;
 use crate::judge::checker::Protocol;
 use crate::own::source::Source;
 use crate::own::{Helper, Judging, OwnProblem};
+use crate::pack::icpc::IcpcVersion;
+use crate::pack::yaml::{self, YamlValues};
+use crate::pack::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::text::shell_quote;
 
 /// The version of the package: the one asked for, else the one `problem.yaml` names, else
@@ -140,13 +140,13 @@ impl Package {
     /// Merges `problem.yaml` and writes the statement's skeleton where there is none.
     pub fn write_setter_files(&self, opts: &OwnPackOptions) -> anyhow::Result<SetterWritten> {
         let values = yaml_values(opts.problem, self.version, opts.write_limits);
-        let (merged, title) = super::write_problem_yaml(&opts.out, &values)?;
+        let (merged, title) = crate::pack::write_problem_yaml(&opts.out, &values)?;
         let statement = self.version.statement_path();
         let path = opts.out.join(statement);
         let mut created = Vec::new();
         if !self.own_statement && std::fs::symlink_metadata(&path).is_err() {
             let text = skeleton(&title, opts.problem);
-            super::write_atomic(&opts.out, statement, text.as_bytes())?;
+            crate::pack::write_atomic(&opts.out, statement, text.as_bytes())?;
             created.push(statement.to_string());
         }
         Ok(SetterWritten {
@@ -202,13 +202,15 @@ fn validator_args(problem: &OwnProblem, version: IcpcVersion) -> Option<String> 
     let flags = validator_flags(rule).filter(|_| version == IcpcVersion::V2025_09)?;
     Some(format!(
         "output_validator_args: {}",
-        super::icpc::args_list(&flags)
+        crate::pack::icpc::args_list(&flags)
     ))
 }
 
 /// The test folders of the plan (`data/sample`, `data/secret`, `data/secret/GROUP`) with the
 /// `test_group.yaml` each gets: the validator's arguments, and for a test group of the
-/// setter's at least an empty one, which makes it a group.
+/// setter's before 2025-09 at least an empty one, which makes it a group. In 2025-09 a folder
+/// is a group by itself, and an empty `test_group.yaml` is one BAPCtools removes as not
+/// generated (`bt generate` and so `bt run` then fail: "Some files were changed/removed").
 fn test_groups(
     opts: &OwnPackOptions,
     version: IcpcVersion,
@@ -226,7 +228,8 @@ fn test_groups(
         };
         let content = match (&args, group.is_own()) {
             (Some(args), _) => Some(format!("{args}\n")),
-            (None, true) => Some("{}\n".to_string()),
+            (None, true) if version != IcpcVersion::V2025_09 => Some("{}\n".to_string()),
+            (None, true) => None,
             (None, false) => None,
         };
         folders.push((index, folder, content));
@@ -492,8 +495,10 @@ impl GeneratorsYaml<'_> {
         } else if !own.is_empty() {
             self.text.push_str("  secret:\n    data:\n");
             for group in own {
+                // Quoted: a group named `1` (as Polygon packages name theirs) is otherwise
+                // the number 1 to YAML, and BAPCtools removes its folder as not generated.
                 let name = &plan.groups[group].name;
-                self.text.push_str(&format!("      {name}:\n"));
+                self.text.push_str(&format!("      '{name}':\n"));
                 self.group(group, "        ")?;
             }
         }
@@ -532,9 +537,9 @@ impl GeneratorsYaml<'_> {
                     let entry = format!("{indent}  '{key}': {}\n", yaml_quoted(&command));
                     self.text.push_str(&entry);
                 }
-                LineSource::Copy { path, .. } => {
+                LineSource::Copy { path, crlf, .. } => {
                     let manual = format!("manual/{}", stem.replace("data/", "").replace('/', "-"));
-                    self.copy_hand_made(&manual, path)?;
+                    self.copy_hand_made(&manual, path, *crlf)?;
                     let entry = format!("{indent}  '{key}':\n{indent}    copy: {manual}\n");
                     self.text.push_str(&entry);
                 }
@@ -574,18 +579,18 @@ impl GeneratorsYaml<'_> {
             command.push(' ');
             command.push_str(arg);
         }
-        let seed = line.seed(self.opts.seed).unwrap_or_default();
-        command.push_str(&format!(" {seed}"));
+        if let Some(seed) = line.seed(self.opts.seed) {
+            command.push_str(&format!(" {seed}"));
+        }
         Ok(command)
     }
 
     /// A hand-made input, and its answer when there is one, under `generators/manual/`.
-    fn copy_hand_made(&mut self, manual: &str, path: &Path) -> anyhow::Result<()> {
-        self.copied.push(OwnFile::copied(
-            format!("generators/{manual}.in"),
-            "hand-made input",
-            path,
-        )?);
+    fn copy_hand_made(&mut self, manual: &str, path: &Path, crlf: bool) -> anyhow::Result<()> {
+        let mut input =
+            OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", path)?;
+        input.content = super::plan::read_copied(path, crlf)?;
+        self.copied.push(input);
         let answer = path.with_extension("ans");
         if answer.is_file() {
             self.copied.push(OwnFile::copied(
@@ -670,6 +675,15 @@ fn submissions(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
         files.push(OwnFile::copied(path, "reference", &source.path)?);
     }
     let folder = opts.folder.join("submissions");
+    if !folder.is_dir() && crate::polygon::Package::is_in(&opts.folder) {
+        let package = crate::polygon::Package::read(&opts.folder)?;
+        for (path, source) in crate::pack::polygon::icpc_submissions(&package) {
+            if !files.iter().any(|f: &OwnFile| f.path == path) {
+                files.push(OwnFile::copied(path, "submission", &source)?);
+            }
+        }
+        return Ok(files);
+    }
     if !folder.is_dir() || same_folder(&folder, &opts.out.join("submissions")) {
         return Ok(files);
     }
@@ -754,7 +768,7 @@ fn yaml_values(problem: &OwnProblem, version: IcpcVersion, write_limits: bool) -
     YamlValues {
         version,
         name: problem.name.clone(),
-        uuid: super::icpc::uuid_for(&problem.name),
+        uuid: crate::pack::icpc::uuid_for(&problem.name),
         extra,
         time_limit: given_time.then(|| yaml::seconds(time_ms)),
         time_resolution: given_time.then(|| yaml::resolution_for(time_ms)).flatten(),

@@ -5,11 +5,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use super::Layout;
-use super::icpc::IcpcVersion;
-use super::own_plan::OwnPlan;
+use super::plan::OwnPlan;
 use crate::judge::Runner;
 use crate::own::OwnProblem;
+use crate::pack::Layout;
+use crate::pack::icpc::IcpcVersion;
 
 /// What to write and where.
 pub struct OwnPackOptions<'a> {
@@ -48,7 +48,10 @@ impl OwnFile {
     pub fn text(path: impl Into<String>, what: &str, content: String) -> OwnFile {
         let path = path.into();
         OwnFile {
-            row: format!("{path}\t-\t{what}\t{}", super::printf_command(&content)),
+            row: format!(
+                "{path}\t-\t{what}\t{}",
+                crate::pack::printf_command(&content)
+            ),
             path,
             line: None,
             content: content.into_bytes(),
@@ -72,6 +75,24 @@ impl OwnFile {
             content,
             executable: false,
         })
+    }
+
+    /// A file duipai writes from bytes it made (a configuration, a checker's source): the
+    /// manifest's command prints it when it is text.
+    pub fn bytes(path: impl Into<String>, what: &str, content: Vec<u8>) -> OwnFile {
+        match String::from_utf8(content) {
+            Ok(text) => OwnFile::text(path, what, text),
+            Err(e) => {
+                let path = path.into();
+                OwnFile {
+                    row: format!("{path}\t-\t{what}\t-"),
+                    path,
+                    line: None,
+                    content: e.into_bytes(),
+                    executable: false,
+                }
+            }
+        }
     }
 
     pub fn executable(mut self) -> OwnFile {

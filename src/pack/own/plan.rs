@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::plan::{PlanError, effective_seed};
+use crate::pack::plan::{PlanError, effective_seed};
 use crate::text::{quote, shell_quote};
 
 /// A test group: `sample`, `secret`, or one of the setter's (an ICPC test group, an NOI
@@ -27,6 +27,11 @@ pub struct Group {
     pub score: Option<u32>,
     /// Its `group` line; 0 for `secret` when no line names it.
     pub line: usize,
+    /// The groups that must pass for its score to count (a Polygon package's dependencies).
+    pub dependencies: Vec<String>,
+    /// Whether its score is shared by its tests, each passing one scoring its part (Polygon's
+    /// `each-test` policy), rather than given only when every test passes.
+    pub each_test: bool,
 }
 
 impl Group {
@@ -43,14 +48,20 @@ impl Group {
 /// How a test is made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LineSource {
-    /// A generator (`None`: the default one) given `args`, then the seed.
+    /// A generator (`None`: the default one) given `args`, then the seed; without a seed
+    /// (a Polygon package's `cmd`), `args` alone.
     Gen {
         generator: Option<String>,
         args: Vec<String>,
-        seed: u64,
+        seed: Option<u64>,
     },
-    /// A hand-made input; `written` is the path as the plan has it.
-    Copy { path: PathBuf, written: String },
+    /// A hand-made input; `written` is the path as the plan has it. `crlf` (a Polygon
+    /// package's manual tests, kept with Windows line ends) reads its CR LF line ends as LF.
+    Copy {
+        path: PathBuf,
+        written: String,
+        crlf: bool,
+    },
 }
 
 /// One test of the plan.
@@ -76,6 +87,13 @@ impl OwnLine {
                 args,
                 seed,
             } => {
+                let Some(seed) = seed else {
+                    let generator = generator.as_deref().unwrap_or("the generator");
+                    let quoted: Vec<String> = args.iter().map(|a| shell_quote(a)).collect();
+                    return format!("{generator} {}", quoted.join(" "))
+                        .trim_end()
+                        .to_string();
+                };
                 let mut command = format!("duipai gen {problem}");
                 if let Some(name) = generator {
                     command.push_str(&format!(" --generator {name}"));
@@ -102,10 +120,27 @@ impl OwnLine {
     /// The seed the test is generated with under the pack's `--seed`, for a `gen` line.
     pub fn seed(&self, pack_seed: u64) -> Option<u64> {
         match &self.source {
-            LineSource::Gen { seed, .. } => Some(effective_seed(*seed, pack_seed)),
+            LineSource::Gen { seed, .. } => seed.map(|seed| effective_seed(seed, pack_seed)),
             LineSource::Copy { .. } => None,
         }
     }
+}
+
+/// A hand-made input as the tests hold it: the file's bytes, with CR LF line ends read as LF
+/// when `crlf` (a Polygon package's).
+pub fn read_copied(path: &Path, crlf: bool) -> anyhow::Result<Vec<u8>> {
+    let bytes = crate::fsutil::read_file_capped(path)?;
+    if !crlf || !bytes.contains(&b'\r') {
+        return Ok(bytes);
+    }
+    let mut unix = Vec::with_capacity(bytes.len());
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        unix.push(b);
+    }
+    Ok(unix)
 }
 
 /// A parsed plan of a problem of one's own.
@@ -198,6 +233,8 @@ fn secret_group(groups: &mut Vec<Group>) -> usize {
         name: "secret".to_string(),
         score: None,
         line: 0,
+        dependencies: Vec::new(),
+        each_test: false,
     });
     groups.len() - 1
 }
@@ -258,6 +295,8 @@ fn parse_group(words: &[&str], line: usize) -> Result<Group, String> {
         name: name.to_string(),
         score,
         line,
+        dependencies: Vec::new(),
+        each_test: false,
     })
 }
 
@@ -335,7 +374,7 @@ fn parse_gen(words: &[&str], context: &PlanContext) -> Result<LineSource, String
     Ok(LineSource::Gen {
         generator,
         args,
-        seed,
+        seed: Some(seed),
     })
 }
 
@@ -369,6 +408,7 @@ fn parse_copy(words: &[&str], context: &PlanContext) -> Result<LineSource, Strin
     Ok(LineSource::Copy {
         path,
         written: written.to_string(),
+        crlf: false,
     })
 }
 
@@ -406,7 +446,7 @@ mod tests {
             LineSource::Gen {
                 generator: Some("big".to_string()),
                 args: vec!["-3".into(), "--n".into(), "7".into()],
-                seed: 9
+                seed: Some(9)
             }
         );
         assert_eq!(

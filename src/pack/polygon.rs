@@ -1,0 +1,184 @@
+//! A Polygon package's testset as a plan of one's own: its samples in `sample`, each group
+//! of its tests a group with its score (the group's points, or its tests' summed), its
+//! policy and dependencies, the tests in no group in `secret`; a manual test is a `copy` of
+//! its file, a generated one its `cmd`, run as written (no seed added). Lines are numbered
+//! by the `<test>` elements' lines, so a message names the place in `problem.xml`.
+
+use super::own::plan::{Group, LineSource, OwnLine, OwnPlan};
+use std::path::PathBuf;
+
+use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
+
+/// The plan of the package's testset, named `problem.xml` in messages.
+pub fn plan_of(package: &Package) -> OwnPlan {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut lines = Vec::new();
+    for test in &package.tests {
+        let name = match (&test.group, test.sample) {
+            (_, true) => "sample".to_string(),
+            (None, false) => "secret".to_string(),
+            (Some(group), false) => group_name(group),
+        };
+        let group = match groups.iter().position(|g| g.name == name) {
+            Some(at) => at,
+            None => {
+                groups.push(group_of(package, test.group.as_deref(), name, test.line));
+                groups.len() - 1
+            }
+        };
+        let (source, text) = match &test.source {
+            TestSource::Manual(path) => (
+                LineSource::Copy {
+                    path: package.dir.join(path),
+                    written: path.display().to_string(),
+                    crlf: true,
+                },
+                format!("copy {}", path.display()),
+            ),
+            TestSource::Generated { generator, args } => {
+                let text = std::iter::once(generator.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let source = LineSource::Gen {
+                    generator: Some(generator.clone()),
+                    args: args.clone(),
+                    seed: None,
+                };
+                (source, text)
+            }
+        };
+        lines.push(OwnLine {
+            line: test.line,
+            text,
+            group,
+            source,
+        });
+    }
+    OwnPlan {
+        name: crate::polygon::FILE_NAME.to_string(),
+        groups,
+        lines,
+    }
+}
+
+/// The package's solutions as an ICPC package's submissions: their paths there
+/// (`submissions/wrong_answer/wa.cpp`) and their sources. Tags the format has no folder for
+/// (`time-limit-exceeded-or-accepted`, `failed`) are left out.
+pub fn icpc_submissions(package: &Package) -> Vec<(String, PathBuf)> {
+    let mut found = Vec::new();
+    for solution in &package.solutions {
+        let folder = match solution.tag {
+            Tag::Main | Tag::Accepted => "accepted",
+            Tag::WrongAnswer | Tag::PresentationError => "wrong_answer",
+            Tag::TimeLimitExceeded => "time_limit_exceeded",
+            Tag::MemoryLimitExceeded => "run_time_error",
+            Tag::Rejected | Tag::TimeLimitExceededOrMemoryLimitExceeded => "rejected",
+            Tag::TimeLimitExceededOrAccepted | Tag::Failed => continue,
+        };
+        let file = solution
+            .path
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy();
+        found.push((
+            format!("submissions/{folder}/{file}"),
+            package.dir.join(&solution.path),
+        ));
+    }
+    found
+}
+
+/// A Polygon group's name as a folder's: `Subtask 1` is `subtask-1`.
+fn group_name(polygon: &str) -> String {
+    match plain_name(polygon).as_str() {
+        "sample" | "secret" => format!("group-{}", plain_name(polygon)),
+        name => name.to_string(),
+    }
+}
+
+/// The plan's group for a test of Polygon group `polygon` (`None` outside any), named `name`.
+fn group_of(package: &Package, polygon: Option<&str>, name: String, line: usize) -> Group {
+    let found = polygon.and_then(|g| package.group(g));
+    let score = match (name.as_str(), found) {
+        ("sample" | "secret", _) | (_, None) => None,
+        (_, Some(group)) => package
+            .score_of(group)
+            .filter(|s| *s > 0.0)
+            .map(|s| s.round() as u32),
+    };
+    let dependencies = found
+        .map(|g| {
+            g.dependencies
+                .iter()
+                .map(|d| dependency_name(package, d))
+                .collect()
+        })
+        .unwrap_or_default();
+    Group {
+        name,
+        score,
+        line,
+        dependencies,
+        each_test: found.is_some_and(|g| g.policy == PointsPolicy::EachTest),
+    }
+}
+
+/// The plan's name for a group another depends on: `sample` when it holds samples only.
+fn dependency_name(package: &Package, polygon: &str) -> String {
+    let mut tests = package
+        .tests
+        .iter()
+        .filter(|t| t.group.as_deref() == Some(polygon));
+    if tests.all(|t| t.sample) {
+        "sample".to_string()
+    } else {
+        group_name(polygon)
+    }
+}
+
+/// `problem.xml` of a built-in game's Polygon package: its limits, every test a manual one
+/// (`tests/01.in`, `tests/01.ans`), testlib's standard checker for its answers, and the
+/// package's reference solution as the main one (`solutions/NAME.cpp`).
+pub fn game_problem_xml(problem: &dyn crate::problem::Problem, count: usize) -> String {
+    let name = problem.name();
+    let (time_ms, memory_mib) = problem.default_limits();
+    let width = count.to_string().len().max(2);
+    let checker = super::judges::standard_for(problem.rule()).polygon_name();
+    let tests = "                <test method=\"manual\"/>\n".repeat(count);
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
+<problem revision="1" short-name="{name}">
+    <names>
+        <name language="english" value="{title}"/>
+    </names>
+    <judging input-file="" output-file="">
+        <testset name="tests">
+            <time-limit>{time_ms}</time-limit>
+            <memory-limit>{memory}</memory-limit>
+            <test-count>{count}</test-count>
+            <input-path-pattern>tests/%0{width}d.in</input-path-pattern>
+            <answer-path-pattern>tests/%0{width}d.ans</answer-path-pattern>
+            <tests>
+{tests}            </tests>
+        </testset>
+    </judging>
+    <assets>
+        <checker name="{checker}" type="testlib"/>
+        <solutions>
+            <solution tag="main">
+                <source path="solutions/{name}.cpp" type="cpp.g++17"/>
+            </solution>
+        </solutions>
+    </assets>
+</problem>
+"#,
+        title = problem
+            .package()
+            .title
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;"),
+        memory = memory_mib << 20,
+    )
+}

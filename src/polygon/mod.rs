@@ -1,0 +1,291 @@
+//! A Polygon package (a folder with `problem.xml`, `files/`, `tests/`, `solutions/`) read as
+//! a problem of one's own: its testset (limits, file names, manual and generated tests,
+//! groups with their points, policy and dependencies, samples), its checker, validator and
+//! interactor (from `files/`, or duipai's own copies of testlib's standard checkers), its
+//! generators and its solutions with their tags. Every error in `problem.xml` names its line
+//! and column.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+
+pub mod standard;
+mod xml;
+
+pub use standard::Standard;
+
+/// The file that makes a folder a Polygon package.
+pub const FILE_NAME: &str = "problem.xml";
+
+/// A Polygon package, as duipai uses it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Package {
+    /// The package's folder: every path below is relative to it.
+    pub dir: PathBuf,
+    /// `short-name`, made a name duipai takes (lowercase letters, digits, `-`, `_`).
+    pub name: String,
+    /// The first of `<names>`, if any.
+    pub title: Option<String>,
+    pub time_limit_ms: u64,
+    pub memory_bytes: u64,
+    /// `input-file` and `output-file` of `<judging>`: empty for stdin and stdout.
+    pub input_file: String,
+    pub output_file: String,
+    pub tests: Vec<Test>,
+    pub groups: Vec<Group>,
+    pub checker: Checker,
+    /// The first validator's source.
+    pub validator: Option<PathBuf>,
+    pub interactor: Option<PathBuf>,
+    /// The executables that are not the checker, a validator or the interactor, by the
+    /// names tests' `cmd` call them (the source's stem: `files/gen.cpp` is `gen`).
+    pub generators: Vec<(String, PathBuf)>,
+    pub solutions: Vec<Solution>,
+    /// `files/testlib.h`, when the package has it.
+    pub testlib: Option<PathBuf>,
+}
+
+/// One test of the testset, in its order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Test {
+    /// 1-based, as Polygon numbers it (`tests/01`).
+    pub index: usize,
+    pub source: TestSource,
+    /// The group's name, as written.
+    pub group: Option<String>,
+    pub points: Option<f64>,
+    pub sample: bool,
+    /// Where the `<test>` element is in `problem.xml`: `problem.xml:LINE:COLUMN`, and its
+    /// line alone.
+    pub at: String,
+    pub line: usize,
+}
+
+/// How a test is made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TestSource {
+    /// A hand-made input, the file of the input path pattern (`tests/01`).
+    Manual(PathBuf),
+    /// `cmd="gen --type=tree 10 3"`: the generator `gen` run with exactly those arguments.
+    Generated {
+        generator: String,
+        args: Vec<String>,
+    },
+}
+
+/// How a group's points are given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PointsPolicy {
+    /// Each test's points count when it passes.
+    EachTest,
+    /// The group's points count when all its tests pass.
+    CompleteGroup,
+}
+
+/// A group of the testset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    pub name: String,
+    /// The group's `points`, when given.
+    pub points: Option<f64>,
+    pub policy: PointsPolicy,
+    /// The groups that must pass for this one to count.
+    pub dependencies: Vec<String>,
+}
+
+/// The package's checker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Checker {
+    /// A checker of the package's own (or the copy of a standard one it carries).
+    Source(PathBuf),
+    /// A standard checker the package names without its file: duipai's own copy.
+    Standard(Standard),
+}
+
+/// What a solution's tag says it must get.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    Main,
+    Accepted,
+    WrongAnswer,
+    PresentationError,
+    TimeLimitExceeded,
+    TimeLimitExceededOrAccepted,
+    TimeLimitExceededOrMemoryLimitExceeded,
+    MemoryLimitExceeded,
+    Rejected,
+    Failed,
+}
+
+impl Tag {
+    pub const ALL: [Tag; 10] = [
+        Tag::Main,
+        Tag::Accepted,
+        Tag::WrongAnswer,
+        Tag::PresentationError,
+        Tag::TimeLimitExceeded,
+        Tag::TimeLimitExceededOrAccepted,
+        Tag::TimeLimitExceededOrMemoryLimitExceeded,
+        Tag::MemoryLimitExceeded,
+        Tag::Rejected,
+        Tag::Failed,
+    ];
+
+    /// The tag as `problem.xml` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::Main => "main",
+            Tag::Accepted => "accepted",
+            Tag::WrongAnswer => "wrong-answer",
+            Tag::PresentationError => "presentation-error",
+            Tag::TimeLimitExceeded => "time-limit-exceeded",
+            Tag::TimeLimitExceededOrAccepted => "time-limit-exceeded-or-accepted",
+            Tag::TimeLimitExceededOrMemoryLimitExceeded => {
+                "time-limit-exceeded-or-memory-limit-exceeded"
+            }
+            Tag::MemoryLimitExceeded => "memory-limit-exceeded",
+            Tag::Rejected => "rejected",
+            Tag::Failed => "failed",
+        }
+    }
+
+    fn parse(text: &str) -> Option<Tag> {
+        Tag::ALL.into_iter().find(|t| t.name() == text)
+    }
+}
+
+/// A solution with its tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Solution {
+    /// The source, relative to the package's folder: `solutions/main.cpp`.
+    pub path: PathBuf,
+    pub tag: Tag,
+}
+
+impl Package {
+    /// Whether `dir` holds a Polygon package.
+    pub fn is_in(dir: &Path) -> bool {
+        dir.join(FILE_NAME).is_file()
+    }
+
+    /// Reads the package in `dir`: `problem.xml`, and the files it names that must be there
+    /// (manual tests, sources).
+    pub fn read(dir: &Path) -> anyhow::Result<Package> {
+        let path = dir.join(FILE_NAME);
+        let bytes = crate::fsutil::read_file_capped(&path)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?;
+        xml::parse(dir, &path.display().to_string(), &text)
+    }
+
+    /// The main solution, else the first accepted one: the reference answers come from it.
+    pub fn main_solution(&self) -> Option<&Solution> {
+        self.solutions
+            .iter()
+            .find(|s| s.tag == Tag::Main)
+            .or_else(|| self.solutions.iter().find(|s| s.tag == Tag::Accepted))
+    }
+
+    /// The checker's source file: the package's own, or duipai's copy of a standard one
+    /// written beside the package's `testlib.h` in duipai's cache.
+    pub fn checker_source(&self) -> anyhow::Result<PathBuf> {
+        match &self.checker {
+            Checker::Source(path) => Ok(self.dir.join(path)),
+            Checker::Standard(standard) => {
+                let testlib = self.testlib.as_ref().with_context(|| {
+                    format!(
+                        "the package names the checker {} without its file, and has no \
+                         files/testlib.h to build duipai's copy with",
+                        standard.polygon_name()
+                    )
+                })?;
+                standard.write_beside(&self.dir.join(testlib))
+            }
+        }
+    }
+
+    /// The group named `name`.
+    pub fn group(&self, name: &str) -> Option<&Group> {
+        self.groups.iter().find(|g| g.name == name)
+    }
+
+    /// A group's score: its points for a complete group, the sum of its tests' points for
+    /// each test; `None` when neither gives any.
+    pub fn score_of(&self, group: &Group) -> Option<f64> {
+        let tests = self
+            .tests
+            .iter()
+            .filter(|t| t.group.as_deref() == Some(&group.name));
+        let summed: Option<f64> = tests.filter_map(|t| t.points).reduce(|a, b| a + b);
+        match group.policy {
+            PointsPolicy::CompleteGroup => group.points.or(summed),
+            PointsPolicy::EachTest => summed.or(group.points),
+        }
+    }
+}
+
+/// A name duipai takes for a problem or a group: lowercase ASCII letters and digits, other
+/// characters as `-`, starting with a letter or a digit.
+pub fn plain_name(text: &str) -> String {
+    let mut name: String = text
+        .chars()
+        .map(|c| {
+            let c = c.to_ascii_lowercase();
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while name.starts_with(['-', '_']) {
+        name.remove(0);
+    }
+    name.truncate(64);
+    if name.is_empty() {
+        name = "problem".to_string();
+    }
+    name
+}
+
+/// A path pattern of `problem.xml` (`tests/%02d`) for test `index`: printf's `%d` with an
+/// optional zero-padded width.
+pub fn path_of(pattern: &str, index: usize) -> Option<String> {
+    let at = pattern.find('%')?;
+    let rest = &pattern[at + 1..];
+    let digits = rest.find('d')?;
+    let spec = &rest[..digits];
+    let number = if spec.is_empty() {
+        index.to_string()
+    } else {
+        let width: usize = spec.trim_start_matches('0').parse().ok()?;
+        if spec.starts_with('0') {
+            format!("{index:0width$}")
+        } else {
+            format!("{index:width$}")
+        }
+    };
+    Some(format!("{}{number}{}", &pattern[..at], &rest[digits + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_patterns_are_printf_numbers() {
+        assert_eq!(path_of("tests/%02d", 3).as_deref(), Some("tests/03"));
+        assert_eq!(path_of("tests/%02d.a", 12).as_deref(), Some("tests/12.a"));
+        assert_eq!(path_of("t/%d", 7).as_deref(), Some("t/7"));
+        assert_eq!(path_of("s/%03d", 100).as_deref(), Some("s/100"));
+        assert_eq!(path_of("no pattern", 1), None);
+    }
+
+    #[test]
+    fn plain_names() {
+        assert_eq!(plain_name("3-moving-points"), "3-moving-points");
+        assert_eq!(plain_name("Attack Plan!"), "attack-plan-");
+        assert_eq!(plain_name("_x"), "x");
+        assert_eq!(plain_name(""), "problem");
+    }
+}

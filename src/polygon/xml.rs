@@ -1,0 +1,677 @@
+//! `problem.xml` read into a [`Package`], with roxmltree: a read-only tree that keeps every
+//! node's place in the text, so each error names its line and column.
+
+use std::path::{Path, PathBuf};
+
+use roxmltree::{Document, Node};
+
+use super::{
+    Checker, Group, Package, PointsPolicy, Solution, Standard, Tag, Test, TestSource, path_of,
+    plain_name,
+};
+use crate::text::quote;
+
+/// The file being read, for positioned messages.
+struct Reader<'a> {
+    shown: &'a str,
+    doc: &'a Document<'a>,
+    dir: &'a Path,
+}
+
+impl Reader<'_> {
+    /// `problem.xml:LINE:COLUMN: message` at `node`.
+    fn error(&self, node: Node, message: impl std::fmt::Display) -> anyhow::Error {
+        anyhow::anyhow!("{}: {message}", self.at(node))
+    }
+
+    fn at(&self, node: Node) -> String {
+        let pos = self.doc.text_pos_at(node.range().start);
+        format!("{}:{}:{}", self.shown, pos.row, pos.col)
+    }
+
+    /// The child element `name` of `node`, which must be there.
+    fn child<'a, 'b>(&self, node: Node<'a, 'b>, name: &str) -> anyhow::Result<Node<'a, 'b>> {
+        child(node, name).ok_or_else(|| {
+            self.error(
+                node,
+                format!("<{}> has no <{name}>", node.tag_name().name()),
+            )
+        })
+    }
+
+    /// The text of the child element `name`, trimmed.
+    fn child_text(&self, node: Node, name: &str) -> anyhow::Result<String> {
+        let child = self.child(node, name)?;
+        Ok(child.text().unwrap_or_default().trim().to_string())
+    }
+
+    /// A whole number in the child element `name`.
+    fn child_number(&self, node: Node, name: &str) -> anyhow::Result<u64> {
+        let child = self.child(node, name)?;
+        let text = child.text().unwrap_or_default().trim();
+        text.parse::<u64>().map_err(|_| {
+            self.error(
+                child,
+                format!("<{name}>: expected a whole number, found {}", quote(text)),
+            )
+        })
+    }
+
+    /// A source file the package names at `<source path="...">` in `node`: it must exist.
+    fn source_of(&self, node: Node) -> anyhow::Result<Option<PathBuf>> {
+        let Some(source) = child(node, "source") else {
+            return Ok(None);
+        };
+        let path = source
+            .attribute("path")
+            .ok_or_else(|| self.error(source, "<source> has no path"))?;
+        self.existing(source, path).map(Some)
+    }
+
+    /// `path` relative to the package, which must be a file there.
+    fn existing(&self, node: Node, path: &str) -> anyhow::Result<PathBuf> {
+        let relative = PathBuf::from(path);
+        if relative.is_absolute() || path.split('/').any(|part| part == "..") {
+            return Err(self.error(
+                node,
+                format!("{} is not a path inside the package", quote(path)),
+            ));
+        }
+        if !self.dir.join(&relative).is_file() {
+            return Err(self.error(
+                node,
+                format!(
+                    "the package has no file {} ({})",
+                    quote(path),
+                    self.dir.join(&relative).display()
+                ),
+            ));
+        }
+        Ok(relative)
+    }
+}
+
+/// The first child element of `node` named `name`.
+fn child<'a, 'b>(node: Node<'a, 'b>, name: &str) -> Option<Node<'a, 'b>> {
+    node.children()
+        .find(|n| n.is_element() && n.tag_name().name() == name)
+}
+
+/// The child elements of `node` named `name`.
+fn children<'a, 'b: 'a>(node: Node<'a, 'b>, name: &'a str) -> impl Iterator<Item = Node<'a, 'b>> {
+    node.children()
+        .filter(move |n| n.is_element() && n.tag_name().name() == name)
+}
+
+/// Reads `text`, the `problem.xml` of the package in `dir`, shown as `shown` in messages.
+pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
+    let doc = Document::parse(text).map_err(|e| {
+        let pos = e.pos();
+        anyhow::anyhow!("{shown}:{}:{}: {e}", pos.row, pos.col)
+    })?;
+    let reader = Reader {
+        shown,
+        doc: &doc,
+        dir,
+    };
+    let root = doc.root_element();
+    if root.tag_name().name() != "problem" {
+        return Err(reader.error(
+            root,
+            format!(
+                "expected a Polygon package's <problem>, found <{}>",
+                root.tag_name().name()
+            ),
+        ));
+    }
+    let name = root
+        .attribute("short-name")
+        .map(plain_name)
+        .or_else(|| dir_name(dir))
+        .unwrap_or_else(|| "problem".to_string());
+    let title = child(root, "names")
+        .and_then(|names| child(names, "name"))
+        .and_then(|n| n.attribute("value"))
+        .map(str::to_string);
+    let judging = reader.child(root, "judging")?;
+    let testset = testset(&reader, judging)?;
+    let assets = reader.child(root, "assets")?;
+    let checker = checker(&reader, assets)?;
+    let validator = match child(assets, "validators") {
+        Some(validators) => match children(validators, "validator").next() {
+            Some(first) => reader.source_of(first)?,
+            None => None,
+        },
+        None => None,
+    };
+    let interactor = match child(assets, "interactor") {
+        Some(node) => Some(
+            reader
+                .source_of(node)?
+                .ok_or_else(|| reader.error(node, "<interactor> has no <source>"))?,
+        ),
+        None => None,
+    };
+    let solutions = solutions(&reader, assets)?;
+    let files = child(root, "files");
+    let testlib = files
+        .and_then(|f| child(f, "resources"))
+        .into_iter()
+        .flat_map(|r| children(r, "file"))
+        .filter_map(|f| f.attribute("path"))
+        .find(|p| p.ends_with("testlib.h"))
+        .map(PathBuf::from)
+        .or_else(|| Some(PathBuf::from("files/testlib.h")))
+        .filter(|p| dir.join(p).is_file());
+    let mut not_generators: Vec<&Path> = validator.iter().map(PathBuf::as_path).collect();
+    not_generators.extend(interactor.as_deref());
+    if let Checker::Source(path) = &checker {
+        not_generators.push(path);
+    }
+    let generators = generators(&reader, files, &not_generators)?;
+    let tests = tests_of(&reader, &testset, &generators)?;
+    let groups = groups(&reader, testset.node, &tests)?;
+    Ok(Package {
+        dir: dir.to_path_buf(),
+        name,
+        title,
+        time_limit_ms: testset.time_limit_ms,
+        memory_bytes: testset.memory_bytes,
+        input_file: judging.attribute("input-file").unwrap_or("").to_string(),
+        output_file: judging.attribute("output-file").unwrap_or("").to_string(),
+        tests,
+        groups,
+        checker,
+        validator,
+        interactor,
+        generators,
+        solutions,
+        testlib,
+    })
+}
+
+fn dir_name(dir: &Path) -> Option<String> {
+    std::fs::canonicalize(dir)
+        .ok()?
+        .file_name()
+        .map(|n| plain_name(&n.to_string_lossy()))
+}
+
+/// The testset judged: `tests` (Polygon's main one), else the first.
+struct Testset<'a, 'b> {
+    node: Node<'a, 'b>,
+    time_limit_ms: u64,
+    memory_bytes: u64,
+    input_pattern: String,
+}
+
+fn testset<'a, 'b>(reader: &Reader, judging: Node<'a, 'b>) -> anyhow::Result<Testset<'a, 'b>> {
+    let node = children(judging, "testset")
+        .find(|t| t.attribute("name") == Some("tests"))
+        .or_else(|| children(judging, "testset").next())
+        .ok_or_else(|| reader.error(judging, "<judging> has no <testset>"))?;
+    let time_limit_ms = reader.child_number(node, "time-limit")?;
+    let memory_bytes = reader.child_number(node, "memory-limit")?;
+    if time_limit_ms == 0 || memory_bytes < 1 << 20 {
+        return Err(reader.error(
+            node,
+            "the time limit must be above 0 ms and the memory limit at least 1 MiB",
+        ));
+    }
+    let input_pattern = reader.child_text(node, "input-path-pattern")?;
+    if path_of(&input_pattern, 1).is_none() {
+        let at = reader.child(node, "input-path-pattern")?;
+        return Err(reader.error(
+            at,
+            format!(
+                "expected a path with a number, like tests/%02d, found {}",
+                quote(&input_pattern)
+            ),
+        ));
+    }
+    Ok(Testset {
+        node,
+        time_limit_ms,
+        memory_bytes,
+        input_pattern,
+    })
+}
+
+/// Every `<test>`, checked against `<test-count>`.
+fn tests_of(
+    reader: &Reader,
+    testset: &Testset,
+    generators: &[(String, PathBuf)],
+) -> anyhow::Result<Vec<Test>> {
+    let count = reader.child_number(testset.node, "test-count")?;
+    let list = reader.child(testset.node, "tests")?;
+    let mut tests = Vec::new();
+    for (i, node) in children(list, "test").enumerate() {
+        tests.push(test(
+            reader,
+            node,
+            i + 1,
+            &testset.input_pattern,
+            generators,
+        )?);
+    }
+    if tests.len() as u64 != count {
+        let at = reader.child(testset.node, "test-count")?;
+        return Err(reader.error(
+            at,
+            format!(
+                "<test-count> says {count} but <tests> lists {}",
+                tests.len()
+            ),
+        ));
+    }
+    if tests.is_empty() {
+        return Err(reader.error(list, "the testset has no test"));
+    }
+    Ok(tests)
+}
+
+fn test(
+    reader: &Reader,
+    node: Node,
+    index: usize,
+    pattern: &str,
+    generators: &[(String, PathBuf)],
+) -> anyhow::Result<Test> {
+    let source = match node.attribute("method").unwrap_or("manual") {
+        "manual" => {
+            let path = path_of(pattern, index).unwrap_or_default();
+            TestSource::Manual(reader.existing(node, &path).map_err(|_| {
+                reader.error(
+                    node,
+                    format!("test {index} is manual and the package has no file {path}"),
+                )
+            })?)
+        }
+        "generated" => generated(reader, node, index, generators)?,
+        other => {
+            return Err(reader.error(
+                node,
+                format!(
+                    "test {index}: method {} is neither manual nor generated",
+                    quote(other)
+                ),
+            ));
+        }
+    };
+    let points = match node.attribute("points") {
+        None => None,
+        Some(text) => Some(
+            text.parse::<f64>()
+                .ok()
+                .filter(|p| p.is_finite() && *p >= 0.0)
+                .ok_or_else(|| {
+                    reader.error(
+                        node,
+                        format!(
+                            "test {index}: points: expected a number, found {}",
+                            quote(text)
+                        ),
+                    )
+                })?,
+        ),
+    };
+    Ok(Test {
+        index,
+        source,
+        group: node.attribute("group").map(str::to_string),
+        points,
+        sample: node.attribute("sample") == Some("true"),
+        at: reader.at(node),
+        line: reader.doc.text_pos_at(node.range().start).row as usize,
+    })
+}
+
+/// `cmd="gen --type=tree 10"`: a generator of the package and its arguments.
+fn generated(
+    reader: &Reader,
+    node: Node,
+    index: usize,
+    generators: &[(String, PathBuf)],
+) -> anyhow::Result<TestSource> {
+    let cmd = node
+        .attribute("cmd")
+        .ok_or_else(|| reader.error(node, format!("test {index} is generated and has no cmd")))?;
+    let words = shell_words::split(cmd)
+        .map_err(|e| reader.error(node, format!("test {index}: cmd {}: {e}", quote(cmd))))?;
+    let Some((generator, args)) = words.split_first() else {
+        return Err(reader.error(node, format!("test {index}: cmd is empty")));
+    };
+    if !generators.iter().any(|(name, _)| name == generator) {
+        let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
+        return Err(reader.error(
+            node,
+            format!(
+                "test {index}: cmd runs {}, which is not an executable of the package ({})",
+                quote(generator),
+                if known.is_empty() {
+                    "it has none".to_string()
+                } else {
+                    format!("its generators: {}", known.join(", "))
+                }
+            ),
+        ));
+    }
+    Ok(TestSource::Generated {
+        generator: generator.clone(),
+        args: args.to_vec(),
+    })
+}
+
+/// `<groups>`, and a group for each name a test uses that `<groups>` does not list.
+fn groups(reader: &Reader, testset: Node, tests: &[Test]) -> anyhow::Result<Vec<Group>> {
+    let mut groups: Vec<Group> = Vec::new();
+    if let Some(list) = child(testset, "groups") {
+        for node in children(list, "group") {
+            let name = node
+                .attribute("name")
+                .ok_or_else(|| reader.error(node, "<group> has no name"))?;
+            let policy = match node.attribute("points-policy").unwrap_or("complete-group") {
+                "complete-group" => PointsPolicy::CompleteGroup,
+                "each-test" => PointsPolicy::EachTest,
+                other => {
+                    return Err(reader.error(
+                        node,
+                        format!(
+                            "group {name}: points-policy {} is neither complete-group nor \
+                             each-test",
+                            quote(other)
+                        ),
+                    ));
+                }
+            };
+            let points = node.attribute("points").and_then(|p| p.parse::<f64>().ok());
+            let dependencies = child(node, "dependencies")
+                .into_iter()
+                .flat_map(|d| children(d, "dependency"))
+                .filter_map(|d| d.attribute("group").map(str::to_string))
+                .collect();
+            groups.push(Group {
+                name: name.to_string(),
+                points,
+                policy,
+                dependencies,
+            });
+        }
+        for node in children(list, "group") {
+            for dependency in child(node, "dependencies")
+                .into_iter()
+                .flat_map(|d| children(d, "dependency"))
+            {
+                let wanted = dependency.attribute("group").unwrap_or_default();
+                if !groups.iter().any(|g| g.name == wanted) {
+                    return Err(reader.error(
+                        dependency,
+                        format!("a dependency on {}, which is no group", quote(wanted)),
+                    ));
+                }
+            }
+        }
+    }
+    for test in tests {
+        if let Some(name) = &test.group
+            && !groups.iter().any(|g| &g.name == name)
+        {
+            groups.push(Group {
+                name: name.clone(),
+                points: None,
+                policy: PointsPolicy::EachTest,
+                dependencies: Vec::new(),
+            });
+        }
+    }
+    Ok(groups)
+}
+
+/// The checker: the package's source; or, for a standard one named without its file, duipai's.
+fn checker(reader: &Reader, assets: Node) -> anyhow::Result<Checker> {
+    let node = reader.child(assets, "checker")?;
+    let name = node.attribute("name");
+    let source = child(node, "source").and_then(|s| s.attribute("path"));
+    if let Some(path) = source
+        && reader.dir.join(path).is_file()
+    {
+        return Ok(Checker::Source(reader.existing(node, path)?));
+    }
+    match name {
+        Some(name) => match Standard::from_polygon_name(name) {
+            Some(standard) => Ok(Checker::Standard(standard)),
+            None => Err(reader.error(
+                node,
+                format!(
+                    "the checker {} has no file in the package{}, and is not one of testlib's \
+                     standard checkers ({})",
+                    quote(name),
+                    source.map(|p| format!(" ({p})")).unwrap_or_default(),
+                    Standard::ALL
+                        .iter()
+                        .map(|s| s.polygon_name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        },
+        None => Err(reader.error(
+            node,
+            match source {
+                Some(path) => format!("the package has no file {}", quote(path)),
+                None => "<checker> has neither a name nor a <source>".to_string(),
+            },
+        )),
+    }
+}
+
+/// The solutions with their tags.
+fn solutions(reader: &Reader, assets: Node) -> anyhow::Result<Vec<Solution>> {
+    let Some(list) = child(assets, "solutions") else {
+        return Ok(Vec::new());
+    };
+    let mut solutions = Vec::new();
+    for node in children(list, "solution") {
+        let written = node
+            .attribute("tag")
+            .ok_or_else(|| reader.error(node, "<solution> has no tag"))?;
+        let tag = Tag::parse(written).ok_or_else(|| {
+            reader.error(
+                node,
+                format!(
+                    "unknown tag {}: Polygon's tags are {}",
+                    quote(written),
+                    Tag::ALL.map(Tag::name).join(", ")
+                ),
+            )
+        })?;
+        let path = reader
+            .source_of(node)?
+            .ok_or_else(|| reader.error(node, "<solution> has no <source>"))?;
+        solutions.push(Solution { path, tag });
+    }
+    Ok(solutions)
+}
+
+/// The executables that are neither the checker, a validator nor the interactor, named by
+/// their sources' stems.
+fn generators(
+    reader: &Reader,
+    files: Option<Node>,
+    not_generators: &[&Path],
+) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    let executables = files.and_then(|f| child(f, "executables"));
+    for node in executables
+        .into_iter()
+        .flat_map(|e| children(e, "executable"))
+    {
+        let Some(source) = child(node, "source") else {
+            continue;
+        };
+        let Some(path) = source.attribute("path") else {
+            continue;
+        };
+        if not_generators.iter().any(|p| *p == Path::new(path)) {
+            continue;
+        }
+        let Some(stem) = Path::new(path).file_stem() else {
+            continue;
+        };
+        let name = stem.to_string_lossy().into_owned();
+        if found.iter().any(|(n, _)| *n == name) || !reader.dir.join(path).is_file() {
+            continue;
+        }
+        found.push((name, PathBuf::from(path)));
+    }
+    Ok(found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn package(files: &[(&str, &str)], xml: &str) -> anyhow::Result<Package> {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        parse(dir.path(), "problem.xml", xml)
+    }
+
+    const FILES: [(&str, &str); 6] = [
+        ("tests/01", "1 2\n"),
+        ("files/gen.cpp", "int main(){}"),
+        ("files/val.cpp", "int main(){}"),
+        ("files/check.cpp", "int main(){}"),
+        ("files/testlib.h", ""),
+        ("solutions/main.cpp", "int main(){}"),
+    ];
+
+    fn xml(tests: &str, groups: &str, checker: &str) -> String {
+        format!(
+            r#"<?xml version="1.0" encoding="utf-8"?>
+<problem short-name="a-plus-b">
+  <names><name language="english" value="A+B"/></names>
+  <judging input-file="" output-file="">
+    <testset name="tests">
+      <time-limit>2000</time-limit>
+      <memory-limit>268435456</memory-limit>
+      <test-count>{}</test-count>
+      <input-path-pattern>tests/%02d</input-path-pattern>
+      <answer-path-pattern>tests/%02d.a</answer-path-pattern>
+      <tests>{tests}</tests>
+      {groups}
+    </testset>
+  </judging>
+  <files>
+    <resources><file path="files/testlib.h" type="h.g++"/></resources>
+    <executables>
+      <executable><source path="files/gen.cpp" type="cpp.g++17"/></executable>
+      <executable><source path="files/val.cpp" type="cpp.g++17"/></executable>
+    </executables>
+  </files>
+  <assets>
+    {checker}
+    <validators><validator><source path="files/val.cpp" type="cpp.g++17"/></validator></validators>
+    <solutions>
+      <solution tag="main"><source path="solutions/main.cpp" type="cpp.g++17"/></solution>
+    </solutions>
+  </assets>
+</problem>
+"#,
+            tests.matches("<test ").count()
+        )
+    }
+
+    const CHECKER: &str = r#"<checker name="std::ncmp.cpp" type="testlib"><source path="files/check.cpp" type="cpp.g++17"/></checker>"#;
+
+    #[test]
+    fn reads_a_testset_with_groups() {
+        let tests = r#"
+            <test method="manual" sample="true" group="0"/>
+            <test cmd="gen --type=tree 10 &quot;a b&quot;" method="generated" group="1" points="30"/>
+            <test cmd="gen 5" method="generated" group="1"/>"#;
+        let groups = r#"<groups>
+            <group name="0" points-policy="each-test"/>
+            <group name="1" points="30" points-policy="complete-group">
+              <dependencies><dependency group="0"/></dependencies>
+            </group></groups>"#;
+        let p = package(&FILES, &xml(tests, groups, CHECKER)).unwrap();
+        assert_eq!(p.name, "a-plus-b");
+        assert_eq!(p.title.as_deref(), Some("A+B"));
+        assert_eq!((p.time_limit_ms, p.memory_bytes), (2000, 256 << 20));
+        assert_eq!(p.tests.len(), 3);
+        assert_eq!(p.tests[0].source, TestSource::Manual("tests/01".into()));
+        assert!(p.tests[0].sample);
+        assert_eq!(
+            p.tests[1].source,
+            TestSource::Generated {
+                generator: "gen".into(),
+                args: vec!["--type=tree".into(), "10".into(), "a b".into()]
+            }
+        );
+        assert_eq!(
+            p.generators,
+            [("gen".to_string(), PathBuf::from("files/gen.cpp"))]
+        );
+        assert_eq!(p.validator, Some(PathBuf::from("files/val.cpp")));
+        assert_eq!(p.checker, Checker::Source("files/check.cpp".into()));
+        assert_eq!(p.groups[1].dependencies, ["0"]);
+        assert_eq!(p.score_of(&p.groups[1]), Some(30.0));
+        assert_eq!(p.score_of(&p.groups[0]), None);
+        assert_eq!(
+            p.main_solution().unwrap().path,
+            PathBuf::from("solutions/main.cpp")
+        );
+        assert_eq!(p.testlib, Some(PathBuf::from("files/testlib.h")));
+    }
+
+    #[test]
+    fn a_standard_checker_without_its_file_is_duipais() {
+        let checker = r#"<checker name="std::rcmp6.cpp" type="testlib"><source path="files/gone.cpp"/></checker>"#;
+        let p = package(&FILES, &xml(r#"<test method="manual"/>"#, "", checker)).unwrap();
+        assert_eq!(p.checker, Checker::Standard(Standard::Rcmp6));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let message = |xml: &str| format!("{:#}", package(&FILES, xml).unwrap_err());
+        let bad_cmd = xml(r#"<test cmd="gem 1" method="generated"/>"#, "", CHECKER);
+        let m = message(&bad_cmd);
+        assert!(m.starts_with("problem.xml:11:14: test 1: cmd runs"), "{m}");
+        assert!(m.contains("\"gem\", which is not an executable"), "{m}");
+        let missing = xml(
+            r#"<test method="manual"/><test method="manual"/>"#,
+            "",
+            CHECKER,
+        );
+        let m = message(&missing);
+        assert!(
+            m.contains("test 2 is manual and the package has no file tests/02"),
+            "{m}"
+        );
+        let count = xml(r#"<test method="manual"/>"#, "", CHECKER)
+            .replace("<test-count>1</test-count>", "<test-count>2</test-count>");
+        let m = message(&count);
+        assert!(m.starts_with("problem.xml:8:7: <test-count> says 2"), "{m}");
+        let m = message("<problem>\n  <judging></problem>");
+        assert!(m.starts_with("problem.xml:2:"), "{m}");
+        let tag =
+            xml(r#"<test method="manual"/>"#, "", CHECKER).replace("tag=\"main\"", "tag=\"ok\"");
+        let m = message(&tag);
+        assert!(m.contains("unknown tag \"ok\""), "{m}");
+        let dependency = xml(
+            r#"<test method="manual" group="a"/>"#,
+            r#"<groups><group name="a"><dependencies><dependency group="b"/></dependencies></group></groups>"#,
+            CHECKER,
+        );
+        assert!(message(&dependency).contains("dependency on \"b\""));
+        let unknown = r#"<checker name="mine.cpp"/>"#;
+        let m = message(&xml(r#"<test method="manual"/>"#, "", unknown));
+        assert!(m.contains("not one of testlib's standard checkers"), "{m}");
+    }
+}

@@ -1,0 +1,405 @@
+//! Polygon packages as problem folders: the packages of `tests/support/polygon/` (written for
+//! these tests: generated tests and six solution tags with a standard checker named without
+//! its file; groups with points, policies and dependencies; an interactive problem) judged,
+//! tested, packed as ICPC and NOI packages, and broken on purpose.
+
+use std::path::Path;
+
+use crate::util::{copy_tree, require, with_shared_cache};
+
+/// A scratch copy of the package `name` with the vendored `testlib.h` in its `files/`, as a
+/// package downloaded from Polygon has it.
+fn package(name: &str) -> tempfile::TempDir {
+    require(&["g++", "python3"]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&root.join("tests/support/polygon").join(name), dir.path());
+    std::fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        dir.path().join("files/testlib.h"),
+    )
+    .unwrap();
+    dir
+}
+
+/// The judge's JSON summary: each submission's name, whether it got what its tag expects, and
+/// its verdicts.
+fn judged(summary: &serde_json::Value) -> Vec<(String, bool, Vec<String>)> {
+    summary["submissions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let verdicts = s["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["verdict"].as_str().unwrap().to_string())
+                .collect();
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["ok"].as_bool().unwrap(),
+                verdicts,
+            )
+        })
+        .collect()
+}
+
+fn count(verdicts: &[String], verdict: &str) -> usize {
+    verdicts.iter().filter(|v| *v == verdict).count()
+}
+
+#[test]
+fn judge_gives_every_solution_of_a_polygon_package_its_tags_verdict() {
+    let dir = package("sumpair");
+    let out = with_shared_cache(dir.path())
+        .args(["judge", "--json"])
+        .run()
+        .success();
+    assert!(
+        out.stderr()
+            .contains("settings from problem.xml: problem, time-limit, memory-limit, validator, checker, reference, plan, named-generator"),
+        "{}",
+        out.stderr()
+    );
+    let summary = out.json();
+    assert_eq!(summary["status"], "ok", "{summary}");
+    assert_eq!(summary["tests"].as_array().unwrap().len(), 5);
+    assert_eq!(summary["time_limit_ms"], 1000);
+    let rows = judged(&summary);
+    let names: Vec<&str> = rows.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "main/main.cpp",
+            "wrong-answer/int_sum.cpp",
+            "presentation-error/words.cpp",
+            "time-limit-exceeded/spin.cpp",
+            "time-limit-exceeded-or-accepted/maybe_slow.cpp",
+            "rejected/crash.cpp",
+        ]
+    );
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    let verdicts = |name: &str| &rows.iter().find(|(n, _, _)| n == name).unwrap().2;
+    assert_eq!(count(verdicts("main/main.cpp"), "AC"), 5);
+    // Only the test of values up to 10^9 overflows 32 bits.
+    assert_eq!(count(verdicts("wrong-answer/int_sum.cpp"), "WA"), 1);
+    // "sum 6" is no integer to duipai's std::ncmp.cpp: its presentation error, the format's WA.
+    assert_eq!(count(verdicts("presentation-error/words.cpp"), "WA"), 5);
+    assert_eq!(count(verdicts("time-limit-exceeded/spin.cpp"), "TLE"), 1);
+    assert_eq!(count(verdicts("rejected/crash.cpp"), "RTE"), 1);
+}
+
+#[test]
+fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    with_shared_cache(d)
+        .args(["pack", "--out", "out", "--layout", "icpc"])
+        .run()
+        .success();
+    let out = d.join("out");
+    // The sample is read with LF line ends, as Polygon's own tests are.
+    assert_eq!(
+        std::fs::read_to_string(out.join("data/sample/01.in")).unwrap(),
+        "3\n1 2 3\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("data/sample/01.ans")).unwrap(),
+        "6\n"
+    );
+    let yaml = std::fs::read_to_string(out.join("generators/generators.yaml")).unwrap();
+    // Each cmd as written: no seed added.
+    assert!(yaml.contains("'gen --n=8 --max=1000000000 big'"), "{yaml}");
+    assert!(yaml.contains("'gen 5 10'"), "{yaml}");
+    for submission in [
+        "accepted/main.cpp",
+        "wrong_answer/int_sum.cpp",
+        "wrong_answer/words.cpp",
+        "time_limit_exceeded/spin.cpp",
+        "rejected/crash.cpp",
+    ] {
+        assert!(
+            out.join("submissions").join(submission).is_file(),
+            "{submission}"
+        );
+    }
+    assert!(!out.join("submissions/accepted/maybe_slow.cpp").exists());
+    let problem = std::fs::read_to_string(out.join("problem.yaml")).unwrap();
+    assert!(problem.contains("time_limit: 1"), "{problem}");
+    // duipai's std::ncmp.cpp is the package's checker, built beside testlib.h.
+    let checker = std::fs::read_to_string(out.join("output_validator/ncmp.cpp")).unwrap();
+    assert!(checker.contains("duipai's std::ncmp.cpp"), "{checker}");
+    // The package judges as the Polygon package did (but for the spinning solution, whose
+    // TLE the Polygon package's test pays for).
+    std::fs::remove_file(out.join("submissions/time_limit_exceeded/spin.cpp")).unwrap();
+    let summary = with_shared_cache(&out)
+        .args(["judge", "--json", "--tests", "data"])
+        .run()
+        .success()
+        .json();
+    assert_eq!(summary["status"], "ok", "{summary}");
+}
+
+#[test]
+fn groups_keep_their_points_policy_and_dependencies() {
+    let dir = package("maxpair");
+    let d = dir.path();
+    let summary = with_shared_cache(d)
+        .args(["judge", "--json"])
+        .run()
+        .success()
+        .json();
+    let rows = judged(&summary);
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    let wrong = &rows[2];
+    assert_eq!(wrong.0, "wrong-answer/int32.cpp");
+    // Values up to 10^12 do not fit an int: the three tests of `large`.
+    assert_eq!(count(&wrong.2, "WA"), 3, "{wrong:?}");
+    with_shared_cache(d)
+        .args(["pack", "--out", "noi", "--layout", "noi"])
+        .run()
+        .success();
+    let subtasks = std::fs::read_to_string(d.join("noi/subtasks.txt")).unwrap();
+    // small: its group's 40 points; large: its each-test points summed, 3 × 20.
+    assert!(
+        subtasks.contains("small\t40\tmaxpair1.in maxpair2.in maxpair3.in\n"),
+        "{subtasks}"
+    );
+    assert!(
+        subtasks.contains("large\t60\tmaxpair4.in maxpair5.in maxpair6.in\n"),
+        "{subtasks}"
+    );
+    with_shared_cache(d)
+        .args(["pack", "--out", "icpc", "--layout", "icpc"])
+        .run()
+        .success();
+    for group in ["small", "large"] {
+        assert!(d.join("icpc/data/secret").join(group).is_dir(), "{group}");
+    }
+    assert!(d.join("icpc/data/sample/01.in").is_file());
+    assert!(d.join("icpc/submissions/accepted/ternary.py").is_file());
+}
+
+#[test]
+fn an_interactive_polygon_package_is_judged_with_its_interactor() {
+    let dir = package("guess");
+    let summary = with_shared_cache(dir.path())
+        .args(["judge", "--json"])
+        .run()
+        .success()
+        .json();
+    let rows = judged(&summary);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().all(|(_, ok, _)| *ok), "{rows:?}");
+    // A linear search finds 7 in 10 and 1 in 1, not a secret below 10^6 in 30 queries.
+    assert_eq!(count(&rows[1].2, "WA"), 1, "{rows:?}");
+}
+
+#[test]
+fn judge_takes_a_polygon_package_by_its_folder() {
+    let dir = package("guess");
+    let parent = dir.path().parent().unwrap().to_path_buf();
+    let name = dir.path().file_name().unwrap().to_owned();
+    let out = with_shared_cache(&parent)
+        .arg("judge")
+        .arg(&name)
+        .run()
+        .success();
+    assert!(out.stderr().contains("problem.xml"), "{}", out.stderr());
+    assert!(out.stdout().contains("main/binary.cpp"), "{}", out.stdout());
+}
+
+#[test]
+fn errors_in_problem_xml_name_their_line_and_column() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    let xml = std::fs::read_to_string(d.join("problem.xml")).unwrap();
+    std::fs::write(
+        d.join("problem.xml"),
+        xml.replace("cmd=\"gen 5 10\"", "cmd=\"generator 5 10\""),
+    )
+    .unwrap();
+    let out = with_shared_cache(d).args(["judge"]).run().code(2);
+    assert!(
+        out.stderr().contains(
+            "problem.xml:15:17: test 2: cmd runs \"generator\", which is not an executable of \
+             the package (its generators: gen)"
+        ),
+        "{}",
+        out.stderr()
+    );
+    std::fs::write(d.join("problem.xml"), xml.replace("</tests>", "")).unwrap();
+    let out = with_shared_cache(d)
+        .args(["pack", "--out", "x"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("problem.xml:"), "{}", out.stderr());
+    assert!(!d.join("x").exists());
+}
+
+/// Each submission's verdicts by its file name, from a judge's JSON summary.
+fn by_file(summary: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let mut rows: Vec<(String, Vec<String>)> = judged(summary)
+        .into_iter()
+        .map(|(name, _, verdicts)| (name.rsplit('/').next().unwrap().to_string(), verdicts))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn a_problem_of_ones_own_round_trips_through_the_polygon_layout() {
+    let dir = crate::util::problem_folder("examples/rangesum", None);
+    let d = dir.path();
+    let own = with_shared_cache(d)
+        .args(["judge", "--json", "--plan", "extra/small.plan"])
+        .run()
+        .json();
+    with_shared_cache(d)
+        .args([
+            "pack",
+            "--out",
+            "poly",
+            "--layout",
+            "polygon",
+            "--plan",
+            "extra/small.plan",
+        ])
+        .run()
+        .success();
+    let xml = std::fs::read_to_string(d.join("poly/problem.xml")).unwrap();
+    // A gen line's seed is its cmd's last argument; the named generator is called by its name.
+    assert!(
+        xml.contains(r#"<test cmd="gen 3 3 5" method="generated"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<test cmd="big 20000 20000 1000 1" method="generated"/>"#),
+        "{xml}"
+    );
+    assert!(xml.contains(r#"<solution tag="main">"#), "{xml}");
+    assert!(d.join("poly/files/testlib.h").is_file());
+    let back = with_shared_cache(&d.join("poly"))
+        .args(["judge", "--json"])
+        .run()
+        .json();
+    assert_eq!(back["tests"].as_array().unwrap().len(), 3);
+    // The same tests, byte for byte, and the same verdicts.
+    for i in 1..=3 {
+        let packed = std::fs::read(d.join(format!("poly/tests/0{i}.in"))).unwrap();
+        let plain = with_shared_cache(d)
+            .args(["gen", "rangesum"])
+            .args(match i {
+                1 => vec!["3", "3", "--seed", "5"],
+                2 => vec!["3", "3", "--seed", "6"],
+                _ => vec![
+                    "--generator",
+                    "big",
+                    "20000",
+                    "20000",
+                    "1000",
+                    "--seed",
+                    "1",
+                ],
+            })
+            .run()
+            .success();
+        assert_eq!(
+            String::from_utf8(packed).unwrap(),
+            plain.stdout(),
+            "test {i}"
+        );
+    }
+    assert_eq!(by_file(&own), by_file(&back));
+    // The reference is the main solution, not an accepted one besides.
+    let names: Vec<String> = judged(&back).into_iter().map(|(n, _, _)| n).collect();
+    assert!(names.contains(&"main/sol.cpp".to_string()), "{names:?}");
+    assert!(
+        !names
+            .iter()
+            .any(|n| n.starts_with("accepted/") && n.ends_with("sol.cpp"))
+    );
+}
+
+#[test]
+fn a_built_in_game_packs_as_a_polygon_package_duipai_judges_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    with_shared_cache(d)
+        .args([
+            "pack", "shooting", "--out", "shooting", "--layout", "polygon",
+        ])
+        .run()
+        .success();
+    let xml = std::fs::read_to_string(d.join("shooting/problem.xml")).unwrap();
+    assert_eq!(xml.matches(r#"<test method="manual"/>"#).count(), 22);
+    assert!(
+        xml.contains(r#"<checker name="std::rcmp6.cpp" type="testlib"/>"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<memory-limit>134217728</memory-limit>"),
+        "{xml}"
+    );
+    assert!(d.join("shooting/solutions/shooting.cpp").is_file());
+    assert!(d.join("shooting/tests/22.ans").is_file());
+    // Read back: the package's solution judged on its tests, the answers compared within
+    // 1e-6 (rcmp6 without testlib.h to build it with).
+    let out = with_shared_cache(&d.join("shooting"))
+        .args(["judge", "--json"])
+        .run()
+        .success();
+    assert!(out.stderr().contains("tolerance"), "{}", out.stderr());
+    let summary = out.json();
+    let rows = judged(&summary);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].0, "main/shooting.cpp");
+    assert_eq!(count(&rows[0].2, "AC"), 22);
+}
+
+#[test]
+fn stress_test_and_hunt_work_in_a_polygon_package() {
+    let dir = package("sumpair");
+    let d = dir.path();
+    // stress: the package's reference, validator and (duipai's) std::ncmp.cpp checker.
+    let out = with_shared_cache(d)
+        .args([
+            "stress",
+            "--generator",
+            "files/gen.cpp 8 1000000000",
+            "--iterations",
+            "40",
+        ])
+        .program(["solutions/int_sum.cpp"])
+        .run()
+        .code(1);
+    assert!(out.stdout().contains("FAILED on seed"), "{}", out.stdout());
+    assert!(out.stdout().contains("--checker "), "{}", out.stdout());
+    assert!(out.stdout().contains("ncmp.cpp"), "{}", out.stdout());
+    // test: a Polygon tests/ folder, answered by the main solution.
+    let out = with_shared_cache(d)
+        .args(["test", "tests"])
+        .program(["solutions/words.cpp"])
+        .run()
+        .code(1);
+    assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
+    // hunt: each cmd with new seeds added.
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
+        .run()
+        .success();
+    assert!(
+        out.stdout()
+            .contains("gen --n=8 --max=1000000000 big with seeds from 1000001"),
+        "{}",
+        out.stdout()
+    );
+    let xml = std::fs::read(d.join("problem.xml")).unwrap();
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/int_sum.cpp", "--runs", "200", "--add"])
+        .run()
+        .code(2);
+    assert!(out.stderr().contains("Polygon keeps"), "{}", out.stderr());
+    assert_eq!(std::fs::read(d.join("problem.xml")).unwrap(), xml);
+}
