@@ -7,9 +7,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use duipai::compile::CompileOptions;
+use duipai::compile::{CompileOptions, Language};
 use duipai::judge::{ProcessRunner, Runner};
-use duipai::own::capture::{Capturable, Mechanism, Replayed};
+use duipai::own::capture::{Capturable, Choice, Mechanism, Replayed};
 use duipai::run::Limits;
 
 use crate::util::{Duipai, assert_contains, require, with_shared_cache};
@@ -53,19 +53,26 @@ fn output(command: &[OsString], seed: u64) -> Vec<u8> {
 /// For a few seeds: the recording prints what the plain generator prints, byte for byte, with
 /// at least `least` choices; the recorded choices replayed with another seed print it again,
 /// and are what was served; the empty sequence (every choice at its simplest) replays to a
-/// case of its own, or ends as drawing too many choices.
-fn records_and_replays(dir: &Path, source: &str, text: &str, mechanism: Mechanism, least: usize) {
+/// case of its own, or ends as drawing too many choices. Returns the choices recorded for
+/// seed 1.
+fn records_and_replays(
+    dir: &Path,
+    source: &str,
+    text: &str,
+    mechanism: Mechanism,
+    least: usize,
+    options: &CompileOptions,
+) -> Vec<Choice> {
     std::fs::write(dir.join(source), text).unwrap();
     let typed = vec![OsString::from(dir.join(source))];
-    let plain = duipai::compile::prepare(&typed, &options())
-        .unwrap()
-        .command;
-    let capturable = Capturable::new(typed, options());
+    let plain = duipai::compile::prepare(&typed, options).unwrap().command;
+    let capturable = Capturable::new(typed, options.clone());
     let capture = capturable
         .ready()
         .unwrap_or_else(|e| panic!("{source}: {e}"));
     assert_eq!(capture.mechanism, mechanism);
     let runner = ProcessRunner::default();
+    let mut first = Vec::new();
     for seed in [1, 2, 17] {
         let expected = output(&plain, seed);
         let recorded = capture.record(&runner, seed, &limits()).unwrap().unwrap();
@@ -89,6 +96,9 @@ fn records_and_replays(dir: &Path, source: &str, text: &str, mechanism: Mechanis
         assert_eq!(replayed.output, expected, "{source}, seed {seed}: replayed");
         let served: Vec<u64> = replayed.choices.iter().map(|c| c.value).collect();
         assert_eq!(served, values);
+        if seed == 1 {
+            first = recorded.choices;
+        }
     }
     // At most 1000 draws: past the end every draw is the simplest, and a generator that
     // draws until two values differ (random.sample) would draw for ever.
@@ -98,6 +108,7 @@ fn records_and_replays(dir: &Path, source: &str, text: &str, mechanism: Mechanis
         Replayed::Overrun => {}
         Replayed::Failed(why) => panic!("{source}: the simplest choices failed: {why}"),
     }
+    first
 }
 
 #[test]
@@ -114,7 +125,14 @@ fn python_generators_record_and_replay_through_random() {
                print(*a, r.randint(-5, 5), round(r.random(), 6), round(random.uniform(1, 2), 6))\n\
                print(random.getrandbits(100), random.getrandbits(7), *random.choices('ab', k=4))\n\
                print(round(random.gauss(0, 1), 6), random.randbytes(3).hex())\n";
-    records_and_replays(dir.path(), "gen.py", source, Mechanism::Python, 10);
+    records_and_replays(
+        dir.path(),
+        "gen.py",
+        source,
+        Mechanism::Python,
+        10,
+        &options(),
+    );
 }
 
 #[test]
@@ -139,7 +157,7 @@ int main(int argc, char **argv) {
            (int) (other() % 10));
 }
 "#;
-    records_and_replays(dir.path(), "gen.cpp", source, Mechanism::Cpp, 6);
+    records_and_replays(dir.path(), "gen.cpp", source, Mechanism::Cpp, 6, &options());
 }
 
 #[test]
@@ -154,7 +172,7 @@ fn c_generators_record_and_replay_through_rand() {
                for (int i = 0; i < n; i++) printf(\"%d \", rand() % 100);\n\
                printf(\"\\n\");\n\
                return 0;\n}\n";
-    records_and_replays(dir.path(), "gen.c", source, Mechanism::C, 2);
+    records_and_replays(dir.path(), "gen.c", source, Mechanism::C, 2, &options());
 }
 
 #[test]
@@ -170,13 +188,35 @@ int main(int argc, char *argv[]) {
     registerGen(argc, argv, 1);
     int n = rnd.next(1, 9);
     vector<int> a(n);
-    for (int &x : a) x = rnd.next(100);
+    for (int &x : a) x = rnd.next(0, 99);
     shuffle(a.begin(), a.end());
     println(n, rnd.next("[a-z]{1,5}"), rnd.wnext(100, 2), rnd.next(1LL, 1000000000000LL));
     println(a, rnd.any(a), rnd.next(0.0, 1.0));
 }
 "#;
-    records_and_replays(dir.path(), "gen.cpp", source, Mechanism::Testlib, 6);
+    // Built at -O1, where testlib's rnd.next is not inlined into the generator: every draw
+    // is made inside testlib, and the place of a draw is still the generator's line that
+    // called it, so n's draw and the loop's n draws are two places, the loop's one.
+    let mut options = options();
+    let o1 = ["g++", "-std=c++17", "-O1", "-pipe"];
+    options
+        .overrides
+        .push((Language::Cpp, o1.map(String::from).to_vec()));
+    let choices = records_and_replays(
+        dir.path(),
+        "gen.cpp",
+        source,
+        Mechanism::Testlib,
+        6,
+        &options,
+    );
+    let n = choices[0].value as usize + 1;
+    let labels: Vec<u32> = choices.iter().map(|c| c.label).collect();
+    assert!(
+        labels[1..=n].iter().all(|&l| l == labels[1]) && labels[0] != labels[1],
+        "places of n = {n} and its loop: {labels:?}"
+    );
+    assert_ne!(labels[n + 1], labels[1], "the shuffle's place: {labels:?}");
 }
 
 /// The diameter of a tree (n, then n − 1 edges), computed as the longest path through vertex

@@ -88,8 +88,34 @@ static void duipai_choices_start(void) {
     }
 }
 
-/* One choice: `raw` as drawn when recording, the given value when replaying. The caller's
- * address tells the generator's draws apart (one line of a loop shares it). */
+/* Where a draw was made: the return addresses of the calls that led to it, hashed, so that
+ * a draw through a library's function (testlib's rnd.next, a distribution) is told apart by
+ * the generator's line that called it, not by the library's line that drew. A recursive
+ * call's repeated address counts once, so that a line draws from one place at any depth. */
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#define DUIPAI_CHOICES_FRAMES 10
+__attribute__((noinline)) DUIPAI_CHOICES_UNUSED static unsigned long long duipai_choices_place(void) {
+    void *frames[DUIPAI_CHOICES_FRAMES];
+    int depth = backtrace(frames, DUIPAI_CHOICES_FRAMES);
+    unsigned long long hash = 1469598103934665603ULL;
+    void *last = 0;
+    /* Frame 0 is this function, frame 1 the recorder's serve: the callers start at 2. */
+    for (int i = 2; i < depth; i++) {
+        if (frames[i] == last) {
+            continue;
+        }
+        last = frames[i];
+        hash = (hash ^ (unsigned long long) (uintptr_t) frames[i]) * 1099511628211ULL;
+    }
+    return hash >> 1;
+}
+#else
+#define duipai_choices_place() ((unsigned long long) (uintptr_t) __builtin_return_address(0))
+#endif
+
+/* One choice: `raw` as drawn when recording, the given value when replaying, written with
+ * the place it was drawn at (one line of a loop shares it). */
 __attribute__((noinline)) DUIPAI_CHOICES_UNUSED static unsigned long long duipai_choices_serve(
     unsigned long long maximum, unsigned long long simplest, unsigned long long raw) {
     struct duipai_choices_state *s = &duipai_choices_state_;
@@ -104,8 +130,7 @@ __attribute__((noinline)) DUIPAI_CHOICES_UNUSED static unsigned long long duipai
                                                                           : simplest;
     }
     s->count++;
-    fprintf(s->out, "%llu %llu %llu\n",
-            (unsigned long long) (uintptr_t) __builtin_return_address(0), maximum, value);
+    fprintf(s->out, "%llu %llu %llu\n", duipai_choices_place(), maximum, value);
     return value;
 }
 
