@@ -201,6 +201,32 @@ pub fn read_regular_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
     read_capped(file, &name)
 }
 
+/// [`read_regular_capped`] for a file found in a test folder beside an input (an answer, a
+/// saved case's files): a symbolic link there is refused by name rather than followed, for
+/// it could name any file of the machine (`/etc/shadow`), which duipai, perhaps as root,
+/// would then read and quote.
+pub fn read_in_folder_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        anyhow::bail!("{}: {LINK_REFUSED}", path.display());
+    }
+    use std::os::unix::fs::OpenOptionsExt;
+    // O_NOFOLLOW too: a link put there after the look above fails to open.
+    let file = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path);
+    match file {
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            anyhow::bail!("{}: {LINK_REFUSED}", path.display())
+        }
+        _ => read_regular_capped(path),
+    }
+}
+
+/// Why a link in a test folder is not read.
+pub const LINK_REFUSED: &str = "a symbolic link; duipai does not follow links in a test folder \
+                                (one could name any file of the machine): copy the file there";
+
 /// What a file that is not a regular one is: `a FIFO`, `a directory`, ...
 pub fn describe_kind(kind: &std::fs::FileType) -> &'static str {
     use std::os::unix::fs::FileTypeExt;

@@ -133,6 +133,7 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Answers(args) => commands::answers::run(args),
         Command::Judge(args) => commands::judge::run(args),
         Command::Hunt(args) => commands::hunt::run(args),
+        Command::Doctor => commands::doctor::run(),
         Command::Listen(args) => commands::listen::run(args),
     }
 }

@@ -172,12 +172,12 @@ pub fn run_helper(
         return Err(HelperFailed::error(
             Fault::Silent,
             format!(
-                "{who} failed: it exited with code 0 but printed {said}, where a {} is \
+                "{who} failed: it exited with code 0 but printed {said}, where {} is \
                  needed{}",
                 if who.contains("generator") {
-                    "case"
+                    "a case"
                 } else {
-                    "answer"
+                    "an answer"
                 },
                 stderr_ending(&execution.stderr)
             ),

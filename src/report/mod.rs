@@ -45,6 +45,18 @@ pub struct CaseRecord {
     /// line of it a line: `> ` before what the program wrote, `< ` before what it read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
+    /// How many of the program's processes were still running when it had exited (a daemon,
+    /// an orphan): duipai killed them. Absent from JSON when none was.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub left_behind: u32,
+    /// What of the run this machine could not count (without a cgroup): its limit may not
+    /// have held. Absent from JSON when everything was counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uncounted: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 pub use crate::text::stderr_tail;
@@ -172,6 +184,8 @@ impl CaseRecord {
             memory_kib: e.peak_memory_bytes.map(|bytes| bytes / 1024),
             stderr: stderr_tail(&e.stderr),
             transcript: outcome.transcript.as_ref().map(|t| t.render()),
+            left_behind: e.left_behind,
+            uncounted: e.uncounted.map(str::to_string),
         }
     }
 }
@@ -209,7 +223,19 @@ pub fn human_line(record: &CaseRecord, styles: &Styles) -> String {
         line.push_str("  ");
         line.push_str(&record.detail);
     }
+    if record.left_behind > 0 {
+        line.push_str(&format!("  ({})", left_behind(record.left_behind)));
+    }
+    if let Some(uncounted) = &record.uncounted {
+        line.push_str(&format!("  ({uncounted})"));
+    }
     line
+}
+
+/// `left 1 process running, killed by duipai`: what a run that exited left behind.
+pub fn left_behind(processes: u32) -> String {
+    let plural = if processes == 1 { "" } else { "es" };
+    format!("left {processes} process{plural} running, killed by duipai")
 }
 
 /// `10 AC, 1 WA, 1 TLE`.
@@ -268,6 +294,8 @@ mod tests {
             memory_kib: None,
             stderr: String::new(),
             transcript: None,
+            left_behind: 0,
+            uncounted: None,
         }
     }
 

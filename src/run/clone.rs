@@ -62,6 +62,12 @@ pub(super) struct Setup {
     pub oom_first: bool,
     /// The uid and gid it drops to (a box uid), with no supplementary group.
     pub credentials: Option<(u32, u32)>,
+    /// Started in an IPC namespace of its own, made for it by the spawner (see
+    /// `contain::ipc`); the spawner replies with it.
+    pub fresh_ipc: bool,
+    /// The system calls no namespace covers are refused to it (`contain::filter`), from its
+    /// first instruction.
+    pub filter: bool,
 }
 
 pub(super) fn cstring(bytes: &[u8]) -> io::Result<CString> {
@@ -255,6 +261,12 @@ pub(super) enum Stage {
     Clone,
     /// A spawner could not read the request (too large for it): there is no child.
     Request,
+    Filter,
+    /// The spawner could not make the program's IPC namespace: there is no child.
+    Ipc,
+    /// The input file could not be written into the program's working folder: there is no
+    /// child.
+    Input,
 }
 
 impl Stage {
@@ -270,6 +282,9 @@ impl Stage {
             Stage::Exec,
             Stage::Clone,
             Stage::Request,
+            Stage::Filter,
+            Stage::Ipc,
+            Stage::Input,
         ]
         .into_iter()
         .find(|s| *s as i32 == code)
@@ -311,6 +326,8 @@ pub(super) struct ChildSetup {
     /// spawner's own placement in its cgroup: once per spawner, never per program); -1 for
     /// none.
     pub cgroup_procs: [c_int; MAX_HIERARCHIES],
+    /// The seccomp filter it installs last, or null (see [`Setup::filter`]).
+    pub filter: *const libc::sock_fprog,
     /// Written by the child when it fails: at what, and `errno`.
     pub failed: Stage,
     pub errno: c_int,
@@ -367,8 +384,19 @@ unsafe fn set_up(plan: &ChildSetup) -> Result<(), Stage> {
         enter_directory(plan)?;
         set_affinity(plan);
         reset_signals(plan)?;
-        drop_credentials(plan.setup.credentials)
+        drop_credentials(plan.setup.credentials)?;
+        install_filter(plan.filter)
     }
+}
+
+/// Installs the filter, if the plan has one: last, once nothing left needs what it refuses.
+fn install_filter(filter: *const libc::sock_fprog) -> Result<(), Stage> {
+    // SAFETY: a filter of `contain::filter`'s, alive in the parent's memory; this is the
+    // program's own process, about to `exec`.
+    if !filter.is_null() && !unsafe { crate::run::contain::filter::install(filter) } {
+        return Err(Stage::Filter);
+    }
+    Ok(())
 }
 
 /// Moves the child into the cgroups whose `cgroup.procs` the plan holds open.
@@ -628,6 +656,15 @@ pub(super) fn launch(plan: &mut ChildSetup, flags: c_int) -> Result<i32, Failed>
     Ok(pid)
 }
 
+/// The filter a program set up as `setup` installs, or null.
+pub(super) fn filter_of(setup: Setup) -> *const libc::sock_fprog {
+    if setup.filter {
+        crate::run::contain::filter::program_filter()
+    } else {
+        std::ptr::null()
+    }
+}
+
 /// Null-terminated pointers to `strings`, valid while they are.
 fn pointers(strings: &[CString]) -> Vec<*const libc::c_char> {
     let mut all: Vec<*const libc::c_char> = strings.iter().map(|c| c.as_ptr()).collect();
@@ -669,6 +706,7 @@ pub(super) fn launch_here(
         affinity: std::ptr::null(),
         setup: program.setup,
         cgroup_procs,
+        filter: filter_of(program.setup),
         failed: Stage::None,
         errno: 0,
     };

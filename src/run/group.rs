@@ -212,6 +212,10 @@ pub(crate) struct Reaped {
     pub usage: libc::rusage,
     pub orphans_cpu: Duration,
     pub orphans_maxrss: u64,
+    /// How many of the run's processes were still alive once its leader had exited by itself
+    /// (a daemon, an orphan, a child holding its output): killed by the cleanup, and named in
+    /// the verdict. Zero for a run that was stopped (everything of it is killed then).
+    pub left_behind: u32,
 }
 
 /// Reaps a child of the harness if it has ended; its resource usage.
@@ -293,11 +297,17 @@ pub(crate) fn kill_and_reap(
         .map_err(setup_error("cannot reap the program"))?;
     let pgid = leader.pid;
     let id = leader.entry.id();
+    let mut left_behind_count = 0;
     let mut orphans_usage = OrphansUsage::default();
+    // Counted on the first round, before anything is killed: what the program left running.
+    let mut left_behind = exited.then(|| group_alive(pgid));
     let start = Instant::now();
     loop {
-        let group_left = kill_group_left(pgid);
         let orphans = orphans_to_clean(id, sampler);
+        if let Some(group) = left_behind.take() {
+            left_behind_count = group.len() + own_orphans_outside(&orphans, pgid);
+        }
+        let group_left = kill_group_left(pgid);
         for orphan in &orphans {
             orphan.kill();
             if let Some(usage) = reap_if_dead(orphan.stat.pid)
@@ -329,19 +339,51 @@ pub(crate) fn kill_and_reap(
         usage,
         orphans_cpu: orphans_usage.cpu,
         orphans_maxrss: orphans_usage.maxrss,
+        left_behind: left_behind_count as u32,
     })
 }
 
-/// [`kill_and_reap`] for a run in a cgroup `slot` (whose spawner is `spawner`): the group is
-/// killed and the leader reaped as there; then whatever is left in the slot (a process that
-/// left the group, an orphan) is killed, and the orphans handed to the harness are reaped,
-/// until the slot holds its spawner alone. The cgroup knows every process of the run, so no
-/// tag or scan is needed, and its CPU time counts them all.
+/// The live members left in the reaped leader's group: nothing but a signal 0 when, as
+/// usual, there are none (the group id is reserved while it has members, see
+/// `kill_and_reap`).
+fn group_alive(pgid: i32) -> Vec<i32> {
+    // SAFETY: signal 0 only checks for existence.
+    if unsafe { libc::kill(-pgid, 0) } == 0 {
+        procfs::live_group_members(pgid)
+    } else {
+        Vec::new()
+    }
+}
+
+/// How many of `orphans` are the run's own and alive outside its group (which is counted
+/// apart).
+fn own_orphans_outside(orphans: &[Orphan], pgid: i32) -> usize {
+    orphans
+        .iter()
+        .filter(|o| o.own && !o.stat.is_zombie() && o.stat.pgid != pgid)
+        .count()
+}
+
+/// [`kill_and_reap`] for a run in a cgroup `slot` (whose spawner is `spawner`), in the
+/// namespaces of `keeper` if it has them: the group is killed and the leader reaped as
+/// there; then whatever is left in the slot (a process that left the group, a daemon, an
+/// orphan) is the run's leftover, counted (if the leader had exited by itself) and killed,
+/// and the orphans handed to the harness are reaped, until the slot holds its spawner alone.
+/// The cgroup knows every process of the run, so no tag or scan is needed, and its CPU time
+/// counts them all.
+///
+/// In namespaces the keeper kills the leftovers (`kill(-1)` in the run's PID namespace,
+/// which holds the run's processes and nothing else: no pid of another process can be hit);
+/// without them, each process the slot lists is killed by pid. The list is read afresh each
+/// time: a cgroup v1 `cgroup.procs` read again through a descriptor kept open answers from a
+/// list the kernel cached up to a second before, which named processes long gone and missed
+/// a daemon started since (the cleanup then waited for it in vain).
 pub(crate) fn kill_and_reap_in(
     leader: &mut Leader,
     exited: bool,
     slot: &Slot,
     spawner: i32,
+    keeper: Option<&keeper::Keeper>,
 ) -> Result<Reaped, RunError> {
     if !exited {
         leader.kill_group();
@@ -351,8 +393,9 @@ pub(crate) fn kill_and_reap_in(
         .map_err(setup_error("cannot reap the program"))?;
     let pgid = leader.pid;
     let start = Instant::now();
+    let mut left_behind = 0;
     // The leader's group is most of what may be left: one signal for all of it.
-    kill_group_left(pgid);
+    let mut first = true;
     loop {
         let tasks = slot
             .tasks()
@@ -360,21 +403,32 @@ pub(crate) fn kill_and_reap_in(
         if tasks <= 1 {
             break;
         }
-        let left: Vec<i32> = slot
-            .processes()
-            .into_iter()
-            .filter(|&p| p != spawner)
-            .collect();
-        for &pid in &left {
-            // SAFETY: kill has no memory effects; a pid listed in the slot is a process of
-            // the run (only the run's processes and the spawner live there).
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+        let left = slot.live_processes(spawner);
+        if first && exited {
+            left_behind = left.len() as u32;
+        }
+        if first {
+            kill_group_left(pgid);
+        }
+        first = false;
+        match keeper {
+            Some(keeper) => keeper
+                .clear()
+                .map_err(setup_error("cannot clear the program's namespaces"))?,
+            None => {
+                for &pid in &left {
+                    // SAFETY: kill has no memory effects; a pid the slot lists now is a
+                    // process of the run (only the run's processes and the spawner live
+                    // there).
+                    unsafe { libc::kill(pid, libc::SIGKILL) };
+                }
+            }
         }
         reap_dead_orphans();
         if start.elapsed() > KILL_GRACE {
             return Err(RunError::Survivors {
                 pgid,
-                pids: left,
+                pids: slot.live_processes(spawner),
                 grace: KILL_GRACE,
             });
         }
@@ -385,6 +439,7 @@ pub(crate) fn kill_and_reap_in(
         usage,
         orphans_cpu: Duration::ZERO,
         orphans_maxrss: 0,
+        left_behind,
     })
 }
 

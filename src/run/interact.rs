@@ -212,7 +212,7 @@ pub(crate) fn interact_until(
     let program_entry = RunEntry::begin();
     let judge_entry = RunEntry::begin();
     // Contained, the program runs in a scratch directory, as every program under test.
-    let scratch = match super::contain::contained() {
+    let mut scratch = match super::contain::contained() {
         true => Some(
             super::scratch::Scratch::acquire()
                 .map_err(setup_error("cannot create a scratch working directory"))?,
@@ -234,8 +234,13 @@ pub(crate) fn interact_until(
         &args,
         scratch.as_ref().map(super::scratch::Scratch::path),
         Stdin::Pipe,
+        None,
         &stop_limits,
     )?;
+    // What the program leaves in its working folder is found where it is, to be emptied.
+    if let Some(dir) = scratch.as_mut() {
+        dir.set_files_at(program.1.scratch_at.clone());
+    }
     let judge = Party::start(
         &judge_entry,
         Role::Helper,
@@ -244,6 +249,7 @@ pub(crate) fn interact_until(
         &judge_args,
         None,
         Stdin::Pipe,
+        None,
         interactor_limits,
     )?;
     let mut exchange = Exchange::new(

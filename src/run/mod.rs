@@ -23,6 +23,11 @@
 //! run's directory), `scratch` (file I/O's directory), `steady` ([`run_steady`], and what
 //! "near the limit" and "starved" mean), `error`
 //! ([`RunError`]).
+//!
+//! Most of the runner's work is system calls, in `unsafe` blocks: each says why it is sound
+//! in a `// SAFETY:` line above it, which clippy checks for the whole module.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 mod cancel;
 mod captured;
@@ -34,6 +39,7 @@ mod error;
 mod group;
 mod interact;
 mod limits;
+pub mod machine;
 mod party;
 mod pipes;
 pub mod procfs;
@@ -157,6 +163,14 @@ pub struct Execution {
     /// program left there, sorted, a directory's name with a `/` (`chess.out`: it uses the
     /// contest's file I/O); empty otherwise.
     pub left_files: Vec<String>,
+    /// How many of the program's processes were still running when it had exited by itself
+    /// (a daemon of a `setsid` or a double fork, an orphan, a child holding its output): the
+    /// runner killed them, and the run is judged on what it printed. Zero when the run was
+    /// stopped (at a limit, everything of it is killed).
+    pub left_behind: u32,
+    /// What of the run no mechanism here could count, when it did something only a cgroup
+    /// sees (`the CPU time of children the kernel reaped`): the verdict says so.
+    pub uncounted: Option<&'static str>,
     /// On stdin, whether the program read its input to the end (all but trailing
     /// whitespace) before it ended; `None` where that is not known (file I/O, interactive
     /// runs, a test double).
@@ -183,6 +197,8 @@ impl Execution {
             limits,
             output_file: None,
             left_files: Vec::new(),
+            left_behind: 0,
+            uncounted: None,
             read_its_input: None,
         }
     }
@@ -294,7 +310,7 @@ fn run_until(
     stop: Stop,
 ) -> Result<Execution, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
-    let mut placed = Placed::new(role, exe, args, input, io)?;
+    let mut placed = Placed::new(role, exe, args, io)?;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
@@ -308,8 +324,12 @@ fn run_until(
         &placed.args,
         placed.cwd(),
         placed.stdin,
+        placed.input_name.as_deref().map(|name| (name, input)),
         &stop_limits,
     )?;
+    if let Some(dir) = placed.scratch.as_mut() {
+        dir.set_files_at(ends.scratch_at.clone());
+    }
     let stdin_read = ends.stdin_read;
     let mut streams = Streams {
         stdin: match ends.stdin {
@@ -358,18 +378,16 @@ struct Placed {
     args: Vec<OsString>,
     stdin: Stdin,
     scratch: Option<Scratch>,
+    /// For file I/O, the input file's name: written into the scratch directory where the
+    /// program will see it, once that is known (see `spawn::Launch::input_file`).
+    input_name: Option<String>,
 }
 
 impl Placed {
-    /// Prepares the run of `exe` with `args` on `input`: for file I/O, the scratch directory
-    /// with the input file, the program found from there, and its arguments naming the files.
-    fn new(
-        role: Role,
-        exe: &OsString,
-        args: &[OsString],
-        input: &[u8],
-        io: &IoMode,
-    ) -> Result<Placed, RunError> {
+    /// Prepares the run of `exe` with `args`: for file I/O, the scratch directory (the input
+    /// file is written when the program starts), the program found from there, and its
+    /// arguments naming the files.
+    fn new(role: Role, exe: &OsString, args: &[OsString], io: &IoMode) -> Result<Placed, RunError> {
         let (input_name, output_name) = match io {
             IoMode::Stdio if role == Role::Program && contain::contained() => {
                 let dir = Scratch::acquire()
@@ -379,6 +397,7 @@ impl Placed {
                     args: resolve_args(args, &[]),
                     stdin: Stdin::Pipe,
                     scratch: Some(dir),
+                    input_name: None,
                 });
             }
             IoMode::Stdio => {
@@ -387,23 +406,21 @@ impl Placed {
                     args: args.to_vec(),
                     stdin: Stdin::Pipe,
                     scratch: None,
+                    input_name: None,
                 });
             }
             IoMode::Files { input, output } => (input, output),
         };
         check_file_name(input_name)?;
         check_file_name(output_name)?;
-        let mut dir =
+        let dir =
             Scratch::acquire().map_err(setup_error("cannot create a scratch working directory"))?;
-        dir.write(input_name, input).map_err(setup_error(format!(
-            "cannot write {}",
-            dir.path().join(input_name).display()
-        )))?;
         Ok(Placed {
             exe_path: resolve_program(exe).into_os_string(),
             args: resolve_args(args, &[input_name, output_name]),
             stdin: Stdin::Null,
             scratch: Some(dir),
+            input_name: Some(input_name.clone()),
         })
     }
 
@@ -449,7 +466,7 @@ impl Placed {
             output.stdout = stdout.map(Drain::into_captured).unwrap_or_default();
             return (output, None);
         };
-        let (found, content) = read_output_file(&dir.path().join(name));
+        let (found, content) = read_output_file(&dir.files().join(name));
         if let Some((file, len)) = content {
             output.exceeded = len > limits.output_bytes;
             output.stdout =

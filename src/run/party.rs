@@ -40,6 +40,20 @@ pub(crate) struct Party<'e> {
     maxrss_from_start: bool,
     /// The spawner that started it, with its slot (its cgroup), until it is settled.
     lease: Option<Lease>,
+    /// Its own IPC namespace, emptied once it is over (see `contain::ipc`).
+    ipc: Option<OwnedFd>,
+    /// In namespaces without a cgroup: what their keeper had reaped and held in files when
+    /// the run began, which the run's figures add to from there.
+    unslotted: Option<Unslotted>,
+}
+
+/// What a run in namespaces but without a cgroup counts from its namespace's keeper: the CPU
+/// of the orphans it reaps (no process of the run waited for them) and the files in its
+/// `/tmp` and `/dev/shm` (memory, in `tmpfs`), from their amounts at the run's start.
+#[derive(Clone, Copy, Debug)]
+struct Unslotted {
+    reaped_cpu: Duration,
+    files: u64,
 }
 
 /// The harness's ends of a started program's streams.
@@ -50,6 +64,9 @@ pub(crate) struct Ends {
     pub stdin_read: Option<OwnedFd>,
     pub stdout: OwnedFd,
     pub stderr: OwnedFd,
+    /// Where the harness finds the files of the program's working folder, when it is a
+    /// `tmpfs` of its namespaces (see `Scratch::files_at`).
+    pub scratch_at: Option<std::path::PathBuf>,
 }
 
 /// What the supervisor saw of a party.
@@ -145,11 +162,27 @@ impl Party<'_> {
         if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(false)) {
             merge(&mut sample, &figures);
         }
+        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
+            let reaped = keeper.reaped_cpu().unwrap_or_default();
+            sample.cpu += reaped.saturating_sub(base.reaped_cpu);
+            sample.rss_bytes += keeper.files_bytes().saturating_sub(base.files);
+        }
         let waited = self.sampler.waited();
         let wall = self.start.elapsed();
         self.seen.absorb(&sample, wall, waited, limits, wall_cap);
         sample
     }
+}
+
+/// How much its `/tmp` and `/dev/shm` may each hold: its memory and output limits, in whole
+/// MiB (files there are memory; see `View::space`).
+fn space_for(limits: &Limits) -> u64 {
+    const MIB: u64 = 1 << 20;
+    limits
+        .memory_bytes
+        .saturating_add(limits.output_bytes)
+        .div_ceil(MIB)
+        .saturating_mul(MIB)
 }
 
 /// A sample of the run's processes with what its cgroup counts: the CPU time of every
@@ -171,7 +204,15 @@ pub(crate) struct Settled {
     pub cpu_time: Duration,
     pub seen: Observed,
     pub pgid: i32,
+    /// Processes of the party still alive when its leader had exited, killed by the cleanup.
+    pub left_behind: u32,
+    /// What no mechanism here could count (see `Execution::uncounted`).
+    pub uncounted: Option<&'static str>,
 }
+
+/// What a run without a cgroup cannot count, when it did it.
+const CHILDREN_UNSEEN: &str =
+    "the CPU time of children the kernel reaped is not counted without a cgroup";
 
 impl Settled {
     /// Its leader's exit code, when it exited rather than died of a signal.
@@ -192,6 +233,7 @@ impl<'e> Party<'e> {
         args: &[OsString],
         cwd: Option<&Path>,
         stdin: Stdin,
+        input_file: Option<(&str, &[u8])>,
         stop: &Limits,
     ) -> Result<(Party<'e>, Ends), RunError> {
         // Before the first program starts, so that whatever it orphans comes back to us.
@@ -209,13 +251,12 @@ impl<'e> Party<'e> {
         let contained = contain::contained();
         // The program under test, in namespaces: what it sees there.
         let view = match (role, contain::namespaces(), cwd) {
-            (Role::Program, Some(_), Some(scratch)) => View::of(
-                exe_path,
-                args,
-                scratch,
-                &contain::policy().protect,
-                contain::is_root(),
-            ),
+            (Role::Program, Some(_), Some(scratch)) => {
+                View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
+                    view.space = space_for(stop);
+                    view
+                })
+            }
             _ => None,
         };
         let how = spawn::Launch {
@@ -224,9 +265,13 @@ impl<'e> Party<'e> {
             slot_limits: (stop.processes, stop.memory_bytes),
             cwd,
             stdin,
+            input_file,
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
                 no_terminal: contained,
+                // The program under test in namespaces gets IPC of its own, per run.
+                fresh_ipc: view.is_some(),
+                filter: contained && role == Role::Program,
                 ..Setup::default()
             },
             rlimits: &rlimits,
@@ -242,23 +287,44 @@ impl<'e> Party<'e> {
         // on the harness's CPU).
         let start = started.start;
         let leader = Leader::new(started.pid, entry);
+        let lease = started.lease;
+        let mut sampler = RunSampler::new(leader.pid);
+        let mut unslotted = None;
+        let keeper = lease.as_ref().and_then(Lease::keeper);
+        if let (Some(keeper), None) = (keeper, lease.as_ref().and_then(Lease::slot)) {
+            sampler = sampler.with_reaper(keeper.pid()).proportional();
+            unslotted = Some(Unslotted {
+                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
+                files: keeper.files_bytes(),
+            });
+        } else if lease.as_ref().and_then(Lease::slot).is_none() {
+            sampler = sampler.proportional();
+        }
         let party = Party {
             pidfd: pidfd_open(leader.pid),
-            sampler: RunSampler::new(leader.pid),
+            sampler,
             leader,
             entry,
             start,
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
-            lease: started.lease,
+            lease,
+            ipc: started.ipc,
+            unslotted,
         };
         let ends = Ends {
             stdin: started.stdin,
             stdin_read: started.stdin_read,
             stdout: started.stdout,
             stderr: started.stderr,
+            scratch_at: started.scratch_at,
         };
         Ok((party, ends))
+    }
+
+    /// The keeper of the namespaces the program runs in, if any.
+    fn keeper(&self) -> Option<&contain::keeper::Keeper> {
+        self.lease.as_ref().and_then(Lease::keeper)
     }
 
     /// The run id its processes are tagged with.
@@ -284,39 +350,11 @@ impl<'e> Party<'e> {
             // last sample.
             seen.waited = self.sampler.waited_now();
         }
-        // Always kill, even after a clean exit: a child may still be running, and may hold
-        // the output pipes open.
-        let reaped = match self.lease.as_ref().and_then(Lease::slot) {
-            Some((slot, spawner)) => {
-                group::kill_and_reap_in(&mut self.leader, seen.exited, slot, spawner)?
-            }
-            None => {
-                let reaped = kill_and_reap(&mut self.leader, seen.exited, &self.sampler)?;
-                // In namespaces, what the program orphaned went to their keeper.
-                if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper)
-                    && keeper.occupied()
-                {
-                    keeper
-                        .clear()
-                        .map_err(setup_error("cannot clear the program's namespaces"))?;
-                }
-                reaped
-            }
-        };
-        // What the run left in its private /tmp and /dev/shm goes with it.
-        if let Some(keeper) = self.lease.as_ref().and_then(Lease::keeper) {
-            keeper
-                .tidy()
-                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
-        }
-        let mut cpu_time = seen.cpu.max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu);
-        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
-            cpu_time = cpu_time.max(figures.cpu);
-            seen.peak_rss = seen.peak_rss.max(figures.memory);
-            seen.peak_tasks = seen.peak_tasks.max(figures.tasks);
-            seen.fork_refused |= figures.fork_refused;
-            seen.oom_killed |= figures.oom_killed;
-        }
+        self.measure_leftovers(&mut seen);
+        let reaped = self.kill_and_reap(seen.exited)?;
+        self.empty_namespaces(&mut seen)?;
+        let cpu_time = self.final_figures(&mut seen, &reaped);
+        let unseen = !self.slotted() && self.sampler.children_unseen();
         // The spawner serves the next run.
         drop(self.lease.take());
         // ru_maxrss is the leader's peak (or a process's it reaped), from the resident size of
@@ -334,7 +372,93 @@ impl<'e> Party<'e> {
             cpu_time,
             seen,
             pgid: self.leader.pid,
+            left_behind: reaped.left_behind,
+            uncounted: unseen.then_some(CHILDREN_UNSEEN),
         })
+    }
+
+    /// Whether the run has a cgroup (its spawner's slot).
+    fn slotted(&self) -> bool {
+        self.lease.as_ref().and_then(Lease::slot).is_some()
+    }
+
+    /// What a run that exited left in its namespaces, measured once more before it is killed
+    /// (without a cgroup, which counts it anyway): an orphan's memory and CPU are the run's.
+    fn measure_leftovers(&mut self, seen: &mut Observed) {
+        if !seen.exited || self.slotted() || !self.keeper().is_some_and(|k| k.occupied()) {
+            return;
+        }
+        let run_id = self.entry.id();
+        let last = self.sampler.sample_all(&|p: &_| tagged_for(p, run_id));
+        seen.peak_rss = seen.peak_rss.max(last.rss_bytes);
+        seen.cpu = seen.cpu.max(last.cpu);
+    }
+
+    /// Kills what is left of the run and reaps it (always, even after a clean exit: a child
+    /// may still be running, and may hold the output pipes open); `exited` says the leader
+    /// ended by itself, so that what is left counts as left behind.
+    fn kill_and_reap(&mut self, exited: bool) -> Result<group::Reaped, RunError> {
+        let keeper = self.lease.as_ref().and_then(Lease::keeper);
+        if let Some((slot, spawner)) = self.lease.as_ref().and_then(Lease::slot) {
+            return group::kill_and_reap_in(&mut self.leader, exited, slot, spawner, keeper);
+        }
+        let mut reaped = kill_and_reap(&mut self.leader, exited, &self.sampler)?;
+        // In namespaces, what the program orphaned went to their keeper.
+        if let Some(keeper) = keeper
+            && keeper.occupied()
+        {
+            if exited {
+                reaped.left_behind += keeper.residents().len() as u32;
+            }
+            keeper
+                .clear()
+                .map_err(setup_error("cannot clear the program's namespaces"))?;
+        }
+        Ok(reaped)
+    }
+
+    /// Empties what the run left in its namespaces: its IPC objects (uncharged before the
+    /// next run starts) and its files in /tmp and /dev/shm, counted first (without a cgroup)
+    /// as memory it held to its end.
+    fn empty_namespaces(&mut self, seen: &mut Observed) -> Result<(), RunError> {
+        if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
+            let files = keeper.files_bytes().saturating_sub(base.files);
+            seen.peak_rss = seen.peak_rss.max(files);
+        }
+        if let Some(ipc) = self.ipc.take() {
+            contain::ipc::clear(&ipc)
+                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
+        }
+        if let Some(keeper) = self.keeper() {
+            keeper
+                .tidy()
+                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+        }
+        Ok(())
+    }
+
+    /// The run's CPU time, and its other figures completed from its cgroup, once it is
+    /// over: the largest of what the samples saw and what the reaps tell (the leader's, its
+    /// orphans', and without a cgroup those its namespace's keeper reaped).
+    fn final_figures(&self, seen: &mut Observed, reaped: &group::Reaped) -> Duration {
+        let keeper_reaped = match (self.unslotted, self.keeper()) {
+            (Some(base), Some(keeper)) => keeper
+                .reaped_cpu()
+                .unwrap_or_default()
+                .saturating_sub(base.reaped_cpu),
+            _ => Duration::ZERO,
+        };
+        let mut cpu_time = seen
+            .cpu
+            .max(rusage_cpu(&reaped.usage) + reaped.orphans_cpu + keeper_reaped);
+        if let Some(figures) = self.lease.as_ref().and_then(|l| l.figures(true)) {
+            cpu_time = cpu_time.max(figures.cpu);
+            seen.peak_rss = seen.peak_rss.max(figures.memory);
+            seen.peak_tasks = seen.peak_tasks.max(figures.tasks);
+            seen.fork_refused |= figures.fork_refused;
+            seen.oom_killed |= figures.oom_killed;
+        }
+        cpu_time
     }
 }
 
@@ -393,6 +517,8 @@ impl Settled {
             limits: *limits,
             output_file,
             left_files: Vec::new(),
+            left_behind: self.left_behind,
+            uncounted: self.uncounted,
             read_its_input: None,
         }
     }

@@ -21,6 +21,8 @@ pub struct ProcStat {
     /// utime + stime + cutime + cstime, in clock ticks: the process, its threads and its
     /// children it has already reaped.
     pub cpu_ticks: u64,
+    /// cutime + cstime alone: the children it has reaped.
+    pub reaped_ticks: u64,
     pub threads: u64,
     /// When the process started, in clock ticks after boot: with the pid, it names one process
     /// even after the pid is reused.
@@ -72,13 +74,15 @@ pub fn parse_stat(text: &[u8]) -> Option<ProcStat> {
     let state = *fields.first()?.as_bytes().first()?;
     let ppid: i32 = fields.get(4 - 3)?.parse().ok()?;
     let pgid: i32 = fields.get(5 - 3)?.parse().ok()?;
-    let cpu_ticks = field(14)? + field(15)? + field(16)? + field(17)?;
+    let reaped_ticks = field(16)? + field(17)?;
+    let cpu_ticks = field(14)? + field(15)? + reaped_ticks;
     Some(ProcStat {
         pid,
         state,
         ppid,
         pgid,
         cpu_ticks,
+        reaped_ticks,
         threads: field(20)?,
         start_time: field(22)?,
         rss_pages: field(24)?,
@@ -243,6 +247,15 @@ fn newest_pid() -> Option<i32> {
 /// created since the last one; the samples in between read only the processes already known.
 pub struct RunSampler {
     leader: i32,
+    /// The init of the run's PID namespace, if it has one: every process it holds as a
+    /// child is an orphan of the run (the namespace holds one run at a time).
+    reaper: Option<i32>,
+    /// Memory is summed as proportional set sizes when the run has several processes, so
+    /// that a page they share counts once (without a cgroup, which counts it so itself).
+    proportional: bool,
+    /// A process of the run was seen ignoring `SIGCHLD` while it had children: the kernel
+    /// reaps those itself, and their CPU time reaches no one's figures (without a cgroup).
+    unseen_children: bool,
     /// Known live processes of the run, as (pid, start time): a pid alone could name another
     /// process once reused.
     known: Vec<(i32, u64)>,
@@ -327,6 +340,9 @@ impl RunSampler {
     pub fn new(leader: i32) -> RunSampler {
         RunSampler {
             leader,
+            reaper: None,
+            proportional: false,
+            unseen_children: false,
             known: Vec::new(),
             samples: 0,
             last_full: 0,
@@ -334,6 +350,20 @@ impl RunSampler {
             delays: Vec::new(),
             buf: Vec::with_capacity(512),
         }
+    }
+
+    /// Follows the children of `reaper`, the init of the run's PID namespace, as the run's:
+    /// the orphans it left there.
+    pub fn with_reaper(mut self, reaper: i32) -> RunSampler {
+        self.reaper = Some(reaper);
+        self
+    }
+
+    /// Sums the memory of several processes as proportional set sizes (see
+    /// [`RunSampler::proportional`]).
+    pub fn proportional(mut self) -> RunSampler {
+        self.proportional = true;
+        self
     }
 
     /// The processes of the run seen alive at the last sample, as (pid, start time).
@@ -362,10 +392,27 @@ impl RunSampler {
             // Read before scanning: a process created during the scan triggers the next one.
             self.newest_at_full = newest_pid();
             self.last_full = self.samples;
-            let members = self.members_among(all_processes(), adopt);
-            return self.record(&members);
+            return self.sample_all(adopt);
         }
         self.sample_known()
+    }
+
+    /// A sample of every process of the run now, a full scan: what a run that exited left
+    /// (the orphans its namespace holds) is measured once more before it is killed.
+    pub fn sample_all(&mut self, adopt: &dyn Fn(&ProcStat) -> bool) -> GroupSample {
+        let members = self.members_among(all_processes(), adopt);
+        if self.proportional && !self.unseen_children && members.len() > 1 {
+            self.unseen_children = members.iter().any(|m| {
+                !m.is_zombie() && members.iter().any(|c| c.ppid == m.pid) && ignores_sigchld(m.pid)
+            });
+        }
+        self.record(&members)
+    }
+
+    /// Whether a process of the run ignored `SIGCHLD` while it had children, as far as the
+    /// full scans saw (see `unseen_children`).
+    pub fn children_unseen(&self) -> bool {
+        self.unseen_children
     }
 
     /// A sample of the processes already known only: no scan for new ones.
@@ -406,6 +453,7 @@ impl RunSampler {
             let root = p.pid == self.leader
                 || p.pgid == self.leader
                 || self.knows(p)
+                || Some(p.ppid) == self.reaper
                 || (p.ppid == me && adopt(p));
             if root && ours.insert(p.pid) {
                 stack.push(p.pid);
@@ -431,6 +479,15 @@ impl RunSampler {
             .map(|m| (m.pid, m.start_time))
             .collect();
         let mut sample = summarize(members);
+        if self.proportional && sample.processes > 1 {
+            // Shared pages (a copy-on-write fork's) once, not once per process. A process
+            // that has ended since its stat was read has released its memory: none of it.
+            sample.rss_bytes = members
+                .iter()
+                .filter(|m| !m.is_zombie())
+                .filter_map(|m| proportional_set_size(m.pid))
+                .sum();
+        }
         // VmHWM is the peak since exec: it covers the moments between samples.
         sample.max_hwm_bytes = members
             .iter()
@@ -440,6 +497,29 @@ impl RunSampler {
             .unwrap_or(0);
         sample
     }
+}
+
+/// Whether process `pid` ignores `SIGCHLD` (its children are then reaped by the kernel, not
+/// waited for).
+fn ignores_sigchld(pid: i32) -> bool {
+    let mut buf = Vec::new();
+    if read_proc(&format!("/proc/{pid}/status"), &mut buf).is_none() {
+        return false;
+    }
+    String::from_utf8_lossy(&buf)
+        .lines()
+        .find_map(|l| l.strip_prefix("SigIgn:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (libc::SIGCHLD - 1)) != 0)
+}
+
+/// A process's proportional set size in bytes (`Pss` of `/proc/PID/smaps_rollup`): each of
+/// its resident pages divided by the number of processes that map it. The kernel walks the
+/// process's page tables to tell, so it is read only for runs of several processes.
+pub fn proportional_set_size(pid: i32) -> Option<u64> {
+    let mut buf = Vec::new();
+    read_proc(&format!("/proc/{pid}/smaps_rollup"), &mut buf)?;
+    parse_kib_field(std::str::from_utf8(&buf).ok()?, "Pss:")
 }
 
 /// `VmHWM` of a process in bytes. Unlike `ru_maxrss` from `wait4`, it starts over at `exec`:
@@ -591,11 +671,13 @@ mod tests {
         for _ in 0..1200 {
             // SAFETY: the child calls only _exit, which is async-signal-safe after fork.
             match unsafe { libc::fork() } {
+                // SAFETY: the forked child ends at once, running nothing of the test's.
                 0 => unsafe { libc::_exit(0) },
                 pid if pid > 0 => pids.push(pid),
                 _ => break,
             }
         }
+        // SAFETY: gettid has no preconditions.
         let tid = unsafe { libc::gettid() };
         let file = File::open(format!("/proc/self/task/{tid}/children")).expect("children");
         let listed = read_pids(&file).expect("readable");

@@ -1,6 +1,9 @@
 //! The scratch directories programs run in: one per running worker (each worker of `test`
 //! and `stress` has its own), made on its first run, emptied after every run, kept between
-//! runs in one pool, and removed when duipai is done ([`remove_all`], and at exit).
+//! runs in one pool, and removed when duipai is done ([`remove_all`], and at exit). For a
+//! program in namespaces the directory is the mount point of a `tmpfs` of theirs, where its
+//! files are (`Scratch::files`, through their keeper), so that what it writes is bounded
+//! memory rather than the machine's disk.
 //!
 //! Directories outlive their threads because a contained program's namespaces are made for
 //! its directory: the workers of each minimization batch are new threads, and a directory
@@ -83,6 +86,10 @@ pub fn remove_all() {
 pub(crate) struct Scratch {
     dir: Option<Owned>,
     emptied: bool,
+    /// Where the harness finds the program's files, when not in the directory itself: a
+    /// contained program's working folder is a `tmpfs` of its namespaces, found through
+    /// their keeper (`/proc/KEEPER/root/...`), the directory its mount point and its name.
+    files_at: Option<PathBuf>,
 }
 
 impl Scratch {
@@ -97,6 +104,7 @@ impl Scratch {
         Ok(Scratch {
             dir: Some(dir),
             emptied: false,
+            files_at: None,
         })
     }
 
@@ -107,8 +115,19 @@ impl Scratch {
         }
     }
 
+    /// Where the program's files are from now on (see [`Scratch::files_at`]).
+    pub(crate) fn set_files_at(&mut self, at: Option<PathBuf>) {
+        self.files_at = at;
+    }
+
+    /// Where the harness reads and removes the program's files.
+    pub(crate) fn files(&self) -> &Path {
+        self.files_at.as_deref().unwrap_or_else(|| self.path())
+    }
+
     /// Writes a file into the directory. If the directory has become unusable (a program may
     /// have taken its permissions away), a new one replaces it once.
+    #[cfg(test)]
     pub(crate) fn write(&mut self, name: &str, bytes: &[u8]) -> io::Result<()> {
         if fs::write(self.path().join(name), bytes).is_ok() {
             return Ok(());
@@ -125,7 +144,8 @@ impl Scratch {
         };
         let mut names = Vec::new();
         let mut clean = true;
-        match fs::read_dir(&dir.path) {
+        let files = self.files_at.clone().unwrap_or_else(|| dir.path.clone());
+        match fs::read_dir(&files) {
             Ok(entries) => {
                 for entry in entries {
                     let Ok(entry) = entry else {

@@ -43,6 +43,11 @@ pub(crate) struct Started {
     pub start: Instant,
     /// The spawner that started it, lent to its run (with its slot), if one did.
     pub lease: Option<spawner::Lease>,
+    /// The IPC namespace made for it, if one was (see `contain::ipc`).
+    pub ipc: Option<OwnedFd>,
+    /// Where its working folder's files are, when elsewhere than the folder itself (see
+    /// `Scratch::files_at`).
+    pub scratch_at: Option<std::path::PathBuf>,
 }
 
 /// How a program is to be started besides its command line: as whose (`role`, which picks
@@ -56,6 +61,9 @@ pub(crate) struct Launch<'a> {
     pub slot_limits: (u64, u64),
     pub cwd: Option<&'a Path>,
     pub stdin: Stdin,
+    /// A file written into its working folder before it starts (file I/O's input): there
+    /// where the program sees it, which for a program in namespaces is their own `tmpfs`.
+    pub input_file: Option<(&'a str, &'a [u8])>,
     pub env: Vec<std::ffi::CString>,
     pub setup: Setup,
     pub rlimits: &'a [Rlimit],
@@ -71,6 +79,7 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         slot_limits,
         cwd,
         stdin,
+        input_file,
         env,
         setup,
         rlimits,
@@ -107,15 +116,21 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
+    let input = input_file.zip(cwd);
     let (launched, maxrss_from_start) =
-        match spawner::launch(role, view, &request, streams, slot_limits) {
-            Some(launched) => (launched.map(|l| (l.pid, l.start, Some(l.lease))), true),
+        match spawner::launch(role, view, &request, streams, slot_limits, input) {
+            Some(launched) => (
+                launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
+                true,
+            ),
             None => (
-                launch_here(&request, streams, -1, &[]).map(|pid| (pid, Instant::now(), None)),
+                write_input(input, None)
+                    .and_then(|()| launch_here(&request, streams, -1, &[]))
+                    .map(|pid| (pid, Instant::now(), None, None, None)),
                 false,
             ),
         };
-    let (pid, start, lease) = launched.map_err(|failed| {
+    let (pid, start, lease, ipc, scratch_at) = launched.map_err(|failed| {
         if failed.pid > 0 {
             reap(failed.pid);
         }
@@ -137,6 +152,24 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         maxrss_from_start,
         start,
         lease,
+        ipc,
+        scratch_at,
+    })
+}
+
+/// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,
+/// else into the working folder itself.
+pub(crate) fn write_input(
+    input: Option<((&str, &[u8]), &Path)>,
+    at: Option<&Path>,
+) -> Result<(), super::clone::Failed> {
+    let Some(((name, bytes), cwd)) = input else {
+        return Ok(());
+    };
+    std::fs::write(at.unwrap_or(cwd).join(name), bytes).map_err(|e| super::clone::Failed {
+        pid: -1,
+        stage: Stage::Input,
+        errno: e.raw_os_error().unwrap_or(libc::EIO),
     })
 }
 
@@ -150,6 +183,9 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Streams => "cannot connect its standard streams",
         Stage::Directory => "cannot enter its working directory",
         Stage::Signals => "cannot reset its signals",
+        Stage::Filter => "cannot refuse it the system calls no namespace covers (seccomp)",
+        Stage::Ipc => "cannot make its IPC namespace",
+        Stage::Input => "cannot write its input file",
         Stage::Clone | Stage::Request => "cannot start a process",
     }
 }
@@ -177,6 +213,7 @@ mod tests {
             slot_limits: (64, 256 << 20),
             cwd: None,
             stdin: Stdin::Null,
+            input_file: None,
             env: crate::run::contain::environment(
                 Role::Program,
                 false,

@@ -239,6 +239,13 @@ fn list_inputs(dir: &Path) -> anyhow::Result<(PathBuf, Vec<PathBuf>)> {
         let named_as_test =
             entry.path().extension() == Some("in".as_ref()) || is_polygon_test(entry.file_name());
         let kind = entry.file_type();
+        if named_as_test && kind.is_symlink() && entry.depth() > 0 {
+            bail!(
+                "{}: {}",
+                entry.path().display(),
+                crate::fsutil::LINK_REFUSED
+            );
+        }
         if named_as_test && !kind.is_file() && !kind.is_dir() && !kind.is_symlink() {
             bail!(
                 "{}: {}; duipai reads only regular files as tests",
@@ -332,7 +339,7 @@ pub fn collect_saved(dir: &Path, name: &str, rule: Rule) -> anyhow::Result<Vec<S
         .into_iter()
         .map(|path| {
             let input = crate::fsutil::read_regular_capped(&path)?;
-            let answer = crate::fsutil::read_regular_capped(&path.with_extension("ans"))?;
+            let answer = crate::fsutil::read_in_folder_capped(&path.with_extension("ans"))?;
             let expected = saved_answer(problem, &path, &input, &answer, rule)?;
             Ok(StoredCase {
                 name: path.display().to_string(),
@@ -351,7 +358,7 @@ fn answer_file(input_path: &Path) -> anyhow::Result<Option<(PathBuf, Vec<u8>)>> 
     let answers = ["ans", "out"].map(|ext| input_path.with_extension(ext));
     for answer in polygon.into_iter().chain(answers) {
         if answer.symlink_metadata().is_ok() {
-            let bytes = crate::fsutil::read_regular_capped(&answer)?;
+            let bytes = crate::fsutil::read_in_folder_capped(&answer)?;
             return Ok(Some((answer, bytes)));
         }
     }

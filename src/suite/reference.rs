@@ -26,16 +26,24 @@ pub struct Reference<'a> {
     pub jobs: usize,
     /// How its output compares with a program's, for a problem duipai does not know.
     pub rule: Rule,
+    /// Whether its first failure stops the inputs not yet run (when any failure fails the
+    /// command, as in `test`).
+    pub fail_fast: bool,
 }
 
 impl Reference<'_> {
     /// The reference's output on each input, in order, run on `jobs` workers; a failure (it
     /// cannot start, crashes, exits nonzero, runs past its limits) is an error naming the
-    /// input.
+    /// input. With [`Reference::fail_fast`] the first failure stops the rest: the command
+    /// fails anyway, and a reference that never answers would otherwise take its whole time
+    /// limit on every input (20 s each by default).
     pub fn answer_all(&self, inputs: &[&FoundInput]) -> Vec<anyhow::Result<Vec<u8>>> {
+        use std::sync::Mutex;
         let who = format!("the reference {}", self.name);
         let mut outputs: Vec<Option<anyhow::Result<Vec<u8>>>> =
             inputs.iter().map(|_| None).collect();
+        // The input it first failed on, once it has.
+        let failed_on: Mutex<Option<usize>> = Mutex::new(None);
         crate::pool::run_indexed(
             self.jobs,
             inputs.len() as u64,
@@ -43,22 +51,41 @@ impl Reference<'_> {
                 let found = inputs[i as usize];
                 let output = run_helper(self.runner, self.command, &found.input, self.limits, &who)
                     .with_context(|| found.path.display().to_string());
+                if output.is_err() {
+                    let mut first = failed_on.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert(i as usize);
+                }
                 // A run cut short by an interrupt has no answer.
                 (!crate::run::cancelled()).then_some(output)
             },
-            |_| true,
+            |_| {
+                !self.fail_fast
+                    || failed_on
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .is_none()
+            },
             |i, output| outputs[i as usize] = Some(output),
             || {},
         );
+        let failed_on = failed_on.into_inner().unwrap_or_else(|e| e.into_inner());
         outputs
             .into_iter()
             .zip(inputs)
             .map(|(output, found)| {
                 output.unwrap_or_else(|| {
-                    Err(anyhow!(
-                        "{}: interrupted before the reference answered it",
-                        found.path.display()
-                    ))
+                    Err(match failed_on {
+                        Some(at) => anyhow!(
+                            "{}: not run: the reference {} failed on {} first",
+                            found.path.display(),
+                            self.name,
+                            inputs[at].path.display()
+                        ),
+                        None => anyhow!(
+                            "{}: interrupted before the reference answered it",
+                            found.path.display()
+                        ),
+                    })
                 })
             })
             .collect()

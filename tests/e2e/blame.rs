@@ -225,8 +225,13 @@ fn one_case(dir: &Path) {
 
 /// `duipai test echo cases` in `dir` with `args` on the right program.
 fn test(dir: &Path, args: &[&str]) -> Ran {
+    test_within(dir, "300", args)
+}
+
+/// [`test`] with the helpers' time limit `helper_ms`.
+fn test_within(dir: &Path, helper_ms: &str, args: &[&str]) -> Ran {
     Duipai::in_dir(dir)
-        .args(["test", PROBLEM, "cases", "--helper-time-limit", "300"])
+        .args(["test", PROBLEM, "cases", "--helper-time-limit", helper_ms])
         .args(args)
         .program(["./right.sh"])
         .run()
@@ -255,13 +260,16 @@ fn a_python_checker_that_raises_is_a_crash_not_a_wrong_answer() {
 fn a_checker_that_crashes_hangs_or_floods_is_named() {
     let dir = folder();
     one_case(dir.path());
-    for (script, body, said) in [
-        ("segv.sh", "kill -SEGV $$", "RE (killed by SIGSEGV"),
-        ("hang.sh", "sleep 30", "TLE"),
-        ("flood.sh", "yes", "OLE"),
+    // The flood's own limit is generous: `yes` reaches the output limit within milliseconds of
+    // CPU, but on a busy machine it may wait longer than 300 ms for that CPU and end as a TLE.
+    for (script, body, limit, said) in [
+        ("segv.sh", "kill -SEGV $$", "300", "RE (killed by SIGSEGV"),
+        ("hang.sh", "sleep 30", "300", "TLE"),
+        ("flood.sh", "yes", "20000", "OLE"),
     ] {
         write_sh(dir.path(), script, body);
-        let out = test(dir.path(), &["--checker", &format!("./{script}")]).code(2);
+        let checker = format!("./{script}");
+        let out = test_within(dir.path(), limit, &["--checker", &checker]).code(2);
         assert_contains(
             &out.stderr(),
             &format!("the checker {script} failed: {said}"),

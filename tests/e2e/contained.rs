@@ -66,6 +66,8 @@ fn compiled() -> &'static Path {
 /// fixture, `bin/hostile`.
 struct Folder {
     dir: tempfile::TempDir,
+    /// The ordinary user duipai runs as, when the test is root (see [`ordinary_user`]).
+    user: Option<u32>,
 }
 
 impl Folder {
@@ -78,7 +80,44 @@ impl Folder {
         let bin = dir.path().join("bin");
         fs::create_dir(&bin).unwrap();
         fs::copy(compiled(), bin.join("hostile")).unwrap();
-        Folder { dir }
+        Folder { dir, user: None }
+    }
+
+    /// A folder whose runs are an ordinary user's: given to that user, and duipai run as it
+    /// (from a test run as root); `None` when the test is no root (it is an ordinary user
+    /// itself) or when that user may not have namespaces here (said on stderr).
+    fn of_ordinary_user() -> Option<Folder> {
+        let uid = ordinary_user()?;
+        let mut folder = Folder::new();
+        crate::util::chown_to(folder.path(), uid);
+        folder.user = Some(uid);
+        let (doctor, _) = folder
+            .duipai()
+            .args(["doctor"])
+            .start()
+            .finish_within(BOUND);
+        let namespaces = doctor
+            .stdout()
+            .lines()
+            .any(|l| l.trim_start().starts_with("ok") && l.contains("namespaces"));
+        if !namespaces {
+            eprintln!(
+                "an ordinary user gets no namespaces here, so these attacks are run as root \
+                 only:\n{}",
+                doctor.stdout()
+            );
+            return None;
+        }
+        Some(folder)
+    }
+
+    /// duipai in the folder, as its user.
+    fn duipai(&self) -> Duipai {
+        let duipai = Duipai::in_dir(self.path());
+        match self.user {
+            Some(uid) => duipai.run_as(uid),
+            None => duipai,
+        }
     }
 
     fn path(&self) -> &Path {
@@ -97,7 +136,8 @@ impl Folder {
     /// `mode` (with `args`), and `env` for duipai (which passes none of it to the program
     /// but what an `--env` flag names).
     fn judge(&self, mode: &str, args: &[&str], extra: &[&str], env: &[(&str, &str)]) -> Judged {
-        let mut duipai = Duipai::in_dir(self.path())
+        let mut duipai = self
+            .duipai()
             .args(["test", "sum", "pack", "--json"])
             .args(extra);
         // The small limits, but those `extra` sets.
@@ -174,6 +214,17 @@ impl Judged {
     }
 }
 
+/// The ordinary user the tests run duipai as besides root, when they run as root: `nobody`
+/// (65534), by `setpriv`; `None` when the tests are not root.
+fn ordinary_user() -> Option<u32> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return None;
+    }
+    require(&["setpriv"]);
+    Some(65534)
+}
+
 /// The missing-protection lines duipai prints here (none where every protection can be
 /// had), found once by judging the right program.
 fn missing_here() -> &'static [String] {
@@ -193,11 +244,21 @@ fn missing_here() -> &'static [String] {
 }
 
 /// Whether `protection` can be had here. When it cannot, asserts what duipai promises
-/// instead: its line says so, and `--sandbox` refuses to run (exit 2) naming it.
+/// instead: its line says so, and `--sandbox` refuses to run (exit 2) naming it. As root,
+/// where every protection can be had but for a machine that withholds it (a container
+/// without the privileges), a missing one fails the test: the attacks must run there, not
+/// pass unseen.
 fn available(protection: &str) -> bool {
     let Some(line) = missing_here().iter().find(|l| l.contains(protection)) else {
         return true;
     };
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        panic!(
+            "run as root, the hostile suite expects every protection, but this machine \
+             withholds one, so its attacks cannot be tried: {line}"
+        );
+    }
     eprintln!("not available here, so the attack is not run: {line}");
     let folder = Folder::new();
     let judged = folder.judge("right", &[], &["--sandbox"], &[]);
@@ -352,6 +413,11 @@ fn tmp_and_dev_shm_are_the_programs_own() {
         let _ = fs::remove_file(&path);
         assert!(!leaked, "{} was left on the machine", path.display());
     }
+    // Nor does its working folder keep what a run left there.
+    let judged = folder.judge("cwd-file", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
 }
 
 #[test]
@@ -408,4 +474,239 @@ fn stress_contains_the_program_and_not_its_helpers() {
         fs::read_to_string(folder.pack().join("a.ans")).unwrap(),
         "5\n"
     );
+}
+
+/// A program that leaves a daemon (a double fork, and a child in a session of its own) is
+/// judged on what it printed, its daemons are killed with its run, and the verdict says so;
+/// nothing of it outlives duipai (`Folder::judge` checks), in `test` as in `stress`.
+#[test]
+fn daemons_are_killed_with_their_run_and_named_in_the_verdict() {
+    let folder = Folder::new();
+    let judged = folder.judge("daemon", &[], &[], &[]);
+    let case = judged.verdict("AC");
+    assert_eq!(case["left_behind"], 2, "{case}");
+    judged.ran.success();
+    let d = folder.path();
+    let (ran, _) = Duipai::in_dir(d)
+        .args(["test", "sum", "pack"])
+        .program([folder.program().into_os_string(), "daemon".into()])
+        .start()
+        .finish_within(BOUND);
+    assert_contains(
+        &ran.success().stdout(),
+        "(left 2 processes running, killed by duipai)",
+    );
+    write_sh(d, "gen.sh", "echo \"2 $1\"");
+    write_sh(d, "ref.sh", "awk '{ print $1 + $2 }'");
+    let (ran, _) = Duipai::in_dir(d)
+        .args(["stress", "sum", "--iterations", "20", "--json"])
+        .args(["--generator", "./gen.sh", "--reference", "./ref.sh"])
+        .program([folder.program().into_os_string(), "daemon".into()])
+        .start()
+        .finish_within(BOUND);
+    let ran = ran.success();
+    assert_eq!(ran.json()["cases"], 20, "{}", ran.stdout());
+    assert!(folder.running().is_empty());
+}
+
+/// Nothing a run leaves in System V IPC (a segment, a semaphore set, a message queue), in a
+/// POSIX message queue or in a keyring (its user's, its session's) is found by the next run
+/// of the same worker: each run has an IPC namespace of its own, and the keyrings are
+/// refused to programs.
+#[test]
+fn the_next_run_finds_nothing_of_the_last_ones_ipc_or_keys() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
+    for kind in ["shm", "sem", "msg", "mq", "user-key", "session-key"] {
+        let judged = folder.judge("ipc", &[kind], &["-j", "1"], &[]);
+        let cases = case_objects(&judged.ran.json());
+        let verdicts: Vec<&str> = cases
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(verdicts, ["AC", "AC"], "{kind}: {}", judged.ran.stdout());
+    }
+}
+
+/// A System V segment the program fills and leaves, mapped by no process, is memory of its
+/// run: counted, and over the limit a memory verdict.
+#[test]
+fn shared_memory_a_run_leaves_is_charged_to_it() {
+    if !available(CGROUP) || !available(NAMESPACES) {
+        return;
+    }
+    let folder = Folder::new();
+    let judged = folder.judge("shm-hold", &["48"], &[], &[]);
+    let case = judged.verdict("AC");
+    assert!(case["memory_kib"].as_u64().unwrap() >= 48 << 10, "{case}");
+    folder.judge("shm-hold", &["96"], &[], &[]).verdict("MLE");
+}
+
+/// The hypervisor's sockets (`AF_VSOCK`), which no network namespace covers, are refused.
+#[test]
+fn vsock_is_refused() {
+    let folder = Folder::new();
+    folder.judge("vsock", &[], &[], &[]).verdict("AC");
+}
+
+/// A Unix socket of the machine's outside `/tmp` and `/run`, open to everyone, is out of
+/// the program's reach: the view holds nothing of the machine but its runtime folders.
+#[test]
+fn the_machines_unix_sockets_are_out_of_reach() {
+    use std::os::unix::fs::PermissionsExt;
+    if !available(NAMESPACES) {
+        return;
+    }
+    // A folder of the machine's that no view shows: the build's own temporary folder.
+    let dir = tempfile::Builder::new()
+        .prefix("sock")
+        .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+        .unwrap();
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o777)).unwrap();
+    let path = dir.path().join("s");
+    let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o777)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let folder = Folder::new();
+    let env = format!("SOCKET={}", path.display());
+    folder
+        .judge("unix-socket", &[], &["--env", &env], &[])
+        .verdict("AC");
+    let accepted = listener.accept();
+    assert!(
+        accepted
+            .as_ref()
+            .is_err_and(|e| e.kind() == std::io::ErrorKind::WouldBlock),
+        "the program connected: {accepted:?}"
+    );
+}
+
+/// `duipai doctor` names every protection and what makes timings unsteady, and its exit
+/// status says what `--sandbox` then does: 0 when it runs, 1 when it refuses (exit 2).
+#[test]
+fn doctor_says_what_sandbox_then_does() {
+    let folder = Folder::new();
+    let (doctor, _) = Duipai::in_dir(folder.path())
+        .args(["doctor"])
+        .start()
+        .finish_within(BOUND);
+    let text = doctor.stdout();
+    for name in [
+        "cgroup",
+        "namespaces",
+        "box uid",
+        "seccomp",
+        "swap",
+        "SMT",
+        "governor",
+    ] {
+        assert_contains(&text, name);
+    }
+    let ready = match doctor.exit_code() {
+        0 => true,
+        1 => false,
+        other => panic!("doctor exited with {other}:\n{text}"),
+    };
+    let judged = folder.judge("right", &[], &["--sandbox"], &[]);
+    if ready {
+        judged.verdict("AC");
+        judged.ran.success();
+        assert_contains(&text, "--sandbox runs");
+    } else {
+        judged.ran.code(2);
+        assert_contains(&text, "missing");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// As an ordinary user: what root gets from a cgroup, held by the means an ordinary user has
+// (or by a delegated cgroup, where the machine gives one), and nothing of a run reaching the
+// next. Run as root, these run duipai as `nobody`; run as an ordinary user, as that user.
+
+/// A folder of the ordinary user's (see `Folder::of_ordinary_user`), or, in a test that is
+/// not root, the test's own.
+fn ordinary_folder() -> Option<Folder> {
+    match ordinary_user() {
+        Some(_) => Folder::of_ordinary_user(),
+        None => available(NAMESPACES).then(Folder::new),
+    }
+}
+
+/// The limits hold without a cgroup: an orphan's memory is the run's, memory shared by
+/// copy-on-write children counts once, files written in the working folder are memory (not
+/// the machine's disk), and CPU time the machine cannot count is named in the verdict.
+#[test]
+fn as_an_ordinary_user_the_limits_hold() {
+    let Some(folder) = ordinary_folder() else {
+        return;
+    };
+    // An orphan holding 128 MiB after the program exits: over 64 MiB, and counted under 256.
+    folder
+        .judge("orphan-hog", &["128"], &[], &[])
+        .verdict("MLE");
+    let judged = folder.judge("orphan-hog", &["128"], &["--memory-limit", "256"], &[]);
+    let case = judged.verdict("AC");
+    assert!(case["memory_kib"].as_u64().unwrap() >= 128 << 10, "{case}");
+    // 48 MiB shared by 4 processes: 192 MiB if counted per process.
+    let judged = folder.judge("shared", &["48"], &["--memory-limit", "128"], &[]);
+    let kib = judged.verdict("AC")["memory_kib"].as_u64().unwrap();
+    assert!((48 << 10..96 << 10).contains(&kib), "{kib} KiB");
+    // 200 MiB written to the working folder under a 64 MiB limit.
+    folder
+        .judge("disk", &["200"], &["--output-limit", "512"], &[])
+        .verdict("MLE");
+    // Children the kernel reaps: counted by a cgroup (a time limit), else named.
+    let judged = folder.judge("reaped", &[], &[], &[]);
+    let case = judged.case();
+    let named = case["uncounted"]
+        .as_str()
+        .is_some_and(|u| u.contains("children the kernel reaped"));
+    assert!(case["verdict"] == "TLE" || named, "{case}");
+}
+
+/// Nothing of a run reaches the next of the same worker, as an ordinary user too: IPC,
+/// keyrings, files in /tmp, /dev/shm or /run, a daemon; nor the machine's sockets.
+#[test]
+fn as_an_ordinary_user_nothing_of_a_run_reaches_the_next() {
+    let Some(folder) = ordinary_folder() else {
+        return;
+    };
+    fs::write(folder.pack().join("b.in"), "2 3\n").unwrap();
+    fs::write(folder.pack().join("b.ans"), "5\n").unwrap();
+    if let Some(uid) = folder.user {
+        crate::util::chown_to(folder.path(), uid);
+    }
+    let kinds = ["shm", "sem", "msg", "mq", "user-key", "session-key"];
+    let runs = kinds.iter().map(|kind| ("ipc", Some(*kind))).chain([
+        ("run-file", None),
+        ("cwd-file", None),
+        ("temporaries", None),
+    ]);
+    for (mode, kind) in runs {
+        let args: Vec<&str> = kind.into_iter().collect();
+        let judged = folder.judge(mode, &args, &["-j", "1"], &[]);
+        let cases = case_objects(&judged.ran.json());
+        let verdicts: Vec<&str> = cases
+            .iter()
+            .map(|c| c["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            verdicts,
+            ["AC", "AC"],
+            "{mode} {kind:?}: {}",
+            judged.ran.stdout()
+        );
+    }
+    let judged = folder.judge("daemon", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["left_behind"], 2, "{case}");
+    }
+    let judged = folder.judge("vsock", &[], &["-j", "1"], &[]);
+    for case in case_objects(&judged.ran.json()) {
+        assert_eq!(case["verdict"], "AC", "{case}");
+    }
 }

@@ -137,3 +137,23 @@ fn the_shortest_time_still_runs_a_case() {
         .json();
     assert!(report["cases"].as_u64().unwrap() >= 1, "{report}");
 }
+
+/// A malformed `--env` entry is refused with what is wrong with it, not a usage line alone.
+#[test]
+fn a_malformed_env_entry_is_refused_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    for (entry, reason) in [
+        ("=x", "the name before '=' is empty"),
+        ("9LIVES=1", "a name cannot start with a digit"),
+        ("MY-VAR", "the name holds '-' at byte 3"),
+    ] {
+        let out = Duipai::in_dir(dir.path())
+            .args(["stress", "chess", "--iterations", "1", "--env", entry])
+            .fixture(["correct", "chess"])
+            .run()
+            .code(2);
+        let err = out.stderr();
+        assert_contains(&err, "--env");
+        assert_contains(&err, reason);
+    }
+}

@@ -241,6 +241,10 @@ fn test_escapees_are_ac_and_leave_nothing() {
         // itself and its escapee.
         let report = two_case_verdicts(behaviour, &["AC", "AC"]);
         assert_eq!(report["status"], "ok");
+        // The verdict names the escapee duipai killed.
+        for case in report["cases"].as_array().unwrap() {
+            assert_eq!(case["left_behind"], 1, "{behaviour}: {case}");
+        }
     }
 }
 
@@ -862,4 +866,152 @@ fn parsers_reject_long_inputs_in_linear_time() {
             check_parse(problem, text).unwrap_or_else(|e| panic!("{problem}: {e}"));
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile test folders.
+
+/// A test folder's symbolic links are refused by name, an answer's as an input's, never
+/// followed: a link to a file of the machine (a secret) would be read, perhaps as root, and
+/// its first token quoted in the error.
+#[test]
+fn links_in_a_test_folder_are_refused_by_name_and_never_read() {
+    let secret_dir = tempfile::tempdir().unwrap();
+    let secret = secret_dir.path().join("shadow");
+    fs::write(&secret, "hunter2:$6$salt$hash\n").unwrap();
+    for linked in ["a.ans", "b.in"] {
+        let dir = case_dir(&[("a", CHESS_SAMPLE, CHESS_SAMPLE_ANSWER)]);
+        let link = dir.path().join(linked);
+        let _ = fs::remove_file(&link);
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        let ran = Duipai::new()
+            .current_dir(dir.path())
+            .args(["test", "chess", "."])
+            .fixture(["correct", "chess"])
+            .run()
+            .code(2);
+        let stderr = ran.stderr();
+        assert_contains(&stderr, &format!("{linked}: a symbolic link"));
+        assert!(!stderr.contains("hunter2"), "{linked}: {stderr}");
+    }
+}
+
+/// Two `stress --save` runs sharing a folder, started together, that find the same failing
+/// seed: both report it and both keep a complete case (a name is claimed before it is
+/// written), where one used to end with `cannot create ...original.err: File exists`.
+#[test]
+fn two_stress_runs_sharing_a_save_folder_both_keep_their_cases() {
+    for _ in 0..3 {
+        let dir = tempfile::tempdir().unwrap();
+        let stress = || {
+            Duipai::new()
+                .current_dir(dir.path())
+                .args(["stress", "chess", "--json", "-j", "1", "--iterations", "5"])
+                .args(["--save", "shared", "--no-replay"])
+                .args(["--n", "1..2", "--m", "1..2"])
+                .fixture(["wrong", "chess"])
+                .start()
+        };
+        let (first, second) = (stress(), stress());
+        for (ran, _) in [
+            first.finish_within(RUN_BOUND),
+            second.finish_within(RUN_BOUND),
+        ] {
+            let report = ran.code(1).json();
+            let input = dir.path().join(report["input"].as_str().unwrap());
+            check_saved_case(&CHESS, &input);
+            let original = dir.path().join(report["original_input"].as_str().unwrap());
+            check_saved_case(&CHESS, &original);
+        }
+        assert_no_temporary_files(dir.path());
+    }
+}
+
+/// A reference that never answers stops `test` at its first input: the command fails
+/// anyway, and each further input would cost the reference's whole time limit again.
+#[test]
+fn a_reference_that_never_answers_is_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for name in ["a", "b", "c"] {
+        fs::write(d.join(format!("{name}.in")), "1 2\n").unwrap();
+    }
+    let log = d.join("runs.log");
+    crate::util::write_sh(
+        d,
+        "ref.sh",
+        &format!("echo run >> '{}'\nexec sleep 100", log.display()),
+    );
+    let ran = Duipai::new()
+        .current_dir(d)
+        .args(["test", "sum", ".", "-j", "1", "--reference", "./ref.sh"])
+        .args(["--helper-time-limit", "200"])
+        .program(["cat"])
+        .start()
+        .finish_within(RUN_BOUND)
+        .0
+        .code(2);
+    assert_contains(&ran.stderr(), "a.in");
+    let runs = fs::read_to_string(&log).unwrap();
+    assert_eq!(runs.lines().count(), 1, "{runs}");
+}
+
+/// A sidecar is data, not a command: a checker a `.meta` names (a file anyone could have
+/// written, in a cloned repository's saved failures) is not run by `failures
+/// --prune-passing` nor by `test` on the case unless the command line names it too, and the
+/// case it would have judged is kept.
+#[test]
+fn a_checker_named_by_a_sidecar_alone_is_never_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let saved = d.join("duipai-failures");
+    fs::create_dir(&saved).unwrap();
+    fs::write(saved.join("sum-5.in"), "2 3\n").unwrap();
+    fs::write(saved.join("sum-5.ans"), "5\n").unwrap();
+    let marker = d.join("the-checker-ran");
+    crate::util::write_sh(d, "evil.sh", &format!("touch '{}'", marker.display()));
+    let meta = serde_json::json!({
+        "problem": "sum", "seed": 5, "verdict": "WA", "detail": "", "program": "sol.sh",
+        "saved_at": 0,
+        "setting": {"flags": ["--checker", "./evil.sh"], "time_limit_ms": 1000,
+                    "memory_limit_mib": 256},
+    });
+    fs::write(saved.join("sum-5.meta"), meta.to_string()).unwrap();
+    crate::util::write_sh(d, "sol.sh", "awk '{ print $1 + $2 }'");
+    let pruned = Duipai::new()
+        .current_dir(d)
+        .args(["failures", "sum", "--prune-passing"])
+        .program(["./sol.sh"])
+        .run()
+        .code(1);
+    assert_contains(
+        &pruned.stdout(),
+        "skipped sum-5.in: the sidecar names --checker ./evil.sh",
+    );
+    let tested = Duipai::new()
+        .current_dir(d)
+        .args(["test", "sum", "duipai-failures/sum-5.in"])
+        .program(["./sol.sh"])
+        .run()
+        .code(2);
+    assert_contains(
+        &tested.stderr(),
+        "add --checker ./evil.sh to the command line",
+    );
+    assert!(!marker.exists(), "the sidecar's checker ran");
+    assert!(saved.join("sum-5.in").exists());
+}
+
+/// A reference that prints nothing is named as such, in English ("an answer").
+#[test]
+fn a_silent_reference_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.in"), "1 2\n").unwrap();
+    let ran = Duipai::new()
+        .current_dir(dir.path())
+        .args(["test", "sum", ".", "--reference", "true"])
+        .program(["cat"])
+        .run()
+        .code(2);
+    assert_contains(&ran.stderr(), "printed nothing, where an answer is needed");
 }

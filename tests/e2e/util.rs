@@ -178,6 +178,9 @@ pub struct Duipai {
     env: Vec<(OsString, Option<OsString>)>,
     /// `--no-sandbox` after the subcommand's name.
     uncontained: bool,
+    /// Run as this uid and gid (by `setpriv`, from a test run as root), with `HOME` set to
+    /// its working folder.
+    user: Option<u32>,
 }
 
 impl Duipai {
@@ -268,8 +271,30 @@ impl Duipai {
         words
     }
 
+    /// Runs duipai as the ordinary user `uid` (its gid the same number), from a test run as
+    /// root: by `setpriv`, without supplementary groups, `HOME` its working folder. The
+    /// files it needs must be the user's (see `chown_to`).
+    pub fn run_as(mut self, uid: u32) -> Duipai {
+        self.user = Some(uid);
+        self
+    }
+
     fn command(&self) -> Command {
-        let mut command = Command::new(duipai());
+        let mut command = match self.user {
+            None => Command::new(duipai()),
+            Some(uid) => {
+                let mut command = Command::new("setpriv");
+                command
+                    .arg(format!("--reuid={uid}"))
+                    .arg(format!("--regid={uid}"))
+                    .args(["--clear-groups", "--"])
+                    .arg(duipai());
+                if let Some(dir) = &self.dir {
+                    command.env("HOME", dir);
+                }
+                command
+            }
+        };
         command.args(self.words());
         if let Some(dir) = &self.dir {
             command.current_dir(dir);
@@ -646,5 +671,14 @@ pub fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(&path, &target).unwrap();
         }
+    }
+}
+
+/// Gives `path` and everything below it to `uid` (its gid the same number), for a duipai
+/// run [`Duipai::run_as`].
+pub fn chown_to(path: &Path, uid: u32) {
+    for entry in walkdir::WalkDir::new(path) {
+        let entry = entry.expect("walk");
+        std::os::unix::fs::lchown(entry.path(), Some(uid), Some(uid)).expect("chown");
     }
 }

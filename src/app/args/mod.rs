@@ -50,7 +50,7 @@ pub use listen::{DEFAULT_PORT, ListenArgs};
 pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
-pub use setting::{SettingArgs, parse_setting, setting_words};
+pub use setting::{SettingArgs, helpers_of_saved, parse_setting, setting_words};
 pub use solve::SolveArgs;
 pub use stress::{
     DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, default_shrink_time, near_game,
@@ -119,6 +119,9 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Find (and with --add, add to the plan) a test for a submission the tests miss.
     Hunt(HuntArgs),
+    /// What this machine gives duipai: the protections --sandbox needs (exit 1 when one is
+    /// missing), how each limit is enforced, and what makes timings unsteady.
+    Doctor,
     /// Receive problems from the Competitive Companion browser extension: each becomes a
     /// folder with its samples and limits, a whole contest at once.
     Listen(ListenArgs),

@@ -32,6 +32,8 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
         limits: &limits,
         jobs: jobs(args.jobs),
         rule: crate::answer::Rule::EXACT,
+        // Every answer that can be written is: one input's failure leaves the others.
+        fail_fast: false,
     });
     let report = suite::write_missing_answers(
         known.zip(bounds.as_ref()),

@@ -142,9 +142,13 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         &typed_setting.limits,
         &typed_setting.run,
     );
-    let groups = setting_groups(&args.save, problem, &typed)?;
+    let [groups, skipped] = setting_groups(&args.save, problem, &typed)?;
     let out = Human::new(false);
-    let total: usize = groups.iter().map(|(_, names)| names.len()).sum();
+    let total: usize = groups
+        .iter()
+        .chain(&skipped)
+        .map(|(_, names)| names.len())
+        .sum();
     if total == 0 {
         out.line(format!(
             "no saved failures of {problem} in {}",
@@ -158,7 +162,7 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
         args.save.display(),
         program_name(&args.program)
     ));
-    let mut still = 0;
+    let mut still = say_skipped(&skipped, &out);
     for (words, names) in &groups {
         if typed.is_empty() && !words.is_empty() {
             out.line(format!("judged as saved: {}", words.join(" ")));
@@ -173,29 +177,61 @@ fn prune(args: &FailuresArgs, problem: &str) -> anyhow::Result<Status> {
 }
 
 /// The saved cases of `problem` (their paths), grouped by the judging flags to re-run them
-/// with: `typed` when given, else each case's own from its sidecar.
-fn setting_groups(
-    dir: &Path,
-    problem: &str,
-    typed: &[String],
-) -> anyhow::Result<Vec<(Vec<String>, Vec<String>)>> {
-    let mut groups: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+/// with: `typed` when given, else each case's own from its sidecar; and, apart, the cases
+/// whose sidecar names a helper the command line does not (by the helper's words): those
+/// are not judged, for a sidecar's helper is never run on its own authority.
+fn setting_groups(dir: &Path, problem: &str, typed: &[String]) -> anyhow::Result<[Groups; 2]> {
+    let mut groups: Groups = Vec::new();
+    let mut skipped: Groups = Vec::new();
     for case in saved::list(dir, Some(problem))? {
-        let words = match (typed.is_empty(), &case.meta) {
-            (true, Some(meta)) => meta
-                .setting
-                .as_ref()
-                .map(|s| s.flags.clone())
-                .unwrap_or_default(),
-            _ => typed.to_vec(),
+        let saved = case.meta.as_ref().and_then(|m| m.setting.as_ref());
+        let (words, helpers) = match (typed.is_empty(), saved) {
+            (true, Some(setting)) => crate::app::args::helpers_of_saved(&setting.flags),
+            _ => (typed.to_vec(), Vec::new()),
         };
         let name = case.input.to_string_lossy().into_owned();
-        match groups.iter_mut().find(|(w, _)| *w == words) {
+        let (into, key) = if helpers.is_empty() {
+            (&mut groups, words)
+        } else {
+            (&mut skipped, helpers)
+        };
+        match into.iter_mut().find(|(w, _)| *w == key) {
             Some((_, names)) => names.push(name),
-            None => groups.push((words, vec![name])),
+            None => into.push((key, vec![name])),
         }
     }
-    Ok(groups)
+    Ok([groups, skipped])
+}
+
+/// Cases by the flags they are judged with (or the helpers their sidecar names).
+type Groups = Vec<(Vec<String>, Vec<String>)>;
+
+/// Says which cases are not judged for a helper their sidecar names, and how to judge them;
+/// returns how many (they count as still failing: nothing says they pass).
+fn say_skipped(skipped: &Groups, out: &Human) -> usize {
+    for (helpers, names) in skipped {
+        let helpers = helpers.join(" ");
+        out.line(format!(
+            "skipped {}: the sidecar names {helpers}, which neither the command line nor \
+             duipai.toml names (a sidecar is data, not a command); add {helpers} to judge {} so",
+            file_names_of(names),
+            if names.len() == 1 { "it" } else { "them" }
+        ));
+    }
+    skipped.iter().map(|(_, names)| names.len()).sum()
+}
+
+/// The file names of saved cases' paths, comma-separated.
+fn file_names_of(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| {
+            Path::new(n)
+                .file_name()
+                .map_or_else(|| n.clone(), |f| f.to_string_lossy().into_owned())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Re-runs the saved cases `names` judged as `setting` says, and removes those that pass;

@@ -2,6 +2,7 @@
 //! engine, and hands the outcome to a reporter.
 
 pub mod answers;
+pub mod doctor;
 pub mod failures;
 pub mod generate;
 pub mod hunt;

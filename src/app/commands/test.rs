@@ -43,8 +43,9 @@ pub fn run(mut args: TestArgs) -> anyhow::Result<Status> {
 }
 
 /// A saved failing case tested without judging flags is judged as its sidecar says it was
-/// (its checker, interactor, tolerance, limits): the replay typed from memory means the same
-/// judging. Says so on stderr.
+/// (its tolerance, limits, file I/O): the replay typed from memory means the same judging.
+/// Says so on stderr. A checker or interactor the sidecar names is not run on its word: the
+/// command refuses, saying which to add.
 fn as_saved(args: &mut TestArgs) -> anyhow::Result<()> {
     let judging = &args.judging;
     let typed = crate::app::args::setting_words(
@@ -65,12 +66,25 @@ fn as_saved(args: &mut TestArgs) -> anyhow::Result<()> {
     if setting.flags.is_empty() {
         return Ok(());
     }
-    let saved = crate::app::args::parse_setting(&setting.flags)?;
-    eprintln!(
-        "duipai: judged as saved in {}: {}",
-        crate::saved::meta_path(dir).display(),
-        setting.flags.join(" ")
-    );
+    let (words, helpers) = crate::app::args::helpers_of_saved(&setting.flags);
+    let saved = crate::app::args::parse_setting(&words)?;
+    let meta = crate::saved::meta_path(dir);
+    if !helpers.is_empty() {
+        let helpers = helpers.join(" ");
+        bail!(
+            "{}: the case was judged with {helpers}, which duipai does not run because a \
+             sidecar says so (it is data, not a command): add {helpers} to the command line, \
+             or to duipai.toml, to judge it so",
+            meta.display()
+        );
+    }
+    if !words.is_empty() {
+        eprintln!(
+            "duipai: judged as saved in {}: {}",
+            meta.display(),
+            words.join(" ")
+        );
+    }
     let judging = &mut args.judging;
     judging.compare = saved.compare;
     judging.checker = saved.checker;
@@ -379,6 +393,7 @@ fn collect(
         limits: &reference_limits,
         jobs,
         rule,
+        fail_fast: true,
     });
     let known = known.zip(bounds.as_ref());
     let answers = match &reference {

@@ -558,15 +558,18 @@ impl Slot {
         read_number(&self.pids_current)
     }
 
-    /// The processes in the slot now (zombies excluded).
-    pub fn processes(&self) -> Vec<i32> {
-        let mut buf = [0u8; 16 * 1024];
-        let Ok(n) = self.procs[0].read_at(&mut buf, 0) else {
+    /// The live processes in the slot now but `except` (the spawner), read from a
+    /// `cgroup.procs` opened afresh: cgroup v1 answers a read through a descriptor kept open
+    /// from a list it cached up to a second before (see `group::kill_and_reap_in`). A process
+    /// that is already a zombie is left out (only its parent's wait is left of it).
+    pub fn live_processes(&self, except: i32) -> Vec<i32> {
+        let Ok(text) = std::fs::read_to_string(self.dirs[0].join("cgroup.procs")) else {
             return Vec::new();
         };
-        String::from_utf8_lossy(&buf[..n])
-            .split_whitespace()
+        text.split_whitespace()
             .filter_map(|p| p.parse().ok())
+            .filter(|&p| p != except)
+            .filter(|&p| crate::run::procfs::stat(p).is_some_and(|s| !s.is_zombie()))
             .collect()
     }
 

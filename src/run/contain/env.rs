@@ -95,21 +95,31 @@ fn set(vars: &mut Vec<Vec<u8>>, var: Vec<u8>) {
 }
 
 /// Whether `text` is a usable `--env` entry: `NAME` or `NAME=VALUE`, the name of letters,
-/// digits and `_`, not starting with a digit.
+/// digits and `_`, not starting with a digit. The error says what is wrong with it.
 pub fn check_entry(text: &OsStr) -> Result<(), String> {
     let bytes = text.as_bytes();
     let name = bytes.split(|&b| b == b'=').next().unwrap_or_default();
-    let good = !name.is_empty()
-        && !name[0].is_ascii_digit()
-        && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        && !bytes.contains(&0);
-    if good {
-        Ok(())
-    } else {
-        Err(format!(
-            "{:?} is not NAME or NAME=VALUE (a name of letters, digits and _)",
-            text
+    let wrong = if name.is_empty() {
+        Some("the name before '=' is empty".to_string())
+    } else if name[0].is_ascii_digit() {
+        Some("a name cannot start with a digit".to_string())
+    } else if let Some(bad) = name
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+    {
+        Some(format!(
+            "the name holds {:?} at byte {}, where only letters, digits and _ may be",
+            char::from(name[bad]),
+            bad + 1
         ))
+    } else if bytes.contains(&0) {
+        Some("the value holds a NUL byte".to_string())
+    } else {
+        None
+    };
+    match wrong {
+        None => Ok(()),
+        Some(wrong) => Err(format!("{text:?} is not NAME or NAME=VALUE: {wrong}")),
     }
 }
 
@@ -176,8 +186,19 @@ mod tests {
     fn env_entries_are_names_or_assignments() {
         assert!(check_entry(OsStr::new("PYTHONPATH")).is_ok());
         assert!(check_entry(OsStr::new("A_1=x=y")).is_ok());
-        assert!(check_entry(OsStr::new("1A")).is_err());
-        assert!(check_entry(OsStr::new("=x")).is_err());
-        assert!(check_entry(OsStr::new("A-B")).is_err());
+        let reason = |text: &str| check_entry(OsStr::new(text)).unwrap_err();
+        assert_eq!(
+            reason("=x"),
+            r#""=x" is not NAME or NAME=VALUE: the name before '=' is empty"#
+        );
+        assert_eq!(
+            reason("1A"),
+            r#""1A" is not NAME or NAME=VALUE: a name cannot start with a digit"#
+        );
+        assert_eq!(
+            reason("A-B=1"),
+            r#""A-B=1" is not NAME or NAME=VALUE: the name holds '-' at byte 2, where only letters, digits and _ may be"#
+        );
+        assert!(check_entry(OsStr::new("")).is_err());
     }
 }

@@ -15,19 +15,20 @@
 //!
 //! The keeper is cloned by the harness with the namespace flags; until it `exec`s, the
 //! child runs a plan of system calls the harness prepared (no allocation: it shares the
-//! harness's memory until then), which builds the view: a private copy of the mounts, made
-//! read-only and without set-uid, a new `/proc`, fresh `tmpfs` on `/tmp`, `/dev/shm` and
-//! `/run`, empty folders over what the program must not see, and what it needs bound back.
+//! harness's memory until then), which builds the view (see `view`): a fresh `tmpfs` as the
+//! new root, the runtime folders and what the program needs bound into it read-only, its
+//! scratch folder read-write, a new `/proc`, its own `/tmp`, `/dev` and `/dev/shm`; then the
+//! new root becomes the root (`pivot_root`), the machine's is detached, and it is sealed.
 //! In a user namespace, duipai's uid and gid are mapped to themselves: the keeper and the
 //! programs keep the user's uid and so have no capability once they `exec`.
 
 use std::ffi::{CString, c_int, c_void};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use super::view::View;
+use super::view::{DEVICES, View};
 
 /// The environment variable that makes an executable a keeper; its value is the socket's
 /// descriptor number.
@@ -50,6 +51,11 @@ const TIDY: u8 = b't';
 const TIDIED: [&str; 2] = ["/tmp", "/dev/shm"];
 /// Its answer to a greeting or a request.
 const DONE: u8 = b'k';
+
+/// How long the keeper may take to answer: building the view, or killing and reaping what
+/// a run left (a process stuck in the kernel can take that long to die; the harness then
+/// reports it rather than wait for good).
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The namespaces of one worker's program slot, held by their keeper.
 #[derive(Debug)]
@@ -78,7 +84,7 @@ enum Kind {
     OpenPath,
     /// Make every mount read-only and without set-uid (`mount_setattr`, recursive).
     ReadOnlyTree,
-    /// Mount a new `/proc`.
+    /// Mount a new `proc` at `a`.
     Proc,
     /// Mount a `tmpfs` at `a` with the options `b`; `optional`: a missing `a` is skipped.
     Tmpfs,
@@ -92,6 +98,10 @@ enum Kind {
     Remount,
     /// Remount the `tmpfs` at `a` read-only.
     Seal,
+    /// Make the symbolic link `b` with the text `a`.
+    Symlink,
+    /// Make the folder `a` the root (`pivot_root`), the old one detached.
+    Pivot,
 }
 
 #[derive(Clone, Copy)]
@@ -173,33 +183,41 @@ impl Plan {
         Ok(())
     }
 
-    /// Binds the descriptor of `slot` onto `target` (made first, as a folder or a file), then
-    /// remounts it with `flags` and the flags its source has that cannot be dropped.
+    /// Binds the descriptor of `slot` onto `target` of the new root (made first, as a
+    /// folder or a file; recursively when `recursive`), then remounts it with `flags` and
+    /// the flags its source has that cannot be dropped.
     fn bind(
         &mut self,
-        slot: c_int,
+        slot: usize,
         target: &Path,
         is_dir: bool,
         flags: libc::c_ulong,
+        recursive: bool,
     ) -> io::Result<()> {
-        if let Some(parent) = target.parent() {
+        let at = staged(target);
+        if let Some(parent) = at.parent() {
             self.mkdirs(parent)?;
         }
-        let at = self.path(target)?;
+        let at_text = self.path(&at)?;
         self.op(
             if is_dir { Kind::Mkdir } else { Kind::Touch },
-            at,
+            at_text,
             std::ptr::null(),
         );
-        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot).as_bytes())?;
-        self.op(Kind::Bind, from, at).n = i32::from(is_dir);
-        let locked = locked_flags(target);
-        self.op(Kind::Remount, at, std::ptr::null()).flags = flags | locked;
+        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot as c_int).as_bytes())?;
+        self.op(Kind::Bind, from, at_text).n = i32::from(recursive);
+        if flags != 0 {
+            let locked = locked_flags(target);
+            self.op(Kind::Remount, at_text, std::ptr::null()).flags = flags | locked;
+        }
         Ok(())
     }
 
     /// The plan that builds `view` (and, in a user namespace, first maps duipai's uid and
-    /// gid to themselves).
+    /// gid to themselves): every source opened while the machine's file system is still
+    /// there, the whole of it made read-only and without set-uid, a `tmpfs` mounted over
+    /// [`STAGE`] as the new root and filled (see `view`), then made the root, and sealed
+    /// read-only.
     fn of(view: &View, userns: bool) -> io::Result<Plan> {
         let mut plan = Plan::new();
         if userns {
@@ -217,54 +235,147 @@ impl Plan {
         let none = std::ptr::null();
         plan.op(Kind::Setsid, none, none);
         plan.op(Kind::Private, none, none);
-        // Every source is opened before anything is mounted over it.
-        let sources: Vec<&Path> = view
-            .binds
-            .iter()
-            .map(|(p, _)| p.as_path())
-            .chain([view.scratch.as_path()])
-            .collect();
-        for (slot, source) in sources.iter().enumerate() {
+        let sources = Sources::of(view);
+        for (slot, source) in sources.all.iter().enumerate() {
             let a = plan.path(source)?;
             plan.op(Kind::OpenPath, a, none).n = slot as c_int;
         }
         plan.op(Kind::ReadOnlyTree, none, none);
-        plan.op(Kind::Proc, none, none);
-        for (dir, mode) in [("/tmp", "1777"), ("/dev/shm", "1777"), ("/run", "755")] {
-            let (a, b) = (
-                plan.text(dir.as_bytes())?,
-                plan.text(format!("mode={mode}").as_bytes())?,
-            );
-            plan.op(Kind::Tmpfs, a, b).optional = true;
+        plan.tmpfs(Path::new("/"), "755")?;
+        let writable = match view.space {
+            0 => "1777".to_string(),
+            bytes => format!("1777,size={bytes}"),
+        };
+        for (dir, mode) in [
+            ("/tmp", &writable[..]),
+            ("/dev", "755"),
+            ("/dev/shm", &writable),
+        ] {
+            plan.mkdirs(&staged(Path::new(dir)))?;
+            plan.tmpfs(Path::new(dir), mode)?;
         }
-        for cover in &view.covers {
-            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
-            plan.op(Kind::Tmpfs, a, b).optional = true;
+        plan.mkdirs(&staged(Path::new("/proc")))?;
+        let a = plan.path(&staged(Path::new("/proc")))?;
+        plan.op(Kind::Proc, a, none);
+        plan.devices(&sources)?;
+        for (i, (dir, link)) in view.runtime.iter().enumerate() {
+            match link {
+                Some(text) => {
+                    let (a, b) = (plan.path(text)?, plan.path(&staged(dir))?);
+                    plan.op(Kind::Symlink, a, b);
+                }
+                None => plan.bind(sources.runtime + i, dir, true, READ_ONLY, true)?,
+            }
+        }
+        for (i, (source, is_dir)) in view.binds.iter().enumerate() {
+            plan.bind(sources.binds + i, source, *is_dir, READ_ONLY, *is_dir)?;
+        }
+        // The working folder is a tmpfs of its own, bounded as /tmp is (with room for the
+        // input file the harness writes there): what a program writes there is memory, not
+        // the machine's disk, and the harness finds it through the keeper (`path_of`).
+        plan.mkdirs(&staged(&view.scratch))?;
+        let scratch_mode = match view.space {
+            0 => "777".to_string(),
+            bytes => format!("777,size={}", bytes.saturating_add(INPUT_ROOM)),
+        };
+        plan.tmpfs(&view.scratch, &scratch_mode)?;
+        for cover in &view.recovers {
+            plan.tmpfs(cover, "755")?;
         }
         for hidden in &view.hidden {
-            let (a, b) = (plan.text(b"/dev/null")?, plan.path(hidden)?);
-            plan.op(Kind::Bind, a, b).optional = true;
+            plan.bind(sources.null, hidden, false, READ_ONLY, false)?;
         }
-        let read_only = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
-        for (slot, (source, is_dir)) in view.binds.iter().enumerate() {
-            plan.bind(slot as c_int, source, *is_dir, read_only)?;
+        let a = plan.text(STAGE.as_bytes())?;
+        plan.op(Kind::Pivot, a, none);
+        // Once the root is the new one: its folders, /dev and the emptied ones read-only.
+        for (dir, keep) in [
+            ("/", libc::MS_NODEV),
+            ("/dev", libc::MS_NODEV | libc::MS_NOEXEC),
+        ] {
+            let a = plan.text(dir.as_bytes())?;
+            plan.op(Kind::Seal, a, none).flags = keep;
         }
-        let scratch_slot = view.binds.len() as c_int;
-        plan.bind(
-            scratch_slot,
-            &view.scratch,
-            true,
-            libc::MS_NOSUID | libc::MS_NODEV,
-        )?;
         for cover in &view.recovers {
-            let (a, b) = (plan.path(cover)?, plan.text(b"mode=755")?);
-            plan.op(Kind::Tmpfs, a, b).optional = true;
-        }
-        for cover in view.covers.iter().chain(&view.recovers) {
             let a = plan.path(cover)?;
-            plan.op(Kind::Seal, a, none).optional = true;
+            plan.op(Kind::Seal, a, none).flags = libc::MS_NODEV;
         }
         Ok(plan)
+    }
+
+    /// Mounts a `tmpfs` with `mode` at `dir` of the new root.
+    fn tmpfs(&mut self, dir: &Path, mode: &str) -> io::Result<()> {
+        let a = self.path(&staged(dir))?;
+        let b = self.text(format!("mode={mode}").as_bytes())?;
+        self.op(Kind::Tmpfs, a, b);
+        Ok(())
+    }
+
+    /// The devices of [`DEVICES`], bound from the machine's, and the links to the
+    /// descriptors in `/proc`.
+    fn devices(&mut self, sources: &Sources) -> io::Result<()> {
+        for (i, device) in DEVICES.iter().enumerate() {
+            // A device keeps its own mount's flags: a `nodev` here would make it unusable.
+            self.bind(sources.devices + i, Path::new(device), false, 0, false)?;
+        }
+        for (name, text) in [
+            ("/dev/fd", "/proc/self/fd"),
+            ("/dev/stdin", "/proc/self/fd/0"),
+            ("/dev/stdout", "/proc/self/fd/1"),
+            ("/dev/stderr", "/proc/self/fd/2"),
+        ] {
+            let (a, b) = (
+                self.text(text.as_bytes())?,
+                self.path(&staged(Path::new(name)))?,
+            );
+            self.op(Kind::Symlink, a, b);
+        }
+        Ok(())
+    }
+}
+
+/// Room in the working folder's tmpfs for the input file (duipai reads no input larger).
+const INPUT_ROOM: u64 = crate::fsutil::MAX_READ_BYTES;
+
+/// Where the new root is built before it becomes the root: a `tmpfs` mounted over the
+/// machine's `/tmp` in the keeper's mount namespace (every source is opened before).
+const STAGE: &str = "/tmp";
+
+/// `path` of the new root, while it is built at [`STAGE`].
+fn staged(path: &Path) -> PathBuf {
+    let rest = path.strip_prefix("/").unwrap_or(path);
+    Path::new(STAGE).join(rest)
+}
+
+/// The flags of what is put back read-only.
+const READ_ONLY: libc::c_ulong = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+
+/// Every file and folder a view's plan binds from, opened first, in slots: the runtime
+/// folders, the binds, the devices, and `/dev/null` (which hides duipai's executable), with
+/// where each group starts.
+struct Sources {
+    all: Vec<PathBuf>,
+    runtime: usize,
+    binds: usize,
+    devices: usize,
+    null: usize,
+}
+
+impl Sources {
+    fn of(view: &View) -> Sources {
+        let mut all: Vec<PathBuf> = view.runtime.iter().map(|(d, _)| d.clone()).collect();
+        let binds = all.len();
+        all.extend(view.binds.iter().map(|(p, _)| p.clone()));
+        let devices = all.len();
+        all.extend(DEVICES.iter().map(PathBuf::from));
+        let null = all.len();
+        all.push(PathBuf::from("/dev/null"));
+        Sources {
+            all,
+            runtime: 0,
+            binds,
+            devices,
+            null,
+        }
     }
 }
 
@@ -332,13 +443,7 @@ unsafe fn run_op(op: &Op) -> bool {
             Kind::ReadOnlyTree => read_only_tree(),
             Kind::Proc => {
                 let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-                mount(
-                    c"proc".as_ptr(),
-                    c"/proc".as_ptr(),
-                    c"proc".as_ptr(),
-                    flags,
-                    no_data,
-                )
+                mount(c"proc".as_ptr(), op.a, c"proc".as_ptr(), flags, no_data)
             }
             Kind::Tmpfs => {
                 let flags = libc::MS_NOSUID | libc::MS_NODEV;
@@ -363,12 +468,30 @@ unsafe fn run_op(op: &Op) -> bool {
                 mount(none, op.a, none, flags, no_data)
             }
             Kind::Seal => {
-                let flags = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+                let flags = libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | op.flags;
                 mount(none, op.a, none, flags, c"mode=755".as_ptr().cast())
             }
+            Kind::Symlink => libc::symlink(op.a, op.b) == 0,
+            Kind::Pivot => pivot(op.a),
         }
     };
+    // SAFETY: errno of this thread, as the failed call left it.
     ok || (op.optional && unsafe { *libc::__errno_location() } == libc::ENOENT)
+}
+
+/// Makes `root` the root of the mount namespace and the process's, the old root detached
+/// from it (`pivot_root(".", ".")`: no folder is needed for the old root).
+///
+/// # Safety
+/// `root` is a NUL-terminated path.
+unsafe fn pivot(root: *const libc::c_char) -> bool {
+    // SAFETY: plain system calls on NUL-terminated paths.
+    unsafe {
+        libc::chdir(root) == 0
+            && libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) == 0
+            && libc::umount2(c".".as_ptr(), libc::MNT_DETACH) == 0
+            && libc::chdir(c"/".as_ptr()) == 0
+    }
 }
 
 /// `mount(2)`, true when it succeeded.
@@ -542,6 +665,13 @@ impl Keeper {
         Ok(keeper)
     }
 
+    /// Where the harness finds `path` of the namespaces' file system: through the keeper's
+    /// root (`/proc/PID/root/...`).
+    pub fn path_of(&self, path: &Path) -> PathBuf {
+        let rest = path.strip_prefix("/").unwrap_or(path);
+        PathBuf::from(format!("/proc/{}/root", self.pid)).join(rest)
+    }
+
     /// The keeper's pid (in the machine's PID namespace).
     pub fn pid(&self) -> i32 {
         self.pid
@@ -582,6 +712,42 @@ impl Keeper {
             .map_or(true, |c| !c.trim().is_empty())
     }
 
+    /// The CPU time of the processes the keeper has reaped (its children's, `cutime` and
+    /// `cstime`): the orphans of the runs, which no other process waited for.
+    pub fn reaped_cpu(&self) -> Option<std::time::Duration> {
+        let stat = crate::run::procfs::stat(self.pid)?;
+        Some(crate::run::procfs::ticks_to_duration(stat.reaped_ticks))
+    }
+
+    /// The bytes of the files in the namespace's `/tmp`, `/dev/shm` and working folder
+    /// (`tmpfs`, so memory): what a run without a cgroup holds there is counted as its
+    /// memory.
+    pub fn files_bytes(&self) -> u64 {
+        let scratch = CString::new(self.path_of(&self.view.scratch).into_os_string().into_vec())
+            .unwrap_or_default();
+        self.watched.iter().chain([&scratch]).map(used_bytes).sum()
+    }
+
+    /// The live processes of the namespace but the keeper (zombies excluded), as the
+    /// machine numbers them: the keeper's descendants, followed by parent. Every process
+    /// there descends from it but a run's leader (the harness's child), which the caller has
+    /// reaped by then.
+    pub fn residents(&self) -> Vec<i32> {
+        let mut found = Vec::new();
+        let mut stack = vec![self.pid];
+        while let Some(pid) = stack.pop() {
+            let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+                .unwrap_or_default();
+            for child in children.split_whitespace().filter_map(|c| c.parse().ok()) {
+                stack.push(child);
+                if crate::run::procfs::stat(child).is_some_and(|s| !s.is_zombie()) {
+                    found.push(child);
+                }
+            }
+        }
+        found
+    }
+
     fn ask(&self, request: u8) -> io::Result<()> {
         // SAFETY: sends one byte from a local to our socket.
         let sent = unsafe {
@@ -600,7 +766,29 @@ impl Keeper {
 
     fn expect_done(&self) -> io::Result<()> {
         let mut answer = [0u8; 1];
+        let deadline = std::time::Instant::now() + ANSWER_WITHIN;
         loop {
+            let mut fds = [libc::pollfd {
+                fd: self.socket.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            }];
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            // SAFETY: one valid pollfd and its count.
+            let ready = unsafe { libc::poll(fds.as_mut_ptr(), 1, left.as_millis() as c_int) };
+            if ready == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    format!(
+                        "the keeper of the namespaces did not answer within {} s",
+                        ANSWER_WITHIN.as_secs()
+                    ),
+                ));
+            }
+            if ready < 0 {
+                // Interrupted by a signal: wait again for what is left of the time.
+                continue;
+            }
             // SAFETY: receives into a local buffer of its length.
             let n =
                 unsafe { libc::recv(self.socket.as_raw_fd(), answer.as_mut_ptr().cast(), 1, 0) };
@@ -615,6 +803,19 @@ impl Keeper {
             ));
         }
     }
+}
+
+/// The bytes used in the file system of `path` (0 if it cannot be told).
+fn used_bytes(path: &CString) -> u64 {
+    // SAFETY: a zeroed statvfs is a valid out-parameter.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: a NUL-terminated path and a valid out-pointer.
+    if unsafe { libc::statvfs(path.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    let used = (st.f_blocks as u64).saturating_sub(st.f_bfree as u64);
+    used.saturating_mul(st.f_frsize as u64)
 }
 
 /// A folder's size and modification time (zero if it cannot be read).
@@ -704,13 +905,17 @@ fn plan_error(plan: &Plan, child: &ChildPlan) -> io::Error {
                 Kind::Private => "make the mounts private".into(),
                 Kind::OpenPath => format!("open {a}"),
                 Kind::ReadOnlyTree => "make the mounts read-only (mount_setattr)".into(),
-                Kind::Proc => "mount /proc".into(),
+                Kind::Proc => format!("mount /proc on {a}"),
                 Kind::Tmpfs => format!("mount a tmpfs on {a}"),
                 Kind::Mkdir => format!("make {a}"),
                 Kind::Touch => format!("make {a}"),
+                // SAFETY: as above.
                 Kind::Bind => format!("bind onto {}", unsafe { op_text(op.b) }),
                 Kind::Remount => format!("remount {a}"),
                 Kind::Seal => format!("remount {a} read-only"),
+                // SAFETY: as above.
+                Kind::Symlink => format!("make the link {}", unsafe { op_text(op.b) }),
+                Kind::Pivot => format!("make {a} the root"),
             }
         }
     };
@@ -738,10 +943,7 @@ pub(crate) fn probe(userns: bool) -> Result<(), String> {
         .prefix("duipai-probe-")
         .tempdir()
         .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
-    let view = View {
-        scratch: scratch.path().to_path_buf(),
-        ..View::default()
-    };
+    let view = View::bare(scratch.path());
     Keeper::start(view, userns)
         .map(drop)
         .map_err(|e| e.to_string())
@@ -784,6 +986,7 @@ fn keep(socket: RawFd) -> ! {
     }
     let initial = TIDIED.map(entries);
     reply(socket);
+    // SAFETY: a zeroed sigset_t is a valid value, emptied below.
     let mut unblocked: libc::sigset_t = unsafe { std::mem::zeroed() };
     // SAFETY: an empty set.
     unsafe { libc::sigemptyset(&mut unblocked) };

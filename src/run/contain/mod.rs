@@ -8,9 +8,15 @@
 //!   past the process limit, charges every page (memfd, pipe buffers, tmpfs, shared pages
 //!   once) to the memory limit and counts the CPU time of every process, reaped or not;
 //! - **namespaces** for the program under test (`keeper`): its own PID namespace (it
-//!   cannot signal duipai or read its command line), a read-only view of the file system in
-//!   which the test folder, the pack, the saved failures and the current folder are empty,
-//!   its own `/tmp` and `/dev/shm`, no network;
+//!   cannot signal duipai or read its command line), a read-only view of the file system
+//!   that holds only what a run needs (deny by default: the runtime folders, the program and
+//!   what its arguments name), its working folder, `/tmp` and `/dev/shm` each a `tmpfs` of
+//!   its own bounded by its limits (what it writes is memory, never the machine's disk), no
+//!   network;
+//! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
+//!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
+//! - a **system call filter** (`filter`): the keyrings and `AF_VSOCK`, which no namespace
+//!   covers, are refused;
 //! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
 //!   one of duipai's;
 //! - always: **no controlling terminal** (given up, not a new session: see `clone`), a
@@ -27,6 +33,8 @@
 
 pub(crate) mod cgroup;
 mod env;
+pub(crate) mod filter;
+pub(crate) mod ipc;
 pub(crate) mod keeper;
 pub(crate) mod view;
 
@@ -145,6 +153,12 @@ pub(crate) fn tree() -> Option<&'static cgroup::Tree> {
 pub(crate) fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether namespaces can be had for the program here, whatever the policy: `Err` says why
+/// not (for `duipai doctor`).
+pub(crate) fn namespaces_available() -> Result<(), String> {
+    namespaces_here().map_err(String::clone)
 }
 
 /// Whether namespaces can be had for the program (in a user namespace unless root), found

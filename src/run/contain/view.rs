@@ -1,15 +1,22 @@
-//! What the program under test sees of the file system in its namespaces ([`View`]): the
-//! machine's file system, read-only and without set-uid; its own `/proc`, `/tmp`, `/dev/shm`
-//! and `/run`; empty folders over the current folder, `$HOME`, the folders duipai protects (the
-//! test folder, the saved failures, a pack) and duipai's own executable; and, put back
-//! read-only into those empty folders, only what the program needs to run: its executable, the
-//! files and folders its arguments name, its interpreter, and its scratch folder (read-write).
+//! What the program under test sees of the file system in its namespaces ([`View`]):
+//! nothing but what it needs, deny by default, as isolate's box does. Its root is a fresh
+//! read-only `tmpfs` holding:
+//! - the machine's runtime folders ([`RUNTIME`]: `/usr`, `/bin`, `/sbin`, `/lib*`, `/etc`),
+//!   read-only and without set-uid (a folder that is a link to another, as `/bin` to
+//!   `usr/bin` on merged systems, is the same link);
+//! - the program's executable, its interpreter, and the files and folders its arguments
+//!   name, each read-only at its own path; a program found in `PATH` outside the runtime
+//!   folders (`~/.pyenv/shims/python3`) with its installation (`~/.pyenv`), for it reads its
+//!   own library beside it;
+//! - its scratch folder, read-write, at its own path;
+//! - its own `/proc`, `/tmp` and `/dev/shm` (`tmpfs`), and a `/dev` of `null`, `zero`,
+//!   `full`, `random`, `urandom` and the `fd`, `stdin`, `stdout`, `stderr` links.
 //!
-//! As root the program runs as a box uid, which may not enter a folder closed to others
-//! (`/root`, 0700): such a folder on the way to what the program needs is emptied as well,
-//! and what it needs put back in it. A program found in `PATH` (an interpreter, `python3`)
-//! gets its whole installation put back (`/root/.pyenv`), for it reads its own library
-//! beside it; a file named on the command line gets itself alone.
+//! Nothing else of the machine is there: not the current folder, `$HOME`, `/var`, `/run` or
+//! `/srv`, and so no Unix socket of the machine's either (a socket is reachable wherever its
+//! file is, read-only or not). A protected folder (the test folder, the saved failures, a
+//! pack) inside a folder put back whole (`java -cp DIR`) is emptied again, and duipai's own
+//! executable, if it is in the view, is an empty file.
 //!
 //! A view is worked out once per program and scratch folder ([`View::of`], cached), and
 //! built once per worker by its keeper (see `keeper`).
@@ -24,8 +31,9 @@ use std::path::{Path, PathBuf};
 /// What the program under test sees, as paths of the machine's file system.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct View {
-    /// Folders replaced by an empty read-only folder, outermost first.
-    pub covers: Vec<PathBuf>,
+    /// The runtime folders there are on this machine, each shown whole and read-only, or
+    /// made as the same link when it is one (with the link's text).
+    pub runtime: Vec<(PathBuf, Option<PathBuf>)>,
     /// Files and folders put back read-only, each at its own path: (source, is a folder).
     pub binds: Vec<(PathBuf, bool)>,
     /// Protected folders inside a folder put back, emptied again once it is.
@@ -36,21 +44,31 @@ pub(crate) struct View {
     pub scratch: PathBuf,
     /// The program's executable as it is to be started there: its resolved path.
     pub program: PathBuf,
+    /// How many bytes each of its `/tmp` and `/dev/shm` may hold (0: as the kernel
+    /// allows): its memory and output limits, so that without a cgroup a program cannot fill
+    /// the machine's memory with files (with one, the cgroup stops it first).
+    pub space: u64,
     /// What each of `binds` is now (device and inode): a file replaced since (a program
     /// rebuilt under `--watch`, written and renamed as editors and compilers do) makes
     /// another view, for a bind made before still shows the file it replaced.
     pub identities: Vec<(u64, u64)>,
 }
 
-/// Folders never emptied, whatever duipai is asked to protect: the system's (hiding them
-/// would leave no program runnable).
-const SYSTEM: [&str; 12] = [
-    "/", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/dev",
-    "/proc",
+/// The machine's folders every view shows, read-only: where programs, their libraries and
+/// the system's settings live (isolate binds the same, `/etc` aside, which holds the
+/// dynamic linker's cache, the locale and the alternatives a runtime is found by).
+pub(crate) const RUNTIME: [&str; 8] = [
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
 ];
 
-/// The folders that are fresh in every view (so never emptied or put back into).
-pub(crate) const FRESH: [&str; 4] = ["/tmp", "/dev/shm", "/run", "/proc"];
+/// The device files every view has, bound from the machine's.
+pub(crate) const DEVICES: [&str; 5] = [
+    "/dev/null",
+    "/dev/zero",
+    "/dev/full",
+    "/dev/random",
+    "/dev/urandom",
+];
 
 thread_local! {
     /// Views already worked out, by command line and scratch folder.
@@ -59,22 +77,16 @@ thread_local! {
 
 impl View {
     /// The view of the program `exe` with `args` (absolute, as the runner resolved them),
-    /// run in `scratch`, hiding `protect`; `boxed` when it runs as a box uid (which cannot
-    /// enter folders closed to others). `None` when its executable cannot be found.
-    pub fn of(
-        exe: &OsStr,
-        args: &[OsString],
-        scratch: &Path,
-        protect: &[PathBuf],
-        boxed: bool,
-    ) -> Option<View> {
+    /// run in `scratch`, hiding `protect` where a folder put back whole holds it. `None`
+    /// when its executable cannot be found.
+    pub fn of(exe: &OsStr, args: &[OsString], scratch: &Path, protect: &[PathBuf]) -> Option<View> {
         let mut key: Vec<OsString> = vec![exe.to_owned()];
         key.extend(args.iter().cloned());
         let key = (key, scratch.to_path_buf());
         let mut view = match CACHE.with(|c| c.borrow().get(&key).cloned()) {
             Some(view) => view,
             None => {
-                let view = View::work_out(exe, args, scratch, protect, boxed)?;
+                let view = View::work_out(exe, args, scratch, protect)?;
                 CACHE.with(|c| c.borrow_mut().insert(key, view.clone()));
                 view
             }
@@ -87,43 +99,75 @@ impl View {
         Some(view)
     }
 
+    /// The view of no program: the runtime folders and `scratch` (what a probe needs).
+    pub fn bare(scratch: &Path) -> View {
+        View {
+            runtime: runtime(),
+            scratch: scratch.to_path_buf(),
+            ..View::default()
+        }
+    }
+
     fn work_out(
         exe: &OsStr,
         args: &[OsString],
         scratch: &Path,
         protect: &[PathBuf],
-        boxed: bool,
     ) -> Option<View> {
         let (program, needs) = needs_of(exe, args)?;
-        // The home folder too: as another user than root the program keeps the user's uid,
-        // and would read everything of theirs (`~/.ssh`).
+        // The folders an installation is found below: the current folder, the home folder
+        // and the protected ones (`~/.pyenv` is the installation of `~/.pyenv/shims/python3`).
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        let mut covers: Vec<PathBuf> = std::env::current_dir()
+        let homes: Vec<PathBuf> = std::env::current_dir()
             .ok()
             .into_iter()
             .chain(home)
             .chain(protect.iter().cloned())
             .filter_map(|p| std::fs::canonicalize(p).ok())
-            .filter(|p| p.is_dir() && coverable(p) && !fresh(p))
+            .filter(|p| p.is_dir() && p != Path::new("/"))
             .collect();
-        let binds = binds_for(needs, &mut covers, boxed);
-        let covers = outermost(covers);
+        let binds = binds_for(needs, &homes);
+        let runtime = runtime();
         let hidden = std::env::current_exe()
             .ok()
             .and_then(|e| std::fs::canonicalize(e).ok())
-            .filter(|e| !covers.iter().any(|c| e.starts_with(c)) && !fresh(e))
+            .filter(|e| shown(e, &runtime, &binds))
             .into_iter()
             .collect();
         Some(View {
             recovers: recovers(protect, &binds),
-            covers,
+            runtime,
             binds,
             hidden,
             scratch: std::fs::canonicalize(scratch).ok()?,
             program,
+            space: 0,
             identities: Vec::new(),
         })
     }
+}
+
+/// The runtime folders there are here, each with its link's text when it is a link.
+fn runtime() -> Vec<(PathBuf, Option<PathBuf>)> {
+    RUNTIME
+        .iter()
+        .map(PathBuf::from)
+        .filter_map(|dir| {
+            let meta = std::fs::symlink_metadata(&dir).ok()?;
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(&dir).ok()?;
+                Some((dir, Some(target)))
+            } else {
+                meta.is_dir().then_some((dir, None))
+            }
+        })
+        .collect()
+}
+
+/// Whether `path` is in the view: in a runtime folder, or in something put back.
+fn shown(path: &Path, runtime: &[(PathBuf, Option<PathBuf>)], binds: &[(PathBuf, bool)]) -> bool {
+    runtime.iter().any(|(dir, _)| path.starts_with(dir))
+        || binds.iter().any(|(bind, _)| path.starts_with(bind))
 }
 
 /// The program's file, and what it needs: itself as found and, for a script, its
@@ -158,33 +202,20 @@ fn needs_of(exe: &OsStr, args: &[OsString]) -> Option<(PathBuf, Vec<(PathBuf, Ne
     Some((program, needs))
 }
 
-/// What is put back into the view for `needs`, each with whether it is a folder; a covered
-/// folder a need lies in is added to `covers`.
-fn binds_for(
-    needs: Vec<(PathBuf, Need)>,
-    covers: &mut Vec<PathBuf>,
-    boxed: bool,
-) -> Vec<(PathBuf, bool)> {
+/// What is put back into the view for `needs`, each with whether it is a folder: nothing
+/// for what a runtime folder shows already or what lies in `/proc` or `/dev`; an
+/// installation below one of `homes` from there down (`~/.pyenv`), one elsewhere from the
+/// folder its `bin` is in (`/opt/pypy` for `/opt/pypy/bin/pypy3`).
+fn binds_for(needs: Vec<(PathBuf, Need)>, homes: &[PathBuf]) -> Vec<(PathBuf, bool)> {
     let mut binds: Vec<(PathBuf, bool)> = Vec::new();
     for (path, need) in needs {
-        // In a fresh folder (a program compiled into /tmp) the path itself is put back
-        // into the fresh one; nothing of /proc is.
-        let put_back = if fresh(&path) {
-            if path.starts_with("/proc") {
-                continue;
-            }
-            path.clone()
-        } else {
-            let Some(blocked) = blocked_ancestor(&path, covers, boxed) else {
-                continue;
-            };
-            if !covers.contains(&blocked) {
-                covers.push(blocked.clone());
-            }
-            match need {
-                Need::Itself => path.clone(),
-                Need::Install => first_below(&blocked, &path),
-            }
+        let in_runtime = RUNTIME.iter().any(|r| path.starts_with(r));
+        if in_runtime || path.starts_with("/proc") || path.starts_with("/dev") {
+            continue;
+        }
+        let put_back = match need {
+            Need::Itself => path.clone(),
+            Need::Install => installation(&path, homes),
         };
         let is_dir = put_back.is_dir();
         if !binds.iter().any(|(b, _)| put_back.starts_with(b)) {
@@ -195,13 +226,30 @@ fn binds_for(
     binds
 }
 
-/// The covers, outermost first, without those inside another (which is empty already).
-fn outermost(mut covers: Vec<PathBuf>) -> Vec<PathBuf> {
-    covers.sort_by_key(|c| c.components().count());
-    covers.dedup();
-    let outer = covers.clone();
-    covers.retain(|c| !outer.iter().any(|o| o != c && c.starts_with(o)));
-    covers
+/// The installation a program at `path` belongs to: below the outermost of `homes` it is
+/// in, the entry it is under; elsewhere the folder its `bin` (or `sbin`, or pyenv's `shims`)
+/// folder is in, else its own folder.
+fn installation(path: &Path, homes: &[PathBuf]) -> PathBuf {
+    if let Some(home) = homes
+        .iter()
+        .filter(|h| path.starts_with(h) && path != h.as_path())
+        .min_by_key(|h| h.components().count())
+    {
+        return first_below(home, path);
+    }
+    let Some(dir) = path.parent() else {
+        return path.to_path_buf();
+    };
+    let named = |names: &[&str]| {
+        dir.file_name()
+            .is_some_and(|n| names.iter().any(|x| n == *x))
+    };
+    match dir.parent() {
+        Some(prefix) if named(&["bin", "sbin", "shims"]) && prefix != Path::new("/") => {
+            prefix.to_path_buf()
+        }
+        _ => dir.to_path_buf(),
+    }
 }
 
 /// The protected folders inside a folder put back whole (`-cp /home/ana/contest`), which
@@ -225,43 +273,6 @@ fn recovers(protect: &[PathBuf], binds: &[(PathBuf, bool)]) -> Vec<PathBuf> {
 enum Need {
     Itself,
     Install,
-}
-
-/// Whether a protected folder may be emptied: not a system folder, nor one of the fresh
-/// ones, nor an ancestor of either.
-fn coverable(path: &Path) -> bool {
-    !SYSTEM
-        .iter()
-        .chain(&FRESH)
-        .any(|s| Path::new(s).starts_with(path))
-}
-
-/// Whether `path` is in one of the folders every view makes fresh (where nothing of the
-/// machine's is to be put back).
-fn fresh(path: &Path) -> bool {
-    FRESH.iter().any(|f| path.starts_with(f))
-}
-
-/// The folder in the way of `path`: the outermost cover it is in, or (`boxed`) the outermost
-/// folder on its way that others may not enter.
-fn blocked_ancestor(path: &Path, covers: &[PathBuf], boxed: bool) -> Option<PathBuf> {
-    if fresh(path) {
-        return None;
-    }
-    let mut at = PathBuf::new();
-    for part in path.parent()?.components() {
-        at.push(part);
-        if covers.contains(&at) {
-            return Some(at);
-        }
-        if boxed
-            && at.as_os_str() != "/"
-            && std::fs::metadata(&at).is_ok_and(|m| m.mode() & 0o001 == 0)
-        {
-            return Some(at);
-        }
-    }
-    None
 }
 
 /// The entry of `ancestor` that `path` is below (`/root/.pyenv` for `/root` and
@@ -300,31 +311,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn installations_and_closed_folders_are_found() {
+    fn installations_are_found() {
+        let homes = [PathBuf::from("/root"), PathBuf::from("/home/ana/contest")];
+        let install = |p: &str| installation(Path::new(p), &homes);
         assert_eq!(
-            first_below(Path::new("/root"), Path::new("/root/.pyenv/shims/python3")),
+            install("/root/.pyenv/shims/python3"),
             Path::new("/root/.pyenv")
         );
+        assert_eq!(
+            install("/home/ana/contest/sol"),
+            Path::new("/home/ana/contest/sol")
+        );
+        assert_eq!(install("/opt/pypy/bin/pypy3"), Path::new("/opt/pypy"));
+        assert_eq!(install("/opt/tool/run"), Path::new("/opt/tool"));
+        assert_eq!(install("/bin/x"), Path::new("/bin"));
         assert_eq!(
             first_below(Path::new("/w"), Path::new("/w/sol")),
             Path::new("/w/sol")
         );
-        assert!(!coverable(Path::new("/")));
-        assert!(!coverable(Path::new("/usr")));
-        assert!(coverable(Path::new("/home/ana/contest")));
-        let covers = [PathBuf::from("/home/ana")];
-        assert_eq!(
-            blocked_ancestor(Path::new("/home/ana/contest/sol"), &covers, false),
-            Some(PathBuf::from("/home/ana"))
-        );
-        assert_eq!(
-            blocked_ancestor(Path::new("/usr/bin/python3"), &covers, false),
-            None
-        );
-        assert_eq!(
-            blocked_ancestor(Path::new("/tmp/x/sol"), &covers, false),
-            None
-        );
+        // What a runtime folder shows, or /proc and /dev, is not put back.
+        let needs = vec![
+            (PathBuf::from("/usr/bin/python3"), Need::Install),
+            (PathBuf::from("/proc/self/fd/0"), Need::Itself),
+            (PathBuf::from("/dev/null"), Need::Itself),
+        ];
+        assert!(binds_for(needs, &homes).is_empty());
     }
 
     #[test]
@@ -342,51 +353,31 @@ mod tests {
         assert_eq!(interpreter_of(&script), None);
     }
 
-    /// The current folder and the protected ones are emptied; the program, named by a path
-    /// into them, is put back alone.
+    /// The program, named by a path, is put back alone; a folder named whole comes back
+    /// with the protected folders in it emptied again; the runtime folders are there.
     #[test]
-    fn the_program_is_put_back_into_the_emptied_folders() {
-        let here = std::fs::canonicalize(std::env::current_dir().unwrap()).unwrap();
-        // A checkout in a fresh folder (/tmp) is hidden by every view anyway: the files are
-        // then made in the home folder, which is covered too.
-        let home = std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok());
-        let base = [Some(here.clone()), home]
-            .into_iter()
-            .flatten()
-            .find(|p| !fresh(p))
-            .expect("a current or home folder outside /tmp");
-        let dir = tempfile::tempdir_in(&base).unwrap();
+    fn the_program_and_what_its_arguments_name_are_put_back() {
+        let dir = tempfile::tempdir().unwrap();
         let program = dir.path().join("sol");
         std::fs::write(&program, "#!/bin/sh\n").unwrap();
         let tests = dir.path().join("tests");
         std::fs::create_dir(&tests).unwrap();
         let scratch = tempfile::tempdir().unwrap();
-        let view = View::work_out(
-            program.as_os_str(),
-            &[],
-            scratch.path(),
-            std::slice::from_ref(&tests),
-            false,
-        )
-        .unwrap();
-        assert_eq!(view.covers.contains(&here), !fresh(&here), "{view:?}");
-        assert!(view.covers.contains(&base), "{view:?}");
-        assert_eq!(
-            view.binds,
-            [(std::fs::canonicalize(&program).unwrap(), false)]
-        );
-        assert_eq!(view.program, std::fs::canonicalize(&program).unwrap());
+        let protect = std::slice::from_ref(&tests);
+        let view = View::work_out(program.as_os_str(), &[], scratch.path(), protect).unwrap();
+        let real = std::fs::canonicalize(&program).unwrap();
+        assert_eq!(view.binds, [(real.clone(), false)]);
+        assert_eq!(view.program, real);
         assert!(view.recovers.is_empty());
+        assert!(
+            view.runtime.iter().any(|(d, _)| d == Path::new("/usr")),
+            "{view:?}"
+        );
+        assert!(!view.runtime.iter().any(|(d, _)| d == Path::new("/var")));
         // A folder named whole (`java -cp DIR Main`) is put back, the tests in it emptied
         // again.
-        let view = View::work_out(
-            program.as_os_str(),
-            &[dir.path().as_os_str().to_owned()],
-            scratch.path(),
-            std::slice::from_ref(&tests),
-            false,
-        )
-        .unwrap();
+        let whole = [dir.path().as_os_str().to_owned()];
+        let view = View::work_out(program.as_os_str(), &whole, scratch.path(), protect).unwrap();
         let real = std::fs::canonicalize(dir.path()).unwrap();
         assert_eq!(view.binds, [(real, true)], "{view:?}");
         assert_eq!(view.recovers, [std::fs::canonicalize(&tests).unwrap()]);

@@ -30,7 +30,7 @@ mod wire;
 
 use std::cell::RefCell;
 use std::ffi::CString;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStringExt;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -175,6 +175,10 @@ pub(crate) struct Launched {
     pub pid: i32,
     pub start: Instant,
     pub lease: Lease,
+    /// The IPC namespace made for the program, if it asked for one (see `contain::ipc`).
+    pub ipc: Option<OwnedFd>,
+    /// Where its working folder's files are, when elsewhere than the folder itself.
+    pub scratch_at: Option<std::path::PathBuf>,
 }
 
 /// Starts `program` through a spawner of `role` (in namespaces that show `view`, when there
@@ -188,6 +192,7 @@ pub(crate) fn launch(
     program: &Program,
     streams: [RawFd; 3],
     (processes, memory_bytes): (u64, u64),
+    input: Option<((&str, &[u8]), &std::path::Path)>,
 ) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
@@ -216,6 +221,17 @@ pub(crate) fn launch(
             Some(Ok(baseline)) => Some(baseline),
             None => None,
         };
+        // The program's working folder is its namespaces' own tmpfs, which the harness sees
+        // through their keeper; the input goes there before the program starts.
+        let scratch_at = spawner
+            .keeper
+            .as_ref()
+            .zip(view)
+            .map(|(keeper, view)| keeper.path_of(&view.scratch));
+        if let Err(failed) = crate::run::spawn::write_input(input, scratch_at.as_deref()) {
+            checkin(spawner);
+            return Some(Err(failed));
+        }
         let mut setup = program.setup;
         // The OOM killer of the slot picks the program, never the spawner beside it.
         setup.oom_first = spawner.slot.is_some();
@@ -243,7 +259,7 @@ pub(crate) fn launch(
                 checkin(spawner);
                 return None;
             }
-            Ok(reply) => {
+            Ok((reply, ipc)) => {
                 let lease = Lease {
                     spawner: Some(spawner),
                     baseline,
@@ -251,7 +267,13 @@ pub(crate) fn launch(
                 return match reply {
                     Err(failed) if failed.stage == clone::Stage::Request => None,
                     Err(failed) => Some(Err(failed)),
-                    Ok((pid, start)) => Some(Ok(Launched { pid, start, lease })),
+                    Ok((pid, start)) => Some(Ok(Launched {
+                        pid,
+                        start,
+                        lease,
+                        ipc,
+                        scratch_at,
+                    })),
                 };
             }
             Err(_) => spawner.discard(),
@@ -479,18 +501,15 @@ impl Spawner {
         self.cpu = if pinned { cpu } else { -1 };
     }
 
-    /// Sends a request with the program's streams and reads the reply.
-    fn exchange(
-        &self,
-        request: &[u8],
-        streams: [RawFd; 3],
-    ) -> std::io::Result<Result<(i32, Instant), Failed>> {
+    /// Sends a request with the program's streams and reads the reply: the program's pid
+    /// and when it started, or what failed, with the IPC namespace made for it if one was.
+    fn exchange(&self, request: &[u8], streams: [RawFd; 3]) -> std::io::Result<Exchanged> {
         send_with_fds(self.socket.as_raw_fd(), request, &streams)?;
         let mut reply = [0u8; wire::REPLY_LEN];
-        let n = recv(self.socket.as_raw_fd(), &mut reply)?;
+        let (n, ipc) = recv_with_fd(self.socket.as_raw_fd(), &mut reply)?;
         let (result, started) = wire::decode_reply(&reply[..n])
             .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))?;
-        Ok(result.map(|pid| (pid, clone::instant_at(started))))
+        Ok((result.map(|pid| (pid, clone::instant_at(started))), ipc))
     }
 
     /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
@@ -536,6 +555,53 @@ fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
         if err.kind() != std::io::ErrorKind::Interrupted {
             return Err(err);
         }
+    }
+}
+
+/// A spawner's reply: the program's pid and start, or what failed; and the IPC namespace
+/// made for it.
+type Exchanged = (Result<(i32, Instant), Failed>, Option<OwnedFd>);
+
+/// Receives one message into `buf`, and the descriptor that came with it, if one did.
+fn recv_with_fd(socket: RawFd, buf: &mut [u8]) -> std::io::Result<(usize, Option<OwnedFd>)> {
+    let mut control = [0u64; 4];
+    loop {
+        let mut iov = libc::iovec {
+            iov_base: buf.as_mut_ptr().cast(),
+            iov_len: buf.len(),
+        };
+        // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
+        let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = std::mem::size_of_val(&control);
+        // SAFETY: recvmsg writes into the buffers the header describes.
+        let r = unsafe { libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if r == 0 {
+            return Err(std::io::ErrorKind::UnexpectedEof.into());
+        }
+        if r < 0 {
+            let err = std::io::Error::last_os_error();
+            if err.kind() == std::io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(err);
+        }
+        let mut fd = None;
+        // SAFETY: the CMSG macros walk the control buffer recvmsg filled, within its length;
+        // a descriptor received is ours alone.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            if !cmsg.is_null()
+                && (*cmsg).cmsg_level == libc::SOL_SOCKET
+                && (*cmsg).cmsg_type == libc::SCM_RIGHTS
+            {
+                let raw = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>());
+                fd = Some(OwnedFd::from_raw_fd(raw));
+            }
+        }
+        return Ok((r as usize, fd));
     }
 }
 

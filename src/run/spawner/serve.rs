@@ -161,6 +161,9 @@ fn is_seqpacket(fd: RawFd) -> bool {
 /// closes its end (or dies).
 fn serve(socket: RawFd) -> ! {
     settle(socket);
+    // Built before the resident set is shed: every program's figure starts at this
+    // process's resident size.
+    let filter = crate::run::contain::filter::program_filter();
     shed_resident_set();
     // The machine's root, kept before the spawner joins a keeper's mount namespace (where
     // the cgroup file system is read-only): its slot is left through it.
@@ -177,9 +180,14 @@ fn serve(socket: RawFd) -> ! {
     // The CPUs this spawner may run on as it starts (the harness's): the programs get them
     // back, whichever CPU the harness pins the spawner to meanwhile.
     let allowed = current_affinity();
-    let affinity = allowed
-        .as_ref()
-        .map_or(std::ptr::null(), |a| a as *const libc::cpu_set_t);
+    let serving = Serving {
+        affinity: allowed
+            .as_ref()
+            .map_or(std::ptr::null(), |a| a as *const libc::cpu_set_t),
+        host_root,
+        base_ipc: open_ipc_namespace(host_root),
+        filter,
+    };
     // SAFETY: getpid has no preconditions.
     let hello = wire::encode_hello(unsafe { libc::getpid() });
     if !send(socket, &hello) {
@@ -197,10 +205,38 @@ fn serve(socket: RawFd) -> ! {
         let Some((len, fds, complete)) = receive(socket, &mut buf) else {
             end();
         };
-        let reply = answer(&buf[..len], fds, complete, affinity);
-        if !send(socket, &reply) {
+        let (reply, ipc) = answer(&buf[..len], fds, complete, &serving);
+        let sent = send_with_fd(socket, &reply, ipc);
+        if ipc >= 0 {
+            // SAFETY: the run's namespace, opened by `start`; the harness has its copy.
+            unsafe { libc::close(ipc) };
+        }
+        if !sent {
             end();
         }
+    }
+}
+
+/// What every request is served with: the CPUs a program gets, the machine's root (from
+/// where the spawner's own `/proc` entries are found, whatever its mount namespace), the IPC
+/// namespace the spawner lives in, and the filter a contained program installs.
+struct Serving {
+    affinity: *const libc::cpu_set_t,
+    host_root: RawFd,
+    base_ipc: RawFd,
+    filter: *const libc::sock_fprog,
+}
+
+/// The calling thread's IPC namespace, opened from the machine's `/proc` (the spawner has no
+/// pid in the one its mount namespace shows), or -1.
+fn open_ipc_namespace(host_root: RawFd) -> RawFd {
+    // SAFETY: a NUL-terminated path relative to a directory descriptor of ours.
+    unsafe {
+        libc::openat(
+            host_root,
+            c"proc/thread-self/ns/ipc".as_ptr(),
+            libc::O_RDONLY | libc::O_CLOEXEC,
+        )
     }
 }
 
@@ -225,8 +261,8 @@ fn settle(socket: RawFd) {
 pub(super) fn current_affinity() -> Option<libc::cpu_set_t> {
     // SAFETY: a zeroed cpu_set_t is a valid out-parameter of its size.
     let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
     let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: sched_getaffinity writes a set of `size` bytes into a local of that size.
     (unsafe { libc::sched_getaffinity(0, size, &mut allowed) } == 0).then_some(allowed)
 }
 
@@ -247,18 +283,20 @@ fn leave_slot_from(slot: &[Vec<PathBuf>; 3], host_root: RawFd) {
 }
 
 /// Starts the program of one request (its three descriptors received with it, closed here)
-/// and the reply saying how that went.
+/// and the reply saying how that went, with the program's own IPC namespace when it asked
+/// for one (a descriptor the caller closes once sent; -1 for none).
 fn answer(
     request: &[u8],
     fds: Vec<RawFd>,
     complete: bool,
-    affinity: *const libc::cpu_set_t,
-) -> [u8; wire::REPLY_LEN] {
+    serving: &Serving,
+) -> ([u8; wire::REPLY_LEN], RawFd) {
+    let mut ipc = -1;
     let result = match (complete && fds.len() == 3)
         .then(|| wire::decode_request(request))
         .flatten()
     {
-        Some(request) => start(&request, [fds[0], fds[1], fds[2]], affinity),
+        Some(request) => start(&request, [fds[0], fds[1], fds[2]], serving, &mut ipc),
         None => Err(Failed {
             pid: -1,
             stage: Stage::Request,
@@ -276,7 +314,7 @@ fn answer(
         // SAFETY: descriptors received with the request, owned by nobody else here.
         unsafe { libc::close(fd) };
     }
-    wire::encode_reply(result, started)
+    (wire::encode_reply(result, started), ipc)
 }
 
 fn exit(code: c_int) -> ! {
@@ -287,12 +325,19 @@ fn exit(code: c_int) -> ! {
 /// Starts one program: the request's plan, cloned with `CLONE_PARENT`, so that the program
 /// is the harness's child (the harness reaps it, gets its resource usage, and is the
 /// subreaper of what it orphans) while its address space at `exec` is this small process's.
-/// The program gets `affinity` (if not null) as its CPUs.
+/// The program gets the CPUs of `serving` (if any), and, when it asks, an IPC namespace made
+/// for it: the spawner makes it, opens it into `ipc` for the harness, clones the program
+/// into it and goes back to its own, so that the run's namespace ends with the run.
 fn start(
     request: &wire::Request,
     streams: [RawFd; 3],
-    affinity: *const libc::cpu_set_t,
+    serving: &Serving,
+    ipc: &mut RawFd,
 ) -> Result<i32, Failed> {
+    let setup = request.setup;
+    if setup.fresh_ipc {
+        *ipc = fresh_ipc_namespace(serving)?;
+    }
     let mut plan = ChildSetup {
         candidates: request.candidates.as_ptr(),
         argv: request.argv.as_ptr(),
@@ -304,13 +349,87 @@ fn start(
         rlimits_len: request.rlimits.len(),
         signals: IGNORED.as_ptr(),
         signals_len: IGNORED.len(),
-        affinity,
-        setup: request.setup,
+        affinity: serving.affinity,
+        setup,
         cgroup_procs: [-1; clone::MAX_HIERARCHIES],
+        filter: if setup.filter {
+            serving.filter
+        } else {
+            std::ptr::null()
+        },
         failed: Stage::None,
         errno: 0,
     };
-    clone::launch(&mut plan, libc::CLONE_PARENT)
+    let started = clone::launch(&mut plan, libc::CLONE_PARENT);
+    // SAFETY: back to the spawner's own namespace by its descriptor (a no-op failure leaves
+    // the spawner in the run's, which then ends with the next request's).
+    if setup.fresh_ipc && unsafe { libc::setns(serving.base_ipc, libc::CLONE_NEWIPC) } != 0 {
+        return Err(Failed {
+            pid: started.unwrap_or(-1),
+            stage: Stage::Ipc,
+            errno: errno(),
+        });
+    }
+    started
+}
+
+/// Moves the spawner into a new IPC namespace and opens it: the descriptor, or the failure.
+fn fresh_ipc_namespace(serving: &Serving) -> Result<RawFd, Failed> {
+    let failed = || Failed {
+        pid: -1,
+        stage: Stage::Ipc,
+        errno: errno(),
+    };
+    // SAFETY: unshare moves this single-threaded process into a new IPC namespace.
+    if unsafe { libc::unshare(libc::CLONE_NEWIPC) } != 0 {
+        return Err(failed());
+    }
+    match open_ipc_namespace(serving.host_root) {
+        fd if fd >= 0 => Ok(fd),
+        _ => Err(failed()),
+    }
+}
+
+fn errno() -> c_int {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// Sends `bytes`, with the descriptor `fd` alongside unless it is -1.
+fn send_with_fd(socket: RawFd, bytes: &[u8], fd: RawFd) -> bool {
+    if fd < 0 {
+        return send(socket, bytes);
+    }
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<c_int>() as u32) } as usize;
+    let mut control = [0u64; 4];
+    let mut iov = libc::iovec {
+        iov_base: bytes.as_ptr().cast_mut().cast(),
+        iov_len: bytes.len(),
+    };
+    // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space;
+    // SAFETY: the control buffer (32 bytes) has room for one header with one descriptor.
+    unsafe {
+        let cmsg = libc::CMSG_FIRSTHDR(&msg);
+        (*cmsg).cmsg_level = libc::SOL_SOCKET;
+        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<c_int>() as u32) as usize;
+        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<c_int>(), fd);
+    }
+    loop {
+        // SAFETY: the header describes live buffers; no SIGPIPE if the harness is gone.
+        let r = unsafe { libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) };
+        if r >= 0 {
+            return r as usize == bytes.len();
+        }
+        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+            return false;
+        }
+    }
 }
 
 fn send(socket: RawFd, bytes: &[u8]) -> bool {
