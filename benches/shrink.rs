@@ -1,16 +1,22 @@
 //! Minimization on hard bugs: for each bug mode of the fixture program (and a slow Python
 //! solution when python3 is present), a whole `duipai stress -j 2` run from seed 1: the cases
 //! it took to find the failure, the probes and seconds spent minimizing it, the whole run's
-//! seconds, and the size of the case it ends with. Medians of several runs.
-//! Then text shrinking on the layouts of contest problems ([`layouts`]).
-//! Run with `cargo bench --bench shrink`; `DUIPAI_BENCH_RUNS` sets the runs per mode (default 3),
-//! `DUIPAI_BENCH_SECTION=layouts` runs the layouts only, `DUIPAI_BENCH_BASELINE=<duipai>` runs
-//! another build beside on them.
+//! seconds, and the size of the case it ends with. Then text shrinking on the layouts of
+//! contest problems ([`layouts`]), and everyday problems of one's own
+//! (`benches/support/everyday/`: Python generators, C++ references and solutions), each with
+//! the text alone shrunk and with the generator's choices shrunk first. Medians of several
+//! runs.
+//! Run with `cargo bench --bench shrink` (`-- fixtures`, `-- layouts` or `-- everyday` for
+//! some tables; `DUIPAI_BENCH_SECTION=layouts` as `-- layouts`; the everyday problems need
+//! python3 and g++); `DUIPAI_BENCH_RUNS` sets the runs per mode (default 3),
+//! `DUIPAI_BENCH_BASELINE=<duipai>` runs another build beside on the layouts.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+#[path = "support/everyday.rs"]
+mod everyday;
 #[path = "support/measured.rs"]
 mod measured;
 
@@ -91,11 +97,93 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3)
         .max(1);
-    let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
-    if std::env::var("DUIPAI_BENCH_SECTION").as_deref() == Ok("layouts") {
-        layouts(&duipai, runs);
+    let mut only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    only.extend(std::env::var("DUIPAI_BENCH_SECTION"));
+    let wanted = |table: &str| only.is_empty() || only.iter().any(|o| o == table);
+    if wanted("fixtures") {
+        fixtures(runs);
+    }
+    if wanted("layouts") {
+        layouts(&PathBuf::from(env!("CARGO_BIN_EXE_duipai")), runs);
+    }
+    if wanted("everyday") {
+        everyday_problems(runs);
+    }
+}
+
+/// The everyday problems, text alone and choices first, in interleaved runs.
+fn everyday_problems(runs: usize) {
+    let have = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
+    if !have("python3") || !have("g++") {
+        println!("\neveryday problems skipped: they need python3 and g++");
         return;
     }
+    let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
+    let cache = tempfile::tempdir().expect("a build cache");
+    println!(
+        "\neveryday problems: duipai stress -j 2 from seed 1, the default budget (30 s); \
+         medians of {runs} runs (CPU: duipai's and its programs')\n"
+    );
+    println!(
+        "{:<20} {:<14} {:>5} {:>7} {:>9} {:>7} {:>8}  {:<28} 1-minimal",
+        "problem", "shrunk", "cases", "probes", "shrink s", "CPU s", "peak MiB", "ends at"
+    );
+    for problem in everyday::problems() {
+        let dir = everyday::workspace(problem.folder);
+        // The builds (the reference, the solution, the generator's recorder) are made once,
+        // before the runs measured.
+        let _ = everyday::run_once(&duipai, &problem, dir.path(), cache.path(), true);
+        let mut text = Vec::new();
+        let mut choices = Vec::new();
+        for _ in 0..runs {
+            text.extend(everyday::run_once(
+                &duipai,
+                &problem,
+                dir.path(),
+                cache.path(),
+                false,
+            ));
+            choices.extend(everyday::run_once(
+                &duipai,
+                &problem,
+                dir.path(),
+                cache.path(),
+                true,
+            ));
+        }
+        for (how, results) in [("text alone", &text), ("choices first", &choices)] {
+            let Some(last) = results.last() else {
+                println!(
+                    "{:<20} {how:<14} (no failure found or no report)",
+                    problem.name
+                );
+                continue;
+            };
+            println!(
+                "{:<20} {how:<14} {:>5} {:>7} {:>9.2} {:>7.2} {:>8.1}  {:<28} {}",
+                problem.name,
+                median(results.iter().map(|r| r.cases).collect()),
+                median(results.iter().map(|r| r.probes).collect()),
+                median(results.iter().map(|r| r.minimize).collect()).as_secs_f64(),
+                median(results.iter().map(|r| r.cpu).collect()).as_secs_f64(),
+                median(results.iter().map(|r| (r.peak_mib * 10.0) as u64).collect()) as f64 / 10.0,
+                last.ends,
+                if results.iter().all(|r| r.one_minimal) {
+                    "yes"
+                } else {
+                    "no"
+                }
+            );
+        }
+    }
+}
+
+/// The fixture program's bugs on the built-in games.
+fn fixtures(runs: usize) {
+    let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
     // The fixture binary is built beside duipai by `cargo bench` (a workspace default member).
     let fixture = duipai.with_file_name("duipai-fixture");
     if !fixture.exists() {
@@ -175,7 +263,6 @@ fn main() {
         );
     }
     println!();
-    layouts(&duipai, runs);
 }
 
 /// One layout of text shrinking's benchmark: a problem of `tests/support/layouts/layouts.cpp`

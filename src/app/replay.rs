@@ -64,6 +64,9 @@ pub fn stress_command(args: &StressArgs, seed: u64) -> String {
     } else if let Some(time) = args.shrink_time.filter(|&t| Some(t) != env_shrink_time()) {
         flags.push_str(&format!(" --shrink-time {}", time.as_secs_f64()));
     }
+    if args.no_choices && !args.no_shrink {
+        flags.push_str(" --no-choices");
+    }
     let words: String = args
         .args
         .iter()

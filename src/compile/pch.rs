@@ -39,7 +39,10 @@ pub(super) fn header_for(
     cache: &Path,
     timeout: std::time::Duration,
 ) -> Option<PathBuf> {
-    if compiler.language != Language::Cpp || !is_gcc(version) {
+    // A command that force-includes a header of its own (`-include`, as the recorder of a
+    // generator's choices does) puts it before the precompiled one, which GCC then cannot use.
+    let includes = compiler.words.iter().any(|w| w == "-include");
+    if compiler.language != Language::Cpp || !is_gcc(version) || includes {
         return None;
     }
     let name = first_include(source_text)?;

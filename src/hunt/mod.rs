@@ -11,7 +11,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use crate::compile::CompileOptions;
 use crate::judge::{Decider, Runner, Verdict};
+use crate::own::capture::Capturable;
 use crate::own::{Judging, OwnProblem};
 use crate::pack::own::plan::{LineSource, OwnPlan};
 use crate::run::{IoMode, Limits};
@@ -42,14 +44,18 @@ pub struct Hunt<'a> {
     /// How long minimizing a failing case may take; `None`: the stress engine's defaults
     /// (30 s, and [`stress::LIMIT_SHRINK_TIME`] for a case failed by a limit).
     pub shrink_time: Option<Duration>,
+    /// How the generators' sources are built, to record their choices.
+    pub compile_options: CompileOptions,
 }
 
 /// A `gen` line of the plan as a generator to run: its line number, the command with its
-/// arguments (the seed goes last), and its text.
+/// arguments (the seed goes last), its text, and the generator as typed with the same
+/// arguments, to record its choices.
 pub struct Line {
     pub line: usize,
     pub command: Vec<OsString>,
     pub text: String,
+    pub capturable: Capturable,
 }
 
 /// The plan's distinct generators with their arguments, in plan order.
@@ -74,10 +80,13 @@ pub fn generator_lines(hunt: &Hunt) -> anyhow::Result<Vec<Line>> {
             .next()
             .unwrap_or(&line.text)
             .to_string();
+        let mut typed = helper.typed.clone();
+        typed.extend(args.iter().map(OsString::from));
         lines.push(Line {
             line: line.line,
             command,
             text,
+            capturable: Capturable::new(typed, hunt.compile_options.clone()),
         });
     }
     if lines.is_empty() {
@@ -102,6 +111,21 @@ pub struct Caught {
     pub input: Vec<u8>,
     /// Cases tried in all.
     pub cases: u64,
+    /// What was perturbed of the generator's choices for the seed, when they were.
+    pub perturbed: Option<String>,
+    /// Whether minimization made the case smaller than the one found.
+    pub shrunk: bool,
+    /// The case as found, when the hunt removed its files: it is the line's output for the
+    /// seed, and larger than [`KEPT_ORIGINAL`].
+    pub removed_original: Option<u64>,
+}
+
+impl Caught {
+    /// Whether the case is exactly what the plan line prints for the seed: a `gen` line then
+    /// makes it.
+    pub fn is_generated(&self) -> bool {
+        self.perturbed.is_none() && !self.shrunk
+    }
 }
 
 /// What the hunt for a wrong submission ends with.
@@ -113,43 +137,84 @@ pub enum WrongHunt {
     },
 }
 
+/// A case as found larger than this is not kept in the saved failures when a plan line and a
+/// seed make it again: the failures folder holds bounded files.
+pub const KEPT_ORIGINAL: u64 = 64 * 1024;
+
 /// Stresses the submission with each generator line in turn, `batch` new seeds at a time,
-/// until one fails (minimized and saved by the stress engine) or the time is up.
-pub fn hunt_wrong(hunt: &Hunt, on_round: &mut dyn FnMut(&Line, u64)) -> anyhow::Result<WrongHunt> {
+/// first as the generator prints them, then with its choices perturbed (when they can be
+/// recorded), until one fails (minimized and saved by the stress engine) or the time is up.
+/// `on_round` hears of each batch: the line, its first seed, and whether perturbed.
+pub fn hunt_wrong(
+    hunt: &Hunt,
+    on_round: &mut dyn FnMut(&Line, u64, bool),
+) -> anyhow::Result<WrongHunt> {
     const BATCH: u64 = 25;
     let started = Instant::now();
     let lines = generator_lines(hunt)?;
     let mut cases = 0;
     for round in 0.. {
-        for line in &lines {
-            let left = hunt.time.saturating_sub(started.elapsed());
-            let count = hunt
-                .runs
-                .map_or(BATCH, |runs| BATCH.min(runs.saturating_sub(cases)));
-            if left.is_zero() || count == 0 || crate::run::cancelled() {
-                return Ok(WrongHunt::Missed { cases });
-            }
-            let first = hunt.first_seed.saturating_add(round * BATCH);
-            on_round(line, first);
-            let config = stress_config(hunt, line, first, count, left)?;
-            match stress::run(&config, hunt.runner, &mut |_| {})? {
-                Outcome::Passed(passed) => cases += passed.cases,
-                Outcome::Failed(failure) => {
-                    return Ok(WrongHunt::Caught(Box::new(Caught {
-                        line: line.line,
-                        text: line.text.clone(),
-                        seed: failure.seed,
-                        verdict: failure.outcome.verdict(),
-                        detail: failure.outcome.judgement.detail.clone(),
-                        input_path: failure.input_path.clone(),
-                        input: failure.input.clone(),
-                        cases: cases + failure.cases,
-                    })));
+        for perturb in [false, true] {
+            for line in &lines {
+                if perturb && line.capturable.ready().is_err() {
+                    continue;
+                }
+                let left = hunt.time.saturating_sub(started.elapsed());
+                let count = hunt
+                    .runs
+                    .map_or(BATCH, |runs| BATCH.min(runs.saturating_sub(cases)));
+                if left.is_zero() || count == 0 || crate::run::cancelled() {
+                    return Ok(WrongHunt::Missed { cases });
+                }
+                let first = hunt.first_seed.saturating_add(round * BATCH);
+                on_round(line, first, perturb);
+                let mut config = stress_config(hunt, line, first, count, left)?;
+                config.perturb = perturb;
+                match stress::run(&config, hunt.runner, &mut |_| {})? {
+                    Outcome::Passed(passed) => cases += passed.cases,
+                    Outcome::Failed(failure) => {
+                        return Ok(WrongHunt::Caught(Box::new(caught(line, &failure, cases))));
+                    }
                 }
             }
         }
     }
     unreachable!("the rounds end by returning")
+}
+
+/// What the hunt reports of a failure the stress engine found with `line`; a large case as
+/// found that the line makes again for its seed has its files removed.
+fn caught(line: &Line, failure: &stress::Failure, cases: u64) -> Caught {
+    let original = std::fs::read(&failure.original_path).ok();
+    let shrunk = original.as_deref() != Some(failure.input.as_slice());
+    let mut found = Caught {
+        line: line.line,
+        text: line.text.clone(),
+        seed: failure.seed,
+        verdict: failure.outcome.verdict(),
+        detail: failure.outcome.judgement.detail.clone(),
+        input_path: failure.input_path.clone(),
+        input: failure.input.clone(),
+        cases: cases + failure.cases,
+        perturbed: failure.perturbed.clone(),
+        shrunk,
+        removed_original: None,
+    };
+    let size = original.map_or(0, |o| o.len() as u64);
+    let reproducible = failure.perturbed.is_none() && failure.original_path != failure.input_path;
+    if reproducible && size > KEPT_ORIGINAL && remove_original(&failure.original_path) {
+        found.removed_original = Some(size);
+    }
+    found
+}
+
+/// Removes the files of a saved case as found (`NAME.original.in` and its `.ans`, `.out`,
+/// `.err`); whether its input is gone.
+fn remove_original(input: &Path) -> bool {
+    for ext in ["ans", "out", "err", "transcript"] {
+        let _ = std::fs::remove_file(input.with_extension(ext));
+    }
+    std::fs::remove_file(input).is_ok()
 }
 
 /// The stress engine's configuration for `count` seeds of one generator line from `first`.
@@ -204,6 +269,8 @@ fn stress_config(
         validator,
         rule,
         decider: hunt.decider.clone(),
+        choices: Some(line.capturable.clone()),
+        perturb: false,
     })
 }
 
@@ -214,6 +281,21 @@ pub fn capped(limits: &Limits, cap: Duration) -> Limits {
         wall: Limits::default_wall(cap),
         ..*limits
     }
+}
+
+/// Saves `input` as `DIR/STEM.in` (or the first free `STEM-2.in`, …), a new file, and
+/// returns its path.
+pub fn save_input(dir: &Path, stem: &str, input: &[u8]) -> anyhow::Result<PathBuf> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut path = dir.join(format!("{stem}.in"));
+    for k in 2.. {
+        if !path.exists() {
+            break;
+        }
+        path = dir.join(format!("{stem}-{k}.in"));
+    }
+    crate::fsutil::write_new_atomic(&path, input)?;
+    Ok(path)
 }
 
 /// Adds `input` to the plan as a hand-made test: saved as `hunt/NAME.in` beside the plan (a
@@ -238,7 +320,13 @@ pub fn add_to_plan(
     }
     let file = folder.join(&name);
     crate::fsutil::write_new_atomic(&file, input)?;
-    let added = format!("copy hunt/{name}  # {comment}");
+    let added = add_line_to_plan(plan_path, plan, &format!("copy hunt/{name}  # {comment}"))?;
+    Ok((file, added))
+}
+
+/// Inserts `line` into the plan after its last test of a group other than `sample`, and
+/// returns it.
+pub fn add_line_to_plan(plan_path: &Path, plan: &OwnPlan, line: &str) -> anyhow::Result<String> {
     let text = std::fs::read_to_string(plan_path)
         .with_context(|| format!("reading the plan {}", plan_path.display()))?;
     let after = plan
@@ -249,11 +337,11 @@ pub fn add_to_plan(
         .max()
         .unwrap_or(text.lines().count());
     let mut lines: Vec<&str> = text.lines().collect();
-    lines.insert(after.min(lines.len()), &added);
+    lines.insert(after.min(lines.len()), line);
     let mut new = lines.join("\n");
     new.push('\n');
     crate::fsutil::write_atomic(plan_path, new.as_bytes())?;
-    Ok((file, added))
+    Ok(line.to_string())
 }
 
 #[cfg(test)]

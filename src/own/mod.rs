@@ -16,6 +16,7 @@ use crate::judge::checker::Protocol;
 use crate::run::{Limits, Termination};
 use crate::text::{program_name, quote};
 
+pub mod capture;
 pub mod facts;
 mod fingerprint;
 pub mod overview;

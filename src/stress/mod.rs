@@ -4,8 +4,8 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -19,6 +19,7 @@ use crate::text::program_name;
 use envelope::{ENOUGH_CASES, Envelope, Learning};
 use minimize::Shrinkable;
 
+mod choices;
 mod envelope;
 pub mod minimize;
 pub mod save;
@@ -101,6 +102,12 @@ pub struct Config {
     pub rule: Rule,
     /// How an output is decided: compared with the expected answers, or by a checker.
     pub decider: Decider,
+    /// The external generator as typed, to record its random choices: a failing case is
+    /// shrunk as those choices first ([`choices`]).
+    pub choices: Option<crate::own::capture::Capturable>,
+    /// Each seed's case is the generator's output for its recorded choices perturbed (a
+    /// size or a loop pushed to an extreme), when they can be recorded: a hunt's search.
+    pub perturb: bool,
 }
 
 /// What the engine reports while it works.
@@ -202,6 +209,8 @@ pub struct Failure {
     /// `None` when the case was not minimized.
     pub minimization: Option<Minimization>,
     pub elapsed: Duration,
+    /// What was perturbed of the generator's choices for its seed, when they were.
+    pub perturbed: Option<String>,
 }
 
 /// One generated case.
@@ -210,6 +219,8 @@ struct Case {
     /// The parsed input, when it is a valid input of the problem (always, for the built-in
     /// generator); minimization and the line of play need it.
     instance: Option<Box<dyn Instance>>,
+    /// The choices that made it, when they were perturbed ([`Config::perturb`]).
+    perturbed: Option<Arc<choices::Perturbed>>,
 }
 
 /// The engine's working state, shared read-only by the workers.
@@ -295,9 +306,15 @@ impl Engine<'_> {
                 Ok(Case {
                     input: instance.to_input().into_bytes(),
                     instance: Some(instance),
+                    perturbed: None,
                 })
             }
             Source::External(generator) => {
+                if self.config.perturb
+                    && let Some(case) = self.perturbed_case(seed)?
+                {
+                    return Ok(case);
+                }
                 let mut command = generator.clone();
                 command.push(seed.to_string().into());
                 let input = self.run_helper(&command, b"", "generator")?;
@@ -306,6 +323,7 @@ impl Engine<'_> {
                     return Ok(Case {
                         input,
                         instance: None,
+                        perturbed: None,
                     });
                 };
                 let parsed = problem.parse(&input, &problem.default_bounds());
@@ -321,7 +339,11 @@ impl Engine<'_> {
                          ({err}); give a --reference for problems duipai does not know"
                     ),
                 };
-                Ok(Case { input, instance })
+                Ok(Case {
+                    input,
+                    instance,
+                    perturbed: None,
+                })
             }
         }
     }
@@ -497,6 +519,7 @@ impl Engine<'_> {
             instance: found.case.instance,
             expected: found.expected,
             outcome: found.outcome,
+            perturbed: found.case.perturbed,
         };
         let stem = format!("{}-{seed}", self.config.name);
         let original_path = self.save_original(&failing, &stem, shrinking)?;
@@ -508,7 +531,8 @@ impl Engine<'_> {
             Some(_) => {}
             None => match self.validator_refuses(&failing) {
                 Ok(None) => {
-                    minimization = Some(self.minimize_failing(&mut failing, found.cases, on_event))
+                    minimization =
+                        Some(self.minimize_failing(&mut failing, seed, found.cases, on_event))
                 }
                 Ok(Some(why)) => on_event(Event::NotMinimized(why)),
                 Err(err) => on_event(Event::MinimizeError(format!("{err:#}"))),
@@ -535,6 +559,7 @@ impl Engine<'_> {
             explain_path,
             minimization,
             elapsed: started.elapsed(),
+            perturbed: failing.perturbed.map(|p| p.what.clone()),
         })
     }
 
@@ -563,6 +588,7 @@ impl Engine<'_> {
     fn minimize_failing(
         &self,
         failing: &mut Failing,
+        seed: u64,
         tried: u64,
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
@@ -578,8 +604,9 @@ impl Engine<'_> {
                     .case
                     .filter(|_| start.case_count() > 1)
                     .map(|k| start.only_case(k));
+                let budget = self.budget_for(verdict);
                 let (small, found, result) =
-                    self.minimize(start.clone(), focus, verdict, None, on_event);
+                    self.minimize(start.clone(), focus, verdict, None, budget, on_event);
                 if let Some((expected, outcome)) = found {
                     failing.input = small.to_input().into_bytes();
                     failing.instance = Some(small);
@@ -587,39 +614,20 @@ impl Engine<'_> {
                 }
                 result
             }
-            None => {
-                let time = self.budget_for(verdict).time / LEARNING_SHARE;
-                let learned = self.envelope(tried, time);
-                if let Some(learned) = &learned {
-                    let short = learned
-                        .short
-                        .as_ref()
-                        .map(|why| format!("; {why}"))
-                        .unwrap_or_default();
-                    on_event(Event::Note(format!(
-                        "kept within what the generator produced in {} ({}{short}); give \
-                         --validator for the real constraints",
-                        crate::text::plural(learned.envelope.cases() as u64, "case"),
-                        learned.envelope.summary()
-                    )));
+            // The generator's choices first, when they can be recorded; the text after, with
+            // what is left of the budget.
+            None => match self.shrink_choices(failing, seed, verdict, on_event) {
+                Some(chosen) if !chosen.polish => chosen.minimization,
+                Some(chosen) => {
+                    let rest = choices::rest(self.budget_for(verdict), chosen.minimization.elapsed);
+                    let text = self.minimize_text(failing, tried, verdict, rest, on_event);
+                    choices::joined(chosen.minimization, Some(text))
                 }
-                let envelope = learned.map(|l| l.envelope);
-                let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
-                let (small, found, mut result) =
-                    self.minimize(start, None, verdict, envelope.as_ref(), on_event);
-                // Candidates left out that the envelope rules out anyway were not missed.
-                if let Some(envelope) = &envelope
-                    && !small.leaves_out_any(|c| envelope.admits(c))
-                {
-                    result.passes.not_tried.clear();
-                    result.one_minimal = result.stats.end == End::Minimal;
+                None => {
+                    let budget = self.budget_for(verdict);
+                    self.minimize_text(failing, tried, verdict, budget, on_event)
                 }
-                if let Some((expected, outcome)) = found {
-                    failing.input = small.to_bytes();
-                    (failing.expected, failing.outcome) = (expected, outcome);
-                }
-                result
-            }
+            },
         };
         if result.stats.end == End::Budget && limit_verdict(verdict) {
             let default = if result.budget == LIMIT_SHRINK_TIME {
@@ -635,6 +643,48 @@ impl Engine<'_> {
             )));
         }
         on_event(Event::Minimized(result.clone()));
+        result
+    }
+
+    /// Minimizes the failing case as text within `budget`, kept within the generator's
+    /// envelope when there is no validator.
+    fn minimize_text(
+        &self,
+        failing: &mut Failing,
+        tried: u64,
+        verdict: Verdict,
+        budget: Budget,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Minimization {
+        let learned = self.envelope(tried, budget.time / LEARNING_SHARE);
+        if let Some(learned) = &learned {
+            let short = learned
+                .short
+                .as_ref()
+                .map(|why| format!("; {why}"))
+                .unwrap_or_default();
+            on_event(Event::Note(format!(
+                "kept within what the generator produced in {} ({}{short}); give \
+                 --validator for the real constraints",
+                crate::text::plural(learned.envelope.cases() as u64, "case"),
+                learned.envelope.summary()
+            )));
+        }
+        let envelope = learned.map(|l| l.envelope);
+        let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
+        let (small, found, mut result) =
+            self.minimize(start, None, verdict, envelope.as_ref(), budget, on_event);
+        // Candidates left out that the envelope rules out anyway were not missed.
+        if let Some(envelope) = &envelope
+            && !small.leaves_out_any(|c| envelope.admits(c))
+        {
+            result.passes.not_tried.clear();
+            result.one_minimal = result.stats.end == End::Minimal;
+        }
+        if let Some((expected, outcome)) = found {
+            failing.input = small.to_bytes();
+            (failing.expected, failing.outcome) = (expected, outcome);
+        }
         result
     }
 
@@ -759,12 +809,14 @@ impl Engine<'_> {
     /// within `envelope` when there is one. Returns the smallest case, its
     /// expected answer and outcome when smaller than `start`, and how it went.
     #[allow(clippy::type_complexity)]
+    #[allow(clippy::too_many_arguments)]
     fn minimize<S: Shrinkable + Describe>(
         &self,
         start: S,
         focus: Option<S>,
         verdict: Verdict,
         envelope: Option<&Envelope>,
+        budget: Budget,
         on_event: &mut dyn FnMut(Event),
     ) -> (S, Option<(Expected, CaseOutcome)>, Minimization) {
         let started = Instant::now();
@@ -787,7 +839,6 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
             }))
         };
-        let budget = self.budget_for(verdict);
         let focus = focus.map(|f| (probe(&f), f));
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
@@ -977,6 +1028,8 @@ struct Failing {
     instance: Option<Box<dyn Instance>>,
     expected: Expected,
     outcome: CaseOutcome,
+    /// The choices that made it, when they were perturbed.
+    perturbed: Option<Arc<choices::Perturbed>>,
 }
 
 impl Failing {
@@ -1003,6 +1056,7 @@ impl Describe for Box<dyn Instance> {
         Case {
             input: self.to_input().into_bytes(),
             instance: Some(self.clone()),
+            perturbed: None,
         }
     }
     fn shape(&self) -> String {
@@ -1018,6 +1072,7 @@ impl Describe for TextCase {
         Case {
             input: self.to_bytes(),
             instance: None,
+            perturbed: None,
         }
     }
     fn shape(&self) -> String {

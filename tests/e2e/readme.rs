@@ -91,7 +91,10 @@ fn normalized(line: &str) -> String {
         let next = words.get(i + 1).copied().unwrap_or_default();
         let learned = next == "cases" && i > 0 && words[i - 1] == "in";
         let unit = learned
-            || ["ms", "s", "s,", "s)", "MiB", "runs,", "workers)", "worker)"].contains(&next);
+            || [
+                "ms", "s", "s,", "s)", "MiB", "run,", "runs,", "workers)", "worker)",
+            ]
+            .contains(&next);
         let number = word.trim_start_matches('(').parse::<f64>().is_ok() || *word == "-";
         if unit && number {
             out.push(if word.starts_with('(') { "(#" } else { "#" }.to_string());

@@ -85,6 +85,8 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         validator: None,
         rule: duipai::answer::Rule::EXACT,
         decider: duipai::judge::Decider::Compare,
+        choices: None,
+        perturb: false,
     }
 }
 

@@ -15,6 +15,7 @@ use super::judging::JudgingArgs;
 use super::values::{parse_problem_name, problem_help};
 use anyhow::bail;
 
+use crate::own::capture::Capturable;
 use crate::problem::{self, Spec};
 use crate::stress::{Budget, Config, Oracle, Seeds, Source};
 use crate::text::quote;
@@ -94,6 +95,10 @@ pub struct StressArgs {
         env = SHRINK_TIME_VARIABLE
     )]
     pub shrink_time: Option<Duration>,
+    /// Minimize a failing case as text alone, without recording the generator's random
+    /// choices (as for a prebuilt generator).
+    #[arg(long)]
+    pub no_choices: bool,
     /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
     /// minimizing's state) every SECS seconds, so that the log is never silent for long.
     /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
@@ -220,6 +225,16 @@ impl StressArgs {
             ),
         };
         let oracle = self.oracle(known)?;
+        // A generator given as typed, its sources built with the --compiler flags: what
+        // recording its choices needs.
+        let choices = match &source {
+            Source::External(_) if self.no_choices => None,
+            Source::External(typed) => Some(Capturable::new(
+                typed.clone(),
+                crate::app::args::compile_options(&self.judging.compilers),
+            )),
+            Source::Builtin(_) => None,
+        };
         if known.is_none() && self.gen_args != Default::default() {
             bail!(
                 "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
@@ -272,6 +287,8 @@ impl StressArgs {
             validator: self.validator.as_ref().map(|v| v.0.clone()),
             rule: self.judging.compare.rule(known)?,
             decider: crate::judge::Decider::Compare,
+            choices,
+            perturb: false,
         })
     }
 

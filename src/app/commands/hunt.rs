@@ -59,6 +59,7 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         first_seed: args.seed,
         save_dir: args.save.clone(),
         shrink_time: args.shrink_time,
+        compile_options: crate::app::args::compile_options(&args.own.compilers),
     };
     let slow = args.slow || in_folder(&args.submission, "time_limit_exceeded");
     let found = if slow {
@@ -70,35 +71,35 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         input,
         stem,
         comment,
-        caught,
+        generated,
     }) = found
     else {
         return Ok(Status::Failure);
     };
-    if args.add {
+    if !args.add {
+        out.line("(--add puts it in the plan)");
+    } else if let Some(gen_line) = generated {
+        // The generator prints it for its seed: the plan makes it again, no copy needed.
+        let line = hunt::add_line_to_plan(&plan_path, &plan, &format!("{gen_line}  # {comment}"))?;
+        out.line(format!("added to {}: {line}", plan_path.display()));
+    } else {
         let (file, line) = hunt::add_to_plan(&plan_path, &plan, &stem, &input, &comment)?;
         out.line(format!(
             "added to {}: {line}\nsaved the input as {}",
             plan_path.display(),
             file.display()
         ));
-    } else {
-        out.line("(--add puts it in the plan as a hand-made test)");
     }
-    Ok(if caught {
-        Status::Success
-    } else {
-        Status::Failure
-    })
+    Ok(Status::Success)
 }
 
-/// A test the hunt found: the input, a file stem, the plan line's comment, and whether the
-/// submission fails it (a slow one may only be slower).
+/// A test that catches the submission: the input, a file stem, the plan line's comment, and
+/// the plan line that prints it (`gen ... --seed S`) when it is exactly a line's output.
 struct Found {
     input: Vec<u8>,
     stem: String,
     comment: String,
-    caught: bool,
+    generated: Option<String>,
 }
 
 /// The submission as messages name it: `wrong_answer/int_sums.cpp` under `submissions/`,
@@ -148,10 +149,16 @@ fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Optio
         args.seed,
         args.time.as_secs_f64()
     ));
-    let found = hunt::hunt_wrong(hunt, &mut |line, first| {
+    let found = hunt::hunt_wrong(hunt, &mut |line, first, perturbed| {
         out.line(format!(
-            "  line {}: {} with seeds from {first}",
-            line.line, line.text
+            "  line {}: {} with seeds from {first}{}",
+            line.line,
+            line.text,
+            if perturbed {
+                ", the generator's choices perturbed"
+            } else {
+                ""
+            }
         ));
     })?;
     match found {
@@ -166,20 +173,36 @@ fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Optio
         }
         WrongHunt::Caught(caught) => {
             out.line(format!(
-                "caught: {} {} on a case of line {} ({}), seed {}, after {}",
+                "caught: {} {} on a case of line {} ({}), seed {}{}, after {}",
                 caught.verdict.code(),
                 caught.detail,
                 caught.line,
                 caught.text,
                 caught.seed,
+                caught
+                    .perturbed
+                    .as_ref()
+                    .map(|what| format!(", its choices perturbed ({what})"))
+                    .unwrap_or_default(),
                 crate::text::plural(caught.cases, "case")
             ));
-            out.line(format!(
-                "minimized case ({}): {}",
-                crate::text::plural(caught.input.len() as u64, "byte"),
-                caught.input_path.display()
-            ));
+            let size = crate::text::plural(caught.input.len() as u64, "byte");
+            let path = caught.input_path.display();
+            out.line(if caught.shrunk {
+                format!("minimized case ({size}): {path}")
+            } else {
+                format!("the case, no smaller case found ({size}): {path}")
+            });
             out.text(indent(&caught.input));
+            if let Some(bytes) = caught.removed_original {
+                out.line(format!(
+                    "(the case as found, {}, is not kept in {}: `{} --seed {}` makes it again)",
+                    crate::text::plural(bytes, "byte"),
+                    args.save.display(),
+                    caught.text,
+                    caught.seed
+                ));
+            }
             let comment = format!(
                 "catches {} ({}), found by duipai hunt from line {} with seed {}",
                 hunt.submission,
@@ -191,7 +214,9 @@ fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Optio
                 input: caught.input.clone(),
                 stem: stem_of(&args.submission),
                 comment,
-                caught: true,
+                generated: caught
+                    .is_generated()
+                    .then(|| format!("{} --seed {}", caught.text, caught.seed)),
             }))
         }
     }
@@ -232,19 +257,33 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
         return Ok(None);
     }
     let over = found.slowest.stopped || found.slowest.cpu > limit;
-    out.line(if over {
-        format!(
-            "{} times out on it: TLE (limit {:.3} s)",
-            program_name(&hunt.program),
+    if !over {
+        // Slower is not caught: nothing goes into the plan, and the input is kept where
+        // failures are (or named by the line that prints it), to look at.
+        out.line(format!(
+            "it stays within the time limit {:.3} s: no input the generators and changes \
+             reach makes it time out; nothing is added to the plan",
             limit.as_secs_f64()
-        )
-    } else {
-        format!(
-            "it stays within the time limit {:.3} s: no input the generators and mutations \
-             reach makes it time out",
-            limit.as_secs_f64()
-        )
-    });
+        ));
+        match &found.slowest.generated {
+            Some(line) => out.line(format!("the slowest input is what `{line}` prints")),
+            None => {
+                let stem = format!(
+                    "{}-hunt-{}-slowest",
+                    hunt.problem.name,
+                    stem_of(&args.submission)
+                );
+                let path = hunt::save_input(&args.save, &stem, &found.slowest.input)?;
+                out.line(format!("the slowest input: {}", path.display()));
+            }
+        }
+        return Ok(None);
+    }
+    out.line(format!(
+        "{} times out on it: TLE (limit {:.3} s)",
+        program_name(&hunt.program),
+        limit.as_secs_f64()
+    ));
     let comment = format!(
         "the slowest input found for {} by duipai hunt: {}",
         hunt.submission,
@@ -254,7 +293,7 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
         input: found.slowest.input.clone(),
         stem: format!("{}-slowest", stem_of(&args.submission)),
         comment,
-        caught: over,
+        generated: found.slowest.generated.clone(),
     }))
 }
 

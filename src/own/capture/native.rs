@@ -1,0 +1,185 @@
+//! C and C++ generators: built again, with the recorder's header force-included before the
+//! source (`-include`), and for a testlib generator a copy of its own `testlib.h` whose
+//! `rnd` draws through the recorder, included by the header first: the source's own
+//! `#include "testlib.h"` then finds it already there (the same include guard).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::{Capturable, Mechanism, NotCaptured, Prepared, runtime_folder};
+use crate::compile::Language;
+
+/// The recorder's header.
+const HEADER: &str = include_str!("duipai_choices.h");
+
+/// `random_t::nextBits`'s last step, where every draw of testlib's `rnd` passes.
+const TESTLIB_BITS: &str = "return (long long) (seed >> (48 - bits));";
+const TESTLIB_BITS_RECORDED: &str = "return (long long) duipai_choices_draw((1ULL << bits) - 1, \
+     0, (unsigned long long) (seed >> (48 - bits)));";
+
+/// `random_t::next(n)` for an `int` and a `long long` n: one choice in 0..n each, whatever
+/// `nextBits` draws it takes, so that a choice keeps its range.
+const TESTLIB_NEXT: [(&str, &str, &str); 2] = [
+    ("    int next(int n) {\n", "int", "duipai_choices_next_int"),
+    (
+        "    long long next(long long n) {\n",
+        "long long",
+        "duipai_choices_next_long",
+    ),
+];
+
+pub(super) fn prepare(capturable: &Capturable) -> Result<Prepared, NotCaptured> {
+    let (source, language) = source(&capturable.typed)?;
+    if !draws_recorded(source) {
+        return Err(NotCaptured(format!(
+            "{} uses none of rand(), <random>'s engines and testlib's rnd (a random number \
+             generator of its own?)",
+            source.display()
+        )));
+    }
+    let testlib = match language {
+        Language::Cpp => testlib_of(source),
+        _ => None,
+    };
+    let mechanism = match (language, &testlib) {
+        (Language::C, _) => Mechanism::C,
+        (_, Some(_)) => Mechanism::Testlib,
+        _ => Mechanism::Cpp,
+    };
+    let patched = match &testlib {
+        Some(path) => Some(patched_testlib(path)?),
+        None => None,
+    };
+    let mut files: Vec<(&str, &[u8])> = vec![("duipai_choices.h", HEADER.as_bytes())];
+    if let Some(patched) = &patched {
+        files.push(("testlib.h", patched.as_bytes()));
+    }
+    let folder = runtime_folder(&capturable.options, &files)?;
+    let mut options = capturable.options.clone();
+    let compiler = options
+        .compiler(language)
+        .map_err(|e| NotCaptured(format!("no compiler for the generator: {e}")))?;
+    let mut words = compiler.words;
+    words.push("-include".to_string());
+    words.push(
+        folder
+            .join("duipai_choices.h")
+            .to_string_lossy()
+            .into_owned(),
+    );
+    if patched.is_some() {
+        words.push("-DDUIPAI_CHOICES_TESTLIB=\"testlib.h\"".to_string());
+    }
+    options.overrides.push((language, words));
+    let prepared = crate::compile::prepare(&capturable.typed, &options).map_err(|e| {
+        let first = e.to_string().lines().next().unwrap_or_default().to_string();
+        NotCaptured(format!(
+            "building {} with the recorder failed: {first}",
+            source.display()
+        ))
+    })?;
+    Ok(Prepared {
+        command: prepared.command,
+        env: Vec::new(),
+        mechanism,
+        built_in: prepared.compile_time,
+    })
+}
+
+/// The C or C++ source the typed command runs, or why it is not one.
+fn source(typed: &[OsString]) -> Result<(&Path, Language), NotCaptured> {
+    let first = typed
+        .first()
+        .map(Path::new)
+        .ok_or_else(|| NotCaptured("the generator is an empty command".to_string()))?;
+    let shown = first.display();
+    match Language::from_path(first).filter(|_| first.is_file()) {
+        Some(language @ (Language::C | Language::Cpp)) => Ok((first, language)),
+        Some(language) => Err(NotCaptured(format!(
+            "{shown} is a {language} source: duipai records the choices of Python, C and C++ \
+             generators"
+        ))),
+        None => Err(NotCaptured(format!(
+            "{shown} runs a program duipai does not build (the choices of Python, C and C++ \
+             sources are recorded: give the generator's source, gen.cpp or gen.py)"
+        ))),
+    }
+}
+
+/// Whether the source names something the recorder wraps (a look at its text, which saves
+/// a build when it draws from a generator of its own): `rand`, an engine,
+/// `uniform_int_distribution`, or testlib.
+fn draws_recorded(source: &Path) -> bool {
+    const NAMES: [&str; 6] = [
+        "rand",
+        "mt19937",
+        "default_random_engine",
+        "uniform_int_distribution",
+        "testlib.h",
+        "rnd.",
+    ];
+    std::fs::read_to_string(source).is_ok_and(|text| NAMES.iter().any(|n| text.contains(n)))
+}
+
+/// The `testlib.h` the source includes from its own folder, if any.
+fn testlib_of(source: &Path) -> Option<PathBuf> {
+    crate::compile::local_sources(source).into_iter().find(|p| {
+        p.file_name().is_some_and(|n| n == "testlib.h")
+            && std::fs::read(p).is_ok_and(|t| memchr::memmem::find(&t, b"class random_t").is_some())
+    })
+}
+
+/// The generator's own testlib.h with `rnd`'s draws made through the recorder.
+fn patched_testlib(path: &Path) -> Result<String, NotCaptured> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| NotCaptured(format!("cannot read {}: {e}", path.display())))?;
+    patch_testlib(&text).ok_or_else(|| {
+        NotCaptured(format!(
+            "{} has no random_t::nextBits as testlib writes it (`{TESTLIB_BITS}`)",
+            path.display()
+        ))
+    })
+}
+
+/// `text` (a testlib.h) with `nextBits` drawing through the recorder, and `next(n)` one
+/// choice of its range; `None` when its `nextBits` is not testlib's.
+fn patch_testlib(text: &str) -> Option<String> {
+    if text.matches(TESTLIB_BITS).count() != 1 {
+        return None;
+    }
+    let mut patched = text.replacen(TESTLIB_BITS, TESTLIB_BITS_RECORDED, 1);
+    for (head, kind, raw) in TESTLIB_NEXT {
+        if patched.matches(head).count() != 1 {
+            continue;
+        }
+        let bounded = format!(
+            "    {kind} next({kind} n) {{\n        if (n <= 0)\n            return {raw}(n);\n        \
+             return ({kind}) duipai_choices_bounded((unsigned long long) n - 1, [&]() {{\n            \
+             return (unsigned long long) {raw}(n);\n        }});\n    }}\n\n    \
+             {kind} {raw}({kind} n) {{\n"
+        );
+        patched = patched.replacen(head, &bounded, 1);
+    }
+    Some(patched)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn testlib_is_patched_where_rnd_draws_and_only_there() {
+        let text = "class random_t {\n    long long nextBits(int bits) {\n            \
+                    return (long long) (seed >> (48 - bits));\n    }\n    int next(int n) {\n        \
+                    return n;\n    }\n};\n";
+        let patched = patch_testlib(text).unwrap();
+        assert!(
+            patched.contains("duipai_choices_draw((1ULL << bits) - 1"),
+            "{patched}"
+        );
+        assert!(patched.contains("int duipai_choices_next_int(int n) {\n        return n;"));
+        assert!(patched.contains("duipai_choices_bounded((unsigned long long) n - 1"));
+        assert!(!patched.contains("duipai_choices_next_long"));
+        assert_eq!(patch_testlib("class random_t {};"), None);
+    }
+}

@@ -1,0 +1,179 @@
+//! `hunt` through the generator's choices: perturbed choices reach a shape the plan's seeds
+//! practically never make; `--add` writes a `gen` line for a case the line prints as it is
+//! and a copy only for one that was shrunk or perturbed; a slow hunt that does not time the
+//! submission out adds nothing.
+
+use std::path::Path;
+
+use crate::util::{assert_contains, require, with_shared_cache};
+
+/// A problem of one's own in `dir`: "the depth of a tree rooted at 1" (n, then the n − 1
+/// edges `parent child`), a generator of trees of N vertices whose parents are drawn among
+/// the earlier vertices (C++, `std::mt19937`), a reference, and a plan of one line, `gen
+/// depth 12`. Everything is C++: a probe costs milliseconds.
+fn write_depth_problem(dir: &Path, submission: &str) {
+    let files = [
+        (
+            "gen.cpp",
+            "#include <bits/stdc++.h>\nint main(int argc, char **argv) {\n  \
+             std::mt19937 rng(atoll(argv[argc - 1]));\n  int n = atoi(argv[1]);\n  \
+             printf(\"%d\\n\", n);\n  for (int i = 2; i <= n; i++)\n    \
+             printf(\"%d %d\\n\", std::uniform_int_distribution<int>(1, i - 1)(rng), i);\n}\n",
+        ),
+        (
+            "ref.cpp",
+            "#include <cstdio>\nint depth[200001];\nint main() {\n  int n, p, c, best = 0;\n  \
+             scanf(\"%d\", &n);\n  for (int i = 1; i < n; i++) {\n    scanf(\"%d %d\", &p, &c);\n    \
+             depth[c] = depth[p] + 1;\n    if (depth[c] > best) best = depth[c];\n  }\n  \
+             printf(\"%d\\n\", best);\n}\n",
+        ),
+        (
+            "duipai.toml",
+            "problem = \"depth\"\ngenerator = \"gen.cpp\"\nreference = \"ref.cpp\"\n\
+             plan = \"tests.plan\"\n",
+        ),
+        ("tests.plan", "gen depth 12 --seed 1\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    std::fs::create_dir_all(dir.join("submissions/wrong_answer")).unwrap();
+    std::fs::write(dir.join("submissions/wrong_answer/sub.cpp"), submission).unwrap();
+}
+
+/// The depth of a tree written as `write_depth_problem`'s inputs are.
+fn depth(text: &str) -> (usize, usize) {
+    let mut lines = text.lines();
+    let n: usize = lines.next().unwrap().parse().unwrap();
+    let mut depth = vec![0; n + 1];
+    for line in lines {
+        let (p, c) = line.split_once(' ').unwrap();
+        let (p, c): (usize, usize) = (p.parse().unwrap(), c.parse().unwrap());
+        assert!(p < c && c <= n, "not a generated tree: {text}");
+        depth[c] = depth[p] + 1;
+    }
+    (n, depth.into_iter().max().unwrap())
+}
+
+/// Walks up at most 8 parents: wrong on a tree deeper than 8, which a random tree of 12
+/// vertices is once in about 30000 seeds (a path, once in 11!).
+const WALKS_EIGHT: &str = "#include <cstdio>\nint parent[200001];\nint main() {\n  \
+                           int n, p, c, best = 0;\n  scanf(\"%d\", &n);\n  \
+                           for (int i = 1; i < n; i++) { scanf(\"%d %d\", &p, &c); parent[c] = \
+                           p; }\n  for (int v = 1; v <= n; v++) {\n    int d = 0;\n    \
+                           for (int u = v; parent[u] && d < 8; u = parent[u]) d++;\n    \
+                           if (d > best) best = d;\n  }\n  printf(\"%d\\n\", best);\n}\n";
+
+#[test]
+fn perturbed_choices_reach_a_deep_tree_the_seeds_do_not() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_depth_problem(d, WALKS_EIGHT);
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "submissions/wrong_answer/sub.cpp",
+            "--add",
+            "--time",
+            "120",
+        ])
+        .args(["--shrink-time", "600"])
+        .run()
+        .success();
+    let text = out.stdout();
+    assert_contains(&text, "  line 1: gen depth 12 with seeds from 1000001\n");
+    assert_contains(
+        &text,
+        "  line 1: gen depth 12 with seeds from 1000001, the generator's choices perturbed\n",
+    );
+    assert_contains(&text, "its choices perturbed (");
+    assert_contains(&text, "minimized case (");
+    // A copy of the case, which no seed of the line prints.
+    let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
+    assert_contains(
+        &plan,
+        "copy hunt/sub.in  # catches wrong_answer/sub.cpp (WA), found by duipai hunt from line 1",
+    );
+    // Still a tree the generator makes (no validator checks it), deep enough to fail.
+    let case = std::fs::read_to_string(d.join("hunt/sub.in")).unwrap();
+    let (n, deepest) = depth(&case);
+    assert_eq!(n, 12);
+    assert!(deepest > 8, "{case}");
+}
+
+#[test]
+fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Wrong on one tree only: the line's tree for seed 1000001, which nothing smaller is.
+    let generated = |seed: &str| {
+        let out = with_shared_cache(d)
+            .args(["gen", "depth", "12", "--seed", seed])
+            .run()
+            .success();
+        out.stdout()
+    };
+    write_depth_problem(d, "");
+    let target = generated("1000001");
+    let submission = format!(
+        "#include <bits/stdc++.h>\nint main() {{\n  std::string text((std::istreambuf_iterator<char>(\
+         std::cin)), {{}});\n  if (text == R\"({target})\") {{ puts(\"-1\"); return 0; }}\n  \
+         std::istringstream in(text);\n  int n, p, c, best = 0;\n  in >> n;\n  std::vector<int> \
+         depth(n + 1);\n  for (int i = 1; i < n; i++) {{ in >> p >> c; depth[c] = depth[p] + 1; \
+         best = std::max(best, depth[c]); }}\n  printf(\"%d\\n\", best);\n}}\n"
+    );
+    write_depth_problem(d, &submission);
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "submissions/wrong_answer/sub.cpp",
+            "--add",
+            "--time",
+            "60",
+        ])
+        .run()
+        .success();
+    let text = out.stdout();
+    assert_contains(&text, "seed 1000001, after 1 case");
+    assert_contains(&text, "the case, no smaller case found (");
+    let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
+    assert_eq!(
+        plan,
+        "gen depth 12 --seed 1\ngen depth 12 --seed 1000001  # catches wrong_answer/sub.cpp \
+         (WA), found by duipai hunt from line 1 with seed 1000001\n"
+    );
+    assert!(!d.join("hunt").exists());
+}
+
+#[test]
+fn a_slow_hunt_that_times_nothing_out_adds_nothing() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_depth_problem(d, "");
+    let fast = std::fs::read_to_string(d.join("ref.cpp")).unwrap();
+    std::fs::create_dir_all(d.join("submissions/time_limit_exceeded")).unwrap();
+    std::fs::write(d.join("submissions/time_limit_exceeded/fast.cpp"), fast).unwrap();
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "submissions/time_limit_exceeded/fast.cpp",
+            "--add",
+            "--time",
+            "3",
+        ])
+        .run()
+        .code(1);
+    let text = out.stdout();
+    assert!(
+        text.contains("no input slower than the plan's own tests was found")
+            || text.contains("it stays within the time limit"),
+        "{text}"
+    );
+    assert!(!text.contains("added to"), "{text}");
+    let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
+    assert_eq!(plan, "gen depth 12 --seed 1\n");
+    assert!(!d.join("hunt").exists());
+}
