@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::util::{copy_tree, require, with_shared_cache};
+use crate::util::{assert_contains, copy_tree, require, with_shared_cache};
 
 /// A scratch copy of the package `name` with the vendored `testlib.h` in its `files/`, as a
 /// package downloaded from Polygon has it.
@@ -208,6 +208,8 @@ fn judge_takes_a_polygon_package_by_its_folder() {
         .success();
     assert!(out.stderr().contains("problem.xml"), "{}", out.stderr());
     assert!(out.stdout().contains("main/binary.cpp"), "{}", out.stdout());
+    // The limit is the package's own, and said to be.
+    assert_contains(&out.stdout(), "(problem.xml or --time-limit)");
 }
 
 #[test]

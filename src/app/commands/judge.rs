@@ -50,7 +50,7 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     }
     let (cases, from) = (gathered.cases, gathered.from);
     let decider = decider_of(&problem, &args.own.compilers, &dir, &mut scratch)?;
-    let given = given_limit(args, &package);
+    let given = given_limit(args, &dir, &package);
     let mut limits = problem.limits;
     if let Some(mib) = package
         .memory_mib
@@ -261,16 +261,23 @@ fn copy_folder(from: &Path, to: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The time limit given, and where: `problem.yaml`'s, else duipai.toml's or `--time-limit`;
+/// The time limit given, and where: `problem.yaml`'s, else the settings' (duipai.toml's, or
+/// a Polygon package's problem.xml when the folder has no duipai.toml) or `--time-limit`;
 /// `None`: derived.
-fn given_limit(args: &JudgeArgs, package: &PackageYaml) -> Option<(Duration, String)> {
+fn given_limit(args: &JudgeArgs, dir: &Path, package: &PackageYaml) -> Option<(Duration, String)> {
     if let Some(limit) = package.time_limit {
         return Some((limit, "problem.yaml".to_string()));
     }
+    let settings =
+        if !dir.join("duipai.toml").exists() && dir.join(crate::polygon::FILE_NAME).exists() {
+            crate::polygon::FILE_NAME
+        } else {
+            "duipai.toml"
+        };
     args.own.limits.time_limit.map(|ms| {
         (
             Duration::from_millis(ms),
-            "duipai.toml or --time-limit".to_string(),
+            format!("{settings} or --time-limit"),
         )
     })
 }
