@@ -125,15 +125,26 @@ fn test_validate_checks_every_input_before_judging() {
     std::fs::create_dir(d.join("hand")).unwrap();
     std::fs::write(d.join("hand/1.in"), "2 1\n1 2\n1 2\n").unwrap();
     std::fs::write(d.join("hand/2.in"), "2 1\n1 2\n2 1\n").unwrap();
+    // A query missing: the reference would fail on it, but the validator is asked first.
+    std::fs::write(d.join("hand/3.in"), "2 1\n1 2\n").unwrap();
     let out = duipai(d)
-        .args(["test", "hand", "--validate"])
+        .args([
+            "test",
+            "hand",
+            "--validate",
+            "--reference",
+            "submissions/accepted/sol.py",
+        ])
         .program(["submissions/accepted/sol.py"])
         .run()
         .code(2);
     let err = out.stderr();
-    assert_contains(&err, "1 of 2 inputs is not valid; nothing was judged:");
+    assert_contains(&err, "2 of 3 inputs are not valid; nothing was judged:");
     assert_contains(&err, "2.in: FAIL Integer parameter [name=r] equals to 1");
+    assert_contains(&err, "3.in: FAIL");
+    assert!(!err.contains("the reference"), "{err}");
     std::fs::remove_file(d.join("hand/2.in")).unwrap();
+    std::fs::remove_file(d.join("hand/3.in")).unwrap();
     let out = duipai(d)
         .args(["test", "hand", "--validate"])
         .program(["submissions/accepted/sol.py"])

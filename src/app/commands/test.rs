@@ -130,10 +130,13 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
         &judging.limits.helpers(&limits),
     )?;
     judging.run.containment.arm(folders.all())?;
-    let cases = collect(args, &folders, &runner, &limits, jobs)?;
     if args.validate {
-        validate_all(args, &cases, jobs)?;
+        // The inputs are checked before a reference answers them: an invalid input is the
+        // input's fault, and a reference that fails on it must not be blamed instead.
+        let inputs = collect_inputs(args, &folders)?;
+        validate_all(args, &inputs, jobs)?;
     }
+    let cases = collect(args, &folders, &runner, &limits, jobs)?;
 
     out.line(format!(
         "testing {} on {} from {} ({} worker{})",
@@ -363,6 +366,19 @@ impl Folders {
         }
         Ok(collected)
     }
+}
+
+/// The stored inputs of a problem of one's own without their answers, for `--validate` to
+/// check before any reference runs (a game's inputs are checked as they are read).
+fn collect_inputs(args: &TestArgs, folders: &Folders) -> anyhow::Result<Vec<suite::StoredCase>> {
+    let problem = args.problem.as_str();
+    if crate::problem::by_name(problem).is_some() {
+        return Ok(Vec::new());
+    }
+    let rule = args.judging.compare.rule(None)?;
+    Ok(folders
+        .collect(None, problem, rule, suite::Answers::Unneeded)?
+        .cases)
 }
 
 /// The stored cases, their answers from the answer files, else from `--reference` (said once
