@@ -5,6 +5,9 @@
 
 use std::time::Duration;
 
+/// Measurements of each run that may bind the time limit from below, the first included.
+pub const BINDING_RUNS: usize = 3;
+
 /// The format's timing settings.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Multipliers {
@@ -108,7 +111,7 @@ impl Bound {
                 self.submission,
                 self.test,
                 times.join(", "),
-                if self.measured.len() > super::matrix::BINDING_RUNS {
+                if self.measured.len() > BINDING_RUNS {
                     ", measured again as the first three disagreed"
                 } else {
                     ""

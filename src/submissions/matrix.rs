@@ -10,15 +10,12 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use super::limit::{Bound, Multipliers, TimeLimit};
+use super::limit::{BINDING_RUNS, Bound, Multipliers, TimeLimit};
 use super::machine::Machine;
 use super::{Outcome, Submission};
 use crate::judge::{Decider, Runner, Verdict, judge_case};
 use crate::run::{IoMode, Limits};
 use crate::suite::StoredCase;
-
-/// Measurements of each run that may bind the time limit from below, the first included.
-pub const BINDING_RUNS: usize = 3;
 
 /// Runs of the submissions that bound the limit from below taking at least this share of the
 /// slowest one's time are measured again: any of them may turn out the slowest.
