@@ -2,7 +2,8 @@
 //! `problem.conf`, LemonLime's contest file (`.cdf`), Luogu's `config.yml` and zip, CMS's
 //! `task.yaml` and `gen/GEN` (the italian_yaml format), each with the problem's limits, its
 //! checker and its subtasks with their scores, policies and dependencies where the format
-//! has them. What a judge needs of a problem is said once ([`Judge`]), for a built-in game
+//! has them, written as each judge's loader reads them (each writer names the source it
+//! follows), and what a judge would refuse of a pack ([`cautions`]). What a judge needs of a problem is said once ([`Judge`]), for a built-in game
 //! and a problem of one's own alike; each format's writer turns it into its files.
 
 use std::io::Write;
@@ -77,7 +78,7 @@ impl Layout {
             (Layout::Lemon, false) => format!("data/{name}/{name}{index}"),
             (Layout::Lemon, true) | (Layout::Luogu, true) => format!("down/{name}{index}"),
             (Layout::Cms, false) => format!("input/input{}", index - 1),
-            (Layout::Cms, true) => format!("statement/sample{index}"),
+            (Layout::Cms, true) => format!("att/sample{index}"),
             _ => unreachable!("only the judges' layouts are named here"),
         }
     }
@@ -102,11 +103,55 @@ pub fn files(layout: Layout, judge: &Judge) -> anyhow::Result<Vec<File>> {
     match layout {
         Layout::Hydro => Ok(hydro(judge)),
         Layout::Uoj => uoj(judge),
-        Layout::Lemon => Ok(lemon(judge)),
+        Layout::Lemon => lemon(judge),
         Layout::Luogu => Ok(luogu_config(judge)),
         Layout::Cms => cms(judge),
         _ => Ok(Vec::new()),
     }
+}
+
+/// Hydro's judge refuses a pack from a domain it does not trust past its `testcases_max`
+/// tests, `total_time_limit` seconds of the tests' time limits together, or `memoryMax`
+/// (`isValidConfig` in `packages/hydrojudge/src/cases.ts` of hydro-dev/Hydro; the defaults in
+/// its `src/config.ts`).
+pub const HYDRO_TESTS_MAX: usize = 100;
+pub const HYDRO_TOTAL_TIME_MS: u64 = 60_000;
+pub const HYDRO_MEMORY_MAX_MIB: u64 = 512;
+
+/// What a judge will refuse of the pack though it is written as the format says: for
+/// Hydro, a pack past its default caps, which it cancels on a domain it does not trust.
+pub fn cautions(layout: Layout, judge: &Judge) -> Vec<String> {
+    if layout != Layout::Hydro {
+        return Vec::new();
+    }
+    let tests = judge.tests.iter().filter(|t| t.group.is_some()).count();
+    let total_ms = judge.time_ms * tests as u64;
+    let mut cautions = Vec::new();
+    if total_ms > HYDRO_TOTAL_TIME_MS {
+        cautions.push(format!(
+            "Hydro cancels the judging of this pack on a domain it does not trust: its {tests} \
+             tests of {} s each add up to {} s of time limits, past its default cap of {} s \
+             (`total_time_limit` in the judge's settings); lower the time limit, pack fewer \
+             tests, or raise the cap",
+            judge.time_ms as f64 / 1000.0,
+            total_ms as f64 / 1000.0,
+            HYDRO_TOTAL_TIME_MS / 1000
+        ));
+    }
+    if tests > HYDRO_TESTS_MAX {
+        cautions.push(format!(
+            "Hydro cancels the judging of this pack on a domain it does not trust: it has \
+             {tests} tests, past its default cap of {HYDRO_TESTS_MAX} (`testcases_max`)"
+        ));
+    }
+    if judge.memory_mib > HYDRO_MEMORY_MAX_MIB {
+        cautions.push(format!(
+            "Hydro cancels the judging of this pack on a domain it does not trust: its memory \
+             limit of {} MiB is past its default cap of {HYDRO_MEMORY_MAX_MIB} MiB (`memoryMax`)",
+            judge.memory_mib
+        ));
+    }
+    cautions
 }
 
 /// The groups that score, each with its tests (paths), in group order.
@@ -215,8 +260,13 @@ fn hydro(judge: &Judge) -> Vec<File> {
 
 /// UOJ's `problem.conf`: the tests `NAME1.in`.. with their answers `NAME1.out`.., the
 /// samples as extra tests `ex_NAME1.in`.., the limits, the checker (`chk.cpp`, or a builtin
-/// one), the subtasks by their last test with their scores, types and dependencies. The tests
-/// of a subtask must be consecutive: the pack numbers them group by group.
+/// one) and the scores as UOJ's judger reads them (`judger/uoj_judger/builtin/judger/judger.cpp`
+/// of UniversalOJ/UOJ-System). It knows two subtask types, `packed` and `min`; any other is
+/// judged as no test at all and given full marks. So a group scored whole is a `packed`
+/// subtask, and a group scored test by test is, beside such subtasks, a `packed` subtask of
+/// one test for each of its tests; without any group scored whole or any dependency, there
+/// are no subtasks and each test scores its `point_score_N`. The tests of a subtask must be
+/// consecutive: the pack numbers them group by group.
 fn uoj(judge: &Judge) -> anyhow::Result<Vec<File>> {
     let mut files = Vec::new();
     let samples = judge.tests.iter().filter(|t| t.group.is_none()).count();
@@ -249,35 +299,8 @@ fn uoj(judge: &Judge) -> anyhow::Result<Vec<File>> {
     );
     line("memory_limit", judge.memory_mib.to_string());
     line("output_limit", "64".to_string());
-    let scored = scored(judge);
-    if scored.len() > 1 || scored.iter().any(|(g, _)| !g.dependencies.is_empty()) {
-        line("n_subtasks", scored.len().to_string());
-        let mut end = 0;
-        for (index, (group, tests)) in scored.iter().enumerate() {
-            let t = index + 1;
-            end += tests.len();
-            line(&format!("subtask_end_{t}"), end.to_string());
-            line(&format!("subtask_score_{t}"), group.score.to_string());
-            let kind = if group.each_test { "sum" } else { "packed" };
-            line(&format!("subtask_type_{t}"), kind.to_string());
-            match group.dependencies.as_slice() {
-                [] => {}
-                _ if group.each_test => anyhow::bail!(
-                    "UOJ has no dependencies for a subtask scored test by test (subtask {})",
-                    group.name
-                ),
-                [one] => line(&format!("subtask_dependence_{t}"), (one + 1).to_string()),
-                many => {
-                    line(&format!("subtask_dependence_{t}"), "many".to_string());
-                    for (p, d) in many.iter().enumerate() {
-                        line(
-                            &format!("subtask_dependence_{t}_{}", p + 1),
-                            (d + 1).to_string(),
-                        );
-                    }
-                }
-            }
-        }
+    for (key, value) in uoj_scores(judge)? {
+        line(&key, value);
     }
     files.push((
         "problem.conf".to_string(),
@@ -287,13 +310,105 @@ fn uoj(judge: &Judge) -> anyhow::Result<Vec<File>> {
     Ok(files)
 }
 
-/// LemonLime's contest file: one task, each subtask a test case of several inputs (scored
-/// when all pass), or a test case per test for a group scored test by test; dependencies by
-/// test case; the checker's source beside the data (LemonLime runs it compiled:
-/// `data/NAME/checker`).
-fn lemon(judge: &Judge) -> Vec<File> {
+/// The `problem.conf` lines of UOJ's scoring: `point_score_N` a test when every group is
+/// scored test by test without dependencies, else `n_subtasks` with each subtask's end,
+/// score, type (`packed`) and dependencies (`subtask_dependence_N`, or `many` and
+/// `subtask_dependence_N_P`: a dependency on a group scored test by test is one on each of
+/// its tests' subtasks).
+fn uoj_scores(judge: &Judge) -> anyhow::Result<Vec<(String, String)>> {
+    let scored = scored(judge);
+    let total: u32 = scored.iter().map(|(g, _)| g.score).sum();
+    if total != 100 {
+        anyhow::bail!(
+            "UOJ gives 100 points to a submission that passes every test, whatever the scores \
+             say; the subtasks' scores add up to {total}"
+        );
+    }
+    let mut lines = Vec::new();
+    if scored
+        .iter()
+        .all(|(g, _)| g.each_test && g.dependencies.is_empty())
+    {
+        let shares = scored
+            .iter()
+            .flat_map(|(g, tests)| (0..tests.len()).map(|k| share(g.score, tests.len(), k)));
+        for (i, points) in shares.enumerate() {
+            lines.push((format!("point_score_{}", i + 1), points.to_string()));
+        }
+        return Ok(lines);
+    }
+    // Each group's subtasks, by its index in `judge.groups`: their numbers from 1.
+    let mut subtasks_of: Vec<Vec<usize>> = vec![Vec::new(); judge.groups.len()];
+    let (mut subtask, mut end) = (0, 0);
+    let mut rows = Vec::new();
+    for (index, group) in judge.groups.iter().enumerate() {
+        let tests = judge
+            .tests
+            .iter()
+            .filter(|t| t.group == Some(index))
+            .count();
+        if tests == 0 {
+            continue;
+        }
+        let mut dependencies: Vec<usize> = Vec::new();
+        for d in &group.dependencies {
+            if *d >= index {
+                anyhow::bail!(
+                    "UOJ judges subtasks in order, and subtask {} depends on {}, which comes \
+                     after it",
+                    group.name,
+                    judge.groups[*d].name
+                );
+            }
+            dependencies.extend(&subtasks_of[*d]);
+        }
+        let parts: Vec<(usize, u32)> = match group.each_test {
+            true => (0..tests)
+                .map(|k| (1, share(group.score, tests, k)))
+                .collect(),
+            false => vec![(tests, group.score)],
+        };
+        for (count, score) in parts {
+            subtask += 1;
+            end += count;
+            subtasks_of[index].push(subtask);
+            rows.push((subtask, end, score, dependencies.clone()));
+        }
+    }
+    lines.push(("n_subtasks".to_string(), subtask.to_string()));
+    for (t, end, score, dependencies) in rows {
+        lines.push((format!("subtask_end_{t}"), end.to_string()));
+        lines.push((format!("subtask_score_{t}"), score.to_string()));
+        lines.push((format!("subtask_type_{t}"), "packed".to_string()));
+        match dependencies.as_slice() {
+            [] => {}
+            [one] => lines.push((format!("subtask_dependence_{t}"), one.to_string())),
+            many => {
+                lines.push((format!("subtask_dependence_{t}"), "many".to_string()));
+                for (p, d) in many.iter().enumerate() {
+                    lines.push((format!("subtask_dependence_{t}_{}", p + 1), d.to_string()));
+                }
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Test `k`'s part of a group's `score` shared by its `count` tests: nothing is rounded
+/// away, the first tests get one point more.
+fn share(score: u32, count: usize, k: usize) -> u32 {
+    let count = count as u32;
+    score / count + u32::from((k as u32) < score % count)
+}
+
+/// LemonLime's contest file, as LemonLime reads it (`src/core/contest.cpp`, `task.cpp` and
+/// `testcase.cpp` of Project-LemonLime/Project_LemonLime): one task, each subtask a test case
+/// of several inputs (scored when all pass), or a test case per test for a group scored test
+/// by test; the checker's source beside the data, run compiled (`data/NAME/checker`) in
+/// LemonLime's testlib mode.
+fn lemon(judge: &Judge) -> anyhow::Result<Vec<File>> {
     let mut files = Vec::new();
-    let (comparison, precision, special) = lemon_comparison(judge, &mut files);
+    let (comparison, precision, special) = lemon_comparison(judge, &mut files)?;
     let task = serde_json::json!({
         "problemTitle": judge.name,
         "sourceFileName": judge.name,
@@ -324,15 +439,20 @@ fn lemon(judge: &Judge) -> Vec<File> {
         "LemonLime's contest file",
         text.into_bytes(),
     ));
-    files
+    Ok(files)
 }
 
+/// What LemonLime appends to an `inputFiles` entry that names a test case this one depends
+/// on (by its number from 1) rather than an input: `TestCase::readFromJson` takes such
+/// entries out of the inputs, and keeps no dependency anywhere else.
+pub const LEMON_DEPENDENCE: &str = "_lemon_SUbtaskDEPENDENCE_fLAg";
+
 /// LemonLime's test cases: a group scored whole is one of its inputs together, a group
-/// scored test by test one a test; each depends on the last case of the groups its group
+/// scored test by test one a test; each depends on every test case of the groups its group
 /// depends on.
 fn lemon_cases(judge: &Judge) -> Vec<serde_json::Value> {
     let mut cases: Vec<serde_json::Value> = Vec::new();
-    let mut last_case: Vec<usize> = vec![0; judge.groups.len()];
+    let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); judge.groups.len()];
     let relative = |path: &str| path.strip_prefix("data/").unwrap_or(path).to_string();
     for (index, group) in judge.groups.iter().enumerate() {
         let tests: Vec<&Test> = judge
@@ -343,64 +463,74 @@ fn lemon_cases(judge: &Judge) -> Vec<serde_json::Value> {
         if tests.is_empty() {
             continue;
         }
-        let dependencies: Vec<usize> = group
+        let mut dependencies: Vec<usize> = group
             .dependencies
             .iter()
-            .map(|d| last_case[*d])
-            .filter(|c| *c > 0)
+            .flat_map(|d| cases_of[*d].iter().copied())
             .collect();
+        dependencies.sort_unstable();
         let parts: Vec<Vec<&Test>> = if group.each_test {
             tests.iter().map(|t| vec![*t]).collect()
         } else {
             vec![tests]
         };
-        let count = parts.len() as u32;
+        let count = parts.len();
         for (k, part) in parts.iter().enumerate() {
-            let share = group.score / count + u32::from((k as u32) < group.score % count);
+            let inputs = part.iter().map(|t| relative(&t.input)).chain(
+                dependencies
+                    .iter()
+                    .map(|c| format!("{c}{LEMON_DEPENDENCE}")),
+            );
             cases.push(serde_json::json!({
-                "fullScore": share,
+                "fullScore": share(group.score, count, k),
                 "timeLimit": judge.time_ms,
                 "memoryLimit": judge.memory_mib,
-                "inputFiles": part.iter().map(|t| relative(&t.input)).collect::<Vec<_>>(),
+                "inputFiles": inputs.collect::<Vec<_>>(),
                 "outputFiles": part.iter().map(|t| relative(&t.answer)).collect::<Vec<_>>(),
-                "dependenceSubtask": dependencies,
             }));
+            cases_of[index].push(cases.len());
         }
-        last_case[index] = cases.len();
     }
     cases
 }
 
+/// LemonLime's `comparisonMode` values (`Task::ComparisonMode` in its `src/core/task.h`).
+const LEMON_IGNORE_SPACES: i64 = 1;
+const LEMON_REAL_NUMBERS: i64 = 3;
+const LEMON_TESTLIB: i64 = 5;
+
 /// LemonLime's comparison: its `comparisonMode`, `realPrecision` and `specialJudge`, with
-/// the checker's (or interactor's) source added to `files`.
-fn lemon_comparison(judge: &Judge, files: &mut Vec<File>) -> (i64, i64, String) {
-    match (&judge.decided, testlib_checker(&judge.decided)) {
-        (Decided::Compare(Rule::Reals { tolerance }), _) => {
-            (3, (-tolerance.log10()).round() as i64, String::new())
-        }
-        (Decided::Compare(_), _) => (1, 3, String::new()),
+/// the checker's source added to `files`. An interactor is refused: LemonLime's interactive
+/// tasks compile a grader of their own with the solution, and run no testlib interactor.
+fn lemon_comparison(judge: &Judge, files: &mut Vec<File>) -> anyhow::Result<(i64, i64, String)> {
+    Ok(match (&judge.decided, testlib_checker(&judge.decided)) {
+        (Decided::Compare(Rule::Reals { tolerance }), _) => (
+            LEMON_REAL_NUMBERS,
+            (-tolerance.log10()).round() as i64,
+            String::new(),
+        ),
+        (Decided::Compare(_), _) => (LEMON_IGNORE_SPACES, 3, String::new()),
+        (Decided::Interactor { .. }, _) => anyhow::bail!(
+            "LemonLime runs no testlib interactor (its interactive tasks compile a grader with \
+             the solution): {} cannot be packed for it",
+            judge.name
+        ),
         (_, Some((ext, source))) => {
             let path = format!("data/{}/checker.{ext}", judge.name);
             files.push((path, "checker", source));
-            (4, 3, format!("{}/checker", judge.name))
+            (LEMON_TESTLIB, 3, format!("{}/checker", judge.name))
         }
         (Decided::Checker { .. }, None) => unreachable!("a checker is a testlib source"),
-        (Decided::Interactor { ext, source }, None) => {
-            let path = format!("data/{}/interactor.{ext}", judge.name);
-            files.push((path, "interactor", source.clone()));
-            (4, 3, String::new())
-        }
-    }
+    })
 }
 
-/// Luogu's `config.yml`: per test its time limit (ms), memory limit (KiB), score and subtask;
+/// Luogu's `config.yml` (unverified: no public source of Luogu's loader was found): per test its time limit (ms), memory limit (KiB), score and subtask;
 /// a group's score is split evenly among its tests.
 fn luogu_config(judge: &Judge) -> Vec<File> {
     let mut yaml = String::new();
     for (index, (group, tests)) in scored(judge).iter().enumerate() {
-        let count = tests.len() as u32;
         for (k, test) in tests.iter().enumerate() {
-            let share = group.score / count + u32::from((k as u32) < group.score % count);
+            let share = share(group.score, tests.len(), k);
             let name = test.input.rsplit('/').next().unwrap_or(&test.input);
             yaml.push_str(&format!("{name}:\n"));
             yaml.push_str(&format!("  timeLimit: {}\n", judge.time_ms));
@@ -438,9 +568,13 @@ pub fn zip_of(contents: &[(String, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
     Ok(cursor.into_inner())
 }
 
-/// CMS's italian_yaml task: `task.yaml` (the limits, the number of inputs) and `gen/GEN` (a
-/// `#ST: score` line a subtask, then a `#COPY: input/inputN.txt` line for each of its tests:
-/// the loader scores the subtasks GroupMin and wants their scores to add up to 100).
+/// CMS's italian_yaml task, as `cmscontrib/loaders/italy_yaml.py` of cms-dev/cms reads it:
+/// `task.yaml` (the limits, the number of inputs) and `gen/GEN`, a `#COPY: input/inputN.txt`
+/// line a test. The loader scores a `gen/GEN` without `#ST:` lines test by test (`Sum`,
+/// 100 points shared evenly), and one with them by subtasks (`GroupMin`, each `#ST: score`
+/// line opening one, their scores adding up to 100). So a problem of one group scored test
+/// by test has no `#ST:` line; otherwise a group scored whole is a subtask, and a group
+/// scored test by test a subtask a test, each with its share.
 fn cms(judge: &Judge) -> anyhow::Result<Vec<File>> {
     let mut files = Vec::new();
     let scored = scored(judge);
@@ -463,10 +597,16 @@ fn cms(judge: &Judge) -> anyhow::Result<Vec<File>> {
     yaml.push_str("score_precision: 0\n");
     yaml.push_str("token_mode: disabled\n");
     // CMS's checkers speak its own protocol, not testlib's: its white-diff compares.
+    let sum = matches!(scored.as_slice(), [(group, _)] if group.each_test);
     let mut list = String::new();
     for (group, tests) in &scored {
-        list.push_str(&format!("#ST: {}\n", group.score));
-        for test in tests {
+        if !group.each_test {
+            list.push_str(&format!("#ST: {}\n", group.score));
+        }
+        for (k, test) in tests.iter().enumerate() {
+            if group.each_test && !sum {
+                list.push_str(&format!("#ST: {}\n", share(group.score, tests.len(), k)));
+            }
             list.push_str(&format!("#COPY: {}\n", test.input));
         }
     }
@@ -499,7 +639,8 @@ fn files_below(dir: &std::path::Path, skip: &str) -> anyhow::Result<Vec<(String,
 }
 
 /// DOMjudge's import: `domjudge-problem.ini` (the short name, the name and the time limit in
-/// seconds) beside the ICPC package in `out`, and `NAME.zip` of the package with it.
+/// seconds: keys `ImportProblemService::importZippedProblem` of DOMjudge/domjudge reads, where
+/// a `probid` would be ignored) beside the ICPC package in `out`, and `NAME.zip` of the package with it.
 /// Returns the zip's path.
 pub fn domjudge_zip(
     out: &std::path::Path,
@@ -507,7 +648,7 @@ pub fn domjudge_zip(
     time_ms: u64,
 ) -> anyhow::Result<std::path::PathBuf> {
     let ini = format!(
-        "probid = {name}\nname = {name}\ntimelimit = {}\n",
+        "short-name = {name}\nname = {name}\ntimelimit = {}\n",
         time_ms as f64 / 1000.0
     );
     crate::fsutil::write_atomic(&out.join("domjudge-problem.ini"), ini.as_bytes())?;
@@ -540,4 +681,73 @@ pub fn luogu_upload(out: &std::path::Path, name: &str) -> anyhow::Result<std::pa
     let path = out.join(zip_name);
     crate::fsutil::write_atomic(&path, &zip)?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A problem of `tests` tests in one group scored test by test, `time_ms` each.
+    fn judge(tests: usize, time_ms: u64, decided: Decided) -> Judge {
+        Judge {
+            name: "p".to_string(),
+            time_ms,
+            memory_mib: 256,
+            tests: (1..=tests)
+                .map(|i| Test {
+                    input: format!("{i}.in"),
+                    answer: format!("{i}.ans"),
+                    group: Some(0),
+                })
+                .collect(),
+            groups: vec![Group {
+                name: "tests".to_string(),
+                score: 100,
+                each_test: true,
+                dependencies: Vec::new(),
+            }],
+            decided,
+        }
+    }
+
+    #[test]
+    fn hydro_is_cautioned_only_past_its_caps() {
+        let compare = || Decided::Compare(Rule::EXACT);
+        // 60 s in all is what Hydro's judge allows; a millisecond more it cancels.
+        assert!(cautions(Layout::Hydro, &judge(60, 1000, compare())).is_empty());
+        let past = cautions(Layout::Hydro, &judge(60, 1001, compare()));
+        assert_eq!(past.len(), 1);
+        assert!(past[0].contains("add up to 60.06 s"), "{past:?}");
+        assert_eq!(cautions(Layout::Hydro, &judge(101, 10, compare())).len(), 1);
+        assert!(cautions(Layout::Uoj, &judge(60, 1001, compare())).is_empty());
+    }
+
+    #[test]
+    fn lemon_refuses_an_interactor_and_runs_a_checker_in_testlib_mode() {
+        let interactor = Decided::Interactor {
+            ext: "cpp".to_string(),
+            source: b"int main() {}".to_vec(),
+        };
+        let err = files(Layout::Lemon, &judge(2, 1000, interactor)).unwrap_err();
+        assert!(
+            err.to_string().contains("runs no testlib interactor"),
+            "{err}"
+        );
+        let checker = Decided::Checker {
+            ext: "cpp".to_string(),
+            source: b"int main() {}".to_vec(),
+        };
+        let written = files(Layout::Lemon, &judge(2, 1000, checker)).unwrap();
+        let cdf = &written.iter().find(|f| f.0 == "p.cdf").unwrap().2;
+        let cdf: serde_json::Value = serde_json::from_slice(cdf).unwrap();
+        assert_eq!(cdf["tasks"][0]["comparisonMode"], LEMON_TESTLIB);
+    }
+
+    #[test]
+    fn uoj_refuses_scores_not_adding_up_to_100() {
+        let mut short = judge(3, 1000, Decided::Compare(Rule::Integers));
+        short.groups[0].score = 90;
+        let err = files(Layout::Uoj, &short).unwrap_err();
+        assert!(err.to_string().contains("add up to 90"), "{err}");
+    }
 }

@@ -185,6 +185,11 @@ pub struct PackReport {
     pub setter_kept: Vec<String>,
     /// The values of the problem's bounds that the tests reached.
     pub coverage: Coverage,
+    /// What the layout's judge will refuse of the pack though it is written as the format
+    /// says ([`judges::cautions`]).
+    pub cautions: Vec<String>,
+    /// Files whose content the previous pack already wrote: left as they were.
+    pub unchanged: usize,
 }
 
 /// One file the pack will write, with its manifest row, and its content when it is not a
@@ -276,9 +281,9 @@ fn planned_files(opts: &PackOptions, version: IcpcVersion) -> Vec<Planned> {
     planned
 }
 
-/// The files a judge's layout holds beside a built-in game's tests: every test one subtask
-/// of 100 points, scored test by test, judged by the game's rule.
-fn game_judge_files(opts: &PackOptions) -> Vec<(String, &'static str, String)> {
+/// What a judge needs of a built-in game: every test one subtask of 100 points, scored test
+/// by test, judged by the game's rule.
+fn game_judge(opts: &PackOptions) -> judges::Judge {
     let problem = opts.problem;
     let count = opts.plan.lines.len();
     // CPU milliseconds and MiB.
@@ -294,7 +299,7 @@ fn game_judge_files(opts: &PackOptions) -> Vec<(String, &'static str, String)> {
             }
         })
         .collect();
-    let judge = judges::Judge {
+    judges::Judge {
         name: problem.name().to_string(),
         time_ms,
         memory_mib,
@@ -306,8 +311,12 @@ fn game_judge_files(opts: &PackOptions) -> Vec<(String, &'static str, String)> {
             dependencies: Vec::new(),
         }],
         decided: judges::Decided::Compare(problem.rule()),
-    };
-    judges::files(opts.layout, &judge)
+    }
+}
+
+/// The files a judge's layout holds beside a built-in game's tests.
+fn game_judge_files(opts: &PackOptions) -> Vec<(String, &'static str, String)> {
+    judges::files(opts.layout, &game_judge(opts))
         .unwrap_or_default()
         .into_iter()
         .map(|(path, what, content)| (path, what, String::from_utf8_lossy(&content).into_owned()))
@@ -440,6 +449,10 @@ fn write_locked(
         icpc_version: (opts.layout == Layout::Icpc).then_some(version),
         setter_created,
         setter_kept,
+        cautions: match opts.layout.is_judges() {
+            true => judges::cautions(opts.layout, &game_judge(opts)),
+            false => Vec::new(),
+        },
         ..survey.into_report()
     })
 }

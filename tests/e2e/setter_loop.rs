@@ -204,18 +204,27 @@ fn a_repack_makes_again_only_the_tests_whose_makers_changed() {
         "made 3 tests (none could be reused from a previous pack)",
     );
     let first = data(&d.join("r"));
+    let again = made(&[]);
     assert_contains(
-        &made(&[]),
+        &again,
         "reused all 3 tests of the previous pack: their generators, arguments, seeds, \
          validator and reference did not change",
+    );
+    // Nothing changed, and the pack says so rather than that it wrote every file.
+    assert_contains(
+        &again,
+        "rewrote none of the 6 files (3 tests): all as the previous pack wrote them; wrote \
+         manifest.txt to r",
     );
     assert_eq!(data(&d.join("r")), first);
 
     // Another seed on line 1: that test alone.
     write(&d.join("r.plan"), &plan.replace("--seed 5", "--seed 7"));
+    let again = made(&[]);
+    assert_contains(&again, "made 1 test again, reused 2 of the previous pack");
     assert_contains(
-        &made(&[]),
-        "made 1 test again, reused 2 of the previous pack",
+        &again,
+        "wrote 2 files (3 tests; 4 unchanged) and manifest.txt to r",
     );
     // The Python generator edited: its two lines; the C++ generator's line stays.
     let gen_py = std::fs::read_to_string(d.join("gen.py")).unwrap();

@@ -93,6 +93,7 @@ fn builtin(
         eprintln!("duipai: {line}");
     }
     eprintln!("duipai: {}", coverage_line(&report, &opts));
+    cautions(&report);
     wrote_line(&report, tests, &opts.out);
     upload(
         args.layout,
@@ -103,15 +104,32 @@ fn builtin(
     Ok(Status::Success)
 }
 
-/// `wrote 62 files (30 tests) and manifest.txt to DIR`.
+/// What the pack wrote: `wrote 62 files (30 tests) and manifest.txt to DIR`, with how many
+/// it left as the previous pack wrote them (`wrote 2 files (30 tests; 60 unchanged) ...`,
+/// `rewrote none of the 62 files (30 tests): all as the previous pack wrote them; wrote
+/// manifest.txt to DIR`).
 fn wrote_line(report: &PackReport, tests: usize, out: &Path) {
-    eprintln!(
-        "duipai: wrote {} files ({}) and {} to {}",
-        report.files.len(),
-        crate::text::plural(tests as u64, "test"),
-        pack::MANIFEST,
-        out.display()
-    );
+    let files = report.files.len();
+    let tests = crate::text::plural(tests as u64, "test");
+    let (manifest, out) = (pack::MANIFEST, out.display());
+    match report.unchanged {
+        0 => eprintln!("duipai: wrote {files} files ({tests}) and {manifest} to {out}"),
+        same if same == files => eprintln!(
+            "duipai: rewrote none of the {files} files ({tests}): all as the previous pack \
+             wrote them; wrote {manifest} to {out}"
+        ),
+        same => eprintln!(
+            "duipai: wrote {} files ({tests}; {same} unchanged) and {manifest} to {out}",
+            files - same
+        ),
+    }
+}
+
+/// The judge's refusals to come ([`pack::judges::cautions`]), as warnings.
+fn cautions(report: &PackReport) {
+    for caution in &report.cautions {
+        eprintln!("duipai: warning: {caution}");
+    }
 }
 
 /// The manifest names a plan by its file name only, so that the same plan packs to the same
@@ -208,6 +226,7 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
     }
     eprintln!("duipai: {}", reuse_line(&report));
     eprintln!("duipai: {}", own_coverage_line(&report, &problem));
+    cautions(&report.report);
     wrote_line(&report.report, tests, &opts.out);
     let time_ms = problem.limits.cpu.as_millis() as u64;
     upload(args.layout, &problem.name, &opts.out, time_ms)?;
@@ -215,8 +234,18 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
 }
 
 /// The zip a judge imports, for the layouts that have one: DOMjudge's (the ICPC package with
-/// `domjudge-problem.ini`) and Luogu's (the tests and `config.yml`).
+/// `domjudge-problem.ini`) and Luogu's (the tests and `config.yml`); for CMS, how to import
+/// a task without a statement.
 fn upload(layout: LayoutArg, name: &str, out: &Path, time_ms: u64) -> anyhow::Result<()> {
+    if layout == LayoutArg::Cms {
+        eprintln!(
+            "duipai: CMS's loader stops at a task without a statement: import it with \
+             `cmsImportTask --no-statement {}`, or put the statement in {} first",
+            out.display(),
+            out.join("statement/statement.pdf").display()
+        );
+        return Ok(());
+    }
     let zip = match layout {
         LayoutArg::Domjudge => pack::judges::domjudge_zip(out, name, time_ms)?,
         LayoutArg::Luogu => pack::judges::luogu_upload(out, name)?,

@@ -343,7 +343,7 @@ pub fn write_own_pack_locked(
     let rows = files.iter().map(|f| f.row.clone()).collect();
     let layout = (opts.problem.name.as_str(), opts.layout);
     let writing = Writing::begin(out, manifest, layout, section_header(opts), (rows, &paths))?;
-    let hashes = write_files(out, &files, &maker.previous)?;
+    let (hashes, unchanged) = write_files(out, &files, &maker.previous)?;
     let setter = match &shape.package {
         Some(package) => Some(package.write_setter_files(opts)?),
         None => None,
@@ -372,6 +372,8 @@ pub fn write_own_pack_locked(
             yaml_kept,
             icpc_version: (opts.layout == Layout::Icpc).then_some(shape.version),
             setter_created,
+            cautions: shape.cautions.clone(),
+            unchanged,
             ..survey.into_report()
         },
         warnings,
@@ -399,6 +401,8 @@ struct Shape {
     /// `problem.xml` and the programs of the Polygon layout; the configuration and checker of
     /// another judge's.
     polygon: Vec<OwnFile>,
+    /// What the layout's judge will refuse of the pack ([`super::judges::cautions`]).
+    cautions: Vec<String>,
 }
 
 impl Shape {
@@ -420,10 +424,12 @@ impl Shape {
             )?),
             _ => None,
         };
+        let mut cautions = Vec::new();
         let polygon = match opts.layout {
             Layout::Polygon => polygon::files(opts)?,
             layout if layout.is_judges() => {
                 let judge = judges::view(opts, &stems)?;
+                cautions = super::judges::cautions(layout, &judge);
                 super::judges::files(layout, &judge)?
                     .into_iter()
                     .map(|(path, what, content)| OwnFile::bytes(path, what, content))
@@ -437,6 +443,7 @@ impl Shape {
             found,
             package,
             polygon,
+            cautions,
         })
     }
 
@@ -483,16 +490,19 @@ impl Shape {
 }
 
 /// Writes the files in order, but those the previous pack left exactly as they would be;
-/// returns the hash of each.
+/// returns the hash of each, and how many were left as they were.
 fn write_files(
     out: &Path,
     files: &[OwnFile],
     previous: &Previous,
-) -> anyhow::Result<super::Hashes> {
+) -> anyhow::Result<(super::Hashes, usize)> {
     let mut hashes = super::Hashes::new();
+    let mut unchanged = 0;
     for file in files {
         let hash = super::manifest::content_hash(&file.content);
-        if !previous.holds(&file.path, &hash) {
+        if previous.holds(&file.path, &hash) {
+            unchanged += 1;
+        } else {
             super::write_atomic(out, &file.path, &file.content)?;
         }
         if file.executable {
@@ -500,7 +510,7 @@ fn write_files(
         }
         hashes.insert(file.path.clone(), hash);
     }
-    Ok(hashes)
+    Ok((hashes, unchanged))
 }
 
 /// What the testlib validator saw of the bounds over every test, when it is a testlib one.
