@@ -90,8 +90,13 @@ pub fn generator_lines(hunt: &Hunt) -> anyhow::Result<Vec<Line>> {
         });
     }
     if lines.is_empty() {
+        // A Polygon package's tests are `<test>` elements, a generated one with its `cmd`.
+        let (what, whose) = match hunt.plan.name == crate::polygon::FILE_NAME {
+            true => ("generated test (a <test> with a cmd)", "package's"),
+            false => ("`gen` line", "plan's"),
+        };
         anyhow::bail!(
-            "{} has no `gen` line: the hunt runs the plan's generators with new seeds",
+            "{} has no {what}: the hunt runs the {whose} generators with new seeds",
             hunt.plan.name
         );
     }

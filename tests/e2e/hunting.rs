@@ -1,7 +1,8 @@
 //! `hunt` through the generator's choices: perturbed choices reach a shape the plan's seeds
 //! practically never make; `--add` writes a `gen` line for a case the line prints as it is
 //! and a copy only for one that was shrunk or perturbed; a slow hunt that does not time the
-//! submission out adds nothing.
+//! submission out adds nothing; a Polygon package without generated tests is told so in its
+//! own words.
 
 use std::path::Path;
 
@@ -176,4 +177,40 @@ fn a_slow_hunt_that_times_nothing_out_adds_nothing() {
     let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
     assert_eq!(plan, "gen depth 12 --seed 1\n");
     assert!(!d.join("hunt").exists());
+}
+
+#[test]
+fn a_polygon_package_without_generated_tests_is_told_in_its_own_words() {
+    require(&["g++"]);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    crate::util::copy_tree(&root.join("tests/support/polygon/sumpair"), d);
+    std::fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        d.join("files/testlib.h"),
+    )
+    .unwrap();
+    // Only the manual sample is left: no test the package's generators make.
+    let xml = std::fs::read_to_string(d.join("problem.xml")).unwrap();
+    let manual: String = xml
+        .lines()
+        .filter(|l| !l.contains("method=\"generated\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let manual = manual.replace("<test-count>5</test-count>", "<test-count>1</test-count>");
+    std::fs::write(d.join("problem.xml"), manual).unwrap();
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/int_sum.cpp", "--runs", "20"])
+        .run()
+        .code(2);
+    let err = out.stderr();
+    assert!(
+        err.contains(
+            "problem.xml has no generated test (a <test> with a cmd): the hunt runs the \
+             package's generators with new seeds"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("`gen` line"), "{err}");
 }

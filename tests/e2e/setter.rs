@@ -679,7 +679,8 @@ fn the_derived_time_limit_is_written_only_when_asked() {
     if unsteady.is_empty() {
         out.success();
     } else {
-        let out = out.code(2);
+        // A refusal, as the docs say: exit 1, not an error's 2.
+        let out = out.code(1);
         assert_contains(&out.stderr(), "not writing the time limit ");
         let why = unsteady[0].as_str().unwrap();
         assert_contains(&out.stderr(), why);

@@ -88,10 +88,11 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     progress.finish();
     let judged = judged?;
     report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
-    if args.write_time_limit {
-        write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
-    }
-    Ok(if judged.ok() {
+    // A limit refused for an unsteady measurement is a failure of the judging (exit 1), as
+    // the docs say, not an error of duipai's.
+    let refused =
+        args.write_time_limit && !write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
+    Ok(if judged.ok() && !refused {
         Status::Success
     } else {
         Status::Failure
@@ -349,13 +350,14 @@ fn report_all(
 }
 
 /// `--write-time-limit`: the derived limit into `DIR/problem.yaml`, unless the machine was
-/// busy or the binding run's measurements disagree (`even_if_busy` writes it anyway).
+/// busy or the binding run's measurements disagree (`even_if_busy` writes it anyway): then
+/// it says why and returns `false`.
 fn write_time_limit(
     dir: &Path,
     judged: &submissions::Judged,
     even_if_busy: bool,
     out: &Human,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     let Some(derived) = judged.limit.derived else {
         bail!(
             "no time limit to write: no submission that may not time out ran (accepted/, \
@@ -364,12 +366,13 @@ fn write_time_limit(
     };
     let unsteady = judged.limit.unsteady();
     if !unsteady.is_empty() && !even_if_busy {
-        bail!(
-            "not writing the time limit {}: {}; judge again when the machine is quiet, set \
-             limits.time_limit by hand, or pass --even-if-busy",
+        eprintln!(
+            "duipai: not writing the time limit {}: {}; judge again when the machine is quiet, \
+             set limits.time_limit by hand, or pass --even-if-busy",
             crate::submissions::limit::show(derived),
             unsteady.join("; and ")
         );
+        return Ok(false);
     }
     let path = dir.join(crate::pack::PROBLEM_YAML);
     if !path.is_file() {
@@ -403,7 +406,7 @@ fn write_time_limit(
             derived.as_secs_f64()
         )),
     }
-    Ok(())
+    Ok(true)
 }
 
 /// What `problem.yaml` says of the timing, when the folder has one.
