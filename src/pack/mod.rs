@@ -35,13 +35,13 @@ pub mod plan;
 pub mod polygon;
 mod section;
 pub mod survey;
-pub mod yaml;
 
 pub use icpc::IcpcVersion;
+use icpc::yaml;
+pub use icpc::yaml::{YamlOutcome, problem_yaml};
 use manifest::Manifest;
 pub use plan::{Plan, PlanError, PlanLine, effective_seed, parse_plan};
 pub use survey::Survey;
-pub use yaml::{YamlOutcome, problem_yaml};
 
 /// How a pack names its files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use crate::app::ui::{Human, Progress, jobs};
 use crate::app::{interrupt, programs};
 use crate::judge::{Checker, Decider, Interactor, ProcessRunner};
 use crate::own::{Judging, OwnProblem};
-use crate::pack::yaml::{self, YamlValues};
+use crate::pack::icpc::yaml::{self, YamlValues};
 use crate::report::{json, junit, matrix as report};
 use crate::run::IoMode;
 use crate::submissions::matrix::{Prepared, Setting};

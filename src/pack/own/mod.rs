@@ -14,15 +14,14 @@ use anyhow::{Context, bail};
 
 pub mod file;
 pub mod found;
-mod generators;
-pub mod icpc;
-pub mod judges;
 mod make;
 pub mod plan;
 pub mod polygon;
 mod review;
 
 use super::icpc::IcpcVersion;
+use super::icpc::own as icpc;
+use super::judges::own as judges;
 use super::manifest::Manifest;
 use super::section::Writing;
 use super::survey::Survey;

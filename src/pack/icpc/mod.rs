@@ -8,6 +8,10 @@
 
 use crate::problem::Problem;
 
+pub mod generators;
+pub mod own;
+pub mod yaml;
+
 /// A version of the ICPC problem package format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IcpcVersion {
@@ -124,7 +128,7 @@ pub(super) fn args_list(flags: &str) -> String {
 }
 
 /// The test-data files that give the default output validator its flags (`flags`, from
-/// [`super::validator_flags`]), as (path, content): 2025-09 `test_group.yaml` in each test
+/// [`crate::pack::validator_flags`]), as (path, content): 2025-09 `test_group.yaml` in each test
 /// folder, 2023-07-draft `data/testdata.yaml` (the key problemtools reads); none in legacy,
 /// whose `problem.yaml` holds them.
 pub fn flag_files(version: IcpcVersion, flags: &str) -> Vec<(String, String)> {
@@ -138,7 +142,7 @@ pub fn flag_files(version: IcpcVersion, flags: &str) -> Vec<(String, String)> {
                 .collect()
         }
         IcpcVersion::Draft2023_07 => vec![(
-            super::TESTDATA_YAML.to_string(),
+            crate::pack::TESTDATA_YAML.to_string(),
             format!("output_validator_flags: {flags}\n"),
         )],
         IcpcVersion::Legacy => Vec::new(),

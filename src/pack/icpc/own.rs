@@ -12,15 +12,15 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, anyhow, bail};
 
-use super::file::{OwnFile, OwnPackOptions};
-use super::found::Found;
 use super::generators::generator_files;
+use super::yaml::{self, YamlValues};
 use crate::compile::Language;
 use crate::judge::checker::Protocol;
 use crate::own::source::Source;
 use crate::own::{Helper, Judging, OwnProblem};
 use crate::pack::icpc::IcpcVersion;
-use crate::pack::yaml::{self, YamlValues};
+use crate::pack::own::file::{OwnFile, OwnPackOptions};
+use crate::pack::own::found::Found;
 use crate::pack::{PROBLEM_YAML, YamlOutcome, validator_flags};
 use crate::text::shell_quote;
 
@@ -80,7 +80,7 @@ impl Package {
         invalid: &[(String, PathBuf)],
         found: &Found,
     ) -> anyhow::Result<Package> {
-        super::found::check_icpc_places(found, &opts.plan)?;
+        crate::pack::own::found::check_icpc_places(found, &opts.plan)?;
         let problem = opts.problem;
         let mut files = Vec::new();
         if let Some(validator) = &problem.validator {

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::file::{OwnFile, OwnPackOptions};
-use super::found::{Found, FoundTest};
-use super::icpc::{Wrap, accepted_path, folder_name, program_dir, test_groups};
-use super::plan::{LineSource, OwnLine};
+use super::own::{Wrap, accepted_path, folder_name, program_dir, test_groups};
 use crate::own::Judging;
 use crate::pack::icpc::IcpcVersion;
+use crate::pack::own::file::{OwnFile, OwnPackOptions};
+use crate::pack::own::found::{Found, FoundTest};
+use crate::pack::own::plan::{LineSource, OwnLine};
 
 /// `generators/`: every generator's folder, the hand-made inputs, the invalid inputs, and
 /// `generators.yaml` making every test again as the plan does, and keeping the hand-made tests
@@ -181,7 +181,7 @@ impl GeneratorsYaml<'_> {
                 }
             }
         }
-        let folder = super::found::group_folder(&opts.plan.groups[group]);
+        let folder = crate::pack::own::found::group_folder(&opts.plan.groups[group]);
         self.found_tests(&folder, indent)
     }
 
@@ -249,7 +249,7 @@ impl GeneratorsYaml<'_> {
         );
         let mut copy =
             OwnFile::copied(format!("generators/{manual}.in"), "hand-made input", input)?;
-        copy.content = super::plan::read_copied(input, crlf)?;
+        copy.content = crate::pack::own::plan::read_copied(input, crlf)?;
         self.copied.push(copy);
         if let Some(answer) = answer {
             self.copied.push(OwnFile::copied(

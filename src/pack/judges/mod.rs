@@ -8,9 +8,11 @@
 
 use std::io::Write;
 
-use super::Layout;
 use crate::answer::Rule;
+use crate::pack::Layout;
 use crate::polygon::Standard;
+
+pub mod own;
 
 /// A test of the pack: its input and answer paths in the pack, and its group.
 #[derive(Debug, Clone)]
@@ -630,7 +632,7 @@ fn files_below(dir: &std::path::Path, skip: &str) -> anyhow::Result<Vec<(String,
         }
         let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
         let rel = rel.to_string_lossy().replace('\\', "/");
-        if rel == super::MANIFEST || rel == skip || rel.ends_with(".zip") {
+        if rel == crate::pack::MANIFEST || rel == skip || rel.ends_with(".zip") {
             continue;
         }
         found.push((rel, crate::fsutil::read_file_capped(entry.path())?));

@@ -11,7 +11,7 @@
 //! twice, several documents, a value it would have to restructure) is left exactly as it
 //! is, and the reason is reported.
 
-use super::icpc::{IcpcVersion, problem_uuid};
+use super::{IcpcVersion, problem_uuid};
 use crate::problem::Problem;
 
 /// What became of `problem.yaml`.
@@ -88,7 +88,7 @@ impl YamlValues {
         let (time_ms, memory_mib) = problem.default_limits();
         let legacy = version == IcpcVersion::Legacy;
         let mut extra = Vec::new();
-        if let Some(flags) = super::validator_flags(problem.rule()).filter(|_| legacy) {
+        if let Some(flags) = crate::pack::validator_flags(problem.rule()).filter(|_| legacy) {
             extra.push(("validation", "default".to_string()));
             extra.push(("validator_flags", flags));
         }

@@ -3,9 +3,9 @@
 //! ([`judges::Judge`]: the tests by group, the groups with their scores, policies and
 //! dependencies, the limits, how outputs are judged).
 
-use super::file::OwnPackOptions;
-use super::plan::OwnPlan;
 use crate::own::{Helper, Judging};
+use crate::pack::own::file::OwnPackOptions;
+use crate::pack::own::plan::OwnPlan;
 use crate::pack::{Layout, judges};
 
 /// The stems of another judge's layout: the samples numbered apart, the other tests group by
