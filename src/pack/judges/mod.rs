@@ -2,9 +2,10 @@
 //! `problem.conf`, LemonLime's contest file (`.cdf`), Luogu's `config.yml` and zip, CMS's
 //! `task.yaml` and `gen/GEN` (the italian_yaml format), each with the problem's limits, its
 //! checker and its subtasks with their scores, policies and dependencies where the format
-//! has them, written as each judge's loader reads them (each writer names the source it
-//! follows), and what a judge would refuse of a pack ([`cautions`]). What a judge needs of a problem is said once ([`Judge`]), for a built-in game
-//! and a problem of one's own alike; each format's writer turns it into its files.
+//! has them, written as each judge's loader reads them (each format's module names the source
+//! it follows), and what a judge would refuse of a pack ([`cautions`]). What a judge needs
+//! of a problem is said once ([`Judge`]), for a built-in game and a problem of one's own
+//! ([`own`]) alike; each format's writer turns it into its files.
 
 use std::io::Write;
 
@@ -12,7 +13,18 @@ use crate::answer::Rule;
 use crate::pack::Layout;
 use crate::polygon::Standard;
 
+mod cms;
+mod domjudge;
+mod hydro;
+mod lemon;
+mod luogu;
 pub mod own;
+mod uoj;
+
+pub use domjudge::domjudge_zip;
+pub use hydro::{HYDRO_MEMORY_MAX_MIB, HYDRO_TESTS_MAX, HYDRO_TOTAL_TIME_MS};
+pub use lemon::LEMON_DEPENDENCE;
+pub use luogu::{LUOGU_TESTS_MAX, LUOGU_ZIP_MAX, luogu_upload};
 
 /// A test of the pack: its input and answer paths in the pack, and its group.
 #[derive(Debug, Clone)]
@@ -103,61 +115,26 @@ pub fn test_paths(layout: Layout, stem: &str) -> (String, String) {
 /// the formats that pack them in a zip).
 pub fn files(layout: Layout, judge: &Judge) -> anyhow::Result<Vec<File>> {
     match layout {
-        Layout::Hydro => Ok(hydro(judge)),
-        Layout::Uoj => uoj(judge),
-        Layout::Lemon => lemon(judge),
-        Layout::Luogu => Ok(luogu_config(judge)),
-        Layout::Cms => cms(judge),
+        Layout::Hydro => Ok(hydro::hydro(judge)),
+        Layout::Uoj => uoj::uoj(judge),
+        Layout::Lemon => lemon::lemon(judge),
+        Layout::Luogu => Ok(luogu::luogu_config(judge)),
+        Layout::Cms => cms::cms(judge),
         _ => Ok(Vec::new()),
     }
 }
 
-/// Hydro's judge refuses a pack from a domain it does not trust past its `testcases_max`
-/// tests, `total_time_limit` seconds of the tests' time limits together, or `memoryMax`
-/// (`isValidConfig` in `packages/hydrojudge/src/cases.ts` of hydro-dev/Hydro; the defaults in
-/// its `src/config.ts`).
-pub const HYDRO_TESTS_MAX: usize = 100;
-pub const HYDRO_TOTAL_TIME_MS: u64 = 60_000;
-pub const HYDRO_MEMORY_MAX_MIB: u64 = 512;
-
 /// What a judge will refuse of the pack though it is written as the format says: for
 /// Hydro, a pack past its default caps, which it cancels on a domain it does not trust.
 pub fn cautions(layout: Layout, judge: &Judge) -> Vec<String> {
-    if layout != Layout::Hydro {
-        return Vec::new();
+    match layout {
+        Layout::Hydro => hydro::cautions(judge),
+        _ => Vec::new(),
     }
-    let tests = judge.tests.iter().filter(|t| t.group.is_some()).count();
-    let total_ms = judge.time_ms * tests as u64;
-    let mut cautions = Vec::new();
-    if total_ms > HYDRO_TOTAL_TIME_MS {
-        cautions.push(format!(
-            "Hydro cancels the judging of this pack on a domain it does not trust: its {tests} \
-             tests of {} s each add up to {} s of time limits, past its default cap of {} s \
-             (`total_time_limit` in the judge's settings); lower the time limit, pack fewer \
-             tests, or raise the cap",
-            judge.time_ms as f64 / 1000.0,
-            total_ms as f64 / 1000.0,
-            HYDRO_TOTAL_TIME_MS / 1000
-        ));
-    }
-    if tests > HYDRO_TESTS_MAX {
-        cautions.push(format!(
-            "Hydro cancels the judging of this pack on a domain it does not trust: it has \
-             {tests} tests, past its default cap of {HYDRO_TESTS_MAX} (`testcases_max`)"
-        ));
-    }
-    if judge.memory_mib > HYDRO_MEMORY_MAX_MIB {
-        cautions.push(format!(
-            "Hydro cancels the judging of this pack on a domain it does not trust: its memory \
-             limit of {} MiB is past its default cap of {HYDRO_MEMORY_MAX_MIB} MiB (`memoryMax`)",
-            judge.memory_mib
-        ));
-    }
-    cautions
 }
 
 /// The groups that score, each with its tests (paths), in group order.
-fn scored(judge: &Judge) -> Vec<(&Group, Vec<&Test>)> {
+pub(super) fn scored(judge: &Judge) -> Vec<(&Group, Vec<&Test>)> {
     judge
         .groups
         .iter()
@@ -183,7 +160,7 @@ pub fn standard_for(rule: Rule) -> Standard {
 
 /// The checker as a testlib source: its extension and content (a standard one for a rule
 /// that is more than comparing tokens), or `None` where the judge's own comparison does.
-fn testlib_checker(decided: &Decided) -> Option<(String, Vec<u8>)> {
+pub(super) fn testlib_checker(decided: &Decided) -> Option<(String, Vec<u8>)> {
     match decided {
         Decided::Checker { ext, source } => Some((ext.clone(), source.clone())),
         Decided::Compare(rule) if matches!(rule, Rule::Reals { .. }) => Some((
@@ -195,363 +172,16 @@ fn testlib_checker(decided: &Decided) -> Option<(String, Vec<u8>)> {
 }
 
 /// A YAML scalar in single quotes.
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', "''"))
-}
-
-/// Hydro's `config.yaml`: the limits, `checker_type: testlib` with its checker (or the
-/// interactor), and the subtasks (`min` for a complete group, `sum` for each test) with their
-/// scores, cases and dependencies (`if`, by subtask id). The samples are not judged.
-fn hydro(judge: &Judge) -> Vec<File> {
-    let mut files = Vec::new();
-    let mut yaml = String::new();
-    let interactive = matches!(judge.decided, Decided::Interactor { .. });
-    yaml.push_str(&format!(
-        "type: {}\n",
-        if interactive {
-            "interactive"
-        } else {
-            "default"
-        }
-    ));
-    yaml.push_str(&format!("time: {}ms\n", judge.time_ms));
-    yaml.push_str(&format!("memory: {}m\n", judge.memory_mib));
-    match (&judge.decided, testlib_checker(&judge.decided)) {
-        (Decided::Interactor { ext, source }, _) => {
-            let path = format!("interactor.{ext}");
-            yaml.push_str(&format!("interactor: {path}\n"));
-            files.push((path, "interactor", source.clone()));
-        }
-        (_, Some((ext, source))) => {
-            let path = format!("checker.{ext}");
-            yaml.push_str(&format!("checker_type: testlib\nchecker: {path}\n"));
-            files.push((path, "checker", source));
-        }
-        (_, None) => yaml.push_str("checker_type: default\n"),
-    }
-    yaml.push_str("subtasks:\n");
-    for (index, (group, tests)) in scored(judge).iter().enumerate() {
-        yaml.push_str(&format!("  - id: {}\n", index + 1));
-        yaml.push_str(&format!("    score: {}\n", group.score));
-        let kind = if group.each_test { "sum" } else { "min" };
-        yaml.push_str(&format!("    type: {kind}\n"));
-        if !group.dependencies.is_empty() {
-            let ids: Vec<String> = group
-                .dependencies
-                .iter()
-                .map(|d| (d + 1).to_string())
-                .collect();
-            yaml.push_str(&format!("    if: [{}]\n", ids.join(", ")));
-        }
-        yaml.push_str("    cases:\n");
-        for test in tests {
-            yaml.push_str(&format!(
-                "      - input: {}\n        output: {}\n",
-                quoted(&test.input),
-                quoted(&test.answer)
-            ));
-        }
-    }
-    files.push((
-        "config.yaml".to_string(),
-        "Hydro's config",
-        yaml.into_bytes(),
-    ));
-    files
-}
-
-/// UOJ's `problem.conf`: the tests `NAME1.in`.. with their answers `NAME1.out`.., the
-/// samples as extra tests `ex_NAME1.in`.., the limits, the checker (`chk.cpp`, or a builtin
-/// one) and the scores as UOJ's judger reads them (`judger/uoj_judger/builtin/judger/judger.cpp`
-/// of UniversalOJ/UOJ-System). It knows two subtask types, `packed` and `min`; any other is
-/// judged as no test at all and given full marks. So a group scored whole is a `packed`
-/// subtask, and a group scored test by test is, beside such subtasks, a `packed` subtask of
-/// one test for each of its tests; without any group scored whole or any dependency, there
-/// are no subtasks and each test scores its `point_score_N`. The tests of a subtask must be
-/// consecutive: the pack numbers them group by group.
-fn uoj(judge: &Judge) -> anyhow::Result<Vec<File>> {
-    let mut files = Vec::new();
-    let samples = judge.tests.iter().filter(|t| t.group.is_none()).count();
-    let tests = judge.tests.len() - samples;
-    let mut conf = String::new();
-    let mut line = |key: &str, value: String| conf.push_str(&format!("{key} {value}\n"));
-    line("use_builtin_judger", "on".to_string());
-    match (&judge.decided, testlib_checker(&judge.decided)) {
-        (Decided::Interactor { ext, source }, _) => {
-            line("interaction_mode", "on".to_string());
-            files.push((format!("interactor.{ext}"), "interactor", source.clone()));
-        }
-        (_, Some((_, source))) => files.push(("chk.cpp".to_string(), "checker", source)),
-        (Decided::Compare(rule), None) => line(
-            "use_builtin_checker",
-            standard_for(*rule).stem().to_string(),
-        ),
-        (Decided::Checker { .. }, None) => unreachable!("a checker is a testlib source"),
-    }
-    line("n_tests", tests.to_string());
-    line("n_ex_tests", samples.to_string());
-    line("n_sample_tests", samples.to_string());
-    line("input_pre", judge.name.clone());
-    line("input_suf", "in".to_string());
-    line("output_pre", judge.name.clone());
-    line("output_suf", "out".to_string());
-    line(
-        "time_limit",
-        judge.time_ms.div_ceil(1000).max(1).to_string(),
-    );
-    line("memory_limit", judge.memory_mib.to_string());
-    line("output_limit", "64".to_string());
-    for (key, value) in uoj_scores(judge)? {
-        line(&key, value);
-    }
-    files.push((
-        "problem.conf".to_string(),
-        "UOJ's problem.conf",
-        conf.into_bytes(),
-    ));
-    Ok(files)
-}
-
-/// The `problem.conf` lines of UOJ's scoring: `point_score_N` a test when every group is
-/// scored test by test without dependencies, else `n_subtasks` with each subtask's end,
-/// score, type (`packed`) and dependencies (`subtask_dependence_N`, or `many` and
-/// `subtask_dependence_N_P`: a dependency on a group scored test by test is one on each of
-/// its tests' subtasks).
-fn uoj_scores(judge: &Judge) -> anyhow::Result<Vec<(String, String)>> {
-    let scored = scored(judge);
-    let total: u32 = scored.iter().map(|(g, _)| g.score).sum();
-    if total != 100 {
-        anyhow::bail!(
-            "UOJ gives 100 points to a submission that passes every test, whatever the scores \
-             say; the subtasks' scores add up to {total}"
-        );
-    }
-    let mut lines = Vec::new();
-    if scored
-        .iter()
-        .all(|(g, _)| g.each_test && g.dependencies.is_empty())
-    {
-        let shares = scored
-            .iter()
-            .flat_map(|(g, tests)| (0..tests.len()).map(|k| share(g.score, tests.len(), k)));
-        for (i, points) in shares.enumerate() {
-            lines.push((format!("point_score_{}", i + 1), points.to_string()));
-        }
-        return Ok(lines);
-    }
-    // Each group's subtasks, by its index in `judge.groups`: their numbers from 1.
-    let mut subtasks_of: Vec<Vec<usize>> = vec![Vec::new(); judge.groups.len()];
-    let (mut subtask, mut end) = (0, 0);
-    let mut rows = Vec::new();
-    for (index, group) in judge.groups.iter().enumerate() {
-        let tests = judge
-            .tests
-            .iter()
-            .filter(|t| t.group == Some(index))
-            .count();
-        if tests == 0 {
-            continue;
-        }
-        let mut dependencies: Vec<usize> = Vec::new();
-        for d in &group.dependencies {
-            if *d >= index {
-                anyhow::bail!(
-                    "UOJ judges subtasks in order, and subtask {} depends on {}, which comes \
-                     after it",
-                    group.name,
-                    judge.groups[*d].name
-                );
-            }
-            dependencies.extend(&subtasks_of[*d]);
-        }
-        let parts: Vec<(usize, u32)> = match group.each_test {
-            true => (0..tests)
-                .map(|k| (1, share(group.score, tests, k)))
-                .collect(),
-            false => vec![(tests, group.score)],
-        };
-        for (count, score) in parts {
-            subtask += 1;
-            end += count;
-            subtasks_of[index].push(subtask);
-            rows.push((subtask, end, score, dependencies.clone()));
-        }
-    }
-    lines.push(("n_subtasks".to_string(), subtask.to_string()));
-    for (t, end, score, dependencies) in rows {
-        lines.push((format!("subtask_end_{t}"), end.to_string()));
-        lines.push((format!("subtask_score_{t}"), score.to_string()));
-        lines.push((format!("subtask_type_{t}"), "packed".to_string()));
-        match dependencies.as_slice() {
-            [] => {}
-            [one] => lines.push((format!("subtask_dependence_{t}"), one.to_string())),
-            many => {
-                lines.push((format!("subtask_dependence_{t}"), "many".to_string()));
-                for (p, d) in many.iter().enumerate() {
-                    lines.push((format!("subtask_dependence_{t}_{}", p + 1), d.to_string()));
-                }
-            }
-        }
-    }
-    Ok(lines)
 }
 
 /// Test `k`'s part of a group's `score` shared by its `count` tests: nothing is rounded
 /// away, the first tests get one point more.
-fn share(score: u32, count: usize, k: usize) -> u32 {
+pub(super) fn share(score: u32, count: usize, k: usize) -> u32 {
     let count = count as u32;
     score / count + u32::from((k as u32) < score % count)
 }
-
-/// LemonLime's contest file, as LemonLime reads it (`src/core/contest.cpp`, `task.cpp` and
-/// `testcase.cpp` of Project-LemonLime/Project_LemonLime): one task, each subtask a test case
-/// of several inputs (scored when all pass), or a test case per test for a group scored test
-/// by test; the checker's source beside the data, run compiled (`data/NAME/checker`) in
-/// LemonLime's testlib mode.
-fn lemon(judge: &Judge) -> anyhow::Result<Vec<File>> {
-    let mut files = Vec::new();
-    let (comparison, precision, special) = lemon_comparison(judge, &mut files)?;
-    let task = serde_json::json!({
-        "problemTitle": judge.name,
-        "sourceFileName": judge.name,
-        "inputFileName": format!("{}.in", judge.name),
-        "outputFileName": format!("{}.out", judge.name),
-        "standardInputCheck": true,
-        "standardOutputCheck": true,
-        "taskType": 0,
-        "subFolderCheck": false,
-        "comparisonMode": comparison,
-        "diffArguments": "--ignore-space-change --text --brief",
-        "realPrecision": precision,
-        "specialJudge": special,
-        "answerFileExtension": "out",
-        "compilerConfiguration": {},
-        "testCases": lemon_cases(judge),
-    });
-    let contest = serde_json::json!({
-        "version": "1.0",
-        "contestTitle": judge.name,
-        "tasks": [task],
-        "contestants": [],
-    });
-    let mut text = serde_json::to_string_pretty(&contest).unwrap_or_default();
-    text.push('\n');
-    files.push((
-        format!("{}.cdf", judge.name),
-        "LemonLime's contest file",
-        text.into_bytes(),
-    ));
-    Ok(files)
-}
-
-/// What LemonLime appends to an `inputFiles` entry that names a test case this one depends
-/// on (by its number from 1) rather than an input: `TestCase::readFromJson` takes such
-/// entries out of the inputs, and keeps no dependency anywhere else.
-pub const LEMON_DEPENDENCE: &str = "_lemon_SUbtaskDEPENDENCE_fLAg";
-
-/// LemonLime's test cases: a group scored whole is one of its inputs together, a group
-/// scored test by test one a test; each depends on every test case of the groups its group
-/// depends on.
-fn lemon_cases(judge: &Judge) -> Vec<serde_json::Value> {
-    let mut cases: Vec<serde_json::Value> = Vec::new();
-    let mut cases_of: Vec<Vec<usize>> = vec![Vec::new(); judge.groups.len()];
-    let relative = |path: &str| path.strip_prefix("data/").unwrap_or(path).to_string();
-    for (index, group) in judge.groups.iter().enumerate() {
-        let tests: Vec<&Test> = judge
-            .tests
-            .iter()
-            .filter(|t| t.group == Some(index))
-            .collect();
-        if tests.is_empty() {
-            continue;
-        }
-        let mut dependencies: Vec<usize> = group
-            .dependencies
-            .iter()
-            .flat_map(|d| cases_of[*d].iter().copied())
-            .collect();
-        dependencies.sort_unstable();
-        let parts: Vec<Vec<&Test>> = if group.each_test {
-            tests.iter().map(|t| vec![*t]).collect()
-        } else {
-            vec![tests]
-        };
-        let count = parts.len();
-        for (k, part) in parts.iter().enumerate() {
-            let inputs = part.iter().map(|t| relative(&t.input)).chain(
-                dependencies
-                    .iter()
-                    .map(|c| format!("{c}{LEMON_DEPENDENCE}")),
-            );
-            cases.push(serde_json::json!({
-                "fullScore": share(group.score, count, k),
-                "timeLimit": judge.time_ms,
-                "memoryLimit": judge.memory_mib,
-                "inputFiles": inputs.collect::<Vec<_>>(),
-                "outputFiles": part.iter().map(|t| relative(&t.answer)).collect::<Vec<_>>(),
-            }));
-            cases_of[index].push(cases.len());
-        }
-    }
-    cases
-}
-
-/// LemonLime's `comparisonMode` values (`Task::ComparisonMode` in its `src/core/task.h`).
-const LEMON_IGNORE_SPACES: i64 = 1;
-const LEMON_REAL_NUMBERS: i64 = 3;
-const LEMON_TESTLIB: i64 = 5;
-
-/// LemonLime's comparison: its `comparisonMode`, `realPrecision` and `specialJudge`, with
-/// the checker's source added to `files`. An interactor is refused: LemonLime's interactive
-/// tasks compile a grader of their own with the solution, and run no testlib interactor.
-fn lemon_comparison(judge: &Judge, files: &mut Vec<File>) -> anyhow::Result<(i64, i64, String)> {
-    Ok(match (&judge.decided, testlib_checker(&judge.decided)) {
-        (Decided::Compare(Rule::Reals { tolerance }), _) => (
-            LEMON_REAL_NUMBERS,
-            (-tolerance.log10()).round() as i64,
-            String::new(),
-        ),
-        (Decided::Compare(_), _) => (LEMON_IGNORE_SPACES, 3, String::new()),
-        (Decided::Interactor { .. }, _) => anyhow::bail!(
-            "LemonLime runs no testlib interactor (its interactive tasks compile a grader with \
-             the solution): {} cannot be packed for it",
-            judge.name
-        ),
-        (_, Some((ext, source))) => {
-            let path = format!("data/{}/checker.{ext}", judge.name);
-            files.push((path, "checker", source));
-            (LEMON_TESTLIB, 3, format!("{}/checker", judge.name))
-        }
-        (Decided::Checker { .. }, None) => unreachable!("a checker is a testlib source"),
-    })
-}
-
-/// Luogu's `config.yml` (unverified: no public source of Luogu's loader was found): per test its time limit (ms), memory limit (KiB), score and subtask;
-/// a group's score is split evenly among its tests.
-fn luogu_config(judge: &Judge) -> Vec<File> {
-    let mut yaml = String::new();
-    for (index, (group, tests)) in scored(judge).iter().enumerate() {
-        for (k, test) in tests.iter().enumerate() {
-            let share = share(group.score, tests.len(), k);
-            let name = test.input.rsplit('/').next().unwrap_or(&test.input);
-            yaml.push_str(&format!("{name}:\n"));
-            yaml.push_str(&format!("  timeLimit: {}\n", judge.time_ms));
-            yaml.push_str(&format!("  memoryLimit: {}\n", judge.memory_mib * 1024));
-            yaml.push_str(&format!("  score: {share}\n"));
-            yaml.push_str(&format!("  subtaskId: {}\n", index + 1));
-            yaml.push_str("  isPretest: false\n");
-        }
-    }
-    vec![(
-        "config.yml".to_string(),
-        "Luogu's config",
-        yaml.into_bytes(),
-    )]
-}
-
-/// The most Luogu takes: a zip of at most 50 MiB, 1000 test points.
-pub const LUOGU_ZIP_MAX: u64 = 50 << 20;
-pub const LUOGU_TESTS_MAX: usize = 1000;
 
 /// A zip of `(path, content)`, deflated, in the given order.
 pub fn zip_of(contents: &[(String, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
@@ -570,60 +200,12 @@ pub fn zip_of(contents: &[(String, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
     Ok(cursor.into_inner())
 }
 
-/// CMS's italian_yaml task, as `cmscontrib/loaders/italy_yaml.py` of cms-dev/cms reads it:
-/// `task.yaml` (the limits, the number of inputs) and `gen/GEN`, a `#COPY: input/inputN.txt`
-/// line a test. The loader scores a `gen/GEN` without `#ST:` lines test by test (`Sum`,
-/// 100 points shared evenly), and one with them by subtasks (`GroupMin`, each `#ST: score`
-/// line opening one, their scores adding up to 100). So a problem of one group scored test
-/// by test has no `#ST:` line; otherwise a group scored whole is a subtask, and a group
-/// scored test by test a subtask a test, each with its share.
-fn cms(judge: &Judge) -> anyhow::Result<Vec<File>> {
-    let mut files = Vec::new();
-    let scored = scored(judge);
-    let total: u32 = scored.iter().map(|(g, _)| g.score).sum();
-    if total != 100 {
-        anyhow::bail!(
-            "CMS's italian_yaml loader wants the subtasks' scores to add up to 100; they add up \
-             to {total}"
-        );
-    }
-    let inputs = judge.tests.iter().filter(|t| t.group.is_some()).count();
-    let mut yaml = String::new();
-    yaml.push_str(&format!("name: {}\n", quoted(&judge.name)));
-    yaml.push_str(&format!("title: {}\n", quoted(&judge.name)));
-    yaml.push_str(&format!("time_limit: {}\n", judge.time_ms as f64 / 1000.0));
-    yaml.push_str(&format!("memory_limit: {}\n", judge.memory_mib));
-    yaml.push_str(&format!("n_input: {inputs}\n"));
-    yaml.push_str("infile: ''\noutfile: ''\n");
-    yaml.push_str("public_testcases: all\n");
-    yaml.push_str("score_precision: 0\n");
-    yaml.push_str("token_mode: disabled\n");
-    // CMS's checkers speak its own protocol, not testlib's: its white-diff compares.
-    let sum = matches!(scored.as_slice(), [(group, _)] if group.each_test);
-    let mut list = String::new();
-    for (group, tests) in &scored {
-        if !group.each_test {
-            list.push_str(&format!("#ST: {}\n", group.score));
-        }
-        for (k, test) in tests.iter().enumerate() {
-            if group.each_test && !sum {
-                list.push_str(&format!("#ST: {}\n", share(group.score, tests.len(), k)));
-            }
-            list.push_str(&format!("#COPY: {}\n", test.input));
-        }
-    }
-    files.push((
-        "task.yaml".to_string(),
-        "CMS's task.yaml",
-        yaml.into_bytes(),
-    ));
-    files.push(("gen/GEN".to_string(), "CMS's subtasks", list.into_bytes()));
-    Ok(files)
-}
-
 /// Every file below `dir` but the manifest, the zip being made and other zips, as
 /// `(path, content)` in path order.
-fn files_below(dir: &std::path::Path, skip: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+pub(super) fn files_below(
+    dir: &std::path::Path,
+    skip: &str,
+) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
     let mut found = Vec::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry?;
@@ -638,51 +220,6 @@ fn files_below(dir: &std::path::Path, skip: &str) -> anyhow::Result<Vec<(String,
         found.push((rel, crate::fsutil::read_file_capped(entry.path())?));
     }
     Ok(found)
-}
-
-/// DOMjudge's import: `domjudge-problem.ini` (the short name, the name and the time limit in
-/// seconds: keys `ImportProblemService::importZippedProblem` of DOMjudge/domjudge reads, where
-/// a `probid` would be ignored) beside the ICPC package in `out`, and `NAME.zip` of the package with it.
-/// Returns the zip's path.
-pub fn domjudge_zip(
-    out: &std::path::Path,
-    name: &str,
-    time_ms: u64,
-) -> anyhow::Result<std::path::PathBuf> {
-    let ini = format!(
-        "short-name = {name}\nname = {name}\ntimelimit = {}\n",
-        time_ms as f64 / 1000.0
-    );
-    crate::fsutil::write_atomic(&out.join("domjudge-problem.ini"), ini.as_bytes())?;
-    let zip_name = format!("{name}.zip");
-    let zip = zip_of(&files_below(out, &zip_name)?)?;
-    let path = out.join(zip_name);
-    crate::fsutil::write_atomic(&path, &zip)?;
-    Ok(path)
-}
-
-/// Luogu's upload: `NAME.zip` of the tests at its top (`NAME1.in`, `NAME1.out`, ...) and
-/// `config.yml`, within Luogu's limits. Returns the zip's path.
-pub fn luogu_upload(out: &std::path::Path, name: &str) -> anyhow::Result<std::path::PathBuf> {
-    let zip_name = format!("{name}.zip");
-    let contents: Vec<(String, Vec<u8>)> = files_below(out, &zip_name)?
-        .into_iter()
-        .filter(|(path, _)| !path.contains('/'))
-        .collect();
-    let tests = contents.iter().filter(|(p, _)| p.ends_with(".in")).count();
-    if tests > LUOGU_TESTS_MAX {
-        anyhow::bail!("Luogu takes at most {LUOGU_TESTS_MAX} test points; the pack has {tests}");
-    }
-    let zip = zip_of(&contents)?;
-    if zip.len() as u64 > LUOGU_ZIP_MAX {
-        anyhow::bail!(
-            "Luogu takes a zip of at most 50 MiB; the tests make {:.1} MiB compressed",
-            zip.len() as f64 / f64::from(1 << 20)
-        );
-    }
-    let path = out.join(zip_name);
-    crate::fsutil::write_atomic(&path, &zip)?;
-    Ok(path)
 }
 
 #[cfg(test)]
@@ -742,7 +279,7 @@ mod tests {
         let written = files(Layout::Lemon, &judge(2, 1000, checker)).unwrap();
         let cdf = &written.iter().find(|f| f.0 == "p.cdf").unwrap().2;
         let cdf: serde_json::Value = serde_json::from_slice(cdf).unwrap();
-        assert_eq!(cdf["tasks"][0]["comparisonMode"], LEMON_TESTLIB);
+        assert_eq!(cdf["tasks"][0]["comparisonMode"], lemon::LEMON_TESTLIB);
     }
 
     #[test]
