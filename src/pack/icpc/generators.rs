@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use super::own::{Wrap, accepted_path, folder_name, program_dir, test_groups};
+use super::folders::{Wrap, accepted_path, folder_name, program_dir, test_groups};
 use crate::own::Judging;
 use crate::pack::icpc::IcpcVersion;
 use crate::pack::own::file::{OwnFile, OwnPackOptions};

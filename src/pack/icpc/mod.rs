@@ -8,6 +8,7 @@
 
 use crate::problem::Problem;
 
+mod folders;
 pub mod generators;
 pub mod own;
 pub mod yaml;
