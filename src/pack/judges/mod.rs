@@ -124,13 +124,38 @@ pub fn files(layout: Layout, judge: &Judge) -> anyhow::Result<Vec<File>> {
     }
 }
 
-/// What a judge will refuse of the pack though it is written as the format says: for
-/// Hydro, a pack past its default caps, which it cancels on a domain it does not trust.
+/// What a judge will refuse of the pack though it is written as the format says, or what
+/// of the problem the format cannot hold: for Hydro, a pack past its default caps, which it
+/// cancels on a domain it does not trust; for CMS and Luogu, the groups' dependencies.
 pub fn cautions(layout: Layout, judge: &Judge) -> Vec<String> {
     match layout {
         Layout::Hydro => hydro::cautions(judge),
+        Layout::Cms => dropped_dependencies("CMS", judge),
+        Layout::Luogu => dropped_dependencies("Luogu's config.yml", judge),
         _ => Vec::new(),
     }
+}
+
+/// A line a group whose dependencies the format `format` has no place for.
+fn dropped_dependencies(format: &str, judge: &Judge) -> Vec<String> {
+    judge
+        .groups
+        .iter()
+        .filter(|g| !g.dependencies.is_empty())
+        .map(|g| {
+            let names: Vec<&str> = g
+                .dependencies
+                .iter()
+                .map(|d| judge.groups[*d].name.as_str())
+                .collect();
+            format!(
+                "{format} has no dependencies between subtasks: {} is scored whether or not {} \
+                 passes",
+                g.name,
+                names.join(" and ")
+            )
+        })
+        .collect()
 }
 
 /// The groups that score, each with its tests (paths), in group order.
@@ -280,6 +305,27 @@ mod tests {
         let cdf = &written.iter().find(|f| f.0 == "p.cdf").unwrap().2;
         let cdf: serde_json::Value = serde_json::from_slice(cdf).unwrap();
         assert_eq!(cdf["tasks"][0]["comparisonMode"], lemon::LEMON_TESTLIB);
+    }
+
+    #[test]
+    fn cms_and_luogu_say_the_dependencies_they_cannot_hold() {
+        let mut two = judge(2, 1000, Decided::Compare(Rule::Integers));
+        two.groups[0].score = 40;
+        two.groups.push(Group {
+            name: "large".to_string(),
+            score: 60,
+            each_test: false,
+            dependencies: vec![0],
+        });
+        two.tests[1].group = Some(1);
+        let said = "has no dependencies between subtasks: large is scored whether or not tests \
+                    passes";
+        for layout in [Layout::Cms, Layout::Luogu] {
+            let cautions = cautions(layout, &two);
+            assert_eq!(cautions.len(), 1, "{cautions:?}");
+            assert!(cautions[0].contains(said), "{cautions:?}");
+        }
+        assert!(cautions(Layout::Uoj, &two).is_empty());
     }
 
     #[test]
