@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::Path;
 
-use crate::util::{Duipai, copy_tree, require, with_shared_cache};
+use crate::util::{Duipai, copy_tree, problem_folder, require, with_shared_cache};
 
 /// A scratch copy of the Polygon package `name` with `testlib.h` in its `files/`.
 fn package(name: &str) -> tempfile::TempDir {
@@ -291,6 +291,31 @@ fn lemon_score(cases: &[LemonCase], passed: &dyn Fn(&str) -> bool) -> u64 {
         .filter(|(_, p)| **p)
         .map(|(c, _)| c.full)
         .sum()
+}
+
+#[test]
+fn a_group_without_a_score_beside_scored_ones_is_judged_for_no_points() {
+    let dir = problem_folder("examples/rangesum", None);
+    let d = dir.path();
+    let plan = "group sample\ncopy samples/1.in\n\ngroup small --score 100\n\
+                gen rangesum 3 3 --seed 1\n\ngroup extra\ngen rangesum 10 10 --seed 2\n";
+    std::fs::write(d.join("p.plan"), plan).unwrap();
+    with_shared_cache(d)
+        .args([
+            "pack", "--out", "uoj", "--layout", "uoj", "--plan", "p.plan",
+        ])
+        .run()
+        .success();
+    let conf = uoj_conf(&read(d.join("uoj/problem.conf")));
+    // extra's test is rangesum2.in, a test UOJ judges, not one of its extra tests.
+    assert_eq!(conf["n_tests"], "2");
+    assert_eq!(conf["n_ex_tests"], "1");
+    assert!(d.join("uoj/rangesum2.in").is_file() && d.join("uoj/ex_rangesum1.in").is_file());
+    assert!(!d.join("uoj/ex_rangesum2.in").exists());
+    assert_eq!(conf["subtask_end_2"], "2");
+    assert_eq!(conf["subtask_score_2"], "0");
+    assert_eq!(uoj_score(&conf, &|i| i != 2), 100);
+    assert_eq!(uoj_score(&conf, &|i| i != 1), 0);
 }
 
 #[test]

@@ -71,15 +71,17 @@ pub fn view(opts: &OwnPackOptions, stems: &[String]) -> anyhow::Result<judges::J
     })
 }
 
-/// The subtasks of the plan, and each plan group's subtask (`None` for the samples, and for
-/// a group without a score beside groups with one). Without any score, every group but the
-/// samples is one subtask of 100 points shared by its tests.
+/// The subtasks of the plan, and each plan group's subtask (`None` for the samples). A group
+/// without a score beside groups with one is a subtask of 0 points: its tests are numbered
+/// among the others, so a judge must know them as tests (UOJ would look for them among its
+/// extra tests). Without any score, every group but the samples is one subtask of 100 points
+/// shared by its tests.
 fn groups(plan: &OwnPlan) -> (Vec<judges::Group>, Vec<Option<usize>>) {
     let scored = plan.groups.iter().any(|g| g.score.is_some());
     let mut groups: Vec<judges::Group> = Vec::new();
     let mut index_of = vec![None; plan.groups.len()];
     for (index, group) in plan.groups.iter().enumerate() {
-        if group.is_sample() || (scored && group.score.is_none()) {
+        if group.is_sample() {
             continue;
         }
         index_of[index] = Some(groups.len());
