@@ -137,6 +137,21 @@ fn test_cases_headed_by_two_counts_end_with_one_smallest_case() {
     assert_eq!(report["one_minimal"], true);
 }
 
+/// `n m` then m weighted edges, n and m often equal: a vertex removed takes its edges from m,
+/// so the case ends at a triangle, with the validator or without one (the reference exits 2
+/// when m counts an edge that is not there).
+#[test]
+fn a_graph_with_as_many_edges_as_vertices_ends_at_a_triangle() {
+    for validator in [Some("cycle"), None] {
+        let dir = workspace();
+        let (report, human, input) = stress(dir.path(), "cycle", validator, &[]);
+        let lines: Vec<&str> = input.lines().collect();
+        assert_eq!(lines.len(), 4, "{validator:?}: {input}");
+        assert_eq!(lines[0], "3 3", "{validator:?}: {input}");
+        assert_eq!(report["one_minimal"], validator.is_some(), "{human}");
+    }
+}
+
 /// A minimization cut short (here by a budget no probe fits in) names the passes that had not
 /// gone over all their candidates on the case it kept, and does not call it 1-minimal. (A
 /// validator is asked only about failing candidates, so one that crashes on trees smaller than
