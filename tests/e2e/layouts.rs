@@ -149,6 +149,10 @@ fn a_graph_with_as_many_edges_as_vertices_ends_at_a_triangle() {
         assert_eq!(lines.len(), 4, "{validator:?}: {input}");
         assert_eq!(lines[0], "3 3", "{validator:?}: {input}");
         assert_eq!(report["one_minimal"], validator.is_some(), "{human}");
+        // The generator draws from an engine of its own: one the recorder cannot record,
+        // not one that failed.
+        assert_contains(&human, "it has a random number generator of its own");
+        assert!(!human.contains("generator failed"), "{human}");
     }
 }
 
