@@ -54,7 +54,9 @@ fn minimized(m: &Minimization) -> String {
             m.budget.as_secs_f64(),
             cut_short()
         ),
-        End::Minimal if m.passes.not_tried.is_empty() => "no smaller candidate fails".to_string(),
+        End::Minimal if m.passes.not_tried.is_empty() => {
+            "no smaller candidate fails: 1-minimal for the passes tried".to_string()
+        }
         End::Minimal => {
             let not_tried: Vec<String> = m
                 .passes
@@ -68,8 +70,13 @@ fn minimized(m: &Minimization) -> String {
             )
         }
     };
+    let done = if m.unchanged {
+        "nothing smaller was found:"
+    } else {
+        "minimized in"
+    };
     format!(
-        "minimized in {} step{}, {} run{}, {:.1} s ({how})",
+        "{done} {} step{}, {} run{}, {:.1} s ({how})",
         stats.steps,
         plural_s(stats.steps as u64),
         stats.runs,

@@ -152,6 +152,9 @@ pub struct PassReport {
     pub cut_short: Vec<String>,
     /// Candidates the final case has that were not offered, and why ([`Shrinkable::not_tried`]).
     pub not_tried: Vec<(String, String)>,
+    /// The passes that offered candidates, by name, and the value lowerings when the case
+    /// had values: what "no smaller candidate fails" speaks of.
+    pub tried: Vec<String>,
 }
 
 /// What minimization did.
@@ -208,11 +211,20 @@ pub fn shrink<S: Shrinkable, P: Send>(
         gains: Vec::new(),
     };
     let mut current = start;
+    let had_values = current.slots() > 0;
     (driver.on_progress)(&current, &driver.stats);
     let cut_short = driver.run(&mut current);
+    let mut tried: Vec<String> = (0..current.passes())
+        .filter(|&pass| driver.gains.get(pass).is_some_and(|g| g.looked > 0))
+        .map(|pass| current.pass_name(pass))
+        .collect();
+    if had_values {
+        tried.extend(VALUE_PARTS.iter().map(|p| p.to_string()));
+    }
     let passes = PassReport {
         cut_short,
         not_tried: current.not_tried(),
+        tried,
     };
     Shrunk {
         case: current,
@@ -347,7 +359,8 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             if settled {
                 for (pass, part) in progress.iter_mut().take(passes).enumerate() {
                     if current.late(pass) {
-                        self.repeat(current, |case| case.pass(pass), part);
+                        let looked = self.repeat(current, |case| case.pass(pass), part);
+                        self.gains[pass].looked += looked;
                     }
                 }
             }

@@ -152,6 +152,8 @@ pub struct Minimization {
     pub interrupted: bool,
     /// The time budget it had.
     pub budget: Duration,
+    /// The case reported is the case as found, byte for byte: nothing smaller failed.
+    pub unchanged: bool,
 }
 
 /// Where minimization stands: the case it started from, the current one, and the effort.
@@ -613,6 +615,7 @@ impl Engine<'_> {
         // Everything minimizing waits for counts: the recorder's build, recording the
         // choices, learning the generator's envelope, compiles, validation.
         let began = Instant::now();
+        let found = failing.input.clone();
         let verdict = failing.outcome.verdict();
         let result = match &failing.instance {
             Some(start) => {
@@ -651,6 +654,12 @@ impl Engine<'_> {
         };
         let mut result = result;
         result.elapsed = began.elapsed();
+        // Steps that came back to the case as found (the choices replayed to the same text)
+        // made nothing smaller.
+        result.unchanged = failing.input == found;
+        if result.unchanged {
+            result.stats.steps = 0;
+        }
         if result.stats.end == End::Budget && limit_verdict(verdict) {
             let default = if result.budget == LIMIT_SHRINK_TIME {
                 " by default"
@@ -885,6 +894,7 @@ impl Engine<'_> {
             stats: shrunk.stats,
             elapsed: started.elapsed(),
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
+            unchanged: false,
             budget: budget.time,
         };
         (shrunk.case, payload, result)

@@ -95,7 +95,10 @@ fn a_tree_without_a_validator_shrinks_to_the_smallest_failing_tree() {
     assert_eq!(report["shrink_cut_short"], serde_json::json!([]));
     assert_eq!(report["shrink_not_tried"], serde_json::json!([]));
     assert_contains(&human, "note: kept within what the generator produced in ");
-    assert_contains(&human, "(no smaller candidate fails)");
+    assert_contains(
+        &human,
+        "(no smaller candidate fails: 1-minimal for the passes tried)",
+    );
 }
 
 #[test]
@@ -105,7 +108,10 @@ fn a_tree_with_a_validator_ends_one_minimal() {
     assert_eq!(tree_size(&input), Some(6), "{input}");
     assert_eq!(report["one_minimal"], true);
     assert_eq!(report["shrink_not_tried"], serde_json::json!([]));
-    assert_contains(&human, "(no smaller candidate fails)");
+    assert_contains(
+        &human,
+        "(no smaller candidate fails: 1-minimal for the passes tried)",
+    );
 }
 
 /// A string is one token: it is shortened by chunks of characters, then its letters are

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::minimize::{self, Budget, End, Probe, ShrinkStats};
+use super::minimize::{self, Budget, End, PassReport, Probe, ShrinkStats};
 use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus, Validity};
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
@@ -195,6 +195,7 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
                 interrupted: stopped && crate::run::cancelled(),
                 budget: full.time,
+                unchanged: false,
             },
             polish,
         })
@@ -390,9 +391,13 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
         interrupted: choices.interrupted || text.interrupted,
         budget: choices.budget,
         // Which passes of the text's were cut short or not tried is what the case reported
-        // still offers.
+        // still offers; the passes tried are both phases'.
         one_minimal: text.one_minimal,
-        passes: text.passes,
+        passes: PassReport {
+            tried: [choices.passes.tried, text.passes.tried].concat(),
+            ..text.passes
+        },
+        unchanged: text.unchanged,
     }
 }
 
