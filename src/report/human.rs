@@ -48,6 +48,10 @@ fn minimized(m: &Minimization) -> String {
     let how = match stats.end {
         _ if m.interrupted => format!("interrupted{}", cut_short()),
         End::Stopped => format!("stopped by the error above{}", cut_short()),
+        End::Idle => format!(
+            "a round found nothing smaller: a smaller case may still fail{}",
+            cut_short()
+        ),
         End::Budget => format!(
             "the time budget of {} s ran out first: a smaller case may still fail \
              (--shrink-time){}",

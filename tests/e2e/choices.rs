@@ -469,3 +469,48 @@ fn the_time_minimizing_waited_for_the_recorder_is_reported() {
     let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
     assert_eq!(input.unwrap(), "2\n)(\n", "{human}");
 }
+
+/// A Python grid generator's recorded choices are replayed in its warm interpreter (each
+/// recording and replay run's command line is the server's, without the seed: the generator
+/// notes it in `choices.log`), and the grid ends at the smallest failing one, 2 × 2, found by
+/// enumerating every grid of up to 3 × 3.
+#[test]
+fn a_python_generators_choices_are_replayed_warm() {
+    require(&["python3"]);
+    let dir = crate::util::support_workspace("grid");
+    let ran = with_shared_cache(dir.path())
+        .args([
+            "stress",
+            "grid",
+            "--json",
+            "-j",
+            "2",
+            "--generator",
+            "python3 gen.py",
+        ])
+        .args(["--reference", "ref.py", "--validator", "valid.py"])
+        .program(["wrong.py"])
+        .run()
+        .code(1);
+    let report = ran.json();
+    let human = ran.stderr();
+    assert_contains(
+        &human,
+        "shrinking the generator's choices first (Python's random",
+    );
+    let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
+    assert_eq!(input.unwrap(), "2 2\n##\n##\n", "{human}");
+    let log = std::fs::read_to_string(dir.path().join("choices.log")).unwrap();
+    let words: Vec<&str> = log.lines().collect();
+    // A recording run, its replay and the probes: every one warm.
+    assert!(words.len() >= 3, "{log}");
+    assert!(
+        words.iter().all(|&w| w == "2"),
+        "not all warm: {log}\n{human}"
+    );
+    let passes = report["shrink_passes"].as_array().unwrap();
+    assert!(
+        passes.iter().any(|p| p == "choices all at their simplest"),
+        "{passes:?}"
+    );
+}

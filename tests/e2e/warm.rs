@@ -377,7 +377,14 @@ fn a_sitecustomize_of_ones_own_runs_in_each_warm_run() {
         "import os, random, sys\nprint(os.environ.get('DUIPAI_SITE_TEST', 'off'), random.randint(1, 10**9))\n",
     );
     let site = dir.path().join("site");
-    let args = ["gen", "site", "--generator", "python3 gen.py", "--seed", "3"];
+    let args = [
+        "gen",
+        "site",
+        "--generator",
+        "python3 gen.py",
+        "--seed",
+        "3",
+    ];
     let warm = Duipai::in_dir(dir.path())
         .env("PYTHONPATH", &site)
         .args(args)

@@ -106,7 +106,7 @@ impl Engine<'_> {
                 .unwrap_or_default(),
         )));
         let recorded_len = recorded.choices.len();
-        let start = ChoiceCase::start(recorded.choices, recorded.output, by_size);
+        let start = ChoiceCase::start(recorded.choices, recorded.output, by_size, polish);
         let prober = ChoiceProber {
             engine: self,
             capture,
