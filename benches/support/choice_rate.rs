@@ -51,11 +51,17 @@ fn rate(typed: &[&str], cache: &Path) -> Option<(f64, Duration)> {
             let at = i % given.len();
             given[at] = 0;
         }
-        match capture.replay(&runner, 1, &given, given.len(), &limits()).ok()? {
+        match capture
+            .replay(&runner, 1, &given, given.len(), &limits())
+            .ok()?
+        {
             Replayed::Made(_) | Replayed::Overrun | Replayed::Failed(_) => {}
         }
     }
-    Some((CANDIDATES as f64 / started.elapsed().as_secs_f64(), prepared))
+    Some((
+        CANDIDATES as f64 / started.elapsed().as_secs_f64(),
+        prepared,
+    ))
 }
 
 /// The load average, for the figures' context.

@@ -654,6 +654,8 @@ impl Engine<'_> {
         };
         let mut result = result;
         result.elapsed = began.elapsed();
+        // The budget told is the whole one the phases shared.
+        result.budget = self.budget_for(verdict).time;
         // Steps that came back to the case as found (the choices replayed to the same text)
         // made nothing smaller.
         result.unchanged = failing.input == found;
