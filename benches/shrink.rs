@@ -6,8 +6,9 @@
 //! (`benches/support/everyday/`: Python generators, C++ references and solutions), each with
 //! the text alone shrunk and with the generator's choices shrunk first. Medians of several
 //! runs.
-//! Run with `cargo bench --bench shrink` (`-- fixtures`, `-- layouts` or `-- everyday` for
-//! some tables; `DUIPAI_BENCH_SECTION=layouts` as `-- layouts`; the everyday problems need
+//! Then the rate of choice candidates for a Python and a C++ generator ([`choice_rate`]).
+//! Run with `cargo bench --bench shrink` (`-- fixtures`, `-- layouts`, `-- everyday` or
+//! `-- choices` for some tables; `DUIPAI_BENCH_SECTION=layouts` as `-- layouts`; the everyday problems need
 //! python3 and g++); `DUIPAI_BENCH_RUNS` sets the runs per mode (default 3),
 //! `DUIPAI_BENCH_BASELINE=<duipai>` runs another build beside on the layouts.
 
@@ -15,6 +16,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+#[path = "support/choice_rate.rs"]
+mod choice_rate;
 #[path = "support/everyday.rs"]
 mod everyday;
 #[path = "support/measured.rs"]
@@ -111,6 +114,9 @@ fn main() {
     }
     if wanted("everyday") {
         everyday_problems(runs);
+    }
+    if wanted("choices") {
+        choice_rate::choice_rates(Path::new(env!("CARGO_MANIFEST_DIR")));
     }
 }
 

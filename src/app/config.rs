@@ -115,11 +115,26 @@ pub fn apply_noted(argv: &[OsString]) -> Result<(Vec<OsString>, Option<String>),
         return Ok((argv.to_vec(), None));
     };
     let inserted = settings_words(&file, command, &root, &words[at + 1..])?;
+    if inserted
+        .iter()
+        .any(|w| !w.to_string_lossy().starts_with("--"))
+    {
+        PROBLEM_FROM_FILE.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let note = (!inserted.is_empty()).then(|| settings_note(&file.shown, &inserted));
     let mut out: Vec<OsString> = argv[..at + 2].to_vec();
     out.extend(inserted);
     out.extend_from_slice(&argv[at + 2..]);
     Ok((out, note))
+}
+
+/// Whether the problem's name came from a settings file (`problem = …`): a problem folder of
+/// the user's own (one `duipai listen` made, say), whose name is no misspelt game.
+static PROBLEM_FROM_FILE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the problem's name came from a settings file rather than the command line.
+pub fn problem_from_file() -> bool {
+    PROBLEM_FROM_FILE.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// `settings from duipai.toml: problem, generator`: the flags' names, `problem` for the

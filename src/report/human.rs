@@ -48,13 +48,19 @@ fn minimized(m: &Minimization) -> String {
     let how = match stats.end {
         _ if m.interrupted => format!("interrupted{}", cut_short()),
         End::Stopped => format!("stopped by the error above{}", cut_short()),
+        End::Idle => format!(
+            "a round found nothing smaller: a smaller case may still fail{}",
+            cut_short()
+        ),
         End::Budget => format!(
             "the time budget of {} s ran out first: a smaller case may still fail \
              (--shrink-time){}",
             m.budget.as_secs_f64(),
             cut_short()
         ),
-        End::Minimal if m.passes.not_tried.is_empty() => "no smaller candidate fails".to_string(),
+        End::Minimal if m.passes.not_tried.is_empty() => {
+            "no smaller candidate fails: 1-minimal for the passes tried".to_string()
+        }
         End::Minimal => {
             let not_tried: Vec<String> = m
                 .passes
@@ -68,8 +74,13 @@ fn minimized(m: &Minimization) -> String {
             )
         }
     };
+    let done = if m.unchanged {
+        "nothing smaller was found:"
+    } else {
+        "minimized in"
+    };
     format!(
-        "minimized in {} step{}, {} run{}, {:.1} s ({how})",
+        "{done} {} step{}, {} run{}, {:.1} s ({how})",
         stats.steps,
         plural_s(stats.steps as u64),
         stats.runs,

@@ -87,6 +87,8 @@ pub struct StressFailed {
     pub shrink_cut_short: Option<Vec<String>>,
     /// Candidates of the minimized case that were not tried, and why.
     pub shrink_not_tried: Option<Vec<NotTried>>,
+    /// The passes that offered candidates: what `one_minimal` speaks of.
+    pub shrink_passes: Option<Vec<String>>,
     /// Where the whole line of play was saved, for large boards.
     pub explanation: Option<PathBuf>,
     /// The command that judges the program on the saved case again.

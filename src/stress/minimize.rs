@@ -57,6 +57,14 @@ pub trait Shrinkable: Clone + Send + Sync {
         Vec::new()
     }
     /// How many values can be lowered one by one.
+    /// Whether minimization ends after a round that kept no smaller case, rather than
+    /// going on until every pass has gone over all its candidates: for a case whose probes
+    /// are costly and whose shrinking another phase takes over (a generator's choices, the
+    /// text after them).
+    fn ends_when_idle(&self) -> bool {
+        false
+    }
+
     fn slots(&self) -> usize;
     fn value(&self, slot: usize) -> i64;
     /// `self` with each `(slot, value)` of `changes` set, made in one copy; every new value
@@ -142,6 +150,8 @@ pub enum End {
     Budget,
     /// The probe said stop (an interrupt or a harness error).
     Stopped,
+    /// A round kept no smaller case ([`Shrinkable::ends_when_idle`]): handed over.
+    Idle,
 }
 
 /// How far each pass got on the case minimization ended with.
@@ -152,6 +162,9 @@ pub struct PassReport {
     pub cut_short: Vec<String>,
     /// Candidates the final case has that were not offered, and why ([`Shrinkable::not_tried`]).
     pub not_tried: Vec<(String, String)>,
+    /// The passes that offered candidates, by name, and the value lowerings when the case
+    /// had values: what "no smaller candidate fails" speaks of.
+    pub tried: Vec<String>,
 }
 
 /// What minimization did.
@@ -208,11 +221,20 @@ pub fn shrink<S: Shrinkable, P: Send>(
         gains: Vec::new(),
     };
     let mut current = start;
+    let had_values = current.slots() > 0;
     (driver.on_progress)(&current, &driver.stats);
     let cut_short = driver.run(&mut current);
+    let mut tried: Vec<String> = (0..current.passes())
+        .filter(|&pass| driver.gains.get(pass).is_some_and(|g| g.looked > 0))
+        .map(|pass| current.pass_name(pass))
+        .collect();
+    if had_values {
+        tried.extend(VALUE_PARTS.iter().map(|p| p.to_string()));
+    }
     let passes = PassReport {
         cut_short,
         not_tried: current.not_tried(),
+        tried,
     };
     Shrunk {
         case: current,
@@ -324,6 +346,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         let mut progress = vec![Progress::default(); current.passes() + 3];
         loop {
             self.stats.rounds += 1;
+            let round_began = self.stats.steps;
             let passes = current.passes();
             for pass in self.order(passes) {
                 if current.late(pass) {
@@ -341,13 +364,29 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             self.repeat(current, values_zeroed, &mut progress[passes + 1]);
             self.lower_values(current, &mut progress[passes + 2]);
             let now = self.stats.steps;
+            if current.ends_when_idle() && now == round_began && !self.stopped {
+                // Whatever the passes have left, they are left to the phase after.
+                let finished = progress.iter().all(|p| p.done_at == Some(now));
+                if !finished {
+                    self.stats.end = End::Idle;
+                    return (0..progress.len())
+                        .filter(|&part| progress[part].done_at != Some(now))
+                        .filter(|&part| offers(current, part))
+                        .map(|part| match part.checked_sub(passes) {
+                            None => current.pass_name(part),
+                            Some(value) => VALUE_PARTS[value].to_string(),
+                        })
+                        .collect();
+                }
+            }
             let settled = (0..progress.len())
                 .filter(|&part| part >= passes || !current.late(part))
                 .all(|part| progress[part].done_at == Some(now));
             if settled {
                 for (pass, part) in progress.iter_mut().take(passes).enumerate() {
                     if current.late(pass) {
-                        self.repeat(current, |case| case.pass(pass), part);
+                        let looked = self.repeat(current, |case| case.pass(pass), part);
+                        self.gains[pass].looked += looked;
                     }
                 }
             }

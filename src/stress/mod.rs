@@ -152,6 +152,8 @@ pub struct Minimization {
     pub interrupted: bool,
     /// The time budget it had.
     pub budget: Duration,
+    /// The case reported is the case as found, byte for byte: nothing smaller failed.
+    pub unchanged: bool,
 }
 
 /// Where minimization stands: the case it started from, the current one, and the effort.
@@ -274,6 +276,7 @@ pub fn run(
             .is_none()
             .then(|| Mutex::new(Learning::default())),
     };
+    prepare_recorder(config);
     let found = search::search(&engine, started, on_event)?;
     let elapsed = started.elapsed();
     let Some(found) = found.failure else {
@@ -288,6 +291,22 @@ pub fn run(
     };
     let failure = engine.finish(found, started, on_event)?;
     Ok(Outcome::Failed(Box::new(failure)))
+}
+
+/// Builds the generator with the recorder of its choices on a thread of its own while the
+/// search runs, so that a failure finds it ready (a C++ build takes seconds to tens of
+/// seconds on a loaded machine). Whoever asks for it first waits for the same build.
+fn prepare_recorder(config: &Config) {
+    let Some(capturable) = config.choices.clone().filter(|_| config.shrink) else {
+        return;
+    };
+    // Detached: a search that finds nothing does not wait for a build it will not use.
+    let spawned = std::thread::Builder::new()
+        .name("duipai-recorder".to_string())
+        .spawn(move || {
+            let _ = capturable.ready();
+        });
+    drop(spawned);
 }
 
 impl Engine<'_> {
@@ -593,6 +612,10 @@ impl Engine<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
         on_event(Event::MinimizeStarted);
+        // Everything minimizing waits for counts: the recorder's build, recording the
+        // choices, learning the generator's envelope, compiles, validation.
+        let began = Instant::now();
+        let found = failing.input.clone();
         let verdict = failing.outcome.verdict();
         let result = match &failing.instance {
             Some(start) => {
@@ -616,19 +639,29 @@ impl Engine<'_> {
             }
             // The generator's choices first, when they can be recorded; the text after, with
             // what is left of the budget.
-            None => match self.shrink_choices(failing, seed, verdict, on_event) {
+            None => match self.shrink_choices(failing, seed, verdict, began, on_event) {
                 Some(chosen) if !chosen.polish => chosen.minimization,
                 Some(chosen) => {
-                    let rest = choices::rest(self.budget_for(verdict), chosen.minimization.elapsed);
+                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
                     let text = self.minimize_text(failing, tried, verdict, rest, on_event);
                     choices::joined(chosen.minimization, Some(text))
                 }
                 None => {
-                    let budget = self.budget_for(verdict);
-                    self.minimize_text(failing, tried, verdict, budget, on_event)
+                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
+                    self.minimize_text(failing, tried, verdict, rest, on_event)
                 }
             },
         };
+        let mut result = result;
+        result.elapsed = began.elapsed();
+        // The budget told is the whole one the phases shared.
+        result.budget = self.budget_for(verdict).time;
+        // Steps that came back to the case as found (the choices replayed to the same text)
+        // made nothing smaller.
+        result.unchanged = failing.input == found;
+        if result.unchanged {
+            result.stats.steps = 0;
+        }
         if result.stats.end == End::Budget && limit_verdict(verdict) {
             let default = if result.budget == LIMIT_SHRINK_TIME {
                 " by default"
@@ -656,7 +689,10 @@ impl Engine<'_> {
         budget: Budget,
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
+        let learning = Instant::now();
         let learned = self.envelope(tried, budget.time / LEARNING_SHARE);
+        // Learning is part of the budget: what is left of it is the shrinking's.
+        let budget = choices::rest(budget, learning.elapsed());
         if let Some(learned) = &learned {
             let short = learned
                 .short
@@ -860,6 +896,7 @@ impl Engine<'_> {
             stats: shrunk.stats,
             elapsed: started.elapsed(),
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
+            unchanged: false,
             budget: budget.time,
         };
         (shrunk.case, payload, result)

@@ -542,13 +542,17 @@ impl TextCase {
     }
 
     /// The lists a pass of counted items drops from: neither test cases, nor a graph's
-    /// counts (the graph's own pass keeps its labels within them), nor a string's length.
+    /// counts (the graph's own pass keeps its labels within them), nor a string's length,
+    /// nor a list read inside an edge line (`2 4 1`, an edge of weight 1, is no count 2 of
+    /// two numbers: dropping one would leave the edge without its weight).
     fn counted_lists(&self) -> Vec<List> {
         let layout = self.layout();
+        let edges = self.edge_lines();
         layout
             .lists
             .iter()
             .filter(|l| !layout.in_graph(l) && !l.is_chars())
+            .filter(|l| edges.binary_search(&self.line_of(l.count)).is_err())
             .cloned()
             .collect()
     }
@@ -1439,6 +1443,92 @@ mod layouts {
         let small = minimize(start, fails);
         let lines = numbers(&small).unwrap();
         assert_eq!(lines[0], vec![4, 3], "{small}");
+    }
+
+    /// `n m`, then m weighted edges `u v w`: valid when simple, labels within n and
+    /// weights at least 1; the wrong answer misses a cycle (the smallest: a triangle).
+    fn cycle_wrong(input: &str) -> bool {
+        let Some(lines) = numbers(input) else {
+            return false;
+        };
+        let Some((head, edges)) = lines.split_first() else {
+            return false;
+        };
+        let &[n, m] = head.as_slice() else {
+            return false;
+        };
+        let n = n as usize;
+        if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 3 || e[2] < 1) {
+            return false;
+        }
+        let mut parts = layout::Parts::new(n + 1);
+        let mut seen = std::collections::HashSet::new();
+        let mut cycle = false;
+        for e in edges {
+            let (u, v) = (e[0] as usize, e[1] as usize);
+            if !(1..=n).contains(&u) || !(1..=n).contains(&v) || u == v {
+                return false;
+            }
+            if !seen.insert((u.min(v), u.max(v))) {
+                return false;
+            }
+            cycle |= !parts.join(u, v);
+        }
+        cycle
+    }
+
+    /// The graph of `edges` over 1..=n with each label v written as `labels[v - 1]`.
+    fn weighted(n: usize, edges: &[(usize, usize)], labels: &[usize]) -> String {
+        let mut text = format!("{n} {}\n", edges.len());
+        for (i, &(u, v)) in edges.iter().enumerate() {
+            let w = 1 + i % 3;
+            text.push_str(&format!("{} {} {w}\n", labels[u - 1], labels[v - 1]));
+        }
+        text
+    }
+
+    /// Every order of `1..=n`, for small n.
+    fn orders(n: usize) -> Vec<Vec<usize>> {
+        if n == 0 {
+            return vec![Vec::new()];
+        }
+        let mut all = Vec::new();
+        for rest in orders(n - 1) {
+            for at in 0..=rest.len() {
+                let mut order = rest.clone();
+                order.insert(at, n);
+                all.push(order);
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn a_vertex_removed_takes_its_edges_from_the_edge_count() {
+        // n = m (a triangle and a leaf), n < m (a triangle with a chord and a leaf), n > m
+        // (a triangle, an edge apart and a vertex alone): every labelling, so the vertex to
+        // remove stands anywhere among the labels. Each ends at a triangle, `3 3`.
+        let graphs: [(usize, &[(usize, usize)]); 3] = [
+            (4, &[(1, 3), (1, 4), (2, 4), (1, 2)]),
+            (5, &[(1, 2), (2, 3), (3, 4), (4, 1), (1, 3), (4, 5)]),
+            (6, &[(1, 2), (2, 3), (3, 1), (4, 5)]),
+        ];
+        for (n, edges) in graphs {
+            let mut tried = 0;
+            for labels in orders(n).into_iter().step_by(if n > 4 { 37 } else { 1 }) {
+                let start = weighted(n, edges, &labels);
+                assert!(cycle_wrong(&start), "{start}");
+                let small = minimize(&start, cycle_wrong);
+                let lines = numbers(&small).unwrap();
+                assert_eq!(lines[0], vec![3, 3], "{start}=> {small}");
+                assert_eq!(lines.len(), 4, "{start}=> {small}");
+                tried += 1;
+            }
+            assert!(tried >= 4, "{n}");
+        }
+        // The case first seen: its leaf, vertex 4, goes with the edge it had.
+        let start = "4 4\n1 3 1\n1 4 1\n2 4 1\n1 2 1\n";
+        assert_eq!(minimize(start, cycle_wrong), "3 3\n1 3 1\n2 3 1\n1 2 1\n");
     }
 
     #[test]

@@ -403,3 +403,114 @@ fn a_generator_that_is_a_program_or_reads_the_time_shrinks_as_text_saying_why() 
          case",
     );
 }
+
+/// With a build cache of its own, the recorder of a C++ generator is built during the run:
+/// `shrink_ms` counts everything minimizing waited for (the build, if the search did not
+/// leave it ready; recording; validation), measured here by the clock from the moment the
+/// run says it is minimizing to its end. The case ends as the smallest failing one.
+#[test]
+fn the_time_minimizing_waited_for_the_recorder_is_reported() {
+    require(&["g++", "python3"]);
+    let dir = crate::util::support_workspace("brackets");
+    let cache = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(crate::util::duipai())
+        .current_dir(dir.path())
+        .env("DUIPAI_CACHE_DIR", cache.path())
+        .env("PATH", crate::util::path_without_shims())
+        .env_remove("DUIPAI_CXX")
+        .env_remove("DUIPAI_PYTHON")
+        .args([
+            "stress",
+            "brackets",
+            "--json",
+            "-j",
+            "2",
+            "--generator",
+            "gen.cpp",
+        ])
+        .args([
+            "--reference",
+            "ref.py",
+            "--validator",
+            "valid.py",
+            "--",
+            "wrong.py",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut minimizing_at = None;
+    let mut human = String::new();
+    for line in std::io::BufRead::lines(stderr) {
+        let line = line.unwrap();
+        if line.starts_with("minimizing") {
+            minimizing_at = Some(std::time::Instant::now());
+        }
+        human.push_str(&line);
+        human.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    let ended = std::time::Instant::now();
+    assert_eq!(out.status.code(), Some(1), "{human}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let waited = ended - minimizing_at.expect("a minimizing line");
+    let reported = std::time::Duration::from_millis(report["shrink_ms"].as_u64().unwrap());
+    // Saving the case and writing the report come after minimizing: a little slack.
+    assert!(
+        reported + std::time::Duration::from_millis(1500) >= waited,
+        "{reported:?} reported, {waited:?} measured\n{human}"
+    );
+    assert!(
+        reported <= waited,
+        "{reported:?} reported, {waited:?} measured"
+    );
+    let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
+    assert_eq!(input.unwrap(), "2\n)(\n", "{human}");
+}
+
+/// A Python grid generator's recorded choices are replayed in its warm interpreter (each
+/// recording and replay run's command line is the server's, without the seed: the generator
+/// notes it in `choices.log`), and the grid ends at the smallest failing one, 2 × 2, found by
+/// enumerating every grid of up to 3 × 3.
+#[test]
+fn a_python_generators_choices_are_replayed_warm() {
+    require(&["python3"]);
+    let dir = crate::util::support_workspace("grid");
+    let ran = with_shared_cache(dir.path())
+        .args([
+            "stress",
+            "grid",
+            "--json",
+            "-j",
+            "2",
+            "--generator",
+            "python3 gen.py",
+        ])
+        .args(["--reference", "ref.py", "--validator", "valid.py"])
+        .program(["wrong.py"])
+        .run()
+        .code(1);
+    let report = ran.json();
+    let human = ran.stderr();
+    assert_contains(
+        &human,
+        "shrinking the generator's choices first (Python's random",
+    );
+    let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
+    assert_eq!(input.unwrap(), "2 2\n##\n##\n", "{human}");
+    let log = std::fs::read_to_string(dir.path().join("choices.log")).unwrap();
+    let words: Vec<&str> = log.lines().collect();
+    // A recording run, its replay and the probes: every one warm.
+    assert!(words.len() >= 3, "{log}");
+    assert!(
+        words.iter().all(|&w| w == "2"),
+        "not all warm: {log}\n{human}"
+    );
+    let passes = report["shrink_passes"].as_array().unwrap();
+    assert!(
+        passes.iter().any(|p| p == "choices all at their simplest"),
+        "{passes:?}"
+    );
+}

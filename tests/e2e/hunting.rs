@@ -98,6 +98,11 @@ fn perturbed_choices_reach_a_deep_tree_the_seeds_do_not() {
     );
     // Still a tree the generator makes (no validator checks it), deep enough to fail.
     let case = std::fs::read_to_string(d.join("hunt/sub.in")).unwrap();
+    // The copy is named with its size: a file of the package from now on.
+    assert_contains(
+        &text,
+        &format!("saved the input as hunt/sub.in ({} B)", case.len()),
+    );
     let (n, deepest) = depth(&case);
     assert_eq!(n, 12);
     assert!(deepest > 8, "{case}");

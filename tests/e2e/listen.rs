@@ -165,6 +165,12 @@ fn a_problem_lands_with_its_samples_and_what_is_not_the_extensions_json_is_refus
         "{}",
         right.stdout()
     );
+    // The folder is a problem of the user's own: its name is no misspelt game.
+    assert!(
+        !right.stderr().contains("is not a problem duipai knows"),
+        "{}",
+        right.stderr()
+    );
     assert!(
         right.stdout().contains("2 cases: 2 AC"),
         "{}",

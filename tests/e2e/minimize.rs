@@ -6,7 +6,9 @@ use std::path::Path;
 
 use duipai::problem::{self, ChessProblem, ChessboardProblem, Instance};
 
-use crate::util::{Duipai, assert_contains, parse_file, require, write_executable};
+use crate::util::{
+    Duipai, assert_contains, parse_file, require, with_shared_cache, write_executable,
+};
 
 /// Runs `duipai stress PROBLEM -j JOBS --json --save DIR [extra] -- fixture BUG PROBLEM` in
 /// `dir` and returns the JSON report and the minimized case. Minimization gets ten minutes
@@ -339,6 +341,36 @@ fn a_bug_in_one_case_of_eight_ends_with_t_1() {
     // One case of two numbers, the 9 last: `1 / 2 / x 9` with x lowered to 1.
     assert_eq!(input, "1\n2\n1 9\n");
     let human = out.stderr();
-    assert_contains(&human, "(no smaller candidate fails)");
+    assert_contains(
+        &human,
+        "(no smaller candidate fails: 1-minimal for the passes tried)",
+    );
     assert_contains(&human, "case (3 lines, 4 tokens)");
+}
+
+/// A failing case already as small as it gets: nothing smaller replaces it, and the report
+/// says so, with 0 steps, rather than "minimized"; `--json` names the passes tried.
+#[test]
+fn a_case_that_cannot_shrink_is_reported_as_nothing_smaller_found() {
+    let dir = crate::util::support_workspace("brackets");
+    let ran = with_shared_cache(dir.path())
+        .args(["stress", "brackets", "--json", "--generator", "smallest.py"])
+        .args(["--reference", "ref.py", "--validator", "valid.py"])
+        .program(["wrong.py"])
+        .run()
+        .code(1);
+    let report = ran.json();
+    let human = ran.stderr();
+    assert_contains(&human, "nothing smaller was found: 0 steps, ");
+    assert!(!human.contains("minimized in"), "{human}");
+    assert_eq!(report["shrink_steps"], 0);
+    assert_eq!(report["one_minimal"], true);
+    let input = std::fs::read(dir.path().join(report["input"].as_str().unwrap())).unwrap();
+    let original = std::fs::read(dir.path().join(report["original_input"].as_str().unwrap()));
+    assert_eq!(input, original.unwrap());
+    let passes = report["shrink_passes"].as_array().unwrap();
+    assert!(
+        passes.iter().any(|p| p == "characters of strings"),
+        "{passes:?}"
+    );
 }

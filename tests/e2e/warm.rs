@@ -358,3 +358,54 @@ fn a_helper_that_cannot_start_warm_starts_fresh_and_says_so() {
         .count();
     assert_eq!(said, 1, "{}", ran.stderr());
 }
+
+/// A site's own `sitecustomize.py` (on PYTHONPATH here) runs in each warm run as it does in a
+/// fresh start, with the run's environment: what it sets in `os.environ` and the seed it
+/// gives `random` are the generator's, warm, fresh, and in plain Python alike.
+#[test]
+fn a_sitecustomize_of_ones_own_runs_in_each_warm_run() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "site/sitecustomize.py",
+        "import os, random\nos.environ['DUIPAI_SITE_TEST'] = 'on'\nrandom.seed(2024)\n",
+    );
+    write(
+        dir.path(),
+        "gen.py",
+        "import os, random, sys\nprint(os.environ.get('DUIPAI_SITE_TEST', 'off'), random.randint(1, 10**9))\n",
+    );
+    let site = dir.path().join("site");
+    let args = [
+        "gen",
+        "site",
+        "--generator",
+        "python3 gen.py",
+        "--seed",
+        "3",
+    ];
+    let warm = Duipai::in_dir(dir.path())
+        .env("PYTHONPATH", &site)
+        .args(args)
+        .run()
+        .success()
+        .stdout();
+    let fresh = Duipai::in_dir(dir.path())
+        .env("PYTHONPATH", &site)
+        .args(args)
+        .arg("--fresh-helpers")
+        .run()
+        .success()
+        .stdout();
+    let plain = std::process::Command::new("python3")
+        .current_dir(dir.path())
+        .env("PYTHONPATH", &site)
+        .args(["gen.py", "3"])
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    assert!(plain.starts_with("on "), "{plain}");
+    assert_eq!(warm, plain, "warm");
+    assert_eq!(fresh, plain, "fresh");
+}

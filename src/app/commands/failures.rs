@@ -351,7 +351,7 @@ fn file_names(paths: &[PathBuf]) -> String {
 }
 
 /// A file size: `34 B`, `3.4 KiB`, `1.2 MiB`.
-fn size(bytes: u64) -> String {
+pub(super) fn size(bytes: u64) -> String {
     const KIB: f64 = 1024.0;
     let b = bytes as f64;
     if b < KIB {

@@ -84,10 +84,12 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         out.line(format!("added to {}: {line}", plan_path.display()));
     } else {
         let (file, line) = hunt::add_to_plan(&plan_path, &plan, &stem, &input, &comment)?;
+        // Sized: a copy is a file of the package from now on.
         out.line(format!(
-            "added to {}: {line}\nsaved the input as {}",
+            "added to {}: {line}\nsaved the input as {} ({})",
             plan_path.display(),
-            file.display()
+            file.display(),
+            super::failures::size(input.len() as u64)
         ));
     }
     Ok(Status::Success)

@@ -20,6 +20,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
     programs::warn_flags_after_separator("stress", &args.program);
     if problem::by_name(&args.problem).is_none()
         && args.generator.is_some()
+        && !crate::app::config::problem_from_file()
         && let Some(game) = crate::app::args::near_game(&args.problem)
     {
         // Any name is allowed for a problem of one's own; a near miss of a game is pointed out.
@@ -390,6 +391,7 @@ fn failed_summary(
         shrink_ms: minimization.map(|m| m.elapsed.as_millis() as u64),
         one_minimal: minimization.map(|m| m.one_minimal),
         shrink_cut_short: minimization.map(|m| m.passes.cut_short.clone()),
+        shrink_passes: minimization.map(|m| m.passes.tried.clone()),
         shrink_not_tried: minimization.map(|m| {
             m.passes
                 .not_tried

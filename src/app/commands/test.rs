@@ -418,8 +418,9 @@ fn collect(
         None => suite::Answers::Builtin,
     };
     let collected = folders.collect(known, problem, rule, answers)?;
-    if known.is_none() {
-        // A misspelt `chess` must not pass unnoticed.
+    if known.is_none() && !crate::app::config::problem_from_file() {
+        // A misspelt `chess` must not pass unnoticed; a name the problem folder's settings
+        // give is the user's own problem, not a misspelling.
         let checker = &args.judging.checker;
         let how = match (&checker.checker, &checker.interactor) {
             (_, Some(interactor)) => {

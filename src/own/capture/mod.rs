@@ -175,6 +175,13 @@ impl Capture {
         let execution = self.run(runner, seed, vars, limits)?;
         Ok(match finished(&execution) {
             Err(why) => Err(why),
+            // A clean run that wrote no choices drew none the recorder serves (the file is
+            // opened at the first draw): a generator with a random engine of its own, which
+            // is one the recorder cannot record, not one that failed.
+            Ok(()) if !files.out.exists() => files.output(&execution).map(|output| Recorded {
+                output,
+                choices: Vec::new(),
+            }),
             Ok(()) => files.read(&execution),
         })
     }
@@ -271,12 +278,17 @@ impl Files {
         var
     }
 
-    /// The output and the choices written, once the generator ended cleanly.
-    fn read(&self, execution: &Execution) -> Result<Recorded, String> {
-        let output = execution
+    /// What the generator printed.
+    fn output(&self, execution: &Execution) -> Result<Vec<u8>, String> {
+        execution
             .stdout
             .to_vec()
-            .map_err(|e| format!("cannot read what it printed: {e}"))?;
+            .map_err(|e| format!("cannot read what it printed: {e}"))
+    }
+
+    /// The output and the choices written, once the generator ended cleanly.
+    fn read(&self, execution: &Execution) -> Result<Recorded, String> {
+        let output = self.output(execution)?;
         let written = std::fs::read(&self.out).map_err(|_| {
             "it wrote no choices (it may have ended without running its exit handlers)".to_string()
         })?;

@@ -31,7 +31,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 def serve():
     """In the server: answers requests until duipai closes the socket, then exits. Returns
-    only in a run's process, set up: the site's own sitecustomize module, if it has one."""
+    only in a run's process, set up: where the site's own sitecustomize is, if it has one."""
     real = _leave_no_trace()
     sock = socket.socket(fileno=3)
     why = _unusable()
@@ -64,20 +64,16 @@ def serve():
 
 def _leave_no_trace():
     """Takes this folder out of sys.path and the import caches (PYTHONPATH put it first; the
-    run's environment comes with the request), and loads the site's own sitecustomize, which
-    this folder's stands in for; returns it, or None."""
+    run's environment comes with the request), and finds the site's own sitecustomize, which
+    this folder's stands in for; returns where it is, or None. It is not run here: each run
+    runs it, with the run's environment, as a fresh start does, so that what it does (an
+    environment variable set, random.seed called) is the run's."""
     while _HERE in sys.path:
         sys.path.remove(_HERE)
     sys.path_importer_cache.pop(_HERE, None)
     from importlib.machinery import PathFinder
-    from importlib.util import module_from_spec
 
-    spec = PathFinder.find_spec("sitecustomize", sys.path)
-    if spec is None:
-        return None
-    real = module_from_spec(spec)
-    spec.loader.exec_module(real)
-    return real
+    return PathFinder.find_spec("sitecustomize", sys.path)
 
 
 def _unusable():

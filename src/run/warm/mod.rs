@@ -35,7 +35,7 @@ use std::collections::HashSet;
 use std::ffi::{CString, OsStr};
 use std::io::Write;
 use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -103,6 +103,8 @@ pub(super) fn launch(
     if role != Role::Helper || !ENABLED.load(Ordering::SeqCst) {
         return None;
     }
+    let unwrapped = through_env(program);
+    let program = unwrapped.as_ref().unwrap_or(program);
     let key = match Key::of(program) {
         Ok(key) => key,
         Err(Some(why)) => {
@@ -261,6 +263,71 @@ fn tell_once(program: &Program, key: Option<Key>, why: String) {
     }
 }
 
+/// Variables that name one run rather than the script's start: a server started without
+/// them serves every run, each run getting its own. duipai's run variable, and the files and
+/// mode of a generator's choices being recorded or replayed (`crate::own::capture`), which
+/// change with every candidate.
+fn per_run(var: &[u8]) -> bool {
+    let name = var.split(|&b| b == b'=').next().unwrap_or_default();
+    name == RUN_VAR.as_bytes() || name.starts_with(b"DUIPAI_CHOICES")
+}
+
+/// `env NAME=VALUE… python3 SCRIPT ARGS` (how a generator's choices are recorded and
+/// replayed) as the Python run it is: the interpreter started with those variables in its
+/// environment. `None` for any other program.
+fn through_env<'a>(program: &Program<'a>) -> Option<Program<'a>> {
+    let (first, rest) = program.argv.split_first()?;
+    let name = Path::new(OsStr::from_bytes(first.as_bytes())).file_name()?;
+    if name != "env" {
+        return None;
+    }
+    let set = rest
+        .iter()
+        .take_while(|w| !w.as_bytes().starts_with(b"-") && w.as_bytes().contains(&b'='))
+        .count();
+    let (assignments, argv) = rest.split_at(set);
+    let named = |v: &CString| {
+        v.as_bytes()
+            .split(|&b| b == b'=')
+            .next()
+            .map(<[u8]>::to_vec)
+    };
+    let overridden: HashSet<Vec<u8>> = assignments.iter().filter_map(named).collect();
+    let mut env: Vec<CString> = program
+        .env
+        .iter()
+        .filter(|v| named(v).is_none_or(|n| !overridden.contains(&n)))
+        .cloned()
+        .collect();
+    env.extend(assignments.iter().cloned());
+    let interpreter = in_path(argv.first()?, &env)?;
+    Some(Program {
+        candidates: vec![interpreter],
+        argv: argv.to_vec(),
+        env,
+        cwd: program.cwd.clone(),
+        rlimits: program.rlimits,
+        setup: program.setup,
+    })
+}
+
+/// Where `env` finds `program`: itself when it names a path, else the first file of that
+/// name in the folders of `env`'s PATH.
+fn in_path(program: &CString, env: &[CString]) -> Option<CString> {
+    let name = program.as_bytes();
+    if name.contains(&b'/') {
+        return Some(program.clone());
+    }
+    let path = env
+        .iter()
+        .find_map(|v| v.as_bytes().strip_prefix(b"PATH="))?;
+    path.split(|&b| b == b':')
+        .filter(|dir| !dir.is_empty())
+        .map(|dir| Path::new(OsStr::from_bytes(dir)).join(OsStr::from_bytes(name)))
+        .find(|candidate| candidate.is_file())
+        .and_then(|found| CString::new(found.into_os_string().into_vec()).ok())
+}
+
 impl Key {
     /// The key of a Python script's run, `Err(None)` for any other program, and
     /// `Err(Some(why))` for a Python run a warm start cannot stand for.
@@ -288,11 +355,10 @@ impl Key {
             Some(cwd) => cwd.clone(),
             None => current_dir().ok_or(None)?,
         };
-        let run_var = format!("{RUN_VAR}=");
         let env = program
             .env
             .iter()
-            .filter(|v| !v.as_bytes().starts_with(run_var.as_bytes()))
+            .filter(|v| !per_run(v.as_bytes()))
             .cloned()
             .collect();
         let stack = program

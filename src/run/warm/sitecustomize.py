@@ -15,8 +15,13 @@ if _os.environ.get("DUIPAI_WARM") == "3":
         _os.write(2, ("duipai: the warm start failed: %r\n" % (_error,)).encode())
         _os._exit(70)
     # In a run's process, as its interpreter goes on starting: the site's own
-    # sitecustomize in this one's place, or none, as a fresh start has it.
+    # sitecustomize run in this one's place, now, with the run's environment, or none, as a
+    # fresh start has it.
     if _real is not None:
-        _sys.modules["sitecustomize"] = _real
+        from importlib.util import module_from_spec as _module_from_spec
+
+        _module = _module_from_spec(_real)
+        _sys.modules["sitecustomize"] = _module
+        _real.loader.exec_module(_module)
     else:
         raise ImportError("no sitecustomize", name="sitecustomize")

@@ -35,6 +35,8 @@ pub struct ChoiceCase {
     /// fails costs the limit): the empty sequence and the sizes halved, then the sizes
     /// bisected.
     by_size: bool,
+    /// The text is shrunk after: a round of choices that keeps nothing smaller hands over.
+    hands_over: bool,
     ran: Arc<OnceLock<Ran>>,
 }
 
@@ -89,7 +91,12 @@ const ALIKE: usize = 2;
 impl ChoiceCase {
     /// The case as recorded: the choices and what the generator printed with them; only its
     /// sizes are shrunk `by_size`.
-    pub fn start(recorded: Vec<Choice>, text: Vec<u8>, by_size: bool) -> ChoiceCase {
+    pub fn start(
+        recorded: Vec<Choice>,
+        text: Vec<u8>,
+        by_size: bool,
+        hands_over: bool,
+    ) -> ChoiceCase {
         let ran = Ran::new(recorded, text);
         let case = ChoiceCase {
             given: ran.served.iter().map(|c| c.value).collect(),
@@ -97,6 +104,7 @@ impl ChoiceCase {
             parent_tokens: ran.tokens(),
             parent_bytes: ran.text.len(),
             by_size,
+            hands_over,
             ran: Arc::new(OnceLock::new()),
         };
         let _ = case.ran.set(ran);
@@ -165,6 +173,7 @@ impl ChoiceCase {
             parent_tokens: self.ran.get().map_or(self.parent_tokens, Ran::tokens),
             parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
             by_size: self.by_size,
+            hands_over: self.hands_over,
             ran: Arc::new(OnceLock::new()),
         }
     }
@@ -443,6 +452,10 @@ struct Edit {
 const PASSES: usize = 7;
 
 impl Shrinkable for ChoiceCase {
+    fn ends_when_idle(&self) -> bool {
+        self.hands_over
+    }
+
     fn fingerprint(&self) -> u64 {
         use std::hash::Hasher;
         let mut hasher = std::hash::DefaultHasher::new();
@@ -455,6 +468,20 @@ impl Shrinkable for ChoiceCase {
 
     fn passes(&self) -> usize {
         if self.by_size { 2 } else { PASSES }
+    }
+
+    fn pass_name(&self, pass: usize) -> String {
+        let name = match pass {
+            0 => "choices all at their simplest",
+            1 => "sizes among the choices halved",
+            2 => "loop steps removed with their count",
+            3 => "values drawn more than once lowered together",
+            4 => "single loop steps removed",
+            5 => "chunks of choices removed",
+            6 => "values moved to the middle of their range",
+            _ => "a pass of choices",
+        };
+        name.to_string()
     }
 
     fn pass(&self, pass: usize) -> Candidates<'_, Self> {

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::minimize::{self, Budget, End, Probe, ShrinkStats};
+use super::minimize::{self, Budget, End, PassReport, Probe, ShrinkStats};
 use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus, Validity};
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
@@ -49,6 +49,7 @@ impl Engine<'_> {
         failing: &mut Failing,
         seed: u64,
         verdict: Verdict,
+        began: Instant,
         on_event: &mut dyn FnMut(Event),
     ) -> Option<Chosen> {
         let capturable = self.config.choices.as_ref()?;
@@ -60,9 +61,9 @@ impl Engine<'_> {
                 return None;
             }
         };
-        // Building the generator with the recorder is not minimizing: its time is reported
-        // apart, and the next run finds the build in the cache.
-        let started = Instant::now();
+        // The recorder's build (begun in the background when the search started, so it is
+        // usually ready) and the recording runs are part of minimizing: timed from `began`.
+        let started = began;
         let recorded = match &failing.perturbed {
             // Perturbed choices replay to the case by construction.
             Some(perturbed) => Recorded {
@@ -105,7 +106,7 @@ impl Engine<'_> {
                 .unwrap_or_default(),
         )));
         let recorded_len = recorded.choices.len();
-        let start = ChoiceCase::start(recorded.choices, recorded.output, by_size);
+        let start = ChoiceCase::start(recorded.choices, recorded.output, by_size, polish);
         let prober = ChoiceProber {
             engine: self,
             capture,
@@ -134,12 +135,14 @@ impl Engine<'_> {
         // With a text phase after it, the choices get half the budget: what the generator
         // cannot make (fewer test cases than it always prints) is the text's to find.
         let full = self.budget_for(verdict);
-        let budget = match polish {
+        let share = match polish {
             true => Budget {
                 time: full.time / 2,
             },
             false => full,
         };
+        // What the build and the recording took comes out of the choices' share.
+        let budget = rest(share, started.elapsed());
         let probe = |candidate: &ChoiceCase| prober.probe(candidate);
         let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
         if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
@@ -192,6 +195,7 @@ impl Engine<'_> {
                 elapsed: started.elapsed(),
                 interrupted: stopped && crate::run::cancelled(),
                 budget: full.time,
+                unchanged: false,
             },
             polish,
         })
@@ -267,8 +271,8 @@ impl Engine<'_> {
         }
         if recorded.choices.is_empty() {
             return Err(
-                "the generator drew no random choice duipai records (does it have a \
-                        random number generator of its own?)"
+                "the generator draws no random choice duipai can record (it has a random \
+                 number generator of its own), so its choices cannot be replayed"
                     .to_string(),
             );
         }
@@ -387,9 +391,13 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
         interrupted: choices.interrupted || text.interrupted,
         budget: choices.budget,
         // Which passes of the text's were cut short or not tried is what the case reported
-        // still offers.
+        // still offers; the passes tried are both phases'.
         one_minimal: text.one_minimal,
-        passes: text.passes,
+        passes: PassReport {
+            tried: [choices.passes.tried, text.passes.tried].concat(),
+            ..text.passes
+        },
+        unchanged: text.unchanged,
     }
 }
 

@@ -188,7 +188,20 @@ impl Shape {
             drop_items(case, section, &gone, &mut edit);
         }
         edit.sort();
-        Some(case.edited(&edit))
+        let candidate = case.edited(&edit);
+        (pairs.is_empty() || self.read_alike(&candidate, kept)).then_some(candidate)
+    }
+
+    /// Whether `candidate` still reads as this graph, of `kept` vertices and its edges
+    /// counted as they were: a candidate whose counts read otherwise (an edge count left
+    /// counting edges that went) is an input the layout calls inconsistent, not run.
+    fn read_alike(&self, candidate: &TextCase, kept: usize) -> bool {
+        let counted = self.graph.edge_count.is_some();
+        candidate
+            .layout()
+            .graphs
+            .iter()
+            .any(|g| g.n == kept && g.edge_count.is_some() == counted)
     }
 
     /// What `op` takes away: the vertices removed, the edges dropped, and the parts of the

@@ -163,7 +163,9 @@ struct Unit {
 struct Reading {
     section: Section,
     end: usize,
-    exact: bool,
+    /// How far it is from exact: 0 when it holds as many items as the count, 1 when one
+    /// fewer (a tree's edges), 2 for lines of any shape that end the text.
+    doubt: usize,
 }
 
 /// Reads units with what it knows of the lines: how many lines from each have its number of
@@ -173,6 +175,9 @@ struct Reader<'a> {
     /// For each line, how many lines from it on have as many tokens as it.
     runs: Vec<usize>,
     known: RefCell<HashMap<(usize, usize, usize), Vec<Reading>>>,
+    /// The counts read from a count token on, by that token, the line and the end.
+    #[allow(clippy::type_complexity)]
+    counted: RefCell<HashMap<(usize, usize, usize), (Vec<List>, usize, usize)>>,
 }
 
 impl TextCase {
@@ -212,6 +217,7 @@ impl<'a> Reader<'a> {
             case,
             runs,
             known: RefCell::new(HashMap::new()),
+            counted: RefCell::new(HashMap::new()),
         }
     }
 
@@ -274,22 +280,45 @@ impl<'a> Reader<'a> {
         cursor: usize,
         to: usize,
     ) -> (Vec<List>, usize) {
+        let (lists, end, _) = self.read_counts_weak(counts, cursor, to);
+        (lists, end)
+    }
+
+    /// [`Reader::read_counts`], with the doubt of the sections read (1 for each of one item
+    /// fewer than the count, 2 for lines of any shape): of readings accounting for as many
+    /// lines, the one of less doubt is kept, then the one of fewer sections. So `4 4` then four edges, the first
+    /// three of which happen to join all four vertices, is four edges counted by both, not a
+    /// tree of three edges and a fourth line read as the 4's three tokens.
+    fn read_counts_weak(
+        &self,
+        counts: &[(usize, usize)],
+        cursor: usize,
+        to: usize,
+    ) -> (Vec<List>, usize, usize) {
         let Some((&(count, k), rest)) = counts.split_first() else {
-            return (Vec::new(), cursor);
+            return (Vec::new(), cursor, 0);
         };
+        if let Some(known) = self.counted.borrow().get(&(count, cursor, to)) {
+            return known.clone();
+        }
         let readings = self.readings(cursor, k, to);
-        let options: Vec<Option<&Reading>> = match readings.first() {
-            None => vec![None],
-            Some(first) if first.exact => vec![Some(first)],
-            Some(_) => readings.iter().map(Some).chain([None]).collect(),
-        };
-        let mut best: Option<(Vec<List>, usize)> = None;
+        // Every reading is weighed (only the exact ones when the likeliest is exact), and the
+        // count governing nothing: `3 3` then three edges of three tokens (the first edge is
+        // no list of the first 3's tokens), `5 6` then six edges (the 5 governs no five).
+        let exact_first = readings.first().is_some_and(|r| r.doubt == 0);
+        let options = readings
+            .iter()
+            .filter(|r| !exact_first || r.doubt == 0)
+            .map(Some)
+            .chain([None]);
+        let mut best: Option<(Vec<List>, usize, usize)> = None;
         for option in options {
-            let (sections, at) = match option {
+            let (sections, at, weak_here) = match option {
                 Some(first) => self.sections_from(first, k, rest, to),
-                None => (Vec::new(), cursor),
+                None => (Vec::new(), cursor, 0),
             };
-            let (mut lists, end) = self.read_counts(rest, at, to);
+            let (mut lists, end, weak) = self.read_counts_weak(rest, at, to);
+            let weak = weak + weak_here;
             if !sections.is_empty() {
                 lists.insert(
                     0,
@@ -300,24 +329,40 @@ impl<'a> Reader<'a> {
                     },
                 );
             }
-            if best.as_ref().is_none_or(|(_, e)| end > *e) {
-                best = Some((lists, end));
+            // Then the reading of fewer sections: `3 3` then three lines of three is the
+            // first 3's three lines, not its one line and the second's two.
+            let sections = |lists: &[List]| lists.iter().map(|l| l.sections.len()).sum::<usize>();
+            let score = (
+                end,
+                std::cmp::Reverse(weak),
+                std::cmp::Reverse(sections(&lists)),
+            );
+            let better = |(l, e, w): &(Vec<List>, usize, usize)| {
+                score > (*e, std::cmp::Reverse(*w), std::cmp::Reverse(sections(l)))
+            };
+            if best.as_ref().is_none_or(better) {
+                best = Some((lists, end, weak));
             }
         }
-        best.unwrap_or_default()
+        let best = best.unwrap_or_default();
+        self.counted
+            .borrow_mut()
+            .insert((count, cursor, to), best.clone());
+        best
     }
 
     /// `first` and the further sections a count of `k` governs after it, up to where one of
-    /// the `later` counts reads one; and the line after them.
+    /// the `later` counts reads one; the line after them, and how many are weak readings.
     fn sections_from(
         &self,
         first: &Reading,
         k: usize,
         later: &[(usize, usize)],
         to: usize,
-    ) -> (Vec<Section>, usize) {
+    ) -> (Vec<Section>, usize, usize) {
         let mut sections = vec![first.section.clone()];
         let mut at = first.end;
+        let mut weak = first.doubt;
         while sections.len() < MAX_SECTIONS {
             let Some(next) = self.readings(at, k, to).into_iter().next() else {
                 break;
@@ -328,10 +373,11 @@ impl<'a> Reader<'a> {
             {
                 break;
             }
+            weak += next.doubt;
             sections.push(next.section);
             at = next.end;
         }
-        (sections, at)
+        (sections, at, weak)
     }
 
     /// A count followed by exactly that many tokens on its line (at least two): `3 5 6 7`.
@@ -374,46 +420,38 @@ impl<'a> Reader<'a> {
         }
         let line = case.line(cursor);
         let (len, from) = (line.len(), line.start);
-        let reading = |section, end, exact| Reading {
+        let reading = |section, end, doubt| Reading {
             section,
             end,
-            exact,
+            doubt,
         };
         let lines =
-            |len: usize, exact| reading(Section::Lines { from: cursor, len }, cursor + len, exact);
+            |len: usize, doubt| reading(Section::Lines { from: cursor, len }, cursor + len, doubt);
         let mut out = Vec::new();
         if len == k {
-            out.push(reading(Section::Tokens { from, len: k }, cursor + 1, true));
+            out.push(reading(Section::Tokens { from, len: k }, cursor + 1, 0));
         }
         let string = len == 1 && case.token_len(from) == k && case.is_string(from);
         if string && !self.grid(cursor, k) {
-            out.push(reading(
-                Section::Chars { words: vec![from] },
-                cursor + 1,
-                true,
-            ));
+            out.push(reading(Section::Chars { words: vec![from] }, cursor + 1, 0));
         }
         // A tree's edges: one line fewer than the count, over labels within it.
         let tree = cursor + k - 1 <= to && self.alike(cursor, k - 1) && self.spans_tree(cursor, k);
         if tree {
-            out.push(lines(k - 1, false));
+            out.push(lines(k - 1, 1));
         }
         if cursor + k <= to && (self.alike(cursor, k) || self.all_inline(cursor, k)) {
-            out.push(lines(k, true));
+            out.push(lines(k, 0));
         }
         if k >= 3 && !tree && cursor + k - 1 <= to && self.alike(cursor, k - 1) {
-            out.push(lines(k - 1, false));
+            out.push(lines(k - 1, 1));
         }
         if k >= 3 && len == k - 1 {
-            out.push(reading(
-                Section::Tokens { from, len: k - 1 },
-                cursor + 1,
-                false,
-            ));
+            out.push(reading(Section::Tokens { from, len: k - 1 }, cursor + 1, 1));
         }
         // Lines of any shape that end the text: `q`, then q queries of several kinds.
         if cursor + k == to && to == case.line_count() && !out.iter().any(|r| r.end == to) {
-            out.push(lines(k, false));
+            out.push(lines(k, 2));
         }
         out
     }
@@ -445,7 +483,7 @@ impl<'a> Reader<'a> {
         Some(Reading {
             section,
             end: cursor + 1,
-            exact: true,
+            doubt: 0,
         })
     }
 

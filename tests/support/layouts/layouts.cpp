@@ -15,6 +15,10 @@
 //   windows  T, then T cases `n k` (1 <= k <= n) and n numbers of at least 1; per case the
 //            largest sum of k in a row. wrong: never looks at the last window (fails on
 //            `1` / `2 1` / `1 2`). With N, the cases hold N numbers in all.
+//   cycle    `n m`, then m edges `u v w` (simple, weights 1..9); YES when the graph has a
+//            cycle. The generator shuffles the edges before drawing their weights; n and m
+//            may be equal. wrong: never looks at the last edge (the smallest case it fails:
+//            a triangle, `3 3`). The reference exits 2 when an edge is missing.
 //
 // Without N the cases are small (trees of at most 12 vertices, values of one digit), as the
 // validators without N require; with N the values are large (up to 10^9, or 10^15). A validator reads the
@@ -295,6 +299,57 @@ static int windows_valid(long long size) {
     return total <= (size > 6 ? size : 24) ? 0 : 1;
 }
 
+// ---- cycle ----
+
+static int cycle(bool wrong) {
+    int n, m;
+    if (scanf("%d %d", &n, &m) != 2 || n < 1) return 2;
+    vector<int> parent(n + 1);
+    for (int i = 0; i <= n; i++) parent[i] = i;
+    bool found = false;
+    for (int i = 0; i < m; i++) {
+        int u, v, w;
+        if (scanf("%d %d %d", &u, &v, &w) != 3 || u < 1 || u > n || v < 1 || v > n) return 2;
+        if (wrong && i + 1 == m) break;
+        int a = find(parent, u), b = find(parent, v);
+        found = found || a == b;
+        parent[a] = b;
+    }
+    puts(found ? "YES" : "NO");
+    return 0;
+}
+
+static int cycle_gen() {
+    int n = (int)pick(3, 6);
+    vector<std::pair<int, int>> pairs;
+    for (int u = 1; u <= n; u++)
+        for (int v = u + 1; v <= n; v++) pairs.push_back({u, v});
+    for (int i = (int)pairs.size() - 1; i > 0; i--) std::swap(pairs[i], pairs[pick(0, i)]);
+    int m = (int)std::min<long long>(pick(n - 1, n + 1), (long long)pairs.size());
+    pairs.resize(m);
+    for (int i = m - 1; i > 0; i--) std::swap(pairs[i], pairs[pick(0, i)]);
+    printf("%d %d\n", n, m);
+    for (auto& e : pairs) printf("%d %d %lld\n", e.first, e.second, pick(1, 9));
+    return 0;
+}
+
+static int cycle_valid() {
+    vector<vector<string>> lines;
+    long long n, m, u, v, w;
+    if (!read_lines(lines) || lines[0].size() != 2 || !number(lines[0][0], 1, 8, n)) return 1;
+    if (!number(lines[0][1], 0, 28, m) || (long long)lines.size() != m + 1) return 1;
+    vector<std::pair<long long, long long>> seen;
+    for (size_t i = 1; i < lines.size(); i++) {
+        auto& e = lines[i];
+        if (e.size() != 3 || !number(e[0], 1, n, u) || !number(e[1], 1, n, v) || u == v) return 1;
+        if (!number(e[2], 1, 9, w)) return 1;
+        std::pair<long long, long long> key = {std::min(u, v), std::max(u, v)};
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) return 1;
+        seen.push_back(key);
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: layouts gen|ref|wrong|valid PROBLEM [N] [SEED]\n");
@@ -308,6 +363,7 @@ int main(int argc, char** argv) {
         if (problem == "string") return string_gen(size);
         if (problem == "pairsum") return pairsum_gen(size);
         if (problem == "windows") return windows_gen(size);
+        if (problem == "cycle") return cycle_gen();
     }
     bool wrong = role == "wrong";
     if (role == "ref" || role == "wrong") {
@@ -315,6 +371,7 @@ int main(int argc, char** argv) {
         if (problem == "string") return palindrome(wrong);
         if (problem == "pairsum") return pairsum(wrong);
         if (problem == "windows") return windows(wrong);
+        if (problem == "cycle") return cycle(wrong);
     }
     if (role == "valid") {
         long long size = argc >= 4 ? atoll(argv[3]) : 0;
@@ -323,6 +380,7 @@ int main(int argc, char** argv) {
         if (problem == "string") return string_valid(size ? size : 12);
         if (problem == "pairsum") return pairsum_valid(size ? size : 8);
         if (problem == "windows") return windows_valid(size ? size : 6);
+        if (problem == "cycle") return cycle_valid();
     }
     fprintf(stderr, "unknown role or problem: %s %s\n", argv[1], argv[2]);
     return 2;
