@@ -169,22 +169,26 @@ impl FolderLock {
         }
     }
 
-    /// Takes the lock of `dir`: on Windows the folder itself opened without sharing, which
-    /// a second process cannot open until it is closed (`ERROR_SHARING_VIOLATION`).
+    /// Takes the lock of `dir`: on Windows, where a folder cannot be locked, a lock file in
+    /// the temporary folder named after the folder's full path (a file in the folder itself
+    /// would end up in the pack).
     #[cfg(windows)]
     pub fn try_take(dir: &Path) -> std::io::Result<Option<FolderLock>> {
-        use std::os::windows::fs::OpenOptionsExt;
-        const FILE_FLAG_BACKUP_SEMANTICS: u32 = 0x0200_0000;
-        const ERROR_SHARING_VIOLATION: i32 = 32;
+        use sha2::Digest;
+        let full = std::fs::canonicalize(dir)?;
+        let digest = sha2::Sha256::digest(full.as_os_str().as_encoded_bytes());
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("duipai-folder-{hex}.lock"));
         let file = std::fs::File::options()
             .read(true)
-            .share_mode(0)
-            .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
-            .open(dir);
-        match file {
-            Ok(file) => Ok(Some(FolderLock { _dir: file })),
-            Err(err) if err.raw_os_error() == Some(ERROR_SHARING_VIOLATION) => Ok(None),
-            Err(err) => Err(err),
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(FolderLock { _dir: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(err)) => Err(err),
         }
     }
 }
