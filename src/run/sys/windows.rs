@@ -144,6 +144,14 @@ impl Tree for System {
         unsafe { TerminateJobObject(self.job, ENDED_BY_DUIPAI) };
         // SAFETY: a valid process handle: its end is what TerminateJobObject started.
         unsafe { WaitForSingleObject(self.process, 5000) };
+        // Every process of the job is gone before the run is over (where the job counts
+        // them: Wine does not).
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while self.accounting().is_some_and(|b| b.ActiveProcesses > 0)
+            && std::time::Instant::now() < deadline
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         others
     }
 
