@@ -41,7 +41,10 @@ impl fmt::Display for RunError {
             RunError::NoProgram => f.write_str("no program given to run"),
             RunError::Spawn { program, source } => {
                 write!(f, "cannot start program {:?}", Path::new(program))?;
-                let bare = !super::command::has_separator(program);
+                // A path holds a `/` (on Windows, or a `\\`): as `command::has_separator`, which
+                // imports this module.
+                let text = program.as_encoded_bytes();
+                let bare = !(text.contains(&b'/') || (cfg!(windows) && text.contains(&b'\\')));
                 let missing = matches!(
                     source.kind(),
                     io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
