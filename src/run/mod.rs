@@ -66,6 +66,7 @@ mod captured;
 mod command;
 pub mod environment;
 mod error;
+mod findings;
 mod interaction;
 mod limits;
 mod signal;
