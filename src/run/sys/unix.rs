@@ -1,5 +1,6 @@
 //! The seam on macOS: each run is a process group. The program starts as the leader of a new
-//! group with `RLIMIT_CPU` (and `RLIMIT_FSIZE`, no core files) as backstops; the supervisor
+//! group with `RLIMIT_CPU` (and `RLIMIT_FSIZE`, no core files) as backstops and its stack
+//! grown as far as the hard limit allows; the supervisor
 //! samples the group's processes with `proc_pid_rusage` (CPU time, resident memory) and
 //! counts them; the end is `SIGKILL` to the group, while its leader is still unreaped so that
 //! the group's id cannot be reused; the leader's own figures come from `wait4` (`ru_maxrss`
@@ -33,13 +34,15 @@ impl Tree for System {
         command.process_group(0);
         let cpu = limits.cpu.as_secs() + 2;
         let file_size = limits.output_bytes.saturating_add(1);
-        // SAFETY: the closure only calls setrlimit, which is async-signal-safe, between fork
-        // and exec.
+        let stack = limits.stack_bytes();
+        // SAFETY: the closure only calls getrlimit and setrlimit, which are async-signal-safe,
+        // between fork and exec.
         unsafe {
             command.pre_exec(move || {
                 set_limit(libc::RLIMIT_CPU, cpu, cpu + 1)?;
                 set_limit(libc::RLIMIT_FSIZE, file_size, file_size)?;
                 set_limit(libc::RLIMIT_CORE, 0, 0)?;
+                grow_stack(stack);
                 Ok(())
             });
         }
@@ -145,6 +148,28 @@ fn set_limit(resource: libc::c_int, soft: u64, hard: u64) -> io::Result<()> {
     // unprivileged process: the current one then stays, which bounds the program anyway.
     unsafe { libc::setrlimit(resource, &limit) };
     Ok(())
+}
+
+/// Lets the stack grow to `bytes`, or as far as the hard limit allows (64 MiB on macOS by
+/// default): contest programs recurse deeply. Called between fork and exec.
+fn grow_stack(bytes: u64) {
+    let mut current = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: a valid out-pointer for getrlimit.
+    if unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut current) } != 0 {
+        return;
+    }
+    let soft = (bytes as libc::rlim_t).min(current.rlim_max);
+    if soft > current.rlim_cur {
+        let limit = libc::rlimit {
+            rlim_cur: soft,
+            rlim_max: current.rlim_max,
+        };
+        // SAFETY: a valid rlimit within the hard limit.
+        unsafe { libc::setrlimit(libc::RLIMIT_STACK, &limit) };
+    }
 }
 
 /// The processes of group `pgid`.
