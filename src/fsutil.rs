@@ -3,7 +3,6 @@
 //! wait on a FIFO.
 
 use std::io::Write;
-use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use anyhow::Context;
@@ -23,8 +22,7 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
     // Locked while it is written: a temporary file nobody holds the lock of was left by a
     // write that was killed ([`remove_stale_temporaries`]). The lock goes with the file.
-    // SAFETY: flock on a descriptor we own.
-    unsafe { libc::flock(tmp.as_file().as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    let _ = tmp.as_file().try_lock();
     // Temporary files are private (0600); what duipai writes is meant to be shared.
     #[cfg(unix)]
     {
@@ -70,8 +68,8 @@ pub fn remove_stale_temporaries(dir: &Path, depth: usize) -> usize {
         let Ok(file) = std::fs::File::open(&path) else {
             continue;
         };
-        // SAFETY: flock on a descriptor we own; the lock is released when `file` closes.
-        let unheld = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        // The lock is released when `file` closes.
+        let unheld = file.try_lock().is_ok();
         if unheld && std::fs::remove_file(&path).is_ok() {
             removed += 1;
         }
@@ -157,21 +155,40 @@ pub struct FolderLock {
 
 impl FolderLock {
     /// Takes the lock of `dir`, an existing folder; `Ok(None)` when another process holds it.
+    #[cfg(unix)]
     pub fn try_take(dir: &Path) -> std::io::Result<Option<FolderLock>> {
         use std::os::unix::fs::OpenOptionsExt;
         let file = std::fs::File::options()
             .read(true)
             .custom_flags(libc::O_DIRECTORY)
             .open(dir)?;
-        // SAFETY: flock on a descriptor we own.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-            return Ok(Some(FolderLock { _dir: file }));
+        match file.try_lock() {
+            Ok(()) => Ok(Some(FolderLock { _dir: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(err)) => Err(err),
         }
-        let err = std::io::Error::last_os_error();
-        if err.raw_os_error() == Some(libc::EWOULDBLOCK) {
-            Ok(None)
-        } else {
-            Err(err)
+    }
+
+    /// Takes the lock of `dir`: on Windows, where a folder cannot be locked, a lock file in
+    /// the temporary folder named after the folder's full path (a file in the folder itself
+    /// would end up in the pack).
+    #[cfg(windows)]
+    pub fn try_take(dir: &Path) -> std::io::Result<Option<FolderLock>> {
+        use sha2::Digest;
+        let full = std::fs::canonicalize(dir)?;
+        let digest = sha2::Sha256::digest(full.as_os_str().as_encoded_bytes());
+        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let path = std::env::temp_dir().join(format!("duipai-folder-{hex}.lock"));
+        let file = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(FolderLock { _dir: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(err)) => Err(err),
         }
     }
 }
@@ -180,12 +197,13 @@ impl FolderLock {
 /// FIFO, a device, a socket, a directory) is refused by name, without waiting on it: a test
 /// folder's files are data anyone may have put there.
 pub fn read_regular_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
-    use std::os::unix::fs::OpenOptionsExt;
     let name = path.display().to_string();
-    // Non-blocking, so that opening a FIFO does not wait for a writer.
-    let file = std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+    let mut options = std::fs::File::options();
+    options.read(true);
+    // Non-blocking, so that opening a FIFO does not wait for a writer (Windows has none).
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
         .open(path)
         .with_context(|| format!("cannot read {name}"))?;
     let kind = file
@@ -209,18 +227,21 @@ pub fn read_in_folder_capped(path: &Path) -> anyhow::Result<Vec<u8>> {
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         anyhow::bail!("{}: {LINK_REFUSED}", path.display());
     }
-    use std::os::unix::fs::OpenOptionsExt;
     // O_NOFOLLOW too: a link put there after the look above fails to open.
-    let file = std::fs::File::options()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
-    match file {
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let file = std::fs::File::options()
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(path);
+        if let Err(e) = file
+            && e.raw_os_error() == Some(libc::ELOOP)
+        {
             anyhow::bail!("{}: {LINK_REFUSED}", path.display())
         }
-        _ => read_regular_capped(path),
     }
+    read_regular_capped(path)
 }
 
 /// Why a link in a test folder is not read.
@@ -229,15 +250,19 @@ pub const LINK_REFUSED: &str = "a symbolic link; duipai does not follow links in
 
 /// What a file that is not a regular one is: `a FIFO`, `a directory`, ...
 pub fn describe_kind(kind: &std::fs::FileType) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    if kind.is_fifo() {
-        "a FIFO (named pipe), not a regular file"
-    } else if kind.is_dir() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe), not a regular file";
+        } else if kind.is_socket() {
+            return "a socket, not a regular file";
+        } else if kind.is_char_device() || kind.is_block_device() {
+            return "a device, not a regular file";
+        }
+    }
+    if kind.is_dir() {
         "a directory, not a regular file"
-    } else if kind.is_socket() {
-        "a socket, not a regular file"
-    } else if kind.is_char_device() || kind.is_block_device() {
-        "a device, not a regular file"
     } else if kind.is_symlink() {
         "a symbolic link"
     } else if kind.is_file() {

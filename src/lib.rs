@@ -9,51 +9,27 @@
 //! "Layers". `problem`, `answer`, `random` and `text` are the crate `duipai-games`
 //! (`games/`), re-exported here: the test build optimizes what computes and not the harness.
 //!
-//! Linux only: the runner starts programs with a `clone` that sets rlimits in the child,
-//! waits on pidfds, and measures and finds processes in `/proc`. On any other system the
-//! build stops with one message saying so, not with an error for every Linux call (hence
-//! every module is compiled for Linux only).
+//! On every system: Linux runs programs with its own runner (a `clone` that sets rlimits in the
+//! child, pidfds, `/proc`, cgroups and containment); Windows and macOS run them through the
+//! runner's platform seam (`run::sys`), a Job Object or a process group. Everything above the
+//! runner is the same code everywhere.
 
-#[cfg(not(target_os = "linux"))]
-compile_error!(
-    "duipai runs only on Linux: its runner needs pidfds, /proc, a clone-based process start \
-     and Linux rlimits. On Windows, build and run it inside WSL 2."
-);
-
-#[cfg(target_os = "linux")]
 pub use duipai_games::{answer, problem, random, text};
 
-#[cfg(target_os = "linux")]
 pub mod app;
-#[cfg(target_os = "linux")]
 pub mod companion;
-#[cfg(target_os = "linux")]
 pub mod compile;
-#[cfg(target_os = "linux")]
 pub mod excerpt;
-#[cfg(target_os = "linux")]
 pub mod fsutil;
-#[cfg(target_os = "linux")]
 pub mod hunt;
-#[cfg(target_os = "linux")]
 pub mod judge;
-#[cfg(target_os = "linux")]
 pub mod own;
-#[cfg(target_os = "linux")]
 pub mod pack;
-#[cfg(target_os = "linux")]
 pub mod polygon;
-#[cfg(target_os = "linux")]
 pub mod pool;
-#[cfg(target_os = "linux")]
 pub mod report;
-#[cfg(target_os = "linux")]
 pub mod run;
-#[cfg(target_os = "linux")]
 pub mod saved;
-#[cfg(target_os = "linux")]
 pub mod stress;
-#[cfg(target_os = "linux")]
 pub mod submissions;
-#[cfg(target_os = "linux")]
 pub mod suite;

@@ -176,14 +176,19 @@ pub fn closest<'a>(
         .map(|(_, c)| c)
 }
 
-/// Quotes a word for a POSIX shell when it needs it.
+/// Quotes a word for the shell when it needs it: a POSIX shell, or on Windows cmd and PowerShell.
 pub fn shell_quote(word: &str) -> String {
+    // Windows' shells (cmd, PowerShell) read `\` as itself, a path's separator, and quote
+    // with double quotes.
+    let separator = if cfg!(windows) { "\\" } else { "" };
     let safe = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+        && word.chars().all(|c| {
+            c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c) || separator.contains(c)
+        });
     if safe {
         word.to_string()
+    } else if cfg!(windows) {
+        format!("\"{}\"", word.replace('"', "\\\""))
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }

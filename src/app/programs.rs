@@ -4,7 +4,6 @@
 //! is the file here.
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use anyhow::Context;
@@ -12,7 +11,7 @@ use anyhow::Context;
 use crate::app::args::{CheckerArgs, CompareArgs, CompilerOverride, compile_options};
 use crate::compile::{CompileOptions, prepare};
 use crate::judge::{Checker, Decider, Interactor};
-use crate::run::{Limits, find_program};
+use crate::run::{Limits, find_program, has_separator};
 
 /// The roles of the programs that only judge: built as helpers (see
 /// [`CompileOptions::helper`]).
@@ -187,18 +186,33 @@ pub fn ready_all(
 /// `a.out` typed without `./`: a shell would look it up in PATH and say "command not found";
 /// when PATH has no such program but the current directory has an executable file of that
 /// name, it is the one meant. A name PATH knows keeps its meaning.
+/// Whether a file may be run: on Unix an execute bit is set; on Windows it is a program
+/// (`.exe`, `.com`).
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(windows)]
+    {
+        let _ = meta;
+        true
+    }
+}
+
 fn here_if_not_in_path(mut command: Vec<OsString>) -> Vec<OsString> {
     let Some(first) = command.first() else {
         return command;
     };
-    let bare = !first.is_empty() && !first.as_encoded_bytes().contains(&b'/');
+    let bare = !first.is_empty() && !has_separator(first);
     if !bare || find_program(first).is_some() {
         return command;
     }
-    let executable_here = std::fs::metadata(Path::new(first))
-        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    let executable_here =
+        std::fs::metadata(Path::new(first)).is_ok_and(|m| m.is_file() && is_executable(&m));
     if executable_here {
-        let mut local = OsString::from("./");
+        let mut local = OsString::from(if cfg!(windows) { ".\\" } else { "./" });
         local.push(first);
         command[0] = local;
     }

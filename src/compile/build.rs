@@ -48,13 +48,43 @@ impl<'a> Build<'a> {
     /// The compiler's arguments after its own words, with `{source}` and `{out}` placeholders:
     /// the key hashes this template, the build fills it in.
     pub(super) fn template(&self) -> Vec<&'static str> {
-        match self.language {
+        let native = matches!(self.language, Language::C | Language::Cpp);
+        if cfg!(windows) && native && self.msvc() {
+            // MSVC's cl: the stack of a contestant's deep recursion is set at link time.
+            return vec!["{source}", "/Fe:{out}", "/link", WINDOWS_STACK_MSVC];
+        }
+        let mut template = match self.language {
             Language::C => vec!["{source}", "-o", "{out}", "-lm"],
             Language::Cpp | Language::Rust => vec!["{source}", "-o", "{out}"],
             Language::Java => vec!["-d", "{out}", "{source}"],
             Language::Python => vec!["{source}"],
+        };
+        if cfg!(windows) && native {
+            // A Windows program's main stack is fixed in its header when it is linked (1 MiB
+            // by default), not by a limit at its start as on Linux.
+            template.push(WINDOWS_STACK_GNU);
         }
+        template
     }
+
+    /// Whether the compiler is MSVC's `cl` (or `clang-cl`), which takes `/` options.
+    fn msvc(&self) -> bool {
+        let first = self.compiler.words.first().map(Path::new);
+        let stem = first
+            .and_then(Path::file_stem)
+            .map(|s| s.to_string_lossy().to_lowercase());
+        matches!(stem.as_deref(), Some("cl" | "clang-cl"))
+    }
+}
+
+/// The main thread's stack of a C or C++ program built on Windows: 256 MiB, the most the
+/// runner gives on Linux (see `Limits::stack_bytes`), reserved, not committed, until used.
+const WINDOWS_STACK_GNU: &str = "-Wl,--stack,268435456";
+const WINDOWS_STACK_MSVC: &str = "/STACK:268435456";
+
+/// The file a build of `stem` leaves in `dir`: `stem`, or on Windows `stem.exe`.
+fn binary(dir: &Path, stem: &str) -> PathBuf {
+    dir.join(format!("{stem}{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// A SHA-256, in hex, of everything that decides the build's result. Every field is
@@ -106,14 +136,18 @@ pub(super) fn cached_command(
         // glibc gives every thread that allocates its own malloc arena, 64 MiB of address
         // space each: a JVM's dozen threads then exceed the runner's RLIMIT_AS before `main`
         // runs. Two arenas are plenty for a contest program.
-        let mut run: Vec<OsString> = vec!["env".into(), "MALLOC_ARENA_MAX=2".into()];
+        let mut run: Vec<OsString> = if cfg!(windows) {
+            Vec::new()
+        } else {
+            vec!["env".into(), "MALLOC_ARENA_MAX=2".into()]
+        };
         run.extend(runtime?.iter().map(OsString::from));
         run.push("-cp".into());
         run.push(classes.into_os_string());
         run.push(class.into());
         return Some(run);
     }
-    let binary = dir.join(&plan.stem);
+    let binary = binary(dir, &plan.stem);
     binary.is_file().then(|| vec![binary.into_os_string()])
 }
 
@@ -127,7 +161,7 @@ pub(super) fn build(
 ) -> Result<(), CompileError> {
     let target = match plan.language {
         Language::Java => out.join("classes"),
-        _ => out.join(&plan.stem),
+        _ => binary(out, &plan.stem),
     };
     let renamed_copy = prepare_java(plan, out, &target)?;
     let source = renamed_copy
@@ -210,6 +244,11 @@ fn compiler_words(plan: &Build<'_>, source: &Path, target: &Path) -> Vec<OsStrin
         words.push(match part {
             "{source}" => source.as_os_str().to_os_string(),
             "{out}" => target.as_os_str().to_os_string(),
+            "/Fe:{out}" => {
+                let mut word = OsString::from("/Fe:");
+                word.push(target);
+                word
+            }
             other => other.into(),
         });
     }

@@ -124,7 +124,7 @@ impl fmt::Display for CompileError {
             ),
             CompileError::Io { what, error } => write!(f, "{what}: {error}"),
             CompileError::NotThere { path, near } => {
-                let error = io::Error::from_raw_os_error(libc::ENOENT);
+                let error = io::Error::from_raw_os_error(NOT_FOUND);
                 write!(f, "cannot read {}: {error}", path.display())?;
                 match near {
                     Some(near) => write!(f, "; did you mean {near}?"),
@@ -168,9 +168,18 @@ fn start_failure(error: &io::Error) -> String {
 /// given as a source too: an error chain would print it twice.
 impl std::error::Error for CompileError {}
 
+/// The system's "no such file" error: `ENOENT`, or on Windows `ERROR_FILE_NOT_FOUND` (both 2).
+#[cfg(unix)]
+const NOT_FOUND: i32 = libc::ENOENT;
+#[cfg(windows)]
+const NOT_FOUND: i32 = 2;
+
 pub(super) fn describe(status: std::process::ExitStatus) -> String {
-    use std::os::unix::process::ExitStatusExt;
-    match (status.code(), status.signal()) {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(windows)]
+    let signal: Option<i32> = None;
+    match (status.code(), signal) {
         (Some(code), _) => format!("exit status {code}"),
         (None, Some(signal)) => format!("killed by signal {signal}"),
         (None, None) => status.to_string(),

@@ -70,6 +70,10 @@ impl Language {
     /// `ONLINE_JUDGE` defined as judges define it, so that a solution's `#ifndef ONLINE_JUDGE`
     /// debugging (a `freopen` of a local file, extra output) is off as it will be when judged.
     pub fn default_command(self) -> Vec<String> {
+        #[cfg(windows)]
+        if let Some(words) = windows_default(self) {
+            return words.iter().map(|w| w.to_string()).collect();
+        }
         let words: &[&str] = match self {
             Language::C => &["gcc", "-std=c11", "-O2", "-pipe", "-DONLINE_JUDGE"],
             Language::Cpp => &["g++", "-std=c++17", "-O2", "-pipe", "-DONLINE_JUDGE"],
@@ -92,6 +96,38 @@ impl Language {
         } else {
             "compiler"
         }
+    }
+}
+
+/// The command on Windows where the contest default is not on PATH: Python as the `py -3`
+/// launcher or `python` (python.org's installer gives no `python3`), C++ as LLVM's
+/// `clang++` or MSVC's `cl` when there is no MinGW `g++`. `None`: the contest default.
+#[cfg(windows)]
+fn windows_default(language: Language) -> Option<&'static [&'static str]> {
+    let on_path = |name: &str| crate::run::find_program(name.as_ref()).is_some();
+    match language {
+        Language::Python if !on_path("python3") => {
+            if on_path("py") {
+                Some(&["py", "-3"])
+            } else {
+                Some(&["python"])
+            }
+        }
+        Language::Cpp if !on_path("g++") && on_path("clang++") => {
+            Some(&["clang++", "-std=c++17", "-O2", "-DONLINE_JUDGE"])
+        }
+        Language::Cpp if !on_path("g++") && on_path("cl") => Some(&[
+            "cl",
+            "/nologo",
+            "/std:c++17",
+            "/O2",
+            "/EHsc",
+            "/DONLINE_JUDGE",
+        ]),
+        Language::C if !on_path("gcc") && on_path("cl") => {
+            Some(&["cl", "/nologo", "/O2", "/DONLINE_JUDGE"])
+        }
+        _ => None,
     }
 }
 

@@ -56,7 +56,13 @@ fn drain(mut pipe: impl Read) -> Vec<u8> {
 /// Kills the process group led by `child`, which has not been reaped yet: its pid, and so the
 /// group id, cannot have been reused by another process.
 fn kill_group(child: &Child) {
-    if let Ok(pgid) = libc::pid_t::try_from(child.id()) {
+    kill_pgid(child.id());
+}
+
+/// Kills the process group `pgid` (on Windows: the process, whose handle the caller keeps).
+#[cfg(unix)]
+fn kill_pgid(pgid: u32) {
+    if let Ok(pgid) = libc::pid_t::try_from(pgid) {
         // SAFETY: killpg takes plain integers; an error (the group already gone) is harmless.
         unsafe {
             libc::killpg(pgid, libc::SIGKILL);
@@ -64,9 +70,26 @@ fn kill_group(child: &Child) {
     }
 }
 
+/// Kills the process `pid`. Windows has no process groups to signal: the compiler driver is
+/// ended, and the programs it started (cc1plus, as, ld) end when their pipes close.
+#[cfg(windows)]
+fn kill_pgid(pid: u32) {
+    use windows_sys::Win32::Foundation::CloseHandle;
+    use windows_sys::Win32::System::Threading::{OpenProcess, PROCESS_TERMINATE, TerminateProcess};
+    // SAFETY: opening a process by id; the handle is checked and closed. The process is an
+    // unreaped child (its handle is held by its `Child`), so the id is still its own.
+    unsafe {
+        let process = OpenProcess(PROCESS_TERMINATE, 0, pid);
+        if !process.is_null() {
+            TerminateProcess(process, 1);
+            CloseHandle(process);
+        }
+    }
+}
+
 /// The process groups of the compilers running now; a group is taken off before its leader is
 /// reaped (under the lock), so that [`cancel`] never signals a reused group id.
-static RUNNING: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
 
 /// Set by [`cancel`]: compilers started from then on are killed at once.
 static CANCELLED: AtomicBool = AtomicBool::new(false);
@@ -78,13 +101,13 @@ pub fn cancel() {
     let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     CANCELLED.store(true, Ordering::SeqCst);
     for &pgid in running.iter() {
-        // SAFETY: killpg takes plain integers; the groups listed are led by unreaped children.
-        unsafe { libc::killpg(pgid, libc::SIGKILL) };
+        // The groups listed are led by unreaped children.
+        kill_pgid(pgid);
     }
 }
 
 /// Reaps the child if it has ended, taking its group off [`RUNNING`] in the same step.
-fn try_reap(child: &mut Child, pgid: libc::pid_t) -> io::Result<Option<ExitStatus>> {
+fn try_reap(child: &mut Child, pgid: u32) -> io::Result<Option<ExitStatus>> {
     let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let status = child.try_wait()?;
     if status.is_some() {
@@ -103,23 +126,14 @@ pub(crate) fn run(command: &mut Command, cpu: Duration) -> io::Result<Captured> 
 
 /// [`run`] with the wall-clock backstop given.
 fn run_within(command: &mut Command, cpu: Duration, wall: Duration) -> io::Result<Captured> {
-    use std::os::unix::process::CommandExt;
     let deadline = Instant::now() + wall;
-    let seconds = cpu.as_secs().max(1) as libc::rlim_t;
-    // SAFETY: the closure runs in the forked child before exec and calls only getrlimit and
-    // setrlimit, which are async-signal-safe, on a stack value.
-    unsafe {
-        command.pre_exec(move || limit_cpu(seconds));
-    }
+    own_group(command, cpu);
     let mut child = command
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        // Its own group, so that the deadline also stops the compiler's children (cc1plus,
-        // as, ld) and a terminal's Ctrl-C reaches duipai's handler first.
-        .process_group(0)
         .spawn()?;
-    let pgid = libc::pid_t::try_from(child.id()).unwrap_or(libc::pid_t::MAX);
+    let pgid = child.id();
     {
         let mut running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
         running.push(pgid);
@@ -182,8 +196,33 @@ fn run_within(command: &mut Command, cpu: Duration, wall: Duration) -> io::Resul
     Ok(captured)
 }
 
+/// Starts the compiler in its own group, so that the deadline also stops its children
+/// (cc1plus, as, ld) and a terminal's Ctrl-C reaches duipai's handler first, with its CPU
+/// budget as `RLIMIT_CPU`.
+#[cfg(unix)]
+fn own_group(command: &mut Command, cpu: Duration) {
+    use std::os::unix::process::CommandExt;
+    let seconds = cpu.as_secs().max(1) as libc::rlim_t;
+    // SAFETY: the closure runs in the forked child before exec and calls only getrlimit and
+    // setrlimit, which are async-signal-safe, on a stack value.
+    unsafe {
+        command.pre_exec(move || limit_cpu(seconds));
+    }
+    command.process_group(0);
+}
+
+/// Starts the compiler in its own process group, out of the console's Ctrl-C. Windows has
+/// no CPU-time rlimit: the wall-clock backstop alone stops a compiler that runs without end.
+#[cfg(windows)]
+fn own_group(command: &mut Command, _cpu: Duration) {
+    use std::os::windows::process::CommandExt;
+    const CREATE_NEW_PROCESS_GROUP: u32 = 0x0000_0200;
+    command.creation_flags(CREATE_NEW_PROCESS_GROUP);
+}
+
 /// Lowers this process's `RLIMIT_CPU` to `seconds` (SIGXCPU), and its hard limit to a
 /// second more (SIGKILL); a lower limit already there is kept. Called between fork and exec.
+#[cfg(unix)]
 fn limit_cpu(seconds: libc::rlim_t) -> io::Result<()> {
     let mut current = libc::rlimit {
         rlim_cur: 0,

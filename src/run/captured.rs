@@ -4,7 +4,6 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::unix::fs::FileExt;
 use std::sync::Arc;
 
 /// Past this many bytes an answer goes to a temporary file.
@@ -121,7 +120,7 @@ impl Read for CapturedReader<'_> {
                 if want == 0 {
                     return Ok(0);
                 }
-                file.read_at(&mut buf[..want], self.at)?
+                read_at(file, &mut buf[..want], self.at)?
             }
             None => {
                 let rest = self.of.memory.get(self.at as usize..).unwrap_or(&[]);
@@ -133,6 +132,19 @@ impl Read for CapturedReader<'_> {
         self.at += n as u64;
         Ok(n)
     }
+}
+
+/// Reads from `file` at `offset` without moving a shared cursor (readers share the file).
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+/// Reads from `file` at `offset`: Windows moves the file's cursor, which no reader relies on
+/// (each read names its offset).
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
 
 /// Collects an answer as it arrives: in memory up to [`SPILL_AT`], then in a temporary file.

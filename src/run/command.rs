@@ -16,7 +16,7 @@ use super::error::RunError;
 /// directory; a bare name is looked up in `PATH` as usual (as a shell does).
 pub(crate) fn resolve_program(program: &OsStr) -> PathBuf {
     let path = Path::new(program);
-    if program.as_encoded_bytes().contains(&b'/') {
+    if has_separator(program) {
         std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
     } else {
         path.to_path_buf()
@@ -27,13 +27,34 @@ pub(crate) fn resolve_program(program: &OsStr) -> PathBuf {
 /// absolute) if the name has a `/`, else the first file of that name in a `PATH` directory;
 /// `None` if there is no such file.
 pub fn find_program(program: &OsStr) -> Option<PathBuf> {
-    if program.as_encoded_bytes().contains(&b'/') {
-        return std::path::absolute(program).ok().filter(|p| p.is_file());
+    if has_separator(program) {
+        return executable(&std::path::absolute(program).ok()?);
     }
     let dirs = std::env::var_os("PATH")?;
-    std::env::split_paths(&dirs)
-        .map(|dir| dir.join(program))
-        .find(|candidate| candidate.is_file())
+    std::env::split_paths(&dirs).find_map(|dir| executable(&dir.join(program)))
+}
+
+/// Whether a program name is a path rather than a name to look up: it holds a `/` (or on
+/// Windows a `\` too).
+pub fn has_separator(program: &OsStr) -> bool {
+    let text = program.as_encoded_bytes();
+    text.contains(&b'/') || (cfg!(windows) && text.contains(&b'\\'))
+}
+
+/// The file `path` starts: itself; on Windows also with `.exe` or `.com` added, as
+/// CreateProcess finds `g++` as `g++.exe`.
+fn executable(path: &Path) -> Option<PathBuf> {
+    if path.is_file() {
+        return Some(path.to_path_buf());
+    }
+    if !cfg!(windows) {
+        return None;
+    }
+    [".exe", ".com"].iter().find_map(|ext| {
+        let mut name = path.as_os_str().to_os_string();
+        name.push(ext);
+        Some(PathBuf::from(name)).filter(|p| p.is_file())
+    })
 }
 
 /// The arguments for a program that runs in a scratch directory. An argument is made absolute
@@ -50,7 +71,7 @@ pub(crate) fn resolve_args(args: &[OsString], io_names: &[&str]) -> Vec<OsString
             if text.is_empty() || path.is_absolute() || io_names.iter().any(|n| arg == *n) {
                 return arg.clone();
             }
-            let reads_as_path = text.contains(&b'/') || text == b"." || text == b"..";
+            let reads_as_path = has_separator(arg) || text == b"." || text == b"..";
             let absolute = match std::fs::metadata(path) {
                 Ok(meta) if reads_as_path || meta.is_file() => std::path::absolute(path).ok(),
                 _ => None,

@@ -6,6 +6,13 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
+/// The error of starting a file that is not a program of this system.
+#[cfg(unix)]
+const NOT_A_PROGRAM: i32 = libc::ENOEXEC;
+/// `ERROR_BAD_EXE_FORMAT`: CreateProcess refuses a file that is not a Windows program.
+#[cfg(windows)]
+const NOT_A_PROGRAM: i32 = 193;
+
 /// A failure of the harness, not of the program.
 #[derive(Debug)]
 pub enum RunError {
@@ -34,7 +41,10 @@ impl fmt::Display for RunError {
             RunError::NoProgram => f.write_str("no program given to run"),
             RunError::Spawn { program, source } => {
                 write!(f, "cannot start program {:?}", Path::new(program))?;
-                let bare = !program.as_encoded_bytes().contains(&b'/');
+                // A path holds a `/` (on Windows, or a `\\`): as `command::has_separator`, which
+                // imports this module.
+                let text = program.as_encoded_bytes();
+                let bare = !(text.contains(&b'/') || (cfg!(windows) && text.contains(&b'\\')));
                 let missing = matches!(
                     source.kind(),
                     io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied
@@ -44,7 +54,7 @@ impl fmt::Display for RunError {
                         " (a name without a slash is looked up in PATH; \
                          write ./NAME for a file in the current directory)",
                     )?;
-                } else if source.raw_os_error() == Some(libc::ENOEXEC) {
+                } else if source.raw_os_error() == Some(NOT_A_PROGRAM) {
                     f.write_str(
                         " (not a program this machine runs: a script needs a first line \
                          such as #!/bin/sh, or name its interpreter: -- sh SCRIPT)",

@@ -17,6 +17,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
+use super::Stop;
 use super::cancel::RunEntry;
 use super::contain::Role;
 use super::error::{RunError, setup_error};
@@ -26,11 +27,8 @@ use super::pipes::{Drain, drain_after_death, set_nonblocking};
 use super::spawn::Stdin;
 use super::supervise::{Watch, interval};
 use super::transcript::{Direction, Transcript};
-use super::{Execution, Stop};
 
-/// How long every live party may sleep with nothing moving between them before the run is
-/// stopped for idleness (at most the wall-clock limit).
-pub const IDLENESS: Duration = Duration::from_secs(1);
+pub use super::interaction::{IDLENESS, Interaction};
 
 /// How much one direction holds before the harness stops reading from its writer (which then
 /// waits, as it would on a full pipe).
@@ -38,24 +36,6 @@ const RELAY_BUFFER: usize = 1024 * 1024;
 
 /// One read's size.
 const CHUNK: usize = 64 * 1024;
-
-/// Everything observed about an interactive run.
-#[derive(Clone, Debug)]
-pub struct Interaction {
-    /// The program's run: its stdout is everything it wrote (up to the output limit).
-    pub program: Execution,
-    /// The interactor's run: its stderr carries its message.
-    pub interactor: Execution,
-    pub transcript: Transcript,
-    /// The interactor was killed by the harness because the program's verdict was decided
-    /// without it (the program ran past a limit): how it ended says nothing about it.
-    pub interactor_dismissed: bool,
-    /// The program was stopped (idle, or past the wall clock) while it waited for the
-    /// interactor's reply, and the interactor was not waiting for the program: what the
-    /// interactor was doing instead (`sleeping`, `computing`). The interactor's failure, not
-    /// the program's.
-    pub interactor_stalled: Option<String>,
-}
 
 /// One direction of the exchange: what the writer wrote, held until the reader takes it.
 struct Relay {

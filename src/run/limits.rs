@@ -2,12 +2,17 @@
 //! precedence order of the runner), and the rlimits that back them up in the kernel.
 
 use std::fmt;
+#[cfg(target_os = "linux")]
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(target_os = "linux")]
+use std::time::Instant;
 
+#[cfg(target_os = "linux")]
 use super::clone::Rlimit;
+#[cfg(target_os = "linux")]
 use super::procfs;
-use super::signal::Signal;
+use super::signal::{Signal, sig};
 
 pub(crate) const MIB: u64 = 1024 * 1024;
 
@@ -139,9 +144,9 @@ pub(crate) struct Usage {
 ///    longer, but only a program that sleeps or waits past the limit exceeds it.
 pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
     let signal = usage.signal.map(|s| s.0);
-    if usage.output_exceeded || signal == Some(libc::SIGXFSZ) {
+    if usage.output_exceeded || signal == Some(sig::SIGXFSZ) {
         Some(Limit::Output)
-    } else if usage.cpu > limits.cpu || signal == Some(libc::SIGXCPU) {
+    } else if usage.cpu > limits.cpu || signal == Some(sig::SIGXCPU) {
         Some(Limit::CpuTime)
     } else if usage.tasks > limits.processes || usage.fork_refused {
         Some(Limit::Processes)
@@ -154,6 +159,7 @@ pub(crate) fn exceeded(limits: &Limits, usage: &Usage) -> Option<Limit> {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// The rlimits of a program, computed before it starts.
 pub(crate) struct Rlimits {
     cpu: libc::rlimit,
@@ -165,6 +171,7 @@ pub(crate) struct Rlimits {
     stack: libc::rlimit,
 }
 
+#[cfg(target_os = "linux")]
 fn rlimit(soft: u64, hard: u64, current_hard: u64, privileged: bool) -> libc::rlimit {
     // An unprivileged process cannot raise a hard limit; ask for no more than it has.
     let hard = if privileged {
@@ -178,6 +185,7 @@ fn rlimit(soft: u64, hard: u64, current_hard: u64, privileged: bool) -> libc::rl
     }
 }
 
+#[cfg(target_os = "linux")]
 /// The harness's own hard limit for `resource` (0 if it cannot be read).
 fn current_hard(resource: libc::__rlimit_resource_t) -> u64 {
     let mut cur = libc::rlimit {
@@ -195,6 +203,7 @@ fn current_hard(resource: libc::__rlimit_resource_t) -> u64 {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// What the harness may grant: whether it is root, and its own hard limits, which bound what
 /// an unprivileged harness can set. Read once: the harness never changes them, and six
 /// system calls per run add up over thousands of small cases.
@@ -207,6 +216,7 @@ struct Grantable {
     stack: u64,
 }
 
+#[cfg(target_os = "linux")]
 fn grantable() -> &'static Grantable {
     static GRANTABLE: OnceLock<Grantable> = OnceLock::new();
     GRANTABLE.get_or_init(|| Grantable {
@@ -220,6 +230,7 @@ fn grantable() -> &'static Grantable {
     })
 }
 
+#[cfg(target_os = "linux")]
 impl Rlimits {
     /// The rlimits for `limits`; without an address-space bound when `bound_address_space` is
     /// false (a sanitized program).
@@ -282,6 +293,7 @@ impl Rlimits {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// Tasks (threads) of processes owned by this user, counted at most once a second, plus
 /// slack: the base `RLIMIT_NPROC` is counted from. Counting scans all of `/proc`, which on a
 /// desktop costs milliseconds, more than a small case's whole run; the slack covers what the
@@ -302,6 +314,7 @@ fn user_task_count() -> u64 {
     }
 }
 
+#[cfg(target_os = "linux")]
 fn count_user_tasks() -> u64 {
     use std::os::unix::fs::MetadataExt;
     // SAFETY: getuid has no preconditions.

@@ -29,62 +29,108 @@
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// Linux: the runner described above.
+#[cfg(target_os = "linux")]
 mod cancel;
-mod captured;
+#[cfg(target_os = "linux")]
 mod clone;
-mod command;
+#[cfg(target_os = "linux")]
 pub mod contain;
+#[cfg(target_os = "linux")]
+mod group;
+#[cfg(target_os = "linux")]
+mod interact;
+#[cfg(target_os = "linux")]
+pub mod machine;
+#[cfg(target_os = "linux")]
+mod party;
+#[cfg(target_os = "linux")]
+mod pipes;
+#[cfg(target_os = "linux")]
+pub mod procfs;
+#[cfg(target_os = "linux")]
+mod sanitizer;
+#[cfg(target_os = "linux")]
+mod scratch;
+#[cfg(target_os = "linux")]
+mod spawn;
+#[cfg(target_os = "linux")]
+mod spawner;
+#[cfg(target_os = "linux")]
+mod supervise;
+#[cfg(target_os = "linux")]
+pub mod warm;
+
+// Every system: the limits and verdict figures, the command line, the captured answer.
+mod captured;
+mod command;
 pub mod environment;
 mod error;
-mod group;
-mod interact;
+mod findings;
+mod interaction;
 mod limits;
-pub mod machine;
-mod party;
-mod pipes;
-pub mod procfs;
-mod sanitizer;
-mod scratch;
 mod signal;
-mod spawn;
-mod spawner;
 mod steady;
-mod supervise;
 mod transcript;
-pub mod warm;
+
+// Windows and macOS: the platform seam and its implementations.
+#[cfg(not(target_os = "linux"))]
+mod sys;
+#[cfg(not(target_os = "linux"))]
+pub use sys::{contain, machine, warm};
+#[cfg(not(target_os = "linux"))]
+use sys::{interact, run_until};
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::Duration;
 
 pub use cancel::{cancelled, kill_running};
 pub use captured::{Captured, CapturedReader, SPILL_AT};
-pub use command::find_program;
+pub use command::{find_program, has_separator};
 pub use contain::Role;
 pub use error::RunError;
-pub use interact::{IDLENESS, Interaction, run_interactive};
+pub use interact::run_interactive;
+pub use interaction::{IDLENESS, Interaction};
 pub use limits::{Limit, Limits};
+#[cfg(target_os = "linux")]
 pub use pipes::STDERR_TAIL;
 pub use signal::Signal;
+#[cfg(not(target_os = "linux"))]
+pub use sys::STDERR_TAIL;
+#[cfg(not(target_os = "linux"))]
+use sys::cancel;
+
 /// Ends what duipai keeps between runs, once it is done: its spawners and their namespaces,
 /// and its scratch directories.
+#[cfg(target_os = "linux")]
 pub fn retire() {
     warm::retire_all();
     spawner::retire_all();
     scratch::remove_all();
 }
+/// Ends what duipai keeps between runs, once it is done: nothing outlives a run off Linux.
+#[cfg(not(target_os = "linux"))]
+pub fn retire() {}
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 pub use transcript::{Direction, Transcript};
 
+#[cfg(target_os = "linux")]
 use cancel::RunEntry;
+#[cfg(target_os = "linux")]
 use command::{check_file_name, resolve_args, resolve_program};
+#[cfg(target_os = "linux")]
 use error::setup_error;
+#[cfg(target_os = "linux")]
 use party::{Output, Party};
+#[cfg(target_os = "linux")]
 use pipes::{Drain, Feed};
+#[cfg(target_os = "linux")]
 use scratch::Scratch;
+#[cfg(target_os = "linux")]
 use spawn::Stdin;
+#[cfg(target_os = "linux")]
 use supervise::{Streams, supervise};
 
 /// Where the program reads its input and writes its answer.
@@ -228,10 +274,18 @@ pub struct OutputFile {
 /// a symbolic link and without blocking, so that a program cannot make the harness read
 /// elsewhere or wait on a FIFO.
 fn read_output_file(path: &Path) -> (bool, Option<(File, u64)>) {
-    let file = File::options()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path);
+    let mut options = File::options();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    // Windows: a link is not followed (FILE_FLAG_OPEN_REPARSE_POINT), and no FIFO can stand
+    // in a folder there.
+    #[cfg(windows)]
+    std::os::windows::fs::OpenOptionsExt::custom_flags(&mut options, 0x0020_0000);
+    let file = options.open(path);
     let Ok(file) = file else {
         return (false, None);
     };
@@ -301,6 +355,7 @@ impl Stop {
     }
 }
 
+#[cfg(target_os = "linux")]
 /// [`run`], for `role`, with the program stopped at `stop` rather than at the CPU limit, and
 /// judged all the same against `limits`.
 fn run_until(
@@ -372,6 +427,7 @@ fn run_until(
     Ok(execution)
 }
 
+#[cfg(target_os = "linux")]
 /// Where a program runs and how it gets its input: in the caller's directory on stdin, or in
 /// a scratch directory holding the input file (and, contained, in a scratch directory
 /// whatever its input: the program under test never runs in the caller's).
@@ -385,6 +441,7 @@ struct Placed {
     input_name: Option<String>,
 }
 
+#[cfg(target_os = "linux")]
 impl Placed {
     /// Prepares the run of `exe` with `args`: for file I/O, the scratch directory (the input
     /// file is written when the program starts), the program found from there, and its

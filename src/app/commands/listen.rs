@@ -142,10 +142,12 @@ fn shown(dir: &Path, folder: &Path) -> String {
         dir.join(folder)
     };
     let text = path.display().to_string();
+    // The system's own separator, as in the rest of the path (`contest\a-sum\` on Windows).
+    let separator = std::path::MAIN_SEPARATOR;
     if text.is_empty() {
-        "./".to_string()
+        format!(".{separator}")
     } else {
-        format!("{}/", text.trim_end_matches('/'))
+        format!("{}{separator}", text.trim_end_matches(separator))
     }
 }
 

@@ -142,6 +142,13 @@ pub enum Replayed {
 /// Makes the generator ready to record: the interpreter's module or the build with the
 /// recorder. `Err` says why it cannot be.
 pub fn prepare(capturable: &Capturable) -> Result<Capture, NotCaptured> {
+    if cfg!(windows) {
+        return Err(NotCaptured(
+            "a generator's choices are not recorded on Windows (no `env` to start it with, \
+             no glibc for the recorders)"
+                .to_string(),
+        ));
+    }
     let env_program = crate::run::find_program("env".as_ref()).ok_or_else(|| {
         NotCaptured("no `env` program in PATH to start the generator with".to_string())
     })?;

@@ -559,7 +559,16 @@ fn section_header(opts: &OwnPackOptions) -> String {
 
 /// Makes a written program runnable by its owner and everyone (a package is shared).
 fn make_executable(path: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .with_context(|| format!("making {} executable", path.display()))
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .with_context(|| format!("making {} executable", path.display()))
+    }
+    // Windows runs a file by its name (a script through its interpreter): no mode to set.
+    #[cfg(windows)]
+    {
+        let _ = path;
+        Ok(())
+    }
 }
