@@ -71,6 +71,7 @@ pub struct Receiver {
     posted: mpsc::Receiver<Posted>,
     port: u16,
     on_v6: bool,
+    shared: Arc<Shared>,
 }
 
 /// What every connection shares: the connections open, the bytes of bodies held, and who
@@ -79,6 +80,8 @@ struct Shared {
     open: Mutex<Vec<Open>>,
     next: AtomicU64,
     held: AtomicUsize,
+    /// Posts handed on whose answer is not written yet.
+    answering: AtomicUsize,
     cap: usize,
     sender: mpsc::Sender<Posted>,
 }
@@ -114,6 +117,7 @@ impl Receiver {
             open: Mutex::new(Vec::new()),
             next: AtomicU64::new(0),
             held: AtomicUsize::new(0),
+            answering: AtomicUsize::new(0),
             cap,
             sender,
         });
@@ -126,6 +130,7 @@ impl Receiver {
             posted,
             port,
             on_v6,
+            shared,
         })
     }
 
@@ -142,6 +147,15 @@ impl Receiver {
     /// The next request that ended, waiting at most `timeout`.
     pub fn next(&self, timeout: Duration) -> Option<Posted> {
         self.posted.recv_timeout(timeout).ok()
+    }
+
+    /// Waits, at most `within`, until every post answered has had its answer written: a
+    /// process that ends first would leave its client without one.
+    pub fn settle(&self, within: Duration) {
+        let deadline = Instant::now() + within;
+        while self.shared.answering.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 }
 
@@ -215,9 +229,15 @@ fn serve(mut stream: TcpStream, shared: &Shared, reading: &AtomicBool) {
     };
     let received = request.receive();
     reading.store(false, Ordering::SeqCst);
+    let handed = if matches!(received, Ok(Some(_))) {
+        Handed::Task
+    } else {
+        Handed::Other
+    };
     let (status, text) = match received {
         Ok(Some(task)) => {
             let (reply, answered) = mpsc::sync_channel(1);
+            shared.answering.fetch_add(1, Ordering::SeqCst);
             let handed = shared.sender.send(Posted::Task {
                 task: Box::new(task),
                 reply: Reply(reply),
@@ -249,7 +269,18 @@ fn serve(mut stream: TcpStream, shared: &Shared, reading: &AtomicBool) {
     };
     let _ = stream.set_write_timeout(Some(REQUEST_WITHIN));
     let _ = answer(&mut stream, status, &text);
+    if handed == Handed::Task {
+        shared.answering.fetch_sub(1, Ordering::SeqCst);
+    }
     close(&mut stream);
+}
+
+/// Whether a request was handed on as a problem (its answer is awaited, see
+/// [`Receiver::settle`]).
+#[derive(PartialEq)]
+enum Handed {
+    Task,
+    Other,
 }
 
 /// Ends the connection without a reset: what the client still sends is read (a little, for

@@ -21,6 +21,8 @@ use crate::text::plural;
 const LARGEST_BODY: usize = 4 * 1024 * 1024;
 /// How long a batch waits for its next problem before what came lands alone.
 const BATCH_WAIT: Duration = Duration::from_secs(10);
+/// How long the end waits for the answers of the posts answered last to be written.
+const SETTLE: Duration = Duration::from_secs(2);
 /// How often the loop looks at Ctrl-C and at batches waiting too long.
 const TICK: Duration = Duration::from_millis(200);
 
@@ -56,6 +58,7 @@ pub fn run(args: ListenArgs) -> anyhow::Result<Status> {
                         let failed = land_batch(&args, template.as_ref(), &batch, &mut tally);
                         answer_batch(reply, received, &failed);
                         if args.once {
+                            receiver.settle(SETTLE);
                             return Ok(tally.status());
                         }
                     }
@@ -76,6 +79,7 @@ pub fn run(args: ListenArgs) -> anyhow::Result<Status> {
         for batch in done {
             land_batch(&args, template.as_ref(), &batch, &mut tally);
             if args.once {
+                receiver.settle(SETTLE);
                 return Ok(tally.status());
             }
         }
@@ -83,6 +87,7 @@ pub fn run(args: ListenArgs) -> anyhow::Result<Status> {
     for batch in batches.drain() {
         land_batch(&args, template.as_ref(), &batch, &mut tally);
     }
+    receiver.settle(SETTLE);
     let unwritten = if tally.failed > 0 {
         format!(", {} not written", tally.failed)
     } else {
