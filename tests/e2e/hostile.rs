@@ -647,6 +647,26 @@ fn stress_interrupted_kills_escaped_processes() {
     assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 
+/// `pack` writes no file Windows keeps for a device: a problem named `con` would make
+/// `con.zip`, one named `com` the tests `com1.in`, ...; it is refused before anything is
+/// written, in any case.
+#[test]
+fn pack_refuses_names_windows_keeps_for_devices() {
+    for name in ["con", "Com", "lpt", "AUX"] {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = Duipai::new()
+            .current_dir(dir.path())
+            .args(["pack", name, "--layout", "luogu", "--out", "out"])
+            .run()
+            .code(2);
+        assert_contains(&ran.stderr(), "a name Windows keeps for a device");
+        assert!(
+            !dir.path().join("out").exists(),
+            "{name}: nothing is written"
+        );
+    }
+}
+
 /// The scratch folders (`duipai-run-PID-START-...`) of the duipai processes in `tmp` named
 /// by `pid`.
 fn scratch_folders(tmp: &Path, pid: i32) -> Vec<PathBuf> {
