@@ -119,9 +119,11 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
     ];
     let input = input_file.zip(cwd);
     // A helper with a file to find in its folder first starts as usual, which writes it.
-    let warm = match input {
-        None => super::warm::launch(role, &request, streams, slot_limits),
-        Some(_) => None,
+    // A helper in namespaces of its own (a package's) is never a warm interpreter's, which
+    // runs outside them.
+    let warm = match (input, view) {
+        (None, None) => super::warm::launch(role, &request, streams, slot_limits),
+        _ => None,
     };
     let (launched, maxrss_from_start) = match warm {
         Some(warm) => (Ok((warm.pid, warm.start, warm.lease, None, None)), true),

@@ -270,6 +270,10 @@ impl Plan {
         for (i, (source, is_dir)) in view.binds.iter().enumerate() {
             plan.bind(sources.binds + i, source, *is_dir, READ_ONLY, *is_dir)?;
         }
+        // A helper's folder of what it writes back: the remount leaves out read-only.
+        for (i, dir) in view.writable.iter().enumerate() {
+            plan.bind(sources.writable + i, dir, true, WRITABLE, false)?;
+        }
         // The working folder is a tmpfs of its own, bounded as /tmp is (with room for the
         // input file the harness writes there): what a program writes there is memory, not
         // the machine's disk, and the harness finds it through the keeper (`path_of`).
@@ -348,16 +352,19 @@ fn staged(path: &Path) -> PathBuf {
 
 /// The flags of what is put back read-only.
 const READ_ONLY: libc::c_ulong = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+/// How a folder a helper writes is put back: writable, but nothing set-uid and no device.
+const WRITABLE: libc::c_ulong = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
 
 /// Every file and folder a view's plan binds from, opened first, in slots: the runtime
-/// folders, the binds, the devices, and `/dev/null` (which hides duipai's executable), with
-/// where each group starts.
+/// folders, the binds, the devices, `/dev/null` (which hides duipai's executable), and the
+/// folders put back read-write, with where each group starts.
 struct Sources {
     all: Vec<PathBuf>,
     runtime: usize,
     binds: usize,
     devices: usize,
     null: usize,
+    writable: usize,
 }
 
 impl Sources {
@@ -369,12 +376,15 @@ impl Sources {
         all.extend(DEVICES.iter().map(PathBuf::from));
         let null = all.len();
         all.push(PathBuf::from("/dev/null"));
+        let writable = all.len();
+        all.extend(view.writable.iter().cloned());
         Sources {
             all,
             runtime: 0,
             binds,
             devices,
             null,
+            writable,
         }
     }
 }
