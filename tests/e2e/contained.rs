@@ -761,12 +761,18 @@ fn a_package_checker_can_neither_read_a_root_only_file_nor_write_the_host_tmp() 
             r#"#include <cstdio>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 // Compares the first tokens, after trying to read {secret} and to write {tmp}.
 int main(int argc, char** argv) {{
     if (argc < 4) return 3;
     std::string secret;
     {{ std::ifstream s("{secret}"); if (s) std::getline(s, secret); }}
-    if (FILE* f = std::fopen("{tmp}", "w")) {{ std::fputs("written", f); std::fclose(f); }}
+    if (FILE* f = std::fopen("{tmp}", "a")) {{
+        char ns[64] = {{0}};
+        readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
+        std::fprintf(f, "uid %d, %s, %s\n", (int)getuid(), ns, argv[0]);
+        std::fclose(f);
+    }}
     if (!secret.empty()) {{ std::fprintf(stderr, "read the secret: %s\n", secret.c_str()); return 1; }}
     std::ifstream out(argv[2]), ans(argv[3]);
     std::string x, y;
@@ -791,7 +797,9 @@ int main(int argc, char** argv) {{
     );
     assert!(
         !host_tmp.exists(),
-        "the contained checker wrote the host's /tmp"
+        "the contained checker wrote the host's /tmp: {:?}\n{}",
+        fs::read_to_string(&host_tmp),
+        out.stderr()
     );
     // Uncontained, the same checker reads the secret (as root) and writes the host's /tmp.
     // SAFETY: geteuid has no preconditions.

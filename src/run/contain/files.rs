@@ -38,6 +38,8 @@ impl HelperFiles {
         let root = tempfile::Builder::new()
             .prefix("duipai-helper-")
             .tempdir()?;
+        // Only duipai's user enters it: what is inside is open to the helper's box uid.
+        std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o700))?;
         let base = std::fs::canonicalize(root.path())?;
         let (read, write) = (base.join("read"), base.join("write"));
         std::fs::create_dir(&read)?;
@@ -89,12 +91,8 @@ pub fn with_helper_files<T>(
             .map_err(|e| anyhow::anyhow!("cannot create a folder for a helper's files: {e}"))?,
     };
     let result = f(&files);
-    MINE.with(|mine| {
-        let mut mine = mine.borrow_mut();
-        if mine.is_none() {
-            *mine = Some(files);
-        }
-    });
+    // The outermost use keeps its pair: a run within another's had one of its own.
+    MINE.with(|mine| *mine.borrow_mut() = Some(files));
     result
 }
 
