@@ -132,6 +132,13 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
                 launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
                 true,
             ),
+            // A package's helper is never started outside its namespaces, as the user.
+            None if role == Role::Helper && view.is_some() => {
+                return Err(io::Error::other(
+                    "cannot start it contained (no spawner with its namespaces could be \
+                     started here just now); --unboxed-helpers runs it as your own helpers run",
+                ));
+            }
             None => (
                 write_input(input, None)
                     .and_then(|()| launch_here(&request, streams, -1, &[]))
