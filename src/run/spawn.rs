@@ -134,10 +134,12 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
             ),
             // A package's helper is never started outside its namespaces, as the user.
             None if role == Role::Helper && view.is_some() => {
-                return Err(io::Error::other(
+                let why = spawner::last_failure()
+                    .unwrap_or_else(|| "spawners are unavailable here".to_string());
+                return Err(io::Error::other(format!(
                     "cannot start it contained (no spawner with its namespaces could be \
-                     started here just now); --unboxed-helpers runs it as your own helpers run",
-                ));
+                     started: {why}); --unboxed-helpers runs it as your own helpers run"
+                )));
             }
             None => (
                 write_input(input, None)
