@@ -221,8 +221,18 @@ fn read(flag: &Option<PathBuf>, package: &Option<PathBuf>) -> Result<Option<File
     Ok(Some(File { shown, dir, text }))
 }
 
+/// Whether the settings of this command came from a Polygon package's `problem.xml`: its
+/// helpers are then not the user's own, and run contained (see `--unboxed-helpers`).
+static FROM_PACKAGE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether the settings of this command came from a Polygon package.
+pub fn from_package() -> bool {
+    FROM_PACKAGE.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// The settings a Polygon package in `dir` gives, as the file that would give them.
 fn polygon(dir: &Path) -> Result<File, ConfigError> {
+    FROM_PACKAGE.store(true, std::sync::atomic::Ordering::SeqCst);
     let shown = dir.join(crate::polygon::FILE_NAME).display().to_string();
     let text =
         crate::app::polygon::settings_text(dir).map_err(|e| ConfigError(format!("{e:#}")))?;

@@ -185,15 +185,78 @@ fn notes(task: &Task) -> Vec<String> {
     notes
 }
 
-/// The first lines of the folder's `duipai.toml`: the problem's name, group and URL.
+/// The first lines of the folder's `duipai.toml`: the problem's name, group and URL, each
+/// made one line of text a comment can hold (see [`one_line`]).
 fn header(task: &Task) -> String {
-    let one_line = |s: &str| s.replace(['\n', '\r'], " ");
     format!(
         "# {}\n# {}\n# {}\n",
         one_line(&task.name),
         one_line(&task.group),
         one_line(&task.url)
     )
+}
+
+/// Free text from the browser as one line of text, fit for a TOML comment or a terminal:
+/// every control character (line breaks, escapes, NUL, DEL) and every [`invisible`] one
+/// becomes a space, and runs of white space one space. A comment of
+/// `duipai.toml` cannot then end early (what followed a line break would be read as
+/// settings), nor hold a character TOML refuses in a comment (the file would not be read).
+pub fn one_line(text: &str) -> String {
+    let spaced: String = text
+        .chars()
+        .map(|c| {
+            if c.is_control() || invisible(c) {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect();
+    spaced.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Unicode line and paragraph separators, and the characters that change the direction or
+/// hide text (the bidirectional overrides and isolates, zero-width spaces and joiners): a
+/// terminal or an editor would show a line that is not the one written.
+fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{2028}' | '\u{2029}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}'
+    )
+}
+
+/// A name or a group as `${name}` and `${group}` put it into a template: one line (see
+/// [`one_line`]) of letters and digits of any script, spaces, and the punctuation that closes
+/// no comment and no string of any language (`.,:;-_+()[]!?#%=@~<>&`); every other character
+/// (quotes, `\`, `/`, `*`, `$`, `{`, `}`, the backtick) becomes a space. The posted name is
+/// free text: as it was, a name could end the comment or the string it is put into and
+/// write code into the solution.
+pub fn template_text(text: &str) -> String {
+    let kept: String = one_line(text)
+        .chars()
+        .map(|c| {
+            let plain = c.is_alphanumeric()
+                || (!c.is_ascii() && !c.is_whitespace())
+                || " .,:;-_+()[]!?#%=@~<>&".contains(c);
+            if plain { c } else { ' ' }
+        })
+        .collect();
+    kept.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A URL as `${url}` puts it into a template: every byte outside the characters a URL is
+/// written with (letters, digits, `-._~:/?#[]@!&()+,;=%`) percent-encoded, and `*` and `'`
+/// too, so that it can neither close a `/* */` comment nor a string.
+pub fn template_url(url: &str) -> String {
+    let mut out = String::new();
+    for byte in url.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!&()+,;=%".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// Every file of the folder, relative to it, with its contents.
@@ -218,9 +281,9 @@ fn files(task: &Task, problem: &str, template: Option<&Template>) -> Vec<(PathBu
     if let Some(template) = template {
         let text = template
             .text
-            .replace("${name}", &task.name)
-            .replace("${group}", &task.group)
-            .replace("${url}", &task.url);
+            .replace("${name}", &template_text(&task.name))
+            .replace("${group}", &template_text(&task.group))
+            .replace("${url}", &template_url(&task.url));
         files.push((
             PathBuf::from(format!("sol.{}", template.extension)),
             text.into_bytes(),
@@ -255,9 +318,11 @@ fn settings(task: &Task, problem: &str) -> String {
     match (&task.input, &task.output, task.files()) {
         (_, _, Some(_)) => {}
         (Input::Stdin, Output::Stdout, _) => {}
+        // The pattern is the posted text as a TOML string: escaped, one line whatever it holds.
         (Input::Regex { pattern }, _, _) => text.push_str(&format!(
-            "# The judge gives the input as the newest file matching {pattern}; here the\n\
-             # program reads stdin and writes stdout.\n"
+            "# The judge gives the input as the newest file matching the pattern\n\
+             # {}; here the program reads stdin and writes stdout.\n",
+            toml_string(pattern)
         )),
         _ => text.push_str(
             "# The judge reads one of input and output from a file and the other on the\n\
@@ -265,31 +330,41 @@ fn settings(task: &Task, problem: &str) -> String {
              # so here it reads stdin and writes stdout.\n",
         ),
     }
-    text.push_str(&format!("problem = {}\n", toml_string(problem)));
-    text.push_str(&format!("time-limit = \"{}ms\"\n", task.time_limit_ms()));
-    text.push_str(&format!(
-        "memory-limit = \"{}MiB\"\n",
-        task.memory_limit_mib()
-    ));
-    if let Some((input, output)) = task.files() {
-        text.push_str(&format!("input-file = {}\n", toml_string(input)));
-        text.push_str(&format!("output-file = {}\n", toml_string(output)));
-    }
+    text.push_str(&values(task, problem));
     text
 }
 
-/// A TOML basic string.
-fn toml_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
+/// The settings of the folder's `duipai.toml` as TOML, written by `toml_edit`: every value a
+/// string it escapes ([`toml_string`]), whatever the browser posted.
+fn values(task: &Task, problem: &str) -> String {
+    let mut settings = vec![
+        ("problem", problem.to_string()),
+        ("time-limit", format!("{}ms", task.time_limit_ms())),
+        ("memory-limit", format!("{}MiB", task.memory_limit_mib())),
+    ];
+    if let Some((input, output)) = task.files() {
+        settings.push(("input-file", input.to_string()));
+        settings.push(("output-file", output.to_string()));
     }
-    out.push('"');
+    let mut document = toml_edit::DocumentMut::new();
+    for (key, value) in settings {
+        let value: toml_edit::Value = toml_string(&value)
+            .parse()
+            .unwrap_or_else(|_| toml_edit::Value::from(value));
+        document[key] = toml_edit::Item::Value(value);
+    }
+    document.to_string()
+}
+
+/// `text` as a TOML basic string on one line, escaped by `toml_edit`'s writer (a line break
+/// or any control character is an escape, never itself; `toml_edit` alone would write a
+/// text with line breaks as a multi-line string): the one way a `duipai.toml` duipai writes
+/// quotes a value, and puts posted text in a comment.
+pub fn toml_string(text: &str) -> String {
+    use toml_writer::TomlWrite;
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = out.value(toml_writer::TomlStringBuilder::new(text).as_basic());
     out
 }
 
@@ -436,6 +511,61 @@ mod tests {
         assert_eq!(
             sol,
             "// Chess: https://codeforces.com/problemset/problem/954/G\nint main() {}\n"
+        );
+    }
+
+    /// What the browser posts is data: a name, a group, a URL and a "regex" input's
+    /// pattern with line breaks and control characters stay in their comments and strings,
+    /// and the file reads back with the settings duipai wrote and no other.
+    #[test]
+    fn posted_text_never_becomes_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut hostile = castle();
+        hostile.name = "A\ngenerator = \"sh -c 'id'\"\u{1b}[2J\u{0}\u{7f}".into();
+        hostile.group = "G\r\nreference = \"x\"".into();
+        hostile.url = "https://e.example/\ninteractor = \"y\"".into();
+        hostile.input = Input::Regex {
+            pattern: "a.*\ngenerator = \"sh -c 'touch /tmp/pwned'\"\n[stress]\ntime = 1".into(),
+        };
+        let landed = land(dir.path(), &hostile, None, &[]).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(&landed.folder).join(CONFIG)).unwrap();
+        let document: toml_edit::DocumentMut =
+            text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let keys: Vec<&str> = document.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["problem", "time-limit", "memory-limit"], "{text}");
+        assert!(
+            text.contains(r#""a.*\ngenerator = \"sh -c 'touch /tmp/pwned'\"\n[stress]\ntime = 1""#),
+            "{text}"
+        );
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        // The same problem posted again is found in its folder.
+        let again = land(dir.path(), &hostile, None, &[]).unwrap();
+        assert_eq!(again.folder, landed.folder);
+    }
+
+    /// `${name}`, `${group}` and `${url}` put the posted text in as one line that can close
+    /// neither a comment nor a string.
+    #[test]
+    fn a_template_gets_names_in_a_safe_form() {
+        let dir = tempfile::tempdir().unwrap();
+        let template = Template {
+            extension: "cpp".into(),
+            text: "// ${name}\n/* ${group} */\nconst char *u = \"${url}\";\nint main() {}\n".into(),
+        };
+        let mut hostile = castle();
+        hostile.name = "A\nint x = system(\"id\"); //".into();
+        hostile.group = "G */ int y; /* 【模板】".into();
+        hostile.url = "https://e.example/p?a=\"; system(\"id\"); //*/".into();
+        let landed = land(dir.path(), &hostile, Some(&template), &[]).unwrap();
+        let sol = std::fs::read_to_string(dir.path().join(&landed.folder).join("sol.cpp")).unwrap();
+        assert_eq!(
+            sol,
+            "// A int x = system( id );\n/* G int y; 【模板】 */\n\
+             const char *u = \"https://e.example/p?a=%22;%20system(%22id%22);%20//%2A/\";\n\
+             int main() {}\n"
         );
     }
 }

@@ -7,9 +7,12 @@
 //!   answer feedback_dir/ < output`; exit 42 accepted, 43 rejected; its message in
 //!   `feedback_dir/judgemessage.txt`, its own errors in `judgeerror.txt`.
 //!
-//! The files are written to a fresh scratch directory for every check. A checker that fails
-//! (testlib's exit 3, a crash, a limit, any exit its protocol does not define) is the
-//! harness's failure, an error naming the checker and its message, never the program's.
+//! The files are written to the thread's helper folders (`run::contain::with_helper_files`),
+//! emptied for every check: what the checker reads in one, its feedback folder in the
+//! other, so that a checker contained (a package's) reads the first and writes the second
+//! only. A checker that fails (testlib's exit 3, a crash, a limit, any exit its protocol
+//! does not define) is the harness's failure, an error naming the checker and its message,
+//! never the program's.
 
 use std::ffi::OsString;
 use std::io::Read;
@@ -58,14 +61,26 @@ impl Checker {
         output: &Captured,
         answer: &[u8],
     ) -> anyhow::Result<Judgement> {
-        let scratch = tempfile::Builder::new()
-            .prefix("duipai-check-")
-            .tempdir()
-            .context("cannot create a scratch directory for the checker")?;
-        let dir = scratch.path();
+        crate::run::contain::with_helper_files(|files| {
+            self.check_in(runner, files, input, output, answer)
+        })
+    }
+
+    /// [`Checker::check`] with its files in `files`: what it reads in the folder it reads,
+    /// the feedback folder in the one it writes (a contained checker sees the first
+    /// read-only, and can write only the second).
+    fn check_in(
+        &self,
+        runner: &dyn Runner,
+        files: &crate::run::contain::HelperFiles,
+        input: &[u8],
+        output: &Captured,
+        answer: &[u8],
+    ) -> anyhow::Result<Judgement> {
+        let dir = files.read.as_path();
         let input_path = write(dir, "input", input)?;
         let answer_path = write(dir, "answer", answer)?;
-        let feedback = dir.join("feedback");
+        let feedback = files.write.join("feedback");
         let (files, stdin): ([OsString; 3], Vec<u8>) = match self.protocol {
             Protocol::Testlib => {
                 // Copied as a stream: the output may be a large spilled file.
@@ -83,6 +98,11 @@ impl Checker {
             }
             Protocol::Kattis => {
                 std::fs::create_dir(&feedback)
+                    .and_then(|()| {
+                        use std::os::unix::fs::PermissionsExt;
+                        // Written by the checker, as a box uid when it is contained.
+                        std::fs::set_permissions(&feedback, std::fs::Permissions::from_mode(0o777))
+                    })
                     .with_context(|| format!("cannot create {}", feedback.display()))?;
                 // The format passes the directory with its trailing slash; validators
                 // written for it may append file names to it directly.

@@ -250,12 +250,22 @@ pub fn validate(
     input: &[u8],
     limits: &Limits,
 ) -> anyhow::Result<Validity> {
+    crate::run::contain::with_helper_files(|files| {
+        validate_in(runner, validator, input, limits, files)
+    })
+}
+
+/// [`validate`], a testlib validator writing its overview log into the folder of what a
+/// helper writes (the one a contained validator can write).
+fn validate_in(
+    runner: &dyn Runner,
+    validator: &Helper,
+    input: &[u8],
+    limits: &Limits,
+    files: &crate::run::contain::HelperFiles,
+) -> anyhow::Result<Validity> {
     let testlib = validator.source().is_some_and(|s| s.is_testlib_validator());
-    let scratch = tempfile::Builder::new()
-        .prefix("duipai-validate-")
-        .tempdir()
-        .context("creating a scratch directory for the validator")?;
-    let log = scratch.path().join("overview.log");
+    let log = files.write.join("overview.log");
     let mut command = validator.command()?.to_vec();
     if testlib {
         command.push("--testOverviewLogFileName".into());

@@ -126,15 +126,44 @@ pub fn error_xml(suite: &str, message: &str) -> anyhow::Result<String> {
 
 /// Replaces the report at `path` with [`error_xml`], if `path` may hold a report (see
 /// [`check_report_path`]): a file that is not a JUnit report is never touched, and the error
-/// already says what is wrong with it. A report that cannot be written is said on stderr.
+/// already says what is wrong with it. A report that cannot be written (a full disk) is
+/// said on stderr, and an earlier run's report there is removed, so that CI does not read it
+/// as this run's.
 pub fn write_error_report(path: &Path, suite: &str, message: &str) {
     if check_report_path(path).is_err() {
         return;
     }
     let written = error_xml(suite, message).and_then(|xml| write_report_file(path, &xml));
     if let Err(e) = written {
-        eprintln!("duipai: error: cannot write the JUnit report of the error: {e:#}");
+        eprintln!(
+            "duipai: {}",
+            unwritten(path, &e, std::fs::remove_file(path))
+        );
     }
+}
+
+/// What is said when the report of an error could not be written (`error`), and what became
+/// of the earlier report there (`removed`).
+fn unwritten(path: &Path, error: &anyhow::Error, removed: std::io::Result<()>) -> String {
+    let full = error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::StorageFull)
+    });
+    let why = if full {
+        "the disk is full".to_string()
+    } else {
+        format!("{error:#}")
+    };
+    let earlier = match removed {
+        Ok(()) => "; the earlier report there is removed, so that it is not read as this run's",
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "",
+        Err(_) => "; the earlier report there could not be removed either: it is not this run's",
+    };
+    format!(
+        "--junit {}: the report of this error was not written: {why}{earlier}",
+        path.display()
+    )
 }
 
 /// Passes `result` on; an error first replaces the report at `path` (if any) with
@@ -186,4 +215,27 @@ pub fn check_report_path(path: &Path) -> anyhow::Result<()> {
 pub fn write_report_file(path: &Path, contents: &str) -> anyhow::Result<()> {
     check_report_path(path)?;
     crate::fsutil::write_atomic(path, contents.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report that cannot be written says why in words, and what became of the earlier one.
+    #[test]
+    fn an_unwritten_report_says_why_in_words() {
+        let path = Path::new("out/report.xml");
+        let full = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::StorageFull))
+            .context("cannot write out/report.xml");
+        assert_eq!(
+            unwritten(path, &full, Ok(())),
+            "--junit out/report.xml: the report of this error was not written: the disk is \
+             full; the earlier report there is removed, so that it is not read as this run's"
+        );
+        let gone = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert_eq!(
+            unwritten(path, &full, Err(gone)),
+            "--junit out/report.xml: the report of this error was not written: the disk is full"
+        );
+    }
 }

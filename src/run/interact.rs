@@ -181,10 +181,61 @@ pub(crate) fn interact_until(
     interactor_limits: &Limits,
     stop: Stop,
 ) -> Result<Interaction, RunError> {
-    let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
+    if super::contain::helpers_boxed() {
+        // A package's interactor, contained: its input in the folder it reads, its output
+        // in the one it writes, and a scratch folder of its own to run in.
+        return super::contain::with_helper_files(|files| {
+            let args = boxed_interactor_files(judge_args, input, files)?;
+            let mut judge_scratch = super::scratch::Scratch::acquire()
+                .map_err(setup_error("cannot create a scratch working directory"))?;
+            let judge = (
+                super::command::resolve_program(judge_exe).into_os_string(),
+                super::command::resolve_args(&args, &[]),
+            );
+            let interaction = interact_with(
+                program,
+                judge_exe,
+                (&judge.0, &judge.1, Some(&mut judge_scratch)),
+                limits,
+                interactor_limits,
+                stop,
+            )?;
+            Ok(interaction)
+        })
+        .map_err(|e| match e.downcast::<RunError>() {
+            Ok(run) => run,
+            Err(other) => RunError::Setup {
+                what: "cannot prepare the interactor's files".to_string(),
+                source: std::io::Error::other(format!("{other:#}")),
+            },
+        });
+    }
     // Kept until the interactor is over: it holds the case's input file.
     let (_files, judge_args) = interactor_files(judge_args, input)?;
+    interact_with(
+        program,
+        judge_exe,
+        (judge_exe, &judge_args, None),
+        limits,
+        interactor_limits,
+        stop,
+    )
+}
+
+/// The run of `program` with the interactor (`shown`, started as `judge`: its executable,
+/// its arguments, and the scratch folder it runs in when it is contained).
+#[allow(clippy::type_complexity)]
+fn interact_with(
+    program: &[OsString],
+    shown: &OsString,
+    judge: (&OsString, &[OsString], Option<&mut super::scratch::Scratch>),
+    limits: &Limits,
+    interactor_limits: &Limits,
+    stop: Stop,
+) -> Result<Interaction, RunError> {
+    let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
+    let (judge_exe, judge_args, judge_scratch) = judge;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
@@ -221,17 +272,21 @@ pub(crate) fn interact_until(
     if let Some(dir) = scratch.as_mut() {
         dir.set_files_at(program.1.scratch_at.clone());
     }
+    let judge_cwd = judge_scratch.as_ref().map(|d| d.path().to_path_buf());
     let judge = Party::start(
         &judge_entry,
         Role::Helper,
+        shown,
         judge_exe,
-        judge_exe,
-        &judge_args,
-        None,
+        judge_args,
+        judge_cwd.as_deref(),
         Stdin::Pipe,
         None,
         interactor_limits,
     )?;
+    if let Some(dir) = judge_scratch {
+        dir.set_files_at(judge.1.scratch_at.clone());
+    }
     let mut exchange = Exchange::new(
         (program, stop_limits, stop.wall),
         (judge, *interactor_limits),
@@ -239,6 +294,22 @@ pub(crate) fn interact_until(
     )?;
     exchange.supervise(limits, interactor_limits)?;
     exchange.finish(limits, interactor_limits)
+}
+
+/// The interactor's arguments followed by its two files, in the helper's folders: the
+/// case's input in the one it reads, its output to be written in the other.
+fn boxed_interactor_files(
+    args: &[OsString],
+    input: &[u8],
+    files: &super::contain::HelperFiles,
+) -> anyhow::Result<Vec<OsString>> {
+    let input_path = files.read.join("input");
+    std::fs::write(&input_path, input)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", input_path.display()))?;
+    let mut args = args.to_vec();
+    args.push(input_path.into_os_string());
+    args.push(files.write.join("output").into_os_string());
+    Ok(args)
 }
 
 /// The interactor's arguments followed by its two files, testlib's `input` (the case, written

@@ -448,7 +448,9 @@ impl Placed {
     /// arguments naming the files.
     fn new(role: Role, exe: &OsString, args: &[OsString], io: &IoMode) -> Result<Placed, RunError> {
         let (input_name, output_name) = match io {
-            IoMode::Stdio if role == Role::Program && contain::contained() => {
+            IoMode::Stdio
+                if contain::contained() && (role == Role::Program || contain::helpers_boxed()) =>
+            {
                 let dir = Scratch::acquire()
                     .map_err(setup_error("cannot create a scratch working directory"))?;
                 return Ok(Placed {

@@ -250,8 +250,10 @@ impl<'e> Party<'e> {
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
         let contained = contain::contained();
         // The program under test, in namespaces: what it sees there.
-        let view = match (role, contain::namespaces(), cwd) {
-            (Role::Program, Some(_), Some(scratch)) => {
+        // A boxed helper (a package's) is seen as the program is.
+        let boxed = role == Role::Program || contain::helpers_boxed();
+        let view = match (boxed, contain::namespaces(), cwd) {
+            (true, Some(_), Some(scratch)) => {
                 View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
                     view.space = space_for(stop);
                     view
@@ -271,7 +273,7 @@ impl<'e> Party<'e> {
                 no_terminal: contained,
                 // The program under test in namespaces gets IPC of its own, per run.
                 fresh_ipc: view.is_some(),
-                filter: contained && role == Role::Program,
+                filter: contained && boxed,
                 ..Setup::default()
             },
             rlimits: &rlimits,

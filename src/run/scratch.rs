@@ -11,6 +11,12 @@
 //! A thread asks first for the directory it used last, so that its kept spawner still fits.
 //! The pool, not the threads, holds the idle directories: the destructors of a thread's own
 //! storage may run after a scoped join has returned, even after the process is done.
+//!
+//! A process killed with `SIGKILL` removes nothing. Its folders (`duipai-run-*`, and the warm
+//! helpers' `duipai-warm-*`) carry its pid and its start time in their names
+//! ([`folder_prefix`]), and the next duipai that makes one removes those of processes that
+//! no longer exist ([`sweep`]): a pid alone could be another process's by then, and a live
+//! run's folders are never touched.
 
 use std::fs;
 use std::io;
@@ -191,11 +197,89 @@ impl Drop for Scratch {
 }
 
 fn create() -> io::Result<Owned> {
-    let dir = tempfile::Builder::new().prefix("duipai-run-").tempdir()?;
+    sweep();
+    let dir = tempfile::Builder::new()
+        .prefix(&folder_prefix("run"))
+        .tempdir()?;
     Ok(Owned {
         path: dir.keep(),
         last_user: Weak::new(),
     })
+}
+
+/// The kinds of folders [`sweep`] removes: `duipai-KIND-PID-START-...`.
+const SWEPT: [&str; 2] = ["run", "warm"];
+
+/// The name a folder of `kind` of this process starts with: `duipai-run-PID-START-`, where
+/// START is the process's start time (clock ticks after boot, `/proc/PID/stat`'s 22nd field),
+/// which tells this process from a later one given the same pid.
+pub(crate) fn folder_prefix(kind: &str) -> String {
+    let pid = std::process::id();
+    let start = start_time(pid).unwrap_or(0);
+    format!("duipai-{kind}-{pid}-{start}-")
+}
+
+/// The start time of the process `pid`, or `None` when there is no such process.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command's name, in parentheses, may hold spaces: count from after it.
+    let rest = stat.get(stat.rfind(')')? + 1..)?;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The pid and start time a swept folder's name carries, if it is one of [`SWEPT`]'s.
+fn owner_of(name: &str) -> Option<(u32, u64)> {
+    let rest = name.strip_prefix("duipai-")?;
+    let (kind, rest) = rest.split_once('-')?;
+    if !SWEPT.contains(&kind) {
+        return None;
+    }
+    let mut parts = rest.splitn(3, '-');
+    let pid = parts.next()?.parse().ok()?;
+    let start = parts.next()?.parse().ok()?;
+    parts.next()?;
+    Some((pid, start))
+}
+
+/// Removes, once per process, the folders of [`SWEPT`]'s kinds in the temporary folder that
+/// this user's processes left and that no process owns any more: the pid they name is gone,
+/// or is another process now (its start time differs). Folders of other users, of live
+/// processes, and links are left alone.
+pub(crate) fn sweep() {
+    static SWEPT_ONCE: std::sync::Once = std::sync::Once::new();
+    SWEPT_ONCE.call_once(|| {
+        sweep_in(&std::env::temp_dir());
+    });
+}
+
+/// [`sweep`] in `dir`; returns how many folders it removed.
+fn sweep_in(dir: &Path) -> usize {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some((pid, start)) = name.to_str().and_then(owner_of) else {
+            continue;
+        };
+        let Ok(meta) = fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me || start_time(pid) == Some(start) {
+            continue;
+        }
+        let path = entry.path();
+        if fs::remove_dir_all(&path).is_err() {
+            make_removable(&path);
+            let _ = fs::remove_dir_all(&path);
+        }
+        removed += usize::from(!path.exists());
+    }
+    removed
 }
 
 /// Gives the owner full access to every directory below `path`, so that a tree a program left
@@ -246,6 +330,37 @@ mod tests {
             .join()
             .unwrap();
         assert!(ended.is_dir(), "removed when its thread ended");
+    }
+
+    /// Folders of processes that are gone, or whose pid is another process's now, are
+    /// removed; this process's and foreign names are kept.
+    #[test]
+    fn stale_folders_are_told_by_pid_and_start_time() {
+        let tmp = tempfile::tempdir().unwrap();
+        let me = std::process::id();
+        let start = start_time(me).expect("this process's start time");
+        assert_eq!(folder_prefix("run"), format!("duipai-run-{me}-{start}-"));
+        assert_eq!(
+            owner_of(&format!("duipai-warm-{me}-{start}-x1")),
+            Some((me, start))
+        );
+        assert_eq!(owner_of("duipai-check-1-2-x"), None);
+        assert_eq!(owner_of("duipai-run-abc"), None);
+        let live = tmp.path().join(format!("duipai-run-{me}-{start}-live"));
+        let reused = tmp
+            .path()
+            .join(format!("duipai-run-{me}-{}-reused", start + 1));
+        // pid_max is at most 2^22: no process has this pid.
+        let gone = tmp.path().join("duipai-warm-4194305-1-gone");
+        let foreign = tmp.path().join("duipai-run-old");
+        for dir in [&live, &reused, &gone, &foreign] {
+            fs::create_dir(dir).unwrap();
+            fs::write(dir.join("f"), "x").unwrap();
+        }
+        fs::set_permissions(&gone, fs::Permissions::from_mode(0o500)).unwrap();
+        assert_eq!(sweep_in(tmp.path()), 2);
+        assert!(live.is_dir() && foreign.is_dir());
+        assert!(!reused.exists() && !gone.exists());
     }
 
     #[test]

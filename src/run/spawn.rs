@@ -119,9 +119,11 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
     ];
     let input = input_file.zip(cwd);
     // A helper with a file to find in its folder first starts as usual, which writes it.
-    let warm = match input {
-        None => super::warm::launch(role, &request, streams, slot_limits),
-        Some(_) => None,
+    // A helper in namespaces of its own (a package's) is never a warm interpreter's, which
+    // runs outside them.
+    let warm = match (input, view) {
+        (None, None) => super::warm::launch(role, &request, streams, slot_limits),
+        _ => None,
     };
     let (launched, maxrss_from_start) = match warm {
         Some(warm) => (Ok((warm.pid, warm.start, warm.lease, None, None)), true),
@@ -130,6 +132,15 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
                 launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
                 true,
             ),
+            // A package's helper is never started outside its namespaces, as the user.
+            None if role == Role::Helper && view.is_some() => {
+                let why = spawner::last_failure()
+                    .unwrap_or_else(|| "spawners are unavailable here".to_string());
+                return Err(io::Error::other(format!(
+                    "cannot start it contained (no spawner with its namespaces could be \
+                     started: {why}); --unboxed-helpers runs it as your own helpers run"
+                )));
+            }
             None => (
                 write_input(input, None)
                     .and_then(|()| launch_here(&request, streams, -1, &[]))

@@ -710,3 +710,106 @@ fn as_an_ordinary_user_nothing_of_a_run_reaches_the_next() {
         assert_eq!(case["verdict"], "AC", "{case}");
     }
 }
+
+/// A Polygon package's checker runs contained, as the program under test does: one that
+/// tries to read a file only root may read and to write the host's `/tmp` does neither
+/// (as root it runs under a box uid in namespaces of its own, where neither is there), and
+/// the package's main solution is judged by it as usual. With `--unboxed-helpers` the same
+/// checker runs as duipai's user in the machine's folders, and both attacks work: the test
+/// sees the difference.
+#[test]
+fn a_package_checker_can_neither_read_a_root_only_file_nor_write_the_host_tmp() {
+    require(&["g++"]);
+    if !available("namespaces") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let work = tempfile::tempdir().unwrap();
+    let package = work.path().join("sumpair");
+    crate::util::copy_tree(&root.join("tests/support/polygon/sumpair"), &package);
+    fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        package.join("files/testlib.h"),
+    )
+    .unwrap();
+    // Only the main solution, judged by a checker of the package's own.
+    let xml = fs::read_to_string(package.join("problem.xml")).unwrap();
+    let start = xml.find("<solution tag=\"wrong-answer\">").unwrap();
+    let end = xml.find("</solutions>").unwrap();
+    let xml = format!("{}{}", &xml[..start], &xml[end..]).replace(
+        "<checker name=\"std::ncmp.cpp\" type=\"testlib\">",
+        "<checker type=\"testlib\">",
+    );
+    fs::write(package.join("problem.xml"), xml).unwrap();
+    let secrets = tempfile::tempdir().unwrap();
+    let secret = secrets.path().join("secret");
+    fs::write(&secret, "s3cret-of-root\n").unwrap();
+    fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o600)).unwrap();
+    fs::set_permissions(
+        secrets.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let host_tmp = PathBuf::from(format!(
+        "/tmp/duipai-hostile-checker-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_file(&host_tmp);
+    fs::write(
+        package.join("files/check.cpp"),
+        format!(
+            r#"#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+// Compares the first tokens, after trying to read {secret} and to write {tmp}.
+int main(int argc, char** argv) {{
+    if (argc < 4) return 3;
+    std::string secret;
+    {{ std::ifstream s("{secret}"); if (s) std::getline(s, secret); }}
+    if (FILE* f = std::fopen("{tmp}", "a")) {{
+        char ns[64] = {{0}};
+        readlink("/proc/self/ns/mnt", ns, sizeof ns - 1);
+        std::fprintf(f, "uid %d, %s, %s\n", (int)getuid(), ns, argv[0]);
+        std::fclose(f);
+    }}
+    if (!secret.empty()) {{ std::fprintf(stderr, "read the secret: %s\n", secret.c_str()); return 1; }}
+    std::ifstream out(argv[2]), ans(argv[3]);
+    std::string x, y;
+    out >> x; ans >> y;
+    if (x != y) {{ std::fprintf(stderr, "expected %s, found %s\n", y.c_str(), x.c_str()); return 1; }}
+    return 0;
+}}
+"#,
+            secret = secret.display(),
+            tmp = host_tmp.display()
+        ),
+    )
+    .unwrap();
+    let judged = crate::util::with_shared_cache(work.path())
+        .args(["judge", "sumpair", "--json"])
+        .run();
+    let out = judged.success();
+    assert!(
+        !out.stdout().contains("s3cret") && !out.stderr().contains("s3cret"),
+        "{}",
+        out.stdout()
+    );
+    assert!(
+        !host_tmp.exists(),
+        "the contained checker wrote the host's /tmp: {:?}\n{}",
+        fs::read_to_string(&host_tmp),
+        out.stderr()
+    );
+    // Uncontained, the same checker reads the secret (as root) and writes the host's /tmp.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        let unboxed = crate::util::with_shared_cache(work.path())
+            .args(["judge", "sumpair", "--unboxed-helpers"])
+            .run();
+        assert!(host_tmp.exists(), "{}", unboxed.stderr());
+        let _ = fs::remove_file(&host_tmp);
+        let ran = unboxed.code(1);
+        assert_contains(&ran.stdout(), "read the secret: s3cret-of-root");
+    }
+}

@@ -647,6 +647,102 @@ fn stress_interrupted_kills_escaped_processes() {
     assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 
+/// `pack` writes no file Windows keeps for a device: a problem named `con` would make
+/// `con.zip`, one named `com` the tests `com1.in`, ...; it is refused before anything is
+/// written, in any case.
+#[test]
+fn pack_refuses_names_windows_keeps_for_devices() {
+    for name in ["con", "Com", "lpt", "AUX"] {
+        let dir = tempfile::tempdir().unwrap();
+        let ran = Duipai::new()
+            .current_dir(dir.path())
+            .args(["pack", name, "--layout", "luogu", "--out", "out"])
+            .run()
+            .code(2);
+        assert_contains(&ran.stderr(), "a name Windows keeps for a device");
+        assert!(
+            !dir.path().join("out").exists(),
+            "{name}: nothing is written"
+        );
+    }
+}
+
+/// The scratch folders (`duipai-run-PID-START-...`) of the duipai processes in `tmp` named
+/// by `pid`.
+fn scratch_folders(tmp: &Path, pid: i32) -> Vec<PathBuf> {
+    let prefix = format!("duipai-run-{pid}-");
+    fs::read_dir(tmp)
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .map(|e| e.path())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `kill -9` leaves a run's scratch folders: the next duipai removes them, told by the pid
+/// and start time in their names, and leaves those of a run still going.
+#[test]
+fn after_kill_9_the_next_run_removes_the_stale_scratch_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = case_dir(&[("a", CHESS_ZERO, 0)]);
+    let sleeper = cases.path().join("sleep.sh");
+    fs::write(&sleeper, "#!/bin/sh\nexec sleep 60\n").unwrap();
+    fs::set_permissions(
+        &sleeper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let sleeping = || {
+        Duipai::new()
+            .current_dir(cases.path())
+            .env("TMPDIR", tmp.path())
+            .args(["test", "chess", ".", "--time-limit", "60000"])
+            .program([sleeper.to_str().unwrap()])
+            .start()
+    };
+    let mut killed = sleeping();
+    let killed_pid = killed.pid();
+    wait_for(
+        "the killed run's scratch folder",
+        Duration::from_secs(60),
+        || !scratch_folders(tmp.path(), killed_pid).is_empty(),
+    );
+    assert!(killed.signal(libc::SIGKILL));
+    let _ = killed.finish_within(Duration::from_secs(30));
+    assert!(
+        !scratch_folders(tmp.path(), killed_pid).is_empty(),
+        "nothing removes them"
+    );
+    let mut live = sleeping();
+    let live_pid = live.pid();
+    wait_for(
+        "the live run's scratch folder",
+        Duration::from_secs(60),
+        || !scratch_folders(tmp.path(), live_pid).is_empty(),
+    );
+    let next = Duipai::new()
+        .current_dir(cases.path())
+        .env("TMPDIR", tmp.path())
+        .args(["test", "chess", "."])
+        .program(["sh", "-c", "echo 0"])
+        .run();
+    assert!(next.stdout().contains("1 AC"), "{}", next.stdout());
+    assert_eq!(
+        scratch_folders(tmp.path(), killed_pid),
+        Vec::<PathBuf>::new()
+    );
+    assert!(
+        !scratch_folders(tmp.path(), live_pid).is_empty(),
+        "a live run's are kept"
+    );
+    assert!(live.signal(libc::SIGINT));
+    let _ = live.finish_within(STOP_BOUND);
+    assert_eq!(scratch_folders(tmp.path(), live_pid), Vec::<PathBuf>::new());
+}
+
 #[test]
 fn stress_terminated_kills_every_process_it_started() {
     let out = interrupt_sleepers(&["stress", "chess", "--json"], libc::SIGTERM);

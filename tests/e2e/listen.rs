@@ -46,8 +46,8 @@ fn post(port: u16, body: &[u8]) -> (u16, String) {
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();
-    // An oversized body is refused before it is read: the answer may come mid-write.
-    let _ = stream.write_all(body);
+    // An oversized body is read and thrown away before its refusal: the whole body goes.
+    stream.write_all(body).unwrap();
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
     let status = answer
@@ -357,4 +357,169 @@ fn a_contest_lands_at_once_with_multi_tests_file_io_and_an_interactive_problem()
         "{}",
         stdio.stdout()
     );
+}
+
+/// What the browser posts is data. A "regex" input's pattern and a name with line breaks
+/// (and control characters) land as escaped strings in comments and values: the folder's
+/// `duipai.toml` reads back with the three settings duipai wrote and nothing else (the
+/// pattern's lines were once settings, `generator = "sh -c ..."`, that `stress` ran), the
+/// template's `${name}` puts no code into `sol.cpp`, and `duipai test` runs there.
+#[test]
+fn a_posted_pattern_and_a_name_with_line_breaks_stay_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let template = dir.path().join("template.sh");
+    std::fs::write(
+        &template,
+        "# ${name}\n# ${url}\nread a b; echo $((a + b))\n",
+    )
+    .unwrap();
+    let port = free_port();
+    let listen = Duipai::in_dir(dir.path())
+        .args(["listen", "--port", &port.to_string(), "--once"])
+        .args(["--template", template.to_str().unwrap()])
+        .start();
+    let marker = dir.path().join("pwned");
+    let injected = format!("x\ngenerator = \"sh -c 'touch {}'\"\n", marker.display());
+    let name = format!("A. Sum\ntouch {}\n\u{1b}[31m\u{0}", marker.display());
+    let body = document("A", ("hostile", 1), "", &[("1 2\n", "3\n")])
+        .replace(
+            r#""name":"A""#,
+            &format!(r#""name":{}"#, serde_json::Value::from(name)),
+        )
+        .replace(
+            r#""input":{"type":"stdin"}"#,
+            &format!(
+                r#""input":{{"type":"regex","pattern":{}}}"#,
+                serde_json::Value::from(injected.as_str())
+            ),
+        );
+    let (status, text) = post(port, body.as_bytes());
+    assert_eq!(status, 200, "{text}");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    let (ran, _) = listen.finish_within(Duration::from_secs(60));
+    let out = ran.success().stdout();
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{0}'), "{out:?}");
+    let folder = dir
+        .path()
+        .join("codeforces-round-999-div-2/a-sum-touch-tmp");
+    let folder = std::fs::read_dir(dir.path().join("codeforces-round-999-div-2"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .unwrap_or(folder);
+    let toml = read(&folder.join("duipai.toml"));
+    let document: toml_edit::DocumentMut = toml.parse().unwrap_or_else(|e| panic!("{e}\n{toml}"));
+    let keys: Vec<&str> = document.iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["problem", "time-limit", "memory-limit"], "{toml}");
+    assert!(
+        toml.contains(&format!(
+            "# {}; here the program",
+            serde_json::Value::from(injected.as_str())
+        )),
+        "the pattern, escaped as a TOML string: {toml}"
+    );
+    let sol = read(&folder.join("sol.sh"));
+    assert_eq!(sol.lines().count(), 3, "{sol}");
+    assert!(sol.starts_with("# A. Sum touch "), "{sol}");
+    // What runs in the folder is what duipai wrote: the samples judged, nothing else started.
+    write_sh(&folder, "right.sh", "read a b; echo $((a + b))");
+    wait_until_executable(&folder.join("right.sh"));
+    let tested = Duipai::in_dir(&folder)
+        .args(["test"])
+        .program(["./right.sh"])
+        .run()
+        .success();
+    assert!(
+        tested.stdout().contains("1 case: 1 AC"),
+        "{}",
+        tested.stdout()
+    );
+    assert!(!marker.exists(), "the posted text ran as a command");
+}
+
+/// Slow clients cannot keep the extension out: 70 connections (more than the receiver
+/// handles at once) each sending one byte and then nothing, and a normal post is answered
+/// 200 at once, and each slow one is cut off within its deadline, its timeout said in words.
+#[test]
+fn slow_clients_and_a_normal_post_answered_200() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let listen = Duipai::in_dir(dir.path())
+        .args(["listen", "--port", &port.to_string(), "--once"])
+        .start();
+    let mut slow: Vec<TcpStream> = (0..70)
+        .map(|_| {
+            let mut stream = connect(port);
+            stream.write_all(b"P").unwrap();
+            stream
+        })
+        .collect();
+    let body = document("A. Sum", ("one", 1), "", &[("1 2\n", "3\n")]);
+    let asked = Instant::now();
+    let (status, text) = post(port, body.as_bytes());
+    assert_eq!((status, text.trim()), (200, "received A. Sum"));
+    assert!(
+        asked.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        asked.elapsed()
+    );
+    let (ran, _) = listen.finish_within(Duration::from_secs(60));
+    ran.success();
+    // The last slow ones (the first were cut off for newer connections) got their 408 in
+    // words, or were closed when listen ended.
+    let last = slow.last_mut().unwrap();
+    last.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = last.read_to_string(&mut answer);
+    assert!(
+        answer.is_empty() || answer.contains("did not come within 10 s"),
+        "{answer}"
+    );
+}
+
+/// A problem that cannot be written (its group's folder is a link out of the folder problems
+/// go to) is an error answer to its post and a line, and listen goes on with the next.
+#[test]
+fn a_problem_that_cannot_be_written_is_an_answer_not_an_exit() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        elsewhere.path(),
+        dir.path().join("codeforces-round-999-div-2"),
+    )
+    .unwrap();
+    let port = free_port();
+    let listen = Duipai::in_dir(dir.path())
+        .args(["listen", "--port", &port.to_string()])
+        .start();
+    let linked = document("A. Sum", ("one", 1), "", &[("1 2\n", "3\n")]);
+    let (status, text) = post(port, linked.as_bytes());
+    assert_eq!(status, 500, "{text}");
+    assert!(
+        text.contains("cannot write A. Sum") && text.contains("symbolic link"),
+        "{text}"
+    );
+    let elsewhere_post = document("B. Next", ("two", 1), "", &[("1\n", "1\n")])
+        .replace("Codeforces - Round 999 (Div. 2)", "AtCoder");
+    let (status, text) = post(port, elsewhere_post.as_bytes());
+    assert_eq!((status, text.trim()), (200, "received B. Next"));
+    let mut listen = listen;
+    assert!(!listen.has_exited(), "listen went on");
+    listen.signal(libc::SIGINT);
+    let (ran, _) = listen.finish_within(Duration::from_secs(60));
+    let ran = ran.code(1);
+    assert!(
+        ran.stdout().contains("atcoder/b-next/: 1 sample"),
+        "{}",
+        ran.stdout()
+    );
+    assert!(
+        ran.stderr()
+            .contains("stopped; 1 problem received, 1 not written"),
+        "{}",
+        ran.stderr()
+    );
+    assert_eq!(std::fs::read_dir(elsewhere.path()).unwrap().count(), 0);
 }

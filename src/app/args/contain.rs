@@ -24,6 +24,12 @@ pub struct ContainArgs {
     /// folder) and ONLINE_JUDGE: NAME passes duipai's value, NAME=VALUE sets one; repeatable.
     #[arg(long = "env", value_name = "NAME[=VALUE]", value_parser = parse_env)]
     pub env: Vec<OsString>,
+    /// Run a Polygon package's helpers (checker, validator, generators, interactor, main
+    /// solution) as your own ones run, as duipai's user in the current folder, rather than
+    /// contained as the program under test is: for a package whose helpers need files beside
+    /// them. Only for packages you trust.
+    #[arg(long)]
+    pub unboxed_helpers: bool,
 }
 
 /// An `--env` entry: `NAME` or `NAME=VALUE`.
@@ -43,6 +49,9 @@ impl ContainArgs {
         if self.no_sandbox {
             flags.push_str(" --no-sandbox");
         }
+        if self.unboxed_helpers {
+            flags.push_str(" --unboxed-helpers");
+        }
         for entry in &self.env {
             let words = [entry.to_string_lossy().into_owned()];
             flags.push_str(&format!(" --env {}", shell_words::join(words)));
@@ -52,8 +61,9 @@ impl ContainArgs {
 
     /// Contains the programs of this command as the flags say, before its first run
     /// ([`contain::arm`]), the program under test kept out of `protect` (the test folder,
-    /// the saved failures, a package) besides the current folder. Each protection missing
-    /// here is a line on stderr, and with `--sandbox` an error.
+    /// the saved failures, a package) besides the current folder. The helpers run contained
+    /// too when the settings came from a Polygon package, unless `--unboxed-helpers`. Each
+    /// protection missing here is a line on stderr, and with `--sandbox` an error.
     pub fn arm(&self, protect: Vec<PathBuf>) -> anyhow::Result<()> {
         let mode = if self.no_sandbox {
             Mode::Off
@@ -66,6 +76,7 @@ impl ContainArgs {
             mode,
             env: self.env.clone(),
             protect,
+            helpers: crate::app::config::from_package() && !self.unboxed_helpers,
         });
         if mode == Mode::Strict && !missing.is_empty() {
             let lines: Vec<String> = missing.iter().map(|m| format!("  {m}")).collect();

@@ -10,6 +10,7 @@ use clap::CommandFactory;
 use crate::app::args::{Cli, InitArgs, parse_problem_name};
 use crate::app::config;
 use crate::app::exit::Status;
+use crate::companion::folder::toml_string;
 use crate::text::quote;
 
 /// The source extensions duipai runs, in the order a folder's files are looked for.
@@ -355,19 +356,4 @@ fn commented(line: &Line, set: Option<String>) -> String {
     };
     let setting = format!("{prefix}{} = {value}", line.key);
     format!("{setting:<32} # {}\n", line.about)
-}
-
-/// A TOML basic string.
-fn toml_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

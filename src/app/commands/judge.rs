@@ -33,6 +33,10 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         junit::check_report_path(path)?;
     }
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    // Before the first run, the helpers' too (a package's generators and validator).
+    let mut protect = vec![dir.clone()];
+    protect.extend(args.tests.clone());
+    args.containment.arm(protect)?;
     let found = find_submissions(&dir)?;
     let name = problem_name(args, &dir);
     let problem = own::problem(&name, &Parts::of(&args.own))?;
@@ -59,9 +63,6 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         limits.memory_bytes = mib << 20;
     }
     let prepared = prepare(&found, &args.own.compilers);
-    let mut protect = vec![dir.clone()];
-    protect.extend(args.tests.clone());
-    args.containment.arm(protect)?;
     out.line(format!(
         "judging {} on {} from {} ({} worker{})",
         plural(found.len() as u64, "submission"),

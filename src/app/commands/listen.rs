@@ -1,6 +1,7 @@
 //! `duipai listen`: problems posted by Competitive Companion become problem folders, a batch
 //! (a whole contest) at once, one line a problem, until Ctrl-C (or the first batch, with
-//! `--once`).
+//! `--once`). Each post is answered with what became of its problem: a problem that cannot
+//! be written is an error status to its post and a line here, and `listen` goes on.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -11,7 +12,7 @@ use crate::app::args::ListenArgs;
 use crate::app::exit::Status;
 use crate::app::interrupt;
 use crate::companion::batch::Gathered;
-use crate::companion::folder::Template;
+use crate::companion::folder::{Template, one_line};
 use crate::companion::{Batches, Landed, Posted, Receiver, land};
 use crate::text::plural;
 
@@ -20,6 +21,8 @@ use crate::text::plural;
 const LARGEST_BODY: usize = 4 * 1024 * 1024;
 /// How long a batch waits for its next problem before what came lands alone.
 const BATCH_WAIT: Duration = Duration::from_secs(10);
+/// How long the end waits for the answers of the posts answered last to be written.
+const SETTLE: Duration = Duration::from_secs(2);
 /// How often the loop looks at Ctrl-C and at batches waiting too long.
 const TICK: Duration = Duration::from_millis(200);
 
@@ -43,39 +46,98 @@ pub fn run(args: ListenArgs) -> anyhow::Result<Status> {
         );
     }
     let mut batches = Batches::default();
-    let mut landed = 0;
+    let mut tally = Tally::default();
     while !crate::run::cancelled() {
         let mut done = Vec::new();
+        let mut waiting = None;
         match receiver.next(TICK) {
-            Some(Posted::Task(task)) => done.extend(batches.add(*task, Instant::now())),
+            Some(Posted::Task { task, reply }) => {
+                let received = format!("received {}", one_line(&task.name));
+                match batches.add(*task, Instant::now()) {
+                    Ok(Some(batch)) => {
+                        let failed = land_batch(&args, template.as_ref(), &batch, &mut tally);
+                        answer_batch(reply, received, &failed);
+                        if args.once {
+                            receiver.settle(SETTLE);
+                            return Ok(tally.status());
+                        }
+                    }
+                    Ok(None) => reply.send(200, received),
+                    Err(why) => waiting = Some((reply, why)),
+                }
+            }
             Some(Posted::Refused { from, why }) => {
-                eprintln!("duipai: refused a request from {from}: {why}")
+                eprintln!("duipai: refused a request from {from}: {}", one_line(&why))
             }
             None => {}
         }
+        if let Some((reply, why)) = waiting {
+            eprintln!("duipai: refused a problem: {why}");
+            reply.send(503, why);
+        }
         done.extend(batches.overdue(Instant::now(), BATCH_WAIT));
         for batch in done {
-            landed += land_batch(&args, template.as_ref(), &batch)?;
+            land_batch(&args, template.as_ref(), &batch, &mut tally);
             if args.once {
-                return Ok(Status::Success);
+                receiver.settle(SETTLE);
+                return Ok(tally.status());
             }
         }
     }
     for batch in batches.drain() {
-        landed += land_batch(&args, template.as_ref(), &batch)?;
+        land_batch(&args, template.as_ref(), &batch, &mut tally);
     }
-    eprintln!("stopped; {} received", plural(landed as u64, "problem"));
-    Ok(Status::Success)
+    receiver.settle(SETTLE);
+    let unwritten = if tally.failed > 0 {
+        format!(", {} not written", tally.failed)
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "stopped; {} received{unwritten}",
+        plural(tally.landed as u64, "problem")
+    );
+    Ok(tally.status())
 }
 
-/// Writes a batch's folders and prints a line a problem; returns how many landed.
+/// How many problems landed, and how many could not be written.
+#[derive(Default)]
+struct Tally {
+    landed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// Failure when a problem could not be written, which its line said.
+    fn status(&self) -> Status {
+        if self.failed > 0 {
+            Status::Failure
+        } else {
+            Status::Success
+        }
+    }
+}
+
+/// Answers the post that completed a batch: 200, or 500 naming the problems of the batch
+/// that could not be written and why.
+fn answer_batch(reply: crate::companion::receiver::Reply, received: String, failed: &[String]) {
+    if failed.is_empty() {
+        reply.send(200, received);
+    } else {
+        reply.send(500, format!("{received}, but {}", failed.join("; ")));
+    }
+}
+
+/// Writes a batch's folders and prints a line a problem; what could not be written is a line
+/// on stderr each, returned (`cannot write A. Sum: ...`).
 fn land_batch(
     args: &ListenArgs,
     template: Option<&Template>,
     batch: &Gathered,
-) -> anyhow::Result<usize> {
+    tally: &mut Tally,
+) -> Vec<String> {
     let Some(first) = batch.tasks.first() else {
-        return Ok(0);
+        return Vec::new();
     };
     if batch.size > 1 || batch.tasks.len() > 1 {
         let missing = batch.size.saturating_sub(batch.tasks.len() as u64);
@@ -90,17 +152,28 @@ fn land_batch(
         };
         println!(
             "{}: {}{short}",
-            first.group,
+            one_line(&first.group),
             plural(batch.tasks.len() as u64, "problem")
         );
     }
     let mut taken = Vec::new();
+    let mut failed = Vec::new();
     for task in &batch.tasks {
-        let landed = land(&args.dir, task, template, &taken)?;
-        println!("{}", line(&args.dir, &landed, task));
-        taken.push(landed.folder);
+        match land(&args.dir, task, template, &taken) {
+            Ok(landed) => {
+                println!("{}", line(&args.dir, &landed, task));
+                taken.push(landed.folder);
+                tally.landed += 1;
+            }
+            Err(e) => {
+                let why = format!("cannot write {}: {e:#}", one_line(&task.name));
+                eprintln!("duipai: {why}");
+                failed.push(why);
+                tally.failed += 1;
+            }
+        }
     }
-    Ok(batch.tasks.len())
+    failed
 }
 
 /// `contest/a-prime/: 3 samples, 1 s, 256 MiB, multi-test (the count first)`.

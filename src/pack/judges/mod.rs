@@ -225,6 +225,33 @@ pub fn zip_of(contents: &[(String, Vec<u8>)]) -> anyhow::Result<Vec<u8>> {
     Ok(cursor.into_inner())
 }
 
+/// Names Windows keeps for devices, whatever their case and whatever extension follows: a
+/// file named so (`con.zip`, `com1.in`) cannot be opened there.
+const WINDOWS_DEVICES: [&str; 22] = [
+    "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
+    "com9", "lpt1", "lpt2", "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
+];
+
+/// Refuses a problem name that makes a pack's file a Windows device: `NAME.zip`, `NAME.cdf`,
+/// `NAME.plan`, and the tests `NAME1.in` ... `NAME9.in` of the judges that number them
+/// (`com` makes `com1.in`). A judge's server or a setter on Windows could not open them.
+pub fn check_windows_names(name: &str) -> anyhow::Result<()> {
+    let lower = name.to_ascii_lowercase();
+    let made = std::iter::once(lower.clone()).chain((1..=9).map(|d| format!("{lower}{d}")));
+    for stem in made {
+        if WINDOWS_DEVICES.contains(&stem.as_str()) {
+            anyhow::bail!(
+                "the problem's name {} makes files named {stem}.* in a pack, a name Windows \
+                 keeps for a device (con, prn, aux, nul, com1-9, lpt1-9): a judge or a setter \
+                 on Windows cannot open them; give the problem another name (`problem = \
+                 \"...\"` in duipai.toml, or --problem)",
+                crate::text::quote(name)
+            );
+        }
+    }
+    Ok(())
+}
+
 /// Every file below `dir` but the manifest, the zip being made and other zips, as
 /// `(path, content)` in path order.
 pub(super) fn files_below(

@@ -3,7 +3,8 @@
 //! and nothing else of duipai's (no CI secret, no `PYTHONUNBUFFERED` that would flush what a
 //! program forgot to); with containment off, duipai's own environment but for the
 //! buffering variables a judge does not set ([`crate::run::environment`]). Helpers (the
-//! setter's own programs) get that too, contained or not.
+//! setter's own programs) get that too, contained or not, unless they run in the box (a
+//! package's): then they get the allowlist.
 
 use std::ffi::{CString, OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
@@ -29,7 +30,7 @@ pub(crate) fn environment(
     extra: &[OsString],
 ) -> Vec<CString> {
     let mut vars: Vec<Vec<u8>> = Vec::with_capacity(16);
-    if contained && role == Role::Program {
+    if contained && (role == Role::Program || super::helpers_boxed()) {
         for name in PASSED {
             if let Some(value) = std::env::var_os(name) {
                 vars.push(entry(name.as_bytes(), value.as_bytes()));

@@ -35,7 +35,9 @@ use super::view::{DEVICES, View};
 const TRIGGER: &str = "DUIPAI_KEEPER";
 const SOCKET_FD: RawFd = 3;
 
-/// The descriptors the plan opens are moved to `SLOTS_AT + slot`.
+/// The descriptors the plan opens are moved to `SLOTS_AT + slot`, or higher: above the
+/// executable's and the socket's descriptors the child uses (a harness holding more than a
+/// hundred descriptors gets them above 100, where a slot would have replaced one).
 const SLOTS_AT: c_int = 100;
 
 /// What the keeper is asked: seal itself (once the spawner has joined), or kill everything
@@ -80,7 +82,7 @@ enum Kind {
     Setsid,
     /// Make every mount private (nothing propagates to or from the machine's).
     Private,
-    /// Open `a` as a path descriptor, kept at `SLOTS_AT + n`.
+    /// Open `a` as a path descriptor, kept at `n` (its slot, `slots_at` and up).
     OpenPath,
     /// Make every mount read-only and without set-uid (`mount_setattr`, recursive).
     ReadOnlyTree,
@@ -120,6 +122,8 @@ struct Op {
 struct Plan {
     ops: Vec<Op>,
     strings: Vec<CString>,
+    /// The first slot's descriptor.
+    slots_at: c_int,
 }
 
 /// What the child needs, by pointers into the harness's memory (alive while it waits).
@@ -138,10 +142,11 @@ struct ChildPlan {
 }
 
 impl Plan {
-    fn new() -> Plan {
+    fn new(slots_at: c_int) -> Plan {
         Plan {
             ops: Vec::new(),
             strings: Vec::new(),
+            slots_at,
         }
     }
 
@@ -204,7 +209,8 @@ impl Plan {
             at_text,
             std::ptr::null(),
         );
-        let from = self.text(format!("/proc/self/fd/{}", SLOTS_AT + slot as c_int).as_bytes())?;
+        let from =
+            self.text(format!("/proc/self/fd/{}", self.slots_at + slot as c_int).as_bytes())?;
         self.op(Kind::Bind, from, at_text).n = i32::from(recursive);
         if flags != 0 {
             let locked = locked_flags(target);
@@ -218,8 +224,8 @@ impl Plan {
     /// there, the whole of it made read-only and without set-uid, a `tmpfs` mounted over
     /// [`STAGE`] as the new root and filled (see `view`), then made the root, and sealed
     /// read-only.
-    fn of(view: &View, userns: bool) -> io::Result<Plan> {
-        let mut plan = Plan::new();
+    fn of(view: &View, userns: bool, slots_at: c_int) -> io::Result<Plan> {
+        let mut plan = Plan::new(slots_at);
         if userns {
             // SAFETY: getuid and getgid have no preconditions.
             let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
@@ -238,7 +244,7 @@ impl Plan {
         let sources = Sources::of(view);
         for (slot, source) in sources.all.iter().enumerate() {
             let a = plan.path(source)?;
-            plan.op(Kind::OpenPath, a, none).n = slot as c_int;
+            plan.op(Kind::OpenPath, a, none).n = slots_at + slot as c_int;
         }
         plan.op(Kind::ReadOnlyTree, none, none);
         plan.tmpfs(Path::new("/"), "755")?;
@@ -269,6 +275,10 @@ impl Plan {
         }
         for (i, (source, is_dir)) in view.binds.iter().enumerate() {
             plan.bind(sources.binds + i, source, *is_dir, READ_ONLY, *is_dir)?;
+        }
+        // A helper's folder of what it writes back: the remount leaves out read-only.
+        for (i, dir) in view.writable.iter().enumerate() {
+            plan.bind(sources.writable + i, dir, true, WRITABLE, false)?;
         }
         // The working folder is a tmpfs of its own, bounded as /tmp is (with room for the
         // input file the harness writes there): what a program writes there is memory, not
@@ -348,16 +358,19 @@ fn staged(path: &Path) -> PathBuf {
 
 /// The flags of what is put back read-only.
 const READ_ONLY: libc::c_ulong = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+/// How a folder a helper writes is put back: writable, but nothing set-uid and no device.
+const WRITABLE: libc::c_ulong = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
 
 /// Every file and folder a view's plan binds from, opened first, in slots: the runtime
-/// folders, the binds, the devices, and `/dev/null` (which hides duipai's executable), with
-/// where each group starts.
+/// folders, the binds, the devices, `/dev/null` (which hides duipai's executable), and the
+/// folders put back read-write, with where each group starts.
 struct Sources {
     all: Vec<PathBuf>,
     runtime: usize,
     binds: usize,
     devices: usize,
     null: usize,
+    writable: usize,
 }
 
 impl Sources {
@@ -369,12 +382,15 @@ impl Sources {
         all.extend(DEVICES.iter().map(PathBuf::from));
         let null = all.len();
         all.push(PathBuf::from("/dev/null"));
+        let writable = all.len();
+        all.extend(view.writable.iter().cloned());
         Sources {
             all,
             runtime: 0,
             binds,
             devices,
             null,
+            writable,
         }
     }
 }
@@ -534,10 +550,15 @@ unsafe fn open_into_slot(path: *const libc::c_char, n: c_int) -> bool {
     // SAFETY: as the caller promises; the slots are above every descriptor the child holds.
     unsafe {
         let fd = libc::open(path, libc::O_PATH | libc::O_CLOEXEC);
-        fd >= 0 && libc::dup3(fd, SLOTS_AT + n, libc::O_CLOEXEC) >= 0 && {
-            libc::close(fd);
-            true
-        }
+        // A harness holding a hundred descriptors and more (many workers, their pipes) may
+        // get the slot's own number back from `open`: it is in place, and `dup3` onto itself
+        // would fail (EINVAL), and with it the keeper, and every run that needs one.
+        fd >= 0
+            && (fd == n
+                || libc::dup3(fd, n, libc::O_CLOEXEC) >= 0 && {
+                    libc::close(fd);
+                    true
+                })
     }
 }
 
@@ -616,9 +637,11 @@ impl Keeper {
     pub fn start(view: View, userns: bool) -> io::Result<Keeper> {
         // The linker keeps the constructor only if something refers to it.
         std::hint::black_box(&HOOK);
-        let plan = Plan::of(&view, userns)?;
         let (ours, theirs) = super::super::clone::socket_pair()?;
         let exe = open_self()?;
+        let held = [ours.as_raw_fd(), theirs.as_raw_fd(), exe.as_raw_fd()];
+        let slots_at = held.iter().map(|fd| fd + 1).fold(SLOTS_AT, c_int::max);
+        let plan = Plan::of(&view, userns, slots_at)?;
         let argv = [c"duipai-keeper".as_ptr(), std::ptr::null()];
         let trigger = CString::new(format!("{TRIGGER}={SOCKET_FD}")).map_err(io::Error::other)?;
         let envp = [trigger.as_ptr(), std::ptr::null()];

@@ -24,7 +24,12 @@
 //!   allowed variables (`env`).
 //!
 //! Helpers (the setter's generator, reference, validator, checker and interactor) get their
-//! own cgroup and no terminal, but run as duipai's user, in its folder, with its environment.
+//! own cgroup and no terminal, and run as duipai's user, in its folder, with its environment;
+//! with [`Policy::helpers`] (a package's helpers, which are not the user's own) they run as
+//! the program under test does: in namespaces of their own, as root under a box uid, in a
+//! scratch folder, with the allowed environment, seeing their own files and, read-only, the
+//! files they are given (a checker's input, output and answer), and writing only their
+//! scratch folder and the folder of what they write back (`files`).
 //!
 //! Where a mechanism is not available the runs go on without it, and [`arm`] returns one
 //! [`Missing`] per protection lost, with how to get it; with [`Mode::Strict`] (`--sandbox`)
@@ -33,6 +38,7 @@
 
 pub(crate) mod cgroup;
 mod env;
+pub(crate) mod files;
 pub(crate) mod filter;
 pub(crate) mod ipc;
 pub(crate) mod keeper;
@@ -44,6 +50,7 @@ use std::sync::OnceLock;
 
 pub use env::check_entry;
 pub(crate) use env::environment;
+pub use files::{HelperFiles, with_helper_files};
 
 /// Whose run it is: the program under test, or a helper of the setter's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -74,6 +81,9 @@ pub struct Policy {
     /// Folders the program under test must not see (the test folder, the saved failures,
     /// a pack), besides the current folder, which it never sees.
     pub protect: Vec<PathBuf>,
+    /// Whether the helpers run contained as the program under test does (the helpers of a
+    /// package, which are not the user's own).
+    pub helpers: bool,
 }
 
 static POLICY: OnceLock<Policy> = OnceLock::new();
@@ -147,6 +157,12 @@ pub(crate) fn cgroups() -> Result<&'static cgroup::Tree, &'static String> {
 /// The cgroups of the runs of a contained process, if it has them.
 pub(crate) fn tree() -> Option<&'static cgroup::Tree> {
     if contained() { cgroups().ok() } else { None }
+}
+
+/// Whether helpers run in namespaces of their own, as the program under test does: asked
+/// ([`Policy::helpers`]) and had here.
+pub(crate) fn helpers_boxed() -> bool {
+    policy().helpers && namespaces().is_some()
 }
 
 /// Whether this process is root (runs programs as box uids, needs no user namespace).

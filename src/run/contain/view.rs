@@ -36,6 +36,9 @@ pub(crate) struct View {
     pub runtime: Vec<(PathBuf, Option<PathBuf>)>,
     /// Files and folders put back read-only, each at its own path: (source, is a folder).
     pub binds: Vec<(PathBuf, bool)>,
+    /// Folders put back read-write, each at its own path: where a contained helper writes
+    /// what it gives back (see `files`).
+    pub writable: Vec<PathBuf>,
     /// Protected folders inside a folder put back, emptied again once it is.
     pub recovers: Vec<PathBuf>,
     /// Files replaced by an empty one (duipai's executable).
@@ -126,6 +129,7 @@ impl View {
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .filter(|p| p.is_dir() && p != Path::new("/"))
             .collect();
+        let (needs, writable) = helper_folders(needs);
         let binds = binds_for(needs, &homes);
         let runtime = runtime();
         let hidden = std::env::current_exe()
@@ -135,6 +139,7 @@ impl View {
             .into_iter()
             .collect();
         Some(View {
+            writable,
             recovers: recovers(protect, &binds),
             runtime,
             binds,
@@ -145,6 +150,31 @@ impl View {
             identities: Vec::new(),
         })
     }
+}
+
+/// `needs` with what lies in a helper's folders (see `files`) replaced by the folder itself:
+/// the folder of the files it reads, put back whole and read-only (so that the view stays
+/// the same whatever files are there), and the folder of those it writes, returned apart
+/// to be put back read-write.
+fn helper_folders(needs: Vec<(PathBuf, Need)>) -> (Vec<(PathBuf, Need)>, Vec<PathBuf>) {
+    let mut kept = Vec::new();
+    let mut writable: Vec<PathBuf> = Vec::new();
+    for (path, need) in needs {
+        match super::files::folder_of(&path) {
+            Some((dir, true)) => {
+                if !writable.contains(&dir) {
+                    writable.push(dir);
+                }
+            }
+            Some((dir, false)) => {
+                if !kept.iter().any(|(p, _)| *p == dir) {
+                    kept.push((dir, Need::Itself));
+                }
+            }
+            None => kept.push((path, need)),
+        }
+    }
+    (kept, writable)
 }
 
 /// The runtime folders there are here, each with its link's text when it is a link.
@@ -194,6 +224,11 @@ fn needs_of(exe: &OsStr, args: &[OsString]) -> Option<(PathBuf, Vec<(PathBuf, Ne
     for arg in args {
         let path = Path::new(arg);
         if path.is_absolute()
+            && let Some((dir, _)) = super::files::folder_of(path)
+        {
+            // A helper's file, there or to be written: its folder (see `helper_folders`).
+            needs.push((dir, Need::Itself));
+        } else if path.is_absolute()
             && let Ok(real) = std::fs::canonicalize(path)
         {
             needs.push((real, Need::Itself));

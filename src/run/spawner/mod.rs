@@ -181,6 +181,17 @@ pub(crate) struct Launched {
     pub scratch_at: Option<std::path::PathBuf>,
 }
 
+/// Why the last spawner could not be started, for a run that may not start without one.
+static LAST_FAILURE: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Why no spawner could be started, when that was so.
+pub(crate) fn last_failure() -> Option<String> {
+    LAST_FAILURE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+}
+
 /// Starts `program` through a spawner of `role` (in namespaces that show `view`, when there
 /// is one), its standard streams from `streams`, under `processes` and `memory_bytes` (its
 /// slot's limits, when it has a slot): the program and its spawner, or what failed. `None`
@@ -203,9 +214,10 @@ pub(crate) fn launch(
     for _ in 0..2 {
         let mut spawner = match checkout(role, view) {
             Ok(spawner) => spawner,
-            Err(_) => {
+            Err(e) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
                     Some(Instant::now() + RETRY_AFTER);
+                *LAST_FAILURE.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
                 return None;
             }
         };

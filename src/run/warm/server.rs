@@ -99,7 +99,10 @@ pub(crate) fn retire_all() {
 fn hook_dir() -> io::Result<CString> {
     let mut dir = lock(&HOOK_DIR);
     if dir.is_none() {
-        let made = tempfile::Builder::new().prefix("duipai-warm-").tempdir()?;
+        crate::run::scratch::sweep();
+        let made = tempfile::Builder::new()
+            .prefix(&crate::run::scratch::folder_prefix("warm"))
+            .tempdir()?;
         std::fs::write(made.path().join("sitecustomize.py"), HOOK)?;
         std::fs::write(made.path().join("duipai_warm.py"), SERVER)?;
         *dir = Some(made);

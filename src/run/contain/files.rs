@@ -1,0 +1,145 @@
+//! The folders a contained helper's files go in: the files it reads (a checker's input,
+//! output and answer, an interactor's input) in one, bound read-only into its view, and the
+//! files it writes (a Kattis validator's feedback folder, a testlib validator's overview
+//! log, an interactor's output) in another, bound read-write. Each thread keeps its pair for
+//! as long as it lives, so that the helper's view, and the namespaces made for it, stay the
+//! same from one check to the next (a view of other folders would mean new namespaces for
+//! every check).
+//!
+//! Both are inside a folder of the temporary folder only duipai's user may enter; the one
+//! written is open to every user within it, so that a helper running as a box uid can write
+//! there, and no other user of the machine reaches it.
+
+use std::cell::RefCell;
+use std::io;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// A helper's two folders.
+pub struct HelperFiles {
+    _root: tempfile::TempDir,
+    /// The files the helper reads.
+    pub read: PathBuf,
+    /// The files it writes.
+    pub write: PathBuf,
+}
+
+/// Every folder of [`HelperFiles`] there is, with whether a helper writes there: a view
+/// binds the whole folder an argument lies in.
+static FOLDERS: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+
+thread_local! {
+    static MINE: RefCell<Option<HelperFiles>> = const { RefCell::new(None) };
+}
+
+impl HelperFiles {
+    fn create() -> io::Result<HelperFiles> {
+        let root = tempfile::Builder::new()
+            .prefix("duipai-helper-")
+            .tempdir()?;
+        // Only duipai's user enters it: what is inside is open to the helper's box uid.
+        std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o700))?;
+        let base = std::fs::canonicalize(root.path())?;
+        let (read, write) = (base.join("read"), base.join("write"));
+        std::fs::create_dir(&read)?;
+        std::fs::create_dir(&write)?;
+        std::fs::set_permissions(&read, std::fs::Permissions::from_mode(0o755))?;
+        std::fs::set_permissions(&write, std::fs::Permissions::from_mode(0o777))?;
+        let mut folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        folders.push((read.clone(), false));
+        folders.push((write.clone(), true));
+        Ok(HelperFiles {
+            _root: root,
+            read,
+            write,
+        })
+    }
+
+    /// Empties both folders.
+    fn empty(&self) -> io::Result<()> {
+        for dir in [&self.read, &self.write] {
+            for entry in std::fs::read_dir(dir)?.flatten() {
+                let path = entry.path();
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    std::fs::remove_dir_all(&path)?;
+                } else {
+                    std::fs::remove_file(&path)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for HelperFiles {
+    fn drop(&mut self) {
+        let mut folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        folders.retain(|(dir, _)| dir != &self.read && dir != &self.write);
+    }
+}
+
+/// Runs `f` with this thread's helper folders, empty (a new pair when they are in use
+/// already, by a helper's run within another's).
+pub fn with_helper_files<T>(
+    f: impl FnOnce(&HelperFiles) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let kept = MINE.with(|mine| mine.borrow_mut().take());
+    let files = match kept {
+        Some(files) if files.empty().is_ok() => files,
+        _ => HelperFiles::create()
+            .map_err(|e| anyhow::anyhow!("cannot create a folder for a helper's files: {e}"))?,
+    };
+    let result = f(&files);
+    // The outermost use keeps its pair: a run within another's had one of its own.
+    MINE.with(|mine| *mine.borrow_mut() = Some(files));
+    result
+}
+
+/// The helper folder `path` lies in (it need not exist yet), with whether a helper writes
+/// there.
+pub(crate) fn folder_of(path: &Path) -> Option<(PathBuf, bool)> {
+    let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+    folders
+        .iter()
+        .find(|(dir, _)| path.starts_with(dir))
+        .cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_keeps_its_folders_emptied_between_uses() {
+        let first = with_helper_files(|files| {
+            std::fs::write(files.read.join("input"), "1").unwrap();
+            std::fs::create_dir(files.write.join("feedback")).unwrap();
+            assert_eq!(
+                folder_of(&files.write.join("feedback/x")),
+                Some((files.write.clone(), true))
+            );
+            assert_eq!(
+                folder_of(&files.read.join("input")),
+                Some((files.read.clone(), false))
+            );
+            let inner = with_helper_files(|inner| Ok(inner.read.clone())).unwrap();
+            assert_ne!(inner, files.read, "a run within another has its own");
+            Ok(files.read.clone())
+        })
+        .unwrap();
+        let again = with_helper_files(|files| {
+            assert_eq!(std::fs::read_dir(&files.read).unwrap().count(), 0);
+            assert_eq!(std::fs::read_dir(&files.write).unwrap().count(), 0);
+            Ok(files.read.clone())
+        })
+        .unwrap();
+        assert_eq!(first, again);
+        let mode = std::fs::metadata(first.parent().unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "only duipai's user enters the folder");
+        assert_eq!(folder_of(Path::new("/tmp/elsewhere")), None);
+    }
+}
