@@ -55,6 +55,9 @@ pub struct Test {
     pub group: Option<String>,
     pub points: Option<f64>,
     pub sample: bool,
+    /// The answer the package ships for it (the answer path pattern's file, `tests/01.a`),
+    /// when there is one.
+    pub answer: Option<PathBuf>,
     /// Where the `<test>` element is in `problem.xml`: `problem.xml:LINE:COLUMN`, and its
     /// line alone.
     pub at: String,

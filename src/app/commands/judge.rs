@@ -147,7 +147,7 @@ fn tests(
         return cases::from_folder(problem, &data);
     }
     let plan = super::pack::own_plan(problem, args.plan.as_deref())?;
-    cases::from_plan(problem, plan, dir, jobs, scratch)
+    cases::from_plan(problem, plan, dir, jobs, args.check_answers, scratch)
 }
 
 /// How outputs are decided: the problem's checker or interactor (duipai.toml, flags), else
