@@ -172,13 +172,28 @@ impl Package {
     }
 
     /// Reads the package in `dir`: `problem.xml`, and the files it names that must be there
-    /// (manual tests, sources).
+    /// (manual tests, sources). A process reads a package once: the settings, the plan, the
+    /// solutions and a pack all take the same model, kept while `problem.xml` is unchanged.
     pub fn read(dir: &Path) -> anyhow::Result<Package> {
+        static READ: std::sync::Mutex<Vec<(PathBuf, Stamp, Package)>> =
+            std::sync::Mutex::new(Vec::new());
         let path = dir.join(FILE_NAME);
+        let stamp = stamp(&path);
+        let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, package)) = read
+            .iter()
+            .find(|(k, s, p)| *k == key && stamp.is_some() && *s == stamp && p.dir == dir)
+        {
+            return Ok(package.clone());
+        }
         let bytes = crate::fsutil::read_file_capped(&path)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?;
-        xml::parse(dir, &path.display().to_string(), &text)
+        let package = xml::parse(dir, &path.display().to_string(), &text)?;
+        read.retain(|(k, _, _)| *k != key);
+        read.push((key, stamp, package.clone()));
+        Ok(package)
     }
 
     /// The main solution, else the first accepted one: the reference answers come from it.
@@ -225,6 +240,15 @@ impl Package {
             PointsPolicy::EachTest => summed.or(group.points),
         }
     }
+}
+
+/// What tells one version of `problem.xml` from another within a run: its size and its
+/// modification time; `None` when they cannot be read (then it is read again each time).
+type Stamp = Option<(u64, std::time::SystemTime)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
 }
 
 /// A name duipai takes for a problem or a group: lowercase ASCII letters and digits, other

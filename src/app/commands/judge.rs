@@ -33,17 +33,23 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         junit::check_report_path(path)?;
     }
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-    let found = find_submissions(&dir)?;
+    let (found, polygon) = find_submissions(&dir)?;
     let name = problem_name(args, &dir);
     let problem = own::problem(&name, &Parts::of(&args.own))?;
-    let package = PackageYaml::read(&dir);
+    let mut package = PackageYaml::read(&dir);
+    if polygon {
+        package.multipliers = submissions::Multipliers::polygon();
+    }
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
     // A temporary folder of the plan's tests, or of a built output validator, lives as long
     // as the run.
     let mut scratch = Vec::new();
     let gathered = tests(args, &dir, &problem, jobs, &mut scratch)?;
-    let runner = ProcessRunner::default();
+    // Each run once: the matrix measures again the runs that bind the limit itself, and the
+    // runner's own re-runs (for runs within 0.8 to 1.5 times the cap it is given, which is
+    // past the limit) would re-run and stretch every time-limit-exceeded run instead.
+    let runner = ProcessRunner { rerun: false };
     cases::check_inputs(&problem, &runner, &gathered.cases, jobs)?;
     if let Some((made, reused)) = gathered.made {
         out.line(made_line(&gathered.from, made, reused));
@@ -91,6 +97,15 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     if args.write_time_limit {
         write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
     }
+    let failed = judged.helper_failures();
+    if let Some((submission, test, why)) = failed.first() {
+        eprintln!(
+            "duipai: error: the problem's checker or interactor failed on {} (FAIL in the \
+             table), first on {submission} on {test}: {why}",
+            plural(failed.len() as u64, "run")
+        );
+        return Ok(Status::Error);
+    }
     Ok(if judged.ok() {
         Status::Success
     } else {
@@ -99,10 +114,10 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
 }
 
 /// The submissions of `dir/submissions/`, else the solutions of the Polygon package in `dir`
-/// with what their tags expect.
-fn find_submissions(dir: &Path) -> anyhow::Result<Vec<submissions::Submission>> {
+/// with what their tags expect; and whether they are a Polygon package's.
+fn find_submissions(dir: &Path) -> anyhow::Result<(Vec<submissions::Submission>, bool)> {
     if dir.join("submissions").is_dir() || !crate::polygon::Package::is_in(dir) {
-        return submissions::find(dir);
+        return Ok((submissions::find(dir)?, false));
     }
     let package = crate::polygon::Package::read(dir)?;
     let (found, left_out) = submissions::of_polygon(&package);
@@ -115,7 +130,7 @@ fn find_submissions(dir: &Path) -> anyhow::Result<Vec<submissions::Submission>> 
     if found.is_empty() {
         bail!("the package {} has no solution to judge", dir.display());
     }
-    Ok(found)
+    Ok((found, true))
 }
 
 /// The problem's name: `--problem` (duipai.toml's), else the folder's name.
