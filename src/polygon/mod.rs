@@ -43,6 +43,65 @@ pub struct Package {
     pub solutions: Vec<Solution>,
     /// `files/testlib.h`, when the package has it.
     pub testlib: Option<PathBuf>,
+    /// The first validator's own tests (`files/tests/validator-tests/01`), in order.
+    pub validator_tests: Vec<ValidatorTest>,
+    /// The checker's own tests (`files/tests/checker-tests/01`, `.o`, `.a`), in order.
+    pub checker_tests: Vec<CheckerTest>,
+}
+
+/// A test of the validator: an input and whether it is valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorTest {
+    /// The input, relative to the package (it may be missing from a package downloaded
+    /// without its files).
+    pub input: PathBuf,
+    pub valid: bool,
+    /// Where its `<test>` is: `problem.xml:LINE:COLUMN`.
+    pub at: String,
+}
+
+/// A test of the checker: an input, an output and an answer, and what the checker says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckerTest {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub answer: PathBuf,
+    pub verdict: CheckerVerdict,
+    /// Where its `<test>` is: `problem.xml:LINE:COLUMN`.
+    pub at: String,
+}
+
+/// What a checker test expects of the checker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckerVerdict {
+    Ok,
+    WrongAnswer,
+    PresentationError,
+    /// The checker fails (testlib's FAIL).
+    Crashed,
+}
+
+impl CheckerVerdict {
+    /// As `problem.xml` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckerVerdict::Ok => "ok",
+            CheckerVerdict::WrongAnswer => "wrong-answer",
+            CheckerVerdict::PresentationError => "presentation-error",
+            CheckerVerdict::Crashed => "crashed",
+        }
+    }
+
+    fn parse(text: &str) -> Option<CheckerVerdict> {
+        [
+            CheckerVerdict::Ok,
+            CheckerVerdict::WrongAnswer,
+            CheckerVerdict::PresentationError,
+            CheckerVerdict::Crashed,
+        ]
+        .into_iter()
+        .find(|v| v.name().eq_ignore_ascii_case(text))
+    }
 }
 
 /// One test of the testset, in its order.

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use roxmltree::{Document, Node};
 
 use super::{
-    Checker, Group, Package, PointsPolicy, Solution, Standard, Tag, Test, TestSource, path_of,
-    plain_name,
+    Checker, CheckerTest, CheckerVerdict, Group, Package, PointsPolicy, Solution, Standard, Tag,
+    Test, TestSource, ValidatorTest, path_of, plain_name,
 };
 use crate::text::quote;
 
@@ -193,13 +193,16 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
     let testset = testset(&reader, judging)?;
     let assets = reader.child(root, "assets")?;
     let checker = checker(&reader, assets)?;
-    let validator = match child(assets, "validators") {
-        Some(validators) => match children(validators, "validator").next() {
-            Some(first) => reader.source_of(first)?,
-            None => None,
-        },
+    let first_validator = child(assets, "validators").and_then(|v| children(v, "validator").next());
+    let validator = match first_validator {
+        Some(first) => reader.source_of(first)?,
         None => None,
     };
+    let validator_tests = match first_validator {
+        Some(node) => validator_tests(&reader, node)?,
+        None => Vec::new(),
+    };
+    let checker_tests = checker_tests(&reader, reader.child(assets, "checker")?)?;
     let interactor = match child(assets, "interactor") {
         Some(node) => Some(
             reader
@@ -235,7 +238,100 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         generators,
         solutions,
         testlib,
+        validator_tests,
+        checker_tests,
     })
+}
+
+/// The `<testset>` of a validator or checker: its tests' nodes with their 1-based numbers,
+/// and the path of test `index` by the pattern named `pattern`.
+fn helper_testset<'a, 'b>(node: Node<'a, 'b>) -> Option<(Node<'a, 'b>, Vec<Node<'a, 'b>>)> {
+    let testset = child(node, "testset")?;
+    let tests = child(testset, "tests")
+        .map(|t| children(t, "test").collect())
+        .unwrap_or_default();
+    Some((testset, tests))
+}
+
+/// Test `index`'s file by the pattern `name` of `testset`, inside the package.
+fn helper_test_path(
+    reader: &Reader,
+    testset: Node,
+    name: &str,
+    index: usize,
+) -> anyhow::Result<PathBuf> {
+    let pattern = reader.child_text(testset, name)?;
+    let path = path_of(&pattern, index).ok_or_else(|| {
+        reader.error(
+            testset,
+            format!(
+                "<{name}>: expected a path with a number, found {}",
+                quote(&pattern)
+            ),
+        )
+    })?;
+    reader.inside(testset, &path)
+}
+
+/// The validator's own tests: each input, and whether it is valid.
+fn validator_tests(reader: &Reader, validator: Node) -> anyhow::Result<Vec<ValidatorTest>> {
+    let Some((testset, nodes)) = helper_testset(validator) else {
+        return Ok(Vec::new());
+    };
+    let mut tests = Vec::new();
+    for (i, node) in nodes.into_iter().enumerate() {
+        let valid = match node.attribute("verdict").unwrap_or_default() {
+            v if v.eq_ignore_ascii_case("valid") => true,
+            v if v.eq_ignore_ascii_case("invalid") => false,
+            other => {
+                return Err(reader.error(
+                    node,
+                    format!(
+                        "validator test {}: verdict {} is neither valid nor invalid",
+                        i + 1,
+                        quote(other)
+                    ),
+                ));
+            }
+        };
+        tests.push(ValidatorTest {
+            input: helper_test_path(reader, testset, "input-path-pattern", i + 1)?,
+            valid,
+            at: reader.at(node),
+        });
+    }
+    Ok(tests)
+}
+
+/// The checker's own tests: input, output and answer, and the checker's expected verdict.
+fn checker_tests(reader: &Reader, checker: Node) -> anyhow::Result<Vec<CheckerTest>> {
+    let Some((testset, nodes)) = helper_testset(checker) else {
+        return Ok(Vec::new());
+    };
+    let mut tests = Vec::new();
+    for (i, node) in nodes.into_iter().enumerate() {
+        let written = node.attribute("verdict").unwrap_or_default();
+        let verdict = CheckerVerdict::parse(written).ok_or_else(|| {
+            reader.error(
+                node,
+                format!(
+                    "checker test {}: verdict {} is not ok, wrong-answer, presentation-error \
+                     or crashed",
+                    i + 1,
+                    quote(written)
+                ),
+            )
+        })?;
+        let path = |name| helper_test_path(reader, testset, name, i + 1);
+        tests.push(CheckerTest {
+            input: path("input-path-pattern")?,
+            output: path("output-path-pattern")?,
+            answer: path("answer-path-pattern")?,
+            verdict,
+            at: reader.at(node),
+        });
+    }
+    Ok(tests)
 }
 
 fn dir_name(dir: &Path) -> Option<String> {

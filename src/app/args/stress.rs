@@ -310,16 +310,21 @@ impl StressArgs {
         })
     }
 
-    /// The generator `--generator` names: a `--named-generator`'s command, or the command given.
+    /// The generator `--generator` names: a `--named-generator`'s command (a Polygon
+    /// package's executable by its name) with the arguments given after its name
+    /// (`testgen -min 2`), or the command given.
     fn generator_command(&self, given: &crate::app::args::CommandWords) -> Vec<std::ffi::OsString> {
-        let named = match given.0.as_slice() {
-            [one] => self
-                .named_generators
-                .iter()
-                .find(|g| one.to_str() == Some(g.name.as_str())),
-            _ => None,
+        let Some((first, args)) = given.0.split_first() else {
+            return given.0.clone();
         };
-        named.map_or_else(|| given.0.clone(), |g| g.command.0.clone())
+        let named = self
+            .named_generators
+            .iter()
+            .find(|g| first.to_str() == Some(g.name.as_str()));
+        match named {
+            Some(g) => g.command.0.iter().chain(args).cloned().collect(),
+            None => given.0.clone(),
+        }
     }
 }
 

@@ -56,6 +56,10 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     }
     let (cases, from) = (gathered.cases, gathered.from);
     let decider = decider_of(&problem, &args.own.compilers, &dir, &mut scratch)?;
+    let helpers_failed = match polygon {
+        true => package_helper_tests(&dir, &problem, &decider, &runner, &out)?,
+        false => 0,
+    };
     let given = given_limit(args, &dir, &package);
     let mut limits = problem.limits;
     if let Some(mib) = package
@@ -106,6 +110,13 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         );
         return Ok(Status::Error);
     }
+    if helpers_failed > 0 {
+        out.line(format!(
+            "the package's own tests of its validator and checker: {} not passed (above)",
+            plural(helpers_failed as u64, "test")
+        ));
+        return Ok(Status::Failure);
+    }
     Ok(if judged.ok() {
         Status::Success
     } else {
@@ -131,6 +142,35 @@ fn find_submissions(dir: &Path) -> anyhow::Result<(Vec<submissions::Submission>,
         bail!("the package {} has no solution to judge", dir.display());
     }
     Ok((found, true))
+}
+
+/// The Polygon package's own tests of its validator and checker, run before its solutions:
+/// a line each test not passed and a summary a helper; returns how many were not passed.
+fn package_helper_tests(
+    dir: &Path,
+    problem: &OwnProblem,
+    decider: &Decider,
+    runner: &ProcessRunner,
+    out: &Human,
+) -> anyhow::Result<usize> {
+    use crate::app::polygon_tests;
+    let package = crate::polygon::Package::read(dir)?;
+    let mut failed = 0;
+    if problem.validator.is_some() && !package.validator_tests.is_empty() {
+        let ran = polygon_tests::validator_tests(&package, problem, runner)?;
+        ran.lines.iter().for_each(|l| out.line(l.clone()));
+        out.line(ran.summary("validator", package.validator_tests.len()));
+        failed += ran.failed;
+    }
+    if let Decider::Checker(checker) = decider
+        && !package.checker_tests.is_empty()
+    {
+        let ran = polygon_tests::checker_tests(&package, checker, runner)?;
+        ran.lines.iter().for_each(|l| out.line(l.clone()));
+        out.line(ran.summary("checker", package.checker_tests.len()));
+        failed += ran.failed;
+    }
+    Ok(failed)
 }
 
 /// The problem's name: `--problem` (duipai.toml's), else the folder's name.
