@@ -63,6 +63,8 @@ pub fn settings(dir: &Path) -> anyhow::Result<Settings> {
         set("reference", path(&main.path));
     }
     set("plan", path(Path::new(crate::polygon::FILE_NAME)));
+    // A test that asks for nothing has an empty answer, in Polygon as in a pack.
+    flags.push("empty-answers".to_string());
     settings
         .values
         .extend(flags.into_iter().map(|key| (key, Value::On)));

@@ -99,6 +99,10 @@ pub struct StressArgs {
     /// choices (as for a prebuilt generator).
     #[arg(long)]
     pub no_choices: bool,
+    /// The reference printing nothing is its answer (a test that asks for nothing), not a
+    /// broken reference; a Polygon package sets it.
+    #[arg(long)]
+    pub empty_answers: bool,
     /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
     /// minimizing's state) every SECS seconds, so that the log is never silent for long.
     /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
@@ -289,6 +293,7 @@ impl StressArgs {
             decider: crate::judge::Decider::Compare,
             choices,
             perturb: false,
+            empty_answers: self.empty_answers,
         })
     }
 

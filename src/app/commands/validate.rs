@@ -113,7 +113,7 @@ fn own_problem(args: &ValidateArgs) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut overview = Overview::default();
     let mut valid = 0usize;
-    let package = std::path::Path::new(".");
+    let package = std::path::Path::new("");
     if args.files.is_empty() && !crate::polygon::Package::is_in(package) {
         anyhow::bail!("give the input files to check");
     }
