@@ -949,7 +949,7 @@ mod tests {
         linked("files/gen.cpp");
         let m = format!("{:#}", read().unwrap_err());
         assert!(m.contains("files/gen.cpp: a symbolic link"), "{m}");
-        std::fs::remove_file(dir.path().join("files/gen.cpp"));
+        std::fs::remove_file(dir.path().join("files/gen.cpp")).unwrap();
         std::fs::write(dir.path().join("files/gen.cpp"), "int main(){}").unwrap();
         let away = xml(r#"<test method="manual"/>"#, "", CHECKER)
             .replace("files/gen.cpp", "../../etc/gen.cpp");
