@@ -96,7 +96,11 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         progress.set_position(done as u64)
     });
     progress.finish();
-    let judged = judged?;
+    let mut judged = judged?;
+    if polygon {
+        // The package's limit is its own: no rule derives one to compare it with.
+        judged.limit.derived = None;
+    }
     report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
     if args.write_time_limit {
         write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
