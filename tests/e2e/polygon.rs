@@ -453,6 +453,13 @@ fn a_test_whose_answer_is_empty_is_judged_and_the_helpers_own_tests_run() {
         .filter(|e| e.metadata().unwrap().len() == 0)
         .count();
     assert_eq!(empty, 2);
+    // `test` on the package's own tests: main's empty answer to 02 is the answer.
+    let out = with_shared_cache(d)
+        .args(["test", "tests"])
+        .program(["solutions/main.cpp"])
+        .run()
+        .success();
+    assert_contains(&out.stdout(), "AC  02");
     let out = with_shared_cache(d).args(["validate"]).run().success();
     assert_contains(&out.stdout(), "validator tests: 2 passed, 0 failed");
     std::fs::write(d.join("files/tests/validator-tests/02"), "1\nask\n").unwrap();

@@ -545,6 +545,7 @@ fn judge_samples(
             jobs: config.jobs,
             rule: config.rule,
             fail_fast: true,
+            empty_answers: config.empty_answers,
         }),
         _ => None,
     };
