@@ -43,13 +43,15 @@ impl Ran {
     }
 }
 
-/// Reads a helper test's file: `None` when the package lacks it; a link is refused.
+/// Reads a helper test's file with LF line ends (Polygon keeps its files with CR LF, as it
+/// does its manual tests): `None` when the package lacks it; a link is refused.
 fn read(package: &Package, path: &Path) -> anyhow::Result<Option<Vec<u8>>> {
     let full = package.dir.join(path);
     if std::fs::symlink_metadata(&full).is_err() {
         return Ok(None);
     }
-    crate::fsutil::read_in_folder_capped(&full).map(Some)
+    let bytes = crate::fsutil::read_in_folder_capped(&full)?;
+    Ok(Some(crate::pack::own::plan::lf_line_ends(bytes)))
 }
 
 /// Runs the validator (the problem's) on each of its tests.
