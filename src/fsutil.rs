@@ -147,6 +147,28 @@ pub fn no_link_on_the_way(dir: &Path, rel: &str) -> bool {
     true
 }
 
+/// The first symbolic link met on the way from `dir` to `rel` (relative, `/`-separated),
+/// its last component included, as the part of `rel` up to it; `None` when there is none
+/// (a path that stops existing on the way has no link past that point).
+pub fn first_link(dir: &Path, rel: &str) -> Option<String> {
+    let mut at = dir.to_path_buf();
+    let mut walked: Vec<&str> = Vec::new();
+    for part in rel.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        at.push(part);
+        walked.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return Some(walked.join("/")),
+            Ok(_) => {}
+            Err(_) => return None,
+        }
+    }
+    None
+}
+
+/// Why a link in a package is not followed.
+pub const LINK_IN_PACKAGE: &str = "a symbolic link; duipai does not follow links in a package \
+                                   (one could name any file of the machine): copy the file there";
+
 /// An exclusive lock on a folder (`flock` on the folder itself), held until dropped: two
 /// duipai processes writing one folder (two `pack`s) would interleave their files.
 pub struct FolderLock {

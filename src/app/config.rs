@@ -47,11 +47,12 @@ impl std::fmt::Display for ConfigError {
 }
 
 /// The file as read: its name for messages, its directory (what relative paths in it are
-/// relative to) and its text.
+/// relative to) and its text; or, for a Polygon package, its settings as a table already.
 struct File {
     shown: String,
     dir: PathBuf,
     text: String,
+    table: Option<toml_edit::Table>,
 }
 
 impl File {
@@ -218,7 +219,12 @@ fn read(flag: &Option<PathBuf>, package: &Option<PathBuf>) -> Result<Option<File
     let text = String::from_utf8(bytes)
         .map_err(|_| ConfigError(format!("{shown}: not UTF-8 text, as TOML must be")))?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    Ok(Some(File { shown, dir, text }))
+    Ok(Some(File {
+        shown,
+        dir,
+        text,
+        table: None,
+    }))
 }
 
 /// Whether the settings of this command came from a Polygon package's `problem.xml`: its
@@ -233,13 +239,29 @@ pub fn from_package() -> bool {
 /// The settings a Polygon package in `dir` gives, as the file that would give them.
 fn polygon(dir: &Path) -> Result<File, ConfigError> {
     FROM_PACKAGE.store(true, std::sync::atomic::Ordering::SeqCst);
+    use crate::app::polygon::Value as Setting;
     let shown = dir.join(crate::polygon::FILE_NAME).display().to_string();
-    let text =
-        crate::app::polygon::settings_text(dir).map_err(|e| ConfigError(format!("{e:#}")))?;
+    let settings = crate::app::polygon::settings(dir).map_err(|e| ConfigError(format!("{e:#}")))?;
+    let mut table = toml_edit::Table::new();
+    for (key, value) in settings.values {
+        let value = match value {
+            Setting::Text(text) => toml_edit::value(text),
+            Setting::On => toml_edit::value(true),
+        };
+        table.insert(&key, value);
+    }
+    if !settings.generators.is_empty() {
+        let mut generators = toml_edit::Table::new();
+        for (name, command) in settings.generators {
+            generators.insert(&name, toml_edit::value(command));
+        }
+        table.insert(GENERATORS, Item::Table(generators));
+    }
     Ok(File {
         shown,
         dir: PathBuf::new(),
-        text,
+        text: String::new(),
+        table: Some(table),
     })
 }
 
@@ -251,12 +273,19 @@ fn settings_words(
     root: &Command,
     typed: &[String],
 ) -> Result<Vec<OsString>, ConfigError> {
-    let document = toml_edit::Document::parse(file.text.as_str()).map_err(|e| {
-        let message = e.message().trim().trim_end_matches('.').to_string();
-        file.error(&e.span(), message)
-    })?;
-    let named = named_generators(file, document.as_table())?;
-    let settings = collect(file, document.as_table(), command.get_name(), root)?;
+    let parsed;
+    let table = match &file.table {
+        Some(table) => table,
+        None => {
+            parsed = toml_edit::Document::parse(file.text.as_str()).map_err(|e| {
+                let message = e.message().trim().trim_end_matches('.').to_string();
+                file.error(&e.span(), message)
+            })?;
+            parsed.as_table()
+        }
+    };
+    let named = named_generators(file, table)?;
+    let settings = collect(file, table, command.get_name(), root)?;
     let (given, positionals) = given_on_command_line(command, root, typed);
     let mut problem = Vec::new();
     let mut flags = Vec::new();

@@ -11,6 +11,7 @@ pub mod exit;
 mod interrupt;
 mod own;
 mod polygon;
+mod polygon_tests;
 mod programs;
 mod replay;
 mod ui;

@@ -96,16 +96,17 @@ fn generators(args: &GeneratorArgs, prepare: &Prepare) -> anyhow::Result<Generat
         named.push((generator.name.clone(), helper));
     }
     let default = args.generator.as_ref().map(|words| {
-        let picked = match words.0.as_slice() {
-            [one] => args
+        // A named one by its name, with the arguments after it (`testgen -min 2`).
+        let picked = words.0.split_first().and_then(|(first, rest)| {
+            let named = args
                 .named_generators
                 .iter()
-                .find(|g| one.to_str() == Some(g.name.as_str())),
-            _ => None,
-        };
+                .find(|g| first.to_str() == Some(g.name.as_str()))?;
+            Some((named, rest))
+        });
         match picked {
-            Some(g) => Helper::new(
-                g.command.0.clone(),
+            Some((g, rest)) => Helper::new(
+                g.command.0.iter().chain(rest).cloned().collect(),
                 format!("generator {}", g.name),
                 prepare,
             ),

@@ -276,6 +276,8 @@ fn stress_config(
         decider: hunt.decider.clone(),
         choices: Some(line.capturable.clone()),
         perturb: false,
+        // As in the tests a pack makes: an empty answer is an answer.
+        empty_answers: true,
     })
 }
 

@@ -152,6 +152,50 @@ pub fn run_helper(
     limits: &Limits,
     who: &str,
 ) -> anyhow::Result<Vec<u8>> {
+    let (output, stderr) = run_once(runner, command, input, limits, who)?;
+    if output.iter().all(u8::is_ascii_whitespace) {
+        let said = if output.is_empty() {
+            "nothing"
+        } else {
+            "only white space"
+        };
+        return Err(HelperFailed::error(
+            Fault::Silent,
+            format!(
+                "{who} failed: it exited with code 0 but printed {said}, where {} is \
+                 needed{stderr}",
+                if who.contains("generator") {
+                    "a case"
+                } else {
+                    "an answer"
+                },
+            ),
+        ));
+    }
+    Ok(output)
+}
+
+/// [`run_helper`] where printing nothing is an output too: a test's answer in a package,
+/// which may be empty (a query-only test), as Polygon and the ICPC format allow.
+pub fn run_helper_quiet_ok(
+    runner: &dyn Runner,
+    command: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    who: &str,
+) -> anyhow::Result<Vec<u8>> {
+    run_once(runner, command, input, limits, who).map(|(output, _)| output)
+}
+
+/// Runs a helper: its stdout, and the end of its stderr as [`stderr_ending`] quotes it; a
+/// run that cannot start or does not exit cleanly is an error.
+fn run_once(
+    runner: &dyn Runner,
+    command: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    who: &str,
+) -> anyhow::Result<(Vec<u8>, String)> {
     let execution = runner
         .run_helper(command, input, limits)
         .with_context(|| format!("cannot run {who}"))?;
@@ -163,27 +207,7 @@ pub fn run_helper(
         .stdout
         .to_vec()
         .with_context(|| format!("cannot read what {who} printed"))?;
-    if output.iter().all(u8::is_ascii_whitespace) {
-        let said = if output.is_empty() {
-            "nothing"
-        } else {
-            "only white space"
-        };
-        return Err(HelperFailed::error(
-            Fault::Silent,
-            format!(
-                "{who} failed: it exited with code 0 but printed {said}, where {} is \
-                 needed{}",
-                if who.contains("generator") {
-                    "a case"
-                } else {
-                    "an answer"
-                },
-                stderr_ending(&execution.stderr)
-            ),
-        ));
-    }
-    Ok(output)
+    Ok((output, stderr_ending(&execution.stderr)))
 }
 
 /// A helper that ran and failed (rather than could not start), and how: for a reference or

@@ -222,6 +222,21 @@ impl OwnProblem {
         )
     }
 
+    /// The reference's answer to a test of a package: an empty one is an answer there (a
+    /// query-only test), as Polygon and the ICPC format allow.
+    pub fn test_answer(&self, runner: &dyn Runner, input: &[u8]) -> anyhow::Result<Vec<u8>> {
+        let Some(reference) = &self.reference else {
+            return self.answer(runner, input);
+        };
+        crate::judge::helper::run_helper_quiet_ok(
+            runner,
+            reference.command()?,
+            input,
+            &self.helper_limits(),
+            &reference.who(),
+        )
+    }
+
     /// What the validator says of `input`; `None` without a validator.
     pub fn validate(&self, runner: &dyn Runner, input: &[u8]) -> anyhow::Result<Option<Validity>> {
         match &self.validator {

@@ -53,6 +53,7 @@ pub fn plan_of(package: &Package) -> OwnPlan {
             text,
             group,
             source,
+            shipped_answer: test.answer.as_ref().map(|a| package.dir.join(a)),
         });
     }
     OwnPlan {

@@ -43,6 +43,65 @@ pub struct Package {
     pub solutions: Vec<Solution>,
     /// `files/testlib.h`, when the package has it.
     pub testlib: Option<PathBuf>,
+    /// The first validator's own tests (`files/tests/validator-tests/01`), in order.
+    pub validator_tests: Vec<ValidatorTest>,
+    /// The checker's own tests (`files/tests/checker-tests/01`, `.o`, `.a`), in order.
+    pub checker_tests: Vec<CheckerTest>,
+}
+
+/// A test of the validator: an input and whether it is valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidatorTest {
+    /// The input, relative to the package (it may be missing from a package downloaded
+    /// without its files).
+    pub input: PathBuf,
+    pub valid: bool,
+    /// Where its `<test>` is: `problem.xml:LINE:COLUMN`.
+    pub at: String,
+}
+
+/// A test of the checker: an input, an output and an answer, and what the checker says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckerTest {
+    pub input: PathBuf,
+    pub output: PathBuf,
+    pub answer: PathBuf,
+    pub verdict: CheckerVerdict,
+    /// Where its `<test>` is: `problem.xml:LINE:COLUMN`.
+    pub at: String,
+}
+
+/// What a checker test expects of the checker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckerVerdict {
+    Ok,
+    WrongAnswer,
+    PresentationError,
+    /// The checker fails (testlib's FAIL).
+    Crashed,
+}
+
+impl CheckerVerdict {
+    /// As `problem.xml` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckerVerdict::Ok => "ok",
+            CheckerVerdict::WrongAnswer => "wrong-answer",
+            CheckerVerdict::PresentationError => "presentation-error",
+            CheckerVerdict::Crashed => "crashed",
+        }
+    }
+
+    fn parse(text: &str) -> Option<CheckerVerdict> {
+        [
+            CheckerVerdict::Ok,
+            CheckerVerdict::WrongAnswer,
+            CheckerVerdict::PresentationError,
+            CheckerVerdict::Crashed,
+        ]
+        .into_iter()
+        .find(|v| v.name().eq_ignore_ascii_case(text))
+    }
 }
 
 /// One test of the testset, in its order.
@@ -55,6 +114,9 @@ pub struct Test {
     pub group: Option<String>,
     pub points: Option<f64>,
     pub sample: bool,
+    /// The answer the package ships for it (the answer path pattern's file, `tests/01.a`),
+    /// when there is one.
+    pub answer: Option<PathBuf>,
     /// Where the `<test>` element is in `problem.xml`: `problem.xml:LINE:COLUMN`, and its
     /// line alone.
     pub at: String,
@@ -169,13 +231,28 @@ impl Package {
     }
 
     /// Reads the package in `dir`: `problem.xml`, and the files it names that must be there
-    /// (manual tests, sources).
+    /// (manual tests, sources). A process reads a package once: the settings, the plan, the
+    /// solutions and a pack all take the same model, kept while `problem.xml` is unchanged.
     pub fn read(dir: &Path) -> anyhow::Result<Package> {
+        static READ: std::sync::Mutex<Vec<(PathBuf, Stamp, Package)>> =
+            std::sync::Mutex::new(Vec::new());
         let path = dir.join(FILE_NAME);
+        let stamp = stamp(&path);
+        let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, package)) = read
+            .iter()
+            .find(|(k, s, p)| *k == key && stamp.is_some() && *s == stamp && p.dir == dir)
+        {
+            return Ok(package.clone());
+        }
         let bytes = crate::fsutil::read_file_capped(&path)?;
         let text = String::from_utf8(bytes)
             .map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))?;
-        xml::parse(dir, &path.display().to_string(), &text)
+        let package = xml::parse(dir, &path.display().to_string(), &text)?;
+        read.retain(|(k, _, _)| *k != key);
+        read.push((key, stamp, package.clone()));
+        Ok(package)
     }
 
     /// The main solution, else the first accepted one: the reference answers come from it.
@@ -222,6 +299,15 @@ impl Package {
             PointsPolicy::EachTest => summed.or(group.points),
         }
     }
+}
+
+/// What tells one version of `problem.xml` from another within a run: its size and its
+/// modification time; `None` when they cannot be read (then it is read again each time).
+type Stamp = Option<(u64, std::time::SystemTime)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
 }
 
 /// A name duipai takes for a problem or a group: lowercase ASCII letters and digits, other

@@ -6,16 +6,46 @@ use std::path::{Path, PathBuf};
 use roxmltree::{Document, Node};
 
 use super::{
-    Checker, Group, Package, PointsPolicy, Solution, Standard, Tag, Test, TestSource, path_of,
-    plain_name,
+    Checker, CheckerTest, CheckerVerdict, Group, Package, PointsPolicy, Solution, Standard, Tag,
+    Test, TestSource, ValidatorTest, path_of, plain_name,
 };
 use crate::text::quote;
 
 /// The file being read, for positioned messages.
 struct Reader<'a> {
     shown: &'a str,
-    doc: &'a Document<'a>,
+    lines: Lines<'a>,
     dir: &'a Path,
+}
+
+/// Where each line of the text starts, so that a byte offset becomes a line and column in
+/// logarithmic time: roxmltree's own `text_pos_at` counts from the start of the text each
+/// time, which made reading a testset quadratic in its tests.
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Lines { text, starts }
+    }
+
+    /// The 1-based line and column (in characters) of byte `offset`.
+    fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&start| start <= offset);
+        let start = self.starts[line - 1];
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().count())
+            + 1;
+        (line, column)
+    }
 }
 
 impl Reader<'_> {
@@ -25,8 +55,13 @@ impl Reader<'_> {
     }
 
     fn at(&self, node: Node) -> String {
-        let pos = self.doc.text_pos_at(node.range().start);
-        format!("{}:{}:{}", self.shown, pos.row, pos.col)
+        let (line, column) = self.lines.position(node.range().start);
+        format!("{}:{line}:{column}", self.shown)
+    }
+
+    /// The line `node` starts on.
+    fn line(&self, node: Node) -> usize {
+        self.lines.position(node.range().start).0
     }
 
     /// The child element `name` of `node`, which must be there.
@@ -68,15 +103,10 @@ impl Reader<'_> {
         self.existing(source, path).map(Some)
     }
 
-    /// `path` relative to the package, which must be a file there.
+    /// `path` relative to the package, which must be a file there, reached through no
+    /// symbolic link: a package from elsewhere could otherwise name any file of the machine.
     fn existing(&self, node: Node, path: &str) -> anyhow::Result<PathBuf> {
-        let relative = PathBuf::from(path);
-        if relative.is_absolute() || path.split('/').any(|part| part == "..") {
-            return Err(self.error(
-                node,
-                format!("{} is not a path inside the package", quote(path)),
-            ));
-        }
+        let relative = self.inside(node, path)?;
         if !self.dir.join(&relative).is_file() {
             return Err(self.error(
                 node,
@@ -84,6 +114,32 @@ impl Reader<'_> {
                     "the package has no file {} ({})",
                     quote(path),
                     self.dir.join(&relative).display()
+                ),
+            ));
+        }
+        Ok(relative)
+    }
+
+    /// `path` as a path inside the package: relative, without `..`, and with no symbolic
+    /// link on the way to it or at its end (whether or not the file exists).
+    fn inside(&self, node: Node, path: &str) -> anyhow::Result<PathBuf> {
+        let relative = PathBuf::from(path);
+        if path.is_empty()
+            || relative.is_absolute()
+            || path.split(['/', '\\']).any(|part| part == "..")
+        {
+            return Err(self.error(
+                node,
+                format!("{} is not a path inside the package", quote(path)),
+            ));
+        }
+        if let Some(link) = crate::fsutil::first_link(self.dir, path) {
+            return Err(self.error(
+                node,
+                format!(
+                    "{}: {}",
+                    self.dir.join(link).display(),
+                    crate::fsutil::LINK_IN_PACKAGE
                 ),
             ));
         }
@@ -111,7 +167,7 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
     })?;
     let reader = Reader {
         shown,
-        doc: &doc,
+        lines: Lines::new(text),
         dir,
     };
     let root = doc.root_element();
@@ -137,13 +193,16 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
     let testset = testset(&reader, judging)?;
     let assets = reader.child(root, "assets")?;
     let checker = checker(&reader, assets)?;
-    let validator = match child(assets, "validators") {
-        Some(validators) => match children(validators, "validator").next() {
-            Some(first) => reader.source_of(first)?,
-            None => None,
-        },
+    let first_validator = child(assets, "validators").and_then(|v| children(v, "validator").next());
+    let validator = match first_validator {
+        Some(first) => reader.source_of(first)?,
         None => None,
     };
+    let validator_tests = match first_validator {
+        Some(node) => validator_tests(&reader, node)?,
+        None => Vec::new(),
+    };
+    let checker_tests = checker_tests(&reader, reader.child(assets, "checker")?)?;
     let interactor = match child(assets, "interactor") {
         Some(node) => Some(
             reader
@@ -154,15 +213,7 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
     };
     let solutions = solutions(&reader, assets)?;
     let files = child(root, "files");
-    let testlib = files
-        .and_then(|f| child(f, "resources"))
-        .into_iter()
-        .flat_map(|r| children(r, "file"))
-        .filter_map(|f| f.attribute("path"))
-        .find(|p| p.ends_with("testlib.h"))
-        .map(PathBuf::from)
-        .or_else(|| Some(PathBuf::from("files/testlib.h")))
-        .filter(|p| dir.join(p).is_file());
+    let testlib = testlib(&reader, files)?;
     let mut not_generators: Vec<&Path> = validator.iter().map(PathBuf::as_path).collect();
     not_generators.extend(interactor.as_deref());
     if let Checker::Source(path) = &checker {
@@ -187,7 +238,100 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         generators,
         solutions,
         testlib,
+        validator_tests,
+        checker_tests,
     })
+}
+
+/// The `<testset>` of a validator or checker: its tests' nodes with their 1-based numbers,
+/// and the path of test `index` by the pattern named `pattern`.
+fn helper_testset<'a, 'b>(node: Node<'a, 'b>) -> Option<(Node<'a, 'b>, Vec<Node<'a, 'b>>)> {
+    let testset = child(node, "testset")?;
+    let tests = child(testset, "tests")
+        .map(|t| children(t, "test").collect())
+        .unwrap_or_default();
+    Some((testset, tests))
+}
+
+/// Test `index`'s file by the pattern `name` of `testset`, inside the package.
+fn helper_test_path(
+    reader: &Reader,
+    testset: Node,
+    name: &str,
+    index: usize,
+) -> anyhow::Result<PathBuf> {
+    let pattern = reader.child_text(testset, name)?;
+    let path = path_of(&pattern, index).ok_or_else(|| {
+        reader.error(
+            testset,
+            format!(
+                "<{name}>: expected a path with a number, found {}",
+                quote(&pattern)
+            ),
+        )
+    })?;
+    reader.inside(testset, &path)
+}
+
+/// The validator's own tests: each input, and whether it is valid.
+fn validator_tests(reader: &Reader, validator: Node) -> anyhow::Result<Vec<ValidatorTest>> {
+    let Some((testset, nodes)) = helper_testset(validator) else {
+        return Ok(Vec::new());
+    };
+    let mut tests = Vec::new();
+    for (i, node) in nodes.into_iter().enumerate() {
+        let valid = match node.attribute("verdict").unwrap_or_default() {
+            v if v.eq_ignore_ascii_case("valid") => true,
+            v if v.eq_ignore_ascii_case("invalid") => false,
+            other => {
+                return Err(reader.error(
+                    node,
+                    format!(
+                        "validator test {}: verdict {} is neither valid nor invalid",
+                        i + 1,
+                        quote(other)
+                    ),
+                ));
+            }
+        };
+        tests.push(ValidatorTest {
+            input: helper_test_path(reader, testset, "input-path-pattern", i + 1)?,
+            valid,
+            at: reader.at(node),
+        });
+    }
+    Ok(tests)
+}
+
+/// The checker's own tests: input, output and answer, and the checker's expected verdict.
+fn checker_tests(reader: &Reader, checker: Node) -> anyhow::Result<Vec<CheckerTest>> {
+    let Some((testset, nodes)) = helper_testset(checker) else {
+        return Ok(Vec::new());
+    };
+    let mut tests = Vec::new();
+    for (i, node) in nodes.into_iter().enumerate() {
+        let written = node.attribute("verdict").unwrap_or_default();
+        let verdict = CheckerVerdict::parse(written).ok_or_else(|| {
+            reader.error(
+                node,
+                format!(
+                    "checker test {}: verdict {} is not ok, wrong-answer, presentation-error \
+                     or crashed",
+                    i + 1,
+                    quote(written)
+                ),
+            )
+        })?;
+        let path = |name| helper_test_path(reader, testset, name, i + 1);
+        tests.push(CheckerTest {
+            input: path("input-path-pattern")?,
+            output: path("output-path-pattern")?,
+            answer: path("answer-path-pattern")?,
+            verdict,
+            at: reader.at(node),
+        });
+    }
+    Ok(tests)
 }
 
 fn dir_name(dir: &Path) -> Option<String> {
@@ -203,6 +347,8 @@ struct Testset<'a, 'b> {
     time_limit_ms: u64,
     memory_bytes: u64,
     input_pattern: String,
+    /// `<answer-path-pattern>`, when given.
+    answer_pattern: Option<String>,
 }
 
 fn testset<'a, 'b>(reader: &Reader, judging: Node<'a, 'b>) -> anyhow::Result<Testset<'a, 'b>> {
@@ -229,11 +375,16 @@ fn testset<'a, 'b>(reader: &Reader, judging: Node<'a, 'b>) -> anyhow::Result<Tes
             ),
         ));
     }
+    let answer_pattern = child(node, "answer-path-pattern")
+        .and_then(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .filter(|t| path_of(t, 1).is_some());
     Ok(Testset {
         node,
         time_limit_ms,
         memory_bytes,
         input_pattern,
+        answer_pattern,
     })
 }
 
@@ -247,13 +398,7 @@ fn tests_of(
     let list = reader.child(testset.node, "tests")?;
     let mut tests = Vec::new();
     for (i, node) in children(list, "test").enumerate() {
-        tests.push(test(
-            reader,
-            node,
-            i + 1,
-            &testset.input_pattern,
-            generators,
-        )?);
+        tests.push(test(reader, node, i + 1, testset, generators)?);
     }
     if tests.len() as u64 != count {
         let at = reader.child(testset.node, "test-count")?;
@@ -275,18 +420,21 @@ fn test(
     reader: &Reader,
     node: Node,
     index: usize,
-    pattern: &str,
+    testset: &Testset,
     generators: &[(String, PathBuf)],
 ) -> anyhow::Result<Test> {
+    let pattern = testset.input_pattern.as_str();
     let source = match node.attribute("method").unwrap_or("manual") {
         "manual" => {
             let path = path_of(pattern, index).unwrap_or_default();
-            TestSource::Manual(reader.existing(node, &path).map_err(|_| {
-                reader.error(
+            let relative = reader.inside(node, &path)?;
+            if !reader.dir.join(&relative).is_file() {
+                return Err(reader.error(
                     node,
                     format!("test {index} is manual and the package has no file {path}"),
-                )
-            })?)
+                ));
+            }
+            TestSource::Manual(relative)
         }
         "generated" => generated(reader, node, index, generators)?,
         other => {
@@ -322,9 +470,29 @@ fn test(
         group: node.attribute("group").map(str::to_string),
         points,
         sample: node.attribute("sample") == Some("true"),
+        answer: shipped_answer(reader, node, index, testset)?,
         at: reader.at(node),
-        line: reader.doc.text_pos_at(node.range().start).row as usize,
+        line: reader.line(node),
     })
+}
+
+/// The answer file of test `index` the package ships, if it has it; one reached through a
+/// link is refused.
+fn shipped_answer(
+    reader: &Reader,
+    node: Node,
+    index: usize,
+    testset: &Testset,
+) -> anyhow::Result<Option<PathBuf>> {
+    let Some(path) = testset
+        .answer_pattern
+        .as_deref()
+        .and_then(|p| path_of(p, index))
+    else {
+        return Ok(None);
+    };
+    let relative = reader.inside(node, &path)?;
+    Ok(Some(relative).filter(|r| reader.dir.join(r).is_file()))
 }
 
 /// `cmd="gen --type=tree 10"`: a generator of the package and its arguments.
@@ -434,9 +602,9 @@ fn checker(reader: &Reader, assets: Node) -> anyhow::Result<Checker> {
     let name = node.attribute("name");
     let source = child(node, "source").and_then(|s| s.attribute("path"));
     if let Some(path) = source
-        && reader.dir.join(path).is_file()
+        && reader.dir.join(reader.inside(node, path)?).is_file()
     {
-        return Ok(Checker::Source(reader.existing(node, path)?));
+        return Ok(Checker::Source(PathBuf::from(path)));
     }
     match name {
         Some(name) => match Standard::from_polygon_name(name) {
@@ -494,6 +662,35 @@ fn solutions(reader: &Reader, assets: Node) -> anyhow::Result<Vec<Solution>> {
     Ok(solutions)
 }
 
+/// `files/testlib.h`, or the resource ending so, when the package has it. Every resource is
+/// checked to be inside the package, reached through no link.
+fn testlib(reader: &Reader, files: Option<Node>) -> anyhow::Result<Option<PathBuf>> {
+    let mut found = None;
+    for node in files
+        .and_then(|f| child(f, "resources"))
+        .into_iter()
+        .flat_map(|r| children(r, "file"))
+    {
+        let Some(path) = node.attribute("path") else {
+            continue;
+        };
+        let relative = reader.inside(node, path)?;
+        if found.is_none() && path.ends_with("testlib.h") {
+            found = Some(relative);
+        }
+    }
+    let path = found.unwrap_or_else(|| PathBuf::from("files/testlib.h"));
+    if crate::fsutil::first_link(reader.dir, &path.to_string_lossy()).is_some() {
+        let message = format!(
+            "{}: {}",
+            reader.dir.join(&path).display(),
+            crate::fsutil::LINK_IN_PACKAGE
+        );
+        return Err(anyhow::anyhow!("{}: {message}", reader.shown));
+    }
+    Ok(Some(path).filter(|p| reader.dir.join(p).is_file()))
+}
+
 /// The executables that are neither the checker, a validator nor the interactor, named by
 /// their sources' stems.
 fn generators(
@@ -513,6 +710,7 @@ fn generators(
         let Some(path) = source.attribute("path") else {
             continue;
         };
+        reader.inside(source, path)?;
         if not_generators.iter().any(|p| *p == Path::new(path)) {
             continue;
         }
@@ -673,5 +871,97 @@ mod tests {
         let unknown = r#"<checker name="mine.cpp"/>"#;
         let m = message(&xml(r#"<test method="manual"/>"#, "", unknown));
         assert!(m.contains("not one of testlib's standard checkers"), "{m}");
+    }
+
+    #[test]
+    fn positions_match_a_count_from_the_start() {
+        let text = "ab\nçd\n\n  <x/>";
+        let lines = Lines::new(text);
+        for offset in [0, 1, 3, 5, 6, 7, 8, 10] {
+            let counted = &text[..offset];
+            let line = counted.matches('\n').count() + 1;
+            let column = counted[counted.rfind('\n').map_or(0, |i| i + 1)..]
+                .chars()
+                .count()
+                + 1;
+            assert_eq!(lines.position(offset), (line, column), "offset {offset}");
+        }
+    }
+
+    #[test]
+    fn fifty_thousand_tests_are_read_in_order_with_their_lines() {
+        const COUNT: usize = 50_000;
+        let mut tests = String::new();
+        for i in 1..=COUNT {
+            tests.push_str(&format!(
+                "\n            <test cmd=\"gen {i}\" method=\"generated\"/>"
+            ));
+        }
+        let text = xml(&tests, "", CHECKER);
+        let first = text.lines().position(|l| l.contains("gen 1\"")).unwrap() + 1;
+        // A guard against reading growing quadratic again (50,000 tests took 21 s that way;
+        // now well under a second): generous, for a loaded machine and a debug build.
+        let started = std::time::Instant::now();
+        let p = package(&FILES, &text).unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        assert_eq!(p.tests.len(), COUNT);
+        for (i, test) in p.tests.iter().enumerate() {
+            assert_eq!(test.index, i + 1);
+            assert_eq!(test.line, first + i);
+            assert_eq!(test.at, format!("problem.xml:{}:13", first + i));
+            assert_eq!(
+                test.source,
+                TestSource::Generated {
+                    generator: "gen".into(),
+                    args: vec![(i + 1).to_string()]
+                }
+            );
+        }
+    }
+
+    #[test]
+    fn links_and_paths_leaving_the_package_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in FILES {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let secret = tempfile::NamedTempFile::new().unwrap();
+        let linked = |path: &str| {
+            let at = dir.path().join(path);
+            let _ = std::fs::remove_file(&at);
+            std::os::unix::fs::symlink(secret.path(), &at).unwrap();
+        };
+        let read = || {
+            let text = xml(r#"<test method="manual"/>"#, "", CHECKER);
+            parse(dir.path(), "problem.xml", &text).map(|_| ())
+        };
+        read().unwrap();
+        linked("tests/01");
+        let m = format!("{:#}", read().unwrap_err());
+        assert!(
+            m.contains("tests/01: a symbolic link; duipai does not follow"),
+            "{m}"
+        );
+        std::fs::remove_file(dir.path().join("tests/01")).unwrap();
+        std::fs::write(dir.path().join("tests/01"), "1 2\n").unwrap();
+        linked("files/gen.cpp");
+        let m = format!("{:#}", read().unwrap_err());
+        assert!(m.contains("files/gen.cpp: a symbolic link"), "{m}");
+        std::fs::remove_file(dir.path().join("files/gen.cpp")).unwrap();
+        std::fs::write(dir.path().join("files/gen.cpp"), "int main(){}").unwrap();
+        let away = xml(r#"<test method="manual"/>"#, "", CHECKER)
+            .replace("files/gen.cpp", "../../etc/gen.cpp");
+        let m = format!("{:#}", parse(dir.path(), "problem.xml", &away).unwrap_err());
+        assert!(
+            m.contains("\"../../etc/gen.cpp\" is not a path inside the package"),
+            "{m}"
+        );
+        let tests = dir.path().join("tests");
+        std::fs::rename(&tests, dir.path().join("real-tests")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("real-tests"), &tests).unwrap();
+        let m = format!("{:#}", read().unwrap_err());
+        assert!(m.contains("/tests: a symbolic link"), "{m}");
     }
 }

@@ -10,7 +10,7 @@ use super::matrix::{expected_code, got, limit_lines};
 use crate::submissions::{Judged, Outcome, Row};
 
 /// The verdicts' colours, and what each covers.
-const VERDICTS: [(Outcome, &str, &str); 4] = [
+const VERDICTS: [(Outcome, &str, &str); 5] = [
     (Outcome::AC, "#2e9e44", "accepted"),
     (
         Outcome::WA,
@@ -23,6 +23,7 @@ const VERDICTS: [(Outcome, &str, &str); 4] = [
         "#9b3fc2",
         "run-time error (a memory or output limit too)",
     ),
+    (Outcome::FAIL, "#555555", "the checker or interactor failed"),
 ];
 
 /// A plot's size and margins, in pixels.

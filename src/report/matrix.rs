@@ -107,7 +107,7 @@ pub fn failures(judged: &Judged) -> Vec<String> {
             .iter()
             .zip(&judged.tests)
             .find(|(c, _)| c.outcome != Outcome::AC)
-            .map(|(c, test)| format!("; first on {test}: {} {}", c.verdict.code(), c.detail))
+            .map(|(c, test)| format!("; first on {test}: {} {}", c.code(), c.detail))
             .unwrap_or_default();
         lines.push(format!("{}: {why}{first}", row.submission.name));
     }

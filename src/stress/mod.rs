@@ -108,6 +108,9 @@ pub struct Config {
     /// Each seed's case is the generator's output for its recorded choices perturbed (a
     /// size or a loop pushed to an extreme), when they can be recorded: a hunt's search.
     pub perturb: bool,
+    /// An empty output of the reference is an answer (a test that asks for nothing, as
+    /// Polygon and the ICPC format allow), not a sign of a broken reference.
+    pub empty_answers: bool,
 }
 
 /// What the engine reports while it works.
@@ -442,7 +445,16 @@ impl Engine<'_> {
             }
             (Oracle::Interactor, _) => Ok(Expected::unknown(b"", self.config.rule)),
             (Oracle::External(reference), instance) => {
-                let output = self.run_helper(reference, &case.input, "reference")?;
+                let output = match self.config.empty_answers {
+                    true => crate::judge::helper::run_helper_quiet_ok(
+                        self.runner,
+                        reference,
+                        &case.input,
+                        &self.helper_limits,
+                        &format!("the reference {}", program_name(reference)),
+                    )?,
+                    false => self.run_helper(reference, &case.input, "reference")?,
+                };
                 match instance {
                     Some(instance) => instance
                         .problem()

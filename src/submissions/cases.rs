@@ -109,6 +109,7 @@ pub fn from_plan(
     plan: OwnPlan,
     dir: &Path,
     jobs: usize,
+    check_shipped_answers: bool,
     scratch: &mut Vec<tempfile::TempDir>,
 ) -> anyhow::Result<Gathered> {
     let name = plan.name.clone();
@@ -146,6 +147,7 @@ pub fn from_plan(
         jobs,
         reuse: true,
         keep_rejected: false,
+        check_shipped_answers,
         tests_only: true,
     };
     let report = write_own_pack_locked(&opts, &mut |_| {})?;

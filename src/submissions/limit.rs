@@ -29,6 +29,16 @@ impl Default for Multipliers {
 }
 
 impl Multipliers {
+    /// A Polygon package's: its time limit is its own, with no margin asked of the accepted
+    /// solutions nor of the time-limit-exceeded ones (a run over the limit is over it).
+    pub fn polygon() -> Multipliers {
+        Multipliers {
+            ac_to_time_limit: 1.0,
+            time_limit_to_tle: 1.0,
+            resolution: 0.001,
+        }
+    }
+
     /// The smallest multiple of the resolution at or above `slowest × ac_to_time_limit` (one
     /// resolution at least).
     pub fn derive(&self, slowest: Duration) -> Duration {

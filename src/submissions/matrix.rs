@@ -13,7 +13,7 @@ use std::time::Duration;
 use super::limit::{BINDING_RUNS, Bound, Multipliers, TimeLimit};
 use super::machine::Machine;
 use super::{Outcome, Submission};
-use crate::judge::{Decider, Runner, Verdict, judge_case};
+use crate::judge::{Decider, Runner, Verdict};
 use crate::run::{IoMode, Limits};
 use crate::suite::StoredCase;
 
@@ -28,7 +28,9 @@ const BINDING_MOST: usize = 8;
 #[derive(Clone, Debug)]
 pub struct Cell {
     pub outcome: Outcome,
-    /// duipai's own verdict (`PE`, `MLE`, ...), before the format's four.
+    /// duipai's own verdict (`PE`, `MLE`, ...), before the format's four; for a run the
+    /// checker or interactor failed on ([`Outcome::FAIL`]), the run's end alone (`AC`: it
+    /// ended cleanly), and `detail` is the helper's failure.
     pub verdict: Verdict,
     pub detail: String,
     pub cpu: Duration,
@@ -38,6 +40,17 @@ pub struct Cell {
     /// Every CPU time measured, in order, when the run was measured more than once (`cpu` is
     /// then the fastest); empty otherwise.
     pub measured: Vec<Duration>,
+}
+
+impl Cell {
+    /// The verdict's short code: `FAIL` for a run the checker or interactor failed on, else
+    /// duipai's own (`PE`, `MLE`, ...).
+    pub fn code(&self) -> &'static str {
+        match self.outcome {
+            Outcome::FAIL => Outcome::FAIL.code(),
+            _ => self.verdict.code(),
+        }
+    }
 }
 
 /// One submission: whether it could be prepared, its cells, and whether it got what its
@@ -75,6 +88,26 @@ impl Judged {
     /// Whether every submission got what its folder expects and the limit keeps the rule.
     pub fn ok(&self) -> bool {
         self.rows.iter().all(|r| r.check.is_ok()) && self.limit.violations().is_empty()
+    }
+
+    /// The runs the checker or interactor failed on: (submission, test, why).
+    pub fn helper_failures(&self) -> Vec<(&str, &str, &str)> {
+        self.rows
+            .iter()
+            .flat_map(|row| {
+                row.cells
+                    .iter()
+                    .zip(&self.tests)
+                    .filter(|(c, _)| c.outcome == Outcome::FAIL)
+                    .map(|(c, test)| {
+                        (
+                            row.submission.name.as_str(),
+                            test.as_str(),
+                            c.detail.as_str(),
+                        )
+                    })
+            })
+            .collect()
     }
 }
 
@@ -318,25 +351,7 @@ fn run_pairs(
             let Ok(program) = &submissions[s].1 else {
                 unreachable!("only prepared submissions run")
             };
-            let case = &cases[c];
-            let judged = judge_case(
-                setting.runner,
-                program,
-                &case.input,
-                &case.expected,
-                &limits,
-                setting.io,
-                setting.decider,
-            )
-            .map(|outcome| Cell {
-                outcome: Outcome::of(outcome.verdict()),
-                verdict: outcome.verdict(),
-                detail: outcome.judgement.detail.clone(),
-                cpu: outcome.execution.cpu_time,
-                wall: outcome.execution.wall_time,
-                stopped: outcome.verdict() == Verdict::TimeLimitExceeded,
-                measured: Vec::new(),
-            });
+            let judged = judge_pair(program, &cases[c], &limits, setting);
             (!crate::run::cancelled()).then_some(judged)
         },
         |_| true,
@@ -359,6 +374,48 @@ fn run_pairs(
                 .map_err(|e| e.context(format!("running {name} on {test}")))
         })
         .collect()
+}
+
+/// One submission's run on one case, judged. A program that cannot be started is an error
+/// (of the harness); a checker or interactor that fails on its output is the run's verdict,
+/// [`Outcome::FAIL`], named with the helper's message, so that one broken helper run does
+/// not throw away every other verdict.
+fn judge_pair(
+    program: &[OsString],
+    case: &StoredCase,
+    limits: &Limits,
+    setting: &Setting,
+) -> anyhow::Result<Cell> {
+    let decider = setting.decider;
+    let ran = decider.execute(
+        setting.runner,
+        program,
+        &case.input,
+        limits,
+        setting.io,
+        true,
+    )?;
+    let (cpu, wall) = (ran.execution.cpu_time, ran.execution.wall_time);
+    match decider.decide(setting.runner, &case.input, &ran, &case.expected) {
+        Ok(judgement) => Ok(Cell {
+            outcome: Outcome::of(judgement.verdict),
+            verdict: judgement.verdict,
+            detail: judgement.detail,
+            cpu,
+            wall,
+            stopped: judgement.verdict == Verdict::TimeLimitExceeded,
+            measured: Vec::new(),
+        }),
+        Err(failed) => Ok(Cell {
+            outcome: Outcome::FAIL,
+            verdict: Verdict::Accepted,
+            detail: format!("{failed:#}"),
+            cpu,
+            wall,
+            stopped: false,
+            measured: Vec::new(),
+        }),
+    }
 }
 
 /// The slowest run of the submissions `which`: the lower bound of the time limit.

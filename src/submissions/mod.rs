@@ -19,13 +19,16 @@ pub mod matrix;
 pub use limit::{Multipliers, TimeLimit};
 pub use matrix::{Cell, Judged, Row, judge_all};
 
-/// The format's four verdicts, which its expectations speak of.
+/// The format's four verdicts, which its expectations speak of, and `FAIL`: the problem's
+/// checker or interactor failed on the run (Polygon's verdict of that name), so the run has
+/// no verdict of the submission's; no folder expects it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Outcome {
     AC,
     WA,
     TLE,
     RTE,
+    FAIL,
 }
 
 impl Outcome {
@@ -46,6 +49,7 @@ impl Outcome {
             Outcome::WA => "WA",
             Outcome::TLE => "TLE",
             Outcome::RTE => "RTE",
+            Outcome::FAIL => "FAIL",
         }
     }
 
@@ -56,6 +60,7 @@ impl Outcome {
             Outcome::WA => 'W',
             Outcome::TLE => 'T',
             Outcome::RTE => 'R',
+            Outcome::FAIL => '!',
         }
     }
 }

@@ -405,3 +405,172 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
     assert!(out.stderr().contains("Polygon keeps"), "{}", out.stderr());
     assert_eq!(std::fs::read(d.join("problem.xml")).unwrap(), xml);
 }
+
+/// A scratch copy of `queries`, with `negative.cpp` (whose negative sums crash the package's
+/// checker) listed as a wrong answer when `with_negative`.
+fn queries(with_negative: bool) -> tempfile::TempDir {
+    let dir = package("queries");
+    if with_negative {
+        let xml = dir.path().join("problem.xml");
+        let text = std::fs::read_to_string(&xml).unwrap().replace(
+            "        </solutions>",
+            "            <solution tag=\"wrong-answer\">\n                <source \
+             path=\"solutions/negative.cpp\" type=\"cpp.g++17\"/>\n            </solution>\n        \
+             </solutions>",
+        );
+        std::fs::write(&xml, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_test_whose_answer_is_empty_is_judged_and_the_helpers_own_tests_run() {
+    let dir = queries(false);
+    let d = dir.path();
+    let out = with_shared_cache(d)
+        .args(["judge", "--json"])
+        .run()
+        .success();
+    let err = out.stderr();
+    assert_contains(&err, "validator tests: 2 passed, 0 failed");
+    assert_contains(&err, "checker tests: 2 passed, 0 failed");
+    let summary = out.json();
+    let rows = judged(&summary);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // Tests 02 and 04 ask for nothing: main's empty output is their answer.
+    assert_eq!(rows[0].0, "main/main.cpp");
+    assert_eq!(rows[0].2, ["AC", "AC", "AC", "AC"]);
+    assert_eq!(rows[1].2, ["WA", "AC", "WA", "AC"]);
+    // The same empty answer in a pack, and `validate` runs the validator's tests alone.
+    with_shared_cache(d)
+        .args(["pack", "--out", "icpc", "--layout", "icpc"])
+        .run()
+        .success();
+    let empty = walkdir::WalkDir::new(d.join("icpc/data"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension() == Some("ans".as_ref()))
+        .filter(|e| e.metadata().unwrap().len() == 0)
+        .count();
+    assert_eq!(empty, 2);
+    // `test` on the package's own tests: main's empty answer to 02 is the answer.
+    let out = with_shared_cache(d)
+        .args(["test", "tests"])
+        .program(["solutions/main.cpp"])
+        .run()
+        .success();
+    assert_contains(&out.stdout(), "AC  02");
+    let out = with_shared_cache(d).args(["validate"]).run().success();
+    assert_contains(&out.stdout(), "validator tests: 2 passed, 0 failed");
+    std::fs::write(d.join("files/tests/validator-tests/02"), "1\nask\n").unwrap();
+    let out = with_shared_cache(d).args(["validate"]).run().code(1);
+    assert_contains(
+        &out.stdout(),
+        "files/tests/validator-tests/02: the validator says valid, the package expects invalid \
+         (problem.xml:59:25)",
+    );
+}
+
+#[test]
+fn a_checker_that_crashes_on_one_output_fails_that_run_and_every_solution_is_judged() {
+    let dir = queries(true);
+    let out = with_shared_cache(dir.path())
+        .args(["judge", "--json"])
+        .run()
+        .code(2);
+    let err = out.stderr();
+    assert_contains(
+        &err,
+        "the problem's checker or interactor failed on 2 runs (FAIL in the table), first on \
+         wrong-answer/negative.cpp on ",
+    );
+    assert_contains(&err, "the checker check.cpp failed");
+    let summary = out.json();
+    let rows = judged(&summary);
+    let names: Vec<&str> = rows.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "main/main.cpp",
+            "wrong-answer/off_by_one.cpp",
+            "wrong-answer/negative.cpp"
+        ]
+    );
+    assert_eq!(rows[0].2, ["AC", "AC", "AC", "AC"]);
+    assert_eq!(rows[1].2, ["WA", "AC", "WA", "AC"]);
+    // Where it asks for nothing, it prints nothing and is right; elsewhere the checker crashed.
+    assert_eq!(rows[2].2, ["FAIL", "AC", "FAIL", "AC"]);
+    assert!(!rows[2].1, "{rows:?}");
+}
+
+#[test]
+fn the_answers_a_package_ships_are_used_and_checked_only_when_asked() {
+    let dir = queries(false);
+    let d = dir.path();
+    std::fs::write(d.join("tests/01.a"), "1\n").unwrap();
+    // Test 02 asks for nothing: a shipped answer of 7 is wrong, and judged by, as it is.
+    std::fs::write(d.join("tests/02.a"), "7\n").unwrap();
+    let summary = with_shared_cache(d)
+        .args(["judge", "--json"])
+        .run()
+        .code(1)
+        .json();
+    let rows = judged(&summary);
+    assert_eq!(rows[0].2, ["AC", "WA", "AC", "AC"]);
+    let out = with_shared_cache(d)
+        .args(["judge", "--check-answers"])
+        .run()
+        .code(2);
+    assert_contains(&out.stderr(), "tests/02.a is wrong");
+    assert!(!out.stderr().contains("01.a"), "{}", out.stderr());
+}
+
+#[test]
+fn the_polygon_layout_keeps_every_solution_of_a_package_with_its_tag() {
+    let dir = queries(true);
+    let d = dir.path();
+    with_shared_cache(d)
+        .args(["pack", "--out", "poly", "--layout", "polygon"])
+        .run()
+        .success();
+    let xml = std::fs::read_to_string(d.join("poly/problem.xml")).unwrap();
+    for (tag, path) in [
+        ("main", "solutions/main.cpp"),
+        ("wrong-answer", "solutions/off_by_one.cpp"),
+        ("wrong-answer", "solutions/negative.cpp"),
+    ] {
+        let solution = format!("<solution tag=\"{tag}\">\n                <source path=\"{path}\"");
+        assert!(xml.contains(&solution), "{solution}\n{xml}");
+        assert!(d.join("poly").join(path).is_file(), "{path}");
+    }
+    assert_eq!(std::fs::read(d.join("poly/tests/02.ans")).unwrap(), b"");
+}
+
+#[test]
+fn a_manual_test_that_is_a_link_is_refused_by_name() {
+    let dir = queries(false);
+    let d = dir.path();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let secret = elsewhere.path().join("secret");
+    std::fs::write(&secret, "2\nadd 1\nask\n").unwrap();
+    std::fs::remove_file(d.join("tests/02")).unwrap();
+    std::os::unix::fs::symlink(&secret, d.join("tests/02")).unwrap();
+    let out = with_shared_cache(d).args(["judge"]).run().code(2);
+    let err = out.stderr();
+    assert_contains(
+        &err,
+        "tests/02: a symbolic link; duipai does not follow links in a package",
+    );
+    assert_contains(&err, "problem.xml:");
+}
+
+#[test]
+fn stress_takes_an_executable_of_the_package_by_name_with_its_arguments() {
+    let dir = queries(false);
+    let out = with_shared_cache(dir.path())
+        .args(["stress", "--generator", "gen 5 mixed", "--iterations", "30"])
+        .program(["solutions/off_by_one.cpp"])
+        .run()
+        .code(1);
+    assert_contains(&out.stdout(), "FAILED on seed");
+}

@@ -87,6 +87,7 @@ fn config(game: &'static dyn Problem, jobs: usize, save: &std::path::Path) -> Co
         decider: duipai::judge::Decider::Compare,
         choices: None,
         perturb: false,
+        empty_answers: false,
     }
 }
 

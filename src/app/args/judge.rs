@@ -49,6 +49,10 @@ pub struct JudgeArgs {
     /// the binding run's measurements disagree (the limit may then be too high).
     #[arg(long, requires = "write_time_limit")]
     pub even_if_busy: bool,
+    /// A Polygon package: check the answers it ships in tests/ against its main solution's
+    /// before judging; without it they are used as they are.
+    #[arg(long)]
+    pub check_answers: bool,
     /// The CPU time a run may take while the limit is being derived (when none is given).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "10")]
     pub measure_cap: Duration,

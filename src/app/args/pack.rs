@@ -92,6 +92,10 @@ pub struct PackArgs {
     /// a warning each; without it such a test stops the pack.
     #[arg(long)]
     pub keep_rejected_tests: bool,
+    /// A Polygon package: check the answers it ships in tests/ against its main solution's
+    /// (a wrong one stops the pack); without it they are used as they are.
+    #[arg(long)]
+    pub check_answers: bool,
     /// A problem of your own: make every test again, even those whose generator, arguments,
     /// seed, validator and reference did not change since the last pack.
     #[arg(long)]

@@ -99,6 +99,10 @@ pub struct StressArgs {
     /// choices (as for a prebuilt generator).
     #[arg(long)]
     pub no_choices: bool,
+    /// The reference printing nothing is its answer (a test that asks for nothing), not a
+    /// broken reference; a Polygon package sets it.
+    #[arg(long)]
+    pub empty_answers: bool,
     /// When stderr is not a terminal (a CI log), a progress line (cases, rate, time, or the
     /// minimizing's state) every SECS seconds, so that the log is never silent for long.
     /// Default: $DUIPAI_PROGRESS_EVERY, else 30.
@@ -289,6 +293,7 @@ impl StressArgs {
             decider: crate::judge::Decider::Compare,
             choices,
             perturb: false,
+            empty_answers: self.empty_answers,
         })
     }
 
@@ -310,16 +315,21 @@ impl StressArgs {
         })
     }
 
-    /// The generator `--generator` names: a `--named-generator`'s command, or the command given.
+    /// The generator `--generator` names: a `--named-generator`'s command (a Polygon
+    /// package's executable by its name) with the arguments given after its name
+    /// (`testgen -min 2`), or the command given.
     fn generator_command(&self, given: &crate::app::args::CommandWords) -> Vec<std::ffi::OsString> {
-        let named = match given.0.as_slice() {
-            [one] => self
-                .named_generators
-                .iter()
-                .find(|g| one.to_str() == Some(g.name.as_str())),
-            _ => None,
+        let Some((first, args)) = given.0.split_first() else {
+            return given.0.clone();
         };
-        named.map_or_else(|| given.0.clone(), |g| g.command.0.clone())
+        let named = self
+            .named_generators
+            .iter()
+            .find(|g| first.to_str() == Some(g.name.as_str()));
+        match named {
+            Some(g) => g.command.0.iter().chain(args).cloned().collect(),
+            None => given.0.clone(),
+        }
     }
 }
 

@@ -59,6 +59,10 @@ pub struct TestArgs {
     /// exit 0 (testlib) or 42 (ICPC) when it is valid.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
     pub validator: Option<CommandWords>,
+    /// The reference printing nothing is an input's answer (one that asks for nothing), not a
+    /// broken reference; a Polygon package sets it.
+    #[arg(long)]
+    pub empty_answers: bool,
     /// The program under test and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<OsString>,

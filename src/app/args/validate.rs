@@ -16,8 +16,7 @@ pub struct ValidateArgs {
     /// duipai.toml that sets one).
     #[arg(value_parser = parse_problem_name)]
     pub problem: String,
-    /// Input files to check.
-    #[arg(required = true)]
+    /// Input files to check (in a Polygon package, none: its validator's own tests alone).
     pub files: Vec<PathBuf>,
     /// Then print, for each bound, the smallest and largest value the valid files reached,
     /// with `BOUND NOT REACHED` where no file reaches an end of the range (for a problem of

@@ -34,6 +34,7 @@ pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
         rule: crate::answer::Rule::EXACT,
         // Every answer that can be written is: one input's failure leaves the others.
         fail_fast: false,
+        empty_answers: false,
     });
     let report = suite::write_missing_answers(
         known.zip(bounds.as_ref()),

@@ -37,23 +37,33 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     let mut protect = vec![dir.clone()];
     protect.extend(args.tests.clone());
     args.containment.arm(protect)?;
-    let found = find_submissions(&dir)?;
+    let (found, polygon) = find_submissions(&dir)?;
     let name = problem_name(args, &dir);
     let problem = own::problem(&name, &Parts::of(&args.own))?;
-    let package = PackageYaml::read(&dir);
+    let mut package = PackageYaml::read(&dir);
+    if polygon {
+        package.multipliers = submissions::Multipliers::polygon();
+    }
     let jobs = jobs(args.jobs);
     let out = Human::new(args.json);
     // A temporary folder of the plan's tests, or of a built output validator, lives as long
     // as the run.
     let mut scratch = Vec::new();
     let gathered = tests(args, &dir, &problem, jobs, &mut scratch)?;
-    let runner = ProcessRunner::default();
+    // Each run once: the matrix measures again the runs that bind the limit itself, and the
+    // runner's own re-runs (for runs within 0.8 to 1.5 times the cap it is given, which is
+    // past the limit) would re-run and stretch every time-limit-exceeded run instead.
+    let runner = ProcessRunner { rerun: false };
     cases::check_inputs(&problem, &runner, &gathered.cases, jobs)?;
     if let Some((made, reused)) = gathered.made {
         out.line(made_line(&gathered.from, made, reused));
     }
     let (cases, from) = (gathered.cases, gathered.from);
     let decider = decider_of(&problem, &args.own.compilers, &dir, &mut scratch)?;
+    let helpers_failed = match polygon {
+        true => package_helper_tests(&dir, &problem, &decider, &runner, &out)?,
+        false => 0,
+    };
     let given = given_limit(args, &dir, &package);
     let mut limits = problem.limits;
     if let Some(mib) = package
@@ -87,12 +97,32 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         progress.set_position(done as u64)
     });
     progress.finish();
-    let judged = judged?;
+    let mut judged = judged?;
+    if polygon {
+        // The package's limit is its own: no rule derives one to compare it with.
+        judged.limit.derived = None;
+    }
     report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
     // A limit refused for an unsteady measurement is a failure of the judging (exit 1), as
     // the docs say, not an error of duipai's.
     let refused =
         args.write_time_limit && !write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
+    let failed = judged.helper_failures();
+    if let Some((submission, test, why)) = failed.first() {
+        eprintln!(
+            "duipai: error: the problem's checker or interactor failed on {} (FAIL in the \
+             table), first on {submission} on {test}: {why}",
+            plural(failed.len() as u64, "run")
+        );
+        return Ok(Status::Error);
+    }
+    if helpers_failed > 0 {
+        out.line(format!(
+            "the package's own tests of its validator and checker: {} not passed (above)",
+            plural(helpers_failed as u64, "test")
+        ));
+        return Ok(Status::Failure);
+    }
     Ok(if judged.ok() && !refused {
         Status::Success
     } else {
@@ -101,10 +131,10 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
 }
 
 /// The submissions of `dir/submissions/`, else the solutions of the Polygon package in `dir`
-/// with what their tags expect.
-fn find_submissions(dir: &Path) -> anyhow::Result<Vec<submissions::Submission>> {
+/// with what their tags expect; and whether they are a Polygon package's.
+fn find_submissions(dir: &Path) -> anyhow::Result<(Vec<submissions::Submission>, bool)> {
     if dir.join("submissions").is_dir() || !crate::polygon::Package::is_in(dir) {
-        return submissions::find(dir);
+        return Ok((submissions::find(dir)?, false));
     }
     let package = crate::polygon::Package::read(dir)?;
     let (found, left_out) = submissions::of_polygon(&package);
@@ -117,7 +147,36 @@ fn find_submissions(dir: &Path) -> anyhow::Result<Vec<submissions::Submission>> 
     if found.is_empty() {
         bail!("the package {} has no solution to judge", dir.display());
     }
-    Ok(found)
+    Ok((found, true))
+}
+
+/// The Polygon package's own tests of its validator and checker, run before its solutions:
+/// a line each test not passed and a summary a helper; returns how many were not passed.
+fn package_helper_tests(
+    dir: &Path,
+    problem: &OwnProblem,
+    decider: &Decider,
+    runner: &ProcessRunner,
+    out: &Human,
+) -> anyhow::Result<usize> {
+    use crate::app::polygon_tests;
+    let package = crate::polygon::Package::read(dir)?;
+    let mut failed = 0;
+    if problem.validator.is_some() && !package.validator_tests.is_empty() {
+        let ran = polygon_tests::validator_tests(&package, problem, runner)?;
+        ran.lines.iter().for_each(|l| out.line(l.clone()));
+        out.line(ran.summary("validator", package.validator_tests.len()));
+        failed += ran.failed;
+    }
+    if let Decider::Checker(checker) = decider
+        && !package.checker_tests.is_empty()
+    {
+        let ran = polygon_tests::checker_tests(&package, checker, runner)?;
+        ran.lines.iter().for_each(|l| out.line(l.clone()));
+        out.line(ran.summary("checker", package.checker_tests.len()));
+        failed += ran.failed;
+    }
+    Ok(failed)
 }
 
 /// The problem's name: `--problem` (duipai.toml's), else the folder's name.
@@ -149,7 +208,7 @@ fn tests(
         return cases::from_folder(problem, &data);
     }
     let plan = super::pack::own_plan(problem, args.plan.as_deref())?;
-    cases::from_plan(problem, plan, dir, jobs, scratch)
+    cases::from_plan(problem, plan, dir, jobs, args.check_answers, scratch)
 }
 
 /// How outputs are decided: the problem's checker or interactor (duipai.toml, flags), else

@@ -197,6 +197,7 @@ fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
         jobs: jobs(args.jobs),
         reuse: !args.no_reuse,
         keep_rejected: args.keep_rejected_tests,
+        check_shipped_answers: args.check_answers,
         tests_only: false,
     };
     let progress = Progress::counter("packing");

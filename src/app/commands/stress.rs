@@ -533,8 +533,27 @@ fn judge_samples(
     }
     let bounds = crate::app::args::BoundsArgs::default().resolve_named(&config.name)?;
     let known = config.problem.zip(bounds.as_ref());
-    let answers = match config.oracle {
-        Oracle::Interactor => crate::suite::Answers::Unneeded,
+    // A sample without its answer file is answered by the reference, when there is one.
+    let name = match &config.oracle {
+        Oracle::External(command) => crate::text::program_name(command),
+        _ => String::new(),
+    };
+    let reference = match &config.oracle {
+        Oracle::External(command) => Some(crate::suite::Reference {
+            runner,
+            command,
+            name: &name,
+            limits: &config.helper_limits,
+            jobs: config.jobs,
+            rule: config.rule,
+            fail_fast: true,
+            empty_answers: config.empty_answers,
+        }),
+        _ => None,
+    };
+    let answers = match (&config.oracle, &reference) {
+        (Oracle::Interactor, _) => crate::suite::Answers::Unneeded,
+        (_, Some(reference)) => crate::suite::Answers::Reference(reference),
         _ => crate::suite::Answers::Builtin,
     };
     let mut cases = crate::suite::collect(known, &config.name, &dir, config.rule, answers)?.cases;

@@ -410,6 +410,7 @@ fn collect(
         jobs,
         rule,
         fail_fast: true,
+        empty_answers: args.empty_answers,
     });
     let known = known.zip(bounds.as_ref());
     let answers = match &reference {

@@ -27,6 +27,9 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<Status> {
 }
 
 fn builtin(args: &ValidateArgs, problem: &dyn Problem) -> anyhow::Result<Status> {
+    if args.files.is_empty() {
+        anyhow::bail!("give the input files to check");
+    }
     let bounds = args.bounds.resolve(problem)?;
     let mut status = Status::Success;
     let mut coverage = Coverage::default();
@@ -110,6 +113,10 @@ fn own_problem(args: &ValidateArgs) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     let mut overview = Overview::default();
     let mut valid = 0usize;
+    let package = std::path::Path::new("");
+    if args.files.is_empty() && !crate::polygon::Package::is_in(package) {
+        anyhow::bail!("give the input files to check");
+    }
     for path in &args.files {
         let checked = super::solve::read_input(Some(path)).and_then(|(bytes, name)| {
             let validity = problem.validate(&runner, &bytes)?;
@@ -136,6 +143,19 @@ fn own_problem(args: &ValidateArgs) -> anyhow::Result<Status> {
     }
     if args.coverage {
         print_coverage(&problem, &overview, valid);
+    }
+    if crate::polygon::Package::is_in(package) {
+        // In a Polygon package, the validator's own tests too.
+        let package = crate::polygon::Package::read(package)?;
+        let ran = crate::app::polygon_tests::validator_tests(&package, &problem, &runner)?;
+        ran.lines.iter().for_each(|l| println!("{l}"));
+        println!(
+            "{}",
+            ran.summary("validator", package.validator_tests.len())
+        );
+        if ran.failed > 0 {
+            status = worse(status, Status::Failure);
+        }
     }
     Ok(status)
 }

@@ -35,6 +35,9 @@ pub struct OwnPackOptions<'a> {
     /// Pack hand-made tests the checks reject (an invalid input, a wrong answer), with a
     /// warning each, rather than stop.
     pub keep_rejected: bool,
+    /// Check the answers a package ships (a Polygon package's `tests/01.a`) against the
+    /// reference's; off, they are used as they are and the reference never runs on them.
+    pub check_shipped_answers: bool,
     /// Only the tests, named as the ICPC layout names them, with no package around them
     /// (the tests `judge` makes from the plan).
     pub tests_only: bool,

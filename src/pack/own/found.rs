@@ -222,6 +222,7 @@ mod tests {
                     args: Vec::new(),
                     seed: Some(1),
                 },
+                shipped_answer: None,
             }],
         };
         let why = check_icpc_places(&found, &plan).unwrap_err().to_string();

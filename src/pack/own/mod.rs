@@ -139,13 +139,19 @@ fn plan_sources<'a>(plan: &'a OwnPlan, pack_seed: u64) -> Vec<Source<'a>> {
                 generator: generator.as_deref(),
                 args,
                 seed: seed.map(|seed| super::effective_seed(seed, pack_seed)),
+                shipped: line.shipped_answer.as_deref(),
             },
             LineSource::Copy { path, crlf, .. } => {
-                let answer = path.with_extension("ans");
+                let beside = path.with_extension("ans");
+                let answer = match &line.shipped_answer {
+                    Some(shipped) => Some(shipped.clone()),
+                    None => beside.is_file().then_some(beside),
+                };
                 Source::Hand {
                     input: path,
-                    answer: answer.is_file().then_some(answer),
+                    answer,
                     crlf: *crlf,
+                    shipped: line.shipped_answer.is_some(),
                 }
             }
         })
@@ -167,6 +173,7 @@ fn make_tests(
         input: &test.input,
         answer: test.answer.clone(),
         crlf: false,
+        shipped: false,
     }));
     let results = make_all(maker, &sources, opts.jobs);
     if results.iter().any(Option::is_none) {

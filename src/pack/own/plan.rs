@@ -74,6 +74,9 @@ pub struct OwnLine {
     /// Index into [`OwnPlan::groups`].
     pub group: usize,
     pub source: LineSource,
+    /// The answer a package ships with the test (a Polygon package's `tests/01.a`): used
+    /// as it is, and checked against the reference's only when asked.
+    pub shipped_answer: Option<PathBuf>,
 }
 
 impl OwnLine {
@@ -220,6 +223,7 @@ pub fn parse_own_plan(name: &str, text: &str, context: &PlanContext) -> Result<O
                     text: words.join(" "),
                     group,
                     source,
+                    shipped_answer: None,
                 });
             }
         }

@@ -10,7 +10,6 @@ use std::path::Path;
 
 use super::file::{OwnFile, OwnPackOptions};
 use super::plan::{LineSource, OwnPlan};
-use crate::answer::Rule;
 use crate::own::{Helper, Judging};
 use crate::polygon::Standard;
 
@@ -47,7 +46,7 @@ pub fn files(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
             executables.push(path.clone());
             Judged::Checker(path)
         }
-        Judging::Compare(rule) => Judged::Standard(standard_for(*rule)),
+        Judging::Compare(rule) => Judged::Standard(crate::pack::judges::standard_for(*rule)),
     };
     let solutions = solutions(opts, &mut files)?;
     xml.head(opts);
@@ -63,18 +62,6 @@ enum Judged {
     Checker(String),
     Interactor(String),
     Standard(Standard),
-}
-
-/// testlib's standard checker closest to a comparison rule: integers `ncmp`, reals `rcmp4`,
-/// `rcmp6` or `rcmp9` by their tolerance, tokens `wcmp`.
-fn standard_for(rule: Rule) -> Standard {
-    match rule {
-        Rule::Integers => Standard::Ncmp,
-        Rule::Reals { tolerance } if tolerance >= 1e-4 => Standard::Rcmp4,
-        Rule::Reals { tolerance } if tolerance >= 1e-6 => Standard::Rcmp6,
-        Rule::Reals { .. } => Standard::Rcmp9,
-        _ => Standard::Wcmp,
-    }
 }
 
 /// The generators the plan runs, by the names its `cmd`s call them: a named one by its name,
@@ -146,6 +133,29 @@ fn solutions(
         found.push((path, "main"));
     }
     let folder = opts.folder.join("submissions");
+    if !folder.is_dir() && crate::polygon::Package::is_in(&opts.folder) {
+        // A Polygon package packed again: every solution with its own tag.
+        let package = crate::polygon::Package::read(&opts.folder)?;
+        for solution in &package.solutions {
+            let source = package.dir.join(&solution.path);
+            if reference.as_ref().is_some_and(|r| same(&r.path, &source)) {
+                continue;
+            }
+            let file = source.file_name().unwrap_or_default().to_string_lossy();
+            let mut path = format!("solutions/{file}");
+            if files.iter().any(|f| f.path == path) {
+                path = format!("solutions/{}-{file}", solution.tag.name());
+            }
+            files.push(OwnFile::copied(path.clone(), "solution", &source)?);
+            // One main: the reference is it, another main is an accepted one.
+            let tag = match solution.tag {
+                crate::polygon::Tag::Main if reference.is_some() => "accepted",
+                tag => tag.name(),
+            };
+            found.push((path, tag));
+        }
+        return Ok(found);
+    }
     for (verdict, tag) in [
         ("accepted", "accepted"),
         ("wrong_answer", "wrong-answer"),
