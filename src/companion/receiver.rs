@@ -21,7 +21,7 @@
 //! what became of it (written, waiting for the rest of its batch, or why not), never before.
 
 use std::io::{Read, Write};
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -471,6 +471,7 @@ impl Drop for Held<'_> {
 
 /// Refuses a connection from another user of the machine: the owner of its socket (the
 /// browser's, on the loopback) must be the user duipai runs as.
+#[cfg(target_os = "linux")]
 fn check_peer(stream: &TcpStream) -> Result<(), String> {
     let (Ok(peer), Ok(local)) = (stream.peer_addr(), stream.local_addr()) else {
         return Err("cannot tell who connected".into());
@@ -487,13 +488,21 @@ fn check_peer(stream: &TcpStream) -> Result<(), String> {
     }
 }
 
+/// Off Linux there is no `/proc/net/tcp` to tell a connection's owner: every local user's
+/// connection is taken, as docs/commands.md says under `listen`.
+#[cfg(not(target_os = "linux"))]
+fn check_peer(_stream: &TcpStream) -> Result<(), String> {
+    Ok(())
+}
+
 /// The uid owning the socket at `peer` connected to `local`, read from `/proc/net/tcp` or
 /// `tcp6` (each line: its number, the local and remote addresses, the state, queues, timers,
 /// retransmits, then the uid).
+#[cfg(target_os = "linux")]
 fn socket_owner(peer: SocketAddr, local: SocketAddr) -> Option<u32> {
     let table = match peer.ip() {
-        IpAddr::V4(_) => "/proc/net/tcp",
-        IpAddr::V6(_) => "/proc/net/tcp6",
+        std::net::IpAddr::V4(_) => "/proc/net/tcp",
+        std::net::IpAddr::V6(_) => "/proc/net/tcp6",
     };
     let text = std::fs::read_to_string(table).ok()?;
     let (want_local, want_remote) = (proc_address(peer), proc_address(local));
@@ -509,10 +518,11 @@ fn socket_owner(peer: SocketAddr, local: SocketAddr) -> Option<u32> {
 
 /// An address as `/proc/net/tcp` writes it: each 32-bit word of the address as the machine
 /// stores it, in hex, then `:` and the port in hex.
+#[cfg(target_os = "linux")]
 fn proc_address(address: SocketAddr) -> String {
     let octets: Vec<u8> = match address.ip() {
-        IpAddr::V4(v4) => v4.octets().to_vec(),
-        IpAddr::V6(v6) => v6.octets().to_vec(),
+        std::net::IpAddr::V4(v4) => v4.octets().to_vec(),
+        std::net::IpAddr::V6(v6) => v6.octets().to_vec(),
     };
     let words: String = octets
         .chunks(4)

@@ -98,11 +98,7 @@ impl Checker {
             }
             Protocol::Kattis => {
                 std::fs::create_dir(&feedback)
-                    .and_then(|()| {
-                        use std::os::unix::fs::PermissionsExt;
-                        // Written by the checker, as a box uid when it is contained.
-                        std::fs::set_permissions(&feedback, std::fs::Permissions::from_mode(0o777))
-                    })
+                    .and_then(|()| open_to_the_box(&feedback))
                     .with_context(|| format!("cannot create {}", feedback.display()))?;
                 // The format passes the directory with its trailing slash; validators
                 // written for it may append file names to it directly.
@@ -275,6 +271,19 @@ pub fn message(bytes: &[u8]) -> Option<String> {
         joined.push('…');
     }
     Some(joined)
+}
+
+/// Opens a folder a contained checker writes to every user: it runs as a box uid.
+#[cfg(unix)]
+fn open_to_the_box(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
+}
+
+/// Off Unix a checker runs as duipai's own user: the folder is open to it already.
+#[cfg(not(unix))]
+fn open_to_the_box(_dir: &Path) -> std::io::Result<()> {
+    Ok(())
 }
 
 #[cfg(test)]

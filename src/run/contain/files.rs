@@ -12,7 +12,6 @@
 
 use std::cell::RefCell;
 use std::io;
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -39,13 +38,13 @@ impl HelperFiles {
             .prefix("duipai-helper-")
             .tempdir()?;
         // Only duipai's user enters it: what is inside is open to the helper's box uid.
-        std::fs::set_permissions(root.path(), std::fs::Permissions::from_mode(0o700))?;
+        set_mode(root.path(), 0o700)?;
         let base = std::fs::canonicalize(root.path())?;
         let (read, write) = (base.join("read"), base.join("write"));
         std::fs::create_dir(&read)?;
         std::fs::create_dir(&write)?;
-        std::fs::set_permissions(&read, std::fs::Permissions::from_mode(0o755))?;
-        std::fs::set_permissions(&write, std::fs::Permissions::from_mode(0o777))?;
+        set_mode(&read, 0o755)?;
+        set_mode(&write, 0o777)?;
         let mut folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
         folders.push((read.clone(), false));
         folders.push((write.clone(), true));
@@ -79,6 +78,20 @@ impl Drop for HelperFiles {
     }
 }
 
+/// Sets a folder's permission bits: who may enter, read and write it.
+#[cfg(unix)]
+fn set_mode(dir: &Path, mode: u32) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(mode))
+}
+
+/// Off Unix helpers run as duipai's own user, never as a box uid: the temporary folder's
+/// own permissions hold.
+#[cfg(not(unix))]
+fn set_mode(_dir: &Path, _mode: u32) -> io::Result<()> {
+    Ok(())
+}
+
 /// Runs `f` with this thread's helper folders, empty (a new pair when they are in use
 /// already, by a helper's run within another's).
 pub fn with_helper_files<T>(
@@ -98,6 +111,8 @@ pub fn with_helper_files<T>(
 
 /// The helper folder `path` lies in (it need not exist yet), with whether a helper writes
 /// there.
+// Views bind these folders on Linux only.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub(crate) fn folder_of(path: &Path) -> Option<(PathBuf, bool)> {
     let folders = FOLDERS.lock().unwrap_or_else(|e| e.into_inner());
     folders
@@ -109,6 +124,7 @@ pub(crate) fn folder_of(path: &Path) -> Option<(PathBuf, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn a_thread_keeps_its_folders_emptied_between_uses() {

@@ -6,6 +6,11 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+// A helper's files go in folders of their own on every system, contained or not.
+#[path = "../contain/files.rs"]
+mod files;
+pub use files::{HelperFiles, with_helper_files};
+
 /// Whose run it is: the program under test, or a helper of the setter's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
@@ -33,6 +38,9 @@ pub struct Policy {
     pub env: Vec<OsString>,
     /// Folders the program under test must not see: not enforced here.
     pub protect: Vec<PathBuf>,
+    /// Whether a package's helpers would run contained: there is no containment here, so
+    /// they run as duipai's children as the program does.
+    pub helpers: bool,
 }
 
 static POLICY: OnceLock<Policy> = OnceLock::new();
