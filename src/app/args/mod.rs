@@ -24,6 +24,7 @@ mod limits;
 mod listen;
 mod own;
 mod pack;
+mod reports;
 mod running;
 mod setting;
 mod solve;
