@@ -27,6 +27,7 @@ mod pack;
 mod reports;
 mod running;
 mod setting;
+mod shell;
 mod solve;
 mod stress;
 mod test;
@@ -52,6 +53,7 @@ pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, helpers_of_saved, parse_setting, setting_words};
+pub use shell::{CompletionsArgs, ManArgs};
 pub use solve::SolveArgs;
 pub use stress::{
     DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, env_shrink_time, near_game,
@@ -130,6 +132,10 @@ pub enum Command {
     /// Receive problems from the Competitive Companion browser extension: each becomes a
     /// folder with its samples and limits, a whole contest at once.
     Listen(ListenArgs),
+    /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
+    Completions(CompletionsArgs),
+    /// Print the manual page, duipai(1) or that of one command, in roff (`duipai man | man -l -`).
+    Man(ManArgs),
 }
 
 #[cfg(test)]
