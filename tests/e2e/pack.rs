@@ -116,18 +116,102 @@ fn cached(
     if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
         return p;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let mut opts = options(problem, dir.path(), layout, seed);
+    let p: &'static Packed = Box::leak(Box::new(match crate::shared::packs_dir() {
+        Some(shared) => on_disk(&shared, problem, layout, seed, short),
+        None => write_packed(
+            problem,
+            layout,
+            seed,
+            short,
+            tempfile::tempdir().unwrap().path(),
+        ),
+    }));
+    cache.push((key, p));
+    p
+}
+
+/// Writes the pack into `dir`, and reads back what it holds.
+fn write_packed(
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+    dir: &Path,
+) -> Packed {
+    let mut opts = options(problem, dir, layout, seed);
     if short {
         opts.plan = short_plan(problem);
     }
     let files = pack::write_pack(&opts, &mut |_, _| {}).unwrap();
-    let p: &'static Packed = Box::leak(Box::new(Packed {
-        tree: read_tree(dir.path()),
+    Packed {
+        tree: read_tree(dir),
         files,
-    }));
-    cache.push((key, p));
-    p
+    }
+}
+
+/// The list of files `write_pack` returned, kept beside a pack shared on disk (outside it, so
+/// that the tree read back is the pack's alone): a line per file, its plan line (or `-`) and
+/// its path.
+fn files_list(files: &[pack::PackedFile]) -> String {
+    files
+        .iter()
+        .map(|f| match f.line {
+            Some(line) => format!("{line}\t{}\n", f.path),
+            None => format!("-\t{}\n", f.path),
+        })
+        .collect()
+}
+
+fn parse_files_list(text: &str) -> Vec<pack::PackedFile> {
+    text.lines()
+        .map(|l| {
+            let (line, path) = l.split_once('\t').unwrap();
+            pack::PackedFile {
+                path: path.to_string(),
+                line: line.parse().ok(),
+            }
+        })
+        .collect()
+}
+
+/// The pack from the folder this run's tests share (see `shared`): written there by the first
+/// process that asks for it, whole or not at all (a rename), and read back by every other.
+fn on_disk(
+    shared: &Path,
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+) -> Packed {
+    let name = format!(
+        "{problem}-{layout:?}-{seed}-{}",
+        if short { "short" } else { "full" }
+    );
+    let home = shared.join(&name);
+    if !home.join("files").exists() {
+        let staging = tempfile::tempdir_in(shared).unwrap();
+        let packed = write_packed(problem, layout, seed, short, &staging.path().join("pack"));
+        std::fs::write(staging.path().join("files"), files_list(&packed.files)).unwrap();
+        // Another process may have won the race: its copy is the same, keep it.
+        let _ = std::fs::rename(staging.path(), &home);
+    }
+    Packed {
+        tree: read_tree(&home.join("pack")),
+        files: parse_files_list(&std::fs::read_to_string(home.join("files")).unwrap()),
+    }
+}
+
+/// Writes every pack the tests read into the shared folder: what the setup script runs.
+pub(crate) fn write_shared() {
+    for &problem in duipai::problem::ALL {
+        cached(problem, Layout::Plain, 0, false);
+        for layout in LAYOUTS {
+            cached(problem, layout, 0, true);
+        }
+        cached(problem, Layout::Icpc, 99, true);
+    }
+    cached(&CHESS, Layout::Plain, 7, false);
+    cached(&CHESSBOARD, Layout::Icpc, 0, false);
 }
 
 fn text(bytes: &[u8]) -> &str {

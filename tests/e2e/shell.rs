@@ -38,7 +38,13 @@ fn bash_loads_the_completion_script_and_completes_a_subcommand() {
         String::from_utf8(out.stdout).unwrap()
     };
     let subcommand = complete("duipai str");
-    assert_contains(&subcommand, "complete -F");
+    // `complete -p duipai` shows the registration: a function completes duipai.
+    let registered = subcommand.lines().next().unwrap();
+    assert!(
+        registered.starts_with("complete ") && registered.ends_with(" duipai"),
+        "{registered}"
+    );
+    assert_contains(registered, "-F _duipai");
     let replies: Vec<&str> = subcommand.lines().skip(1).collect();
     assert_eq!(replies, ["stress"], "{subcommand}");
     let flag = complete("duipai stress --wa");
