@@ -142,6 +142,8 @@ fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Hunt(args) => commands::hunt::run(args),
         Command::Doctor => commands::doctor::run(),
         Command::Listen(args) => commands::listen::run(args),
+        Command::Completions(args) => commands::shell::completions(args),
+        Command::Man(args) => commands::shell::man(args),
     }
 }
 

@@ -13,6 +13,9 @@ pub mod junit;
 pub mod matrix;
 pub mod styles;
 
+#[cfg(test)]
+mod snapshots;
+
 pub use styles::Styles;
 
 /// One judged case, as every report shows it.

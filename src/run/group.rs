@@ -291,12 +291,7 @@ pub(crate) fn kill_and_reap(
     exited: bool,
     sampler: &RunSampler,
 ) -> Result<Reaped, RunError> {
-    if !exited {
-        leader.kill_group();
-    }
-    let (status, usage) = leader
-        .reap()
-        .map_err(setup_error("cannot reap the program"))?;
+    let (status, usage) = stop_leader(leader, exited)?;
     let pgid = leader.pid;
     let id = leader.entry.id();
     let mut left_behind_count = 0;
@@ -345,6 +340,17 @@ pub(crate) fn kill_and_reap(
     })
 }
 
+/// Kills the leader's group unless the leader `exited` by itself, then reaps the leader: how
+/// both cleanups begin.
+fn stop_leader(leader: &mut Leader, exited: bool) -> Result<(libc::c_int, libc::rusage), RunError> {
+    if !exited {
+        leader.kill_group();
+    }
+    leader
+        .reap()
+        .map_err(setup_error("cannot reap the program"))
+}
+
 /// The live members left in the reaped leader's group: nothing but a signal 0 when, as
 /// usual, there are none (the group id is reserved while it has members, see
 /// `kill_and_reap`).
@@ -387,12 +393,7 @@ pub(crate) fn kill_and_reap_in(
     spawner: i32,
     keeper: Option<&keeper::Keeper>,
 ) -> Result<Reaped, RunError> {
-    if !exited {
-        leader.kill_group();
-    }
-    let (status, usage) = leader
-        .reap()
-        .map_err(setup_error("cannot reap the program"))?;
+    let (status, usage) = stop_leader(leader, exited)?;
     let pgid = leader.pid;
     let start = Instant::now();
     let mut left_behind = 0;

@@ -25,9 +25,8 @@
 //! ([`RunError`]).
 //!
 //! Most of the runner's work is system calls, in `unsafe` blocks: each says why it is sound
-//! in a `// SAFETY:` line above it, which clippy checks for the whole module.
-
-#![deny(clippy::undocumented_unsafe_blocks)]
+//! in a `// SAFETY:` line above it, which clippy checks for the whole workspace (the
+//! `[workspace.lints]` table of Cargo.toml).
 
 // Linux: the runner described above.
 #[cfg(target_os = "linux")]

@@ -148,18 +148,15 @@ pub fn judge_all(
         .map_or(setting.measure_cap, |(limit, _)| {
             cap(*limit, &setting.multipliers)
         });
-    run_rows(
-        cases,
-        &submissions,
-        &lower,
-        first_cap,
-        setting,
-        &mut cells,
-        &mut |_| {
+    // The two phases: the submissions that bound the limit from below, under the given
+    // limit's cap (or the measuring one), then the rest under the limit in force.
+    let mut phase = |rows: &[usize], cap: Duration, cells: &mut Vec<Option<Vec<Cell>>>| {
+        run_rows(cases, &submissions, rows, cap, setting, cells, &mut |_| {
             done += 1;
             on_progress(done, total);
-        },
-    )?;
+        })
+    };
+    phase(&lower, first_cap, &mut cells)?;
     let machine = remeasure_binding(cases, &submissions, &lower, first_cap, setting, &mut cells)?;
     let lower_bound = slowest_run(cases, &submissions, &cells, &lower, first_cap);
     let derived = lower_bound
@@ -177,18 +174,7 @@ pub fn judge_all(
         .filter(|i| !lower.contains(i))
         .collect();
     let second_cap = cap(in_force, &setting.multipliers);
-    run_rows(
-        cases,
-        &submissions,
-        &rest,
-        second_cap,
-        setting,
-        &mut cells,
-        &mut |_| {
-            done += 1;
-            on_progress(done, total);
-        },
-    )?;
+    phase(&rest, second_cap, &mut cells)?;
     let upper = fastest_timeout(cases, &submissions, &cells, second_cap);
     let rows = submissions
         .into_iter()

@@ -142,6 +142,7 @@ fn watch_runs_again_after_an_edit() {
     write("echo 2");
     wait_for("1 case: 1 AC");
     // Ctrl-C ends the watch cleanly, with the status of every interrupted command.
+    // SAFETY: kill has no memory effects; the child is ours and not yet reaped.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130), "{status:?}");

@@ -64,10 +64,8 @@ fn a_pack_refuses_a_folder_another_pack_is_writing() {
     // Another pack holds the folder's lock.
     let held = fs::File::open(d.join("p")).unwrap();
     // SAFETY: flock on a descriptor of ours.
-    assert_eq!(
-        unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) },
-        0
-    );
+    let locked = unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    assert_eq!(locked, 0);
     let refused = pack(d, "p", &["--force"]).code(2);
     assert_contains(&refused.stderr(), "is being written by another duipai pack");
     drop(held);

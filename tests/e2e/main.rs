@@ -37,6 +37,8 @@ mod setter;
 mod setter_loop;
 mod setter_tools;
 mod settings;
+mod shared;
+mod shell;
 mod shooting;
 mod snapshots;
 mod timing;

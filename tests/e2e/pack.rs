@@ -109,25 +109,117 @@ fn cached(
     seed: u64,
     short: bool,
 ) -> &'static Packed {
-    type Cache = Vec<((&'static str, Layout, u64, bool), &'static Packed)>;
+    // One slot per pack, the map's lock held only to find the slot: a test waits for the
+    // pack it needs while another is written, never for every pack being written.
+    type Slot = &'static std::sync::OnceLock<Packed>;
+    type Cache = Vec<((&'static str, Layout, u64, bool), Slot)>;
     static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
     let key = (problem.name(), layout, seed, short);
-    if let Some((_, p)) = cache.iter().find(|(k, _)| *k == key) {
-        return p;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let mut opts = options(problem, dir.path(), layout, seed);
+    let slot: Slot = {
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.iter().find(|(k, _)| *k == key) {
+            Some((_, slot)) => slot,
+            None => {
+                let slot: Slot = Box::leak(Box::default());
+                cache.push((key, slot));
+                slot
+            }
+        }
+    };
+    slot.get_or_init(|| match crate::shared::packs_dir() {
+        Some(shared) => on_disk(&shared, problem, layout, seed, short),
+        None => write_packed(
+            problem,
+            layout,
+            seed,
+            short,
+            tempfile::tempdir().unwrap().path(),
+        ),
+    })
+}
+
+/// Writes the pack into `dir`, and reads back what it holds.
+fn write_packed(
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+    dir: &Path,
+) -> Packed {
+    let mut opts = options(problem, dir, layout, seed);
     if short {
         opts.plan = short_plan(problem);
     }
     let files = pack::write_pack(&opts, &mut |_, _| {}).unwrap();
-    let p: &'static Packed = Box::leak(Box::new(Packed {
-        tree: read_tree(dir.path()),
+    Packed {
+        tree: read_tree(dir),
         files,
-    }));
-    cache.push((key, p));
-    p
+    }
+}
+
+/// The list of files `write_pack` returned, kept beside a pack shared on disk (outside it, so
+/// that the tree read back is the pack's alone): a line per file, its plan line (or `-`) and
+/// its path.
+fn files_list(files: &[pack::PackedFile]) -> String {
+    files
+        .iter()
+        .map(|f| match f.line {
+            Some(line) => format!("{line}\t{}\n", f.path),
+            None => format!("-\t{}\n", f.path),
+        })
+        .collect()
+}
+
+fn parse_files_list(text: &str) -> Vec<pack::PackedFile> {
+    text.lines()
+        .map(|l| {
+            let (line, path) = l.split_once('\t').unwrap();
+            pack::PackedFile {
+                path: path.to_string(),
+                line: line.parse().ok(),
+            }
+        })
+        .collect()
+}
+
+/// The pack from the folder this run's tests share (see `shared`): written there by the first
+/// process that asks for it, whole or not at all (a rename), and read back by every other.
+fn on_disk(
+    shared: &Path,
+    problem: &'static dyn Problem,
+    layout: Layout,
+    seed: u64,
+    short: bool,
+) -> Packed {
+    let name = format!(
+        "{problem}-{layout:?}-{seed}-{}",
+        if short { "short" } else { "full" }
+    );
+    let home = shared.join(&name);
+    if !home.join("files").exists() {
+        let staging = tempfile::tempdir_in(shared).unwrap();
+        let packed = write_packed(problem, layout, seed, short, &staging.path().join("pack"));
+        std::fs::write(staging.path().join("files"), files_list(&packed.files)).unwrap();
+        // Another process may have won the race: its copy is the same, keep it.
+        let _ = std::fs::rename(staging.path(), &home);
+    }
+    Packed {
+        tree: read_tree(&home.join("pack")),
+        files: parse_files_list(&std::fs::read_to_string(home.join("files")).unwrap()),
+    }
+}
+
+/// Writes every pack the tests read into the shared folder: what the setup script runs.
+pub(crate) fn write_shared() {
+    for &problem in duipai::problem::ALL {
+        cached(problem, Layout::Plain, 0, false);
+        for layout in LAYOUTS {
+            cached(problem, layout, 0, true);
+        }
+        cached(problem, Layout::Icpc, 99, true);
+    }
+    cached(&CHESS, Layout::Plain, 7, false);
+    cached(&CHESSBOARD, Layout::Icpc, 0, false);
 }
 
 fn text(bytes: &[u8]) -> &str {
@@ -502,9 +594,10 @@ fn replay(command: &str) -> String {
 #[test]
 fn manifest_replays_every_file() {
     for &problem in duipai::problem::ALL {
-        // The whole plan in one layout, every layout's own files on a short one.
+        // Every layout's own files on the plan's first lines; that every line of the whole
+        // plan replays is tests/model/plans.rs's.
         let packs = [
-            packed(problem, Layout::Plain, 0),
+            packed_short(problem, Layout::Plain, 0),
             packed_short(problem, Layout::Noi, 0),
             packed_short(problem, Layout::Icpc, 99),
         ];
@@ -566,8 +659,10 @@ fn every_packed_input_is_valid_and_every_answer_is_the_solvers() {
         // The plain and NOI packs hold the same inputs under other names: each input is
         // solved once, and every file holding it is held to that answer.
         let mut solved: HashMap<Vec<u8>, String> = HashMap::new();
+        // The plan's first lines in every layout; every input of the whole plan is valid and
+        // solved in tests/model/plans.rs.
         let packs = [
-            (packed(problem, Layout::Plain, 0), Layout::Plain, false),
+            (packed_short(problem, Layout::Plain, 0), Layout::Plain, true),
             (packed_short(problem, Layout::Noi, 0), Layout::Noi, true),
             (packed_short(problem, Layout::Icpc, 99), Layout::Icpc, true),
         ];

@@ -93,10 +93,7 @@ pub fn support_workspace(name: &str) -> tempfile::TempDir {
 /// long), and the default compilers. A test that counts compiler runs keeps a cache of its own.
 pub fn with_shared_cache(dir: &Path) -> Duipai {
     Duipai::in_dir(dir)
-        .env(
-            "DUIPAI_CACHE_DIR",
-            Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-cache"),
-        )
+        .env("DUIPAI_CACHE_DIR", crate::shared::build_cache())
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
 }

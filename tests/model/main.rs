@@ -7,5 +7,6 @@ mod engine;
 mod fishhead;
 mod gems;
 mod generate;
+mod plans;
 mod problems;
 mod shooting;

@@ -8,10 +8,19 @@ use clap::Args;
 
 use super::contain::ContainArgs;
 use super::own::OwnArgs;
+use super::reports::ReportArgs;
 use super::stress::parse_seconds;
-use super::values::{parse_jobs, parse_problem_name};
+use super::values::parse_problem_name;
 
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("json", |a| a.help(
+        "Print the whole matrix as one JSON object on stdout (human text goes to stderr)"
+    )),
+    mut_arg("junit", |a| a.help(
+        "Write a JUnit XML report to FILE: a test case a submission, and one for the time limit"
+    )),
+)]
 pub struct JudgeArgs {
     /// The folder holding submissions/: an ICPC package (its tests in data/), or a problem's
     /// folder (its tests those of --tests, or of its plan). Default: here.
@@ -27,15 +36,8 @@ pub struct JudgeArgs {
     /// PROBLEM.plan).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
-    /// Parallel workers (default: the number of cores).
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-    /// Print the whole matrix as one JSON object on stdout (human text goes to stderr).
-    #[arg(long)]
-    pub json: bool,
-    /// Write a JUnit XML report to FILE: a test case a submission, and one for the time limit.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// Write a self-contained HTML page to FILE: the matrix, and every run's time drawn
     /// against the time limit.
     #[arg(long, value_name = "FILE")]

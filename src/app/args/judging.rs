@@ -3,8 +3,6 @@
 //! run and its sources compiled) and how the judging is carried out (workers, reports,
 //! watching). A flag both commands take is declared here, once.
 
-use std::path::PathBuf;
-
 use clap::Args;
 
 use super::checker::CheckerArgs;
@@ -12,8 +10,8 @@ use super::command_words::{CommandWords, parse_command};
 use super::compare::CompareArgs;
 use super::compiler::{CompilerOverride, parse_compiler};
 use super::limits::LimitArgs;
+use super::reports::ReportArgs;
 use super::running::RunArgs;
-use super::values::parse_jobs;
 
 /// How `test` and `stress` judge the program under test. The fields without a doc comment
 /// mean something slightly different to each command, so each command gives their help
@@ -23,15 +21,8 @@ use super::values::parse_jobs;
 pub struct JudgingArgs {
     #[command(flatten)]
     pub compare: CompareArgs,
-    /// Parallel workers (default: the number of cores).
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-    // Print JSON Lines on stdout.
-    #[arg(long)]
-    pub json: bool,
-    // Write a JUnit XML report.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
+    #[command(flatten)]
+    pub report: ReportArgs,
     // Run again whenever the program changes.
     #[arg(long)]
     pub watch: bool,

@@ -24,8 +24,10 @@ mod limits;
 mod listen;
 mod own;
 mod pack;
+mod reports;
 mod running;
 mod setting;
+mod shell;
 mod solve;
 mod stress;
 mod test;
@@ -51,6 +53,7 @@ pub use own::{GeneratorArgs, NamedCommand, OwnArgs, parse_generator_name};
 pub use pack::{IcpcVersionArg, LayoutArg, PackArgs};
 pub use running::RunArgs;
 pub use setting::{SettingArgs, helpers_of_saved, parse_setting, setting_words};
+pub use shell::{CompletionsArgs, ManArgs};
 pub use solve::SolveArgs;
 pub use stress::{
     DEFAULT_SAVE_DIR, DEFAULT_SHRINK_TIME, Shard, StressArgs, env_shrink_time, near_game,
@@ -129,6 +132,10 @@ pub enum Command {
     /// Receive problems from the Competitive Companion browser extension: each becomes a
     /// folder with its samples and limits, a whole contest at once.
     Listen(ListenArgs),
+    /// Print the completion script of a shell (bash, elvish, fish, powershell, zsh).
+    Completions(CompletionsArgs),
+    /// Print the manual page, duipai(1) or that of one command, in roff (`duipai man | man -l -`).
+    Man(ManArgs),
 }
 
 #[cfg(test)]
@@ -156,8 +163,10 @@ mod tests {
         }
     }
 
-    /// docs/commands.md promises every flag of every command: one that `--help` shows and the
-    /// reference does not name fails here, naming the command and the flag.
+    /// docs/commands.md promises every command, in a section of its own, and every flag of
+    /// each, read from the same definitions that parse the command line (and write the
+    /// completions and manual pages): one that `--help` shows and the reference does not name
+    /// fails here, naming the command and the flag.
     #[test]
     fn every_flag_of_every_command_is_in_the_command_reference() {
         let reference = std::fs::read_to_string(
@@ -175,6 +184,18 @@ mod tests {
         cli.build();
         let mut missing = Vec::new();
         for command in cli.get_subcommands() {
+            let heading = format!("### `duipai {}", command.get_name());
+            let listed = format!("`duipai {}", command.get_name());
+            let documented = command.get_name() == "help"
+                || reference
+                    .lines()
+                    .any(|l| l.starts_with(&heading) || l.starts_with(&format!("- {listed}")));
+            if !documented {
+                missing.push(format!(
+                    "duipai {} (no section {heading}`)",
+                    command.get_name()
+                ));
+            }
             for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
                 let Some(flag) = arg.get_long() else { continue };
                 if !["help", "version"].contains(&flag) && !named(flag) {

@@ -277,7 +277,7 @@ impl StressArgs {
             limits,
             io,
             seeds,
-            jobs: super::values::jobs(self.judging.jobs),
+            jobs: super::values::jobs(self.judging.report.jobs),
             iterations: self.iterations,
             time: self.time,
             save_dir: PathBuf::from(&self.save),

@@ -24,12 +24,12 @@ use crate::text::plural;
 
 pub fn run(args: JudgeArgs) -> anyhow::Result<Status> {
     interrupt::install();
-    junit::on_error(args.junit.as_deref(), "duipai judge", execute(&args))
+    junit::on_error(args.report.junit.as_deref(), "duipai judge", execute(&args))
 }
 
 fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     let started = Instant::now();
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.report.junit {
         junit::check_report_path(path)?;
     }
     let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
@@ -44,8 +44,8 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
     if polygon {
         package.multipliers = submissions::Multipliers::polygon();
     }
-    let jobs = jobs(args.jobs);
-    let out = Human::new(args.json);
+    let jobs = jobs(args.report.jobs);
+    let out = Human::new(args.report.json);
     // A temporary folder of the plan's tests, or of a built output validator, lives as long
     // as the run.
     let mut scratch = Vec::new();
@@ -394,10 +394,10 @@ fn report_all(
             elapsed.as_secs_f64()
         )
     });
-    if args.json {
+    if args.report.json {
         println!("{}", json::line(&report::json(judged, elapsed)));
     }
-    if let Some(path) = &args.junit {
+    if let Some(path) = &args.report.junit {
         let xml = junit::render("duipai judge", &report::junit_cases(judged), elapsed)?;
         junit::write_report_file(path, &xml)?;
     }

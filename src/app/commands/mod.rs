@@ -10,6 +10,7 @@ pub mod init;
 pub mod judge;
 pub mod listen;
 pub mod pack;
+pub mod shell;
 pub mod solve;
 pub mod stress;
 pub mod test;

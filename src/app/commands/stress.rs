@@ -46,7 +46,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             || watch::files_of(&commands),
             || {
                 junit::on_error(
-                    args.judging.junit.as_deref(),
+                    args.judging.report.junit.as_deref(),
                     "duipai stress",
                     execute(&args),
                 )
@@ -64,10 +64,10 @@ fn execute(args: &StressArgs) -> anyhow::Result<Status> {
         .run
         .containment
         .arm(vec![PathBuf::from(&args.save)])?;
-    if let Some(path) = &args.judging.junit {
+    if let Some(path) = &args.judging.report.junit {
         junit::check_report_path(path)?;
     }
-    let out = Human::new(args.judging.json);
+    let out = Human::new(args.judging.report.json);
     let runner = args.judging.run.runner();
     let replayed = if args.no_replay {
         Vec::new()
@@ -224,10 +224,10 @@ fn report_still_failing(
             if count == 1 { "s" } else { "" }
         ));
     }
-    if let Some(path) = &args.judging.junit {
+    if let Some(path) = &args.judging.report.junit {
         write_junit(path, &earlier.junit_cases, std::time::Duration::ZERO)?;
     }
-    if args.judging.json {
+    if args.judging.report.json {
         let summary = json::StressPassed {
             still_failing: earlier.still_failing,
             status: "failed",
@@ -265,7 +265,7 @@ fn report_passed(
     } = *passed;
     let summary = human::stress_passed(cases, first_seed, last_seed, interrupted, elapsed);
     out.line(summary.clone());
-    if let Some(path) = &args.judging.junit {
+    if let Some(path) = &args.judging.report.junit {
         let mut junit_cases = earlier.junit_cases;
         junit_cases.push(JunitCase {
             name: passed_case_name(
@@ -288,7 +288,7 @@ fn report_passed(
     } else {
         Status::Success
     };
-    if args.judging.json {
+    if args.judging.report.json {
         let summary = json::StressPassed {
             still_failing: earlier.still_failing,
             status: if status == Status::Interrupted {
@@ -341,12 +341,12 @@ fn report_failed(
         replay::stress_command(args, failure.seed)
     );
     out.line(format!("\n{replay_lines}"));
-    if let Some(path) = &args.judging.junit {
+    if let Some(path) = &args.judging.report.junit {
         let mut junit_cases = earlier.junit_cases;
         junit_cases.push(failed_case(failure, &explained, &replay_lines));
         write_junit(path, &junit_cases, failure.elapsed)?;
     }
-    if args.judging.json {
+    if args.judging.report.json {
         println!(
             "{}",
             json::line(&failed_summary(
@@ -568,20 +568,21 @@ fn judge_samples(
         crate::text::plural(cases.len() as u64, "sample"),
         dir.display()
     ));
-    let records = judge_cases(config, runner, out, &cases)?;
+    let (records, _) = judge_cases(config, runner, out, &cases)?;
     if records.iter().all(|r| r.verdict.is_accepted()) {
         out.line("all of them pass\n");
     }
     Ok(records)
 }
 
-/// Judges stored cases as a stress run judges, a line each (and the failure under it).
+/// Judges stored cases as a stress run judges, a line each (and the failure under it); returns
+/// the record and the outcome of each case judged (all of them unless cancelled).
 fn judge_cases(
     config: &Config,
     runner: &ProcessRunner,
     out: &Human,
     cases: &[crate::suite::StoredCase],
-) -> anyhow::Result<Vec<CaseRecord>> {
+) -> anyhow::Result<(Vec<CaseRecord>, Vec<crate::judge::CaseOutcome>)> {
     let run = crate::suite::SuiteRun {
         runner,
         program: &config.program,
@@ -591,7 +592,7 @@ fn judge_cases(
         decider: &config.decider,
     };
     let mut records: Vec<CaseRecord> = Vec::new();
-    crate::suite::judge_all(
+    let outcomes = crate::suite::judge_all(
         cases,
         &run,
         |i, outcome| {
@@ -604,7 +605,7 @@ fn judge_cases(
         },
         || {},
     )?;
-    Ok(records)
+    Ok((records, outcomes))
 }
 
 /// Runs the program on the failing cases saved for this problem, before any new seed, and
@@ -624,28 +625,7 @@ fn replay(
         crate::text::plural(cases.len() as u64, "failing case"),
         config.save_dir.display()
     ));
-    let run = crate::suite::SuiteRun {
-        runner,
-        program: &config.program,
-        limits: &config.limits,
-        io: &config.io,
-        jobs: config.jobs,
-        decider: &config.decider,
-    };
-    let mut records: Vec<CaseRecord> = Vec::new();
-    let outcomes = crate::suite::judge_all(
-        &cases,
-        &run,
-        |i, outcome| {
-            let record = CaseRecord::new(&cases[i].name, &cases[i].expected.text, outcome);
-            out.line(report::human_line(&record, &ui::styles()));
-            if !record.verdict.is_accepted() {
-                out.text(report::failure_block(&record));
-            }
-            records.push(record);
-        },
-        || {},
-    )?;
+    let (records, outcomes) = judge_cases(config, runner, out, &cases)?;
     if prune && !crate::run::cancelled() {
         super::failures::remove_passing(&cases[..outcomes.len()], &outcomes, out)?;
         out.line("");

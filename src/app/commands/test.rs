@@ -36,7 +36,13 @@ pub fn run(mut args: TestArgs) -> anyhow::Result<Status> {
         }
         return watch::watch(
             || watch::files_of(&commands),
-            || junit::on_error(args.judging.junit.as_deref(), "duipai test", execute(&args)),
+            || {
+                junit::on_error(
+                    args.judging.report.junit.as_deref(),
+                    "duipai test",
+                    execute(&args),
+                )
+            },
         );
     }
     execute(&args)
@@ -98,7 +104,7 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     let started_at = std::time::SystemTime::now();
     let problem = args.problem.as_str();
     let judging = &args.judging;
-    if let Some(path) = &judging.junit {
+    if let Some(path) = &judging.report.junit {
         junit::check_report_path(path)?;
     }
     let folders = Folders::of(args)?;
@@ -117,8 +123,8 @@ fn execute(args: &TestArgs) -> anyhow::Result<Status> {
     }
     let limits = judging.limits.resolve_named(problem);
     let io = judging.run.io_mode_named(problem);
-    let jobs = jobs(judging.jobs);
-    let out = Human::new(judging.json);
+    let jobs = jobs(judging.report.jobs);
+    let out = Human::new(judging.report.json);
     let runner = judging.run.runner();
     judging.interactive(crate::problem::by_name(problem))?;
     // Source files are compiled (or taken from the cache) once, before any case.
@@ -187,7 +193,7 @@ fn judge(
             if !record.verdict.is_accepted() {
                 out.text(report::failure_block(&record));
             }
-            if args.judging.json {
+            if args.judging.report.json {
                 println!("{}", json::line(&record));
             }
         },
@@ -245,12 +251,12 @@ fn summarize(
         elapsed.as_secs_f64(),
         report::slowest_note(slowest, reruns)
     ));
-    if let Some(path) = &args.judging.junit {
+    if let Some(path) = &args.judging.report.junit {
         let suite = format!("duipai test {problem} {}", folders.shown());
         let xml = junit::junit_xml(&suite, records, elapsed)?;
         junit::write_report_file(path, &xml)?;
     }
-    if args.judging.json {
+    if args.judging.report.json {
         let summary = json::TestSummary {
             status: if failed == 0 { "ok" } else { "failed" },
             problem,

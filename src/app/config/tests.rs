@@ -73,7 +73,7 @@ fn settings_are_flags_typed_before_the_command_line() {
     let args = stress_args(parsed(d, AVG, &["stress", "--", "sol.cpp"]));
     assert_eq!(args.problem, "avg");
     assert_eq!(args.judging.limits.time_limit, Some(2000));
-    assert_eq!(args.judging.jobs, Some(1));
+    assert_eq!(args.judging.report.jobs, Some(1));
     assert_eq!(args.seed, 7);
     assert!(args.no_shrink);
     // Paths are relative to the file: gen.py is beside it; brute.cpp is not (yet), so it is
@@ -120,7 +120,7 @@ fn the_command_line_wins() {
     ));
     assert_eq!(args.problem, "chess");
     assert_eq!(args.judging.limits.time_limit, Some(500));
-    assert_eq!(args.judging.jobs, Some(2));
+    assert_eq!(args.judging.report.jobs, Some(2));
     assert_eq!(args.seed, 9);
     // `test` has two positionals: one typed is the directory, the problem comes from the file.
     let args = test_args(parsed(d, AVG, &["test", "tests", "--", "a.out"]));

@@ -546,7 +546,8 @@ impl Spawner {
     fn exchange(&self, request: &[u8], streams: [RawFd; 3]) -> std::io::Result<Exchanged> {
         send_with_fds(self.socket.as_raw_fd(), request, &streams)?;
         let mut reply = [0u8; wire::REPLY_LEN];
-        let (n, ipc) = recv_with_fd(self.socket.as_raw_fd(), &mut reply)?;
+        let (n, fds, _) = recv_with_fds(self.socket.as_raw_fd(), &mut reply, 1)?;
+        let ipc = fds.into_iter().next();
         let (result, started) = wire::decode_reply(&reply[..n])
             .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))?;
         Ok((result.map(|pid| (pid, clone::instant_at(started))), ipc))
@@ -602,9 +603,18 @@ fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
 /// made for it.
 type Exchanged = (Result<(i32, Instant), Failed>, Option<OwnedFd>);
 
-/// Receives one message into `buf`, and the descriptor that came with it, if one did.
-fn recv_with_fd(socket: RawFd, buf: &mut [u8]) -> std::io::Result<(usize, Option<OwnedFd>)> {
-    let mut control = [0u64; 4];
+/// Receives one message into `buf`: its length, the descriptors that came with it (at most
+/// `max_fds`, close-on-exec), and whether it arrived whole. The end of the connection is an
+/// `UnexpectedEof` error. The harness's replies and the spawner's requests alike.
+pub(super) fn recv_with_fds(
+    socket: RawFd,
+    buf: &mut [u8],
+    max_fds: usize,
+) -> std::io::Result<(usize, Vec<OwnedFd>, bool)> {
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE((max_fds * std::mem::size_of::<libc::c_int>()) as u32) };
+    // u64 words keep the control buffer aligned for cmsghdr.
+    let mut control = vec![0u64; (space as usize).div_ceil(8)];
     loop {
         let mut iov = libc::iovec {
             iov_base: buf.as_mut_ptr().cast(),
@@ -615,7 +625,7 @@ fn recv_with_fd(socket: RawFd, buf: &mut [u8]) -> std::io::Result<(usize, Option
         msg.msg_iov = &mut iov;
         msg.msg_iovlen = 1;
         msg.msg_control = control.as_mut_ptr().cast();
-        msg.msg_controllen = std::mem::size_of_val(&control);
+        msg.msg_controllen = control.len() * 8;
         // SAFETY: recvmsg writes into the buffers the header describes.
         let r = unsafe { libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC) };
         if r == 0 {
@@ -628,24 +638,30 @@ fn recv_with_fd(socket: RawFd, buf: &mut [u8]) -> std::io::Result<(usize, Option
             }
             return Err(err);
         }
-        let mut fd = None;
+        let mut fds = Vec::new();
         // SAFETY: the CMSG macros walk the control buffer recvmsg filled, within its length;
         // a descriptor received is ours alone.
         unsafe {
-            let cmsg = libc::CMSG_FIRSTHDR(&msg);
-            if !cmsg.is_null()
-                && (*cmsg).cmsg_level == libc::SOL_SOCKET
-                && (*cmsg).cmsg_type == libc::SCM_RIGHTS
-            {
-                let raw = std::ptr::read_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>());
-                fd = Some(OwnedFd::from_raw_fd(raw));
+            let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
+            while !cmsg.is_null() {
+                if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
+                    let data = libc::CMSG_DATA(cmsg).cast::<libc::c_int>();
+                    let bytes = (*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
+                    for i in 0..bytes / std::mem::size_of::<libc::c_int>() {
+                        fds.push(OwnedFd::from_raw_fd(std::ptr::read_unaligned(data.add(i))));
+                    }
+                }
+                cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
             }
         }
-        return Ok((r as usize, fd));
+        let complete = msg.msg_flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) == 0;
+        return Ok((r as usize, fds, complete));
     }
 }
 
-/// Sends one message with `fds` passed alongside.
+/// Sends one message with `fds` passed alongside (none when `fds` is empty): the harness's
+/// requests and the spawner's replies alike. A `SOCK_SEQPACKET` message goes whole or not at
+/// all.
 pub(super) fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::io::Result<()> {
     let payload = std::mem::size_of_val(fds);
     // SAFETY: CMSG_SPACE only computes a size.
@@ -659,18 +675,24 @@ pub(super) fn send_with_fds(socket: RawFd, bytes: &[u8], fds: &[RawFd]) -> std::
     let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
     msg.msg_iov = &mut iov;
     msg.msg_iovlen = 1;
-    msg.msg_control = control.as_mut_ptr().cast();
-    msg.msg_controllen = space;
-    // SAFETY: the control buffer has room for one header with `payload` bytes of data.
-    unsafe {
-        let cmsg = libc::CMSG_FIRSTHDR(&msg);
-        (*cmsg).cmsg_level = libc::SOL_SOCKET;
-        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-        (*cmsg).cmsg_len = libc::CMSG_LEN(payload as u32) as usize;
-        std::ptr::copy_nonoverlapping(fds.as_ptr().cast::<u8>(), libc::CMSG_DATA(cmsg), payload);
+    if !fds.is_empty() {
+        msg.msg_control = control.as_mut_ptr().cast();
+        msg.msg_controllen = space;
+        // SAFETY: the control buffer has room for one header with `payload` bytes of data.
+        unsafe {
+            let cmsg = libc::CMSG_FIRSTHDR(&msg);
+            (*cmsg).cmsg_level = libc::SOL_SOCKET;
+            (*cmsg).cmsg_type = libc::SCM_RIGHTS;
+            (*cmsg).cmsg_len = libc::CMSG_LEN(payload as u32) as usize;
+            std::ptr::copy_nonoverlapping(
+                fds.as_ptr().cast::<u8>(),
+                libc::CMSG_DATA(cmsg),
+                payload,
+            );
+        }
     }
     loop {
-        // SAFETY: the header describes live buffers; no SIGPIPE if the spawner is gone.
+        // SAFETY: the header describes live buffers; no SIGPIPE if the other side is gone.
         let r = unsafe { libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) };
         if r >= 0 {
             return Ok(());

@@ -8,7 +8,7 @@
 //! one killed with `SIGKILL`.
 
 use std::ffi::c_int;
-use std::os::fd::RawFd;
+use std::os::fd::{IntoRawFd, RawFd};
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
@@ -396,110 +396,21 @@ fn errno() -> c_int {
 
 /// Sends `bytes`, with the descriptor `fd` alongside unless it is -1.
 fn send_with_fd(socket: RawFd, bytes: &[u8], fd: RawFd) -> bool {
-    if fd < 0 {
-        return send(socket, bytes);
-    }
-    // SAFETY: CMSG_SPACE only computes a size.
-    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<c_int>() as u32) } as usize;
-    let mut control = [0u64; 4];
-    let mut iov = libc::iovec {
-        iov_base: bytes.as_ptr().cast_mut().cast(),
-        iov_len: bytes.len(),
-    };
-    // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
-    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-    msg.msg_iov = &mut iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.as_mut_ptr().cast();
-    msg.msg_controllen = space;
-    // SAFETY: the control buffer (32 bytes) has room for one header with one descriptor.
-    unsafe {
-        let cmsg = libc::CMSG_FIRSTHDR(&msg);
-        (*cmsg).cmsg_level = libc::SOL_SOCKET;
-        (*cmsg).cmsg_type = libc::SCM_RIGHTS;
-        (*cmsg).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<c_int>() as u32) as usize;
-        std::ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<c_int>(), fd);
-    }
-    loop {
-        // SAFETY: the header describes live buffers; no SIGPIPE if the harness is gone.
-        let r = unsafe { libc::sendmsg(socket, &msg, libc::MSG_NOSIGNAL) };
-        if r >= 0 {
-            return r as usize == bytes.len();
-        }
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return false;
-        }
-    }
+    let fds: &[RawFd] = if fd < 0 { &[] } else { &[fd] };
+    super::send_with_fds(socket, bytes, fds).is_ok()
 }
 
 fn send(socket: RawFd, bytes: &[u8]) -> bool {
-    loop {
-        // SAFETY: sends a valid buffer with its length.
-        let r = unsafe {
-            libc::send(
-                socket,
-                bytes.as_ptr().cast(),
-                bytes.len(),
-                libc::MSG_NOSIGNAL,
-            )
-        };
-        if r >= 0 {
-            return r as usize == bytes.len();
-        }
-        if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-            return false;
-        }
-    }
+    send_with_fd(socket, bytes, -1)
 }
 
 /// Receives one request into `buf`: its length, the descriptors that came with it
 /// (close-on-exec), and whether it arrived whole. `None` at the end of the connection.
 fn receive(socket: RawFd, buf: &mut [u8]) -> Option<(usize, Vec<RawFd>, bool)> {
     const MAX_FDS: usize = 4;
-    // SAFETY: CMSG_SPACE only computes a size.
-    let space = unsafe { libc::CMSG_SPACE((MAX_FDS * std::mem::size_of::<c_int>()) as u32) };
-    // u64 words keep the control buffer aligned for cmsghdr.
-    let mut control = vec![0u64; (space as usize).div_ceil(8)];
-    loop {
-        let mut iov = libc::iovec {
-            iov_base: buf.as_mut_ptr().cast(),
-            iov_len: buf.len(),
-        };
-        // SAFETY: a zeroed msghdr is valid; its pointers are set to live buffers below.
-        let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
-        msg.msg_iov = &mut iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control.as_mut_ptr().cast();
-        msg.msg_controllen = control.len() * 8;
-        // SAFETY: recvmsg writes into the buffers the header describes.
-        let r = unsafe { libc::recvmsg(socket, &mut msg, libc::MSG_CMSG_CLOEXEC) };
-        if r < 0 {
-            if std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return None;
-        }
-        if r == 0 {
-            return None;
-        }
-        let mut fds = Vec::new();
-        // SAFETY: the CMSG macros walk the control buffer recvmsg filled, within its length.
-        unsafe {
-            let mut cmsg = libc::CMSG_FIRSTHDR(&msg);
-            while !cmsg.is_null() {
-                if (*cmsg).cmsg_level == libc::SOL_SOCKET && (*cmsg).cmsg_type == libc::SCM_RIGHTS {
-                    let data = libc::CMSG_DATA(cmsg).cast::<c_int>();
-                    let bytes = (*cmsg).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
-                    for i in 0..bytes / std::mem::size_of::<c_int>() {
-                        fds.push(std::ptr::read_unaligned(data.add(i)));
-                    }
-                }
-                cmsg = libc::CMSG_NXTHDR(&msg, cmsg);
-            }
-        }
-        let complete = msg.msg_flags & (libc::MSG_TRUNC | libc::MSG_CTRUNC) == 0;
-        return Some((r as usize, fds, complete));
-    }
+    let (len, fds, complete) = super::recv_with_fds(socket, buf, MAX_FDS).ok()?;
+    let fds = fds.into_iter().map(IntoRawFd::into_raw_fd).collect();
+    Some((len, fds, complete))
 }
 
 /// Makes this process's resident set, and with it its recorded peak, smaller: every
