@@ -132,13 +132,19 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
                 launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
                 true,
             ),
-            // A package's helper is never started outside its namespaces, as the user.
-            None if role == Role::Helper && view.is_some() => {
+            // A run that is to be contained (the program under test, a package's helper) is
+            // never started outside its namespaces, as duipai's user: that would give it the
+            // host's files and, as root, root's powers, with nothing said.
+            None if view.is_some() => {
                 let why = spawner::last_failure()
                     .unwrap_or_else(|| "spawners are unavailable here".to_string());
+                let opt_out = match role {
+                    Role::Helper => "--unboxed-helpers runs it as your own helpers run",
+                    Role::Program => "--no-sandbox runs it as duipai's own child",
+                };
                 return Err(io::Error::other(format!(
                     "cannot start it contained (no spawner with its namespaces could be \
-                     started: {why}); --unboxed-helpers runs it as your own helpers run"
+                     started: {why}); {opt_out}"
                 )));
             }
             None => (

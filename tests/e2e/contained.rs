@@ -813,3 +813,83 @@ int main(int argc, char** argv) {{
         assert_contains(&ran.stdout(), "read the secret: s3cret-of-root");
     }
 }
+
+/// A Polygon package's validator runs contained in `validate` and `pack` too, not only in
+/// `judge`: one that writes the host's /tmp writes nothing there, and the package is validated
+/// and packed as usual. With `--unboxed-helpers` it runs as duipai's user and the file
+/// appears: the test sees the difference.
+#[test]
+fn a_package_validator_is_contained_in_validate_and_pack() {
+    require(&["g++"]);
+    if !available("namespaces") {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let work = tempfile::tempdir().unwrap();
+    let package = work.path().join("sumpair");
+    crate::util::copy_tree(&root.join("tests/support/polygon/sumpair"), &package);
+    fs::copy(
+        root.join("tests/support/testlib/testlib.h"),
+        package.join("files/testlib.h"),
+    )
+    .unwrap();
+    let host_tmp = PathBuf::from(format!(
+        "/tmp/duipai-hostile-validator-{}",
+        std::process::id()
+    ));
+    let _ = fs::remove_file(&host_tmp);
+    fs::write(
+        package.join("files/val.cpp"),
+        format!(
+            r#"#include <cstdio>
+// Accepts every input, after trying to write {tmp}.
+int main() {{
+    if (FILE* f = std::fopen("{tmp}", "a")) {{ std::fputs("written\n", f); std::fclose(f); }}
+    int c;
+    while ((c = std::getchar()) != EOF) {{}}
+    return 0;
+}}
+"#,
+            tmp = host_tmp.display()
+        ),
+    )
+    .unwrap();
+    let sample = package.join("tests/01");
+    let validated = crate::util::with_shared_cache(work.path())
+        .args(["validate", "sumpair"])
+        .arg(&sample)
+        .run();
+    validated.success();
+    assert!(
+        !host_tmp.exists(),
+        "the package's validator wrote the host's /tmp in validate: {}",
+        validated.stderr()
+    );
+    let packed = crate::util::with_shared_cache(work.path())
+        .args(["pack", "sumpair", "--out", "out"])
+        .run();
+    packed.success();
+    let inputs = walkdir::WalkDir::new(work.path().join("out"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "in"))
+        .count();
+    assert_eq!(
+        inputs,
+        5,
+        "the package's five tests are packed: {}",
+        packed.stderr()
+    );
+    assert!(
+        !host_tmp.exists(),
+        "the package's validator wrote the host's /tmp in pack: {}",
+        packed.stderr()
+    );
+    let unboxed = crate::util::with_shared_cache(work.path())
+        .args(["validate", "sumpair", "--unboxed-helpers"])
+        .arg(&sample)
+        .run();
+    unboxed.success();
+    assert!(host_tmp.exists(), "{}", unboxed.stderr());
+    let _ = fs::remove_file(&host_tmp);
+}

@@ -34,4 +34,6 @@ pub struct AnswersArgs {
     /// A compiler for source files given as programs, as LANG=COMMAND; repeatable.
     #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
     pub compilers: Vec<CompilerOverride>,
+    #[command(flatten)]
+    pub helpers: super::contain::HelperBoxArgs,
 }

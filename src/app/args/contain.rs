@@ -92,3 +92,35 @@ impl ContainArgs {
         Ok(())
     }
 }
+
+/// `--unboxed-helpers` alone, for the commands that run no program under test but may run a
+/// Polygon package's helpers (`pack`, `answers`, `validate`, `gen`): its generators,
+/// validator and main solution run contained there as in `judge`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
+pub struct HelperBoxArgs {
+    /// Run a Polygon package's helpers (validator, generators, main solution) as your own
+    /// ones run, as duipai's user in the current folder, rather than contained: for a
+    /// package you trust whose helpers need files beside them.
+    #[arg(long)]
+    pub unboxed_helpers: bool,
+}
+
+impl HelperBoxArgs {
+    /// Contains a Polygon package's helpers before the first of them runs (a helper of one's
+    /// own runs as the user's own, as before): each protection missing here is a line on
+    /// stderr, and the helpers then run as the user's own.
+    pub fn arm(&self) {
+        if !crate::app::config::from_package() || self.unboxed_helpers {
+            return;
+        }
+        let missing = contain::arm(Policy {
+            mode: Mode::Auto,
+            env: Vec::new(),
+            protect: Vec::new(),
+            helpers: true,
+        });
+        for missing in missing {
+            eprintln!("duipai: {missing}");
+        }
+    }
+}

@@ -105,6 +105,8 @@ pub struct PackArgs {
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub own: OwnArgs,
+    #[command(flatten)]
+    pub helpers: super::contain::HelperBoxArgs,
 }
 
 impl From<IcpcVersionArg> for pack::IcpcVersion {

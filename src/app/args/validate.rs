@@ -32,4 +32,6 @@ pub struct ValidateArgs {
     /// A compiler for a validator given as a source file, as LANG=COMMAND; repeatable.
     #[arg(long = "compiler", value_name = "LANG=COMMAND", value_parser = parse_compiler)]
     pub compilers: Vec<CompilerOverride>,
+    #[command(flatten)]
+    pub helpers: super::contain::HelperBoxArgs,
 }

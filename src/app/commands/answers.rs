@@ -13,6 +13,7 @@ use crate::text::{plural, program_name};
 
 pub fn run(args: AnswersArgs) -> anyhow::Result<Status> {
     interrupt::install();
+    args.helpers.arm();
     let problem = args.problem.as_str();
     let known = crate::problem::by_name(problem);
     let bounds = args.bounds.resolve_named(problem)?;

@@ -13,6 +13,7 @@ use crate::problem::Spec;
 use crate::text::quote;
 
 pub fn run(args: GenCommandArgs) -> anyhow::Result<Status> {
+    args.helpers.arm();
     let text = match crate::problem::by_name(&args.problem) {
         Some(game) => {
             if let Some(word) = args.args.first() {

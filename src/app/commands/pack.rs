@@ -164,6 +164,7 @@ fn refuse_own_flags(args: &PackArgs, game: &dyn crate::problem::Problem) -> anyh
 
 /// The pack of a problem of one's own, from its plan.
 fn own_pack(args: PackArgs, config: Option<PathBuf>) -> anyhow::Result<Status> {
+    args.helpers.arm();
     crate::pack::judges::check_windows_names(&args.problem)?;
     let problem = own::problem(&args.problem, &Parts::of(&args.own))?;
     let parsed = own_plan(&problem, args.plan.as_deref())?;

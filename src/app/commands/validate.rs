@@ -13,6 +13,7 @@ use crate::problem::{Coverage, Problem};
 /// any is invalid, 2 if any cannot be read (every file is still checked). With `--coverage`,
 /// then the bounds' coverage over the valid files.
 pub fn run(args: ValidateArgs) -> anyhow::Result<Status> {
+    args.helpers.arm();
     match crate::problem::by_name(&args.problem) {
         Some(game) => {
             if args.validator.is_some() {
