@@ -131,7 +131,18 @@ impl Caught {
     pub fn is_generated(&self) -> bool {
         self.perturbed.is_none() && !self.shrunk
     }
+
+    /// Whether the case as found is what the plan line prints for the seed, whatever
+    /// minimization made of it: the line with the seed then makes a case that fails.
+    pub fn found_is_generated(&self) -> bool {
+        self.perturbed.is_none()
+    }
 }
+
+/// The largest copy of a wrong answer's case `--add` writes into the package: a minimized
+/// case is a few lines. A larger one is added as the line that prints the case as found, or
+/// not at all; only a slow input may be large.
+pub const SMALL_COPY: u64 = 4 * 1024;
 
 /// What the hunt for a wrong submission ends with.
 pub enum WrongHunt {

@@ -859,37 +859,33 @@ int main() {{
         .args(["validate", "sumpair"])
         .arg(&sample)
         .run();
+    let stderr = validated.stderr();
     validated.success();
     assert!(
         !host_tmp.exists(),
-        "the package's validator wrote the host's /tmp in validate: {}",
-        validated.stderr()
+        "the package's validator wrote the host's /tmp in validate: {stderr}"
     );
     let packed = crate::util::with_shared_cache(work.path())
         .args(["pack", "sumpair", "--out", "out"])
         .run();
+    let stderr = packed.stderr();
     packed.success();
     let inputs = walkdir::WalkDir::new(work.path().join("out"))
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "in"))
         .count();
-    assert_eq!(
-        inputs,
-        5,
-        "the package's five tests are packed: {}",
-        packed.stderr()
-    );
+    assert_eq!(inputs, 5, "the package's five tests are packed: {stderr}");
     assert!(
         !host_tmp.exists(),
-        "the package's validator wrote the host's /tmp in pack: {}",
-        packed.stderr()
+        "the package's validator wrote the host's /tmp in pack: {stderr}"
     );
     let unboxed = crate::util::with_shared_cache(work.path())
         .args(["validate", "sumpair", "--unboxed-helpers"])
         .arg(&sample)
         .run();
+    let stderr = unboxed.stderr();
     unboxed.success();
-    assert!(host_tmp.exists(), "{}", unboxed.stderr());
+    assert!(host_tmp.exists(), "{stderr}");
     let _ = fs::remove_file(&host_tmp);
 }

@@ -1,6 +1,7 @@
 //! `hunt` through the generator's choices: perturbed choices reach a shape the plan's seeds
 //! practically never make; `--add` writes a `gen` line for a case the line prints as it is
-//! and a copy only for one that was shrunk or perturbed; a slow hunt that does not time the
+//! and a copy only for one that was shrunk or perturbed, a few lines (a large case minimized
+//! without a validator goes in as its line); a slow hunt that does not time the
 //! submission out adds nothing; a Polygon package without generated tests is told so in its
 //! own words.
 
@@ -218,4 +219,129 @@ fn a_polygon_package_without_generated_tests_is_told_in_its_own_words() {
         "{err}"
     );
     assert!(!err.contains("`gen` line"), "{err}");
+}
+
+/// The depth problem of [`write_depth_problem`] whose plan makes trees of 2000 vertices (the
+/// size from the generator's arguments, which the choices do not govern), with a validator
+/// of its trees or without one.
+fn write_large_depth_problem(dir: &Path, submission: &str, validator: bool) {
+    write_depth_problem(dir, submission);
+    std::fs::write(dir.join("tests.plan"), "gen depth 2000 --seed 1\n").unwrap();
+    if !validator {
+        return;
+    }
+    let validator = "#include <cstdio>\nint main() {\n  int n, p, c;\n  \
+                     if (scanf(\"%d\", &n) != 1 || n < 1 || n > 200000) return 1;\n  \
+                     for (int i = 2; i <= n; i++) {\n    \
+                     if (scanf(\"%d %d\", &p, &c) != 2 || c != i || p < 1 || p >= c) return 1;\n  \
+                     }\n  return scanf(\"%d\", &p) == 1;\n}\n";
+    std::fs::write(dir.join("val.cpp"), validator).unwrap();
+    std::fs::write(
+        dir.join("duipai.toml"),
+        "problem = \"depth\"\ngenerator = \"gen.cpp\"\nreference = \"ref.cpp\"\n\
+         validator = \"val.cpp\"\nplan = \"tests.plan\"\n",
+    )
+    .unwrap();
+}
+
+/// What the C++ program `source` (compiled in `dir`) prints for `input`.
+fn run_cpp(dir: &Path, source: &str, input: &str) -> String {
+    use std::io::Write;
+    let exe = dir.join(format!("{}.bin", source.replace('/', "_")));
+    let built = std::process::Command::new("g++")
+        .arg("-O1")
+        .arg("-o")
+        .arg(&exe)
+        .arg(dir.join(source))
+        .status()
+        .unwrap();
+    assert!(built.success(), "g++ {source}");
+    let mut child = std::process::Command::new(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn a_large_case_a_wrong_submission_fails_is_added_as_a_small_copy() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_large_depth_problem(d, WALKS_EIGHT, true);
+    // The first seed's tree of 2000 vertices is deeper than 8 (a random tree's depth grows
+    // as e·ln n, about 20): caught at once, at 2000 lines.
+    let found = with_shared_cache(d)
+        .args(["gen", "depth", "2000", "--seed", "1000001"])
+        .run()
+        .success()
+        .stdout();
+    assert!(depth(&found).1 > 8, "the case as found does not fail");
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "submissions/wrong_answer/sub.cpp",
+            "--add",
+            "--time",
+            "60",
+        ])
+        .run()
+        .success();
+    let text = out.stdout();
+    assert_contains(&text, "seed 1000001, after 1 case");
+    let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
+    assert_contains(
+        &plan,
+        "copy hunt/sub.in  # catches wrong_answer/sub.cpp (WA), found by duipai hunt from line 1",
+    );
+    let case = std::fs::read_to_string(d.join("hunt/sub.in")).unwrap();
+    assert_contains(
+        &text,
+        &format!("saved the input as hunt/sub.in ({} B)", case.len()),
+    );
+    // A few lines: the smallest tree deeper than 8 is a path of 10 vertices, 10 lines.
+    assert!(case.lines().count() <= 12, "{case}");
+    // Still a tree of the validator's, and still failed by the submission.
+    let (n, deepest) = depth(&case);
+    assert!(n <= 12 && deepest > 8, "{case}");
+    let expected = run_cpp(d, "ref.cpp", &case);
+    let wrong = run_cpp(d, "submissions/wrong_answer/sub.cpp", &case);
+    assert_eq!(expected.trim(), deepest.to_string());
+    assert_ne!(wrong.trim(), expected.trim(), "{case}");
+}
+
+#[test]
+fn without_a_validator_a_large_case_is_added_as_the_line_that_prints_it() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_large_depth_problem(d, WALKS_EIGHT, false);
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "submissions/wrong_answer/sub.cpp",
+            "--add",
+            "--time",
+            "60",
+        ])
+        .run()
+        .success();
+    let text = out.stdout();
+    // The choices simplify the tree inside its 2000 vertices; no text edit can be checked.
+    assert_contains(&text, "the minimized case is still 2000 lines (");
+    let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
+    assert_eq!(
+        plan,
+        "gen depth 2000 --seed 1\ngen depth 2000 --seed 1000001  # catches \
+         wrong_answer/sub.cpp (WA), found by duipai hunt from line 1 with seed 1000001\n"
+    );
+    assert!(!d.join("hunt").exists());
 }

@@ -374,3 +374,68 @@ fn a_case_that_cannot_shrink_is_reported_as_nothing_smaller_found() {
         "{passes:?}"
     );
 }
+
+/// A tree at contest size from a C++ generator whose size comes from its arguments (`path
+/// 200000 1000000000`: a weighted path, labels at random, edges shuffled), with a validator:
+/// the choices cannot shrink it, and the text passes halve the path step after step (every
+/// leaf at once is two vertices of a path, not the most drastic candidate) down to a few
+/// lines, a tree the validator accepts that the program still fails. The steps, not the
+/// seconds, are asserted: one leaf pair a step took 10^5 of them.
+#[test]
+fn a_path_of_contest_size_shrinks_to_a_few_lines() {
+    let dir = crate::util::support_workspace("path");
+    let ran = with_shared_cache(dir.path())
+        .args(["stress", "path", "200000", "1000000000", "--json"])
+        .args(["--generator", "gen.cpp", "--reference", "ref.cpp"])
+        .args(["--validator", "valid.cpp", "--shrink-time", "300"])
+        .program(["wrong.cpp"])
+        .run()
+        .code(1);
+    let report = ran.json();
+    let input =
+        std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
+    assert!(input.lines().count() <= 6, "{input}");
+    let steps = report["shrink_steps"].as_u64().unwrap();
+    assert!(steps <= 60, "{steps} steps");
+    // A tree (n − 1 edges joining all n vertices), on which the farthest distance from vertex
+    // 1 is not the farthest pair's: what wrong.cpp answers is wrong.
+    let mut lines = input.lines();
+    let n: usize = lines.next().unwrap().trim().parse().unwrap();
+    let mut adj = vec![Vec::new(); n + 1];
+    for line in lines {
+        let t: Vec<u64> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let (u, v, w) = (t[0] as usize, t[1] as usize, t[2]);
+        assert!((1..=n).contains(&u) && (1..=n).contains(&v) && (1..=1_000_000_000).contains(&w));
+        adj[u].push((v, w));
+        adj[v].push((u, w));
+    }
+    let distances = |from: usize| {
+        let mut dist = vec![None; n + 1];
+        dist[from] = Some(0u64);
+        let mut stack = vec![from];
+        while let Some(u) = stack.pop() {
+            for &(v, w) in &adj[u] {
+                if dist[v].is_none() {
+                    dist[v] = Some(dist[u].unwrap() + w);
+                    stack.push(v);
+                }
+            }
+        }
+        dist
+    };
+    let from_one = distances(1);
+    assert!(
+        from_one[1..].iter().all(Option::is_some),
+        "not connected: {input}"
+    );
+    assert_eq!(input.lines().count(), n, "not a tree: {input}");
+    let wrong = from_one[1..].iter().flatten().max().copied().unwrap();
+    let right = (1..=n)
+        .map(|s| distances(s)[1..].iter().flatten().max().copied().unwrap())
+        .max()
+        .unwrap();
+    assert!(wrong < right, "{input}");
+}

@@ -13,6 +13,7 @@ use crate::app::{interrupt, programs};
 use crate::hunt::slow::{self, Timed};
 use crate::hunt::{self, Hunt, WrongHunt};
 use crate::judge::ProcessRunner;
+use crate::pack::own::plan::OwnPlan;
 use crate::text::program_name;
 
 pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
@@ -67,31 +68,62 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
     } else {
         hunt_wrong(&args, &hunt, &out)?
     };
-    let Some(Found {
-        input,
-        stem,
-        comment,
-        generated,
-    }) = found
-    else {
+    let Some(found) = found else {
         return Ok(Status::Failure);
     };
     if !args.add {
         out.line("(--add puts it in the plan)");
-    } else if let Some(gen_line) = generated {
-        // The generator prints it for its seed: the plan makes it again, no copy needed.
-        let line = hunt::add_line_to_plan(&plan_path, &plan, &format!("{gen_line}  # {comment}"))?;
-        out.line(format!("added to {}: {line}", plan_path.display()));
-    } else {
-        let (file, line) = hunt::add_to_plan(&plan_path, &plan, &stem, &input, &comment)?;
-        // Sized: a copy is a file of the package from now on.
-        out.line(format!(
-            "added to {}: {line}\nsaved the input as {} ({})",
-            plan_path.display(),
-            file.display(),
-            super::failures::size(input.len() as u64)
-        ));
+        return Ok(Status::Success);
     }
+    add(&plan_path, &plan, found, &out)
+}
+
+/// Puts the test found into the plan: as the line that prints it, or as a copy of a few
+/// lines; a wrong answer's case too large for that is added as the line that prints the case
+/// as found, or not at all.
+fn add(plan_path: &Path, plan: &OwnPlan, found: Found, out: &Human) -> anyhow::Result<Status> {
+    let large = found.input.len() as u64 > hunt::SMALL_COPY && !found.large_allowed;
+    let gen_line = match (&found.generated, &found.line_of_found) {
+        (Some(exact), _) => Some(exact.clone()),
+        (None, Some(of_found)) if large => {
+            out.line(format!(
+                "the minimized case is still {} ({}): the line that prints the case as found \
+                 goes into the plan instead of a copy (with a validator, the text of a case \
+                 whose size comes from the generator's arguments is shrunk too)",
+                crate::text::plural(line_count(&found.input), "line"),
+                super::failures::size(found.input.len() as u64)
+            ));
+            Some(of_found.clone())
+        }
+        _ => None,
+    };
+    if let Some(gen_line) = gen_line {
+        // The generator prints it for its seed: the plan makes it again, no copy needed.
+        let line =
+            hunt::add_line_to_plan(plan_path, plan, &format!("{gen_line}  # {}", found.comment))?;
+        out.line(format!("added to {}: {line}", plan_path.display()));
+        return Ok(Status::Success);
+    }
+    if large {
+        out.line(format!(
+            "not added to {}: the minimized case is still {}, no line of the plan prints it \
+             (its choices were perturbed), and a wrong answer is added as a copy of a few lines \
+             (at most {}); give the problem a validator, or more --shrink-time, and hunt again",
+            plan_path.display(),
+            super::failures::size(found.input.len() as u64),
+            super::failures::size(hunt::SMALL_COPY)
+        ));
+        return Ok(Status::Failure);
+    }
+    let (file, line) =
+        hunt::add_to_plan(plan_path, plan, &found.stem, &found.input, &found.comment)?;
+    // Sized: a copy is a file of the package from now on.
+    out.line(format!(
+        "added to {}: {line}\nsaved the input as {} ({})",
+        plan_path.display(),
+        file.display(),
+        super::failures::size(found.input.len() as u64)
+    ));
     Ok(Status::Success)
 }
 
@@ -102,6 +134,10 @@ struct Found {
     stem: String,
     comment: String,
     generated: Option<String>,
+    /// The plan line that prints the case as found, before minimization, when one does.
+    line_of_found: Option<String>,
+    /// Whether a large copy may be added: a slow input's size is what makes it slow.
+    large_allowed: bool,
 }
 
 /// The submission as messages name it: `wrong_answer/int_sums.cpp` under `submissions/`,
@@ -219,6 +255,10 @@ fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Optio
                 generated: caught
                     .is_generated()
                     .then(|| format!("{} --seed {}", caught.text, caught.seed)),
+                line_of_found: caught
+                    .found_is_generated()
+                    .then(|| format!("{} --seed {}", caught.text, caught.seed)),
+                large_allowed: false,
             }))
         }
     }
@@ -296,6 +336,8 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
         stem: format!("{}-slowest", stem_of(&args.submission)),
         comment,
         generated: found.slowest.generated.clone(),
+        line_of_found: None,
+        large_allowed: true,
     }))
 }
 
@@ -303,6 +345,11 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
 fn cpu(timed: &Timed) -> String {
     let at_least = if timed.stopped { "at least " } else { "" };
     format!("{at_least}{:.3} s CPU", timed.cpu.as_secs_f64())
+}
+
+/// How many lines an input has.
+fn line_count(input: &[u8]) -> u64 {
+    String::from_utf8_lossy(input).lines().count() as u64
 }
 
 /// The first lines of an input, indented.

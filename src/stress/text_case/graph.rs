@@ -104,9 +104,9 @@ impl Shape {
         })
     }
 
-    /// The operations offered, most drastic first: every leaf at once, then chunks of the
+    /// The operations offered, most drastic first: every leaf at once and chunks of the
     /// leaves, of the edges dropped (a graph with an edge count) and of the edges contracted,
-    /// the largest chunks first whatever their kind (halves, quarters, … down to pairs: a
+    /// the largest first whatever their kind (halves, quarters, … down to pairs: a
     /// path of 2·10^5 vertices loses half its edges in one step, not one leaf a step), then
     /// single leaves, edges dropped and contracted. As groups of ranges, each made only when
     /// asked for ([`Shape::op`]): a tree of 2·10^5 vertices offers about 10^6 of them.
@@ -120,19 +120,19 @@ impl Shape {
         .into_iter()
         .filter(|&(kind, _)| kind != Kind::Edges || self.graph.edge_count.is_some())
         .collect();
+        // Every leaf at once ranks by how many leaves there are: a path has two, and the
+        // minimizer, which starts over from the first candidate after each success, would
+        // otherwise take two vertices a step from a path of 2·10^5.
         let mut groups = vec![(usize::from(leaves >= 2), Group::AllLeaves)];
-        let mut levels: Vec<(usize, Group)> = kinds
-            .iter()
-            .flat_map(|&(kind, len)| {
-                chunk_levels(len)
-                    .map(move |(size, count)| (count, Group::Chunks { kind, len, size }))
-            })
-            .collect();
-        levels.sort_by_key(|(_, group)| match group {
+        groups.extend(kinds.iter().flat_map(|&(kind, len)| {
+            chunk_levels(len).map(move |(size, count)| (count, Group::Chunks { kind, len, size }))
+        }));
+        // Stable: every leaf at once stays before chunks of as many.
+        groups.sort_by_key(|(_, group)| match group {
+            Group::AllLeaves => std::cmp::Reverse(leaves),
             Group::Chunks { size, .. } => std::cmp::Reverse(*size),
-            _ => std::cmp::Reverse(0),
+            Group::Singles(_) => std::cmp::Reverse(0),
         });
-        groups.extend(levels);
         groups.extend(kinds.iter().map(|&(kind, len)| (len, Group::Singles(kind))));
         groups
     }
@@ -384,9 +384,8 @@ mod tests {
             text.push_str(&format!("{v} {}\n", v + 1));
         }
         let case = TextCase::new(text.as_bytes());
-        let first = case.graph_candidates().get(1).unwrap();
-        // The leaves are the two ends; the first chunk after all of them is half the edges
-        // contracted.
+        let first = case.graph_candidates().get(0).unwrap();
+        // The leaves are the two ends: half the edges contracted comes before them.
         assert_eq!(first.layout().graphs[0].n, n - 32);
     }
 }
