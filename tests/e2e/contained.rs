@@ -855,7 +855,7 @@ int main() {{
     )
     .unwrap();
     let sample = package.join("tests/01");
-    let validated = crate::util::with_shared_cache(work.path())
+    let validated = crate::util::with_shared_cache(&package)
         .args(["validate", "sumpair"])
         .arg(&sample)
         .run();
@@ -865,8 +865,9 @@ int main() {{
         !host_tmp.exists(),
         "the package's validator wrote the host's /tmp in validate: {stderr}"
     );
-    let packed = crate::util::with_shared_cache(work.path())
-        .args(["pack", "sumpair", "--out", "out"])
+    let packed = crate::util::with_shared_cache(&package)
+        .args(["pack", "sumpair", "--out"])
+        .arg(work.path().join("out"))
         .run();
     let stderr = packed.stderr();
     packed.success();
@@ -880,7 +881,7 @@ int main() {{
         !host_tmp.exists(),
         "the package's validator wrote the host's /tmp in pack: {stderr}"
     );
-    let unboxed = crate::util::with_shared_cache(work.path())
+    let unboxed = crate::util::with_shared_cache(&package)
         .args(["validate", "sumpair", "--unboxed-helpers"])
         .arg(&sample)
         .run();
