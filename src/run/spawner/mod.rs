@@ -212,7 +212,16 @@ pub(crate) fn launch(
     // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
     // once.
     for _ in 0..2 {
-        let mut spawner = match checkout(role, view) {
+        // A spawner in namespaces of its own is tried twice before runs that must be
+        // contained are refused: its keeper binds files other processes may be replacing.
+        let checked_out = checkout(role, view).or_else(|e| match view {
+            Some(_) => {
+                std::thread::sleep(Duration::from_millis(50));
+                checkout(role, view)
+            }
+            None => Err(e),
+        });
+        let mut spawner = match checked_out {
             Ok(spawner) => spawner,
             Err(e) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
