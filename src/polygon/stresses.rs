@@ -65,17 +65,8 @@ pub(super) fn read(
     let Some((generator, args)) = words.split_first() else {
         return Err(error("scriptPattern is empty".to_string()));
     };
-    if !generators.iter().any(|(name, _)| name == generator) {
-        let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
-        return Err(error(format!(
-            "scriptPattern runs {}, which is not an executable of the package ({})",
-            quote(generator),
-            if known.is_empty() {
-                "it has none".to_string()
-            } else {
-                known.join(", ")
-            }
-        )));
+    if let Some(why) = super::xml::not_a_generator(generators, generator) {
+        return Err(error(format!("scriptPattern {why}")));
     }
     let named = file
         .solution_names

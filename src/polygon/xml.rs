@@ -550,25 +550,31 @@ fn generated(
     let Some((generator, args)) = words.split_first() else {
         return Err(reader.error(node, format!("test {index}: cmd is empty")));
     };
-    if !generators.iter().any(|(name, _)| name == generator) {
-        let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
-        return Err(reader.error(
-            node,
-            format!(
-                "test {index}: cmd runs {}, which is not an executable of the package ({})",
-                quote(generator),
-                if known.is_empty() {
-                    "it has none".to_string()
-                } else {
-                    format!("its generators: {}", known.join(", "))
-                }
-            ),
-        ));
+    if let Some(why) = not_a_generator(generators, generator) {
+        return Err(reader.error(node, format!("test {index}: cmd {why}")));
     }
     Ok(TestSource::Generated {
         generator: generator.clone(),
         args: args.to_vec(),
     })
+}
+
+/// Why `name` is not one of `generators`, when it is not: `runs "x", which is not an
+/// executable of the package (its generators: gen)`.
+pub(super) fn not_a_generator(generators: &[(String, PathBuf)], name: &str) -> Option<String> {
+    if generators.iter().any(|(known, _)| known == name) {
+        return None;
+    }
+    let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
+    Some(format!(
+        "runs {}, which is not an executable of the package ({})",
+        quote(name),
+        if known.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its generators: {}", known.join(", "))
+        }
+    ))
 }
 
 /// `<groups>`, and a group for each name a test uses that `<groups>` does not list.
@@ -1081,6 +1087,25 @@ mod tests {
             .to_string();
         assert!(
             err.contains("stresses/001: solutionNames: the package has no solution \"nosuch.cpp\""),
+            "{err}"
+        );
+        let ranged = STRESS_1.replace("gen 23874 100000", "gen [1..10] 5");
+        let err = with_stresses(&[("stresses/001", &ranged), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("stresses/001: scriptPattern \"gen [1..10] 5\": duipai does not expand"),
+            "{err}"
+        );
+        let other = STRESS_1.replace("gen 23874", "rnd 23874");
+        let err = with_stresses(&[("stresses/001", &other), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "stresses/001: scriptPattern runs \"rnd\", which is not an executable of the \
+                 package (its generators: gen)"
+            ),
             "{err}"
         );
         let err = with_stresses(&[("stresses/002", STRESS_2)])
