@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 
 pub mod standard;
+mod stresses;
 mod xml;
 
 pub use standard::Standard;
@@ -47,6 +48,29 @@ pub struct Package {
     pub validator_tests: Vec<ValidatorTest>,
     /// The checker's own tests (`files/tests/checker-tests/01`, `.o`, `.a`), in order.
     pub checker_tests: Vec<CheckerTest>,
+    /// The stresses of `<stresses>`, by their index.
+    pub stresses: Vec<Stress>,
+}
+
+/// A stress of the package (`stresses/001`): a generator script run with more and more
+/// seeds, the solutions it names compared with the main one, under its own limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stress {
+    /// Its `index` in `<stresses>`.
+    pub index: usize,
+    /// `scriptPattern` split: an executable of the package by name, and its arguments.
+    pub generator: String,
+    pub args: Vec<String>,
+    pub time_limit_ms: u64,
+    pub memory_mib: u64,
+    /// `totalTimeLimit`: how long the whole stress may look for a difference.
+    pub total_time_ms: u64,
+    /// The solutions named (`solutionNames`), as paths relative to the package, in order.
+    pub solutions: Vec<PathBuf>,
+    /// The stress's file, relative to the package.
+    pub file: PathBuf,
+    /// Where its `<stress>` is: `problem.xml:LINE:COLUMN`.
+    pub at: String,
 }
 
 /// A test of the validator: an input and whether it is valid.
@@ -279,6 +303,11 @@ impl Package {
                 standard.write_beside(&self.dir.join(testlib))
             }
         }
+    }
+
+    /// The stress listed with `index`.
+    pub fn stress(&self, index: usize) -> Option<&Stress> {
+        self.stresses.iter().find(|s| s.index == index)
     }
 
     /// The group named `name`.

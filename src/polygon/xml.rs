@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use roxmltree::{Document, Node};
 
 use super::{
-    Checker, CheckerTest, CheckerVerdict, Group, Package, PointsPolicy, Solution, Standard, Tag,
-    Test, TestSource, ValidatorTest, path_of, plain_name,
+    Checker, CheckerTest, CheckerVerdict, Group, Package, PointsPolicy, Solution, Standard, Stress,
+    Tag, Test, TestSource, ValidatorTest, path_of, plain_name,
 };
 use crate::text::quote;
 
@@ -222,6 +222,7 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
     let generators = generators(&reader, files, &not_generators)?;
     let tests = tests_of(&reader, &testset, &generators)?;
     let groups = groups(&reader, testset.node, &tests)?;
+    let stresses = stresses(&reader, root, &generators, &solutions)?;
     Ok(Package {
         dir: dir.to_path_buf(),
         name,
@@ -240,7 +241,46 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         testlib,
         validator_tests,
         checker_tests,
+        stresses,
     })
+}
+
+/// `<stresses>`: each `<stress index="1" path="stresses/001"/>` of its `<list>`, its file
+/// read (inside the package, through no link), sorted by index; an index given twice is
+/// refused.
+fn stresses(
+    reader: &Reader,
+    root: Node,
+    generators: &[(String, PathBuf)],
+    solutions: &[Solution],
+) -> anyhow::Result<Vec<Stress>> {
+    let list = child(root, "stresses").and_then(|s| child(s, "list"));
+    let mut found: Vec<Stress> = Vec::new();
+    for node in list.into_iter().flat_map(|l| children(l, "stress")) {
+        let written = node.attribute("index").unwrap_or_default();
+        let index: usize = written.parse().ok().filter(|&i| i > 0).ok_or_else(|| {
+            reader.error(
+                node,
+                format!(
+                    "<stress> index {}: expected a number from 1",
+                    quote(written)
+                ),
+            )
+        })?;
+        if found.iter().any(|s| s.index == index) {
+            return Err(reader.error(node, format!("stress {index} is listed twice")));
+        }
+        let path = node
+            .attribute("path")
+            .ok_or_else(|| reader.error(node, format!("stress {index} has no path")))?;
+        let relative = reader.inside(node, path)?;
+        let at = reader.at(node);
+        found.push(super::stresses::read(
+            reader.dir, &relative, index, &at, generators, solutions,
+        )?);
+    }
+    found.sort_by_key(|s| s.index);
+    Ok(found)
 }
 
 /// The `<testset>` of a validator or checker: its tests' nodes with their 1-based numbers,
@@ -510,25 +550,31 @@ fn generated(
     let Some((generator, args)) = words.split_first() else {
         return Err(reader.error(node, format!("test {index}: cmd is empty")));
     };
-    if !generators.iter().any(|(name, _)| name == generator) {
-        let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
-        return Err(reader.error(
-            node,
-            format!(
-                "test {index}: cmd runs {}, which is not an executable of the package ({})",
-                quote(generator),
-                if known.is_empty() {
-                    "it has none".to_string()
-                } else {
-                    format!("its generators: {}", known.join(", "))
-                }
-            ),
-        ));
+    if let Some(why) = not_a_generator(generators, generator) {
+        return Err(reader.error(node, format!("test {index}: cmd {why}")));
     }
     Ok(TestSource::Generated {
         generator: generator.clone(),
         args: args.to_vec(),
     })
+}
+
+/// Why `name` is not one of `generators`, when it is not: `runs "x", which is not an
+/// executable of the package (its generators: gen)`.
+pub(super) fn not_a_generator(generators: &[(String, PathBuf)], name: &str) -> Option<String> {
+    if generators.iter().any(|(known, _)| known == name) {
+        return None;
+    }
+    let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
+    Some(format!(
+        "runs {}, which is not an executable of the package ({})",
+        quote(name),
+        if known.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its generators: {}", known.join(", "))
+        }
+    ))
 }
 
 /// `<groups>`, and a group for each name a test uses that `<groups>` does not list.
@@ -963,5 +1009,139 @@ mod tests {
         std::os::unix::fs::symlink(dir.path().join("real-tests"), &tests).unwrap();
         let m = format!("{:#}", read().unwrap_err());
         assert!(m.contains("/tests: a symbolic link"), "{m}");
+    }
+
+    const STRESSES: &str = r#"  <stresses>
+    <stress-count>2</stress-count>
+    <stress-path-pattern>stresses/%03d</stress-path-pattern>
+    <list>
+      <stress index="2" path="stresses/002"/>
+      <stress index="1" path="stresses/001"/>
+    </list>
+  </stresses>
+</problem>"#;
+
+    fn with_stresses(stress_files: &[(&str, &str)]) -> anyhow::Result<Package> {
+        let tests = r#"<test method="manual"/>"#;
+        let text = xml(tests, "", CHECKER).replace("</problem>", STRESSES);
+        let mut files = FILES.to_vec();
+        files.push(("solutions/wrong.cpp", "int main(){}"));
+        files.extend_from_slice(stress_files);
+        let text = text.replace(
+            "</solutions>",
+            r#"<solution tag="wrong-answer"><source path="solutions/wrong.cpp" type="cpp.g++17"/></solution></solutions>"#,
+        );
+        package(&files, &text)
+    }
+
+    const STRESS_1: &str = r#"{"id":"a1","index":1,"scriptPattern":"gen 23874 100000","inputFile":"stdin","outputFile":"stdout","memoryLimit":256,"timeLimit":15000,"totalTimeLimit":30000,"solutionNames":["wrong.cpp","main.cpp"],"description":""}"#;
+    const STRESS_2: &str = r#"{"index":2,"scriptPattern":"gen","memoryLimit":64,"timeLimit":1000,"totalTimeLimit":5000,"solutionNames":["main.cpp"]}"#;
+
+    #[test]
+    fn stresses_are_read_by_index_with_their_files() {
+        let package =
+            with_stresses(&[("stresses/001", STRESS_1), ("stresses/002", STRESS_2)]).unwrap();
+        assert_eq!(package.stresses.len(), 2);
+        let first = package.stress(1).unwrap();
+        assert_eq!(first, &package.stresses[0], "sorted by index");
+        assert_eq!(first.generator, "gen");
+        assert_eq!(first.args, ["23874", "100000"]);
+        assert_eq!(
+            (first.time_limit_ms, first.memory_mib, first.total_time_ms),
+            (15000, 256, 30000)
+        );
+        assert_eq!(
+            first.solutions,
+            [
+                PathBuf::from("solutions/wrong.cpp"),
+                PathBuf::from("solutions/main.cpp")
+            ]
+        );
+        assert_eq!(first.file, PathBuf::from("stresses/001"));
+        // `<stress index="1" ...>` is on the list's second line, after the 2nd.
+        let line = xml(r#"<test method="manual"/>"#, "", CHECKER)
+            .lines()
+            .count()
+            - 1
+            + 6;
+        assert_eq!(first.at, format!("problem.xml:{line}:7"));
+        let second = package.stress(2).unwrap();
+        assert_eq!((second.generator.as_str(), second.args.len()), ("gen", 0));
+        assert_eq!(second.memory_mib, 64);
+    }
+
+    #[test]
+    fn a_bad_stress_file_is_named_with_its_line_and_column() {
+        let bad = "{\"index\":1,\n \"scriptPattern\":\"gen 1\",\n \"timeLimit\":\"soon\"}";
+        let err = with_stresses(&[("stresses/001", bad), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        // serde_json places a wrong value at its last character: `"soon"` ends at column 19.
+        assert!(
+            err.contains("stresses/001:3:19: invalid type: string \"soon\", expected u64"),
+            "{err}"
+        );
+        let unknown = STRESS_1.replace("wrong.cpp", "nosuch.cpp");
+        let err = with_stresses(&[("stresses/001", &unknown), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("stresses/001: solutionNames: the package has no solution \"nosuch.cpp\""),
+            "{err}"
+        );
+        let ranged = STRESS_1.replace("gen 23874 100000", "gen [1..10] 5");
+        let err = with_stresses(&[("stresses/001", &ranged), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("stresses/001: scriptPattern \"gen [1..10] 5\": duipai does not expand"),
+            "{err}"
+        );
+        let other = STRESS_1.replace("gen 23874", "rnd 23874");
+        let err = with_stresses(&[("stresses/001", &other), ("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(
+                "stresses/001: scriptPattern runs \"rnd\", which is not an executable of the \
+                 package (its generators: gen)"
+            ),
+            "{err}"
+        );
+        let err = with_stresses(&[("stresses/002", STRESS_2)])
+            .unwrap_err()
+            .to_string();
+        let line = xml(r#"<test method="manual"/>"#, "", CHECKER)
+            .lines()
+            .count()
+            - 1
+            + 6;
+        assert!(
+            err.starts_with(&format!(
+                "problem.xml:{line}:7: stress 1: the package has no file"
+            )),
+            "{err}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stress_file_that_is_a_link_is_refused() {
+        let outside = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(outside.path(), STRESS_1).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in FILES {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        std::fs::create_dir_all(dir.path().join("stresses")).unwrap();
+        std::fs::write(dir.path().join("stresses/002"), STRESS_2).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("stresses/001")).unwrap();
+        let text = xml(r#"<test method="manual"/>"#, "", CHECKER).replace("</problem>", STRESSES);
+        let err = parse(dir.path(), "problem.xml", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stresses/001: a symbolic link"), "{err}");
     }
 }

@@ -574,3 +574,59 @@ fn stress_takes_an_executable_of_the_package_by_name_with_its_arguments() {
         .code(1);
     assert_contains(&out.stdout(), "FAILED on seed");
 }
+
+/// The `queries` package with one stress: `gen 5 mixed`, comparing off_by_one.cpp (and main,
+/// the reference itself) with the main solution.
+fn queries_with_a_stress() -> tempfile::TempDir {
+    let dir = queries(false);
+    let xml = dir.path().join("problem.xml");
+    let text = std::fs::read_to_string(&xml).unwrap().replace(
+        "<stress-count>0</stress-count>\n        <stress-path-pattern>stresses/%03d</stress-path-pattern>\n        <list/>",
+        "<stress-count>1</stress-count>\n        <stress-path-pattern>stresses/%03d</stress-path-pattern>\n        \
+         <list><stress index=\"1\" path=\"stresses/001\"/></list>",
+    );
+    assert!(
+        text.contains("stresses/001"),
+        "the fixture's <stresses> changed"
+    );
+    std::fs::write(&xml, text).unwrap();
+    std::fs::create_dir(dir.path().join("stresses")).unwrap();
+    std::fs::write(
+        dir.path().join("stresses/001"),
+        r#"{"id":"q1","index":1,"scriptPattern":"gen 5 mixed","inputFile":"stdin","outputFile":"stdout","memoryLimit":256,"timeLimit":2000,"totalTimeLimit":120000,"solutionNames":["main.cpp","off_by_one.cpp"],"description":"small"}"#,
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_stress_of_the_package_finds_the_wrong_solution_it_names() {
+    let dir = queries_with_a_stress();
+    let out = with_shared_cache(dir.path())
+        .args(["stress", "--polygon-stress", "1"])
+        .run()
+        .code(1);
+    assert_contains(
+        &out.stderr(),
+        "stress 1 (stresses/001): solutions/off_by_one.cpp against the main solution",
+    );
+    let stdout = out.stdout();
+    assert_contains(&stdout, "FAILED on seed");
+    // The counterexample, and a replay naming the stress's script as the generator and the
+    // stress file's limits (2000 ms, 256 MiB; the package's own time limit is 1000 ms).
+    assert_contains(&stdout, "case (");
+    assert_contains(&stdout, "actual:");
+    assert_contains(&stdout, "--generator 'gen 5 mixed'");
+    assert_contains(
+        &stdout,
+        "--time-limit 2000 --memory-limit 256 -- solutions/off_by_one.cpp",
+    );
+    let missing = with_shared_cache(dir.path())
+        .args(["stress", "--polygon-stress", "2"])
+        .run()
+        .code(2);
+    assert_contains(
+        &missing.stderr(),
+        "the package has no stress 2 (its stresses: 1)",
+    );
+}

@@ -124,10 +124,20 @@ pub struct StressArgs {
     /// command, split into words like a shell would.
     #[arg(long, value_name = "COMMAND", value_parser = parse_command)]
     pub validator: Option<CommandWords>,
+    /// In a Polygon package: run its stress N (`stresses/00N`): its script as the generator,
+    /// its limits, its total time as --time, and each solution it names that is not the main
+    /// one stressed in turn against the main one, until one fails.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..),
+          conflicts_with_all = ["generator", "program", "watch"])]
+    pub polygon_stress: Option<u64>,
     #[command(flatten)]
     pub judging: JudgingArgs,
     /// The program under test and its arguments.
-    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    #[arg(
+        last = true,
+        required_unless_present = "polygon_stress",
+        value_name = "PROGRAM"
+    )]
     pub program: Vec<OsString>,
 }
 

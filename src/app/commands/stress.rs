@@ -30,6 +30,9 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             quote(&args.problem)
         );
     }
+    if let Some(index) = args.polygon_stress {
+        return polygon_stress(args, index);
+    }
     if args.judging.watch {
         let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let helpers = [
@@ -54,6 +57,75 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         );
     }
     execute(&args)
+}
+
+/// `--polygon-stress N`: the package's stress N, with its script as the generator, its limits
+/// and its total time as the search's (shared by the solutions it stresses). Each solution it
+/// names, but the main one (the reference), is stressed in turn, in the order named; the
+/// first that fails ends the run with its status.
+fn polygon_stress(mut args: StressArgs, index: u64) -> anyhow::Result<Status> {
+    let dir = std::path::Path::new("");
+    if !crate::polygon::Package::is_in(dir) {
+        anyhow::bail!(
+            "--polygon-stress runs a stress of the Polygon package in the current folder, and \
+             there is no {} here",
+            crate::polygon::FILE_NAME
+        );
+    }
+    let package = crate::polygon::Package::read(dir)?;
+    let stress = usize::try_from(index)
+        .ok()
+        .and_then(|i| package.stress(i))
+        .ok_or_else(|| {
+            let have: Vec<String> = package
+                .stresses
+                .iter()
+                .map(|s| s.index.to_string())
+                .collect();
+            anyhow::anyhow!(
+                "the package has no stress {index} ({})",
+                if have.is_empty() {
+                    "it lists none in <stresses>".to_string()
+                } else {
+                    format!("its stresses: {}", have.join(", "))
+                }
+            )
+        })?;
+    let main = package.main_solution().map(|s| s.path.clone());
+    let stressed: Vec<&PathBuf> = stress
+        .solutions
+        .iter()
+        .filter(|path| Some(*path) != main.as_ref())
+        .collect();
+    if stressed.is_empty() {
+        anyhow::bail!(
+            "{}: stress {index} names only the main solution, the reference: there is nothing \
+             to compare with it",
+            stress.file.display()
+        );
+    }
+    let mut generator = vec![std::ffi::OsString::from(&stress.generator)];
+    generator.extend(stress.args.iter().map(std::ffi::OsString::from));
+    args.generator = Some(crate::app::args::CommandWords(generator));
+    args.judging.limits.time_limit = Some(stress.time_limit_ms);
+    args.judging.limits.memory_limit = Some(stress.memory_mib);
+    if args.time.is_none() && stress.total_time_ms > 0 {
+        let share = stress.total_time_ms / stressed.len() as u64;
+        args.time = Some(std::time::Duration::from_millis(share.max(1)));
+    }
+    for solution in stressed {
+        eprintln!(
+            "duipai: stress {index} ({}): {} against the main solution",
+            stress.file.display(),
+            solution.display()
+        );
+        args.program = vec![solution.clone().into_os_string()];
+        let status = execute(&args)?;
+        if status != Status::Success {
+            return Ok(status);
+        }
+    }
+    Ok(Status::Success)
 }
 
 fn execute(args: &StressArgs) -> anyhow::Result<Status> {

@@ -1,0 +1,114 @@
+//! A package's `<stresses>`: each `<stress>` of `problem.xml` names a JSON file
+//! (`stresses/001`) holding one stress as Polygon runs it: a generator script, limits, a
+//! total time and the solutions to compare. Read with the package's link rule.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{Solution, Stress};
+use crate::text::quote;
+
+/// A stress file as Polygon writes it; the other keys (`id`, `inputFile`, `description`)
+/// are not used.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StressFile {
+    script_pattern: String,
+    time_limit: u64,
+    memory_limit: u64,
+    total_time_limit: u64,
+    solution_names: Vec<String>,
+}
+
+/// The stress in `relative` (a path inside the package, already checked), listed as `index`
+/// at `at`: its JSON read and its script and solutions resolved against the package.
+pub(super) fn read(
+    dir: &Path,
+    relative: &Path,
+    index: usize,
+    at: &str,
+    generators: &[(String, PathBuf)],
+    solutions: &[Solution],
+) -> anyhow::Result<Stress> {
+    let path = dir.join(relative);
+    let shown = path.display().to_string();
+    if !path.is_file() {
+        anyhow::bail!("{at}: stress {index}: the package has no file {shown}");
+    }
+    let bytes =
+        crate::fsutil::read_in_folder_capped(&path).map_err(|e| anyhow::anyhow!("{at}: {e:#}"))?;
+    let file: StressFile = serde_json::from_slice(&bytes).map_err(|e| {
+        // serde's message ends with " at line L column C", which the prefix says already.
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        anyhow::anyhow!("{shown}:{}:{}: {message}", e.line(), e.column())
+    })?;
+    let error = |message: String| anyhow::anyhow!("{shown}: {message}");
+    let words = shell_words::split(&file.script_pattern).map_err(|e| {
+        error(format!(
+            "scriptPattern {}: {e}",
+            quote(&file.script_pattern)
+        ))
+    })?;
+    if words.iter().any(|w| w.contains('[')) {
+        return Err(error(format!(
+            "scriptPattern {}: duipai does not expand Polygon's [from..to] and [a|b] choices; \
+             it runs the script with a seed added as its last argument",
+            quote(&file.script_pattern)
+        )));
+    }
+    let Some((generator, args)) = words.split_first() else {
+        return Err(error("scriptPattern is empty".to_string()));
+    };
+    if let Some(why) = super::xml::not_a_generator(generators, generator) {
+        return Err(error(format!("scriptPattern {why}")));
+    }
+    let named = file
+        .solution_names
+        .iter()
+        .map(|name| {
+            solution_named(solutions, name).ok_or_else(|| {
+                let known: Vec<String> = solutions
+                    .iter()
+                    .filter_map(|s| file_name(&s.path))
+                    .collect();
+                error(format!(
+                    "solutionNames: the package has no solution {} (its solutions: {})",
+                    quote(name),
+                    known.join(", ")
+                ))
+            })
+        })
+        .collect::<anyhow::Result<Vec<PathBuf>>>()?;
+    if named.is_empty() {
+        return Err(error("solutionNames is empty".to_string()));
+    }
+    Ok(Stress {
+        index,
+        generator: generator.clone(),
+        args: args.to_vec(),
+        time_limit_ms: file.time_limit,
+        memory_mib: file.memory_limit,
+        total_time_ms: file.total_time_limit,
+        solutions: named,
+        file: relative.to_path_buf(),
+        at: at.to_string(),
+    })
+}
+
+/// The solution whose file is called `name` (`engine.cpp` is `solutions/engine.cpp`).
+fn solution_named(solutions: &[Solution], name: &str) -> Option<PathBuf> {
+    solutions
+        .iter()
+        .find(|s| file_name(&s.path).as_deref() == Some(name))
+        .map(|s| s.path.clone())
+}
+
+fn file_name(path: &Path) -> Option<String> {
+    Some(path.file_name()?.to_string_lossy().into_owned())
+}
