@@ -65,7 +65,7 @@ pub(super) fn read(
     let Some((generator, args)) = words.split_first() else {
         return Err(error("scriptPattern is empty".to_string()));
     };
-    if let Some(why) = super::xml::not_a_generator(generators, generator) {
+    if let Some(why) = not_a_generator(generators, generator) {
         return Err(error(format!("scriptPattern {why}")));
     }
     let named = file
@@ -111,4 +111,22 @@ fn solution_named(solutions: &[Solution], name: &str) -> Option<PathBuf> {
 
 fn file_name(path: &Path) -> Option<String> {
     Some(path.file_name()?.to_string_lossy().into_owned())
+}
+
+/// Why `name` is not one of `generators`, when it is not: `runs "x", which is not an
+/// executable of the package (its generators: gen)`.
+pub(super) fn not_a_generator(generators: &[(String, PathBuf)], name: &str) -> Option<String> {
+    if generators.iter().any(|(known, _)| known == name) {
+        return None;
+    }
+    let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
+    Some(format!(
+        "runs {}, which is not an executable of the package ({})",
+        quote(name),
+        if known.is_empty() {
+            "it has none".to_string()
+        } else {
+            format!("its generators: {}", known.join(", "))
+        }
+    ))
 }

@@ -550,31 +550,13 @@ fn generated(
     let Some((generator, args)) = words.split_first() else {
         return Err(reader.error(node, format!("test {index}: cmd is empty")));
     };
-    if let Some(why) = not_a_generator(generators, generator) {
+    if let Some(why) = super::stresses::not_a_generator(generators, generator) {
         return Err(reader.error(node, format!("test {index}: cmd {why}")));
     }
     Ok(TestSource::Generated {
         generator: generator.clone(),
         args: args.to_vec(),
     })
-}
-
-/// Why `name` is not one of `generators`, when it is not: `runs "x", which is not an
-/// executable of the package (its generators: gen)`.
-pub(super) fn not_a_generator(generators: &[(String, PathBuf)], name: &str) -> Option<String> {
-    if generators.iter().any(|(known, _)| known == name) {
-        return None;
-    }
-    let known: Vec<&str> = generators.iter().map(|(n, _)| n.as_str()).collect();
-    Some(format!(
-        "runs {}, which is not an executable of the package ({})",
-        quote(name),
-        if known.is_empty() {
-            "it has none".to_string()
-        } else {
-            format!("its generators: {}", known.join(", "))
-        }
-    ))
 }
 
 /// `<groups>`, and a group for each name a test uses that `<groups>` does not list.
