@@ -103,10 +103,22 @@ fn execute(args: &JudgeArgs) -> anyhow::Result<Status> {
         judged.limit.derived = None;
     }
     report_all(args, &problem.name, &judged, started.elapsed(), &out)?;
+    status_of(args, &dir, &judged, helpers_failed, &out)
+}
+
+/// The exit status of a judge whose reports are written: an error when a checker or
+/// interactor failed on a run, a failure when the package's own helper tests did not pass,
+/// the time limit could not be written or a submission did not get its expected verdict.
+fn status_of(
+    args: &JudgeArgs,
+    dir: &Path,
+    judged: &submissions::Judged,
+    helpers_failed: usize,
+    out: &Human,
+) -> anyhow::Result<Status> {
     // A limit refused for an unsteady measurement is a failure of the judging (exit 1), as
     // the docs say, not an error of duipai's.
-    let refused =
-        args.write_time_limit && !write_time_limit(&dir, &judged, args.even_if_busy, &out)?;
+    let refused = args.write_time_limit && !write_time_limit(dir, judged, args.even_if_busy, out)?;
     let failed = judged.helper_failures();
     if let Some((submission, test, why)) = failed.first() {
         eprintln!(
