@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use super::file::{OwnFile, OwnPackOptions};
-use super::plan::{LineSource, OwnPlan};
 use crate::own::{Helper, Judging};
+use crate::pack::own::file::{OwnFile, OwnPackOptions};
+use crate::pack::own::plan::{LineSource, OwnPlan};
 use crate::polygon::Standard;
 
 /// The test stem of each plan line: `tests/01`, numbered over the whole testset.

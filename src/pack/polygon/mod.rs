@@ -4,10 +4,12 @@
 //! its file, a generated one its `cmd`, run as written (no seed added). Lines are numbered
 //! by the `<test>` elements' lines, so a message names the place in `problem.xml`.
 
-use super::own::plan::{Group, LineSource, OwnLine, OwnPlan};
 use std::path::PathBuf;
 
+use crate::pack::own::plan::{Group, LineSource, OwnLine, OwnPlan};
 use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
+
+pub mod own;
 
 /// The plan of the package's testset, named `problem.xml` in messages.
 pub fn plan_of(package: &Package) -> OwnPlan {
@@ -145,7 +147,7 @@ pub fn game_problem_xml(problem: &dyn crate::problem::Problem, count: usize) -> 
     let name = problem.name();
     let (time_ms, memory_mib) = problem.default_limits();
     let width = count.to_string().len().max(2);
-    let checker = super::judges::standard_for(problem.rule()).polygon_name();
+    let checker = crate::pack::judges::standard_for(problem.rule()).polygon_name();
     let tests = "                <test method=\"manual\"/>\n".repeat(count);
     format!(
         r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
