@@ -10,6 +10,7 @@ use crate::pack::own::plan::{Group, LineSource, OwnLine, OwnPlan};
 use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
 
 pub mod own;
+mod xml;
 
 /// The plan of the package's testset, named `problem.xml` in messages.
 pub fn plan_of(package: &Package) -> OwnPlan {
@@ -146,42 +147,16 @@ fn dependency_name(package: &Package, polygon: &str) -> String {
 pub fn game_problem_xml(problem: &dyn crate::problem::Problem, count: usize) -> String {
     let name = problem.name();
     let (time_ms, memory_mib) = problem.default_limits();
-    let width = count.to_string().len().max(2);
-    let checker = crate::pack::judges::standard_for(problem.rule()).polygon_name();
-    let tests = "                <test method=\"manual\"/>\n".repeat(count);
-    format!(
-        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
-<problem revision="1" short-name="{name}">
-    <names>
-        <name language="english" value="{title}"/>
-    </names>
-    <judging input-file="" output-file="">
-        <testset name="tests">
-            <time-limit>{time_ms}</time-limit>
-            <memory-limit>{memory}</memory-limit>
-            <test-count>{count}</test-count>
-            <input-path-pattern>tests/%0{width}d.in</input-path-pattern>
-            <answer-path-pattern>tests/%0{width}d.ans</answer-path-pattern>
-            <tests>
-{tests}            </tests>
-        </testset>
-    </judging>
-    <assets>
-        <checker name="{checker}" type="testlib"/>
-        <solutions>
-            <solution tag="main">
-                <source path="solutions/{name}.cpp" type="cpp.g++17"/>
-            </solution>
-        </solutions>
-    </assets>
-</problem>
-"#,
-        title = problem
-            .package()
-            .title
-            .replace('&', "&amp;")
-            .replace('"', "&quot;")
-            .replace('<', "&lt;"),
-        memory = memory_mib << 20,
-    )
+    xml::write(&xml::Problem {
+        name,
+        title: problem.package().title,
+        time_ms: u128::from(time_ms),
+        memory_bytes: memory_mib << 20,
+        tests: vec![xml::Test::default(); count],
+        groups: Vec::new(),
+        files: None,
+        judged: xml::Judged::Standard(crate::pack::judges::standard_for(problem.rule())),
+        validator: None,
+        solutions: vec![(format!("solutions/{name}.cpp"), "main")],
+    })
 }

@@ -8,10 +8,10 @@
 
 use std::path::Path;
 
+use super::xml::{self, Judged};
 use crate::own::{Helper, Judging};
 use crate::pack::own::file::{OwnFile, OwnPackOptions};
 use crate::pack::own::plan::{LineSource, OwnPlan};
-use crate::polygon::Standard;
 
 /// The test stem of each plan line: `tests/01`, numbered over the whole testset.
 pub fn stems(plan: &OwnPlan) -> Vec<String> {
@@ -24,7 +24,6 @@ pub fn stems(plan: &OwnPlan) -> Vec<String> {
 /// `problem.xml` and the programs' files.
 pub fn files(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
     let mut files = Vec::new();
-    let mut xml = Xml::default();
     let problem = opts.problem;
     let mut executables = Vec::new();
     for (name, helper) in generators(opts) {
@@ -49,19 +48,28 @@ pub fn files(opts: &OwnPackOptions) -> anyhow::Result<Vec<OwnFile>> {
         Judging::Compare(rule) => Judged::Standard(crate::pack::judges::standard_for(*rule)),
     };
     let solutions = solutions(opts, &mut files)?;
-    xml.head(opts);
-    xml.testset(opts);
-    xml.files(&files, &executables);
-    xml.assets(&judged, validator.as_deref(), &solutions);
-    files.push(OwnFile::text("problem.xml", "the Polygon package", xml.0));
+    let headers = files
+        .iter()
+        .filter(|f| f.path.ends_with(".h"))
+        .map(|f| f.path.clone())
+        .collect();
+    let text = xml::write(&xml::Problem {
+        name: &problem.name,
+        title: &problem.name,
+        time_ms: problem.limits.cpu.as_millis(),
+        memory_bytes: problem.limits.memory_bytes,
+        tests: tests(opts),
+        groups: groups(&opts.plan),
+        files: Some(xml::Files {
+            headers,
+            executables,
+        }),
+        judged,
+        validator,
+        solutions,
+    });
+    files.push(OwnFile::text("problem.xml", "the Polygon package", text));
     Ok(files)
-}
-
-/// How outputs are judged, as `problem.xml` says it.
-enum Judged {
-    Checker(String),
-    Interactor(String),
-    Standard(Standard),
 }
 
 /// The generators the plan runs, by the names its `cmd`s call them: a named one by its name,
@@ -191,194 +199,55 @@ fn solutions(
     Ok(found)
 }
 
-/// `problem.xml` as it is written, element by element.
-#[derive(Default)]
-struct Xml(String);
-
-impl Xml {
-    fn line(&mut self, indent: usize, text: impl AsRef<str>) {
-        self.0.push_str(&" ".repeat(indent * 4));
-        self.0.push_str(text.as_ref());
-        self.0.push('\n');
-    }
-
-    fn head(&mut self, opts: &OwnPackOptions) {
-        let name = escape(&opts.problem.name);
-        self.line(
-            0,
-            r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>"#,
-        );
-        self.line(0, format!(r#"<problem revision="1" short-name="{name}">"#));
-        self.line(1, "<names>");
-        self.line(2, format!(r#"<name language="english" value="{name}"/>"#));
-        self.line(1, "</names>");
-    }
-
-    fn testset(&mut self, opts: &OwnPackOptions) {
-        let plan = &opts.plan;
-        let limits = &opts.problem.limits;
-        let width = plan.lines.len().to_string().len().max(2);
-        self.line(1, r#"<judging input-file="" output-file="">"#);
-        self.line(2, r#"<testset name="tests">"#);
-        self.line(
-            3,
-            format!("<time-limit>{}</time-limit>", limits.cpu.as_millis()),
-        );
-        self.line(
-            3,
-            format!("<memory-limit>{}</memory-limit>", limits.memory_bytes),
-        );
-        self.line(3, format!("<test-count>{}</test-count>", plan.lines.len()));
-        self.line(
-            3,
-            format!("<input-path-pattern>tests/%0{width}d.in</input-path-pattern>"),
-        );
-        self.line(
-            3,
-            format!("<answer-path-pattern>tests/%0{width}d.ans</answer-path-pattern>"),
-        );
-        self.line(3, "<tests>");
-        for line in &plan.lines {
+/// The plan's tests as `problem.xml`'s: a `gen` line as the command that prints it, the seed
+/// written as its last argument.
+fn tests(opts: &OwnPackOptions) -> Vec<xml::Test> {
+    let plan = &opts.plan;
+    plan.lines
+        .iter()
+        .map(|line| {
             let group = &plan.groups[line.group];
-            let mut attributes = String::new();
-            if let LineSource::Gen {
-                generator, args, ..
-            } = &line.source
-            {
-                let mut words = vec![generator.clone().unwrap_or_else(|| "gen".to_string())];
-                words.extend(args.iter().cloned());
-                words.extend(line.seed(opts.seed).map(|s| s.to_string()));
-                let cmd = shell_words::join(&words);
-                attributes.push_str(&format!(r#" cmd="{}" method="generated""#, escape(&cmd)));
-            } else {
-                attributes.push_str(r#" method="manual""#);
-            }
-            if group.is_own() {
-                attributes.push_str(&format!(r#" group="{}""#, escape(&group.name)));
-                let points = test_points(plan, line.group);
-                attributes.push_str(&format!(r#" points="{points:.1}""#));
-            }
-            if group.is_sample() {
-                attributes.push_str(r#" sample="true""#);
-            }
-            self.line(4, format!("<test{attributes}/>"));
-        }
-        self.line(3, "</tests>");
-        self.groups(plan);
-        self.line(2, "</testset>");
-        self.line(1, "</judging>");
-    }
-
-    fn groups(&mut self, plan: &OwnPlan) {
-        if !plan.groups.iter().any(|g| g.is_own()) {
-            return;
-        }
-        self.line(3, "<groups>");
-        for group in plan.groups.iter().filter(|g| g.is_own()) {
-            let policy = if group.each_test {
-                "each-test"
-            } else {
-                "complete-group"
+            let cmd = match &line.source {
+                LineSource::Gen {
+                    generator, args, ..
+                } => {
+                    let mut words = vec![generator.clone().unwrap_or_else(|| "gen".to_string())];
+                    words.extend(args.iter().cloned());
+                    words.extend(line.seed(opts.seed).map(|s| s.to_string()));
+                    Some(shell_words::join(&words))
+                }
+                LineSource::Copy { .. } => None,
             };
-            let points = group.score.unwrap_or(0);
-            let open = format!(
-                r#"<group feedback-policy="icpc" name="{}" points="{points}.0" points-policy="{policy}""#,
-                escape(&group.name)
-            );
-            let dependencies: Vec<&String> = group
+            xml::Test {
+                cmd,
+                group: group
+                    .is_own()
+                    .then(|| (group.name.clone(), test_points(plan, line.group))),
+                sample: group.is_sample(),
+            }
+        })
+        .collect()
+}
+
+/// The setter's groups with their points, policy, and the dependencies on other groups of
+/// theirs.
+fn groups(plan: &OwnPlan) -> Vec<xml::Group> {
+    let own = |name: &String| plan.groups.iter().any(|g| g.is_own() && g.name == *name);
+    plan.groups
+        .iter()
+        .filter(|g| g.is_own())
+        .map(|group| xml::Group {
+            name: group.name.clone(),
+            points: group.score.unwrap_or(0),
+            each_test: group.each_test,
+            dependencies: group
                 .dependencies
                 .iter()
-                .filter(|d| plan.groups.iter().any(|g| g.is_own() && g.name == **d))
-                .collect();
-            if dependencies.is_empty() {
-                self.line(4, format!("{open}/>"));
-                continue;
-            }
-            self.line(4, format!("{open}>"));
-            self.line(5, "<dependencies>");
-            for dependency in dependencies {
-                self.line(
-                    6,
-                    format!(r#"<dependency group="{}"/>"#, escape(dependency)),
-                );
-            }
-            self.line(5, "</dependencies>");
-            self.line(4, "</group>");
-        }
-        self.line(3, "</groups>");
-    }
-
-    fn files(&mut self, files: &[OwnFile], executables: &[String]) {
-        self.line(1, "<files>");
-        self.line(2, "<resources>");
-        for file in files.iter().filter(|f| f.path.ends_with(".h")) {
-            self.line(
-                3,
-                format!(r#"<file path="{}" type="h.g++"/>"#, escape(&file.path)),
-            );
-        }
-        self.line(2, "</resources>");
-        self.line(2, "<executables>");
-        for path in executables {
-            self.line(3, "<executable>");
-            self.line(
-                4,
-                format!(r#"<source path="{}" type="{}"/>"#, escape(path), kind(path)),
-            );
-            self.line(3, "</executable>");
-        }
-        self.line(2, "</executables>");
-        self.line(1, "</files>");
-    }
-
-    fn assets(&mut self, judged: &Judged, validator: Option<&str>, solutions: &[(String, &str)]) {
-        self.line(1, "<assets>");
-        match judged {
-            Judged::Checker(path) => {
-                self.line(2, r#"<checker type="testlib">"#);
-                self.line(
-                    3,
-                    format!(r#"<source path="{}" type="{}"/>"#, escape(path), kind(path)),
-                );
-                self.line(2, "</checker>");
-            }
-            Judged::Standard(standard) => {
-                let name = standard.polygon_name();
-                self.line(2, format!(r#"<checker name="{name}" type="testlib"/>"#));
-            }
-            Judged::Interactor(path) => {
-                self.line(2, r#"<checker name="std::wcmp.cpp" type="testlib"/>"#);
-                self.line(2, "<interactor>");
-                self.line(
-                    3,
-                    format!(r#"<source path="{}" type="{}"/>"#, escape(path), kind(path)),
-                );
-                self.line(2, "</interactor>");
-            }
-        }
-        if let Some(path) = validator {
-            self.line(2, "<validators>");
-            self.line(3, "<validator>");
-            self.line(
-                4,
-                format!(r#"<source path="{}" type="{}"/>"#, escape(path), kind(path)),
-            );
-            self.line(3, "</validator>");
-            self.line(2, "</validators>");
-        }
-        self.line(2, "<solutions>");
-        for (path, tag) in solutions {
-            self.line(3, format!(r#"<solution tag="{tag}">"#));
-            self.line(
-                4,
-                format!(r#"<source path="{}" type="{}"/>"#, escape(path), kind(path)),
-            );
-            self.line(3, "</solution>");
-        }
-        self.line(2, "</solutions>");
-        self.line(1, "</assets>");
-        self.line(0, "</problem>");
-    }
+                .filter(|d| own(d))
+                .cloned()
+                .collect(),
+        })
+        .collect()
 }
 
 /// A test's points: its group's score shared among its tests for the each-test policy, none
@@ -389,23 +258,4 @@ fn test_points(plan: &OwnPlan, group: usize) -> f64 {
         (true, Some(score)) => f64::from(score) / plan.tests_of(group).count() as f64,
         _ => 0.0,
     }
-}
-
-/// Polygon's name of a source's language.
-fn kind(path: &str) -> &'static str {
-    match Path::new(path).extension().and_then(|e| e.to_str()) {
-        Some("c") => "c.gcc",
-        Some("py") => "python.3",
-        Some("java") => "java11",
-        Some("rs") => "rust",
-        _ => "cpp.g++17",
-    }
-}
-
-/// Text for an XML attribute.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
