@@ -274,9 +274,9 @@ fn stresses(
             .attribute("path")
             .ok_or_else(|| reader.error(node, format!("stress {index} has no path")))?;
         let relative = reader.inside(node, path)?;
-        let at = reader.at(node);
+        let at = (reader.at(node), reader.line(node));
         found.push(super::stresses::read(
-            reader.dir, &relative, index, &at, generators, solutions,
+            reader.dir, &relative, index, at, generators, solutions,
         )?);
     }
     found.sort_by_key(|s| s.index);
@@ -1104,6 +1104,57 @@ mod tests {
             )),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_stress_on_files_is_refused_at_its_input_file() {
+        let streams = |input: &str, output: &str| {
+            let text = STRESS_1
+                .replace(r#""inputFile":"stdin""#, input)
+                .replace(r#""outputFile":"stdout""#, output);
+            let package =
+                with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
+            package.stress(1).unwrap().check_streams()
+        };
+        assert!(streams(r#""inputFile":"stdin""#, r#""outputFile":"stdout""#).is_ok());
+        // Stress 2 names neither: stdin and stdout.
+        let package =
+            with_stresses(&[("stresses/001", STRESS_1), ("stresses/002", STRESS_2)]).unwrap();
+        assert!(package.stress(2).unwrap().check_streams().is_ok());
+        // `"inputFile"` starts at byte 56 of the one-line file: column 57.
+        assert_eq!(STRESS_1.find(r#""inputFile""#), Some(56));
+        let err = streams(r#""inputFile":"in.txt""#, r#""outputFile":"stdout""#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with(
+                "stresses/001:1:57: stress 1 runs its solutions on files (inputFile \"in.txt\", \
+                 outputFile \"stdout\"): duipai runs the main solution, the reference, on \
+                 stdin and stdout, so it cannot run this stress; a stress of a problem read \
+                 from stdin and written to stdout has \"inputFile\":\"stdin\",\
+                 \"outputFile\":\"stdout\""
+            ),
+            "{err}"
+        );
+        let err = streams(r#""inputFile":"stdin""#, r#""outputFile":"out.txt""#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("(inputFile \"stdin\", outputFile \"out.txt\")"),
+            "{err}"
+        );
+        // On its second line, the key is placed there.
+        let text = STRESS_1.replace(r#","inputFile":"in.txt""#, "");
+        let text = text.replace(r#""inputFile":"stdin","#, "\n  \"inputFile\":\"a\",");
+        let package =
+            with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
+        let err = package
+            .stress(1)
+            .unwrap()
+            .check_streams()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stresses/001:2:3: stress 1"), "{err}");
     }
 
     #[cfg(unix)]

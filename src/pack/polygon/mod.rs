@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::pack::own::plan::{Group, LineSource, OwnLine, OwnPlan};
-use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
+use crate::polygon::{Package, PointsPolicy, Stress, Tag, TestSource, plain_name};
 
 pub mod own;
 mod xml;
@@ -63,6 +63,36 @@ pub fn plan_of(package: &Package) -> OwnPlan {
         name: crate::polygon::FILE_NAME.to_string(),
         groups,
         lines,
+    }
+}
+
+/// A stress of the package as a plan of one line, its script (`gen 5 mixed`), numbered by its
+/// `<stress>`'s line in `problem.xml`; the seed is added last as for a `<test>`'s `cmd`.
+pub fn plan_of_stress(stress: &Stress) -> OwnPlan {
+    let text = std::iter::once(stress.generator.as_str())
+        .chain(stress.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    OwnPlan {
+        name: crate::polygon::FILE_NAME.to_string(),
+        groups: vec![Group {
+            name: "secret".to_string(),
+            score: None,
+            line: stress.line,
+            dependencies: Vec::new(),
+            each_test: false,
+        }],
+        lines: vec![OwnLine {
+            line: stress.line,
+            text,
+            group: 0,
+            source: LineSource::Gen {
+                generator: Some(stress.generator.clone()),
+                args: stress.args.clone(),
+                seed: None,
+            },
+            shipped_answer: None,
+        }],
     }
 }
 
