@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::matrix::{expected_code, got, limit_lines};
-use crate::submissions::{Judged, Outcome, Row};
+use crate::submissions::{Judged, Multipliers, Outcome, Row};
 
 /// The verdicts' colours, and what each covers.
 const VERDICTS: [(Outcome, &str, &str); 5] = [
@@ -57,7 +57,7 @@ pub fn page(judged: &Judged, title: &str) -> String {
     page.push_str(&legend(
         limit.in_force.as_secs_f64(),
         tle,
-        limit.multipliers.time_limit_to_tle,
+        &limit.multipliers,
     ));
     page.push_str(&matrix(judged));
     page.push_str("<section class=\"plots\"><h2>CPU time of every run</h2>\n");
@@ -68,8 +68,9 @@ pub fn page(judged: &Judged, title: &str) -> String {
     page
 }
 
-/// The legend: a swatch a verdict, and the two lines.
-fn legend(limit: f64, tle: f64, multiplier: f64) -> String {
+/// The legend: a swatch a verdict, and the two lines (one for a package's own limit, which
+/// has no margin).
+fn legend(limit: f64, tle: f64, multipliers: &Multipliers) -> String {
     let mut html = String::from("<section class=\"legend\"><h2>Legend</h2><ul>\n");
     for (outcome, _, meaning) in VERDICTS {
         let _ = writeln!(
@@ -79,17 +80,27 @@ fn legend(limit: f64, tle: f64, multiplier: f64) -> String {
             meaning
         );
     }
+    let tle_line = match multipliers.package_limit {
+        true => format!(
+            "the package's limit, {}: a time-limit-exceeded submission must run over it",
+            seconds(tle)
+        ),
+        false => format!(
+            "the limit × time_limit_to_tle {} = {}: a time-limit-exceeded submission must run \
+             at least this long",
+            multipliers.time_limit_to_tle,
+            seconds(tle)
+        ),
+    };
     let _ = writeln!(
         html,
         "<li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"limit\" x1=\"0\" \
          x2=\"36\" y1=\"5\" y2=\"5\"/></svg>the time limit, {}</li>\n\
          <li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"tle\" x1=\"0\" x2=\"36\" \
-         y1=\"5\" y2=\"5\"/></svg>the limit × time_limit_to_tle {multiplier} = {}: a \
-         time-limit-exceeded submission must run at least this long</li>\n\
+         y1=\"5\" y2=\"5\"/></svg>{tle_line}</li>\n\
          <li><span class=\"swatch stopped\"></span>a run stopped there: it takes at least that \
          long</li>",
         seconds(limit),
-        seconds(tle)
     );
     html.push_str("</ul></section>\n");
     html
