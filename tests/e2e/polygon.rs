@@ -53,9 +53,16 @@ fn count(verdicts: &[String], verdict: &str) -> usize {
 fn judge_gives_every_solution_of_a_polygon_package_its_tags_verdict() {
     let dir = package("sumpair");
     let out = with_shared_cache(dir.path())
-        .args(["judge", "--json"])
+        .args(["judge", "--json", "--junit", "judge.xml"])
         .run()
         .success();
+    // The limit is the package's, in the package's words (not the ICPC rule's multipliers).
+    let junit = std::fs::read_to_string(dir.path().join("judge.xml")).unwrap();
+    assert_contains(
+        &junit,
+        "(the package&apos;s limit is 1.000 s, and a run over it times out)",
+    );
+    assert!(!junit.contains("time_limit_to_tle"), "{junit}");
     assert!(
         out.stderr()
             .contains("settings from problem.xml: problem, time-limit, memory-limit, validator, checker, reference, plan, named-generator"),
