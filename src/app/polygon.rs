@@ -75,3 +75,20 @@ pub fn settings(dir: &Path) -> anyhow::Result<Settings> {
         .collect();
     Ok(settings)
 }
+
+/// The package in the current folder and its stress `index`, for `--polygon-stress` of
+/// `command`; a stress duipai cannot run (on files) is refused.
+pub fn stress_here(command: &str, index: u64) -> anyhow::Result<(Package, crate::polygon::Stress)> {
+    let dir = Path::new("");
+    if !Package::is_in(dir) {
+        anyhow::bail!(
+            "{command} --polygon-stress runs a stress of the Polygon package in the current \
+             folder, and there is no {} here",
+            crate::polygon::FILE_NAME
+        );
+    }
+    let package = Package::read(dir)?;
+    let stress = package.stress_numbered(index)?.clone();
+    stress.check_streams()?;
+    Ok((package, stress))
+}

@@ -69,8 +69,15 @@ pub struct Stress {
     pub solutions: Vec<PathBuf>,
     /// The stress's file, relative to the package.
     pub file: PathBuf,
-    /// Where its `<stress>` is: `problem.xml:LINE:COLUMN`.
+    /// Where its `<stress>` is: `problem.xml:LINE:COLUMN`, and that line.
     pub at: String,
+    pub line: usize,
+    /// `inputFile` and `outputFile`: the files the solutions read and write, `None` for stdin
+    /// and stdout ([`Stress::check_streams`] refuses files).
+    pub input_file: Option<String>,
+    pub output_file: Option<String>,
+    /// Where `inputFile` is in the stress file: `/pkg/stresses/001:1:71`.
+    pub files_at: String,
 }
 
 /// A test of the validator: an input and whether it is valid.
@@ -308,6 +315,24 @@ impl Package {
     /// The stress listed with `index`.
     pub fn stress(&self, index: usize) -> Option<&Stress> {
         self.stresses.iter().find(|s| s.index == index)
+    }
+
+    /// Stress `index`, or an error naming the stresses there are.
+    pub fn stress_numbered(&self, index: u64) -> anyhow::Result<&Stress> {
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| self.stress(i))
+            .ok_or_else(|| {
+                let have: Vec<String> = self.stresses.iter().map(|s| s.index.to_string()).collect();
+                anyhow::anyhow!(
+                    "the package has no stress {index} ({})",
+                    if have.is_empty() {
+                        "it lists none in <stresses>".to_string()
+                    } else {
+                        format!("its stresses: {}", have.join(", "))
+                    }
+                )
+            })
     }
 
     /// The group named `name`.

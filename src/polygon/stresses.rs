@@ -9,8 +9,7 @@ use serde::Deserialize;
 use super::{Solution, Stress};
 use crate::text::quote;
 
-/// A stress file as Polygon writes it; the other keys (`id`, `inputFile`, `description`)
-/// are not used.
+/// A stress file as Polygon writes it; the other keys (`id`, `description`) are not used.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct StressFile {
@@ -19,15 +18,21 @@ struct StressFile {
     memory_limit: u64,
     total_time_limit: u64,
     solution_names: Vec<String>,
+    /// `stdin`, or the file the solutions read; missing is stdin.
+    #[serde(default)]
+    input_file: String,
+    /// `stdout`, or the file the solutions write; missing is stdout.
+    #[serde(default)]
+    output_file: String,
 }
 
 /// The stress in `relative` (a path inside the package, already checked), listed as `index`
-/// at `at`: its JSON read and its script and solutions resolved against the package.
+/// at `at` (`problem.xml:LINE:COLUMN`, and the line): its JSON read and its script and solutions resolved against the package.
 pub(super) fn read(
     dir: &Path,
     relative: &Path,
     index: usize,
-    at: &str,
+    (at, line): (String, usize),
     generators: &[(String, PathBuf)],
     solutions: &[Solution],
 ) -> anyhow::Result<Stress> {
@@ -97,8 +102,51 @@ pub(super) fn read(
         total_time_ms: file.total_time_limit,
         solutions: named,
         file: relative.to_path_buf(),
-        at: at.to_string(),
+        at,
+        line,
+        input_file: named_file(&file.input_file, "stdin"),
+        output_file: named_file(&file.output_file, "stdout"),
+        files_at: key_at(&shown, &bytes, "inputFile"),
     })
+}
+
+/// A stream's file name, `None` for the standard stream (`stdin`, or nothing written).
+fn named_file(written: &str, standard: &str) -> Option<String> {
+    (!written.is_empty() && written != standard).then(|| written.to_string())
+}
+
+/// `FILE:LINE:COLUMN` of the JSON key `key` in `bytes`, or `FILE` when it is not there.
+fn key_at(shown: &str, bytes: &[u8], key: &str) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let Some(offset) = text.find(&format!("\"{key}\"")) else {
+        return shown.to_string();
+    };
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |at| at + 1) + 1;
+    format!("{shown}:{line}:{column}")
+}
+
+impl Stress {
+    /// Refuses a stress whose solutions read or write files (`inputFile`, `outputFile` other
+    /// than `stdin` and `stdout`), named at the stress file's `inputFile`: duipai runs the
+    /// main solution, the reference, on stdin and stdout, as it runs it on the package's
+    /// tests, so it cannot run such a stress as Polygon would.
+    pub fn check_streams(&self) -> anyhow::Result<()> {
+        if self.input_file.is_none() && self.output_file.is_none() {
+            return Ok(());
+        }
+        anyhow::bail!(
+            "{}: stress {} runs its solutions on files (inputFile {}, outputFile {}): duipai \
+             runs the main solution, the reference, on stdin and stdout, so it cannot run this \
+             stress; a stress of a problem read from stdin and written to stdout has \
+             \"inputFile\":\"stdin\",\"outputFile\":\"stdout\"",
+            self.files_at,
+            self.index,
+            quote(self.input_file.as_deref().unwrap_or("stdin")),
+            quote(self.output_file.as_deref().unwrap_or("stdout")),
+        )
+    }
 }
 
 /// The solution whose file is called `name` (`engine.cpp` is `solutions/engine.cpp`).

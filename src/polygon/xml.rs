@@ -170,56 +170,16 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         lines: Lines::new(text),
         dir,
     };
-    let root = doc.root_element();
-    if root.tag_name().name() != "problem" {
-        return Err(reader.error(
-            root,
-            format!(
-                "expected a Polygon package's <problem>, found <{}>",
-                root.tag_name().name()
-            ),
-        ));
-    }
-    let name = root
-        .attribute("short-name")
-        .map(plain_name)
-        .or_else(|| dir_name(dir))
-        .unwrap_or_else(|| "problem".to_string());
-    let title = child(root, "names")
-        .and_then(|names| child(names, "name"))
-        .and_then(|n| n.attribute("value"))
-        .map(str::to_string);
+    let root = problem(&reader, &doc)?;
+    let (name, title) = names(root, dir);
     let judging = reader.child(root, "judging")?;
     let testset = testset(&reader, judging)?;
     let assets = reader.child(root, "assets")?;
-    let checker = checker(&reader, assets)?;
-    let first_validator = child(assets, "validators").and_then(|v| children(v, "validator").next());
-    let validator = match first_validator {
-        Some(first) => reader.source_of(first)?,
-        None => None,
-    };
-    let validator_tests = match first_validator {
-        Some(node) => validator_tests(&reader, node)?,
-        None => Vec::new(),
-    };
-    let checker_tests = checker_tests(&reader, reader.child(assets, "checker")?)?;
-    let interactor = match child(assets, "interactor") {
-        Some(node) => Some(
-            reader
-                .source_of(node)?
-                .ok_or_else(|| reader.error(node, "<interactor> has no <source>"))?,
-        ),
-        None => None,
-    };
+    let helpers = helpers(&reader, assets)?;
     let solutions = solutions(&reader, assets)?;
     let files = child(root, "files");
     let testlib = testlib(&reader, files)?;
-    let mut not_generators: Vec<&Path> = validator.iter().map(PathBuf::as_path).collect();
-    not_generators.extend(interactor.as_deref());
-    if let Checker::Source(path) = &checker {
-        not_generators.push(path);
-    }
-    let generators = generators(&reader, files, &not_generators)?;
+    let generators = generators(&reader, files, &helpers.sources())?;
     let tests = tests_of(&reader, &testset, &generators)?;
     let groups = groups(&reader, testset.node, &tests)?;
     let stresses = stresses(&reader, root, &generators, &solutions)?;
@@ -233,15 +193,96 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         output_file: judging.attribute("output-file").unwrap_or("").to_string(),
         tests,
         groups,
-        checker,
-        validator,
-        interactor,
+        checker: helpers.checker,
+        validator: helpers.validator,
+        interactor: helpers.interactor,
         generators,
         solutions,
         testlib,
+        validator_tests: helpers.validator_tests,
+        checker_tests: helpers.checker_tests,
+        stresses,
+    })
+}
+
+/// The document's `<problem>` element; any other root is refused.
+fn problem<'a, 'b>(reader: &Reader, doc: &'b Document<'a>) -> anyhow::Result<Node<'b, 'a>> {
+    let root = doc.root_element();
+    if root.tag_name().name() != "problem" {
+        return Err(reader.error(
+            root,
+            format!(
+                "expected a Polygon package's <problem>, found <{}>",
+                root.tag_name().name()
+            ),
+        ));
+    }
+    Ok(root)
+}
+
+/// The package's name (`short-name`, else its folder's) and its first title.
+fn names(root: Node, dir: &Path) -> (String, Option<String>) {
+    let name = root
+        .attribute("short-name")
+        .map(plain_name)
+        .or_else(|| dir_name(dir))
+        .unwrap_or_else(|| "problem".to_string());
+    let title = child(root, "names")
+        .and_then(|names| child(names, "name"))
+        .and_then(|n| n.attribute("value"))
+        .map(str::to_string);
+    (name, title)
+}
+
+/// The programs that judge: the checker, the first validator and the interactor, with the
+/// checker's and the validator's own tests.
+struct Helpers {
+    checker: Checker,
+    validator: Option<PathBuf>,
+    interactor: Option<PathBuf>,
+    validator_tests: Vec<ValidatorTest>,
+    checker_tests: Vec<CheckerTest>,
+}
+
+impl Helpers {
+    /// Their sources, which are no generators though `<executables>` lists them.
+    fn sources(&self) -> Vec<&Path> {
+        let mut sources: Vec<&Path> = self.validator.iter().map(PathBuf::as_path).collect();
+        sources.extend(self.interactor.as_deref());
+        if let Checker::Source(path) = &self.checker {
+            sources.push(path);
+        }
+        sources
+    }
+}
+
+/// The helpers of `<assets>`.
+fn helpers(reader: &Reader, assets: Node) -> anyhow::Result<Helpers> {
+    let checker = checker(reader, assets)?;
+    let first_validator = child(assets, "validators").and_then(|v| children(v, "validator").next());
+    let validator = match first_validator {
+        Some(first) => reader.source_of(first)?,
+        None => None,
+    };
+    let validator_tests = match first_validator {
+        Some(node) => validator_tests(reader, node)?,
+        None => Vec::new(),
+    };
+    let checker_tests = checker_tests(reader, reader.child(assets, "checker")?)?;
+    let interactor = match child(assets, "interactor") {
+        Some(node) => Some(
+            reader
+                .source_of(node)?
+                .ok_or_else(|| reader.error(node, "<interactor> has no <source>"))?,
+        ),
+        None => None,
+    };
+    Ok(Helpers {
+        checker,
+        validator,
+        interactor,
         validator_tests,
         checker_tests,
-        stresses,
     })
 }
 
@@ -274,9 +315,9 @@ fn stresses(
             .attribute("path")
             .ok_or_else(|| reader.error(node, format!("stress {index} has no path")))?;
         let relative = reader.inside(node, path)?;
-        let at = reader.at(node);
+        let at = (reader.at(node), reader.line(node));
         found.push(super::stresses::read(
-            reader.dir, &relative, index, &at, generators, solutions,
+            reader.dir, &relative, index, at, generators, solutions,
         )?);
     }
     found.sort_by_key(|s| s.index);
@@ -1104,6 +1145,57 @@ mod tests {
             )),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_stress_on_files_is_refused_at_its_input_file() {
+        let streams = |input: &str, output: &str| {
+            let text = STRESS_1
+                .replace(r#""inputFile":"stdin""#, input)
+                .replace(r#""outputFile":"stdout""#, output);
+            let package =
+                with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
+            package.stress(1).unwrap().check_streams()
+        };
+        assert!(streams(r#""inputFile":"stdin""#, r#""outputFile":"stdout""#).is_ok());
+        // Stress 2 names neither: stdin and stdout.
+        let package =
+            with_stresses(&[("stresses/001", STRESS_1), ("stresses/002", STRESS_2)]).unwrap();
+        assert!(package.stress(2).unwrap().check_streams().is_ok());
+        // `"inputFile"` starts at byte 56 of the one-line file: column 57.
+        assert_eq!(STRESS_1.find(r#""inputFile""#), Some(56));
+        let err = streams(r#""inputFile":"in.txt""#, r#""outputFile":"stdout""#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with(
+                "stresses/001:1:57: stress 1 runs its solutions on files (inputFile \"in.txt\", \
+                 outputFile \"stdout\"): duipai runs the main solution, the reference, on \
+                 stdin and stdout, so it cannot run this stress; a stress of a problem read \
+                 from stdin and written to stdout has \"inputFile\":\"stdin\",\
+                 \"outputFile\":\"stdout\""
+            ),
+            "{err}"
+        );
+        let err = streams(r#""inputFile":"stdin""#, r#""outputFile":"out.txt""#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("(inputFile \"stdin\", outputFile \"out.txt\")"),
+            "{err}"
+        );
+        // On its second line, the key is placed there.
+        let text = STRESS_1.replace(r#","inputFile":"in.txt""#, "");
+        let text = text.replace(r#""inputFile":"stdin","#, "\n  \"inputFile\":\"a\",");
+        let package =
+            with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
+        let err = package
+            .stress(1)
+            .unwrap()
+            .check_streams()
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("stresses/001:2:3: stress 1"), "{err}");
     }
 
     #[cfg(unix)]

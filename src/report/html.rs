@@ -7,7 +7,7 @@
 use std::fmt::Write;
 
 use super::matrix::{expected_code, got, limit_lines};
-use crate::submissions::{Judged, Outcome, Row};
+use crate::submissions::{Judged, Multipliers, Outcome, Row};
 
 /// The verdicts' colours, and what each covers.
 const VERDICTS: [(Outcome, &str, &str); 5] = [
@@ -57,7 +57,7 @@ pub fn page(judged: &Judged, title: &str) -> String {
     page.push_str(&legend(
         limit.in_force.as_secs_f64(),
         tle,
-        limit.multipliers.time_limit_to_tle,
+        &limit.multipliers,
     ));
     page.push_str(&matrix(judged));
     page.push_str("<section class=\"plots\"><h2>CPU time of every run</h2>\n");
@@ -68,8 +68,9 @@ pub fn page(judged: &Judged, title: &str) -> String {
     page
 }
 
-/// The legend: a swatch a verdict, and the two lines.
-fn legend(limit: f64, tle: f64, multiplier: f64) -> String {
+/// The legend: a swatch a verdict, and the two lines (one for a package's own limit, which
+/// has no margin: the two are one).
+fn legend(limit: f64, tle: f64, multipliers: &Multipliers) -> String {
     let mut html = String::from("<section class=\"legend\"><h2>Legend</h2><ul>\n");
     for (outcome, _, meaning) in VERDICTS {
         let _ = writeln!(
@@ -79,17 +80,30 @@ fn legend(limit: f64, tle: f64, multiplier: f64) -> String {
             meaning
         );
     }
-    let _ = writeln!(
-        html,
-        "<li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"limit\" x1=\"0\" \
-         x2=\"36\" y1=\"5\" y2=\"5\"/></svg>the time limit, {}</li>\n\
-         <li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"tle\" x1=\"0\" x2=\"36\" \
-         y1=\"5\" y2=\"5\"/></svg>the limit × time_limit_to_tle {multiplier} = {}: a \
-         time-limit-exceeded submission must run at least this long</li>\n\
-         <li><span class=\"swatch stopped\"></span>a run stopped there: it takes at least that \
-         long</li>",
-        seconds(limit),
-        seconds(tle)
+    let limit_line = "<li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"limit\" \
+                      x1=\"0\" x2=\"36\" y1=\"5\" y2=\"5\"/></svg>";
+    if multipliers.package_limit {
+        let _ = writeln!(
+            html,
+            "{limit_line}the package's time limit, {}: a time-limit-exceeded submission must \
+             run over it</li>",
+            seconds(limit)
+        );
+    } else {
+        let _ = writeln!(
+            html,
+            "{limit_line}the time limit, {}</li>\n\
+             <li><svg class=\"key\" width=\"36\" height=\"10\"><line class=\"tle\" x1=\"0\" \
+             x2=\"36\" y1=\"5\" y2=\"5\"/></svg>the limit × time_limit_to_tle {} = {}: a \
+             time-limit-exceeded submission must run at least this long</li>",
+            seconds(limit),
+            multipliers.time_limit_to_tle,
+            seconds(tle)
+        );
+    }
+    html.push_str(
+        "<li><span class=\"swatch stopped\"></span>a run stopped there: it takes at least that \
+         long</li>\n",
     );
     html.push_str("</ul></section>\n");
     html
@@ -167,6 +181,20 @@ impl Scale {
     }
 }
 
+/// The lines across each plot: the limit and the limit × `time_limit_to_tle`, or the limit
+/// alone when it is a package's own (the two are one line).
+fn marks(multipliers: &Multipliers, limit: f64, tle: f64) -> Vec<(&'static str, f64, String)> {
+    let mut marks = vec![("limit", limit, format!("limit {}", seconds(limit)))];
+    if !multipliers.package_limit {
+        marks.push((
+            "tle",
+            tle,
+            format!("× {} = {}", multipliers.time_limit_to_tle, seconds(tle)),
+        ));
+    }
+    marks
+}
+
 /// One submission's plot: its runs' CPU times against the two lines, with its axes.
 fn figure(row: &Row, judged: &Judged, scale: &Scale, tle: f64) -> String {
     let limit = judged.limit.in_force.as_secs_f64();
@@ -208,18 +236,7 @@ fn figure(row: &Row, judged: &Judged, scale: &Scale, tle: f64) -> String {
         HEIGHT - 8.0,
         row.cells.len()
     );
-    for (class, at, label) in [
-        ("limit", limit, format!("limit {}", seconds(limit))),
-        (
-            "tle",
-            tle,
-            format!(
-                "× {} = {}",
-                judged.limit.multipliers.time_limit_to_tle,
-                seconds(tle)
-            ),
-        ),
-    ] {
+    for (class, at, label) in marks(&judged.limit.multipliers, limit, tle) {
         let y = scale.y(at);
         let _ = write!(
             svg,
@@ -333,5 +350,28 @@ mod tests {
         assert_eq!(quarter.y(quarter.top), TOP);
         assert_eq!(quarter.y(0.0), HEIGHT - BOTTOM);
         assert_eq!(escape("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
+    }
+
+    #[test]
+    fn a_package_limit_is_one_line_in_the_plots_and_the_legend() {
+        let icpc = Multipliers::default();
+        let classes = |m: &Multipliers, tle| -> Vec<&str> {
+            marks(m, 1.0, tle).into_iter().map(|(c, _, _)| c).collect()
+        };
+        assert_eq!(classes(&icpc, 1.5), ["limit", "tle"]);
+        assert_eq!(marks(&icpc, 1.0, 1.5)[1].2, "× 1.5 = 1.5 s");
+        let polygon = Multipliers::polygon();
+        assert_eq!(classes(&polygon, 1.0), ["limit"]);
+        let legend_icpc = legend(1.0, 1.5, &icpc);
+        assert!(legend_icpc.contains("the limit × time_limit_to_tle 1.5 = 1.5 s"));
+        let legend_polygon = legend(1.0, 1.0, &polygon);
+        assert!(
+            !legend_polygon.contains("class=\"tle\""),
+            "{legend_polygon}"
+        );
+        assert!(
+            legend_polygon.contains("the package's time limit, 1 s: a time-limit-exceeded"),
+            "{legend_polygon}"
+        );
     }
 }

@@ -140,22 +140,34 @@ pub fn limit_lines(limit: &TimeLimit) -> Vec<String> {
         ));
     }
     if let Some(upper) = &limit.upper {
+        let against = match m.package_limit {
+            true => format!(
+                "the package's limit is {:.3} s, and a run over it times out",
+                limit.in_force.as_secs_f64()
+            ),
+            false => format!(
+                "the limit × time_limit_to_tle {} is {:.3} s",
+                m.time_limit_to_tle,
+                limit.in_force.as_secs_f64() * m.time_limit_to_tle
+            ),
+        };
         lines.push(format!(
-            "the fastest time-limit-exceeded submission, {}, runs {}{:.3} s on {} (the limit × \
-             time_limit_to_tle {} is {:.3} s)",
+            "the fastest time-limit-exceeded submission, {}, runs {}{:.3} s on {} ({against})",
             upper.submission,
             if upper.at_least { "at least " } else { "" },
             upper.time.as_secs_f64(),
             upper.test,
-            m.time_limit_to_tle,
-            limit.in_force.as_secs_f64() * m.time_limit_to_tle
         ));
     }
+    let broken = match m.package_limit {
+        true => "the package's limit does not hold",
+        false => "the limit breaks the format's rule",
+    };
     lines.extend(
         limit
             .violations()
             .into_iter()
-            .map(|v| format!("the limit breaks the format's rule: {v}")),
+            .map(|v| format!("{broken}: {v}")),
     );
     if limit.derived.is_some() {
         lines.extend(
@@ -336,4 +348,59 @@ pub fn junit_cases(judged: &Judged) -> Vec<JunitCase> {
         ..JunitCase::default()
     });
     cases
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::submissions::Multipliers;
+    use crate::submissions::limit::Bound;
+
+    fn limit(multipliers: Multipliers, tle_ms: u64) -> TimeLimit {
+        TimeLimit {
+            in_force: Duration::from_secs(1),
+            source: "problem.xml".into(),
+            derived: None,
+            lower: None,
+            upper: Some(Bound {
+                time: Duration::from_millis(tle_ms),
+                submission: "solutions/slow.cpp".into(),
+                test: "07".into(),
+                at_least: false,
+                measured: Vec::new(),
+            }),
+            multipliers,
+            machine: None,
+        }
+    }
+
+    #[test]
+    fn a_package_limit_is_spoken_of_as_the_packages() {
+        let lines = limit_lines(&limit(Multipliers::polygon(), 1070));
+        assert_eq!(
+            lines[1],
+            "the fastest time-limit-exceeded submission, solutions/slow.cpp, runs 1.070 s on 07 \
+             (the package's limit is 1.000 s, and a run over it times out)"
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        let within = limit_lines(&limit(Multipliers::polygon(), 900));
+        assert_eq!(
+            within[2],
+            "the package's limit does not hold: solutions/slow.cpp is slowest on 07 with 0.900 s, \
+             within the package's limit 1 s"
+        );
+        // The ICPC format's words where its rule applies.
+        let icpc = limit_lines(&limit(Multipliers::default(), 1070));
+        assert!(
+            icpc[1].ends_with("(the limit × time_limit_to_tle 1.5 is 1.500 s)"),
+            "{icpc:?}"
+        );
+        assert!(
+            icpc[2]
+                .starts_with("the limit breaks the format's rule: solutions/slow.cpp is slowest"),
+            "{icpc:?}"
+        );
+    }
 }

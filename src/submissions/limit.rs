@@ -15,6 +15,11 @@ pub struct Multipliers {
     pub time_limit_to_tle: f64,
     /// `time_resolution`, in seconds.
     pub resolution: f64,
+    /// The limit is a Polygon package's own: a run over it times out and one within it does
+    /// not, with no margin either way; reports speak of the package's limit, not of the
+    /// ICPC format's rule. Not in the JSON report, whose multipliers say the same.
+    #[serde(skip)]
+    pub package_limit: bool,
 }
 
 impl Default for Multipliers {
@@ -24,6 +29,7 @@ impl Default for Multipliers {
             ac_to_time_limit: 2.0,
             time_limit_to_tle: 1.5,
             resolution: 1.0,
+            package_limit: false,
         }
     }
 }
@@ -36,6 +42,7 @@ impl Multipliers {
             ac_to_time_limit: 1.0,
             time_limit_to_tle: 1.0,
             resolution: 0.001,
+            package_limit: true,
         }
     }
 
@@ -169,28 +176,44 @@ impl TimeLimit {
         if let Some(lower) = &self.lower
             && lower.time.as_secs_f64() * m.ac_to_time_limit > limit + 1e-9
         {
-            broken.push(format!(
-                "{} takes {:.3} s on {}, and {:.3} s × {} is more than the limit {limit} s",
-                lower.submission,
-                lower.time.as_secs_f64(),
-                lower.test,
-                lower.time.as_secs_f64(),
-                m.ac_to_time_limit
-            ));
+            broken.push(match m.package_limit {
+                true => format!(
+                    "{} takes {:.3} s on {}, more than the package's limit {limit} s",
+                    lower.submission,
+                    lower.time.as_secs_f64(),
+                    lower.test,
+                ),
+                false => format!(
+                    "{} takes {:.3} s on {}, and {:.3} s × {} is more than the limit {limit} s",
+                    lower.submission,
+                    lower.time.as_secs_f64(),
+                    lower.test,
+                    lower.time.as_secs_f64(),
+                    m.ac_to_time_limit
+                ),
+            });
         }
         if let Some(upper) = &self.upper
             && !upper.at_least
             && limit * m.time_limit_to_tle > upper.time.as_secs_f64() + 1e-9
         {
-            broken.push(format!(
-                "{} is slowest on {} with {:.3} s, less than the limit {limit} s × {} = {:.3} s: \
-                 a judge's machine a little faster accepts it",
-                upper.submission,
-                upper.test,
-                upper.time.as_secs_f64(),
-                m.time_limit_to_tle,
-                limit * m.time_limit_to_tle
-            ));
+            broken.push(match m.package_limit {
+                true => format!(
+                    "{} is slowest on {} with {:.3} s, within the package's limit {limit} s",
+                    upper.submission,
+                    upper.test,
+                    upper.time.as_secs_f64(),
+                ),
+                false => format!(
+                    "{} is slowest on {} with {:.3} s, less than the limit {limit} s × {} = \
+                     {:.3} s: a judge's machine a little faster accepts it",
+                    upper.submission,
+                    upper.test,
+                    upper.time.as_secs_f64(),
+                    m.time_limit_to_tle,
+                    limit * m.time_limit_to_tle
+                ),
+            });
         }
         broken
     }

@@ -53,9 +53,16 @@ fn count(verdicts: &[String], verdict: &str) -> usize {
 fn judge_gives_every_solution_of_a_polygon_package_its_tags_verdict() {
     let dir = package("sumpair");
     let out = with_shared_cache(dir.path())
-        .args(["judge", "--json"])
+        .args(["judge", "--json", "--junit", "judge.xml"])
         .run()
         .success();
+    // The limit is the package's, in the package's words (not the ICPC rule's multipliers).
+    let junit = std::fs::read_to_string(dir.path().join("judge.xml")).unwrap();
+    assert_contains(
+        &junit,
+        "(the package&apos;s limit is 1.000 s, and a run over it times out)",
+    );
+    assert!(!junit.contains("time_limit_to_tle"), "{junit}");
     assert!(
         out.stderr()
             .contains("settings from problem.xml: problem, time-limit, memory-limit, validator, checker, reference, plan, named-generator"),
@@ -629,4 +636,106 @@ fn a_stress_of_the_package_finds_the_wrong_solution_it_names() {
         &missing.stderr(),
         "the package has no stress 2 (its stresses: 1)",
     );
+}
+
+/// The `queries` package with stress 1 as `json` says, and the line of its `<stress>` in
+/// `problem.xml`.
+fn queries_with_stress_file(json: &str) -> (tempfile::TempDir, usize) {
+    let dir = queries_with_a_stress();
+    std::fs::write(dir.path().join("stresses/001"), json).unwrap();
+    let xml = std::fs::read_to_string(dir.path().join("problem.xml")).unwrap();
+    let line = xml
+        .lines()
+        .position(|l| l.contains("<stress index=\"1\""))
+        .expect("the <stress> written above")
+        + 1;
+    (dir, line)
+}
+
+#[test]
+fn hunt_takes_a_stress_of_the_package_with_its_generator_and_limits() {
+    // `gen 3 mixed` is no test's cmd (those are `gen 20 mixed`, `gen 10 quiet`); the stress's
+    // limits (2500 ms, 60 s in all) are not the package's (1000 ms).
+    let (dir, line) = queries_with_stress_file(
+        r#"{"index":1,"scriptPattern":"gen 3 mixed","inputFile":"stdin","outputFile":"stdout","memoryLimit":256,"timeLimit":2500,"totalTimeLimit":60000,"solutionNames":["main.cpp","off_by_one.cpp"]}"#,
+    );
+    let d = dir.path();
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "solutions/off_by_one.cpp",
+            "--polygon-stress",
+            "1",
+            "--shrink-time",
+            "5",
+        ])
+        .run()
+        .success();
+    let stdout = out.stdout();
+    assert_contains(
+        &stdout,
+        "with the generator of stress 1 (gen 3 mixed) and new seeds from 1000001 (at most 60 s)",
+    );
+    assert_contains(
+        &stdout,
+        &format!("  line {line}: gen 3 mixed with seeds from 1000001"),
+    );
+    assert_contains(&stdout, "caught: WA");
+    assert_contains(
+        &stdout,
+        &format!("on a case of line {line} (gen 3 mixed), seed"),
+    );
+    // The slow hunt runs under the stress's time limit; a typed --time wins over its total.
+    let out = with_shared_cache(d)
+        .args([
+            "hunt",
+            "solutions/off_by_one.cpp",
+            "--polygon-stress",
+            "1",
+            "--slow",
+            "--runs",
+            "2",
+            "--time",
+            "30",
+        ])
+        .run()
+        .code(1);
+    assert_contains(&out.stdout(), "(time limit 2.500 s, runs stopped at");
+    assert_contains(
+        &out.stdout(),
+        "with the generator of stress 1 (gen 3 mixed) and new seeds, then mutations (at most 30 s)",
+    );
+    let out = with_shared_cache(d)
+        .args(["hunt", "solutions/off_by_one.cpp", "--polygon-stress", "2"])
+        .run()
+        .code(2);
+    assert_contains(
+        &out.stderr(),
+        "the package has no stress 2 (its stresses: 1)",
+    );
+}
+
+#[test]
+fn a_stress_on_files_is_refused_at_its_input_file() {
+    let (dir, _) = queries_with_stress_file(
+        "{\"index\":1,\"scriptPattern\":\"gen 3 mixed\",\n \"inputFile\":\"in.txt\",\"outputFile\":\"out.txt\",\"memoryLimit\":256,\"timeLimit\":2500,\"totalTimeLimit\":60000,\"solutionNames\":[\"main.cpp\",\"off_by_one.cpp\"]}",
+    );
+    let refused = "stresses/001:2:2: stress 1 runs its solutions on files (inputFile \"in.txt\", \
+                   outputFile \"out.txt\"): duipai runs the main solution, the reference, on \
+                   stdin and stdout, so it cannot run this stress";
+    let out = with_shared_cache(dir.path())
+        .args(["stress", "--polygon-stress", "1"])
+        .run()
+        .code(2);
+    assert_contains(&out.stderr(), refused);
+    let out = with_shared_cache(dir.path())
+        .args(["hunt", "solutions/off_by_one.cpp", "--polygon-stress", "1"])
+        .run()
+        .code(2);
+    assert_contains(&out.stderr(), refused);
+    // The package is judged as before: only the stress is refused.
+    with_shared_cache(dir.path())
+        .args(["validate"])
+        .run()
+        .success();
 }

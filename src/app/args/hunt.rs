@@ -28,14 +28,20 @@ pub struct HuntArgs {
     /// The plan whose generator lines the hunt runs with new seeds (default: PROBLEM.plan).
     #[arg(long, value_name = "FILE")]
     pub plan: Option<PathBuf>,
-    /// How long the search may take.
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "60")]
-    pub time: Duration,
+    /// How long the search may take (default: 60, or the total time of the
+    /// --polygon-stress).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub time: Option<Duration>,
     /// At most this many runs of the submission (cases, for a wrong submission), whichever
     /// of --time and --runs comes first: a budget that holds the same on a fast machine, a
     /// slow one and a busy one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub runs: Option<u64>,
+    /// In a Polygon package: hunt with the generator and arguments of its stress N
+    /// (`<stresses>`), under that stress's limits, instead of its tests' generators.
+    #[arg(long, value_name = "N", conflicts_with = "add",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub polygon_stress: Option<u64>,
     /// The first new seed each generator line is run with.
     #[arg(long, default_value_t = 1_000_001)]
     pub seed: u64,

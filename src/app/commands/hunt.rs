@@ -4,6 +4,7 @@
 //! slowest on. With `--add` the test goes into the plan as a hand-made one.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::app::args::HuntArgs;
 use crate::app::exit::Status;
@@ -11,12 +12,15 @@ use crate::app::own::{self, Parts};
 use crate::app::ui::{Human, jobs};
 use crate::app::{interrupt, programs};
 use crate::hunt::slow::{self, Timed};
-use crate::hunt::{self, Hunt, WrongHunt};
+use crate::hunt::{self, Caught, Hunt, WrongHunt};
 use crate::judge::ProcessRunner;
 use crate::pack::own::plan::OwnPlan;
 use crate::text::program_name;
 
-pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
+/// How long a hunt takes at most when neither `--time` nor a package's stress says.
+const DEFAULT_TIME: Duration = Duration::from_secs(60);
+
+pub fn run(mut args: HuntArgs) -> anyhow::Result<Status> {
     interrupt::install();
     let name = match &args.problem {
         Some(name) => name.clone(),
@@ -25,8 +29,18 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
              (its duipai.toml names it), or give --problem NAME with its generators and reference"
         ),
     };
+    let stress = match args.polygon_stress {
+        Some(index) => Some(crate::app::polygon::stress_here("hunt", index)?.1),
+        None => None,
+    };
+    if let Some(stress) = &stress {
+        with_stress(&mut args, stress);
+    }
     let problem = own::problem(&name, &Parts::of(&args.own))?;
-    let plan = super::pack::own_plan(&problem, args.plan.as_deref())?;
+    let plan = match &stress {
+        Some(stress) => crate::pack::polygon::plan_of_stress(stress),
+        None => super::pack::own_plan(&problem, args.plan.as_deref())?,
+    };
     let plan_path = args
         .plan
         .clone()
@@ -55,7 +69,7 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         runner: &runner,
         decider: &decider,
         jobs: jobs(args.jobs),
-        time: args.time,
+        time: args.time.unwrap_or(DEFAULT_TIME),
         runs: args.runs,
         first_seed: args.seed,
         save_dir: args.save.clone(),
@@ -76,6 +90,28 @@ pub fn run(args: HuntArgs) -> anyhow::Result<Status> {
         return Ok(Status::Success);
     }
     add(&plan_path, &plan, found, &out)
+}
+
+/// A package's stress in the hunt's flags: its limits, and its total time as `--time` unless
+/// typed.
+fn with_stress(args: &mut HuntArgs, stress: &crate::polygon::Stress) {
+    args.own.limits.time_limit = Some(stress.time_limit_ms);
+    args.own.limits.memory_limit = Some(stress.memory_mib);
+    if args.time.is_none() && stress.total_time_ms > 0 {
+        args.time = Some(Duration::from_millis(stress.total_time_ms));
+    }
+}
+
+/// Where the hunt's cases come from, for its first line: `the generators of tests.plan`, or
+/// `stress 1's generator (stresses/001)`.
+fn origin(args: &HuntArgs, hunt: &Hunt) -> String {
+    match args.polygon_stress {
+        Some(index) => format!(
+            "the generator of stress {index} ({})",
+            hunt.plan.lines[0].text
+        ),
+        None => format!("the generators of {}", hunt.plan.name),
+    }
 }
 
 /// Puts the test found into the plan: as the line that prints it, or as a copy of a few
@@ -180,23 +216,20 @@ fn stem_of(path: &Path) -> String {
 /// The hunt for a wrong submission: the case it fails, if one is found.
 fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option<Found>> {
     out.line(format!(
-        "hunting a test that {} fails, with the generators of {} and new seeds from {} (at \
-         most {:.0} s)",
+        "hunting a test that {} fails, with {} and new seeds from {} (at most {:.0} s)",
         hunt.submission,
-        hunt.plan.name,
+        origin(args, hunt),
         args.seed,
-        args.time.as_secs_f64()
+        hunt.time.as_secs_f64()
     ));
     let found = hunt::hunt_wrong(hunt, &mut |line, first, perturbed| {
+        let how = match perturbed {
+            true => ", the generator's choices perturbed",
+            false => "",
+        };
         out.line(format!(
-            "  line {}: {} with seeds from {first}{}",
-            line.line,
-            line.text,
-            if perturbed {
-                ", the generator's choices perturbed"
-            } else {
-                ""
-            }
+            "  line {}: {} with seeds from {first}{how}",
+            line.line, line.text
         ));
     })?;
     match found {
@@ -205,62 +238,70 @@ fn hunt_wrong(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Optio
                 "no test failed in {} ({:.0} s): the submission passes what the plan's \
                  generators make; try other arguments, or more --time",
                 crate::text::plural(cases, "case"),
-                args.time.as_secs_f64()
+                hunt.time.as_secs_f64()
             ));
             Ok(None)
         }
         WrongHunt::Caught(caught) => {
-            out.line(format!(
-                "caught: {} {} on a case of line {} ({}), seed {}{}, after {}",
-                caught.verdict.code(),
-                caught.detail,
-                caught.line,
-                caught.text,
-                caught.seed,
-                caught
-                    .perturbed
-                    .as_ref()
-                    .map(|what| format!(", its choices perturbed ({what})"))
-                    .unwrap_or_default(),
-                crate::text::plural(caught.cases, "case")
-            ));
-            let size = crate::text::plural(caught.input.len() as u64, "byte");
-            let path = caught.input_path.display();
-            out.line(if caught.shrunk {
-                format!("minimized case ({size}): {path}")
-            } else {
-                format!("the case, no smaller case found ({size}): {path}")
-            });
-            out.text(indent(&caught.input));
-            if let Some(bytes) = caught.removed_original {
-                out.line(format!(
-                    "(the case as found, {}, is not kept in {}: `{} --seed {}` makes it again)",
-                    crate::text::plural(bytes, "byte"),
-                    args.save.display(),
-                    caught.text,
-                    caught.seed
-                ));
-            }
-            let comment = format!(
-                "catches {} ({}), found by duipai hunt from line {} with seed {}",
-                hunt.submission,
-                caught.verdict.code(),
-                caught.line,
-                caught.seed
-            );
-            Ok(Some(Found {
-                input: caught.input.clone(),
-                stem: stem_of(&args.submission),
-                comment,
-                generated: caught
-                    .is_generated()
-                    .then(|| format!("{} --seed {}", caught.text, caught.seed)),
-                line_of_found: caught
-                    .found_is_generated()
-                    .then(|| format!("{} --seed {}", caught.text, caught.seed)),
-                large_allowed: false,
-            }))
+            show_caught(args, &caught, out);
+            Ok(Some(found_of(args, hunt, &caught)))
         }
+    }
+}
+
+/// What was caught: the verdict, the line and seed, the case (minimized or as found) and
+/// where it is saved.
+fn show_caught(args: &HuntArgs, caught: &Caught, out: &Human) {
+    out.line(format!(
+        "caught: {} {} on a case of line {} ({}), seed {}{}, after {}",
+        caught.verdict.code(),
+        caught.detail,
+        caught.line,
+        caught.text,
+        caught.seed,
+        caught
+            .perturbed
+            .as_ref()
+            .map(|what| format!(", its choices perturbed ({what})"))
+            .unwrap_or_default(),
+        crate::text::plural(caught.cases, "case")
+    ));
+    let size = crate::text::plural(caught.input.len() as u64, "byte");
+    let path = caught.input_path.display();
+    out.line(if caught.shrunk {
+        format!("minimized case ({size}): {path}")
+    } else {
+        format!("the case, no smaller case found ({size}): {path}")
+    });
+    out.text(indent(&caught.input));
+    if let Some(bytes) = caught.removed_original {
+        out.line(format!(
+            "(the case as found, {}, is not kept in {}: `{} --seed {}` makes it again)",
+            crate::text::plural(bytes, "byte"),
+            args.save.display(),
+            caught.text,
+            caught.seed
+        ));
+    }
+}
+
+/// The test a caught case becomes: its input, and the plan line that prints it when one does.
+fn found_of(args: &HuntArgs, hunt: &Hunt, caught: &Caught) -> Found {
+    let comment = format!(
+        "catches {} ({}), found by duipai hunt from line {} with seed {}",
+        hunt.submission,
+        caught.verdict.code(),
+        caught.line,
+        caught.seed
+    );
+    let line = format!("{} --seed {}", caught.text, caught.seed);
+    Found {
+        input: caught.input.clone(),
+        stem: stem_of(&args.submission),
+        comment,
+        generated: caught.is_generated().then(|| line.clone()),
+        line_of_found: caught.found_is_generated().then_some(line),
+        large_allowed: false,
     }
 }
 
@@ -271,12 +312,12 @@ fn hunt_slow(args: &HuntArgs, hunt: &Hunt, out: &Human) -> anyhow::Result<Option
     let cap = limit.mul_f64(crate::submissions::Multipliers::default().time_limit_to_tle * 1.05);
     out.line(format!(
         "hunting the input {} is slowest on (time limit {:.3} s, runs stopped at {:.3} s), \
-         with the generators of {} and new seeds, then mutations (at most {:.0} s)",
+         with {} and new seeds, then mutations (at most {:.0} s)",
         hunt.submission,
         limit.as_secs_f64(),
         cap.as_secs_f64(),
-        hunt.plan.name,
-        args.time.as_secs_f64()
+        origin(args, hunt),
+        hunt.time.as_secs_f64()
     ));
     let found = slow::hunt_slow(hunt, cap, &mut |timed| {
         out.line(format!("  {}: {}", cpu(timed), timed.origin));

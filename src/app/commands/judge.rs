@@ -512,6 +512,7 @@ impl PackageYaml {
                 resolution: number(&["limits", "time_resolution"])
                     .filter(|r| *r > 0.0)
                     .unwrap_or(defaults.resolution),
+                package_limit: false,
             },
         }
     }

@@ -64,33 +64,7 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
 /// names, but the main one (the reference), is stressed in turn, in the order named; the
 /// first that fails ends the run with its status.
 fn polygon_stress(mut args: StressArgs, index: u64) -> anyhow::Result<Status> {
-    let dir = std::path::Path::new("");
-    if !crate::polygon::Package::is_in(dir) {
-        anyhow::bail!(
-            "--polygon-stress runs a stress of the Polygon package in the current folder, and \
-             there is no {} here",
-            crate::polygon::FILE_NAME
-        );
-    }
-    let package = crate::polygon::Package::read(dir)?;
-    let stress = usize::try_from(index)
-        .ok()
-        .and_then(|i| package.stress(i))
-        .ok_or_else(|| {
-            let have: Vec<String> = package
-                .stresses
-                .iter()
-                .map(|s| s.index.to_string())
-                .collect();
-            anyhow::anyhow!(
-                "the package has no stress {index} ({})",
-                if have.is_empty() {
-                    "it lists none in <stresses>".to_string()
-                } else {
-                    format!("its stresses: {}", have.join(", "))
-                }
-            )
-        })?;
+    let (package, stress) = crate::app::polygon::stress_here("stress", index)?;
     let main = package.main_solution().map(|s| s.path.clone());
     let stressed: Vec<&PathBuf> = stress
         .solutions

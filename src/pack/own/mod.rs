@@ -16,13 +16,13 @@ pub mod file;
 pub mod found;
 mod make;
 pub mod plan;
-pub mod polygon;
 mod review;
 
 use super::icpc::IcpcVersion;
 use super::icpc::own as icpc;
 use super::judges::own as judges;
 use super::manifest::Manifest;
+use super::polygon::own as polygon;
 use super::section::Writing;
 use super::survey::Survey;
 use super::{Layout, PackReport, PackedFile, layout_name};

@@ -4,10 +4,13 @@
 //! its file, a generated one its `cmd`, run as written (no seed added). Lines are numbered
 //! by the `<test>` elements' lines, so a message names the place in `problem.xml`.
 
-use super::own::plan::{Group, LineSource, OwnLine, OwnPlan};
 use std::path::PathBuf;
 
-use crate::polygon::{Package, PointsPolicy, Tag, TestSource, plain_name};
+use crate::pack::own::plan::{Group, LineSource, OwnLine, OwnPlan};
+use crate::polygon::{Package, PointsPolicy, Stress, Tag, TestSource, plain_name};
+
+pub mod own;
+mod xml;
 
 /// The plan of the package's testset, named `problem.xml` in messages.
 pub fn plan_of(package: &Package) -> OwnPlan {
@@ -60,6 +63,36 @@ pub fn plan_of(package: &Package) -> OwnPlan {
         name: crate::polygon::FILE_NAME.to_string(),
         groups,
         lines,
+    }
+}
+
+/// A stress of the package as a plan of one line, its script (`gen 5 mixed`), numbered by its
+/// `<stress>`'s line in `problem.xml`; the seed is added last as for a `<test>`'s `cmd`.
+pub fn plan_of_stress(stress: &Stress) -> OwnPlan {
+    let text = std::iter::once(stress.generator.as_str())
+        .chain(stress.args.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join(" ");
+    OwnPlan {
+        name: crate::polygon::FILE_NAME.to_string(),
+        groups: vec![Group {
+            name: "secret".to_string(),
+            score: None,
+            line: stress.line,
+            dependencies: Vec::new(),
+            each_test: false,
+        }],
+        lines: vec![OwnLine {
+            line: stress.line,
+            text,
+            group: 0,
+            source: LineSource::Gen {
+                generator: Some(stress.generator.clone()),
+                args: stress.args.clone(),
+                seed: None,
+            },
+            shipped_answer: None,
+        }],
     }
 }
 
@@ -144,42 +177,16 @@ fn dependency_name(package: &Package, polygon: &str) -> String {
 pub fn game_problem_xml(problem: &dyn crate::problem::Problem, count: usize) -> String {
     let name = problem.name();
     let (time_ms, memory_mib) = problem.default_limits();
-    let width = count.to_string().len().max(2);
-    let checker = super::judges::standard_for(problem.rule()).polygon_name();
-    let tests = "                <test method=\"manual\"/>\n".repeat(count);
-    format!(
-        r#"<?xml version="1.0" encoding="utf-8" standalone="no"?>
-<problem revision="1" short-name="{name}">
-    <names>
-        <name language="english" value="{title}"/>
-    </names>
-    <judging input-file="" output-file="">
-        <testset name="tests">
-            <time-limit>{time_ms}</time-limit>
-            <memory-limit>{memory}</memory-limit>
-            <test-count>{count}</test-count>
-            <input-path-pattern>tests/%0{width}d.in</input-path-pattern>
-            <answer-path-pattern>tests/%0{width}d.ans</answer-path-pattern>
-            <tests>
-{tests}            </tests>
-        </testset>
-    </judging>
-    <assets>
-        <checker name="{checker}" type="testlib"/>
-        <solutions>
-            <solution tag="main">
-                <source path="solutions/{name}.cpp" type="cpp.g++17"/>
-            </solution>
-        </solutions>
-    </assets>
-</problem>
-"#,
-        title = problem
-            .package()
-            .title
-            .replace('&', "&amp;")
-            .replace('"', "&quot;")
-            .replace('<', "&lt;"),
-        memory = memory_mib << 20,
-    )
+    xml::write(&xml::Problem {
+        name,
+        title: problem.package().title,
+        time_ms: u128::from(time_ms),
+        memory_bytes: memory_mib << 20,
+        tests: vec![xml::Test::default(); count],
+        groups: Vec::new(),
+        files: None,
+        judged: xml::Judged::Standard(crate::pack::judges::standard_for(problem.rule())),
+        validator: None,
+        solutions: vec![(format!("solutions/{name}.cpp"), "main")],
+    })
 }
