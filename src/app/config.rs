@@ -22,6 +22,11 @@ pub const FILE_NAME: &str = "duipai.toml";
 pub const COMMANDS: [&str; 10] = [
     "test", "stress", "gen", "pack", "failures", "validate", "answers", "solve", "judge", "hunt",
 ];
+/// The commands that run a package's solutions (`gen` and `validate` run only its
+/// generators and validator).
+const RUNS_SOLUTIONS: [&str; 7] = [
+    "test", "stress", "pack", "failures", "answers", "judge", "hunt",
+];
 /// The table of named generators, `name = "command"`: each is a `--named-generator
 /// NAME=COMMAND` of the commands that take one.
 pub const GENERATORS: &str = "generators";
@@ -53,6 +58,8 @@ struct File {
     dir: PathBuf,
     text: String,
     table: Option<toml_edit::Table>,
+    /// A Polygon package's refusal to have its solutions run (they use files).
+    file_io_refusal: Option<String>,
 }
 
 impl File {
@@ -115,6 +122,13 @@ pub fn apply_noted(argv: &[OsString]) -> Result<(Vec<OsString>, Option<String>),
     else {
         return Ok((argv.to_vec(), None));
     };
+    if let Some(why) = file
+        .file_io_refusal
+        .as_ref()
+        .filter(|_| RUNS_SOLUTIONS.contains(&name))
+    {
+        return Err(ConfigError(why.clone()));
+    }
     let inserted = settings_words(&file, command, &root, &words[at + 1..])?;
     if inserted
         .iter()
@@ -224,6 +238,7 @@ fn read(flag: &Option<PathBuf>, package: &Option<PathBuf>) -> Result<Option<File
         dir,
         text,
         table: None,
+        file_io_refusal: None,
     }))
 }
 
@@ -262,6 +277,7 @@ fn polygon(dir: &Path) -> Result<File, ConfigError> {
         dir: PathBuf::new(),
         text: String::new(),
         table: Some(table),
+        file_io_refusal: settings.file_io_refusal,
     })
 }
 

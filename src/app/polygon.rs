@@ -21,6 +21,8 @@ pub enum Value {
 pub struct Settings {
     pub values: Vec<(String, Value)>,
     pub generators: Vec<(String, String)>,
+    /// Why the package's solutions cannot be run (they read and write files), if so.
+    pub file_io_refusal: Option<String>,
 }
 
 /// The settings of the package in `dir`.
@@ -73,6 +75,7 @@ pub fn settings(dir: &Path) -> anyhow::Result<Settings> {
         .iter()
         .map(|(name, source)| (name.clone(), path(source)))
         .collect();
+    settings.file_io_refusal = package.file_io_refusal();
     Ok(settings)
 }
 

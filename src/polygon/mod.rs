@@ -32,6 +32,8 @@ pub struct Package {
     /// `input-file` and `output-file` of `<judging>`: empty for stdin and stdout.
     pub input_file: String,
     pub output_file: String,
+    /// Where `<judging>` is (`problem.xml:LINE:COLUMN`), for a message about its files.
+    pub judging_at: String,
     pub tests: Vec<Test>,
     pub groups: Vec<Group>,
     pub checker: Checker,
@@ -284,6 +286,30 @@ impl Package {
         read.retain(|(k, _, _)| *k != key);
         read.push((key, stamp, package.clone()));
         Ok(package)
+    }
+
+    /// Why duipai cannot run this package's solutions, when they read and write files
+    /// (`<judging input-file="input.txt" ...>`): it runs a package's solutions, main
+    /// included, on stdin and stdout, and a solution that opens `input.txt` would be judged
+    /// on a file that is not there. `None` for a package read from stdin and written to stdout.
+    pub fn file_io_refusal(&self) -> Option<String> {
+        let named = |file: &str| !file.is_empty() && file != "stdin" && file != "stdout";
+        if !named(&self.input_file) && !named(&self.output_file) {
+            return None;
+        }
+        let shown = |file: &str, stream: &str| match named(file) {
+            true => format!("\"{file}\""),
+            false => stream.to_string(),
+        };
+        Some(format!(
+            "{}: the package's solutions read {} and write {} (<judging input-file output-file>): \
+             duipai runs a Polygon package's solutions on stdin and stdout, so it does not run \
+             them rather than judge them on a file that is not there; `gen` and `validate` \
+             still take the package",
+            self.judging_at,
+            shown(&self.input_file, "stdin"),
+            shown(&self.output_file, "stdout"),
+        ))
     }
 
     /// The main solution, else the first accepted one: the reference answers come from it.

@@ -191,6 +191,7 @@ pub fn parse(dir: &Path, shown: &str, text: &str) -> anyhow::Result<Package> {
         memory_bytes: testset.memory_bytes,
         input_file: judging.attribute("input-file").unwrap_or("").to_string(),
         output_file: judging.attribute("output-file").unwrap_or("").to_string(),
+        judging_at: reader.at(judging),
         tests,
         groups,
         checker: helpers.checker,

@@ -739,3 +739,35 @@ fn a_stress_on_files_is_refused_at_its_input_file() {
         .run()
         .success();
 }
+
+#[test]
+fn a_package_whose_solutions_use_files_is_refused_where_they_would_run() {
+    let dir = queries(false);
+    let d = dir.path();
+    let xml = d.join("problem.xml");
+    let text = std::fs::read_to_string(&xml)
+        .unwrap()
+        .replace("input-file=\"\"", "input-file=\"input.txt\"")
+        .replace("output-file=\"\"", "output-file=\"output.txt\"");
+    std::fs::write(&xml, &text).unwrap();
+    // The position of <judging>, counted here from the text itself.
+    let offset = text.find("<judging").unwrap();
+    let line = text[..offset].matches('\n').count() + 1;
+    let column = offset - text[..offset].rfind('\n').map_or(0, |at| at + 1) + 1;
+    let refused = format!(
+        "problem.xml:{line}:{column}: the package's solutions read \"input.txt\" and write \
+         \"output.txt\""
+    );
+    for command in [
+        vec!["judge"],
+        vec!["test"],
+        vec!["stress", "--time", "5"],
+        vec!["pack", "--layout", "icpc", "--out", "icpc"],
+    ] {
+        let out = with_shared_cache(d).args(&command).run().code(2);
+        assert_contains(&out.stderr(), &refused);
+    }
+    assert!(!d.join("icpc").exists(), "a refused pack writes nothing");
+    // Its validator and generators do not run the solutions: still served.
+    with_shared_cache(d).args(["validate"]).run().success();
+}
