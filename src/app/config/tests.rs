@@ -299,6 +299,7 @@ fn checker_and_comparison_flags_work_in_the_file() {
         dir: dir.path().to_path_buf(),
         text: text.to_string(),
         table: None,
+        file_io_refusal: None,
     };
     let stress = root.find_subcommand("stress").unwrap();
     let text = "checker = \"python3 check.py\"\ntolerance = 1e-6\n[stress]\nchecker-protocol = \"kattis\"\nignore-case = true\n";
