@@ -774,14 +774,17 @@ fn the_folders_statement_goes_into_the_package_and_a_package_is_one_problems() {
 fn stress_runs_the_folders_generator_validator_and_reference() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
+    // Minimizing through the folder's validator, not what is tested here (the minimize and
+    // choices modules test it), gets a few seconds: by default it takes half a minute.
     let out = duipai(d)
-        .args(["stress", "--iterations", "30"])
+        .args(["stress", "--iterations", "30", "--shrink-time", "3"])
         .program(["submissions/wrong_answer/int_sums.cpp"])
         .run()
         .code(1);
     // Sums of ten values of up to 10^9 leave 32 bits.
     assert_contains(&out.stdout(), "stressing int_sums.cpp on rangesum");
     assert_contains(&out.stdout(), "FAILED on seed");
+    assert_contains(&out.stdout(), "minimized in ");
     duipai(d)
         .args(["stress", "--iterations", "30", "--no-replay"])
         .program(["submissions/accepted/sol.py"])
