@@ -78,26 +78,24 @@ int main(void) {
 }
 "#;
 
-const CPP_SUM: &str = r#"#include <bits/stdc++.h>
-static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
+/// A C++17 program adding two numbers, after its headers.
+macro_rules! cpp_sum_body {
+    () => {
+        r#"static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
 int main() {
     long long a, b;
     std::cin >> a >> b;
     if (auto [x, y] = std::pair{a, b}; true) std::cout << x + y << "\n";
 }
-"#;
+"#
+    };
+}
+
+const CPP_SUM: &str = concat!("#include <bits/stdc++.h>\n", cpp_sum_body!());
 
 /// [`CPP_SUM`] without <bits/stdc++.h>, which takes seconds to compile: for the tests about
 /// caching and commands rather than the contest's headers.
-const CPP_SUM_LIGHT: &str = r#"#include <iostream>
-#include <utility>
-static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
-int main() {
-    long long a, b;
-    std::cin >> a >> b;
-    if (auto [x, y] = std::pair{a, b}; true) std::cout << x + y << "\n";
-}
-"#;
+const CPP_SUM_LIGHT: &str = concat!("#include <iostream>\n#include <utility>\n", cpp_sum_body!());
 
 /// A shell script standing in for a compiler: it logs every invocation, then runs the real
 /// one. Probed until it can be executed, because a file just written may briefly be "busy"
