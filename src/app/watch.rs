@@ -8,6 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::app::args::CommandWords;
 use crate::app::exit::Status;
 
 /// How often the files are checked.
@@ -49,6 +50,24 @@ fn stamp(files: &[PathBuf]) -> Stamp {
                 .and_then(|m| Some((m.modified().ok()?, m.len())))
         })
         .collect()
+}
+
+/// `--watch` of a judging command (`test`, `stress`): runs `execute` now and again after every
+/// change of the files of the program or of a helper given; a run's error replaces the JUnit
+/// report `junit` (as `suite`'s) and the watch goes on.
+pub fn judging(
+    program: &[OsString],
+    helpers: &[&Option<CommandWords>],
+    junit: Option<&Path>,
+    suite: &str,
+    mut execute: impl FnMut() -> anyhow::Result<Status>,
+) -> anyhow::Result<Status> {
+    let mut commands: Vec<&[OsString]> = vec![program];
+    commands.extend(helpers.iter().filter_map(|h| h.as_ref()).map(|h| &h.0[..]));
+    watch(
+        || files_of(&commands),
+        || crate::report::junit::on_error(junit, suite, execute()),
+    )
 }
 
 /// Runs `run` now and again after every change of the files `files` lists, until an

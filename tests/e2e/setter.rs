@@ -462,9 +462,22 @@ fn verdicts(summary: &serde_json::Value, submission: &str) -> Vec<String> {
 fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
+    // The real programs on a short plan under a short limit: the sample, sums beyond 32 bits,
+    // more values than the fixed array holds, and one test the naive submission spends
+    // seconds on (stopped at 1.5 s × 1.5 × 1.05). How the matrix and the limit follow from
+    // the runs' times is model matrix's, on a scripted runner.
+    let toml = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
+    let toml = toml.replace("time-limit = \"2s\"", "time-limit = \"1.5s\"");
+    std::fs::write(d.join("duipai.toml"), toml).unwrap();
+    let plan = "group sample\ncopy samples/1.in\ngroup secret\ngen rangesum 10 10 --seed 2\n\
+                gen rangesum --generator big 2000 2000 1000000000 --seed 6\n\
+                gen rangesum --generator big 100000 100000 1000000000 full --seed 8\n";
+    std::fs::write(d.join("short.plan"), plan).unwrap();
     let out = duipai(d)
         .args([
             "judge",
+            "--plan",
+            "short.plan",
             "--json",
             "--junit",
             "judge.xml",
@@ -476,20 +489,24 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
     let summary = judge_json(&out);
     assert_eq!(summary["status"], "ok");
     let tests = summary["tests"].as_array().unwrap().len();
-    assert_eq!(tests, 10);
+    assert_eq!(tests, 4);
     assert_eq!(verdicts(&summary, "accepted/sol.cpp"), vec!["AC"; tests]);
     assert_eq!(verdicts(&summary, "accepted/sol.py"), vec!["AC"; tests]);
     // 32-bit sums are wrong exactly where the sums leave that range: the largest tests.
     let wrong = verdicts(&summary, "wrong_answer/int_sums.cpp");
     assert!(wrong.contains(&"WA".to_string()) && wrong.iter().all(|v| v == "WA" || v == "AC"));
     let slow = verdicts(&summary, "time_limit_exceeded/naive.cpp");
-    assert!(slow.contains(&"TLE".to_string()), "{slow:?}");
+    assert_eq!(slow, ["AC", "AC", "AC", "TLE"]);
     let crash = verdicts(&summary, "run_time_error/fixed_array.cpp");
-    assert!(crash.contains(&"RTE".to_string()), "{crash:?}");
+    assert_eq!(crash, ["AC", "AC", "RTE", "RTE"]);
+    // The naive run was stopped by the runner near the cap, 1.5 s × 1.5 × 1.05.
+    let upper = &summary["upper_bound"];
+    let stopped = upper["cpu_ms"].as_u64().unwrap();
+    assert!((2362..2362 + 500).contains(&stopped), "{upper}");
     // The limit in force is the folder's; the format's rule: the slowest accepted run × 2,
     // rounded up to whole seconds, that run being the fastest of the three times it was
     // measured.
-    assert_eq!(summary["time_limit_ms"], 2000);
+    assert_eq!(summary["time_limit_ms"], 1500);
     let lower = &summary["lower_bound"];
     let cpu = lower["cpu_ms"].as_u64().unwrap();
     let measured: Vec<u64> = lower["measured_ms"]
@@ -527,7 +544,7 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
         "time_limit_exceeded/naive.cpp"
     );
     let human = out.stderr();
-    assert_contains(&human, "time limit 2 s (duipai.toml or --time-limit)");
+    assert_contains(&human, "time limit 1.5 s (duipai.toml or --time-limit)");
     assert_contains(&human, &format!("; fastest of {} runs: ", measured.len()));
     assert_contains(&human, "every submission got what its folder expects");
     let junit = std::fs::read_to_string(d.join("judge.xml")).unwrap();
@@ -650,12 +667,14 @@ fn the_derived_time_limit_is_written_only_when_asked() {
     )
     .unwrap();
     // The limit comes from the accepted submissions alone: the others, the slow one above
-    // all, would only make the two judgings longer.
+    // all, would only make the judgings longer; so would the plan's largest tests (how the
+    // limit follows from the runs' times is model matrix's).
     for other in ["time_limit_exceeded", "run_time_error", "wrong_answer"] {
         std::fs::remove_dir_all(d.join("submissions").join(other)).unwrap();
     }
     duipai(d)
         .args(["pack", "--out", "rangesum", "--layout", "icpc"])
+        .args(["--plan", "extra/small.plan"])
         .run()
         .success();
     let yaml = d.join("rangesum/problem.yaml");
@@ -755,14 +774,17 @@ fn the_folders_statement_goes_into_the_package_and_a_package_is_one_problems() {
 fn stress_runs_the_folders_generator_validator_and_reference() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
+    // Minimizing through the folder's validator, not what is tested here (the minimize and
+    // choices modules test it), gets a few seconds: by default it takes half a minute.
     let out = duipai(d)
-        .args(["stress", "--iterations", "30"])
+        .args(["stress", "--iterations", "30", "--shrink-time", "3"])
         .program(["submissions/wrong_answer/int_sums.cpp"])
         .run()
         .code(1);
     // Sums of ten values of up to 10^9 leave 32 bits.
     assert_contains(&out.stdout(), "stressing int_sums.cpp on rangesum");
     assert_contains(&out.stdout(), "FAILED on seed");
+    assert_contains(&out.stdout(), "minimized in ");
     duipai(d)
         .args(["stress", "--iterations", "30", "--no-replay"])
         .program(["submissions/accepted/sol.py"])

@@ -199,7 +199,10 @@ mod tests {
             for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
                 let Some(flag) = arg.get_long() else { continue };
                 if !["help", "version"].contains(&flag) && !named(flag) {
-                    missing.push(format!("duipai {} --{flag}", command.get_name()));
+                    missing.push(format!(
+                        "duipai {} --{flag} (say what it does in the section {heading}`)",
+                        command.get_name()
+                    ));
                 }
             }
         }

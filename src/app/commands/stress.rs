@@ -34,7 +34,6 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
         return polygon_stress(args, index);
     }
     if args.judging.watch {
-        let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let helpers = [
             &args.judging.reference,
             &args.generator,
@@ -42,19 +41,10 @@ pub fn run(args: StressArgs) -> anyhow::Result<Status> {
             &args.judging.checker.checker,
             &args.judging.checker.interactor,
         ];
-        for helper in helpers.into_iter().flatten() {
-            commands.push(&helper.0);
-        }
-        return watch::watch(
-            || watch::files_of(&commands),
-            || {
-                junit::on_error(
-                    args.judging.report.junit.as_deref(),
-                    "duipai stress",
-                    execute(&args),
-                )
-            },
-        );
+        let junit = args.judging.report.junit.as_deref();
+        return watch::judging(&args.program, &helpers, junit, "duipai stress", || {
+            execute(&args)
+        });
     }
     execute(&args)
 }

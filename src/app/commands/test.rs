@@ -24,26 +24,16 @@ pub fn run(mut args: TestArgs) -> anyhow::Result<Status> {
     as_saved(&mut args)?;
     programs::warn_flags_after_separator("test", &args.program);
     if args.judging.watch {
-        let mut commands: Vec<&[std::ffi::OsString]> = vec![&args.program];
         let judging = &args.judging;
         let helpers = [
             &judging.reference,
             &judging.checker.checker,
             &judging.checker.interactor,
         ];
-        for helper in helpers.into_iter().flatten() {
-            commands.push(&helper.0);
-        }
-        return watch::watch(
-            || watch::files_of(&commands),
-            || {
-                junit::on_error(
-                    args.judging.report.junit.as_deref(),
-                    "duipai test",
-                    execute(&args),
-                )
-            },
-        );
+        let junit = judging.report.junit.as_deref();
+        return watch::judging(&args.program, &helpers, junit, "duipai test", || {
+            execute(&args)
+        });
     }
     execute(&args)
 }
