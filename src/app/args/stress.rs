@@ -212,71 +212,16 @@ impl StressArgs {
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);
-        if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
-            bail!(
-                "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
-                 --help`), not words: {}",
-                quote(&self.args.join(" "))
-            );
-        }
-        let source = match (&self.generator, known) {
-            (Some(command), _) => {
-                let mut words = self.generator_command(command);
-                words.extend(self.args.iter().map(std::ffi::OsString::from));
-                Source::External(words)
-            }
-            (None, Some(problem)) => {
-                Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
-            }
-            (None, None) => bail!(
-                "duipai does not know the problem {}{} (it knows {}): give --generator and \
-                 --reference for it",
-                quote(&self.problem),
-                near_game(&self.problem)
-                    .map(|game| format!("; did you mean {game}?"))
-                    .unwrap_or_default(),
-                problem::names().join(", ")
-            ),
-        };
+        let source = self.source(known)?;
         let oracle = self.oracle(known)?;
-        // A generator given as typed, its sources built with the --compiler flags: what
-        // recording its choices needs.
-        let choices = match &source {
-            Source::External(_) if self.no_choices => None,
-            Source::External(typed) => Some(Capturable::new(
-                typed.clone(),
-                crate::app::args::compile_options(&self.judging.compilers),
-            )),
-            Source::Builtin(_) => None,
-        };
         if known.is_none() && self.gen_args != Default::default() {
             bail!(
                 "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
                 quote(&self.problem)
             );
         }
-        let (offset, stride) = self.shard.map_or((0, 1), |s| (s.index - 1, s.count));
-        let seeds = Seeds {
-            first: self.seed,
-            offset,
-            stride,
-        };
-        // Seeds never wrap around: the last seed asked for must be a u64.
-        if let Some(n) = self.iterations {
-            let last = (n - 1)
-                .checked_mul(stride)
-                .and_then(|x| x.checked_add(offset))
-                .and_then(|x| x.checked_add(self.seed));
-            if last.is_none() {
-                bail!(
-                    "--seed {} with --iterations {n} runs past the largest seed, {}",
-                    self.seed,
-                    u64::MAX
-                );
-            }
-        }
+        let choices = self.choices(&source);
         let limits = self.judging.limits.resolve_named(&self.problem);
-        let io = self.judging.run.io_mode_named(&self.problem);
         Ok(Config {
             name: self.problem.clone(),
             problem: known,
@@ -285,8 +230,8 @@ impl StressArgs {
             program: self.program.clone(),
             helper_limits: self.judging.limits.helpers(&limits),
             limits,
-            io,
-            seeds,
+            io: self.judging.run.io_mode_named(&self.problem),
+            seeds: self.seeds()?,
             jobs: super::values::jobs(self.judging.report.jobs),
             iterations: self.iterations,
             time: self.time,
@@ -304,6 +249,74 @@ impl StressArgs {
             choices,
             perturb: false,
             empty_answers: self.empty_answers,
+        })
+    }
+
+    /// Where cases come from: the generator command with the words after the problem's name,
+    /// or the built-in generator of a game with its flags.
+    fn source(&self, known: Option<&'static dyn problem::Problem>) -> anyhow::Result<Source> {
+        if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
+            bail!(
+                "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
+                 --help`), not words: {}",
+                quote(&self.args.join(" "))
+            );
+        }
+        match (&self.generator, known) {
+            (Some(command), _) => {
+                let mut words = self.generator_command(command);
+                words.extend(self.args.iter().map(std::ffi::OsString::from));
+                Ok(Source::External(words))
+            }
+            (None, Some(problem)) => Ok(Source::Builtin(Spec::new(
+                problem,
+                &self.gen_args.to_params(),
+            )?)),
+            (None, None) => bail!(
+                "duipai does not know the problem {}{} (it knows {}): give --generator and \
+                 --reference for it",
+                quote(&self.problem),
+                near_game(&self.problem)
+                    .map(|game| format!("; did you mean {game}?"))
+                    .unwrap_or_default(),
+                problem::names().join(", ")
+            ),
+        }
+    }
+
+    /// A generator given as typed, its sources built with the --compiler flags: what
+    /// recording its choices needs (none for a built-in generator, or with --no-choices).
+    fn choices(&self, source: &Source) -> Option<Capturable> {
+        match source {
+            Source::External(typed) if !self.no_choices => Some(Capturable::new(
+                typed.clone(),
+                crate::app::args::compile_options(&self.judging.compilers),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The seeds this run (or its --shard) goes through; they never wrap around: the last
+    /// seed asked for must be a u64.
+    fn seeds(&self) -> anyhow::Result<Seeds> {
+        let (offset, stride) = self.shard.map_or((0, 1), |s| (s.index - 1, s.count));
+        if let Some(n) = self.iterations {
+            let last = (n - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(offset))
+                .and_then(|x| x.checked_add(self.seed));
+            if last.is_none() {
+                bail!(
+                    "--seed {} with --iterations {n} runs past the largest seed, {}",
+                    self.seed,
+                    u64::MAX
+                );
+            }
+        }
+        Ok(Seeds {
+            first: self.seed,
+            offset,
+            stride,
         })
     }
 
