@@ -18,7 +18,7 @@ use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus, Validity
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
 use crate::text::plural;
-use case::{ChoiceCase, Ran};
+use case::{ChoiceCase, Ran, text_size};
 
 mod case;
 
@@ -80,7 +80,8 @@ impl Engine<'_> {
         };
         let polish = self.config.validator.is_some();
         // A time or memory limit exceeded: every failing probe costs the limit, which is worth
-        // spending on size alone; a candidate is kept only when its text has fewer tokens.
+        // spending on size alone; a candidate is kept only when its text is smaller
+        // ([`text_size`]: fewer numbers, or shorter strings).
         let by_size = matches!(
             verdict,
             Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
@@ -201,8 +202,9 @@ impl Engine<'_> {
         })
     }
 
-    /// Whether the case the generator prints with every choice at its simplest has as many
-    /// tokens as the one recorded: the choices do not govern its size.
+    /// Whether the case the generator prints with every choice at its simplest is as large
+    /// ([`text_size`]) as the one recorded: the choices do not govern its size. A string's
+    /// length counts, so a case of one string the choices make shorter is theirs to shrink.
     fn fixed_size(&self, capture: &Capture, seed: u64, recorded: &Recorded) -> bool {
         let simplest = capture.replay(
             self.runner,
@@ -211,13 +213,8 @@ impl Engine<'_> {
             recorded.choices.len(),
             &self.helper_limits,
         );
-        let tokens = |text: &[u8]| {
-            text.split(u8::is_ascii_whitespace)
-                .filter(|t| !t.is_empty())
-                .count()
-        };
         match simplest {
-            Ok(Replayed::Made(made)) => tokens(&made.output) >= tokens(&recorded.output),
+            Ok(Replayed::Made(made)) => text_size(&made.output) >= text_size(&recorded.output),
             _ => false,
         }
     }
@@ -334,7 +331,7 @@ impl ChoiceProber<'_, '_> {
             perturbed: None,
         };
         let ran = Ran::new(made.choices, made.output);
-        if candidate.by_size() && ran.tokens() >= candidate.parent_tokens() {
+        if candidate.by_size() && ran.size() >= candidate.parent_size() {
             return Probe::Invalid;
         }
         candidate.set_ran(ran);
