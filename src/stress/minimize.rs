@@ -177,6 +177,9 @@ pub struct ShrinkStats {
     /// Rounds over every pass and value.
     pub rounds: usize,
     pub end: End,
+    /// When the last smaller case was kept: the case it ends with was reached then, and the
+    /// time after it went to confirming it.
+    pub last_step: Option<Instant>,
 }
 
 /// The smallest failing case found, what the probe kept of it (`None` if no candidate
@@ -489,6 +492,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         *current = case;
         self.payload = Some(payload);
         self.stats.steps += 1;
+        self.stats.last_step = Some(Instant::now());
         (self.on_progress)(current, &self.stats);
     }
 

@@ -151,6 +151,9 @@ pub struct Minimization {
     /// on it with none failing ([`Shrunk::one_minimal`]).
     pub one_minimal: bool,
     pub elapsed: Duration,
+    /// How long after minimizing began it kept the case it ends with (`None` when it kept
+    /// nothing smaller): the rest of `elapsed` went to finding nothing smaller.
+    pub reached: Option<Duration>,
     /// Stopped by an interrupt.
     pub interrupted: bool,
     /// The time budget it had.
@@ -666,6 +669,10 @@ impl Engine<'_> {
         };
         let mut result = result;
         result.elapsed = began.elapsed();
+        result.reached = result
+            .stats
+            .last_step
+            .map(|at| at.saturating_duration_since(began));
         // The budget told is the whole one the phases shared.
         result.budget = self.budget_for(verdict).time;
         // Steps that came back to the case as found (the choices replayed to the same text)
@@ -673,6 +680,7 @@ impl Engine<'_> {
         result.unchanged = failing.input == found;
         if result.unchanged {
             result.stats.steps = 0;
+            result.reached = None;
         }
         if result.stats.end == End::Budget && limit_verdict(verdict) {
             let default = if result.budget == LIMIT_SHRINK_TIME {
@@ -888,6 +896,7 @@ impl Engine<'_> {
             }))
         };
         let focus = focus.map(|f| (probe(&f), f));
+        let focus_kept = Instant::now();
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
             Some((Probe::Fails(found), f)) => (f, Some(found)),
@@ -898,6 +907,9 @@ impl Engine<'_> {
             minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
         shrunk.stats.runs += probed;
         shrunk.stats.steps += steps;
+        if focused.is_some() {
+            shrunk.stats.last_step = shrunk.stats.last_step.or(Some(focus_kept));
+        }
         let payload = shrunk.payload.take().or(focused);
         if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
@@ -907,6 +919,7 @@ impl Engine<'_> {
             passes: shrunk.passes,
             stats: shrunk.stats,
             elapsed: started.elapsed(),
+            reached: None,
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
             unchanged: false,
             budget: budget.time,

@@ -194,6 +194,7 @@ impl Engine<'_> {
                 passes,
                 stats: shrunk.stats,
                 elapsed: started.elapsed(),
+                reached: None,
                 interrupted: stopped && crate::run::cancelled(),
                 budget: full.time,
                 unchanged: false,
@@ -383,8 +384,10 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
             // The text's passes were the last tried on the case reported: theirs is the end
             // (the choices' half budget running out says nothing of the text's candidates).
             end: b.end,
+            last_step: b.last_step.or(a.last_step),
         },
         elapsed: choices.elapsed + text.elapsed,
+        reached: None,
         interrupted: choices.interrupted || text.interrupted,
         budget: choices.budget,
         // Which passes of the text's were cut short or not tried is what the case reported
