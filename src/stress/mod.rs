@@ -642,7 +642,7 @@ impl Engine<'_> {
                     .case
                     .filter(|_| start.case_count() > 1)
                     .map(|k| start.only_case(k));
-                let budget = self.budget_for(verdict);
+                let budget = self.budget_for(&failing.outcome);
                 let (small, found, result) =
                     self.minimize(start.clone(), focus, verdict, None, budget, on_event);
                 if let Some((expected, outcome)) = found {
@@ -657,12 +657,12 @@ impl Engine<'_> {
             None => match self.shrink_choices(failing, seed, verdict, began, on_event) {
                 Some(chosen) if !chosen.polish => chosen.minimization,
                 Some(chosen) => {
-                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
+                    let rest = choices::rest(self.budget_for(&failing.outcome), began.elapsed());
                     let text = self.minimize_text(failing, tried, verdict, rest, on_event);
                     choices::joined(chosen.minimization, Some(text))
                 }
                 None => {
-                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
+                    let rest = choices::rest(self.budget_for(&failing.outcome), began.elapsed());
                     self.minimize_text(failing, tried, verdict, rest, on_event)
                 }
             },
@@ -674,7 +674,7 @@ impl Engine<'_> {
             .last_step
             .map(|at| at.saturating_duration_since(began));
         // The budget told is the whole one the phases shared.
-        result.budget = self.budget_for(verdict).time;
+        result.budget = self.budget_for(&failing.outcome).time;
         // Steps that came back to the case as found (the choices replayed to the same text)
         // made nothing smaller.
         result.unchanged = failing.input == found;
@@ -787,10 +787,15 @@ impl Engine<'_> {
         ))
     }
 
-    /// The time minimization may take on a case failed with `verdict`.
-    fn budget_for(&self, verdict: Verdict) -> Budget {
-        if limit_verdict(verdict) {
-            self.config.limit_shrink_budget
+    /// The time minimization may take on a case failed as `outcome` says. A case over its
+    /// time or memory limit took as long as its run did, and so may every candidate: no
+    /// probe starts that could not end within the budget, the first of each phase included.
+    fn budget_for(&self, outcome: &CaseOutcome) -> Budget {
+        if limit_verdict(outcome.verdict()) {
+            Budget {
+                probe: outcome.execution.wall_time,
+                ..self.config.limit_shrink_budget
+            }
         } else {
             self.config.shrink_budget
         }

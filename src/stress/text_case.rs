@@ -1830,9 +1830,7 @@ mod reports {
         let out = shrink(
             start,
             1,
-            Budget {
-                time: Duration::ZERO,
-            },
+            Budget::of(Duration::ZERO),
             &|_: &TextCase| Probe::Fails(()),
             &mut |_, _| {},
         );

@@ -237,12 +237,10 @@ impl StressArgs {
             time: self.time,
             save_dir: PathBuf::from(&self.save),
             shrink: !self.no_shrink,
-            shrink_budget: Budget {
-                time: self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME),
-            },
-            limit_shrink_budget: Budget {
-                time: self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
-            },
+            shrink_budget: Budget::of(self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME)),
+            limit_shrink_budget: Budget::of(
+                self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
+            ),
             validator: self.validator.as_ref().map(|v| v.0.clone()),
             rule: self.judging.compare.rule(known)?,
             decider: crate::judge::Decider::Compare,

@@ -135,10 +135,11 @@ impl Engine<'_> {
         };
         // With a text phase after it, the choices get half the budget: what the generator
         // cannot make (fewer test cases than it always prints) is the text's to find.
-        let full = self.budget_for(verdict);
+        let full = self.budget_for(&failing.outcome);
         let share = match polish {
             true => Budget {
                 time: full.time / 2,
+                ..full
             },
             false => full,
         };
@@ -405,5 +406,6 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
 pub(super) fn rest(budget: Budget, spent: Duration) -> Budget {
     Budget {
         time: budget.time.saturating_sub(spent),
+        ..budget
     }
 }
