@@ -54,10 +54,21 @@ impl Engine<'_> {
     ) -> Option<Chosen> {
         let capturable = self.config.choices.as_ref()?;
         let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
-        let capture = match capturable.ready() {
-            Ok(capture) => capture,
-            Err(why) => {
+        // A build still going on after half the budget (a testlib generator on a loaded
+        // machine can take a minute) leaves the time to the text rather than to waiting.
+        let wait = self.budget_for(&failing.outcome).time / 2;
+        let capture = match capturable.ready_within(wait.saturating_sub(began.elapsed())) {
+            Some(Ok(capture)) => capture,
+            Some(Err(why)) => {
                 on_event(fallback(why.to_string()));
+                return None;
+            }
+            None => {
+                on_event(fallback(format!(
+                    "the generator's build with the recorder was not ready after {:.1} s, half \
+                     the budget",
+                    began.elapsed().as_secs_f64()
+                )));
                 return None;
             }
         };
