@@ -17,6 +17,7 @@ use super::minimize::{self, Budget, End, PassReport, Probe, ShrinkStats};
 use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus, Validity};
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
+use crate::run::Limits;
 use crate::text::plural;
 use case::{ChoiceCase, Ran, text_size};
 
@@ -55,20 +56,24 @@ impl Engine<'_> {
         let capturable = self.config.choices.as_ref()?;
         let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
         // A build still going on after half the budget (a testlib generator on a loaded
-        // machine can take a minute) leaves the time to the text rather than to waiting.
-        let wait = self.budget_for(&failing.outcome).time / 2;
-        let capture = match capturable.ready_within(wait.saturating_sub(began.elapsed())) {
+        // machine can take a minute), or a recording that runs past it (a generator of 2·10^5
+        // numbers, each a choice), leaves the time to the text rather than to waiting.
+        let half = self.budget_for(&failing.outcome).time / 2;
+        let left = || half.saturating_sub(began.elapsed());
+        let past_half = |what: &str| {
+            fallback(format!(
+                "{what} took {:.1} s, over half the budget",
+                began.elapsed().as_secs_f64()
+            ))
+        };
+        let capture = match capturable.ready_within(left()) {
             Some(Ok(capture)) => capture,
             Some(Err(why)) => {
                 on_event(fallback(why.to_string()));
                 return None;
             }
             None => {
-                on_event(fallback(format!(
-                    "the generator's build with the recorder was not ready after {:.1} s, half \
-                     the budget",
-                    began.elapsed().as_secs_f64()
-                )));
+                on_event(past_half("building the generator with the recorder"));
                 return None;
             }
         };
@@ -81,8 +86,12 @@ impl Engine<'_> {
                 output: failing.input.clone(),
                 choices: perturbed.choices.clone(),
             },
-            None => match self.recorded(capture, seed, &failing.input) {
+            None => match self.recorded(capture, seed, &failing.input, left()) {
                 Ok(recorded) => recorded,
+                Err(_) if left().is_zero() => {
+                    on_event(past_half("recording the generator's choices"));
+                    return None;
+                }
                 Err(why) => {
                     on_event(fallback(why));
                     return None;
@@ -100,7 +109,7 @@ impl Engine<'_> {
         // A size the choices do not govern (`gen.py 5000`) is the text's to shrink, when a
         // validator checks the text or the size is all that is wanted; without a validator the
         // choices still simplify what is inside it, keeping it the generator's own.
-        if (polish || by_size) && self.fixed_size(capture, seed, &recorded) {
+        if (polish || by_size) && self.fixed_size(capture, seed, &recorded, left()) {
             on_event(Event::Note(format!(
                 "shrinking the text alone: {} recorded, but with every choice at its simplest \
                  the generator prints a case as large (its size may come from its arguments)",
@@ -218,18 +227,35 @@ impl Engine<'_> {
     /// Whether the case the generator prints with every choice at its simplest is as large
     /// ([`text_size`]) as the one recorded: the choices do not govern its size. A string's
     /// length counts, so a case of one string the choices make shorter is theirs to shrink.
-    fn fixed_size(&self, capture: &Capture, seed: u64, recorded: &Recorded) -> bool {
+    /// A replay that would not end within `left` counts as fixed size: the text is then
+    /// shrunk with what is left.
+    fn fixed_size(
+        &self,
+        capture: &Capture,
+        seed: u64,
+        recorded: &Recorded,
+        left: Duration,
+    ) -> bool {
         let simplest = capture.replay(
             self.runner,
             seed,
             &[],
             recorded.choices.len(),
-            &self.helper_limits,
+            &self.limits_within(left),
         );
         match simplest {
             Ok(Replayed::Made(made)) => text_size(&made.output) >= text_size(&recorded.output),
-            _ => false,
+            // Cut short by what was left of the budget: the text has the rest.
+            _ => left < self.helper_limits.wall,
         }
+    }
+
+    /// The helpers' limits, their times cut to `left` at most.
+    fn limits_within(&self, left: Duration) -> Limits {
+        let mut limits = self.helper_limits;
+        limits.cpu = limits.cpu.min(left);
+        limits.wall = limits.wall.min(left);
+        limits
     }
 
     /// The case of `seed` with the generator's choices perturbed, or as the generator
@@ -265,8 +291,16 @@ impl Engine<'_> {
 
     /// The choices of the generator's run for `seed`, once a recording run printed `input`
     /// and a replay of what it recorded printed it again.
-    fn recorded(&self, capture: &Capture, seed: u64, input: &[u8]) -> Result<Recorded, String> {
-        let limits = &self.helper_limits;
+    /// The choices of the run of `seed` that printed `input`, recorded and replayed to it
+    /// again, each run within `left`.
+    fn recorded(
+        &self,
+        capture: &Capture,
+        seed: u64,
+        input: &[u8],
+        left: Duration,
+    ) -> Result<Recorded, String> {
+        let limits = &self.limits_within(left);
         let recorded = capture
             .record(self.runner, seed, limits)
             .map_err(|e| format!("{e:#}"))?
