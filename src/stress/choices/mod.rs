@@ -292,7 +292,7 @@ impl Engine<'_> {
     /// The choices of the generator's run for `seed`, once a recording run printed `input`
     /// and a replay of what it recorded printed it again.
     /// The choices of the run of `seed` that printed `input`, recorded and replayed to it
-    /// again, each run within `left`.
+    /// again, both runs within `left`.
     fn recorded(
         &self,
         capture: &Capture,
@@ -300,6 +300,7 @@ impl Engine<'_> {
         input: &[u8],
         left: Duration,
     ) -> Result<Recorded, String> {
+        let until = Instant::now() + left;
         let limits = &self.limits_within(left);
         let recorded = capture
             .record(self.runner, seed, limits)
@@ -322,7 +323,13 @@ impl Engine<'_> {
         }
         let values: Vec<u64> = recorded.choices.iter().map(|c| c.value).collect();
         let again = capture
-            .replay(self.runner, seed, &values, values.len(), limits)
+            .replay(
+                self.runner,
+                seed,
+                &values,
+                values.len(),
+                &self.limits_within(until.saturating_duration_since(Instant::now())),
+            )
             .map_err(|e| format!("{e:#}"))?;
         match again {
             Replayed::Made(replayed) if replayed.output == input => Ok(recorded),
