@@ -710,7 +710,13 @@ impl Engine<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
         let learning = Instant::now();
-        let learned = self.envelope(tried, budget.time / LEARNING_SHARE);
+        // With less left than a probe of a limit case takes, no candidate will run: learning
+        // what to keep it within (generating cases of 2·10^5 numbers) would only overrun.
+        let learned = if budget.time > budget.probe {
+            self.envelope(tried, budget.time / LEARNING_SHARE)
+        } else {
+            None
+        };
         // Learning is part of the budget: what is left of it is the shrinking's.
         let budget = choices::rest(budget, learning.elapsed());
         if let Some(learned) = &learned {
