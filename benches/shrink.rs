@@ -3,9 +3,10 @@
 //! it took to find the failure, the probes and seconds spent minimizing it, the whole run's
 //! seconds, and the size of the case it ends with. Then text shrinking on the layouts of
 //! contest problems ([`layouts`]), and everyday problems of one's own
-//! (`benches/support/everyday/`: Python generators, C++ references and solutions), each with
-//! the text alone shrunk and with the generator's choices shrunk first. Medians of several
-//! runs.
+//! (`benches/support/everyday/`: Python generators, C++ references and solutions) with the
+//! default settings, the generator's choices shrunk first: the time to the case each ends
+//! with and whether it is the smallest (`DUIPAI_BENCH_TEXT_ALONE=1` adds the text alone
+//! shrunk). Medians of several runs.
 //! Then the rate of choice candidates for a Python and a C++ generator ([`choice_rate`]).
 //! Run with `cargo bench --bench shrink` (`-- fixtures`, `-- layouts`, `-- everyday` or
 //! `-- choices` for some tables; `DUIPAI_BENCH_SECTION=layouts` as `-- layouts`; the everyday problems need
@@ -120,38 +121,59 @@ fn main() {
     }
 }
 
-/// The everyday problems, text alone and choices first, in interleaved runs.
+/// The everyday problems with the default settings (the generator's choices shrunk first):
+/// how long minimizing took to keep the case it ends with, and whether that is the smallest
+/// failing case within the default 30 s budget, beside last round's figures. With
+/// `DUIPAI_BENCH_TEXT_ALONE=1`, runs with the text alone shrunk (`--no-choices`) come in
+/// between, as a comparison (it doubles the section's time).
 fn everyday_problems(runs: usize) {
     let have = |tool: &str| Command::new(tool).arg("--version").output().is_ok();
     if !have("python3") || !have("g++") {
         println!("\neveryday problems skipped: they need python3 and g++");
         return;
     }
+    let text_alone = std::env::var_os("DUIPAI_BENCH_TEXT_ALONE").is_some_and(|v| v == "1");
     let duipai = PathBuf::from(env!("CARGO_BIN_EXE_duipai"));
     let cache = tempfile::tempdir().expect("a build cache");
     println!(
         "\neveryday problems: duipai stress -j 2 from seed 1, the default budget (30 s); \
-         medians of {runs} runs (CPU: duipai's and its programs')\n"
+         medians of {runs} runs (CPU: duipai's and its programs'); load average {}\n",
+        load_average()
     );
     println!(
-        "{:<20} {:<14} {:>5} {:>7} {:>9} {:>7} {:>8}  {:<28} 1-minimal",
-        "problem", "shrunk", "cases", "probes", "shrink s", "CPU s", "peak MiB", "ends at"
+        "{:<20} {:<14} {:>5} {:>7} {:>9} {:>9} {:>7}  {:<28} {:<9} {:<9} last round (s, end)",
+        "problem",
+        "shrunk",
+        "cases",
+        "probes",
+        "shrink s",
+        "reached s",
+        "CPU s",
+        "ends at",
+        "smallest",
+        "1-minimal"
     );
+    let mut warmed = Vec::new();
     for problem in everyday::problems() {
         let dir = everyday::workspace(problem.folder);
-        // The builds (the reference, the solution, the generator's recorder) are made once,
-        // before the runs measured.
-        let _ = everyday::run_once(&duipai, &problem, dir.path(), cache.path(), true);
+        // The builds (the reference, the solution, the generator's recorder) are made once
+        // per folder, before the runs measured: a short run that finds the failure only.
+        if !warmed.contains(&problem.folder) {
+            let _ = everyday::warm_up(&duipai, &problem, dir.path(), cache.path());
+            warmed.push(problem.folder);
+        }
         let mut text = Vec::new();
         let mut choices = Vec::new();
         for _ in 0..runs {
-            text.extend(everyday::run_once(
-                &duipai,
-                &problem,
-                dir.path(),
-                cache.path(),
-                false,
-            ));
+            if text_alone {
+                text.extend(everyday::run_once(
+                    &duipai,
+                    &problem,
+                    dir.path(),
+                    cache.path(),
+                    false,
+                ));
+            }
             choices.extend(everyday::run_once(
                 &duipai,
                 &problem,
@@ -160,31 +182,66 @@ fn everyday_problems(runs: usize) {
                 true,
             ));
         }
-        for (how, results) in [("text alone", &text), ("choices first", &choices)] {
-            let Some(last) = results.last() else {
-                println!(
-                    "{:<20} {how:<14} (no failure found or no report)",
-                    problem.name
-                );
-                continue;
-            };
-            println!(
-                "{:<20} {how:<14} {:>5} {:>7} {:>9.2} {:>7.2} {:>8.1}  {:<28} {}",
-                problem.name,
-                median(results.iter().map(|r| r.cases).collect()),
-                median(results.iter().map(|r| r.probes).collect()),
-                median(results.iter().map(|r| r.minimize).collect()).as_secs_f64(),
-                median(results.iter().map(|r| r.cpu).collect()).as_secs_f64(),
-                median(results.iter().map(|r| (r.peak_mib * 10.0) as u64).collect()) as f64 / 10.0,
-                last.ends,
-                if results.iter().all(|r| r.one_minimal) {
-                    "yes"
-                } else {
-                    "no"
-                }
-            );
+        let mut rows = vec![("choices first", &choices)];
+        if text_alone {
+            rows.insert(0, ("text alone", &text));
+        }
+        for (how, results) in rows {
+            print_everyday_row(&problem, how, results);
         }
     }
+}
+
+/// One row of the everyday table: medians of `results`, the last run's end.
+fn print_everyday_row(problem: &everyday::Problem, how: &str, results: &[everyday::Run]) {
+    let Some(last) = results.last() else {
+        println!(
+            "{:<20} {how:<14} (no failure found or no report)",
+            problem.name
+        );
+        return;
+    };
+    let reached = median(
+        results
+            .iter()
+            .map(|r| r.reached.unwrap_or_default())
+            .collect(),
+    );
+    // At the smallest within the default budget: every run ended at it, in 30 s.
+    let smallest = match problem.smallest {
+        None => "unknown",
+        Some(begins) => {
+            let all = results.iter().all(|r| {
+                r.ends.starts_with(begins) && r.reached.unwrap_or_default().as_secs_f64() <= 30.0
+            });
+            if all { "yes" } else { "no" }
+        }
+    };
+    println!(
+        "{:<20} {how:<14} {:>5} {:>7} {:>9.2} {:>9.2} {:>7.2}  {:<28} {:<9} {:<9} {}",
+        problem.name,
+        median(results.iter().map(|r| r.cases).collect()),
+        median(results.iter().map(|r| r.probes).collect()),
+        median(results.iter().map(|r| r.minimize).collect()).as_secs_f64(),
+        reached.as_secs_f64(),
+        median(results.iter().map(|r| r.cpu).collect()).as_secs_f64(),
+        last.ends,
+        smallest,
+        if results.iter().all(|r| r.one_minimal) {
+            "yes"
+        } else {
+            "no"
+        },
+        problem.last_round,
+    );
+}
+
+/// The 1-minute load average, as /proc/loadavg gives it ("?" elsewhere).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".to_string())
 }
 
 /// The fixture program's bugs on the built-in games.

@@ -21,6 +21,11 @@ pub struct Problem {
     pub validator: Option<&'static str>,
     /// What the case it ends with is, in a few words.
     pub describe: fn(&str) -> String,
+    /// How the smallest failing case (known by hand, in the folder's README) begins, as
+    /// `describe` puts it; `None` when it is not known.
+    pub smallest: Option<&'static str>,
+    /// Last round's seconds minimizing with the choices first (docs/benchmarks.md).
+    pub last_round: &'static str,
 }
 
 /// The problems, in the table's order.
@@ -32,6 +37,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: Some("val.py"),
             describe: tree,
+            smallest: Some("6 vertices, a tree"),
+            last_round: "30.7 (budget), 11 vertices",
         },
         Problem {
             name: "tree, no validator",
@@ -39,6 +46,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: None,
             describe: tree,
+            smallest: Some("6 vertices, a tree"),
+            last_round: "32.0 (budget), 7 vertices",
         },
         Problem {
             name: "graph, int overflow",
@@ -46,6 +55,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: None,
             describe: graph,
+            smallest: Some("4 vertices, 3 edges"),
+            last_round: "30.7 (budget), 7 vertices",
         },
         Problem {
             name: "string",
@@ -53,6 +64,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: None,
             describe: string,
+            smallest: Some("|s| = 4"),
+            last_round: "19.7, |s| = 4",
         },
         Problem {
             name: "`n s` header",
@@ -60,6 +73,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: None,
             describe: whole,
+            smallest: Some("1 2 / 1"),
+            last_round: "6.8, 1 2 / 1",
         },
         Problem {
             name: "test cases",
@@ -67,6 +82,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py",
             validator: None,
             describe: whole,
+            smallest: Some("1 / 2 / 1 2"),
+            last_round: "20.2, 1 / 2 / 1 2",
         },
         Problem {
             name: "TLE, n = 2·10^5",
@@ -74,6 +91,8 @@ pub fn problems() -> Vec<Problem> {
             generator: "gen.py 200000",
             validator: None,
             describe: count,
+            smallest: None,
+            last_round: "44.8, n = 37500",
         },
     ]
 }
@@ -83,11 +102,12 @@ pub struct Run {
     pub cases: u64,
     pub probes: u64,
     pub minimize: Duration,
-    /// duipai's CPU time and peak resident memory (its own and its children's largest).
+    /// duipai's CPU time (its own and its children's).
     pub cpu: Duration,
-    pub peak_mib: f64,
     pub one_minimal: bool,
     pub ends: String,
+    /// When minimizing kept the case it ends with, from its start.
+    pub reached: Option<Duration>,
 }
 
 /// Stresses `problem` once in `dir` (a copy of its folder, the builds in `cache`), with the
@@ -133,10 +153,43 @@ pub fn run_once(
         probes: report["shrink_runs"].as_u64().unwrap_or(0),
         minimize: Duration::from_millis(report["shrink_ms"].as_u64().unwrap_or(0)),
         cpu: measured.cpu,
-        peak_mib: measured.peak_mib,
         one_minimal: report["one_minimal"].as_bool().unwrap_or(false),
         ends: (problem.describe)(&text),
+        reached: report["shrink_reached_ms"]
+            .as_u64()
+            .map(Duration::from_millis),
     })
+}
+
+/// Builds what `problem` runs (reference, solution, the generator's recorder) into `cache`:
+/// a run that stops at the first failure, minimized for a second (long enough to wait for
+/// the recorder's build).
+pub fn warm_up(duipai: &Path, problem: &Problem, dir: &Path, cache: &Path) -> Option<()> {
+    let mut command = Command::new(duipai);
+    command
+        .current_dir(dir)
+        .env("DUIPAI_CACHE_DIR", cache)
+        .args([
+            "stress",
+            problem.folder,
+            "-j",
+            "2",
+            "--shrink-time",
+            "1",
+            "--save",
+        ])
+        .arg(dir.join("saved-warm-up"))
+        .args([
+            "--generator",
+            problem.generator,
+            "--reference",
+            "ref.cpp",
+            "--",
+        ])
+        .arg("sol.cpp")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    command.status().ok().map(drop)
 }
 
 /// A copy of `folder`'s files in a fresh folder.

@@ -276,12 +276,8 @@ fn stress_config(
         time: Some(time),
         save_dir: hunt.save_dir.clone(),
         shrink: true,
-        shrink_budget: hunt
-            .shrink_time
-            .map_or_else(Budget::default, |time| Budget { time }),
-        limit_shrink_budget: Budget {
-            time: hunt.shrink_time.unwrap_or(stress::LIMIT_SHRINK_TIME),
-        },
+        shrink_budget: hunt.shrink_time.map_or_else(Budget::default, Budget::of),
+        limit_shrink_budget: Budget::of(hunt.shrink_time.unwrap_or(stress::LIMIT_SHRINK_TIME)),
         validator,
         rule,
         decider: hunt.decider.clone(),

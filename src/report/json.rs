@@ -79,6 +79,10 @@ pub struct StressFailed {
     pub shrink_runs: Option<usize>,
     /// Milliseconds spent minimizing.
     pub shrink_ms: Option<u64>,
+    /// Milliseconds from the start of minimizing to when the case reported was kept (`null`
+    /// when nothing smaller was kept): the rest of `shrink_ms` found nothing smaller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shrink_reached_ms: Option<u64>,
     /// Whether the minimized case is 1-minimal (`null` when not minimized): every pass
     /// that applies went over all its candidates on it, with none failing.
     pub one_minimal: Option<bool>,

@@ -117,13 +117,25 @@ impl Shrinkable for Box<dyn Instance> {
 pub struct Budget {
     /// Wall-clock bound for the whole minimization, checked before every probe.
     pub time: Duration,
+    /// How long a probe is known to take at least before any has run: a case that failed
+    /// by its time or memory limit took this long, and so may each candidate. No probe
+    /// starts that could not end within the budget, the first included.
+    pub probe: Duration,
+}
+
+impl Budget {
+    /// A budget of `time`, its probes of unknown length.
+    pub fn of(time: Duration) -> Budget {
+        Budget {
+            time,
+            probe: Duration::ZERO,
+        }
+    }
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        Budget {
-            time: Duration::from_secs(30),
-        }
+        Budget::of(Duration::from_secs(30))
     }
 }
 
@@ -177,6 +189,9 @@ pub struct ShrinkStats {
     /// Rounds over every pass and value.
     pub rounds: usize,
     pub end: End,
+    /// When the last smaller case was kept: the case it ends with was reached then, and the
+    /// time after it went to confirming it.
+    pub last_step: Option<Instant>,
 }
 
 /// The smallest failing case found, what the probe kept of it (`None` if no candidate
@@ -217,7 +232,7 @@ pub fn shrink<S: Shrinkable, P: Send>(
         stats: ShrinkStats::default(),
         stopped: false,
         payload: None,
-        longest: Duration::ZERO,
+        longest: budget.probe,
         gains: Vec::new(),
     };
     let mut current = start;
@@ -489,6 +504,7 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         *current = case;
         self.payload = Some(payload);
         self.stats.steps += 1;
+        self.stats.last_step = Some(Instant::now());
         (self.on_progress)(current, &self.stats);
     }
 
@@ -973,9 +989,7 @@ pub(crate) mod tests {
         let out = shrink(
             start,
             1,
-            Budget {
-                time: Duration::ZERO,
-            },
+            Budget::of(Duration::ZERO),
             &|_: &Box<dyn Instance>| Probe::<()>::Fails(()),
             &mut |_, _| {},
         );

@@ -151,6 +151,9 @@ pub struct Minimization {
     /// on it with none failing ([`Shrunk::one_minimal`]).
     pub one_minimal: bool,
     pub elapsed: Duration,
+    /// How long after minimizing began it kept the case it ends with (`None` when it kept
+    /// nothing smaller): the rest of `elapsed` went to finding nothing smaller.
+    pub reached: Option<Duration>,
     /// Stopped by an interrupt.
     pub interrupted: bool,
     /// The time budget it had.
@@ -639,7 +642,7 @@ impl Engine<'_> {
                     .case
                     .filter(|_| start.case_count() > 1)
                     .map(|k| start.only_case(k));
-                let budget = self.budget_for(verdict);
+                let budget = self.budget_for(&failing.outcome);
                 let (small, found, result) =
                     self.minimize(start.clone(), focus, verdict, None, budget, on_event);
                 if let Some((expected, outcome)) = found {
@@ -654,25 +657,30 @@ impl Engine<'_> {
             None => match self.shrink_choices(failing, seed, verdict, began, on_event) {
                 Some(chosen) if !chosen.polish => chosen.minimization,
                 Some(chosen) => {
-                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
+                    let rest = choices::rest(self.budget_for(&failing.outcome), began.elapsed());
                     let text = self.minimize_text(failing, tried, verdict, rest, on_event);
                     choices::joined(chosen.minimization, Some(text))
                 }
                 None => {
-                    let rest = choices::rest(self.budget_for(verdict), began.elapsed());
+                    let rest = choices::rest(self.budget_for(&failing.outcome), began.elapsed());
                     self.minimize_text(failing, tried, verdict, rest, on_event)
                 }
             },
         };
         let mut result = result;
         result.elapsed = began.elapsed();
+        result.reached = result
+            .stats
+            .last_step
+            .map(|at| at.saturating_duration_since(began));
         // The budget told is the whole one the phases shared.
-        result.budget = self.budget_for(verdict).time;
+        result.budget = self.budget_for(&failing.outcome).time;
         // Steps that came back to the case as found (the choices replayed to the same text)
         // made nothing smaller.
         result.unchanged = failing.input == found;
         if result.unchanged {
             result.stats.steps = 0;
+            result.reached = None;
         }
         if result.stats.end == End::Budget && limit_verdict(verdict) {
             let default = if result.budget == LIMIT_SHRINK_TIME {
@@ -702,7 +710,13 @@ impl Engine<'_> {
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
         let learning = Instant::now();
-        let learned = self.envelope(tried, budget.time / LEARNING_SHARE);
+        // With less left than a probe of a limit case takes, no candidate will run: learning
+        // what to keep it within (generating cases of 2·10^5 numbers) would only overrun.
+        let learned = if budget.time > budget.probe {
+            self.envelope(tried, budget.time / LEARNING_SHARE)
+        } else {
+            None
+        };
         // Learning is part of the budget: what is left of it is the shrinking's.
         let budget = choices::rest(budget, learning.elapsed());
         if let Some(learned) = &learned {
@@ -779,10 +793,15 @@ impl Engine<'_> {
         ))
     }
 
-    /// The time minimization may take on a case failed with `verdict`.
-    fn budget_for(&self, verdict: Verdict) -> Budget {
-        if limit_verdict(verdict) {
-            self.config.limit_shrink_budget
+    /// The time minimization may take on a case failed as `outcome` says. A case over its
+    /// time or memory limit took as long as its run did, and so may every candidate: no
+    /// probe starts that could not end within the budget, the first of each phase included.
+    fn budget_for(&self, outcome: &CaseOutcome) -> Budget {
+        if limit_verdict(outcome.verdict()) {
+            Budget {
+                probe: outcome.execution.wall_time,
+                ..self.config.limit_shrink_budget
+            }
         } else {
             self.config.shrink_budget
         }
@@ -888,6 +907,7 @@ impl Engine<'_> {
             }))
         };
         let focus = focus.map(|f| (probe(&f), f));
+        let focus_kept = Instant::now();
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
             Some((Probe::Fails(found), f)) => (f, Some(found)),
@@ -898,6 +918,9 @@ impl Engine<'_> {
             minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
         shrunk.stats.runs += probed;
         shrunk.stats.steps += steps;
+        if focused.is_some() {
+            shrunk.stats.last_step = shrunk.stats.last_step.or(Some(focus_kept));
+        }
         let payload = shrunk.payload.take().or(focused);
         if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
@@ -907,6 +930,7 @@ impl Engine<'_> {
             passes: shrunk.passes,
             stats: shrunk.stats,
             elapsed: started.elapsed(),
+            reached: None,
             interrupted: shrunk.stats.end == End::Stopped && crate::run::cancelled(),
             unchanged: false,
             budget: budget.time,

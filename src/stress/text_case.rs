@@ -545,6 +545,9 @@ impl TextCase {
     /// counts (the graph's own pass keeps its labels within them), nor a string's length,
     /// nor a list read inside an edge line (`2 4 1`, an edge of weight 1, is no count 2 of
     /// two numbers: dropping one would leave the edge without its weight).
+    /// Lines that are both a list's items and a tree's edges (`3 / 1 2 1 / 3 1 1`) lose items
+    /// only with a validator: without one, a tree of 3 would become `2 / 2 1 / 1 1`, which the
+    /// reference may well run on.
     fn counted_lists(&self) -> Vec<List> {
         let layout = self.layout();
         let edges = self.edge_lines();
@@ -552,6 +555,7 @@ impl TextCase {
             .lists
             .iter()
             .filter(|l| !layout.in_graph(l) && !l.is_chars())
+            .filter(|l| self.validated || !layout.also_tree(l))
             .filter(|l| edges.binary_search(&self.line_of(l.count)).is_err())
             .cloned()
             .collect()
@@ -787,7 +791,12 @@ impl TextCase {
         for t in layout.counts() {
             fixed[t] = true;
         }
-        for graph in &layout.graphs {
+        // Labels that may also be a list's values are lowered where a validator judges them.
+        for graph in layout
+            .graphs
+            .iter()
+            .filter(|g| !g.also_items || !self.validated)
+        {
             for l in graph.edges.clone() {
                 let at = self.line(l).start;
                 fixed[at] = true;
@@ -1531,6 +1540,215 @@ mod layouts {
         assert_eq!(minimize(start, cycle_wrong), "3 3\n1 3 1\n2 3 1\n1 2 1\n");
     }
 
+    /// An edge `u v w` (w = 1 for an unweighted one).
+    type Edge = (usize, usize, i64);
+
+    /// A tree of weighted or unweighted edges: `n`, then n − 1 lines `u v [w]` over 1..=n that
+    /// join every vertex (weights of at least 0), every line of the same shape.
+    fn edges_of_tree(input: &str, weighted: bool) -> Option<(usize, Vec<Edge>)> {
+        let lines = numbers(input)?;
+        let (head, lines) = lines.split_first()?;
+        let n = usize::try_from(*head.as_slice().first()?).ok()?;
+        if head.len() != 1 || n < 1 || lines.len() + 1 != n || !input.ends_with('\n') {
+            return None;
+        }
+        let mut parts = layout::Parts::new(n + 1);
+        let mut edges = Vec::new();
+        for line in lines {
+            let (u, v, w) = match (line.as_slice(), weighted) {
+                (&[u, v, w], true) if w >= 0 => (u, v, w),
+                (&[u, v], false) => (u, v, 1),
+                _ => return None,
+            };
+            let (u, v) = (usize::try_from(u).ok()?, usize::try_from(v).ok()?);
+            if !(1..=n).contains(&u) || !(1..=n).contains(&v) || !parts.join(u, v) {
+                return None;
+            }
+            edges.push((u, v, w));
+        }
+        Some((n, edges))
+    }
+
+    /// The weighted distances from `from` over a tree's edges.
+    fn distances(n: usize, edges: &[Edge], from: usize) -> Vec<i64> {
+        let mut dist = vec![-1; n + 1];
+        dist[from] = 0;
+        for _ in 0..n {
+            for &(u, v, w) in edges {
+                for (a, b) in [(u, v), (v, u)] {
+                    if dist[a] >= 0 && dist[b] < 0 {
+                        dist[b] = dist[a] + w;
+                    }
+                }
+            }
+        }
+        dist
+    }
+
+    /// The right diameter: the farthest distance over all pairs.
+    fn diameter(n: usize, edges: &[Edge]) -> i64 {
+        (1..=n)
+            .flat_map(|v| distances(n, edges, v))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Every tree of `n` vertices, as `n` and its edges in order of their vertices, each
+    /// weight drawn from `weights` (sets of n − 1 pairs that join every vertex).
+    fn every_tree(n: usize, weights: &[i64]) -> Vec<String> {
+        let pairs: Vec<(usize, usize)> = (1..=n)
+            .flat_map(|u| (u + 1..=n).map(move |v| (u, v)))
+            .collect();
+        let mut out = Vec::new();
+        for mask in 0u32..1 << pairs.len() {
+            let chosen: Vec<(usize, usize)> = (0..pairs.len())
+                .filter(|&i| mask >> i & 1 == 1)
+                .map(|i| pairs[i])
+                .collect();
+            let mut parts = layout::Parts::new(n + 1);
+            if chosen.len() + 1 != n || !chosen.iter().all(|&(u, v)| parts.join(u, v)) {
+                continue;
+            }
+            let mut ws = vec![0usize; chosen.len()];
+            loop {
+                let mut text = format!("{n}\n");
+                for (&(u, v), &w) in chosen.iter().zip(&ws) {
+                    // Both ways round: a bug may hang on the order of an edge's labels.
+                    let (u, v) = if w % 2 == 1 { (v, u) } else { (u, v) };
+                    match weights.get(w / 2) {
+                        Some(w) => text.push_str(&format!("{u} {v} {w}\n")),
+                        None => text.push_str(&format!("{u} {v}\n")),
+                    }
+                }
+                out.push(text);
+                let span = 2 * weights.len().max(1);
+                let Some(i) = ws.iter().position(|&w| w + 1 < span) else {
+                    break;
+                };
+                ws[i] += 1;
+                ws[..i].fill(0);
+            }
+        }
+        out
+    }
+
+    /// The least number of vertices of a tree on which `fails`, by trying every tree of up to
+    /// `most` vertices.
+    fn smallest_failing(most: usize, weights: &[i64], fails: impl Fn(&str) -> bool) -> usize {
+        (1..=most)
+            .find(|&n| every_tree(n, weights).iter().any(|t| fails(t)))
+            .expect("no tree fails")
+    }
+
+    /// A random tree of `n` vertices (the labels shuffled, each edge either way round), its
+    /// edges weighted from 1 to 9 when `weighted`.
+    fn random_edges(n: usize, seed: u64, weighted: bool) -> String {
+        let mut state = seed;
+        let mut next = |below: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % below
+        };
+        let mut label: Vec<usize> = (1..=n).collect();
+        for i in (1..n).rev() {
+            label.swap(i, next(i + 1));
+        }
+        let mut out = format!("{n}\n");
+        for i in 1..n {
+            let (u, v) = (label[i], label[next(i)]);
+            let (u, v) = if next(2) == 0 { (u, v) } else { (v, u) };
+            out.push_str(&format!("{u} {v}"));
+            if weighted {
+                out.push_str(&format!(" {}", 1 + next(9)));
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Minimizes failing random trees of 10 vertices (the first `tries` seeds that fail),
+    /// with a validator and without one, and checks each ends at a tree of `expected`
+    /// vertices on which `wrong` fails.
+    fn trees_end_at(
+        weighted: bool,
+        expected: usize,
+        tries: usize,
+        wrong: impl Fn(usize, &[Edge]) -> bool + Sync,
+    ) {
+        let fails = |c: &str| edges_of_tree(c, weighted).is_some_and(|(n, e)| wrong(n, &e));
+        let mut tried = 0;
+        for seed in 1..200 {
+            let start = random_edges(10, seed, weighted);
+            if tried == tries || !fails(&start) {
+                continue;
+            }
+            tried += 1;
+            let small = minimize(&start, fails);
+            let (n, _) = edges_of_tree(&small, weighted).unwrap();
+            assert_eq!(n, expected, "{start}=> {small}");
+            // Without a validator every candidate probed is taken for valid.
+            let out = run(TextCase::new(start.as_bytes()).validated(false), 2, |c| {
+                let text = text(c);
+                edges_of_tree(&text, weighted).is_none_or(|(n, e)| wrong(n, &e))
+            });
+            let small = text(&out.case);
+            let tree = edges_of_tree(&small, weighted);
+            let (n, edges) = tree.unwrap_or_else(|| panic!("not a tree: {start}=> {small}"));
+            assert!(wrong(n, &edges), "{small}");
+            assert_eq!(n, expected, "{start}=> {small}");
+        }
+        assert_eq!(tried, tries);
+    }
+
+    #[test]
+    fn a_weighted_tree_ends_at_three_vertices_whose_edges_read_as_three_numbers() {
+        // The farthest vertex from vertex 1 taken for the diameter: wrong once vertex 1 has
+        // two branches, a tree of 3 (`3 / 1 2 1 / 3 1 1`), whose two lines of three numbers
+        // are also read as two lists of the count 3.
+        let wrong =
+            |n: usize, e: &[Edge]| distances(n, e, 1).into_iter().max() != Some(diameter(n, e));
+        let fails = |t: &str| edges_of_tree(t, true).is_some_and(|(n, e)| wrong(n, &e));
+        assert_eq!(smallest_failing(4, &[0, 1, 2], fails), 3);
+        trees_end_at(true, 3, 4, wrong);
+        // The case first seen stopped at 4 vertices.
+        let start = "4\n1 2 1\n4 1 1\n3 4 1\n";
+        let small = minimize(start, fails);
+        assert_eq!(edges_of_tree(&small, true).unwrap().0, 3, "{small}");
+    }
+
+    #[test]
+    fn a_weighted_tree_ends_at_two_vertices() {
+        // The diameter counted in edges, not in weights: wrong on one edge of weight 2.
+        let wrong = |n: usize, e: &[Edge]| {
+            let hops: Vec<Edge> = e.iter().map(|&(u, v, _)| (u, v, 1)).collect();
+            diameter(n, &hops) != diameter(n, e)
+        };
+        let fails = |t: &str| edges_of_tree(t, true).is_some_and(|(n, e)| wrong(n, &e));
+        assert_eq!(smallest_failing(3, &[0, 1, 2], fails), 2);
+        trees_end_at(true, 2, 4, wrong);
+    }
+
+    #[test]
+    fn an_unweighted_tree_ends_at_two_vertices_whose_edge_reads_as_two_numbers() {
+        // Each edge taken as `parent child` from the root 1: wrong on an edge written child
+        // first, a tree of 2 (`2 / 2 1`), whose line is also read as the count 2's numbers.
+        let wrong = |n: usize, e: &[Edge]| {
+            let right = distances(n, e, 1);
+            let mut depth = vec![0i64; n + 1];
+            for _ in 0..n {
+                for &(u, v, _) in e {
+                    depth[v] = depth[u] + 1;
+                }
+            }
+            (1..=n).any(|v| depth[v] != right[v])
+        };
+        let fails = |t: &str| edges_of_tree(t, false).is_some_and(|(n, e)| wrong(n, &e));
+        assert_eq!(smallest_failing(3, &[], fails), 2);
+        assert!(fails("2\n2 1\n"));
+        trees_end_at(false, 2, 4, wrong);
+    }
+
     #[test]
     fn test_cases_with_headers_of_two_counts_end_with_t_1() {
         // T, then T cases `n k` / n numbers; fails when a case's last number is 9.
@@ -1612,9 +1830,7 @@ mod reports {
         let out = shrink(
             start,
             1,
-            Budget {
-                time: Duration::ZERO,
-            },
+            Budget::of(Duration::ZERO),
             &|_: &TextCase| Probe::Fails(()),
             &mut |_, _| {},
         );

@@ -466,6 +466,9 @@ fn the_time_minimizing_waited_for_the_recorder_is_reported() {
         reported <= waited,
         "{reported:?} reported, {waited:?} measured"
     );
+    // The case it ends with was kept within the time minimizing took.
+    let reached = report["shrink_reached_ms"].as_u64().expect("a case kept");
+    assert!(reached <= report["shrink_ms"].as_u64().unwrap(), "{report}");
     let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
     assert_eq!(input.unwrap(), "2\n)(\n", "{human}");
 }

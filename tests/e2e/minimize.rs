@@ -439,3 +439,65 @@ fn a_path_of_contest_size_shrinks_to_a_few_lines() {
         .unwrap();
     assert!(wrong < right, "{input}");
 }
+
+/// A case over its time limit is minimized within its budget (10 s by default), the last
+/// probe included: each failing candidate runs up to the limit, and none starts that could
+/// not end in time, the first of each phase (the choices', then the text's) included. The
+/// clock runs from the moment the run says it is minimizing to its exit; saving the case and
+/// the report come after, hence the margin.
+#[test]
+fn a_time_limit_case_stops_within_its_budget_with_its_last_probe() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "gen.py",
+        "import random, sys\nrandom.seed(int(sys.argv[-1]))\nn = random.randint(5, 40)\n\
+         print(n)\nprint(*[random.randint(1, 100) for _ in range(n)])\n",
+    );
+    write("ref.py", "input()\nprint(sum(map(int, input().split())))\n");
+    write(
+        "valid.py",
+        "import sys\nn, *a = map(int, sys.stdin.read().split())\nsys.exit(0 if n == len(a) \
+         and n >= 1 else 1)\n",
+    );
+    // Spins from n = 3 on: every candidate of 3 numbers or more runs to the limit.
+    write(
+        "sol.py",
+        "n = int(input())\na = list(map(int, input().split()))\nwhile n >= 3:\n    pass\n\
+         print(sum(a))\n",
+    );
+    let mut child = std::process::Command::new(crate::util::duipai())
+        .current_dir(dir.path())
+        .args(["stress", "sums", "--json", "--generator", "gen.py"])
+        .args(["--reference", "ref.py", "--validator", "valid.py"])
+        .args(["--time-limit", "500", "--", "sol.py"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut minimizing_at = None;
+    let mut human = String::new();
+    for line in std::io::BufRead::lines(stderr) {
+        let line = line.unwrap();
+        if line.starts_with("minimizing") {
+            minimizing_at = Some(std::time::Instant::now());
+        }
+        human.push_str(&line);
+        human.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    let waited = minimizing_at.expect("a minimizing line").elapsed();
+    assert_eq!(out.status.code(), Some(1), "{human}");
+    let report: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(report["verdict"], "TLE", "{human}");
+    let budget = std::time::Duration::from_secs(10);
+    let reported = std::time::Duration::from_millis(report["shrink_ms"].as_u64().unwrap());
+    assert!(reported <= budget, "{reported:?} reported\n{human}");
+    assert!(
+        waited <= budget + std::time::Duration::from_secs(2),
+        "{waited:?} from the minimizing line to the exit\n{human}"
+    );
+}

@@ -180,9 +180,7 @@ fn a_spent_budget_runs_no_probe_at_all() {
         runs: AtomicUsize::new(0),
     };
     let mut cfg = config(&CHESS, 1, dir.path());
-    cfg.shrink_budget = Budget {
-        time: Duration::ZERO,
-    };
+    cfg.shrink_budget = Budget::of(Duration::ZERO);
     let Outcome::Failed(failure) = stress::run(&cfg, &runner, &mut |_| {}).unwrap() else {
         panic!("no failure found")
     };
@@ -224,9 +222,7 @@ fn a_case_that_ran_into_its_time_limit_gets_the_budget_of_such_cases() {
     // wrong answer on the same runs gets the whole budget of other cases.
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = config(&CHESS, 1, dir.path());
-    cfg.limit_shrink_budget = Budget {
-        time: Duration::ZERO,
-    };
+    cfg.limit_shrink_budget = Budget::of(Duration::ZERO);
     let fake = || FakeRunner {
         game: &CHESS,
         program: &odd_corner,

@@ -212,6 +212,47 @@ impl StressArgs {
     /// The engine's configuration from the command line.
     pub fn to_config(&self) -> anyhow::Result<Config> {
         let known = problem::by_name(&self.problem);
+        let source = self.source(known)?;
+        let oracle = self.oracle(known)?;
+        if known.is_none() && self.gen_args != Default::default() {
+            bail!(
+                "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
+                quote(&self.problem)
+            );
+        }
+        let choices = self.choices(&source);
+        let limits = self.judging.limits.resolve_named(&self.problem);
+        Ok(Config {
+            name: self.problem.clone(),
+            problem: known,
+            source,
+            oracle,
+            program: self.program.clone(),
+            helper_limits: self.judging.limits.helpers(&limits),
+            limits,
+            io: self.judging.run.io_mode_named(&self.problem),
+            seeds: self.seeds()?,
+            jobs: super::values::jobs(self.judging.report.jobs),
+            iterations: self.iterations,
+            time: self.time,
+            save_dir: PathBuf::from(&self.save),
+            shrink: !self.no_shrink,
+            shrink_budget: Budget::of(self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME)),
+            limit_shrink_budget: Budget::of(
+                self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
+            ),
+            validator: self.validator.as_ref().map(|v| v.0.clone()),
+            rule: self.judging.compare.rule(known)?,
+            decider: crate::judge::Decider::Compare,
+            choices,
+            perturb: false,
+            empty_answers: self.empty_answers,
+        })
+    }
+
+    /// Where cases come from: the generator command with the words after the problem's name,
+    /// or the built-in generator of a game with its flags.
+    fn source(&self, known: Option<&'static dyn problem::Problem>) -> anyhow::Result<Source> {
         if let (Some(game), None, false) = (known, &self.generator, self.args.is_empty()) {
             bail!(
                 "the built-in generator of {game} takes flags (--n 5, see `duipai gen {game} \
@@ -219,15 +260,16 @@ impl StressArgs {
                 quote(&self.args.join(" "))
             );
         }
-        let source = match (&self.generator, known) {
+        match (&self.generator, known) {
             (Some(command), _) => {
                 let mut words = self.generator_command(command);
                 words.extend(self.args.iter().map(std::ffi::OsString::from));
-                Source::External(words)
+                Ok(Source::External(words))
             }
-            (None, Some(problem)) => {
-                Source::Builtin(Spec::new(problem, &self.gen_args.to_params())?)
-            }
+            (None, Some(problem)) => Ok(Source::Builtin(Spec::new(
+                problem,
+                &self.gen_args.to_params(),
+            )?)),
             (None, None) => bail!(
                 "duipai does not know the problem {}{} (it knows {}): give --generator and \
                  --reference for it",
@@ -237,31 +279,25 @@ impl StressArgs {
                     .unwrap_or_default(),
                 problem::names().join(", ")
             ),
-        };
-        let oracle = self.oracle(known)?;
-        // A generator given as typed, its sources built with the --compiler flags: what
-        // recording its choices needs.
-        let choices = match &source {
-            Source::External(_) if self.no_choices => None,
-            Source::External(typed) => Some(Capturable::new(
+        }
+    }
+
+    /// A generator given as typed, its sources built with the --compiler flags: what
+    /// recording its choices needs (none for a built-in generator, or with --no-choices).
+    fn choices(&self, source: &Source) -> Option<Capturable> {
+        match source {
+            Source::External(typed) if !self.no_choices => Some(Capturable::new(
                 typed.clone(),
                 crate::app::args::compile_options(&self.judging.compilers),
             )),
-            Source::Builtin(_) => None,
-        };
-        if known.is_none() && self.gen_args != Default::default() {
-            bail!(
-                "the generator flags (--n, --m, ...) are for the built-in generator; {} has none",
-                quote(&self.problem)
-            );
+            _ => None,
         }
+    }
+
+    /// The seeds this run (or its --shard) goes through; they never wrap around: the last
+    /// seed asked for must be a u64.
+    fn seeds(&self) -> anyhow::Result<Seeds> {
         let (offset, stride) = self.shard.map_or((0, 1), |s| (s.index - 1, s.count));
-        let seeds = Seeds {
-            first: self.seed,
-            offset,
-            stride,
-        };
-        // Seeds never wrap around: the last seed asked for must be a u64.
         if let Some(n) = self.iterations {
             let last = (n - 1)
                 .checked_mul(stride)
@@ -275,35 +311,10 @@ impl StressArgs {
                 );
             }
         }
-        let limits = self.judging.limits.resolve_named(&self.problem);
-        let io = self.judging.run.io_mode_named(&self.problem);
-        Ok(Config {
-            name: self.problem.clone(),
-            problem: known,
-            source,
-            oracle,
-            program: self.program.clone(),
-            helper_limits: self.judging.limits.helpers(&limits),
-            limits,
-            io,
-            seeds,
-            jobs: super::values::jobs(self.judging.report.jobs),
-            iterations: self.iterations,
-            time: self.time,
-            save_dir: PathBuf::from(&self.save),
-            shrink: !self.no_shrink,
-            shrink_budget: Budget {
-                time: self.shrink_time.unwrap_or(DEFAULT_SHRINK_TIME),
-            },
-            limit_shrink_budget: Budget {
-                time: self.shrink_time.unwrap_or(crate::stress::LIMIT_SHRINK_TIME),
-            },
-            validator: self.validator.as_ref().map(|v| v.0.clone()),
-            rule: self.judging.compare.rule(known)?,
-            decider: crate::judge::Decider::Compare,
-            choices,
-            perturb: false,
-            empty_answers: self.empty_answers,
+        Ok(Seeds {
+            first: self.seed,
+            offset,
+            stride,
         })
     }
 

@@ -425,6 +425,9 @@ fn failed_summary(
         shrink_steps: minimization.map(|m| m.stats.steps),
         shrink_runs: minimization.map(|m| m.stats.runs),
         shrink_ms: minimization.map(|m| m.elapsed.as_millis() as u64),
+        shrink_reached_ms: minimization
+            .and_then(|m| m.reached)
+            .map(|d| d.as_millis() as u64),
         one_minimal: minimization.map(|m| m.one_minimal),
         shrink_cut_short: minimization.map(|m| m.passes.cut_short.clone()),
         shrink_passes: minimization.map(|m| m.passes.tried.clone()),

@@ -66,6 +66,27 @@ impl Capturable {
             .as_ref()
             .map_err(Clone::clone)
     }
+
+    /// [`Capturable::ready`], waiting at most `wait` for it: `None` when the build (begun by
+    /// another thread, or now on one of its own) is not done by then. It goes on, detached,
+    /// for whoever asks next.
+    pub fn ready_within(&self, wait: Duration) -> Option<Result<&Capture, NotCaptured>> {
+        if self.ready.get().is_none() {
+            let builder = self.clone();
+            let spawned = std::thread::Builder::new()
+                .name("duipai-recorder".to_string())
+                .spawn(move || {
+                    let _ = builder.ready();
+                });
+            drop(spawned);
+            let deadline = std::time::Instant::now() + wait;
+            while self.ready.get().is_none() && std::time::Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let ready = self.ready.get()?;
+        Some(ready.as_ref().map_err(Clone::clone))
+    }
 }
 
 /// How a generator's choices are captured.

@@ -32,8 +32,8 @@ pub(super) fn prepare(capturable: &Capturable) -> Result<Prepared, NotCaptured> 
     let (source, language) = source(&capturable.typed)?;
     if !draws_recorded(source) {
         return Err(NotCaptured(format!(
-            "{} uses none of rand(), <random>'s engines and testlib's rnd (a random number \
-             generator of its own?)",
+            "{} uses none of rand(), <random>'s engines and testlib's rnd (it has a random \
+             number generator of its own, or draws nothing)",
             source.display()
         )));
     }
@@ -106,19 +106,69 @@ fn source(typed: &[OsString]) -> Result<(&Path, Language), NotCaptured> {
     }
 }
 
-/// Whether the source names something the recorder wraps (a look at its text, which saves
-/// a build when it draws from a generator of its own): `rand`, an engine,
-/// `uniform_int_distribution`, or testlib.
+/// Whether the source uses something the recorder wraps (a look at its text, which saves a
+/// build when it draws from a generator of its own): `rand`, an engine,
+/// `uniform_int_distribution`, or testlib's `rnd`, as names of the code, not words of a
+/// comment or a string, nor parts of a longer name (`next_random`, `srand` alone).
 fn draws_recorded(source: &Path) -> bool {
-    const NAMES: [&str; 6] = [
+    std::fs::read_to_string(source).is_ok_and(|text| uses_recorded(&text))
+}
+
+/// [`draws_recorded`] on the source's text.
+fn uses_recorded(text: &str) -> bool {
+    const NAMES: [&str; 5] = [
         "rand",
         "mt19937",
+        "mt19937_64",
         "default_random_engine",
         "uniform_int_distribution",
-        "testlib.h",
-        "rnd.",
     ];
-    std::fs::read_to_string(source).is_ok_and(|text| NAMES.iter().any(|n| text.contains(n)))
+    let includes_testlib = text.lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with('#') && line.contains("include") && line.contains("testlib.h")
+    });
+    let code = code_names(text);
+    includes_testlib
+        || code.windows(2).any(|w| w[0] == "rnd" && w[1] == ".")
+        || code.iter().any(|name| NAMES.contains(name))
+}
+
+/// The names and punctuation of C or C++ code, comments, strings and character literals left
+/// out.
+fn code_names(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let name_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        if rest.starts_with(b"//") {
+            i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        } else if rest.starts_with(b"/*") {
+            i += memchr::memmem::find(&rest[2..], b"*/").map_or(rest.len(), |e| e + 4);
+        } else if rest[0] == b'"' || rest[0] == b'\'' {
+            // To the closing quote, past escaped ones (or the line's end).
+            let mut j = 1;
+            while j < rest.len() && rest[j] != rest[0] && rest[j] != b'\n' {
+                j += if rest[j] == b'\\' { 2 } else { 1 };
+            }
+            i += (j + 1).min(rest.len());
+        } else if name_byte(rest[0]) {
+            let len = rest
+                .iter()
+                .position(|&b| !name_byte(b))
+                .unwrap_or(rest.len());
+            out.push(&text[i..i + len]);
+            i += len;
+        } else if rest[0].is_ascii_whitespace() {
+            i += 1;
+        } else {
+            let len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push(&text[i..i + len]);
+            i += len;
+        }
+    }
+    out
 }
 
 /// The `testlib.h` the source includes from its own folder, if any.
@@ -166,6 +216,33 @@ fn patch_testlib(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_use_in_the_code_counts_as_drawing_what_is_recorded() {
+        let recorded = [
+            "int main() { int x = rand() % 10; }",
+            "int main() { int x = std::rand(); }",
+            "std::mt19937 gen(42);",
+            "std::mt19937_64 gen(seed);",
+            "std::uniform_int_distribution<int> d(1, 6);",
+            "#include \"testlib.h\"\nint main() {}",
+            "int main() { int n = rnd.next(1, 5); }",
+            "auto x = rnd . next(3);",
+        ];
+        for text in recorded {
+            assert!(uses_recorded(text), "{text}");
+        }
+        let own = [
+            "// not rand(), a splitmix of our own\nuint64_t next_random() { return 1; }",
+            "/* uses mt19937? no */ int main() { srand(1); }",
+            "int main() { puts(\"rand() is not used\"); char c = '\\''; }",
+            "int brand = 3, random_value = 4, rnd_count = 5; int rnd = 1; rnd = 2;",
+            "// #include \"testlib.h\" was dropped\nint main() {}",
+        ];
+        for text in own {
+            assert!(!uses_recorded(text), "{text}");
+        }
+    }
 
     #[test]
     fn testlib_is_patched_where_rnd_draws_and_only_there() {

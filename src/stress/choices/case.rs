@@ -22,14 +22,29 @@ use crate::problem::shrink::ChunkLevels;
 use crate::stress::TextCase;
 use crate::stress::minimize::{Candidates, Shrinkable};
 
+/// How large a text is, as the choices shrink it by size: a number is one, a word as many as
+/// its characters. A case's size is how many numbers it has and how long its strings are:
+/// `3 / abc` is larger than `1 / a`, though both are two tokens, and `5000`, then 5000
+/// numbers, is as large with every number 0.
+pub fn text_size(text: &[u8]) -> usize {
+    let number = |t: &[u8]| {
+        let digits = t.strip_prefix(b"-").unwrap_or(t);
+        !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+    };
+    text.split(u8::is_ascii_whitespace)
+        .filter(|t| !t.is_empty())
+        .map(|t| if number(t) { 1 } else { t.len() })
+        .sum()
+}
+
 /// A sequence of choices: given to the generator, and once replayed, what it was served.
 #[derive(Clone)]
 pub struct ChoiceCase {
     given: Arc<[u64]>,
     /// What the case it was made from was served: the sequence it must beat.
     parent: Arc<[Choice]>,
-    /// How many tokens and bytes the text of the case it was made from has.
-    parent_tokens: usize,
+    /// The size ([`text_size`]) and bytes of the text of the case it was made from.
+    parent_size: usize,
     parent_bytes: usize,
     /// Only the sizes are shrunk (a time or memory limit exceeded, where every probe that
     /// fails costs the limit): the empty sequence and the sizes halved, then the sizes
@@ -46,7 +61,7 @@ pub struct Ran {
     pub text: Vec<u8>,
     /// The text's size label and largest value, for the progress line.
     described: OnceLock<(String, i64)>,
-    tokens: OnceLock<usize>,
+    size: OnceLock<usize>,
 }
 
 impl Ran {
@@ -55,18 +70,13 @@ impl Ran {
             served: served.into(),
             text,
             described: OnceLock::new(),
-            tokens: OnceLock::new(),
+            size: OnceLock::new(),
         }
     }
 
-    /// How many tokens the text has.
-    pub fn tokens(&self) -> usize {
-        *self.tokens.get_or_init(|| {
-            self.text
-                .split(u8::is_ascii_whitespace)
-                .filter(|t| !t.is_empty())
-                .count()
-        })
+    /// The text's size ([`text_size`]).
+    pub fn size(&self) -> usize {
+        *self.size.get_or_init(|| text_size(&self.text))
     }
 
     /// `12 lines, 23 tokens`, and the largest integer of the text.
@@ -101,7 +111,7 @@ impl ChoiceCase {
         let case = ChoiceCase {
             given: ran.served.iter().map(|c| c.value).collect(),
             parent: ran.served.clone(),
-            parent_tokens: ran.tokens(),
+            parent_size: ran.size(),
             parent_bytes: ran.text.len(),
             by_size,
             hands_over,
@@ -121,9 +131,9 @@ impl ChoiceCase {
         &self.parent
     }
 
-    /// How many tokens the text of the case it was made from has.
-    pub fn parent_tokens(&self) -> usize {
-        self.parent_tokens
+    /// The size ([`text_size`]) of the text of the case it was made from.
+    pub fn parent_size(&self) -> usize {
+        self.parent_size
     }
 
     /// Whether what a replay of this candidate made (the choices `served`, printing `text`)
@@ -170,7 +180,7 @@ impl ChoiceCase {
         ChoiceCase {
             given: given.into(),
             parent: self.served(),
-            parent_tokens: self.ran.get().map_or(self.parent_tokens, Ran::tokens),
+            parent_size: self.ran.get().map_or(self.parent_size, Ran::size),
             parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
             by_size: self.by_size,
             hands_over: self.hands_over,
@@ -521,5 +531,20 @@ impl Shrinkable for ChoiceCase {
             set,
             ..Edit::default()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_size;
+
+    #[test]
+    fn a_strings_length_counts_toward_the_size_and_a_numbers_digits_do_not() {
+        assert_eq!(text_size(b"3\n)()\n"), 4);
+        assert!(text_size(b"2\n)(\n") < text_size(b"3\n)()\n"));
+        assert_eq!(text_size(b"5\n100 -20 3.5 0 7\n"), 6);
+        assert_eq!(text_size(b"5\n0 0 0 0 0\n"), 6);
+        assert_eq!(text_size(b"2 3\n#.#\n..#\n"), 8);
+        assert_eq!(text_size(b""), 0);
     }
 }

@@ -17,8 +17,9 @@ use super::minimize::{self, Budget, End, PassReport, Probe, ShrinkStats};
 use super::{Case, Engine, Event, Failing, Minimization, MinimizeStatus, Validity};
 use crate::judge::{CaseOutcome, Expected, Verdict};
 use crate::own::capture::{Capture, Choice, Recorded, Replayed, perturb};
+use crate::run::Limits;
 use crate::text::plural;
-use case::{ChoiceCase, Ran};
+use case::{ChoiceCase, Ran, text_size};
 
 mod case;
 
@@ -54,10 +55,25 @@ impl Engine<'_> {
     ) -> Option<Chosen> {
         let capturable = self.config.choices.as_ref()?;
         let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
-        let capture = match capturable.ready() {
-            Ok(capture) => capture,
-            Err(why) => {
+        // A build still going on after half the budget (a testlib generator on a loaded
+        // machine can take a minute), or a recording that runs past it (a generator of 2·10^5
+        // numbers, each a choice), leaves the time to the text rather than to waiting.
+        let half = self.budget_for(&failing.outcome).time / 2;
+        let left = || half.saturating_sub(began.elapsed());
+        let past_half = |what: &str| {
+            fallback(format!(
+                "{what} took {:.1} s, over half the budget",
+                began.elapsed().as_secs_f64()
+            ))
+        };
+        let capture = match capturable.ready_within(left()) {
+            Some(Ok(capture)) => capture,
+            Some(Err(why)) => {
                 on_event(fallback(why.to_string()));
+                return None;
+            }
+            None => {
+                on_event(past_half("building the generator with the recorder"));
                 return None;
             }
         };
@@ -70,8 +86,12 @@ impl Engine<'_> {
                 output: failing.input.clone(),
                 choices: perturbed.choices.clone(),
             },
-            None => match self.recorded(capture, seed, &failing.input) {
+            None => match self.recorded(capture, seed, &failing.input, left()) {
                 Ok(recorded) => recorded,
+                Err(_) if left().is_zero() => {
+                    on_event(past_half("recording the generator's choices"));
+                    return None;
+                }
                 Err(why) => {
                     on_event(fallback(why));
                     return None;
@@ -80,7 +100,8 @@ impl Engine<'_> {
         };
         let polish = self.config.validator.is_some();
         // A time or memory limit exceeded: every failing probe costs the limit, which is worth
-        // spending on size alone; a candidate is kept only when its text has fewer tokens.
+        // spending on size alone; a candidate is kept only when its text is smaller
+        // ([`text_size`]: fewer numbers, or shorter strings).
         let by_size = matches!(
             verdict,
             Verdict::TimeLimitExceeded | Verdict::MemoryLimitExceeded
@@ -88,7 +109,7 @@ impl Engine<'_> {
         // A size the choices do not govern (`gen.py 5000`) is the text's to shrink, when a
         // validator checks the text or the size is all that is wanted; without a validator the
         // choices still simplify what is inside it, keeping it the generator's own.
-        if (polish || by_size) && self.fixed_size(capture, seed, &recorded) {
+        if (polish || by_size) && self.fixed_size(capture, seed, &recorded, left()) {
             on_event(Event::Note(format!(
                 "shrinking the text alone: {} recorded, but with every choice at its simplest \
                  the generator prints a case as large (its size may come from its arguments)",
@@ -134,10 +155,11 @@ impl Engine<'_> {
         };
         // With a text phase after it, the choices get half the budget: what the generator
         // cannot make (fewer test cases than it always prints) is the text's to find.
-        let full = self.budget_for(verdict);
+        let full = self.budget_for(&failing.outcome);
         let share = match polish {
             true => Budget {
                 time: full.time / 2,
+                ..full
             },
             false => full,
         };
@@ -193,6 +215,7 @@ impl Engine<'_> {
                 passes,
                 stats: shrunk.stats,
                 elapsed: started.elapsed(),
+                reached: None,
                 interrupted: stopped && crate::run::cancelled(),
                 budget: full.time,
                 unchanged: false,
@@ -201,25 +224,38 @@ impl Engine<'_> {
         })
     }
 
-    /// Whether the case the generator prints with every choice at its simplest has as many
-    /// tokens as the one recorded: the choices do not govern its size.
-    fn fixed_size(&self, capture: &Capture, seed: u64, recorded: &Recorded) -> bool {
+    /// Whether the case the generator prints with every choice at its simplest is as large
+    /// ([`text_size`]) as the one recorded: the choices do not govern its size. A string's
+    /// length counts, so a case of one string the choices make shorter is theirs to shrink.
+    /// A replay that would not end within `left` counts as fixed size: the text is then
+    /// shrunk with what is left.
+    fn fixed_size(
+        &self,
+        capture: &Capture,
+        seed: u64,
+        recorded: &Recorded,
+        left: Duration,
+    ) -> bool {
         let simplest = capture.replay(
             self.runner,
             seed,
             &[],
             recorded.choices.len(),
-            &self.helper_limits,
+            &self.limits_within(left),
         );
-        let tokens = |text: &[u8]| {
-            text.split(u8::is_ascii_whitespace)
-                .filter(|t| !t.is_empty())
-                .count()
-        };
         match simplest {
-            Ok(Replayed::Made(made)) => tokens(&made.output) >= tokens(&recorded.output),
-            _ => false,
+            Ok(Replayed::Made(made)) => text_size(&made.output) >= text_size(&recorded.output),
+            // Cut short by what was left of the budget: the text has the rest.
+            _ => left < self.helper_limits.wall,
         }
+    }
+
+    /// The helpers' limits, their times cut to `left` at most.
+    fn limits_within(&self, left: Duration) -> Limits {
+        let mut limits = self.helper_limits;
+        limits.cpu = limits.cpu.min(left);
+        limits.wall = limits.wall.min(left);
+        limits
     }
 
     /// The case of `seed` with the generator's choices perturbed, or as the generator
@@ -255,8 +291,17 @@ impl Engine<'_> {
 
     /// The choices of the generator's run for `seed`, once a recording run printed `input`
     /// and a replay of what it recorded printed it again.
-    fn recorded(&self, capture: &Capture, seed: u64, input: &[u8]) -> Result<Recorded, String> {
-        let limits = &self.helper_limits;
+    /// The choices of the run of `seed` that printed `input`, recorded and replayed to it
+    /// again, both runs within `left`.
+    fn recorded(
+        &self,
+        capture: &Capture,
+        seed: u64,
+        input: &[u8],
+        left: Duration,
+    ) -> Result<Recorded, String> {
+        let until = Instant::now() + left;
+        let limits = &self.limits_within(left);
         let recorded = capture
             .record(self.runner, seed, limits)
             .map_err(|e| format!("{e:#}"))?
@@ -278,7 +323,13 @@ impl Engine<'_> {
         }
         let values: Vec<u64> = recorded.choices.iter().map(|c| c.value).collect();
         let again = capture
-            .replay(self.runner, seed, &values, values.len(), limits)
+            .replay(
+                self.runner,
+                seed,
+                &values,
+                values.len(),
+                &self.limits_within(until.saturating_duration_since(Instant::now())),
+            )
             .map_err(|e| format!("{e:#}"))?;
         match again {
             Replayed::Made(replayed) if replayed.output == input => Ok(recorded),
@@ -334,7 +385,7 @@ impl ChoiceProber<'_, '_> {
             perturbed: None,
         };
         let ran = Ran::new(made.choices, made.output);
-        if candidate.by_size() && ran.tokens() >= candidate.parent_tokens() {
+        if candidate.by_size() && ran.size() >= candidate.parent_size() {
             return Probe::Invalid;
         }
         candidate.set_ran(ran);
@@ -386,8 +437,10 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
             // The text's passes were the last tried on the case reported: theirs is the end
             // (the choices' half budget running out says nothing of the text's candidates).
             end: b.end,
+            last_step: b.last_step.or(a.last_step),
         },
         elapsed: choices.elapsed + text.elapsed,
+        reached: None,
         interrupted: choices.interrupted || text.interrupted,
         budget: choices.budget,
         // Which passes of the text's were cut short or not tried is what the case reported
@@ -405,5 +458,6 @@ pub(super) fn joined(choices: Minimization, text: Option<Minimization>) -> Minim
 pub(super) fn rest(budget: Budget, spent: Duration) -> Budget {
     Budget {
         time: budget.time.saturating_sub(spent),
+        ..budget
     }
 }

@@ -92,6 +92,11 @@ pub(super) struct Graph {
     /// The vertex count's other sections: item v belongs to vertex v (`n`, then n values,
     /// then the edges).
     pub per_vertex: Vec<Section>,
+    /// Whether the edge lines are also read as the count's lists of tokens: `3`, then
+    /// `1 2 1` and `3 1 1` is two lines of three numbers or a weighted tree of 3, `2` then
+    /// `1 2` an array of two or a tree of 2. Both readings are kept: the list still loses
+    /// items through its own pass.
+    pub also_items: bool,
 }
 
 /// The layout read from a text.
@@ -134,12 +139,19 @@ impl Layout {
         words
     }
 
+    /// Whether the lines `list` counts are also a tree's edges ([`Graph::also_items`]).
+    pub fn also_tree(&self, list: &List) -> bool {
+        self.graphs
+            .iter()
+            .any(|g| g.also_items && g.vertices == list.count)
+    }
+
     /// Whether `list` is part of a graph (its vertex count or its edge count), and so changes
     /// only through the graph's own candidates.
     pub fn in_graph(&self, list: &List) -> bool {
-        self.graphs
-            .iter()
-            .any(|g| g.vertices == list.count || g.edge_count == Some(list.count))
+        self.graphs.iter().any(|g| {
+            !g.also_items && (g.vertices == list.count || g.edge_count == Some(list.count))
+        })
     }
 }
 
@@ -201,6 +213,13 @@ impl TextCase {
             .iter()
             .filter_map(|list| reader.graph(list, &layout.lists))
             .collect();
+        let trees: Vec<Graph> = layout
+            .lists
+            .iter()
+            .filter(|list| !layout.in_graph(list))
+            .filter_map(|list| reader.tree_in_tokens(list))
+            .collect();
+        layout.graphs.extend(trees);
         layout
     }
 }
@@ -714,6 +733,50 @@ impl<'a> Reader<'a> {
             edges,
             edge_count,
             per_vertex,
+            also_items: false,
+        })
+    }
+
+    /// The tree a count's last k − 1 sections of k tokens give, when each is a whole line, the
+    /// lines follow one another and their first two tokens join the k vertices: the reading
+    /// of exactly k tokens a line wins over a tree's one line fewer, so the weighted tree
+    /// `3 / 1 2 1 / 3 1 1` is read as lists first, and is a tree as well.
+    fn tree_in_tokens(&self, list: &List) -> Option<Graph> {
+        let (case, k) = (self.case, list.len);
+        if k < 2 || list.sections.len() < k - 1 {
+            return None;
+        }
+        let (before, edges) = list.sections.split_at(list.sections.len() - (k - 1));
+        let lines: Vec<usize> = edges
+            .iter()
+            .map(|s| match *s {
+                Section::Tokens { from, len } if len == k => {
+                    let l = case.line_of(from);
+                    (case.line(l) == (from..from + len)).then_some(l)
+                }
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let first = lines[0];
+        let follow = lines.iter().enumerate().all(|(i, &l)| l == first + i);
+        if !follow || !self.spans_tree(first, k) {
+            return None;
+        }
+        let edges = first..first + k - 1;
+        let (base, _) = self.edge_labels(edges.clone(), k)?;
+        let per_vertex = before
+            .iter()
+            .filter(|s| s.items(k) == k && !matches!(s, Section::Blocks(_)))
+            .cloned()
+            .collect();
+        Some(Graph {
+            vertices: list.count,
+            n: k,
+            base,
+            edges,
+            edge_count: None,
+            per_vertex,
+            also_items: true,
         })
     }
 }
