@@ -379,6 +379,10 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
             "files/gen.cpp 8 1000000000",
             "--iterations",
             "40",
+            // What this test checks is the package's helpers in the loop; minimizing is the
+            // minimize and choices modules' (its default budget made this test minutes long).
+            "--shrink-time",
+            "3",
         ])
         .program(["solutions/int_sum.cpp"])
         .run()
