@@ -42,6 +42,8 @@ mod interact;
 #[cfg(target_os = "linux")]
 pub mod machine;
 #[cfg(target_os = "linux")]
+mod own;
+#[cfg(target_os = "linux")]
 mod party;
 #[cfg(target_os = "linux")]
 mod pipes;
@@ -68,6 +70,7 @@ mod error;
 mod findings;
 mod interaction;
 mod limits;
+mod policy;
 mod signal;
 mod steady;
 mod transcript;

@@ -148,7 +148,7 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
                 )));
             }
             None => (
-                write_input(input, None)
+                spawner::write_input(input, None)
                     .and_then(|()| launch_here(&request, streams, -1, &[]))
                     .map(|pid| (pid, Instant::now(), None, None, None)),
                 false,
@@ -179,22 +179,6 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         lease,
         ipc,
         scratch_at,
-    })
-}
-
-/// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,
-/// else into the working folder itself.
-pub(crate) fn write_input(
-    input: Option<((&str, &[u8]), &Path)>,
-    at: Option<&Path>,
-) -> Result<(), super::clone::Failed> {
-    let Some(((name, bytes), cwd)) = input else {
-        return Ok(());
-    };
-    std::fs::write(at.unwrap_or(cwd).join(name), bytes).map_err(|e| super::clone::Failed {
-        pid: -1,
-        stage: Stage::Input,
-        errno: e.raw_os_error().unwrap_or(libc::EIO),
     })
 }
 

@@ -28,6 +28,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
+use super::super::own;
 use super::view::{DEVICES, View};
 
 /// The environment variable that makes an executable a keeper; its value is the socket's
@@ -671,7 +672,7 @@ impl Keeper {
             unsafe { libc::waitpid(pid, &mut status, 0) };
             return Err(plan_error(&plan, &child_plan));
         }
-        KEEPERS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        own::add(pid, own::Kind::Keeper);
         let watched = TIDIED.map(|dir| {
             CString::new(format!("/proc/{pid}/root{dir}")).unwrap_or_else(|_| unreachable!())
         });
@@ -857,23 +858,9 @@ impl Stamp {
     }
 }
 
-/// The pids of every keeper alive: the cleanup of a run must not take one for a leftover.
-static KEEPERS: std::sync::Mutex<Vec<i32>> = std::sync::Mutex::new(Vec::new());
-
-/// Whether `pid` is one of this harness's keepers.
-pub(crate) fn is_keeper(pid: i32) -> bool {
-    KEEPERS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&pid)
-}
-
 impl Drop for Keeper {
     fn drop(&mut self) {
-        KEEPERS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|&p| p != self.pid);
+        own::remove(self.pid);
         // SAFETY: the keeper is an unreaped child of the harness, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         let mut status = 0;

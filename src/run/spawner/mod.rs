@@ -40,6 +40,7 @@ use super::contain::cgroup::{Baseline, Figures, Slot};
 use super::contain::keeper::Keeper;
 use super::contain::view::View;
 use super::contain::{self, Role};
+use super::own;
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
@@ -111,9 +112,6 @@ fn index(role: Role) -> usize {
     }
 }
 
-/// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
-static PIDS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-
 /// Until when, after a spawner could not be started, programs are started by the harness
 /// itself (the cause may pass: a moment with no process to spare, say).
 static UNAVAILABLE_UNTIL: Mutex<Option<Instant>> = Mutex::new(None);
@@ -124,13 +122,6 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 fn unavailable() -> bool {
     let until = UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner());
     until.is_some_and(|t| Instant::now() < t)
-}
-
-/// Whether `pid` is one of this harness's spawners.
-pub(crate) fn is_spawner(pid: i32) -> bool {
-    PIDS.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&pid)
 }
 
 /// A spawner lent to one run, from its start until it is settled: what its slot counts in
@@ -249,7 +240,7 @@ pub(crate) fn launch(
             .as_ref()
             .zip(view)
             .map(|(keeper, view)| keeper.path_of(&view.scratch));
-        if let Err(failed) = crate::run::spawn::write_input(input, scratch_at.as_deref()) {
+        if let Err(failed) = write_input(input, scratch_at.as_deref()) {
             checkin(spawner);
             return Some(Err(failed));
         }
@@ -301,6 +292,22 @@ pub(crate) fn launch(
         }
     }
     None
+}
+
+/// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,
+/// else into the working folder itself.
+pub(crate) fn write_input(
+    input: Option<((&str, &[u8]), &std::path::Path)>,
+    at: Option<&std::path::Path>,
+) -> Result<(), Failed> {
+    let Some(((name, bytes), cwd)) = input else {
+        return Ok(());
+    };
+    std::fs::write(at.unwrap_or(cwd).join(name), bytes).map_err(|e| Failed {
+        pid: -1,
+        stage: clone::Stage::Input,
+        errno: e.raw_os_error().unwrap_or(libc::EIO),
+    })
 }
 
 /// A spawner of `role` with a cgroup slot, lent to a run it does not start (a helper forked
@@ -496,7 +503,7 @@ impl Spawner {
             allowed,
             cpus,
         };
-        PIDS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        own::add(pid, own::Kind::Spawner);
         let mut hello = [0u8; wire::WORDS_LEN];
         match recv(spawner.socket.as_raw_fd(), &mut hello) {
             Ok(n) if wire::decode_hello(&hello[..n]) == Some(pid) => Ok(spawner),
@@ -525,7 +532,7 @@ impl Spawner {
     /// pinned); the spawner then gets its CPUs back. Best effort: a CPU the spawner may not
     /// use leaves it where it was.
     fn follow_this_thread(&mut self) {
-        let spawners = PIDS.lock().unwrap_or_else(|e| e.into_inner()).len();
+        let spawners = own::count(own::Kind::Spawner);
         let size = std::mem::size_of::<libc::cpu_set_t>();
         if spawners >= self.cpus {
             if self.cpu >= 0 {
@@ -565,9 +572,7 @@ impl Spawner {
     /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
     /// whatever is left in it.
     fn discard(self) {
-        PIDS.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|&p| p != self.pid);
+        own::remove(self.pid);
         // SAFETY: the spawner is an unreaped child of the harness, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         reap(self.pid);
