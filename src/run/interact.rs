@@ -318,12 +318,9 @@ fn interactor_files(
     args: &[OsString],
     input: &[u8],
 ) -> Result<(tempfile::TempDir, Vec<OsString>), RunError> {
-    let files = tempfile::Builder::new()
-        .prefix("duipai-interact-")
-        .tempdir()
-        .map_err(setup_error(
-            "cannot create a scratch directory for the interactor",
-        ))?;
+    let files = super::scratch::temp_folder("interact").map_err(setup_error(
+        "cannot create a scratch directory for the interactor",
+    ))?;
     let input_path = files.path().join("input");
     std::fs::write(&input_path, input).map_err(setup_error(format!(
         "cannot write {}",

@@ -174,6 +174,47 @@ impl Party<'_> {
     }
 }
 
+/// What the program `exe_path` with `args` sees in its namespaces, when it runs in some
+/// (`boxed`: the program under test, or a package's helper, where namespaces can be had, in
+/// its scratch folder `cwd`).
+fn view_for(
+    boxed: bool,
+    exe_path: &OsStr,
+    args: &[OsString],
+    cwd: Option<&Path>,
+    stop: &Limits,
+) -> Option<View> {
+    match (boxed, contain::namespaces(), cwd) {
+        (true, Some(_), Some(scratch)) => {
+            View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
+                view.space = space_for(stop);
+                view
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The sampler of a run led by `leader`, started through `lease`: with a cgroup slot the
+/// slot counts what the run shares; without one, shared pages count in proportion, and in
+/// namespaces their keeper's reaped CPU and files count from what they are now.
+fn sampler_for(leader: i32, lease: Option<&Lease>) -> (RunSampler, Option<Unslotted>) {
+    let sampler = RunSampler::new(leader);
+    if lease.and_then(Lease::slot).is_some() {
+        return (sampler, None);
+    }
+    match lease.and_then(Lease::keeper) {
+        Some(keeper) => (
+            sampler.with_reaper(keeper.pid()).proportional(),
+            Some(Unslotted {
+                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
+                files: keeper.files_bytes(),
+            }),
+        ),
+        None => (sampler.proportional(), None),
+    }
+}
+
 /// How much its `/tmp` and `/dev/shm` may each hold: its memory and output limits, in whole
 /// MiB (files there are memory; see `View::space`).
 fn space_for(limits: &Limits) -> u64 {
@@ -249,18 +290,9 @@ impl<'e> Party<'e> {
             Rlimits::new(stop, bound_address_space).with_tag(group::tag_rlimit(entry.id()));
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
         let contained = contain::contained();
-        // The program under test, in namespaces: what it sees there.
         // A boxed helper (a package's) is seen as the program is.
         let boxed = role == Role::Program || contain::helpers_boxed();
-        let view = match (boxed, contain::namespaces(), cwd) {
-            (true, Some(_), Some(scratch)) => {
-                View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
-                    view.space = space_for(stop);
-                    view
-                })
-            }
-            _ => None,
-        };
+        let view = view_for(boxed, exe_path, args, cwd, stop);
         let how = spawn::Launch {
             role,
             view: view.as_ref(),
@@ -290,18 +322,7 @@ impl<'e> Party<'e> {
         let start = started.start;
         let leader = Leader::new(started.pid, entry);
         let lease = started.lease;
-        let mut sampler = RunSampler::new(leader.pid);
-        let mut unslotted = None;
-        let keeper = lease.as_ref().and_then(Lease::keeper);
-        if let (Some(keeper), None) = (keeper, lease.as_ref().and_then(Lease::slot)) {
-            sampler = sampler.with_reaper(keeper.pid()).proportional();
-            unslotted = Some(Unslotted {
-                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
-                files: keeper.files_bytes(),
-            });
-        } else if lease.as_ref().and_then(Lease::slot).is_none() {
-            sampler = sampler.proportional();
-        }
+        let (sampler, unslotted) = sampler_for(leader.pid, lease.as_ref());
         let party = Party {
             pidfd: pidfd_open(leader.pid),
             sampler,

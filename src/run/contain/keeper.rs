@@ -228,16 +228,7 @@ impl Plan {
     fn of(view: &View, userns: bool, slots_at: c_int) -> io::Result<Plan> {
         let mut plan = Plan::new(slots_at);
         if userns {
-            // SAFETY: getuid and getgid have no preconditions.
-            let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
-            for (file, data) in [
-                ("/proc/self/setgroups", "deny".to_string()),
-                ("/proc/self/uid_map", format!("{uid} {uid} 1")),
-                ("/proc/self/gid_map", format!("{gid} {gid} 1")),
-            ] {
-                let (a, b) = (plan.text(file.as_bytes())?, plan.text(data.as_bytes())?);
-                plan.op(Kind::Write, a, b);
-            }
+            plan.map_ids()?;
         }
         let none = std::ptr::null();
         plan.op(Kind::Setsid, none, none);
@@ -296,21 +287,43 @@ impl Plan {
         for hidden in &view.hidden {
             plan.bind(sources.null, hidden, false, READ_ONLY, false)?;
         }
-        let a = plan.text(STAGE.as_bytes())?;
-        plan.op(Kind::Pivot, a, none);
-        // Once the root is the new one: its folders, /dev and the emptied ones read-only.
+        plan.pivot_and_seal(&view.recovers)?;
+        Ok(plan)
+    }
+
+    /// Maps duipai's uid and gid to themselves in the new user namespace (no other group).
+    fn map_ids(&mut self) -> io::Result<()> {
+        // SAFETY: getuid and getgid have no preconditions.
+        let (uid, gid) = unsafe { (libc::getuid(), libc::getgid()) };
+        for (file, data) in [
+            ("/proc/self/setgroups", "deny".to_string()),
+            ("/proc/self/uid_map", format!("{uid} {uid} 1")),
+            ("/proc/self/gid_map", format!("{gid} {gid} 1")),
+        ] {
+            let (a, b) = (self.text(file.as_bytes())?, self.text(data.as_bytes())?);
+            self.op(Kind::Write, a, b);
+        }
+        Ok(())
+    }
+
+    /// Makes the staged root the root, then its folders, `/dev` and the emptied folders
+    /// `recovers` read-only.
+    fn pivot_and_seal(&mut self, recovers: &[PathBuf]) -> io::Result<()> {
+        let none = std::ptr::null();
+        let a = self.text(STAGE.as_bytes())?;
+        self.op(Kind::Pivot, a, none);
         for (dir, keep) in [
             ("/", libc::MS_NODEV),
             ("/dev", libc::MS_NODEV | libc::MS_NOEXEC),
         ] {
-            let a = plan.text(dir.as_bytes())?;
-            plan.op(Kind::Seal, a, none).flags = keep;
+            let a = self.text(dir.as_bytes())?;
+            self.op(Kind::Seal, a, none).flags = keep;
         }
-        for cover in &view.recovers {
-            let a = plan.path(cover)?;
-            plan.op(Kind::Seal, a, none).flags = libc::MS_NODEV;
+        for cover in recovers {
+            let a = self.path(cover)?;
+            self.op(Kind::Seal, a, none).flags = libc::MS_NODEV;
         }
-        Ok(plan)
+        Ok(())
     }
 
     /// Mounts a `tmpfs` with `mode` at `dir` of the new root.
@@ -949,9 +962,7 @@ unsafe fn op_text(text: *const libc::c_char) -> String {
 /// Whether namespaces can be had here: a throwaway keeper of an empty view is started and
 /// ended. `Err` says why not.
 pub(crate) fn probe(userns: bool) -> Result<(), String> {
-    let scratch = tempfile::Builder::new()
-        .prefix("duipai-probe-")
-        .tempdir()
+    let scratch = crate::run::temp_folder("probe")
         .map_err(|e| format!("cannot make a scratch folder: {e}"))?;
     let view = View::bare(scratch.path());
     Keeper::start(view, userns)

@@ -193,26 +193,24 @@ pub(crate) fn launch(
     view: Option<&View>,
     program: &Program,
     streams: [RawFd; 3],
-    (processes, memory_bytes): (u64, u64),
+    limits: (u64, u64),
     input: Option<((&str, &[u8]), &std::path::Path)>,
 ) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
     }
+    let ask = Ask {
+        view,
+        program,
+        streams,
+        limits,
+        input,
+    };
     let mut request = Vec::with_capacity(4096);
     // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
     // once.
     for _ in 0..2 {
-        // A spawner in namespaces of its own is tried twice before runs that must be
-        // contained are refused: its keeper binds files other processes may be replacing.
-        let checked_out = checkout(role, view).or_else(|e| match view {
-            Some(_) => {
-                std::thread::sleep(Duration::from_millis(50));
-                checkout(role, view)
-            }
-            None => Err(e),
-        });
-        let mut spawner = match checked_out {
+        let spawner = match checkout_for(role, view) {
             Ok(spawner) => spawner,
             Err(e) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -221,62 +219,84 @@ pub(crate) fn launch(
                 return None;
             }
         };
-        let baseline = match spawner
-            .slot
-            .as_mut()
-            .map(|s| s.begin(processes, memory_bytes))
-        {
-            Some(Err(_)) => {
-                spawner.discard();
-                continue;
-            }
-            Some(Ok(baseline)) => Some(baseline),
-            None => None,
-        };
-        // The program's working folder is its namespaces' own tmpfs, which the harness sees
-        // through their keeper; the input goes there before the program starts.
-        let scratch_at = spawner
-            .keeper
-            .as_ref()
-            .zip(view)
-            .map(|(keeper, view)| keeper.path_of(&view.scratch));
-        if let Err(failed) = write_input(input, scratch_at.as_deref()) {
-            checkin(spawner);
-            return Some(Err(failed));
+        if let Some(answer) = ask.through(spawner, &mut request) {
+            return answer;
         }
-        let mut setup = program.setup;
+    }
+    None
+}
+
+/// A spawner of `role` for `view`: a spawner in namespaces of its own is tried twice,
+/// 50 ms apart, before runs that must be contained are refused (its keeper binds files other
+/// processes may be replacing).
+fn checkout_for(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
+    checkout(role, view).or_else(|e| match view {
+        Some(_) => {
+            std::thread::sleep(Duration::from_millis(50));
+            checkout(role, view)
+        }
+        None => Err(e),
+    })
+}
+
+/// What [`launch`] asks of a spawner.
+struct Ask<'a> {
+    view: Option<&'a View>,
+    program: &'a Program<'a>,
+    streams: [RawFd; 3],
+    /// The slot's process and memory limits.
+    limits: (u64, u64),
+    input: Option<((&'a str, &'a [u8]), &'a std::path::Path)>,
+}
+
+/// What [`launch`] answers.
+type Answer = Option<Result<Launched, Failed>>;
+
+impl Ask<'_> {
+    /// Asks `spawner` to start the program, `request` the buffer its request is encoded in:
+    /// [`launch`]'s answer, or `None` when another spawner is to be tried (this one was
+    /// ended).
+    fn through(&self, mut spawner: Spawner, request: &mut Vec<u8>) -> Option<Answer> {
+        let (baseline, scratch_at) = match self.prepare(&mut spawner) {
+            Ok(prepared) => prepared,
+            Err(None) => {
+                spawner.discard();
+                return None;
+            }
+            Err(Some(failed)) => {
+                checkin(spawner);
+                return Some(Some(Err(failed)));
+            }
+        };
+        let mut setup = self.program.setup;
         // The OOM killer of the slot picks the program, never the spawner beside it.
         setup.oom_first = spawner.slot.is_some();
         setup.credentials = spawner.credentials;
-        if spawner.give_scratch(program.cwd.as_ref()).is_err() {
-            spawner.discard();
-            continue;
-        }
         // A program without a directory of its own runs in the harness's current one, which
         // may have changed since the spawner started.
-        let here = match &program.cwd {
+        let here = match &self.program.cwd {
             None => current_dir(),
             Some(_) => None,
         };
         let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
-        wire::encode_request(program, moved.as_deref(), setup, &mut request);
+        wire::encode_request(self.program, moved.as_deref(), setup, request);
         if request.len() > wire::MAX_REQUEST {
             checkin(spawner);
-            return None;
+            return Some(None);
         }
         spawner.follow_this_thread();
-        match spawner.exchange(&request, streams) {
+        match spawner.exchange(request, self.streams) {
             Err(e) if e.raw_os_error() == Some(libc::EMSGSIZE) => {
                 // Larger than the socket takes: the spawner is fine, the request is not.
                 checkin(spawner);
-                return None;
+                Some(None)
             }
             Ok((reply, ipc)) => {
                 let lease = Lease {
                     spawner: Some(spawner),
                     baseline,
                 };
-                return match reply {
+                Some(match reply {
                     Err(failed) if failed.stage == clone::Stage::Request => None,
                     Err(failed) => Some(Err(failed)),
                     Ok((pid, start)) => Some(Ok(Launched {
@@ -286,12 +306,48 @@ pub(crate) fn launch(
                         ipc,
                         scratch_at,
                     })),
-                };
+                })
             }
-            Err(_) => spawner.discard(),
+            Err(_) => {
+                spawner.discard();
+                None
+            }
         }
     }
-    None
+
+    /// Readies `spawner` for the run: its slot's limits and baseline, the input file written
+    /// where the program will see it (returned: where that is, when elsewhere than its
+    /// folder), its folder given to its box uid. `Err(None)` when it cannot serve (it is to
+    /// be ended), `Err(Some)` when the run cannot start (it serves the next one).
+    fn prepare(
+        &self,
+        spawner: &mut Spawner,
+    ) -> Result<(Option<Baseline>, Option<std::path::PathBuf>), Option<Failed>> {
+        let (processes, memory_bytes) = self.limits;
+        let baseline = match spawner
+            .slot
+            .as_mut()
+            .map(|s| s.begin(processes, memory_bytes))
+        {
+            Some(Err(_)) => return Err(None),
+            Some(Ok(baseline)) => Some(baseline),
+            None => None,
+        };
+        // The program's working folder is its namespaces' own tmpfs, which the harness sees
+        // through their keeper; the input goes there before the program starts.
+        let scratch_at = spawner
+            .keeper
+            .as_ref()
+            .zip(self.view)
+            .map(|(keeper, view)| keeper.path_of(&view.scratch));
+        if let Err(failed) = write_input(self.input, scratch_at.as_deref()) {
+            return Err(Some(failed));
+        }
+        if spawner.give_scratch(self.program.cwd.as_ref()).is_err() {
+            return Err(None);
+        }
+        Ok((baseline, scratch_at))
+    }
 }
 
 /// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,

@@ -54,12 +54,9 @@ pub(crate) fn interact_until(
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
     // testlib's interactor reads the case from its first file and may write its second.
-    let files = tempfile::Builder::new()
-        .prefix("duipai-interact-")
-        .tempdir()
-        .map_err(setup_error(
-            "cannot create a scratch directory for the interactor",
-        ))?;
+    let files = crate::run::temp_folder("interact").map_err(setup_error(
+        "cannot create a scratch directory for the interactor",
+    ))?;
     let input_path = files.path().join("input");
     std::fs::write(&input_path, input)
         .map_err(setup_error("cannot write the interactor's input"))?;

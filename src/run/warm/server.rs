@@ -92,10 +92,7 @@ pub(crate) fn retire_all() {
 fn hook_dir() -> io::Result<CString> {
     let mut dir = lock(&HOOK_DIR);
     if dir.is_none() {
-        crate::run::scratch::sweep();
-        let made = tempfile::Builder::new()
-            .prefix(&crate::run::scratch::folder_prefix("warm"))
-            .tempdir()?;
+        let made = crate::run::scratch::temp_folder("warm")?;
         std::fs::write(made.path().join("sitecustomize.py"), HOOK)?;
         std::fs::write(made.path().join("duipai_warm.py"), SERVER)?;
         *dir = Some(made);
