@@ -40,8 +40,6 @@ pub(crate) struct Party<'e> {
     maxrss_from_start: bool,
     /// The spawner that started it, with its slot (its cgroup), until it is settled.
     lease: Option<Lease>,
-    /// Its own IPC namespace, emptied once it is over (see `contain::ipc`).
-    ipc: Option<OwnedFd>,
     /// In namespaces without a cgroup: what their keeper had reaped and held in files when
     /// the run began, which the run's figures add to from there.
     unslotted: Option<Unslotted>,
@@ -303,8 +301,6 @@ impl<'e> Party<'e> {
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
                 no_terminal: contained,
-                // The program under test in namespaces gets IPC of its own, per run.
-                fresh_ipc: view.is_some(),
                 filter: contained && boxed,
                 ..Setup::default()
             },
@@ -332,7 +328,6 @@ impl<'e> Party<'e> {
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
             lease,
-            ipc: started.ipc,
             unslotted,
         };
         let ends = Ends {
@@ -440,22 +435,18 @@ impl<'e> Party<'e> {
         Ok(reaped)
     }
 
-    /// Empties what the run left in its namespaces: its IPC objects (uncharged before the
-    /// next run starts) and its files in /tmp and /dev/shm, counted first (without a cgroup)
-    /// as memory it held to its end.
+    /// Empties what the run left in its namespaces: its IPC objects and POSIX queues
+    /// (uncharged before the next run starts) and its files in /tmp and /dev/shm, counted
+    /// first (without a cgroup) as memory it held to its end.
     fn empty_namespaces(&mut self, seen: &mut Observed) -> Result<(), RunError> {
         if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
             let files = keeper.files_bytes().saturating_sub(base.files);
             seen.peak_rss = seen.peak_rss.max(files);
         }
-        if let Some(ipc) = self.ipc.take() {
-            contain::ipc::clear(&ipc)
-                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
-        }
         if let Some(keeper) = self.keeper() {
-            keeper
-                .tidy()
-                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+            keeper.tidy().map_err(setup_error(
+                "cannot empty the program's /tmp, /dev/shm and IPC objects",
+            ))?;
         }
         Ok(())
     }

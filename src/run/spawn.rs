@@ -44,8 +44,6 @@ pub(crate) struct Started {
     pub start: Instant,
     /// The spawner that started it, lent to its run (with its slot), if one did.
     pub lease: Option<spawner::Lease>,
-    /// The IPC namespace made for it, if one was (see `contain::ipc`).
-    pub ipc: Option<OwnedFd>,
     /// Where its working folder's files are, when elsewhere than the folder itself (see
     /// `Scratch::files_at`).
     pub scratch_at: Option<std::path::PathBuf>,
@@ -90,7 +88,7 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], mut how: Launch) -> io::
         stderr_pipe.1.as_raw_fd(),
     ];
     let (launched, maxrss_from_start) = start(&how, &request, streams)?;
-    let (pid, start, lease, ipc, scratch_at) = launched.map_err(failed_to_io)?;
+    let (pid, start, lease, scratch_at) = launched.map_err(failed_to_io)?;
     // The child's ends close here, in the harness: the program holds its own copies; the
     // read end of a stdin pipe is kept (see `Started::stdin_read`).
     let stdin_read = stdin_write.is_some().then_some(stdin_read);
@@ -103,7 +101,6 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], mut how: Launch) -> io::
         maxrss_from_start,
         start,
         lease,
-        ipc,
         scratch_at,
     })
 }
@@ -138,14 +135,13 @@ fn request_of<'a>(
     })
 }
 
-/// A program started, or where its start failed: its pid, when it started, its spawner, its
-/// IPC namespace and where its working folder's files are.
+/// A program started, or where its start failed: its pid, when it started, its spawner and
+/// where its working folder's files are.
 type Launched = Result<
     (
         i32,
         Instant,
         Option<spawner::Lease>,
-        Option<OwnedFd>,
         Option<std::path::PathBuf>,
     ),
     super::clone::Failed,
@@ -163,12 +159,12 @@ fn start(how: &Launch, request: &Program, streams: [c_int; 3]) -> io::Result<(La
         && how.view.is_none()
         && let Some(warm) = super::warm::launch(how.role, request, streams, how.slot_limits)
     {
-        return Ok((Ok((warm.pid, warm.start, warm.lease, None, None)), true));
+        return Ok((Ok((warm.pid, warm.start, warm.lease, None)), true));
     }
     let launched = spawner::launch(how.role, how.view, request, streams, how.slot_limits, input);
     match launched {
         Some(launched) => Ok((
-            launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
+            launched.map(|l| (l.pid, l.start, Some(l.lease), l.scratch_at)),
             true,
         )),
         // A run that is to be contained (the program under test, a package's helper) is
@@ -178,7 +174,7 @@ fn start(how: &Launch, request: &Program, streams: [c_int; 3]) -> io::Result<(La
         None => Ok((
             spawner::write_input(input, None)
                 .and_then(|()| launch_here(request, streams, -1, &[]))
-                .map(|pid| (pid, Instant::now(), None, None, None)),
+                .map(|pid| (pid, Instant::now(), None, None)),
             false,
         )),
     }
@@ -223,7 +219,6 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Directory => "cannot enter its working directory",
         Stage::Signals => "cannot reset its signals",
         Stage::Filter => "cannot refuse it the system calls no namespace covers (seccomp)",
-        Stage::Ipc => "cannot make its IPC namespace",
         Stage::Input => "cannot write its input file",
         Stage::Clone | Stage::Request => "cannot start a process",
     }

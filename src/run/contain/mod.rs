@@ -13,8 +13,9 @@
 //!   what its arguments name), its working folder, `/tmp` and `/dev/shm` each a `tmpfs` of
 //!   its own bounded by its limits (what it writes is memory, never the machine's disk), no
 //!   network;
-//! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
-//!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
+//! - an **IPC namespace** per worker (the keeper's), **emptied after every run** by the
+//!   keeper (`ipc`), as it empties `/tmp` and `/dev/shm`: nothing a run leaves in System V
+//!   IPC or POSIX queues reaches the next;
 //! - a **system call filter** (`filter`): the keyrings and `AF_VSOCK`, which no namespace
 //!   covers, are refused;
 //! - as root, a **box uid** per worker, so that the program owns nothing and can signal no

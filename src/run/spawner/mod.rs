@@ -166,8 +166,6 @@ pub(crate) struct Launched {
     pub pid: i32,
     pub start: Instant,
     pub lease: Lease,
-    /// The IPC namespace made for the program, if it asked for one (see `contain::ipc`).
-    pub ipc: Option<OwnedFd>,
     /// Where its working folder's files are, when elsewhere than the folder itself.
     pub scratch_at: Option<std::path::PathBuf>,
 }
@@ -291,7 +289,7 @@ impl Ask<'_> {
                 checkin(spawner);
                 Some(None)
             }
-            Ok((reply, ipc)) => {
+            Ok(reply) => {
                 let lease = Lease {
                     spawner: Some(spawner),
                     baseline,
@@ -303,7 +301,6 @@ impl Ask<'_> {
                         pid,
                         start,
                         lease,
-                        ipc,
                         scratch_at,
                     })),
                 })
@@ -614,15 +611,14 @@ impl Spawner {
     }
 
     /// Sends a request with the program's streams and reads the reply: the program's pid
-    /// and when it started, or what failed, with the IPC namespace made for it if one was.
+    /// and when it started, or what failed.
     fn exchange(&self, request: &[u8], streams: [RawFd; 3]) -> std::io::Result<Exchanged> {
         send_with_fds(self.socket.as_raw_fd(), request, &streams)?;
         let mut reply = [0u8; wire::REPLY_LEN];
-        let (n, fds, _) = recv_with_fds(self.socket.as_raw_fd(), &mut reply, 1)?;
-        let ipc = fds.into_iter().next();
+        let n = recv(self.socket.as_raw_fd(), &mut reply)?;
         let (result, started) = wire::decode_reply(&reply[..n])
             .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))?;
-        Ok((result.map(|pid| (pid, clone::instant_at(started))), ipc))
+        Ok(result.map(|pid| (pid, clone::instant_at(started))))
     }
 
     /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
@@ -669,9 +665,8 @@ fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
     }
 }
 
-/// A spawner's reply: the program's pid and start, or what failed; and the IPC namespace
-/// made for it.
-type Exchanged = (Result<(i32, Instant), Failed>, Option<OwnedFd>);
+/// A spawner's reply: the program's pid and start, or what failed.
+type Exchanged = Result<(i32, Instant), Failed>;
 
 /// Receives one message into `buf`: its length, the descriptors that came with it (at most
 /// `max_fds`, close-on-exec), and whether it arrived whole. The end of the connection is an
