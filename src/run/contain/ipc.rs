@@ -1,14 +1,19 @@
 //! What a contained run leaves in System V IPC and POSIX message queues, removed before the
 //! next run of the worker starts: the programs of a worker's slot share the IPC namespace of
-//! its keeper (see `keeper`), which empties it after every run ([`remove_all`],
-//! [`remove_message_queues`]), as it empties `/tmp` and `/dev/shm`. So a segment, a
+//! its keeper (see `keeper`), which is emptied after every run: by the harness, entering it
+//! ([`clear`]) as root, else by the keeper ([`remove_all`], [`remove_message_queues`]), as
+//! it empties `/tmp` and `/dev/shm`. So a segment, a
 //! semaphore set, a message queue or a POSIX queue a run leaves is seen by no later run, and
 //! its memory is uncharged before the next run's cgroup baseline is read. (A namespace made
 //! for each run would do the same, but making one and freeing it cost a trivial run about a
 //! tenth of its time.) The keeper may: as root it has every capability, and in a user
 //! namespace it is the owner of every object (a run's programs have its uid there), which
 //! `IPC_RMID` and the sticky folder of the queues allow; `*_STAT_ANY` lists even the objects
-//! a program made unreadable to their owner.
+//! a program made unreadable to their owner. The mount's `mq_unlink` goes by the calling
+//! thread's IPC namespace, so the harness, entered, removes the keeper's queues.
+
+use std::cell::OnceCell;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 /// `shmctl`'s `SHM_STAT` and `SHM_INFO`, and the `*_STAT_ANY` commands that list an object
 /// whatever its mode (Linux 4.17; `<linux/shm.h>`, `<linux/sem.h>`, `<linux/msg.h>`, not in
@@ -18,6 +23,55 @@ const SHM_INFO: libc::c_int = 14;
 const SHM_STAT_ANY: libc::c_int = 15;
 const SEM_STAT_ANY: libc::c_int = 20;
 const MSG_STAT_ANY: libc::c_int = 13;
+
+thread_local! {
+    /// This thread's own IPC namespace, to come back to.
+    static HOME: OnceCell<Option<OwnedFd>> = const { OnceCell::new() };
+}
+
+/// The calling thread's IPC namespace, opened once per thread.
+fn home() -> Option<libc::c_int> {
+    HOME.with(|home| {
+        home.get_or_init(|| {
+            // SAFETY: a NUL-terminated path; open returns a new descriptor or -1.
+            let fd = unsafe {
+                libc::open(
+                    c"/proc/thread-self/ns/ipc".as_ptr(),
+                    libc::O_RDONLY | libc::O_CLOEXEC,
+                )
+            };
+            // SAFETY: just opened, owned by nobody else.
+            (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
+        })
+        .as_ref()
+        .map(AsRawFd::as_raw_fd)
+    })
+}
+
+/// Empties the IPC namespace `ns` (a keeper's, whose runs' processes are all dead) from the
+/// calling thread, which enters it and comes back: every System V object, and every POSIX
+/// queue listed in `queues` (where the keeper's view mounts their file system, as the
+/// harness sees it). As root, where it may enter, this costs the run no round trip to the
+/// keeper (on a busy machine, a wait for the keeper's turn on a CPU). `Ok(false)` when it
+/// may not enter (the keeper is then asked); an error only if the thread could not come back
+/// to its own namespace (it must not start programs from the run's).
+pub(crate) fn clear(ns: &OwnedFd, queues: &std::path::Path) -> std::io::Result<bool> {
+    let Some(home) = home() else {
+        return Ok(false);
+    };
+    // SAFETY: setns moves this thread alone (IPC namespaces are per thread) into a
+    // namespace by a descriptor of ours; it only fails, changing nothing, if not allowed.
+    if unsafe { libc::setns(ns.as_raw_fd(), libc::CLONE_NEWIPC) } != 0 {
+        return Ok(false);
+    }
+    remove_all();
+    remove_message_queues(queues);
+    // SAFETY: as above, back to the thread's own namespace.
+    if unsafe { libc::setns(home, libc::CLONE_NEWIPC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(true)
+}
 
 /// Removes every System V object of the calling process's IPC namespace (a run's, whose
 /// processes are all dead): its memory is uncharged at once. Returns how many it removed.
