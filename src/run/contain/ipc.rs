@@ -219,4 +219,46 @@ mod tests {
         .unwrap();
         assert_eq!(removed, (3, 0));
     }
+
+    /// A namespace with one object of each kind, emptied from this thread, which comes back
+    /// to its own namespace (where nothing was touched); nothing is left in it.
+    #[test]
+    fn a_namespace_is_emptied_from_outside() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("only root enters another IPC namespace");
+            return;
+        }
+        let made = std::thread::spawn(|| {
+            // SAFETY: unshare moves this thread alone into a new IPC namespace.
+            assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
+            // SAFETY: plain System V calls.
+            unsafe {
+                assert!(libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT) >= 0);
+                assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
+                assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
+            }
+            OwnedFd::from(std::fs::File::open("/proc/thread-self/ns/ipc").unwrap())
+        })
+        .join()
+        .unwrap();
+        let before = std::fs::read_link("/proc/thread-self/ns/ipc").unwrap();
+        let no_queues = std::path::Path::new("/nonexistent/duipai-queues");
+        assert!(clear(&made, no_queues).unwrap(), "entered");
+        assert_eq!(
+            std::fs::read_link("/proc/thread-self/ns/ipc").unwrap(),
+            before
+        );
+        let left = std::thread::spawn(move || {
+            // SAFETY: this thread alone enters the namespace by a descriptor of ours.
+            assert_eq!(
+                unsafe { libc::setns(made.as_raw_fd(), libc::CLONE_NEWIPC) },
+                0
+            );
+            remove_all()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(left, 0, "emptied");
+    }
 }
