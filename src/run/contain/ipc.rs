@@ -251,10 +251,8 @@ mod tests {
         );
         let left = std::thread::spawn(move || {
             // SAFETY: this thread alone enters the namespace by a descriptor of ours.
-            assert_eq!(
-                unsafe { libc::setns(made.as_raw_fd(), libc::CLONE_NEWIPC) },
-                0
-            );
+            let entered = unsafe { libc::setns(made.as_raw_fd(), libc::CLONE_NEWIPC) };
+            assert_eq!(entered, 0);
             remove_all()
         })
         .join()
