@@ -53,7 +53,7 @@ pub(crate) fn interact_until(
 ) -> Result<Interaction, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
-    let (_files, judge_args) = interactor_files(judge_args, input)?;
+    let (_files, judge_args) = crate::run::interaction::interactor_files(judge_args, input)?;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
@@ -121,25 +121,6 @@ pub(crate) fn interact_until(
         interactor_dismissed: dismissed,
         interactor_stalled: None,
     })
-}
-
-/// The interactor's arguments followed by its two files: testlib's interactor reads the case
-/// from the first (written into a scratch folder, returned to be kept as long as the run)
-/// and may write the second.
-fn interactor_files(
-    args: &[OsString],
-    input: &[u8],
-) -> Result<(tempfile::TempDir, Vec<OsString>), RunError> {
-    let files = crate::run::temp_folder("interact").map_err(setup_error(
-        "cannot create a scratch directory for the interactor",
-    ))?;
-    let input_path = files.path().join("input");
-    std::fs::write(&input_path, input)
-        .map_err(setup_error("cannot write the interactor's input"))?;
-    let mut args = args.to_vec();
-    args.push(input_path.into_os_string());
-    args.push(files.path().join("output").into_os_string());
-    Ok((files, args))
 }
 
 /// Watches both parties until both are over, or the program's verdict is decided (then the
