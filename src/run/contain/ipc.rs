@@ -194,6 +194,20 @@ fn remove_queues() -> usize {
 mod tests {
     use super::*;
 
+    /// Moves the calling thread (a thread of its own, so that the test's other threads are
+    /// left alone) into a new IPC namespace, and makes one object of each kind there, the
+    /// segment closed even to its owner (mode 0).
+    fn one_of_each_in_a_namespace_of_its_own() {
+        // SAFETY: unshare moves this thread alone into a new IPC namespace.
+        assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
+        // SAFETY: plain System V calls.
+        unsafe {
+            assert!(libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT) >= 0);
+            assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
+            assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
+        }
+    }
+
     /// In an IPC namespace of its own, one object of each kind, one of them closed even to
     /// its owner, all removed; then none is left.
     #[test]
@@ -203,16 +217,8 @@ mod tests {
             eprintln!("only root makes an IPC namespace from a thread of a test");
             return;
         }
-        // A thread of its own, so that its unshare leaves the test's other threads alone.
         let removed = std::thread::spawn(|| {
-            // SAFETY: unshare moves this thread alone into a new IPC namespace.
-            assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
-            // SAFETY: plain System V calls.
-            unsafe {
-                assert!(libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT) >= 0);
-                assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
-                assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
-            }
+            one_of_each_in_a_namespace_of_its_own();
             (remove_all(), remove_all())
         })
         .join()
@@ -230,14 +236,7 @@ mod tests {
             return;
         }
         let made = std::thread::spawn(|| {
-            // SAFETY: unshare moves this thread alone into a new IPC namespace.
-            assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
-            // SAFETY: plain System V calls.
-            unsafe {
-                assert!(libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT) >= 0);
-                assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
-                assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
-            }
+            one_of_each_in_a_namespace_of_its_own();
             OwnedFd::from(std::fs::File::open("/proc/thread-self/ns/ipc").unwrap())
         })
         .join()
