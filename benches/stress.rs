@@ -24,7 +24,8 @@
 //! `DUIPAI_BENCH_SECONDS` (default 1) per stress measurement, `DUIPAI_BENCH_ROUNDS` (default
 //! 5) rounds, `DUIPAI_BENCH_BASELINE` another `duipai` binary (an older build) to measure as
 //! (b0) beside this one, `DUIPAI_BENCH_PYTHON_SECONDS` (default 5) per measurement of the
-//! Python section, `DUIPAI_BENCH_ONLY=python` that section alone.
+//! Python section, `DUIPAI_BENCH_ONLY=python` that section alone, and
+//! `DUIPAI_BENCH_ONLY=containment` only (b) beside (b'): contained and bare, with their ratio.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -87,7 +88,8 @@ fn main() {
         .and_then(|v| v.parse::<f64>().ok())
         .filter(|&s| s > 0.0)
         .unwrap_or(5.0);
-    if std::env::var("DUIPAI_BENCH_ONLY").as_deref() == Ok("python") {
+    let only = std::env::var("DUIPAI_BENCH_ONLY").unwrap_or_default();
+    if only == "python" {
         python_loop::run(&duipai, work, python_seconds, rounds);
         return;
     }
@@ -170,6 +172,10 @@ fn main() {
         done as f64 / seconds
     };
     let stress = |binary: &Path, jobs: &str| stress_with(binary, jobs, &[]);
+    if only == "containment" {
+        containment(&stress_with, &duipai, baseline.as_deref(), rounds, seconds);
+        return;
+    }
     // (c) The classic shell loop, with duipai as generator and reference: slow, so a quarter
     // of the cases, in the first round only (it is context, not a target).
     let shell_cases = (cases / 4).max(1);
@@ -299,6 +305,8 @@ fn main() {
         "  (b, -j 2) / (b', -j 2) = {:.2}  (target >= 0.90)",
         ratio(4, 6)
     );
+    containment_line("-j 1", &measured[3].0.rates, &measured[5].0.rates);
+    containment_line("-j 2", &measured[4].0.rates, &measured[6].0.rates);
     if baseline.is_some() {
         println!("  (b0, -j 1) / (a)  = {:.2}", ratio(7, 0));
         println!("  (b0, -j 1) / (a'') = {:.2}", ratio(7, 2));
@@ -307,6 +315,52 @@ fn main() {
         println!("  (b, -j 2) / (b0, -j 2) = {:.2}", ratio(4, 8));
     }
     python_loop::run(&duipai, work, python_seconds, rounds);
+}
+
+/// `DUIPAI_BENCH_ONLY=containment`: `duipai stress` contained and with `--no-sandbox`, with
+/// 1 and 2 workers (and the baseline build's, contained, when there is one), interleaved over
+/// the rounds, and nothing else.
+fn containment(
+    stress_with: &dyn Fn(&Path, &str, &[&str]) -> f64,
+    duipai: &Path,
+    baseline: Option<&Path>,
+    rounds: usize,
+    seconds: f64,
+) {
+    let mut rates: [Vec<f64>; 6] = Default::default();
+    for _ in 0..rounds {
+        rates[0].push(stress_with(duipai, "1", &[]));
+        rates[1].push(stress_with(duipai, "1", &["--no-sandbox"]));
+        rates[2].push(stress_with(duipai, "2", &[]));
+        rates[3].push(stress_with(duipai, "2", &["--no-sandbox"]));
+        if let Some(old) = baseline {
+            rates[4].push(stress_with(old, "1", &[]));
+            rates[5].push(stress_with(old, "1", &["--no-sandbox"]));
+        }
+    }
+    println!(
+        "containment's cost, chess cases (n, m in 1..4), a correct C solution: {seconds} s of \
+         stress per measurement, {rounds} interleaved rounds, medians"
+    );
+    containment_line("-j 1", &rates[0], &rates[1]);
+    containment_line("-j 2", &rates[2], &rates[3]);
+    if baseline.is_some() {
+        containment_line("-j 1, the baseline build", &rates[4], &rates[5]);
+        let ratio = median(rates[0].iter().zip(&rates[4]).map(|(n, b)| n / b).collect());
+        println!("  contained, -j 1: this build / the baseline = {ratio:.2}");
+    }
+}
+
+/// One line of containment's cost: the contained and bare (`--no-sandbox`) rates (medians)
+/// and their ratio, taken within each round (both under the same load) before the median.
+fn containment_line(jobs: &str, contained: &[f64], bare: &[f64]) {
+    let ratio = median(contained.iter().zip(bare).map(|(c, b)| c / b).collect());
+    println!(
+        "  containment, {jobs}: contained {:.0} cases/s, bare (--no-sandbox) {:.0} cases/s, \
+         contained / bare = {ratio:.2} (goal >= 0.90)",
+        median(contained.to_vec()),
+        median(bare.to_vec()),
+    );
 }
 
 fn series(name: &'static str) -> Series {

@@ -62,9 +62,6 @@ pub(super) struct Setup {
     pub oom_first: bool,
     /// The uid and gid it drops to (a box uid), with no supplementary group.
     pub credentials: Option<(u32, u32)>,
-    /// Started in an IPC namespace of its own, made for it by the spawner (see
-    /// `contain::ipc`); the spawner replies with it.
-    pub fresh_ipc: bool,
     /// The system calls no namespace covers are refused to it (`contain::filter`), from its
     /// first instruction.
     pub filter: bool,
@@ -262,8 +259,6 @@ pub(super) enum Stage {
     /// A spawner could not read the request (too large for it): there is no child.
     Request,
     Filter,
-    /// The spawner could not make the program's IPC namespace: there is no child.
-    Ipc,
     /// The input file could not be written into the program's working folder: there is no
     /// child.
     Input,
@@ -283,7 +278,6 @@ impl Stage {
             Stage::Clone,
             Stage::Request,
             Stage::Filter,
-            Stage::Ipc,
             Stage::Input,
         ]
         .into_iter()

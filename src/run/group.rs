@@ -39,9 +39,8 @@ use super::clone::Rlimit;
 use super::contain::cgroup::Slot;
 use super::contain::keeper;
 use super::error::{RunError, setup_error};
+use super::own;
 use super::procfs::{self, ProcStat, RunSampler};
-use super::spawner;
-use super::warm;
 
 /// How long the harness waits for killed processes to disappear before reporting a failure.
 pub(crate) const KILL_GRACE: Duration = Duration::from_secs(5);
@@ -124,7 +123,7 @@ fn marked_run(pid: i32) -> Option<u32> {
 /// part of the run while it is going on. A spawner never is (it carries the marks of the
 /// harness's own run, if the harness is itself run by duipai).
 pub(crate) fn tagged_for(p: &ProcStat, id: u64) -> bool {
-    !spawner::is_spawner(p.pid) && !warm::is_server(p.pid) && marked_run(p.pid) == Some(id as u32)
+    !own::is_own(p.pid) && marked_run(p.pid) == Some(id as u32)
 }
 
 /// The started program: its leader pid (= group id). Until [`Leader::reap`] succeeds, dropping it
@@ -256,13 +255,7 @@ fn orphans_to_clean(id: u64, sampler: &RunSampler) -> Vec<Orphan> {
     };
     candidates
         .into_iter()
-        .filter(|p| {
-            p.ppid == me
-                && !cancel::is_running_leader(p.pid)
-                && !spawner::is_spawner(p.pid)
-                && !warm::is_server(p.pid)
-                && !keeper::is_keeper(p.pid)
-        })
+        .filter(|p| p.ppid == me && !cancel::is_running_leader(p.pid) && !own::is_own(p.pid))
         .filter_map(|stat| {
             let mark = marked_run(stat.pid);
             let own = sampler.knows(&stat) || mark == Some(id as u32);
@@ -465,11 +458,7 @@ fn reap_dead_orphans() {
             .collect(),
     };
     for pid in children {
-        if !spawner::is_spawner(pid)
-            && !warm::is_server(pid)
-            && !keeper::is_keeper(pid)
-            && !cancel::is_running_leader(pid)
-        {
+        if !own::is_own(pid) && !cancel::is_running_leader(pid) {
             reap_if_dead(pid);
         }
     }

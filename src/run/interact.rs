@@ -212,7 +212,7 @@ pub(crate) fn interact_until(
         });
     }
     // Kept until the interactor is over: it holds the case's input file.
-    let (_files, judge_args) = interactor_files(judge_args, input)?;
+    let (_files, judge_args) = super::interaction::interactor_files(judge_args, input)?;
     interact_with(
         program,
         judge_exe,
@@ -310,29 +310,6 @@ fn boxed_interactor_files(
     args.push(input_path.into_os_string());
     args.push(files.write.join("output").into_os_string());
     Ok(args)
-}
-
-/// The interactor's arguments followed by its two files, testlib's `input` (the case, written
-/// into a fresh scratch directory, returned to be kept as long as the run) and `output`.
-fn interactor_files(
-    args: &[OsString],
-    input: &[u8],
-) -> Result<(tempfile::TempDir, Vec<OsString>), RunError> {
-    let files = tempfile::Builder::new()
-        .prefix("duipai-interact-")
-        .tempdir()
-        .map_err(setup_error(
-            "cannot create a scratch directory for the interactor",
-        ))?;
-    let input_path = files.path().join("input");
-    std::fs::write(&input_path, input).map_err(setup_error(format!(
-        "cannot write {}",
-        input_path.display()
-    )))?;
-    let mut args = args.to_vec();
-    args.push(input_path.into_os_string());
-    args.push(files.path().join("output").into_os_string());
-    Ok((files, args))
 }
 
 /// The two parties and the two directions between them, while the run goes on.

@@ -49,13 +49,13 @@ fn protections(
         Ok(()) if root => finding(
             "namespaces",
             State::Ok,
-            "PID, mount, network and UTS per worker, IPC per run",
+            "PID, mount, network, UTS and IPC per worker, IPC emptied after each run",
         ),
         Ok(()) => finding(
             "namespaces",
             State::Ok,
-            "user, PID, mount, network and UTS per worker, IPC per run (unprivileged user \
-             namespaces)",
+            "user, PID, mount, network, UTS and IPC per worker, IPC emptied after each run \
+             (unprivileged user namespaces)",
         ),
         Err(why) => finding("namespaces", State::Missing, why.clone()),
     };

@@ -42,6 +42,8 @@ mod interact;
 #[cfg(target_os = "linux")]
 pub mod machine;
 #[cfg(target_os = "linux")]
+mod own;
+#[cfg(target_os = "linux")]
 mod party;
 #[cfg(target_os = "linux")]
 mod pipes;
@@ -68,6 +70,7 @@ mod error;
 mod findings;
 mod interaction;
 mod limits;
+mod policy;
 mod signal;
 mod steady;
 mod transcript;
@@ -112,6 +115,29 @@ pub fn retire() {
 /// Ends what duipai keeps between runs, once it is done: nothing outlives a run off Linux.
 #[cfg(not(target_os = "linux"))]
 pub fn retire() {}
+
+/// A temporary folder of duipai's, `kind` saying what it holds (`judge`, `helper`, ...),
+/// that only duipai's user may enter (0700 where folders have modes). On Linux its name
+/// carries this process's pid and start time, and the first one a process makes removes
+/// those a killed duipai left (see `scratch`).
+#[cfg(target_os = "linux")]
+pub fn temp_folder(kind: &str) -> std::io::Result<tempfile::TempDir> {
+    scratch::temp_folder(kind)
+}
+/// A temporary folder of duipai's, `kind` saying what it holds, open to its owner alone
+/// (0700 on macOS; Windows' temporary folder is the user's own).
+#[cfg(not(target_os = "linux"))]
+pub fn temp_folder(kind: &str) -> std::io::Result<tempfile::TempDir> {
+    let prefix = format!("duipai-{kind}-");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o700));
+    }
+    builder.tempdir()
+}
 pub use steady::{interact_steady, near_the_limit, run_steady, starved};
 pub use transcript::{Direction, Transcript};
 

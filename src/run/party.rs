@@ -40,8 +40,6 @@ pub(crate) struct Party<'e> {
     maxrss_from_start: bool,
     /// The spawner that started it, with its slot (its cgroup), until it is settled.
     lease: Option<Lease>,
-    /// Its own IPC namespace, emptied once it is over (see `contain::ipc`).
-    ipc: Option<OwnedFd>,
     /// In namespaces without a cgroup: what their keeper had reaped and held in files when
     /// the run began, which the run's figures add to from there.
     unslotted: Option<Unslotted>,
@@ -174,6 +172,47 @@ impl Party<'_> {
     }
 }
 
+/// What the program `exe_path` with `args` sees in its namespaces, when it runs in some
+/// (`boxed`: the program under test, or a package's helper, where namespaces can be had, in
+/// its scratch folder `cwd`).
+fn view_for(
+    boxed: bool,
+    exe_path: &OsStr,
+    args: &[OsString],
+    cwd: Option<&Path>,
+    stop: &Limits,
+) -> Option<View> {
+    match (boxed, contain::namespaces(), cwd) {
+        (true, Some(_), Some(scratch)) => {
+            View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
+                view.space = space_for(stop);
+                view
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The sampler of a run led by `leader`, started through `lease`: with a cgroup slot the
+/// slot counts what the run shares; without one, shared pages count in proportion, and in
+/// namespaces their keeper's reaped CPU and files count from what they are now.
+fn sampler_for(leader: i32, lease: Option<&Lease>) -> (RunSampler, Option<Unslotted>) {
+    let sampler = RunSampler::new(leader);
+    if lease.and_then(Lease::slot).is_some() {
+        return (sampler, None);
+    }
+    match lease.and_then(Lease::keeper) {
+        Some(keeper) => (
+            sampler.with_reaper(keeper.pid()).proportional(),
+            Some(Unslotted {
+                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
+                files: keeper.files_bytes(),
+            }),
+        ),
+        None => (sampler.proportional(), None),
+    }
+}
+
 /// How much its `/tmp` and `/dev/shm` may each hold: its memory and output limits, in whole
 /// MiB (files there are memory; see `View::space`).
 fn space_for(limits: &Limits) -> u64 {
@@ -249,18 +288,9 @@ impl<'e> Party<'e> {
             Rlimits::new(stop, bound_address_space).with_tag(group::tag_rlimit(entry.id()));
         let run_var = format!("{}={}", group::RUN_VAR, entry.id());
         let contained = contain::contained();
-        // The program under test, in namespaces: what it sees there.
         // A boxed helper (a package's) is seen as the program is.
         let boxed = role == Role::Program || contain::helpers_boxed();
-        let view = match (boxed, contain::namespaces(), cwd) {
-            (true, Some(_), Some(scratch)) => {
-                View::of(exe_path, args, scratch, &contain::policy().protect).map(|mut view| {
-                    view.space = space_for(stop);
-                    view
-                })
-            }
-            _ => None,
-        };
+        let view = view_for(boxed, exe_path, args, cwd, stop);
         let how = spawn::Launch {
             role,
             view: view.as_ref(),
@@ -271,8 +301,6 @@ impl<'e> Party<'e> {
             env: contain::environment(role, contained, cwd, Some(&run_var), &contain::policy().env),
             setup: Setup {
                 no_terminal: contained,
-                // The program under test in namespaces gets IPC of its own, per run.
-                fresh_ipc: view.is_some(),
                 filter: contained && boxed,
                 ..Setup::default()
             },
@@ -290,18 +318,7 @@ impl<'e> Party<'e> {
         let start = started.start;
         let leader = Leader::new(started.pid, entry);
         let lease = started.lease;
-        let mut sampler = RunSampler::new(leader.pid);
-        let mut unslotted = None;
-        let keeper = lease.as_ref().and_then(Lease::keeper);
-        if let (Some(keeper), None) = (keeper, lease.as_ref().and_then(Lease::slot)) {
-            sampler = sampler.with_reaper(keeper.pid()).proportional();
-            unslotted = Some(Unslotted {
-                reaped_cpu: keeper.reaped_cpu().unwrap_or_default(),
-                files: keeper.files_bytes(),
-            });
-        } else if lease.as_ref().and_then(Lease::slot).is_none() {
-            sampler = sampler.proportional();
-        }
+        let (sampler, unslotted) = sampler_for(leader.pid, lease.as_ref());
         let party = Party {
             pidfd: pidfd_open(leader.pid),
             sampler,
@@ -311,7 +328,6 @@ impl<'e> Party<'e> {
             seen: Observed::default(),
             maxrss_from_start: started.maxrss_from_start,
             lease,
-            ipc: started.ipc,
             unslotted,
         };
         let ends = Ends {
@@ -419,22 +435,18 @@ impl<'e> Party<'e> {
         Ok(reaped)
     }
 
-    /// Empties what the run left in its namespaces: its IPC objects (uncharged before the
-    /// next run starts) and its files in /tmp and /dev/shm, counted first (without a cgroup)
-    /// as memory it held to its end.
+    /// Empties what the run left in its namespaces: its IPC objects and POSIX queues
+    /// (uncharged before the next run starts) and its files in /tmp and /dev/shm, counted
+    /// first (without a cgroup) as memory it held to its end.
     fn empty_namespaces(&mut self, seen: &mut Observed) -> Result<(), RunError> {
         if let (Some(base), Some(keeper)) = (self.unslotted, self.keeper()) {
             let files = keeper.files_bytes().saturating_sub(base.files);
             seen.peak_rss = seen.peak_rss.max(files);
         }
-        if let Some(ipc) = self.ipc.take() {
-            contain::ipc::clear(&ipc)
-                .map_err(setup_error("cannot return to duipai's own IPC namespace"))?;
-        }
         if let Some(keeper) = self.keeper() {
-            keeper
-                .tidy()
-                .map_err(setup_error("cannot empty the program's /tmp and /dev/shm"))?;
+            keeper.tidy().map_err(setup_error(
+                "cannot empty the program's /tmp, /dev/shm and IPC objects",
+            ))?;
         }
         Ok(())
     }

@@ -12,11 +12,13 @@
 //! The pool, not the threads, holds the idle directories: the destructors of a thread's own
 //! storage may run after a scoped join has returned, even after the process is done.
 //!
-//! A process killed with `SIGKILL` removes nothing. Its folders (`duipai-run-*`, and the warm
-//! helpers' `duipai-warm-*`) carry its pid and its start time in their names
+//! A process killed with `SIGKILL` removes nothing. Its temporary folders (`duipai-run-*`,
+//! and every other kind of [`SWEPT`]: the warm helpers', a contained helper's files, a
+//! judged plan's tests, ...) carry its pid and its start time in their names
 //! ([`folder_prefix`]), and the next duipai that makes one removes those of processes that
 //! no longer exist ([`sweep`]): a pid alone could be another process's by then, and a live
-//! run's folders are never touched.
+//! run's folders are never touched. Each is made by [`temp_folder`], open to its owner
+//! alone.
 
 use std::fs;
 use std::io;
@@ -197,18 +199,40 @@ impl Drop for Scratch {
 }
 
 fn create() -> io::Result<Owned> {
-    sweep();
-    let dir = tempfile::Builder::new()
-        .prefix(&folder_prefix("run"))
-        .tempdir()?;
+    let dir = temp_folder("run")?;
     Ok(Owned {
         path: dir.keep(),
         last_user: Weak::new(),
     })
 }
 
-/// The kinds of folders [`sweep`] removes: `duipai-KIND-PID-START-...`.
-const SWEPT: [&str; 2] = ["run", "warm"];
+/// A temporary folder of duipai's for `kind` (one of [`SWEPT`]), named for this process
+/// ([`folder_prefix`]) and open to its owner alone (0700: tempfile alone makes a folder as
+/// the umask allows, 0755 under the usual one, which lets every user read what is in it).
+/// The first one a process makes sweeps away those of killed processes ([`sweep`]).
+pub(crate) fn temp_folder(kind: &str) -> io::Result<tempfile::TempDir> {
+    debug_assert!(SWEPT.contains(&kind), "{kind} is not swept");
+    sweep();
+    tempfile::Builder::new()
+        .prefix(&folder_prefix(kind))
+        .permissions(fs::Permissions::from_mode(0o700))
+        .tempdir()
+}
+
+/// The kinds of folders [`temp_folder`] makes and [`sweep`] removes:
+/// `duipai-KIND-PID-START-...`: the programs' working folders, the warm helpers' hook, a
+/// contained helper's files, the tests of a plan being judged, an output validator's copy,
+/// a generator's recorded choices, an interactor's files, and the namespaces' probe.
+pub(crate) const SWEPT: [&str; 8] = [
+    "run",
+    "warm",
+    "helper",
+    "judge",
+    "validator",
+    "choices",
+    "interact",
+    "probe",
+];
 
 /// The name a folder of `kind` of this process starts with: `duipai-run-PID-START-`, where
 /// START is the process's start time (clock ticks after boot, `/proc/PID/stat`'s 22nd field),
@@ -344,6 +368,10 @@ mod tests {
             owner_of(&format!("duipai-warm-{me}-{start}-x1")),
             Some((me, start))
         );
+        assert_eq!(
+            owner_of(&format!("duipai-helper-{me}-{start}-x1")),
+            Some((me, start))
+        );
         assert_eq!(owner_of("duipai-check-1-2-x"), None);
         assert_eq!(owner_of("duipai-run-abc"), None);
         let live = tmp.path().join(format!("duipai-run-{me}-{start}-live"));
@@ -352,15 +380,37 @@ mod tests {
             .join(format!("duipai-run-{me}-{}-reused", start + 1));
         // pid_max is at most 2^22: no process has this pid.
         let gone = tmp.path().join("duipai-warm-4194305-1-gone");
+        let helper = tmp.path().join("duipai-helper-4194305-1-gone");
+        let judge = tmp.path().join("duipai-judge-4194306-1-gone");
         let foreign = tmp.path().join("duipai-run-old");
-        for dir in [&live, &reused, &gone, &foreign] {
+        for dir in [&live, &reused, &gone, &helper, &judge, &foreign] {
             fs::create_dir(dir).unwrap();
             fs::write(dir.join("f"), "x").unwrap();
         }
         fs::set_permissions(&gone, fs::Permissions::from_mode(0o500)).unwrap();
-        assert_eq!(sweep_in(tmp.path()), 2);
+        assert_eq!(sweep_in(tmp.path()), 4);
         assert!(live.is_dir() && foreign.is_dir());
-        assert!(!reused.exists() && !gone.exists());
+        assert!(!reused.exists() && !gone.exists() && !helper.exists() && !judge.exists());
+    }
+
+    /// Every temporary folder of duipai's is its user's alone, whatever the umask, and
+    /// named for the sweep.
+    #[test]
+    fn temporary_folders_are_open_to_their_owner_alone() {
+        for kind in SWEPT {
+            let dir = temp_folder(kind).unwrap();
+            let mode = fs::metadata(dir.path()).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "{kind}: {mode:o}");
+            let name = dir.path().file_name().unwrap().to_str().unwrap();
+            assert_eq!(
+                owner_of(name),
+                Some((std::process::id(), start_time(std::process::id()).unwrap()))
+            );
+        }
+        // A working folder of the runs too (Scratch makes it through temp_folder).
+        let scratch = Scratch::acquire().unwrap();
+        let mode = fs::metadata(scratch.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{mode:o}");
     }
 
     #[test]

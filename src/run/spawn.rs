@@ -44,8 +44,6 @@ pub(crate) struct Started {
     pub start: Instant,
     /// The spawner that started it, lent to its run (with its slot), if one did.
     pub lease: Option<spawner::Lease>,
-    /// The IPC namespace made for it, if one was (see `contain::ipc`).
-    pub ipc: Option<OwnedFd>,
     /// Where its working folder's files are, when elsewhere than the folder itself (see
     /// `Scratch::files_at`).
     pub scratch_at: Option<std::path::PathBuf>,
@@ -73,37 +71,9 @@ pub(crate) struct Launch<'a> {
 /// Starts `program` with `args` as `how` says, as the leader of a new process group (or
 /// session). A program name without a `/` is looked up in `PATH`. Returns once the program
 /// has been `exec`uted, or with the error that prevented it.
-pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Result<Started> {
-    let Launch {
-        role,
-        view,
-        slot_limits,
-        cwd,
-        stdin,
-        input_file,
-        env,
-        setup,
-        rlimits,
-    } = how;
-    let mut argv = Vec::with_capacity(args.len() + 1);
-    argv.push(cstring(program.as_bytes())?);
-    for arg in args {
-        argv.push(cstring(arg.as_bytes())?);
-    }
-    // In its namespaces the program is started by its resolved path, which its view shows.
-    let candidates = match view {
-        Some(view) => vec![cstring(view.program.as_os_str().as_bytes())?],
-        None => candidates(program)?,
-    };
-    let request = Program {
-        candidates,
-        argv,
-        env,
-        cwd: cwd.map(|d| cstring(d.as_os_str().as_bytes())).transpose()?,
-        rlimits,
-        setup,
-    };
-    let (stdin_read, stdin_write) = match stdin {
+pub(crate) fn spawn(program: &OsStr, args: &[OsString], mut how: Launch) -> io::Result<Started> {
+    let request = request_of(program, args, &mut how)?;
+    let (stdin_read, stdin_write) = match how.stdin {
         Stdin::Pipe => {
             let (read, write) = pipe()?;
             (read, Some(write))
@@ -117,54 +87,8 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         stdout_pipe.1.as_raw_fd(),
         stderr_pipe.1.as_raw_fd(),
     ];
-    let input = input_file.zip(cwd);
-    // A helper with a file to find in its folder first starts as usual, which writes it.
-    // A helper in namespaces of its own (a package's) is never a warm interpreter's, which
-    // runs outside them.
-    let warm = match (input, view) {
-        (None, None) => super::warm::launch(role, &request, streams, slot_limits),
-        _ => None,
-    };
-    let (launched, maxrss_from_start) = match warm {
-        Some(warm) => (Ok((warm.pid, warm.start, warm.lease, None, None)), true),
-        None => match spawner::launch(role, view, &request, streams, slot_limits, input) {
-            Some(launched) => (
-                launched.map(|l| (l.pid, l.start, Some(l.lease), l.ipc, l.scratch_at)),
-                true,
-            ),
-            // A run that is to be contained (the program under test, a package's helper) is
-            // never started outside its namespaces, as duipai's user: that would give it the
-            // host's files and, as root, root's powers, with nothing said.
-            None if view.is_some() => {
-                let why = spawner::last_failure()
-                    .unwrap_or_else(|| "spawners are unavailable here".to_string());
-                let opt_out = match role {
-                    Role::Helper => "--unboxed-helpers runs it as your own helpers run",
-                    Role::Program => "--no-sandbox runs it as duipai's own child",
-                };
-                return Err(io::Error::other(format!(
-                    "cannot start it contained (no spawner with its namespaces could be \
-                     started: {why}); {opt_out}"
-                )));
-            }
-            None => (
-                write_input(input, None)
-                    .and_then(|()| launch_here(&request, streams, -1, &[]))
-                    .map(|pid| (pid, Instant::now(), None, None, None)),
-                false,
-            ),
-        },
-    };
-    let (pid, start, lease, ipc, scratch_at) = launched.map_err(|failed| {
-        if failed.pid > 0 {
-            reap(failed.pid);
-        }
-        let os = io::Error::from_raw_os_error(failed.errno);
-        match failed.stage {
-            Stage::Exec => os,
-            stage => io::Error::new(os.kind(), format!("{}: {os}", stage_name(stage))),
-        }
-    })?;
+    let (launched, maxrss_from_start) = start(&how, &request, streams)?;
+    let (pid, start, lease, scratch_at) = launched.map_err(failed_to_io)?;
     // The child's ends close here, in the harness: the program holds its own copies; the
     // read end of a stdin pipe is kept (see `Started::stdin_read`).
     let stdin_read = stdin_write.is_some().then_some(stdin_read);
@@ -177,25 +101,111 @@ pub(crate) fn spawn(program: &OsStr, args: &[OsString], how: Launch) -> io::Resu
         maxrss_from_start,
         start,
         lease,
-        ipc,
         scratch_at,
     })
 }
 
-/// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,
-/// else into the working folder itself.
-pub(crate) fn write_input(
-    input: Option<((&str, &[u8]), &Path)>,
-    at: Option<&Path>,
-) -> Result<(), super::clone::Failed> {
-    let Some(((name, bytes), cwd)) = input else {
-        return Ok(());
+/// What the process that starts the program is asked: the candidates for its executable,
+/// its command line, folder, environment (taken from `how`), rlimits and set-up.
+fn request_of<'a>(
+    program: &OsStr,
+    args: &[OsString],
+    how: &mut Launch<'a>,
+) -> io::Result<Program<'a>> {
+    let mut argv = Vec::with_capacity(args.len() + 1);
+    argv.push(cstring(program.as_bytes())?);
+    for arg in args {
+        argv.push(cstring(arg.as_bytes())?);
+    }
+    // In its namespaces the program is started by its resolved path, which its view shows.
+    let candidates = match how.view {
+        Some(view) => vec![cstring(view.program.as_os_str().as_bytes())?],
+        None => candidates(program)?,
     };
-    std::fs::write(at.unwrap_or(cwd).join(name), bytes).map_err(|e| super::clone::Failed {
-        pid: -1,
-        stage: Stage::Input,
-        errno: e.raw_os_error().unwrap_or(libc::EIO),
+    Ok(Program {
+        candidates,
+        argv,
+        env: std::mem::take(&mut how.env),
+        cwd: how
+            .cwd
+            .map(|d| cstring(d.as_os_str().as_bytes()))
+            .transpose()?,
+        rlimits: how.rlimits,
+        setup: how.setup,
     })
+}
+
+/// A program started, or where its start failed: its pid, when it started, its spawner and
+/// where its working folder's files are.
+type Launched = Result<
+    (
+        i32,
+        Instant,
+        Option<spawner::Lease>,
+        Option<std::path::PathBuf>,
+    ),
+    super::clone::Failed,
+>;
+
+/// Starts the program with `streams`: forked from a warm interpreter, else by a spawner, else
+/// (unless it must be contained) here; with whether its `ru_maxrss` counts from its start.
+/// `Err` when it is to be contained and cannot be.
+fn start(how: &Launch, request: &Program, streams: [c_int; 3]) -> io::Result<(Launched, bool)> {
+    let input = how.input_file.zip(how.cwd);
+    // A helper with a file to find in its folder first starts as usual, which writes it.
+    // A helper in namespaces of its own (a package's) is never a warm interpreter's, which
+    // runs outside them.
+    if input.is_none()
+        && how.view.is_none()
+        && let Some(warm) = super::warm::launch(how.role, request, streams, how.slot_limits)
+    {
+        return Ok((Ok((warm.pid, warm.start, warm.lease, None)), true));
+    }
+    let launched = spawner::launch(how.role, how.view, request, streams, how.slot_limits, input);
+    match launched {
+        Some(launched) => Ok((
+            launched.map(|l| (l.pid, l.start, Some(l.lease), l.scratch_at)),
+            true,
+        )),
+        // A run that is to be contained (the program under test, a package's helper) is
+        // never started outside its namespaces, as duipai's user: that would give it the
+        // host's files and, as root, root's powers, with nothing said.
+        None if how.view.is_some() => Err(uncontained(how.role)),
+        None => Ok((
+            spawner::write_input(input, None)
+                .and_then(|()| launch_here(request, streams, -1, &[]))
+                .map(|pid| (pid, Instant::now(), None, None)),
+            false,
+        )),
+    }
+}
+
+/// The error of a run of `role` that is to be contained and cannot be: why, and how to run
+/// it without.
+fn uncontained(role: Role) -> io::Error {
+    let why =
+        spawner::last_failure().unwrap_or_else(|| "spawners are unavailable here".to_string());
+    let opt_out = match role {
+        Role::Helper => "--unboxed-helpers runs it as your own helpers run",
+        Role::Program => "--no-sandbox runs it as duipai's own child",
+    };
+    io::Error::other(format!(
+        "cannot start it contained (no spawner with its namespaces could be started: {why}); \
+         {opt_out}"
+    ))
+}
+
+/// The error of a start that failed, saying at what step (reaping the child if it was
+/// made).
+fn failed_to_io(failed: super::clone::Failed) -> io::Error {
+    if failed.pid > 0 {
+        reap(failed.pid);
+    }
+    let os = io::Error::from_raw_os_error(failed.errno);
+    match failed.stage {
+        Stage::Exec => os,
+        stage => io::Error::new(os.kind(), format!("{}: {os}", stage_name(stage))),
+    }
 }
 
 fn stage_name(stage: Stage) -> &'static str {
@@ -209,7 +219,6 @@ fn stage_name(stage: Stage) -> &'static str {
         Stage::Directory => "cannot enter its working directory",
         Stage::Signals => "cannot reset its signals",
         Stage::Filter => "cannot refuse it the system calls no namespace covers (seccomp)",
-        Stage::Ipc => "cannot make its IPC namespace",
         Stage::Input => "cannot write its input file",
         Stage::Clone | Stage::Request => "cannot start a process",
     }

@@ -121,9 +121,7 @@ pub fn from_plan(
     let folder = match (&kept, &lock) {
         (Some(folder), Some(_)) => folder.clone(),
         _ => {
-            let temp = tempfile::Builder::new()
-                .prefix("duipai-judge-")
-                .tempdir()
+            let temp = crate::run::temp_folder("judge")
                 .context("creating a folder for the plan's tests")?;
             let path = temp.path().to_path_buf();
             scratch.push(temp);

@@ -279,9 +279,7 @@ fn package_validator(
             _ => return Ok(None),
         }
     }
-    let copy = tempfile::Builder::new()
-        .prefix("duipai-validator-")
-        .tempdir()
+    let copy = crate::run::temp_folder("validator")
         .context("creating a folder to build the output validator")?;
     copy_folder(&folder, copy.path())?;
     let command = if copy.path().join("run").is_file() {

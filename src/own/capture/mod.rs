@@ -286,9 +286,7 @@ struct Files {
 impl Files {
     fn new() -> anyhow::Result<Files> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
-        let dir = tempfile::Builder::new()
-            .prefix("duipai-choices-")
-            .tempdir()
+        let dir = crate::run::temp_folder("choices")
             .context("cannot make a folder for the generator's choices")?;
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let given = dir.path().join(format!("given-{n}"));

@@ -78,9 +78,8 @@ impl Tree {
         let mut made = Vec::new();
         let result = (|| {
             for base in &self.bases {
-                make_base(base, self.version)?;
                 let dir = base.join(format!("s{n}"));
-                std::fs::create_dir(&dir)?;
+                make_slot_dir(base, &dir, self.version)?;
                 made.push(dir);
             }
             Slot::open(self, made.clone())
@@ -89,6 +88,26 @@ impl Tree {
             let _ = remove_slot_dirs(&self.bases, &made);
         }
         result
+    }
+}
+
+/// Makes the slot folder `dir` in `base`, making `base` first. The last slot out removes
+/// `base` (see [`remove_slot_dirs`]), and that may be another thread's slot, or a spawner's
+/// whose harness is gone, between the moment `base` is found there and the moment `dir` is
+/// made in it: then `base` is made again. An error names the folder it is about.
+fn make_slot_dir(base: &Path, dir: &Path, version: Version) -> io::Result<()> {
+    let named = |e: io::Error, path: &Path| {
+        io::Error::new(e.kind(), format!("cannot make {}: {e}", path.display()))
+    };
+    let mut tries = 0;
+    loop {
+        let made = make_base(base, version)
+            .map_err(|e| named(e, base))
+            .and_then(|()| std::fs::create_dir(dir).map_err(|e| named(e, dir)));
+        match made {
+            Err(e) if e.kind() == io::ErrorKind::NotFound && tries < 100 => tries += 1,
+            made => return made,
+        }
     }
 }
 
@@ -641,6 +660,33 @@ fn write_number(file: &File, value: u64) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two makers of slots in one folder of slots, each removing the folder once its own
+    /// slot is gone (as the last slot out does): no slot fails to be made because the other
+    /// removed the folder in between. A plain folder stands for the cgroup one (v1 makes it
+    /// with nothing more).
+    #[test]
+    fn a_slot_is_made_even_when_its_folder_goes_meanwhile() {
+        let scratch = tempfile::tempdir().unwrap();
+        let base = scratch.path().join("duipai-slots");
+        let makers: Vec<_> = ["a", "b"]
+            .into_iter()
+            .map(|name| {
+                let base = base.clone();
+                std::thread::spawn(move || {
+                    for i in 0..3000 {
+                        let dir = base.join(format!("{name}{i}"));
+                        make_slot_dir(&base, &dir, Version::V1)?;
+                        remove_slot_dirs(std::slice::from_ref(&base), &[dir])?;
+                    }
+                    io::Result::Ok(())
+                })
+            })
+            .collect();
+        for maker in makers {
+            maker.join().unwrap().expect("every slot made");
+        }
+    }
 
     const MOUNTINFO: &str = "\
 31 23 0:28 / /sys/fs/cgroup rw,relatime - tmpfs tmpfs rw,mode=755

@@ -34,9 +34,7 @@ thread_local! {
 
 impl HelperFiles {
     fn create() -> io::Result<HelperFiles> {
-        let root = tempfile::Builder::new()
-            .prefix("duipai-helper-")
-            .tempdir()?;
+        let root = crate::run::temp_folder("helper")?;
         // Only duipai's user enters it: what is inside is open to the helper's box uid.
         set_mode(root.path(), 0o700)?;
         let base = std::fs::canonicalize(root.path())?;

@@ -1,21 +1,28 @@
-//! Each contained run's own System V IPC and POSIX message queues: the spawner starts every
-//! program of the program slot in an IPC namespace made for it (see `spawner::serve`), so
-//! that a segment, a semaphore set, a message queue or a POSIX queue a run leaves is seen by
-//! no later run. The namespace ends with the run's last process, and the kernel frees what
-//! was in it a moment later (after an RCU grace period, from a worker thread): too late for
-//! the next run of the slot, whose cgroup baseline would still count it, and whose limit
-//! would be raised by it. So once a run is over the harness empties its namespace itself
-//! ([`clear`], when it may enter it: as root), and what the program left there is uncharged
-//! before the next run starts. POSIX queues cannot be listed from outside a mount of their
-//! file system; `RLIMIT_MSGQUEUE` (800 KiB by default) bounds them, and they go with the
-//! namespace.
+//! What a contained run leaves in System V IPC and POSIX message queues, removed before the
+//! next run of the worker starts: the programs of a worker's slot share the IPC namespace of
+//! its keeper (see `keeper`), which is emptied after every run: by the harness, entering it
+//! ([`clear`]) as root, else by the keeper ([`remove_all`], [`remove_message_queues`]), as
+//! it empties `/tmp` and `/dev/shm`. So a segment, a
+//! semaphore set, a message queue or a POSIX queue a run leaves is seen by no later run, and
+//! its memory is uncharged before the next run's cgroup baseline is read. (A namespace made
+//! for each run would do the same, but making one and freeing it cost a trivial run about a
+//! tenth of its time.) The keeper may: as root it has every capability, and in a user
+//! namespace it is the owner of every object (a run's programs have its uid there), which
+//! `IPC_RMID` and the sticky folder of the queues allow; `*_STAT_ANY` lists even the objects
+//! a program made unreadable to their owner. The mount's `mq_unlink` goes by the calling
+//! thread's IPC namespace, so the harness, entered, removes the keeper's queues.
 
 use std::cell::OnceCell;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
-/// `shmctl`'s `SHM_STAT` and `SHM_INFO` (`<linux/shm.h>`, not in the libc crate).
+/// `shmctl`'s `SHM_STAT` and `SHM_INFO`, and the `*_STAT_ANY` commands that list an object
+/// whatever its mode (Linux 4.17; `<linux/shm.h>`, `<linux/sem.h>`, `<linux/msg.h>`, not in
+/// the libc crate).
 const SHM_STAT: libc::c_int = 13;
 const SHM_INFO: libc::c_int = 14;
+const SHM_STAT_ANY: libc::c_int = 15;
+const SEM_STAT_ANY: libc::c_int = 20;
+const MSG_STAT_ANY: libc::c_int = 13;
 
 thread_local! {
     /// This thread's own IPC namespace, to come back to.
@@ -41,26 +48,57 @@ fn home() -> Option<libc::c_int> {
     })
 }
 
-/// Removes every System V object of the IPC namespace `ns` (a run's, whose processes are
-/// all dead): its memory is uncharged at once. The calling thread enters it and comes back;
-/// nothing happens where it may not (not root: the namespace is then freed by the kernel
-/// alone). Returns how many objects were removed; an error only if the thread could not
-/// come back to its own namespace (it must not start programs from the run's).
-pub(crate) fn clear(ns: &OwnedFd) -> std::io::Result<usize> {
+/// Empties the IPC namespace `ns` (a keeper's, whose runs' processes are all dead) from the
+/// calling thread, which enters it and comes back: every System V object, and every POSIX
+/// queue listed in `queues` (where the keeper's view mounts their file system, as the
+/// harness sees it). As root, where it may enter, this costs the run no round trip to the
+/// keeper (on a busy machine, a wait for the keeper's turn on a CPU). `Ok(false)` when it
+/// may not enter (the keeper is then asked); an error only if the thread could not come back
+/// to its own namespace (it must not start programs from the run's).
+pub(crate) fn clear(ns: &OwnedFd, queues: &std::path::Path) -> std::io::Result<bool> {
     let Some(home) = home() else {
-        return Ok(0);
+        return Ok(false);
     };
     // SAFETY: setns moves this thread alone (IPC namespaces are per thread) into a
     // namespace by a descriptor of ours; it only fails, changing nothing, if not allowed.
     if unsafe { libc::setns(ns.as_raw_fd(), libc::CLONE_NEWIPC) } != 0 {
-        return Ok(0);
+        return Ok(false);
     }
-    let removed = remove_segments() + remove_semaphores() + remove_queues();
+    remove_all();
+    remove_message_queues(queues);
     // SAFETY: as above, back to the thread's own namespace.
     if unsafe { libc::setns(home, libc::CLONE_NEWIPC) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
-    Ok(removed)
+    Ok(true)
+}
+
+/// Removes every System V object of the calling process's IPC namespace (a run's, whose
+/// processes are all dead): its memory is uncharged at once. Returns how many it removed.
+pub(crate) fn remove_all() -> usize {
+    remove_segments() + remove_semaphores() + remove_queues()
+}
+
+/// Removes every POSIX message queue of the calling process's IPC namespace, listed in
+/// `dir` (where its queue file system is mounted). Returns how many it removed.
+pub(crate) fn remove_message_queues(dir: &std::path::Path) -> usize {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(list) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in list.flatten() {
+        let mut name = b"/".to_vec();
+        name.extend_from_slice(entry.file_name().as_bytes());
+        let Ok(name) = std::ffi::CString::new(name) else {
+            continue;
+        };
+        // SAFETY: a NUL-terminated queue name; mq_unlink reads it only.
+        if unsafe { libc::mq_unlink(name.as_ptr()) } == 0 {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// `struct shm_info` of `<linux/shm.h>`.
@@ -88,7 +126,10 @@ fn remove_segments() -> usize {
         let mut ds: libc::shmid_ds = unsafe { std::mem::zeroed() };
         // SAFETY: SHM_STAT writes a shmid_ds; IPC_RMID reads nothing.
         unsafe {
-            let id = libc::shmctl(index, SHM_STAT, &mut ds);
+            let mut id = libc::shmctl(index, SHM_STAT_ANY, &mut ds);
+            if id < 0 {
+                id = libc::shmctl(index, SHM_STAT, &mut ds);
+            }
             if id >= 0 && libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()) == 0 {
                 removed += 1;
             }
@@ -111,7 +152,10 @@ fn remove_semaphores() -> usize {
         let mut ds: libc::semid_ds = unsafe { std::mem::zeroed() };
         // SAFETY: SEM_STAT writes a semid_ds; IPC_RMID reads nothing.
         unsafe {
-            let id = libc::semctl(index, 0, libc::SEM_STAT, &raw mut ds);
+            let mut id = libc::semctl(index, 0, SEM_STAT_ANY, &raw mut ds);
+            if id < 0 {
+                id = libc::semctl(index, 0, libc::SEM_STAT, &raw mut ds);
+            }
             if id >= 0 && libc::semctl(id, 0, libc::IPC_RMID) == 0 {
                 removed += 1;
             }
@@ -134,7 +178,10 @@ fn remove_queues() -> usize {
         let mut ds: libc::msqid_ds = unsafe { std::mem::zeroed() };
         // SAFETY: MSG_STAT writes a msqid_ds; IPC_RMID reads nothing.
         unsafe {
-            let id = libc::msgctl(index, libc::MSG_STAT, &mut ds);
+            let mut id = libc::msgctl(index, MSG_STAT_ANY, &mut ds);
+            if id < 0 {
+                id = libc::msgctl(index, libc::MSG_STAT, &mut ds);
+            }
             if id >= 0 && libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut()) == 0 {
                 removed += 1;
             }
@@ -147,37 +194,68 @@ fn remove_queues() -> usize {
 mod tests {
     use super::*;
 
-    /// A namespace of its own with one object of each kind, emptied from this thread, which
-    /// comes back to its own namespace (where nothing was touched).
+    /// Moves the calling thread (a thread of its own, so that the test's other threads are
+    /// left alone) into a new IPC namespace, and makes one object of each kind there, the
+    /// segment closed even to its owner (mode 0).
+    fn one_of_each_in_a_namespace_of_its_own() {
+        // SAFETY: unshare moves this thread alone into a new IPC namespace.
+        assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
+        // SAFETY: plain System V calls.
+        unsafe {
+            assert!(libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT) >= 0);
+            assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
+            assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
+        }
+    }
+
+    /// In an IPC namespace of its own, one object of each kind, one of them closed even to
+    /// its owner, all removed; then none is left.
+    #[test]
+    fn every_object_of_the_namespace_is_removed() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("only root makes an IPC namespace from a thread of a test");
+            return;
+        }
+        let removed = std::thread::spawn(|| {
+            one_of_each_in_a_namespace_of_its_own();
+            (remove_all(), remove_all())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(removed, (3, 0));
+    }
+
+    /// A namespace with one object of each kind, emptied from this thread, which comes back
+    /// to its own namespace (where nothing was touched); nothing is left in it.
     #[test]
     fn a_namespace_is_emptied_from_outside() {
-        // SAFETY: getuid has no preconditions.
+        // SAFETY: geteuid has no preconditions.
         if unsafe { libc::geteuid() } != 0 {
             eprintln!("only root enters another IPC namespace");
             return;
         }
-        // A thread of its own, so that its unshare leaves the test's other threads alone.
         let made = std::thread::spawn(|| {
-            // SAFETY: unshare moves this thread alone into a new IPC namespace.
-            assert_eq!(unsafe { libc::unshare(libc::CLONE_NEWIPC) }, 0);
-            // SAFETY: plain System V calls; the attach is detached at once.
-            unsafe {
-                let shm = libc::shmget(libc::IPC_PRIVATE, 1 << 20, libc::IPC_CREAT | 0o600);
-                assert!(shm >= 0);
-                assert!(libc::semget(libc::IPC_PRIVATE, 1, libc::IPC_CREAT | 0o600) >= 0);
-                assert!(libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) >= 0);
-            }
-            let fd = std::fs::File::open("/proc/thread-self/ns/ipc").unwrap();
-            OwnedFd::from(fd)
+            one_of_each_in_a_namespace_of_its_own();
+            OwnedFd::from(std::fs::File::open("/proc/thread-self/ns/ipc").unwrap())
         })
         .join()
         .unwrap();
         let before = std::fs::read_link("/proc/thread-self/ns/ipc").unwrap();
-        assert_eq!(clear(&made).unwrap(), 3);
+        let no_queues = std::path::Path::new("/nonexistent/duipai-queues");
+        assert!(clear(&made, no_queues).unwrap(), "entered");
         assert_eq!(
             std::fs::read_link("/proc/thread-self/ns/ipc").unwrap(),
             before
         );
-        assert_eq!(clear(&made).unwrap(), 0, "emptied");
+        let left = std::thread::spawn(move || {
+            // SAFETY: this thread alone enters the namespace by a descriptor of ours.
+            let entered = unsafe { libc::setns(made.as_raw_fd(), libc::CLONE_NEWIPC) };
+            assert_eq!(entered, 0);
+            remove_all()
+        })
+        .join()
+        .unwrap();
+        assert_eq!(left, 0, "emptied");
     }
 }

@@ -13,8 +13,9 @@
 //!   what its arguments name), its working folder, `/tmp` and `/dev/shm` each a `tmpfs` of
 //!   its own bounded by its limits (what it writes is memory, never the machine's disk), no
 //!   network;
-//! - an **IPC namespace per run** (`ipc`), made by the spawner for each program it starts:
-//!   nothing a run leaves in System V IPC or POSIX queues reaches the next;
+//! - an **IPC namespace** per worker (the keeper's), **emptied after every run** by the
+//!   keeper (`ipc`), as it empties `/tmp` and `/dev/shm`: nothing a run leaves in System V
+//!   IPC or POSIX queues reaches the next;
 //! - a **system call filter** (`filter`): the keyrings and `AF_VSOCK`, which no namespace
 //!   covers, are refused;
 //! - as root, a **box uid** per worker, so that the program owns nothing and can signal no
@@ -44,85 +45,23 @@ pub(crate) mod ipc;
 pub(crate) mod keeper;
 pub(crate) mod view;
 
-use std::ffi::OsString;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-pub use env::check_entry;
+pub(crate) use super::policy::policy;
+pub use super::policy::{Missing, Mode, Policy, Role, check_entry};
 pub(crate) use env::environment;
 pub use files::{HelperFiles, with_helper_files};
-
-/// Whose run it is: the program under test, or a helper of the setter's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Role {
-    Program,
-    Helper,
-}
-
-/// How much containment a process asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Mode {
-    /// None: programs run as duipai's children in its folder, with its environment.
-    #[default]
-    Off,
-    /// Every protection the kernel allows; a missing one is reported, and the runs go on.
-    Auto,
-    /// Every protection, or no run at all (the caller's choice: [`arm`] reports).
-    Strict,
-}
-
-/// What a process asks of containment.
-#[derive(Clone, Debug, Default)]
-pub struct Policy {
-    pub mode: Mode,
-    /// Variables a program gets besides the allowlist: `NAME` (duipai's value) or
-    /// `NAME=VALUE`.
-    pub env: Vec<OsString>,
-    /// Folders the program under test must not see (the test folder, the saved failures,
-    /// a pack), besides the current folder, which it never sees.
-    pub protect: Vec<PathBuf>,
-    /// Whether the helpers run contained as the program under test does (the helpers of a
-    /// package, which are not the user's own).
-    pub helpers: bool,
-}
-
-static POLICY: OnceLock<Policy> = OnceLock::new();
-
-/// The policy in force: the one [`arm`] set, else [`Mode::Off`].
-pub(crate) fn policy() -> &'static Policy {
-    POLICY.get_or_init(Policy::default)
-}
 
 /// Whether runs are contained at all.
 pub(crate) fn contained() -> bool {
     policy().mode != Mode::Off
 }
 
-/// A protection that cannot be had here: what it is, why it is missing, what a program can
-/// do without it, and how to get it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Missing {
-    pub protection: &'static str,
-    pub why: String,
-    pub risk: &'static str,
-    pub how: String,
-}
-
-impl std::fmt::Display for Missing {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "no {} ({}): {}; {}",
-            self.protection, self.why, self.risk, self.how
-        )
-    }
-}
-
 /// Sets the policy of this process, before its first run, and finds out what the kernel
 /// allows: the protections missing here (none with [`Mode::Off`]). A second call keeps the
 /// first policy (a command run again by `--watch` asks again) and reports the same.
 pub fn arm(policy: Policy) -> Vec<Missing> {
-    let _ = POLICY.set(policy);
+    super::policy::set(policy);
     if !contained() {
         return Vec::new();
     }

@@ -40,6 +40,7 @@ use super::contain::cgroup::{Baseline, Figures, Slot};
 use super::contain::keeper::Keeper;
 use super::contain::view::View;
 use super::contain::{self, Role};
+use super::own;
 
 /// One spawner: its socket, its pid (a child of the harness), and its working directory
 /// (the harness's when it started it), where programs run unless told otherwise.
@@ -111,9 +112,6 @@ fn index(role: Role) -> usize {
     }
 }
 
-/// The pids of every spawner alive: the cleanup of a run must not take one for a leftover.
-static PIDS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-
 /// Until when, after a spawner could not be started, programs are started by the harness
 /// itself (the cause may pass: a moment with no process to spare, say).
 static UNAVAILABLE_UNTIL: Mutex<Option<Instant>> = Mutex::new(None);
@@ -124,13 +122,6 @@ const RETRY_AFTER: Duration = Duration::from_secs(1);
 fn unavailable() -> bool {
     let until = UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner());
     until.is_some_and(|t| Instant::now() < t)
-}
-
-/// Whether `pid` is one of this harness's spawners.
-pub(crate) fn is_spawner(pid: i32) -> bool {
-    PIDS.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&pid)
 }
 
 /// A spawner lent to one run, from its start until it is settled: what its slot counts in
@@ -175,8 +166,6 @@ pub(crate) struct Launched {
     pub pid: i32,
     pub start: Instant,
     pub lease: Lease,
-    /// The IPC namespace made for the program, if it asked for one (see `contain::ipc`).
-    pub ipc: Option<OwnedFd>,
     /// Where its working folder's files are, when elsewhere than the folder itself.
     pub scratch_at: Option<std::path::PathBuf>,
 }
@@ -202,26 +191,24 @@ pub(crate) fn launch(
     view: Option<&View>,
     program: &Program,
     streams: [RawFd; 3],
-    (processes, memory_bytes): (u64, u64),
+    limits: (u64, u64),
     input: Option<((&str, &[u8]), &std::path::Path)>,
 ) -> Option<Result<Launched, Failed>> {
     if unavailable() {
         return None;
     }
+    let ask = Ask {
+        view,
+        program,
+        streams,
+        limits,
+        input,
+    };
     let mut request = Vec::with_capacity(4096);
     // A spawner that died (killed by someone), or whose slot cannot be set up, is replaced
     // once.
     for _ in 0..2 {
-        // A spawner in namespaces of its own is tried twice before runs that must be
-        // contained are refused: its keeper binds files other processes may be replacing.
-        let checked_out = checkout(role, view).or_else(|e| match view {
-            Some(_) => {
-                std::thread::sleep(Duration::from_millis(50));
-                checkout(role, view)
-            }
-            None => Err(e),
-        });
-        let mut spawner = match checked_out {
+        let spawner = match checkout_for(role, view) {
             Ok(spawner) => spawner,
             Err(e) => {
                 *UNAVAILABLE_UNTIL.lock().unwrap_or_else(|e| e.into_inner()) =
@@ -230,15 +217,116 @@ pub(crate) fn launch(
                 return None;
             }
         };
+        if let Some(answer) = ask.through(spawner, &mut request) {
+            return answer;
+        }
+    }
+    None
+}
+
+/// A spawner of `role` for `view`: a spawner in namespaces of its own is tried twice,
+/// 50 ms apart, before runs that must be contained are refused (its keeper binds files other
+/// processes may be replacing).
+fn checkout_for(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
+    checkout(role, view).or_else(|e| match view {
+        Some(_) => {
+            std::thread::sleep(Duration::from_millis(50));
+            checkout(role, view)
+        }
+        None => Err(e),
+    })
+}
+
+/// What [`launch`] asks of a spawner.
+struct Ask<'a> {
+    view: Option<&'a View>,
+    program: &'a Program<'a>,
+    streams: [RawFd; 3],
+    /// The slot's process and memory limits.
+    limits: (u64, u64),
+    input: Option<((&'a str, &'a [u8]), &'a std::path::Path)>,
+}
+
+/// What [`launch`] answers.
+type Answer = Option<Result<Launched, Failed>>;
+
+impl Ask<'_> {
+    /// Asks `spawner` to start the program, `request` the buffer its request is encoded in:
+    /// [`launch`]'s answer, or `None` when another spawner is to be tried (this one was
+    /// ended).
+    fn through(&self, mut spawner: Spawner, request: &mut Vec<u8>) -> Option<Answer> {
+        let (baseline, scratch_at) = match self.prepare(&mut spawner) {
+            Ok(prepared) => prepared,
+            Err(None) => {
+                spawner.discard();
+                return None;
+            }
+            Err(Some(failed)) => {
+                checkin(spawner);
+                return Some(Some(Err(failed)));
+            }
+        };
+        let mut setup = self.program.setup;
+        // The OOM killer of the slot picks the program, never the spawner beside it.
+        setup.oom_first = spawner.slot.is_some();
+        setup.credentials = spawner.credentials;
+        // A program without a directory of its own runs in the harness's current one, which
+        // may have changed since the spawner started.
+        let here = match &self.program.cwd {
+            None => current_dir(),
+            Some(_) => None,
+        };
+        let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
+        wire::encode_request(self.program, moved.as_deref(), setup, request);
+        if request.len() > wire::MAX_REQUEST {
+            checkin(spawner);
+            return Some(None);
+        }
+        spawner.follow_this_thread();
+        match spawner.exchange(request, self.streams) {
+            Err(e) if e.raw_os_error() == Some(libc::EMSGSIZE) => {
+                // Larger than the socket takes: the spawner is fine, the request is not.
+                checkin(spawner);
+                Some(None)
+            }
+            Ok(reply) => {
+                let lease = Lease {
+                    spawner: Some(spawner),
+                    baseline,
+                };
+                Some(match reply {
+                    Err(failed) if failed.stage == clone::Stage::Request => None,
+                    Err(failed) => Some(Err(failed)),
+                    Ok((pid, start)) => Some(Ok(Launched {
+                        pid,
+                        start,
+                        lease,
+                        scratch_at,
+                    })),
+                })
+            }
+            Err(_) => {
+                spawner.discard();
+                None
+            }
+        }
+    }
+
+    /// Readies `spawner` for the run: its slot's limits and baseline, the input file written
+    /// where the program will see it (returned: where that is, when elsewhere than its
+    /// folder), its folder given to its box uid. `Err(None)` when it cannot serve (it is to
+    /// be ended), `Err(Some)` when the run cannot start (it serves the next one).
+    fn prepare(
+        &self,
+        spawner: &mut Spawner,
+    ) -> Result<(Option<Baseline>, Option<std::path::PathBuf>), Option<Failed>> {
+        let (processes, memory_bytes) = self.limits;
         let baseline = match spawner
             .slot
             .as_mut()
             .map(|s| s.begin(processes, memory_bytes))
         {
-            Some(Err(_)) => {
-                spawner.discard();
-                continue;
-            }
+            Some(Err(_)) => return Err(None),
             Some(Ok(baseline)) => Some(baseline),
             None => None,
         };
@@ -247,60 +335,32 @@ pub(crate) fn launch(
         let scratch_at = spawner
             .keeper
             .as_ref()
-            .zip(view)
+            .zip(self.view)
             .map(|(keeper, view)| keeper.path_of(&view.scratch));
-        if let Err(failed) = crate::run::spawn::write_input(input, scratch_at.as_deref()) {
-            checkin(spawner);
-            return Some(Err(failed));
+        if let Err(failed) = write_input(self.input, scratch_at.as_deref()) {
+            return Err(Some(failed));
         }
-        let mut setup = program.setup;
-        // The OOM killer of the slot picks the program, never the spawner beside it.
-        setup.oom_first = spawner.slot.is_some();
-        setup.credentials = spawner.credentials;
-        if spawner.give_scratch(program.cwd.as_ref()).is_err() {
-            spawner.discard();
-            continue;
+        if spawner.give_scratch(self.program.cwd.as_ref()).is_err() {
+            return Err(None);
         }
-        // A program without a directory of its own runs in the harness's current one, which
-        // may have changed since the spawner started.
-        let here = match &program.cwd {
-            None => current_dir(),
-            Some(_) => None,
-        };
-        let moved = here.filter(|here| Some(here) != spawner.cwd.as_ref());
-        wire::encode_request(program, moved.as_deref(), setup, &mut request);
-        if request.len() > wire::MAX_REQUEST {
-            checkin(spawner);
-            return None;
-        }
-        spawner.follow_this_thread();
-        match spawner.exchange(&request, streams) {
-            Err(e) if e.raw_os_error() == Some(libc::EMSGSIZE) => {
-                // Larger than the socket takes: the spawner is fine, the request is not.
-                checkin(spawner);
-                return None;
-            }
-            Ok((reply, ipc)) => {
-                let lease = Lease {
-                    spawner: Some(spawner),
-                    baseline,
-                };
-                return match reply {
-                    Err(failed) if failed.stage == clone::Stage::Request => None,
-                    Err(failed) => Some(Err(failed)),
-                    Ok((pid, start)) => Some(Ok(Launched {
-                        pid,
-                        start,
-                        lease,
-                        ipc,
-                        scratch_at,
-                    })),
-                };
-            }
-            Err(_) => spawner.discard(),
-        }
+        Ok((baseline, scratch_at))
     }
-    None
+}
+
+/// Writes `input` (a file's name and bytes, and the working folder it goes in) into `at`,
+/// else into the working folder itself.
+pub(crate) fn write_input(
+    input: Option<((&str, &[u8]), &std::path::Path)>,
+    at: Option<&std::path::Path>,
+) -> Result<(), Failed> {
+    let Some(((name, bytes), cwd)) = input else {
+        return Ok(());
+    };
+    std::fs::write(at.unwrap_or(cwd).join(name), bytes).map_err(|e| Failed {
+        pid: -1,
+        stage: clone::Stage::Input,
+        errno: e.raw_os_error().unwrap_or(libc::EIO),
+    })
 }
 
 /// A spawner of `role` with a cgroup slot, lent to a run it does not start (a helper forked
@@ -496,7 +556,7 @@ impl Spawner {
             allowed,
             cpus,
         };
-        PIDS.lock().unwrap_or_else(|e| e.into_inner()).push(pid);
+        own::add(pid, own::Kind::Spawner);
         let mut hello = [0u8; wire::WORDS_LEN];
         match recv(spawner.socket.as_raw_fd(), &mut hello) {
             Ok(n) if wire::decode_hello(&hello[..n]) == Some(pid) => Ok(spawner),
@@ -525,7 +585,7 @@ impl Spawner {
     /// pinned); the spawner then gets its CPUs back. Best effort: a CPU the spawner may not
     /// use leaves it where it was.
     fn follow_this_thread(&mut self) {
-        let spawners = PIDS.lock().unwrap_or_else(|e| e.into_inner()).len();
+        let spawners = own::count(own::Kind::Spawner);
         let size = std::mem::size_of::<libc::cpu_set_t>();
         if spawners >= self.cpus {
             if self.cpu >= 0 {
@@ -551,23 +611,20 @@ impl Spawner {
     }
 
     /// Sends a request with the program's streams and reads the reply: the program's pid
-    /// and when it started, or what failed, with the IPC namespace made for it if one was.
+    /// and when it started, or what failed.
     fn exchange(&self, request: &[u8], streams: [RawFd; 3]) -> std::io::Result<Exchanged> {
         send_with_fds(self.socket.as_raw_fd(), request, &streams)?;
         let mut reply = [0u8; wire::REPLY_LEN];
-        let (n, fds, _) = recv_with_fds(self.socket.as_raw_fd(), &mut reply, 1)?;
-        let ipc = fds.into_iter().next();
+        let n = recv(self.socket.as_raw_fd(), &mut reply)?;
         let (result, started) = wire::decode_reply(&reply[..n])
             .ok_or_else(|| std::io::Error::other("the spawner's reply is malformed"))?;
-        Ok((result.map(|pid| (pid, clone::instant_at(started))), ipc))
+        Ok(result.map(|pid| (pid, clone::instant_at(started))))
     }
 
     /// Ends a spawner that cannot serve: kills and reaps it, and removes its slot with
     /// whatever is left in it.
     fn discard(self) {
-        PIDS.lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .retain(|&p| p != self.pid);
+        own::remove(self.pid);
         // SAFETY: the spawner is an unreaped child of the harness, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         reap(self.pid);
@@ -608,9 +665,8 @@ fn recv(socket: RawFd, buf: &mut [u8]) -> std::io::Result<usize> {
     }
 }
 
-/// A spawner's reply: the program's pid and start, or what failed; and the IPC namespace
-/// made for it.
-type Exchanged = (Result<(i32, Instant), Failed>, Option<OwnedFd>);
+/// A spawner's reply: the program's pid and start, or what failed.
+type Exchanged = Result<(i32, Instant), Failed>;
 
 /// Receives one message into `buf`: its length, the descriptors that came with it (at most
 /// `max_fds`, close-on-exec), and whether it arrived whole. The end of the connection is an

@@ -184,8 +184,6 @@ fn serve(socket: RawFd) -> ! {
         affinity: allowed
             .as_ref()
             .map_or(std::ptr::null(), |a| a as *const libc::cpu_set_t),
-        host_root,
-        base_ipc: open_ipc_namespace(host_root),
         filter,
     };
     // SAFETY: getpid has no preconditions.
@@ -205,39 +203,18 @@ fn serve(socket: RawFd) -> ! {
         let Some((len, fds, complete)) = receive(socket, &mut buf) else {
             end();
         };
-        let (reply, ipc) = answer(&buf[..len], fds, complete, &serving);
-        let sent = send_with_fd(socket, &reply, ipc);
-        if ipc >= 0 {
-            // SAFETY: the run's namespace, opened by `start`; the harness has its copy.
-            unsafe { libc::close(ipc) };
-        }
-        if !sent {
+        let reply = answer(&buf[..len], fds, complete, &serving);
+        if !send(socket, &reply) {
             end();
         }
     }
 }
 
-/// What every request is served with: the CPUs a program gets, the machine's root (from
-/// where the spawner's own `/proc` entries are found, whatever its mount namespace), the IPC
-/// namespace the spawner lives in, and the filter a contained program installs.
+/// What every request is served with: the CPUs a program gets, and the filter a contained
+/// program installs.
 struct Serving {
     affinity: *const libc::cpu_set_t,
-    host_root: RawFd,
-    base_ipc: RawFd,
     filter: *const libc::sock_fprog,
-}
-
-/// The calling thread's IPC namespace, opened from the machine's `/proc` (the spawner has no
-/// pid in the one its mount namespace shows), or -1.
-fn open_ipc_namespace(host_root: RawFd) -> RawFd {
-    // SAFETY: a NUL-terminated path relative to a directory descriptor of ours.
-    unsafe {
-        libc::openat(
-            host_root,
-            c"proc/thread-self/ns/ipc".as_ptr(),
-            libc::O_RDONLY | libc::O_CLOEXEC,
-        )
-    }
 }
 
 /// The socket closed on `exec`, the signals the harness ignores ignored, none blocked.
@@ -283,20 +260,18 @@ fn leave_slot_from(slot: &[Vec<PathBuf>; 3], host_root: RawFd) {
 }
 
 /// Starts the program of one request (its three descriptors received with it, closed here)
-/// and the reply saying how that went, with the program's own IPC namespace when it asked
-/// for one (a descriptor the caller closes once sent; -1 for none).
+/// and the reply saying how that went.
 fn answer(
     request: &[u8],
     fds: Vec<RawFd>,
     complete: bool,
     serving: &Serving,
-) -> ([u8; wire::REPLY_LEN], RawFd) {
-    let mut ipc = -1;
+) -> [u8; wire::REPLY_LEN] {
     let result = match (complete && fds.len() == 3)
         .then(|| wire::decode_request(request))
         .flatten()
     {
-        Some(request) => start(&request, [fds[0], fds[1], fds[2]], serving, &mut ipc),
+        Some(request) => start(&request, [fds[0], fds[1], fds[2]], serving),
         None => Err(Failed {
             pid: -1,
             stage: Stage::Request,
@@ -314,7 +289,7 @@ fn answer(
         // SAFETY: descriptors received with the request, owned by nobody else here.
         unsafe { libc::close(fd) };
     }
-    (wire::encode_reply(result, started), ipc)
+    wire::encode_reply(result, started)
 }
 
 fn exit(code: c_int) -> ! {
@@ -325,19 +300,9 @@ fn exit(code: c_int) -> ! {
 /// Starts one program: the request's plan, cloned with `CLONE_PARENT`, so that the program
 /// is the harness's child (the harness reaps it, gets its resource usage, and is the
 /// subreaper of what it orphans) while its address space at `exec` is this small process's.
-/// The program gets the CPUs of `serving` (if any), and, when it asks, an IPC namespace made
-/// for it: the spawner makes it, opens it into `ipc` for the harness, clones the program
-/// into it and goes back to its own, so that the run's namespace ends with the run.
-fn start(
-    request: &wire::Request,
-    streams: [RawFd; 3],
-    serving: &Serving,
-    ipc: &mut RawFd,
-) -> Result<i32, Failed> {
+/// The program gets the CPUs of `serving` (if any).
+fn start(request: &wire::Request, streams: [RawFd; 3], serving: &Serving) -> Result<i32, Failed> {
     let setup = request.setup;
-    if setup.fresh_ipc {
-        *ipc = fresh_ipc_namespace(serving)?;
-    }
     let mut plan = ChildSetup {
         candidates: request.candidates.as_ptr(),
         argv: request.argv.as_ptr(),
@@ -360,48 +325,11 @@ fn start(
         failed: Stage::None,
         errno: 0,
     };
-    let started = clone::launch(&mut plan, libc::CLONE_PARENT);
-    // SAFETY: back to the spawner's own namespace by its descriptor (a no-op failure leaves
-    // the spawner in the run's, which then ends with the next request's).
-    if setup.fresh_ipc && unsafe { libc::setns(serving.base_ipc, libc::CLONE_NEWIPC) } != 0 {
-        return Err(Failed {
-            pid: started.unwrap_or(-1),
-            stage: Stage::Ipc,
-            errno: errno(),
-        });
-    }
-    started
-}
-
-/// Moves the spawner into a new IPC namespace and opens it: the descriptor, or the failure.
-fn fresh_ipc_namespace(serving: &Serving) -> Result<RawFd, Failed> {
-    let failed = || Failed {
-        pid: -1,
-        stage: Stage::Ipc,
-        errno: errno(),
-    };
-    // SAFETY: unshare moves this single-threaded process into a new IPC namespace.
-    if unsafe { libc::unshare(libc::CLONE_NEWIPC) } != 0 {
-        return Err(failed());
-    }
-    match open_ipc_namespace(serving.host_root) {
-        fd if fd >= 0 => Ok(fd),
-        _ => Err(failed()),
-    }
-}
-
-fn errno() -> c_int {
-    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
-}
-
-/// Sends `bytes`, with the descriptor `fd` alongside unless it is -1.
-fn send_with_fd(socket: RawFd, bytes: &[u8], fd: RawFd) -> bool {
-    let fds: &[RawFd] = if fd < 0 { &[] } else { &[fd] };
-    super::send_with_fds(socket, bytes, fds).is_ok()
+    clone::launch(&mut plan, libc::CLONE_PARENT)
 }
 
 fn send(socket: RawFd, bytes: &[u8]) -> bool {
-    send_with_fd(socket, bytes, -1)
+    super::send_with_fds(socket, bytes, &[]).is_ok()
 }
 
 /// Receives one request into `buf`: its length, the descriptors that came with it

@@ -51,7 +51,6 @@ pub(super) fn encode_request(
     let flags = u32::from(setup.no_terminal)
         | u32::from(setup.oom_first) << 1
         | u32::from(setup.credentials.is_some()) << 2
-        | u32::from(setup.fresh_ipc) << 3
         | u32::from(setup.filter) << 4;
     push_u32(buf, flags);
     let (uid, gid) = setup.credentials.unwrap_or_default();
@@ -154,7 +153,6 @@ pub(super) fn decode_request(bytes: &[u8]) -> Option<Request> {
         no_terminal: flags & 1 != 0,
         oom_first: flags & 2 != 0,
         credentials: (flags & 4 != 0).then_some((uid, gid)),
-        fresh_ipc: flags & 8 != 0,
         filter: flags & 16 != 0,
     };
     Some(Request {
@@ -256,7 +254,6 @@ mod tests {
                 no_terminal: true,
                 oom_first: false,
                 credentials: Some((70001, 70002)),
-                fresh_ipc: true,
                 filter: false,
             },
         };

@@ -53,19 +53,7 @@ pub(crate) fn interact_until(
 ) -> Result<Interaction, RunError> {
     let (exe, args) = program.split_first().ok_or(RunError::NoProgram)?;
     let (judge_exe, judge_args) = interactor.split_first().ok_or(RunError::NoProgram)?;
-    // testlib's interactor reads the case from its first file and may write its second.
-    let files = tempfile::Builder::new()
-        .prefix("duipai-interact-")
-        .tempdir()
-        .map_err(setup_error(
-            "cannot create a scratch directory for the interactor",
-        ))?;
-    let input_path = files.path().join("input");
-    std::fs::write(&input_path, input)
-        .map_err(setup_error("cannot write the interactor's input"))?;
-    let mut judge_args = judge_args.to_vec();
-    judge_args.push(input_path.into_os_string());
-    judge_args.push(files.path().join("output").into_os_string());
+    let (_files, judge_args) = crate::run::interaction::interactor_files(judge_args, input)?;
     let stop_limits = Limits {
         cpu: stop.cpu,
         ..*limits
@@ -110,24 +98,12 @@ pub(crate) fn interact_until(
     ))?;
     let program_err = streams::tail(program_pipes.stderr).map_err(setup_error("stderr"))?;
     let judge_err = streams::tail(judge_pipes.stderr).map_err(setup_error("stderr"))?;
-    let never = AtomicBool::new(false);
-    let judge_cap = Stop::once(interactor_limits).wall;
-    let mut dismissed = false;
-    let mut pause = Duration::from_micros(500);
-    loop {
-        let program_over = program.look(&stop_limits, stop.wall, &exceeded);
-        let judge_over = judge.look(interactor_limits, judge_cap, &never);
-        if program_over && program.stopped_for().is_some() && !judge_over {
-            // The program's verdict is decided: the interactor's is not needed.
-            judge.stop(Limit::WallTime);
-            dismissed = true;
-        }
-        if program_over && (judge_over || dismissed) {
-            break;
-        }
-        std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(10));
-    }
+    let dismissed = watch(
+        &mut program,
+        (&stop_limits, stop.wall, &exceeded),
+        &mut judge,
+        interactor_limits,
+    );
     let program = program.settle()?;
     let judge = judge.settle()?;
     let kept = to_judge.join(GRACE).unwrap_or_default();
@@ -145,6 +121,35 @@ pub(crate) fn interact_until(
         interactor_dismissed: dismissed,
         interactor_stalled: None,
     })
+}
+
+/// Watches both parties until both are over, or the program's verdict is decided (then the
+/// interactor is stopped: dismissed, which it returns). The program is stopped at its
+/// limits, at its wall-clock cap, and when its output went past the limit.
+fn watch(
+    program: &mut Launched,
+    (limits, cap, exceeded): (&Limits, Duration, &AtomicBool),
+    judge: &mut Launched,
+    judge_limits: &Limits,
+) -> bool {
+    let never = AtomicBool::new(false);
+    let judge_cap = Stop::once(judge_limits).wall;
+    let mut dismissed = false;
+    let mut pause = Duration::from_micros(500);
+    loop {
+        let program_over = program.look(limits, cap, exceeded);
+        let judge_over = judge.look(judge_limits, judge_cap, &never);
+        if program_over && program.stopped_for().is_some() && !judge_over {
+            // The program's verdict is decided: the interactor's is not needed.
+            judge.stop(Limit::WallTime);
+            dismissed = true;
+        }
+        if program_over && (judge_over || dismissed) {
+            return dismissed;
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(10));
+    }
 }
 
 fn with_stderr(execution: &mut crate::run::Execution, tail: Served<Tail>) {

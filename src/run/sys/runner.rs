@@ -332,9 +332,7 @@ impl Placed {
         };
         check_file_name(input_name)?;
         check_file_name(output)?;
-        let dir = tempfile::Builder::new()
-            .prefix("duipai-run-")
-            .tempdir()
+        let dir = crate::run::temp_folder("run")
             .map_err(setup_error("cannot create a scratch working directory"))?;
         std::fs::write(dir.path().join(input_name), input)
             .map_err(setup_error("cannot write the input file"))?;

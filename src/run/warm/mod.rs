@@ -46,7 +46,7 @@ use super::contain::{self, Role};
 use super::group::RUN_VAR;
 use super::spawner::{self, Lease};
 
-pub(crate) use server::{is_server, retire_all};
+pub(crate) use server::retire_all;
 
 /// Whether helpers may start warm (`--fresh-helpers` turns it off).
 static ENABLED: AtomicBool = AtomicBool::new(true);

@@ -2,7 +2,7 @@
 //! started as `python3 SCRIPT` with the hook folder on `PYTHONPATH` ([`Server::start`]),
 //! asked for runs over a socket ([`Server::exchange`]), kept in a pool between runs, and
 //! ended with duipai ([`retire_all`]). Their pids are listed, so that the cleanup of a run
-//! never takes one for a leftover ([`is_server`]).
+//! never takes one for a leftover (`own`).
 
 use std::ffi::CString;
 use std::io;
@@ -11,6 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use super::super::clone::{self, Program, Rlimit, Setup};
+use super::super::own;
 use super::super::spawner;
 use super::Key;
 use super::wire::{self, Reply};
@@ -43,20 +44,12 @@ pub(super) struct Server {
 /// Servers not in use.
 static IDLE: Mutex<Vec<Server>> = Mutex::new(Vec::new());
 
-/// The pids of every server alive.
-static PIDS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-
 /// The folder holding the hook and the server, made once per duipai process (and again
 /// after [`retire_all`]), removed with it.
 static HOOK_DIR: Mutex<Option<tempfile::TempDir>> = Mutex::new(None);
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Whether `pid` is one of duipai's warm interpreters.
-pub(crate) fn is_server(pid: i32) -> bool {
-    lock(&PIDS).contains(&pid)
 }
 
 /// An idle server for `key`, or a new one; `Err` says why none can be had.
@@ -99,10 +92,7 @@ pub(crate) fn retire_all() {
 fn hook_dir() -> io::Result<CString> {
     let mut dir = lock(&HOOK_DIR);
     if dir.is_none() {
-        crate::run::scratch::sweep();
-        let made = tempfile::Builder::new()
-            .prefix(&crate::run::scratch::folder_prefix("warm"))
-            .tempdir()?;
+        let made = crate::run::scratch::temp_folder("warm")?;
         std::fs::write(made.path().join("sitecustomize.py"), HOOK)?;
         std::fs::write(made.path().join("duipai_warm.py"), SERVER)?;
         *dir = Some(made);
@@ -158,17 +148,17 @@ impl Server {
             null_out.as_raw_fd(),
         ];
         // Registered before it can be seen among duipai's children.
-        let pids = lock(&PIDS);
+        let listing = own::hold();
         let pid = clone::launch_here(&program, streams, theirs.as_raw_fd(), &[]).map_err(|f| {
             if f.pid > 0 {
                 reap(f.pid);
             }
             io::Error::from_raw_os_error(f.errno)
         });
-        let mut pids = pids;
+        let mut listing = listing;
         let pid = pid?;
-        pids.push(pid);
-        drop(pids);
+        listing.add(pid, own::Kind::Server);
+        drop(listing);
         Ok(Server {
             key: key.clone(),
             pid,
@@ -203,7 +193,7 @@ impl Server {
 
     /// Ends a server: kills and reaps it.
     pub(super) fn discard(self) {
-        lock(&PIDS).retain(|&p| p != self.pid);
+        own::remove(self.pid);
         // SAFETY: the server is an unreaped child of duipai's, so its pid is its own.
         unsafe { libc::kill(self.pid, libc::SIGKILL) };
         reap(self.pid);
