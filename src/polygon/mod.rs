@@ -48,8 +48,11 @@ pub struct Package {
     pub validator_tests: Vec<ValidatorTest>,
     /// The checker's own tests (`files/tests/checker-tests/01`, `.o`, `.a`), in order.
     pub checker_tests: Vec<CheckerTest>,
-    /// The stresses of `<stresses>`, by their index.
-    pub stresses: Vec<Stress>,
+    /// The stresses of `<stresses>` by their index, each read or why it cannot be run: only
+    /// `stress --polygon-stress N` uses one, so a stress that cannot be run (a script with
+    /// Polygon's `[1..10]` choices, a solution the package lacks) stops that stress alone,
+    /// never the judging, packing or stressing of the package otherwise.
+    pub stresses: Vec<(usize, Result<Stress, String>)>,
 }
 
 /// A stress of the package (`stresses/001`): a generator script run with more and more
@@ -305,9 +308,12 @@ impl Package {
         }
     }
 
-    /// The stress listed with `index`.
-    pub fn stress(&self, index: usize) -> Option<&Stress> {
-        self.stresses.iter().find(|s| s.index == index)
+    /// The stress listed with `index`, or why it cannot be run; `None` when none is listed.
+    pub fn stress(&self, index: usize) -> Option<Result<&Stress, &str>> {
+        self.stresses
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, stress)| stress.as_ref().map_err(String::as_str))
     }
 
     /// The group named `name`.

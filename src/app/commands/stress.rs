@@ -80,7 +80,7 @@ fn polygon_stress(mut args: StressArgs, index: u64) -> anyhow::Result<Status> {
             let have: Vec<String> = package
                 .stresses
                 .iter()
-                .map(|s| s.index.to_string())
+                .map(|(index, _)| index.to_string())
                 .collect();
             anyhow::anyhow!(
                 "the package has no stress {index} ({})",
@@ -90,7 +90,8 @@ fn polygon_stress(mut args: StressArgs, index: u64) -> anyhow::Result<Status> {
                     format!("its stresses: {}", have.join(", "))
                 }
             )
-        })?;
+        })?
+        .map_err(|why| anyhow::anyhow!("stress {index} cannot be run: {why}"))?;
     let main = package.main_solution().map(|s| s.path.clone());
     let stressed: Vec<&PathBuf> = stress
         .solutions
