@@ -50,8 +50,11 @@ pub struct Package {
     pub validator_tests: Vec<ValidatorTest>,
     /// The checker's own tests (`files/tests/checker-tests/01`, `.o`, `.a`), in order.
     pub checker_tests: Vec<CheckerTest>,
-    /// The stresses of `<stresses>`, by their index.
-    pub stresses: Vec<Stress>,
+    /// The stresses of `<stresses>` by their index, each read or why it cannot be run: only
+    /// `stress --polygon-stress N` uses one, so a stress that cannot be run (a script with
+    /// Polygon's `[1..10]` choices, a solution the package lacks) stops that stress alone,
+    /// never the judging, packing or stressing of the package otherwise.
+    pub stresses: Vec<(usize, Result<Stress, String>)>,
 }
 
 /// A stress of the package (`stresses/001`): a generator script run with more and more
@@ -338,27 +341,30 @@ impl Package {
         }
     }
 
-    /// The stress listed with `index`.
-    pub fn stress(&self, index: usize) -> Option<&Stress> {
-        self.stresses.iter().find(|s| s.index == index)
+    /// The stress listed with `index`, or why it cannot be run; `None` when none is listed.
+    pub fn stress(&self, index: usize) -> Option<Result<&Stress, &str>> {
+        self.stresses
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, stress)| stress.as_ref().map_err(String::as_str))
     }
 
-    /// Stress `index`, or an error naming the stresses there are.
+    /// Stress `index`, or an error naming the stresses there are, or saying why it cannot be
+    /// run.
     pub fn stress_numbered(&self, index: u64) -> anyhow::Result<&Stress> {
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| self.stress(i))
-            .ok_or_else(|| {
-                let have: Vec<String> = self.stresses.iter().map(|s| s.index.to_string()).collect();
-                anyhow::anyhow!(
-                    "the package has no stress {index} ({})",
-                    if have.is_empty() {
-                        "it lists none in <stresses>".to_string()
-                    } else {
-                        format!("its stresses: {}", have.join(", "))
-                    }
-                )
-            })
+        let found = usize::try_from(index).ok().and_then(|i| self.stress(i));
+        let Some(stress) = found else {
+            let have: Vec<String> = self.stresses.iter().map(|(i, _)| i.to_string()).collect();
+            anyhow::bail!(
+                "the package has no stress {index} ({})",
+                if have.is_empty() {
+                    "it lists none in <stresses>".to_string()
+                } else {
+                    format!("its stresses: {}", have.join(", "))
+                }
+            );
+        };
+        stress.map_err(|why| anyhow::anyhow!("stress {index} cannot be run: {why}"))
     }
 
     /// The group named `name`.

@@ -288,16 +288,17 @@ fn helpers(reader: &Reader, assets: Node) -> anyhow::Result<Helpers> {
 }
 
 /// `<stresses>`: each `<stress index="1" path="stresses/001"/>` of its `<list>`, its file
-/// read (inside the package, through no link), sorted by index; an index given twice is
-/// refused.
+/// read (inside the package, through no link), sorted by index. A `<stress>` itself that is
+/// wrong (an index given twice, no path, a path leaving the package) is an error of
+/// `problem.xml`; a stress file that cannot be run is kept with the reason, for the stress.
 fn stresses(
     reader: &Reader,
     root: Node,
     generators: &[(String, PathBuf)],
     solutions: &[Solution],
-) -> anyhow::Result<Vec<Stress>> {
+) -> anyhow::Result<Vec<(usize, Result<Stress, String>)>> {
     let list = child(root, "stresses").and_then(|s| child(s, "list"));
-    let mut found: Vec<Stress> = Vec::new();
+    let mut found: Vec<(usize, Result<Stress, String>)> = Vec::new();
     for node in list.into_iter().flat_map(|l| children(l, "stress")) {
         let written = node.attribute("index").unwrap_or_default();
         let index: usize = written.parse().ok().filter(|&i| i > 0).ok_or_else(|| {
@@ -309,7 +310,7 @@ fn stresses(
                 ),
             )
         })?;
-        if found.iter().any(|s| s.index == index) {
+        if found.iter().any(|(i, _)| *i == index) {
             return Err(reader.error(node, format!("stress {index} is listed twice")));
         }
         let path = node
@@ -317,11 +318,11 @@ fn stresses(
             .ok_or_else(|| reader.error(node, format!("stress {index} has no path")))?;
         let relative = reader.inside(node, path)?;
         let at = (reader.at(node), reader.line(node));
-        found.push(super::stresses::read(
-            reader.dir, &relative, index, at, generators, solutions,
-        )?);
+        let stress = super::stresses::read(reader.dir, &relative, index, at, generators, solutions)
+            .map_err(|e| format!("{e:#}"));
+        found.push((index, stress));
     }
-    found.sort_by_key(|s| s.index);
+    found.sort_by_key(|(index, _)| *index);
     Ok(found)
 }
 
@@ -1066,8 +1067,9 @@ mod tests {
         let package =
             with_stresses(&[("stresses/001", STRESS_1), ("stresses/002", STRESS_2)]).unwrap();
         assert_eq!(package.stresses.len(), 2);
-        let first = package.stress(1).unwrap();
-        assert_eq!(first, &package.stresses[0], "sorted by index");
+        let first = package.stress(1).unwrap().unwrap();
+        assert_eq!(package.stresses[0].0, 1, "sorted by index");
+        assert_eq!(Ok(first), package.stresses[0].1.as_ref());
         assert_eq!(first.generator, "gen");
         assert_eq!(first.args, ["23874", "100000"]);
         assert_eq!(
@@ -1089,42 +1091,42 @@ mod tests {
             - 1
             + 6;
         assert_eq!(first.at, format!("problem.xml:{line}:7"));
-        let second = package.stress(2).unwrap();
+        let second = package.stress(2).unwrap().unwrap();
         assert_eq!((second.generator.as_str(), second.args.len()), ("gen", 0));
         assert_eq!(second.memory_mib, 64);
     }
 
+    /// Why stress 1 of a package with these stress files cannot be run; the package itself
+    /// reads, and stress 2 stays usable: only `--polygon-stress 1` is stopped.
+    fn stress_1_refused(stress_files: &[(&str, &str)]) -> String {
+        let package = with_stresses(stress_files).expect("the package reads");
+        assert!(package.stress(2).unwrap().is_ok(), "stress 2 is usable");
+        package.stress(1).unwrap().unwrap_err().to_string()
+    }
+
     #[test]
-    fn a_bad_stress_file_is_named_with_its_line_and_column() {
+    fn a_bad_stress_file_is_named_with_its_line_and_column_and_stops_only_that_stress() {
         let bad = "{\"index\":1,\n \"scriptPattern\":\"gen 1\",\n \"timeLimit\":\"soon\"}";
-        let err = with_stresses(&[("stresses/001", bad), ("stresses/002", STRESS_2)])
-            .unwrap_err()
-            .to_string();
+        let err = stress_1_refused(&[("stresses/001", bad), ("stresses/002", STRESS_2)]);
         // serde_json places a wrong value at its last character: `"soon"` ends at column 19.
         assert!(
             err.contains("stresses/001:3:19: invalid type: string \"soon\", expected u64"),
             "{err}"
         );
         let unknown = STRESS_1.replace("wrong.cpp", "nosuch.cpp");
-        let err = with_stresses(&[("stresses/001", &unknown), ("stresses/002", STRESS_2)])
-            .unwrap_err()
-            .to_string();
+        let err = stress_1_refused(&[("stresses/001", &unknown), ("stresses/002", STRESS_2)]);
         assert!(
             err.contains("stresses/001: solutionNames: the package has no solution \"nosuch.cpp\""),
             "{err}"
         );
         let ranged = STRESS_1.replace("gen 23874 100000", "gen [1..10] 5");
-        let err = with_stresses(&[("stresses/001", &ranged), ("stresses/002", STRESS_2)])
-            .unwrap_err()
-            .to_string();
+        let err = stress_1_refused(&[("stresses/001", &ranged), ("stresses/002", STRESS_2)]);
         assert!(
             err.contains("stresses/001: scriptPattern \"gen [1..10] 5\": duipai does not expand"),
             "{err}"
         );
         let other = STRESS_1.replace("gen 23874", "rnd 23874");
-        let err = with_stresses(&[("stresses/001", &other), ("stresses/002", STRESS_2)])
-            .unwrap_err()
-            .to_string();
+        let err = stress_1_refused(&[("stresses/001", &other), ("stresses/002", STRESS_2)]);
         assert!(
             err.contains(
                 "stresses/001: scriptPattern runs \"rnd\", which is not an executable of the \
@@ -1132,9 +1134,7 @@ mod tests {
             ),
             "{err}"
         );
-        let err = with_stresses(&[("stresses/002", STRESS_2)])
-            .unwrap_err()
-            .to_string();
+        let err = stress_1_refused(&[("stresses/002", STRESS_2)]);
         let line = xml(r#"<test method="manual"/>"#, "", CHECKER)
             .lines()
             .count()
@@ -1156,13 +1156,13 @@ mod tests {
                 .replace(r#""outputFile":"stdout""#, output);
             let package =
                 with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
-            package.stress(1).unwrap().check_streams()
+            package.stress(1).unwrap().unwrap().check_streams()
         };
         assert!(streams(r#""inputFile":"stdin""#, r#""outputFile":"stdout""#).is_ok());
         // Stress 2 names neither: stdin and stdout.
         let package =
             with_stresses(&[("stresses/001", STRESS_1), ("stresses/002", STRESS_2)]).unwrap();
-        assert!(package.stress(2).unwrap().check_streams().is_ok());
+        assert!(package.stress(2).unwrap().unwrap().check_streams().is_ok());
         // `"inputFile"` starts at byte 56 of the one-line file: column 57.
         assert_eq!(STRESS_1.find(r#""inputFile""#), Some(56));
         let err = streams(r#""inputFile":"in.txt""#, r#""outputFile":"stdout""#)
@@ -1192,6 +1192,7 @@ mod tests {
             with_stresses(&[("stresses/001", &text), ("stresses/002", STRESS_2)]).unwrap();
         let err = package
             .stress(1)
+            .unwrap()
             .unwrap()
             .check_streams()
             .unwrap_err()

@@ -594,7 +594,7 @@ fn queries_with_a_stress() -> tempfile::TempDir {
     let text = std::fs::read_to_string(&xml).unwrap().replace(
         "<stress-count>0</stress-count>\n        <stress-path-pattern>stresses/%03d</stress-path-pattern>\n        <list/>",
         "<stress-count>1</stress-count>\n        <stress-path-pattern>stresses/%03d</stress-path-pattern>\n        \
-         <list><stress index=\"1\" path=\"stresses/001\"/></list>",
+         <list><stress index=\"1\" path=\"stresses/001\"/><stress index=\"2\" path=\"stresses/002\"/></list>",
     );
     assert!(
         text.contains("stresses/001"),
@@ -605,6 +605,13 @@ fn queries_with_a_stress() -> tempfile::TempDir {
     std::fs::write(
         dir.path().join("stresses/001"),
         r#"{"id":"q1","index":1,"scriptPattern":"gen 5 mixed","inputFile":"stdin","outputFile":"stdout","memoryLimit":256,"timeLimit":2000,"totalTimeLimit":120000,"solutionNames":["main.cpp","off_by_one.cpp"],"description":"small"}"#,
+    )
+    .unwrap();
+    // A stress with Polygon's random choices, as real packages have: duipai cannot run it,
+    // and the package is judged and stressed all the same.
+    std::fs::write(
+        dir.path().join("stresses/002"),
+        r#"{"index":2,"scriptPattern":"gen [1..10] mixed","memoryLimit":256,"timeLimit":2000,"totalTimeLimit":60000,"solutionNames":["main.cpp","off_by_one.cpp"]}"#,
     )
     .unwrap();
     dir
@@ -632,13 +639,22 @@ fn a_stress_of_the_package_finds_the_wrong_solution_it_names() {
         &stdout,
         "--time-limit 2000 --memory-limit 256 -- solutions/off_by_one.cpp",
     );
-    let missing = with_shared_cache(dir.path())
+    let ranged = with_shared_cache(dir.path())
         .args(["stress", "--polygon-stress", "2"])
+        .run()
+        .code(2);
+    assert_contains(&ranged.stderr(), "stress 2 cannot be run: ");
+    assert_contains(
+        &ranged.stderr(),
+        "stresses/002: scriptPattern \"gen [1..10] mixed\": duipai does not expand Polygon's",
+    );
+    let missing = with_shared_cache(dir.path())
+        .args(["stress", "--polygon-stress", "3"])
         .run()
         .code(2);
     assert_contains(
         &missing.stderr(),
-        "the package has no stress 2 (its stresses: 1)",
+        "the package has no stress 3 (its stresses: 1, 2)",
     );
 }
 
