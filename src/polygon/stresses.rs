@@ -43,60 +43,14 @@ pub(super) fn read(
     }
     let bytes =
         crate::fsutil::read_in_folder_capped(&path).map_err(|e| anyhow::anyhow!("{at}: {e:#}"))?;
-    let file: StressFile = serde_json::from_slice(&bytes).map_err(|e| {
-        // serde's message ends with " at line L column C", which the prefix says already.
-        let message = e.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_string();
-        anyhow::anyhow!("{shown}:{}:{}: {message}", e.line(), e.column())
-    })?;
+    let file = parse(&shown, &bytes)?;
     let error = |message: String| anyhow::anyhow!("{shown}: {message}");
-    let words = shell_words::split(&file.script_pattern).map_err(|e| {
-        error(format!(
-            "scriptPattern {}: {e}",
-            quote(&file.script_pattern)
-        ))
-    })?;
-    if words.iter().any(|w| w.contains('[')) {
-        return Err(error(format!(
-            "scriptPattern {}: duipai does not expand Polygon's [from..to] and [a|b] choices; \
-             it runs the script with a seed added as its last argument",
-            quote(&file.script_pattern)
-        )));
-    }
-    let Some((generator, args)) = words.split_first() else {
-        return Err(error("scriptPattern is empty".to_string()));
-    };
-    if let Some(why) = not_a_generator(generators, generator) {
-        return Err(error(format!("scriptPattern {why}")));
-    }
-    let named = file
-        .solution_names
-        .iter()
-        .map(|name| {
-            solution_named(solutions, name).ok_or_else(|| {
-                let known: Vec<String> = solutions
-                    .iter()
-                    .filter_map(|s| file_name(&s.path))
-                    .collect();
-                error(format!(
-                    "solutionNames: the package has no solution {} (its solutions: {})",
-                    quote(name),
-                    known.join(", ")
-                ))
-            })
-        })
-        .collect::<anyhow::Result<Vec<PathBuf>>>()?;
-    if named.is_empty() {
-        return Err(error("solutionNames is empty".to_string()));
-    }
+    let (generator, args) = script(&file.script_pattern, generators).map_err(error)?;
+    let named = solutions_named(&file.solution_names, solutions).map_err(error)?;
     Ok(Stress {
         index,
-        generator: generator.clone(),
-        args: args.to_vec(),
+        generator,
+        args,
         time_limit_ms: file.time_limit,
         memory_mib: file.memory_limit,
         total_time_ms: file.total_time_limit,
@@ -108,6 +62,67 @@ pub(super) fn read(
         output_file: named_file(&file.output_file, "stdout"),
         files_at: key_at(&shown, &bytes, "inputFile"),
     })
+}
+
+/// The stress file's JSON, an error named with its line and column.
+fn parse(shown: &str, bytes: &[u8]) -> anyhow::Result<StressFile> {
+    serde_json::from_slice(bytes).map_err(|e| {
+        // serde's message ends with " at line L column C", which the prefix says already.
+        let message = e.to_string();
+        let message = message
+            .split(" at line ")
+            .next()
+            .unwrap_or(&message)
+            .to_string();
+        anyhow::anyhow!("{shown}:{}:{}: {message}", e.line(), e.column())
+    })
+}
+
+/// The generator a `scriptPattern` runs and its arguments, or why duipai cannot run it.
+fn script(
+    pattern: &str,
+    generators: &[(String, PathBuf)],
+) -> Result<(String, Vec<String>), String> {
+    let words = shell_words::split(pattern)
+        .map_err(|e| format!("scriptPattern {}: {e}", quote(pattern)))?;
+    if words.iter().any(|w| w.contains('[')) {
+        return Err(format!(
+            "scriptPattern {}: duipai does not expand Polygon's [from..to] and [a|b] choices; \
+             it runs the script with a seed added as its last argument",
+            quote(pattern)
+        ));
+    }
+    let Some((generator, args)) = words.split_first() else {
+        return Err("scriptPattern is empty".to_string());
+    };
+    if let Some(why) = not_a_generator(generators, generator) {
+        return Err(format!("scriptPattern {why}"));
+    }
+    Ok((generator.clone(), args.to_vec()))
+}
+
+/// The sources of the solutions `names` (file names), in order; at least one.
+fn solutions_named(names: &[String], solutions: &[Solution]) -> Result<Vec<PathBuf>, String> {
+    let named = names
+        .iter()
+        .map(|name| {
+            solution_named(solutions, name).ok_or_else(|| {
+                let known: Vec<String> = solutions
+                    .iter()
+                    .filter_map(|s| file_name(&s.path))
+                    .collect();
+                format!(
+                    "solutionNames: the package has no solution {} (its solutions: {})",
+                    quote(name),
+                    known.join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<PathBuf>, String>>()?;
+    if named.is_empty() {
+        return Err("solutionNames is empty".to_string());
+    }
+    Ok(named)
 }
 
 /// A stream's file name, `None` for the standard stream (`stdin`, or nothing written).
