@@ -44,7 +44,9 @@ pub(super) struct Chosen {
 impl Engine<'_> {
     /// Shrinks the failing case found with `seed` as the generator's choices, when they can
     /// be recorded; `None` (with a note saying why, for a generator duipai could record)
-    /// when the text alone is to be shrunk.
+    /// when the text alone is to be shrunk. The recorder's build (begun in the background
+    /// when the search started, so it is usually ready) and the recording runs are part of
+    /// minimizing: timed from `began`.
     pub(super) fn shrink_choices(
         &self,
         failing: &mut Failing,
@@ -53,51 +55,9 @@ impl Engine<'_> {
         began: Instant,
         on_event: &mut dyn FnMut(Event),
     ) -> Option<Chosen> {
-        let capturable = self.config.choices.as_ref()?;
-        let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
-        // A build still going on after half the budget (a testlib generator on a loaded
-        // machine can take a minute), or a recording that runs past it (a generator of 2·10^5
-        // numbers, each a choice), leaves the time to the text rather than to waiting.
+        let (capture, recorded) = self.recording(failing, seed, began, on_event)?;
         let half = self.budget_for(&failing.outcome).time / 2;
         let left = || half.saturating_sub(began.elapsed());
-        let past_half = |what: &str| {
-            fallback(format!(
-                "{what} took {:.1} s, over half the budget",
-                began.elapsed().as_secs_f64()
-            ))
-        };
-        let capture = match capturable.ready_within(left()) {
-            Some(Ok(capture)) => capture,
-            Some(Err(why)) => {
-                on_event(fallback(why.to_string()));
-                return None;
-            }
-            None => {
-                on_event(past_half("building the generator with the recorder"));
-                return None;
-            }
-        };
-        // The recorder's build (begun in the background when the search started, so it is
-        // usually ready) and the recording runs are part of minimizing: timed from `began`.
-        let started = began;
-        let recorded = match &failing.perturbed {
-            // Perturbed choices replay to the case by construction.
-            Some(perturbed) => Recorded {
-                output: failing.input.clone(),
-                choices: perturbed.choices.clone(),
-            },
-            None => match self.recorded(capture, seed, &failing.input, left()) {
-                Ok(recorded) => recorded,
-                Err(_) if left().is_zero() => {
-                    on_event(past_half("recording the generator's choices"));
-                    return None;
-                }
-                Err(why) => {
-                    on_event(fallback(why));
-                    return None;
-                }
-            },
-        };
         let polish = self.config.validator.is_some();
         // A time or memory limit exceeded: every failing probe costs the limit, which is worth
         // spending on size alone; a candidate is kept only when its text is smaller
@@ -110,22 +70,10 @@ impl Engine<'_> {
         // validator checks the text or the size is all that is wanted; without a validator the
         // choices still simplify what is inside it, keeping it the generator's own.
         if (polish || by_size) && self.fixed_size(capture, seed, &recorded, left()) {
-            on_event(Event::Note(format!(
-                "shrinking the text alone: {} recorded, but with every choice at its simplest \
-                 the generator prints a case as large (its size may come from its arguments)",
-                plural(recorded.choices.len() as u64, "choice")
-            )));
+            on_event(fixed_size_note(recorded.choices.len()));
             return None;
         }
-        on_event(Event::Note(format!(
-            "shrinking the generator's choices first ({}: {} recorded{})",
-            capture.mechanism,
-            plural(recorded.choices.len() as u64, "choice"),
-            capture
-                .built_in
-                .map(|t| format!("; built with the recorder in {:.1} s", t.as_secs_f64()))
-                .unwrap_or_default(),
-        )));
+        on_event(first_note(capture, recorded.choices.len()));
         let recorded_len = recorded.choices.len();
         let start = ChoiceCase::start(recorded.choices, recorded.output, by_size, polish);
         let prober = ChoiceProber {
@@ -150,78 +98,88 @@ impl Engine<'_> {
                 start_max,
                 max,
                 runs: stats.runs,
-                elapsed: started.elapsed(),
+                elapsed: began.elapsed(),
             }))
         };
         // With a text phase after it, the choices get half the budget: what the generator
         // cannot make (fewer test cases than it always prints) is the text's to find.
         let full = self.budget_for(&failing.outcome);
-        let share = match polish {
-            true => Budget {
-                time: full.time / 2,
-                ..full
-            },
-            false => full,
-        };
-        // What the build and the recording took comes out of the choices' share.
-        let budget = rest(share, started.elapsed());
+        let budget = choices_share(full, polish, began);
         let probe = |candidate: &ChoiceCase| prober.probe(candidate);
-        let shrunk = minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
+        let mut shrunk =
+            minimize::shrink(start, self.config.jobs, budget, &probe, &mut on_progress);
         if let Some(err) = prober.harness_error.into_inner().ok().flatten() {
             on_event(Event::MinimizeError(format!("{err:#}")));
         }
-        if let (Some((expected, outcome)), Some(ran)) = (shrunk.payload, shrunk.case.ran()) {
+        let payload = shrunk.payload.take();
+        if let (Some((expected, outcome)), Some(ran)) = (payload, shrunk.case.ran()) {
             failing.input = ran.text.clone();
             (failing.expected, failing.outcome) = (expected, outcome);
         }
-        let stopped = shrunk.stats.end == End::Stopped;
-        // Sizes that no choice changed come from the generator's arguments (`gen 200000`):
-        // the text is shrunk as it is without choices.
-        let fixed_size = by_size && shrunk.stats.steps == 0;
-        let next = if stopped {
-            "minimization stopped"
-        } else if fixed_size {
-            "no choice changes the case's size (it may come from the generator's arguments): \
-             the text is shrunk instead"
-        } else if polish {
-            "the text next"
-        } else {
-            "the text stays as the generator printed it: without a --validator, only the \
-             generator's own output is known to be valid"
-        };
-        if let Some(ran) = shrunk.case.ran() {
-            on_event(Event::Note(format!(
-                "the choices shrank in {}, to {} of the {} ({} → {}); {next}",
-                plural(shrunk.stats.runs as u64, "run"),
-                ran.served.len(),
-                recorded_len,
-                shown_shape,
-                ran.described().0,
-            )));
-        }
-        let polish = (polish || fixed_size) && !stopped;
-        let mut passes = shrunk.passes.clone();
-        if !polish && !stopped {
-            // The report must not call a case minimal that no text edit was tried on.
-            passes.not_tried.push((
-                "text edits".to_string(),
-                "without a --validator only the generator's own output is known to be valid"
-                    .to_string(),
-            ));
-        }
-        Some(Chosen {
-            minimization: Minimization {
-                one_minimal: shrunk.stats.end == End::Minimal && passes.not_tried.is_empty(),
-                passes,
-                stats: shrunk.stats,
-                elapsed: started.elapsed(),
-                reached: None,
-                interrupted: stopped && crate::run::cancelled(),
-                budget: full.time,
-                unchanged: false,
-            },
+        let ended = Ended {
+            by_size,
             polish,
-        })
+            recorded_len,
+            shown_shape,
+            full_time: full.time,
+            started: began,
+        };
+        Some(ended.chosen(shrunk, on_event))
+    }
+
+    /// The recorder ready and the failing case's choices recorded (or taken from its
+    /// perturbation), within half the minimization's budget; `None`, with a note saying why,
+    /// when the text alone is to be shrunk.
+    fn recording(
+        &self,
+        failing: &Failing,
+        seed: u64,
+        began: Instant,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Option<(&Capture, Recorded)> {
+        let capturable = self.config.choices.as_ref()?;
+        let fallback = |why: String| Event::Note(format!("shrinking the text alone: {why}"));
+        // A build still going on after half the budget (a testlib generator on a loaded
+        // machine can take a minute), or a recording that runs past it (a generator of 2·10^5
+        // numbers, each a choice), leaves the time to the text rather than to waiting.
+        let half = self.budget_for(&failing.outcome).time / 2;
+        let left = || half.saturating_sub(began.elapsed());
+        let past_half = |what: &str| {
+            fallback(format!(
+                "{what} took {:.1} s, over half the budget",
+                began.elapsed().as_secs_f64()
+            ))
+        };
+        let capture = match capturable.ready_within(left()) {
+            Some(Ok(capture)) => capture,
+            Some(Err(why)) => {
+                on_event(fallback(why.to_string()));
+                return None;
+            }
+            None => {
+                on_event(past_half("building the generator with the recorder"));
+                return None;
+            }
+        };
+        let recorded = match &failing.perturbed {
+            // Perturbed choices replay to the case by construction.
+            Some(perturbed) => Recorded {
+                output: failing.input.clone(),
+                choices: perturbed.choices.clone(),
+            },
+            None => match self.recorded(capture, seed, &failing.input, left()) {
+                Ok(recorded) => recorded,
+                Err(_) if left().is_zero() => {
+                    on_event(past_half("recording the generator's choices"));
+                    return None;
+                }
+                Err(why) => {
+                    on_event(fallback(why));
+                    return None;
+                }
+            },
+        };
+        Some((capture, recorded))
     }
 
     /// Whether the case the generator prints with every choice at its simplest is as large
@@ -459,5 +417,109 @@ pub(super) fn rest(budget: Budget, spent: Duration) -> Budget {
     Budget {
         time: budget.time.saturating_sub(spent),
         ..budget
+    }
+}
+
+/// The note that a fixed-size case is the text's to shrink.
+fn fixed_size_note(recorded: usize) -> Event {
+    Event::Note(format!(
+        "shrinking the text alone: {} recorded, but with every choice at its simplest the \
+         generator prints a case as large (its size may come from its arguments)",
+        plural(recorded as u64, "choice")
+    ))
+}
+
+/// The note that the choices are shrunk first: how they were recorded, and how many.
+fn first_note(capture: &Capture, recorded: usize) -> Event {
+    Event::Note(format!(
+        "shrinking the generator's choices first ({}: {} recorded{})",
+        capture.mechanism,
+        plural(recorded as u64, "choice"),
+        capture
+            .built_in
+            .map(|t| format!("; built with the recorder in {:.1} s", t.as_secs_f64()))
+            .unwrap_or_default(),
+    ))
+}
+
+/// The choices' part of the `full` budget: half of it when a text phase follows (`polish`),
+/// less what the build and the recording took since `started`.
+fn choices_share(full: Budget, polish: bool, started: Instant) -> Budget {
+    let share = match polish {
+        true => Budget {
+            time: full.time / 2,
+            ..full
+        },
+        false => full,
+    };
+    rest(share, started.elapsed())
+}
+
+/// What the choices' phase knew when its search ended, for the note saying what comes next and
+/// for the minimization it reports.
+struct Ended {
+    by_size: bool,
+    polish: bool,
+    recorded_len: usize,
+    shown_shape: String,
+    full_time: Duration,
+    started: Instant,
+}
+
+impl Ended {
+    /// Notes what the choices reached and what comes next, and reports the minimization.
+    fn chosen(
+        self,
+        shrunk: minimize::Shrunk<ChoiceCase, (Expected, CaseOutcome)>,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Chosen {
+        let stopped = shrunk.stats.end == End::Stopped;
+        // Sizes that no choice changed come from the generator's arguments (`gen 200000`):
+        // the text is shrunk as it is without choices.
+        let fixed_size = self.by_size && shrunk.stats.steps == 0;
+        let next = if stopped {
+            "minimization stopped"
+        } else if fixed_size {
+            "no choice changes the case's size (it may come from the generator's arguments): \
+             the text is shrunk instead"
+        } else if self.polish {
+            "the text next"
+        } else {
+            "the text stays as the generator printed it: without a --validator, only the \
+             generator's own output is known to be valid"
+        };
+        if let Some(ran) = shrunk.case.ran() {
+            on_event(Event::Note(format!(
+                "the choices shrank in {}, to {} of the {} ({} → {}); {next}",
+                plural(shrunk.stats.runs as u64, "run"),
+                ran.served.len(),
+                self.recorded_len,
+                self.shown_shape,
+                ran.described().0,
+            )));
+        }
+        let polish = (self.polish || fixed_size) && !stopped;
+        let mut passes = shrunk.passes.clone();
+        if !polish && !stopped {
+            // The report must not call a case minimal that no text edit was tried on.
+            passes.not_tried.push((
+                "text edits".to_string(),
+                "without a --validator only the generator's own output is known to be valid"
+                    .to_string(),
+            ));
+        }
+        Chosen {
+            minimization: Minimization {
+                one_minimal: shrunk.stats.end == End::Minimal && passes.not_tried.is_empty(),
+                passes,
+                stats: shrunk.stats,
+                elapsed: self.started.elapsed(),
+                reached: None,
+                interrupted: stopped && crate::run::cancelled(),
+                budget: self.full_time,
+                unchanged: false,
+            },
+            polish,
+        }
     }
 }
