@@ -154,10 +154,17 @@ fn code_names(text: &str) -> Vec<&str> {
             }
             i += (j + 1).min(rest.len());
         } else if name_byte(rest[0]) {
-            let len = rest
-                .iter()
-                .position(|&b| !name_byte(b))
-                .unwrap_or(rest.len());
+            let len = if rest[0].is_ascii_digit() {
+                number_len(rest)
+            } else {
+                rest.iter()
+                    .position(|&b| !name_byte(b))
+                    .unwrap_or(rest.len())
+            };
+            if let Some(raw) = raw_string_len(&rest[len..], &text[i..i + len]) {
+                i += len + raw;
+                continue;
+            }
             out.push(&text[i..i + len]);
             i += len;
         } else if rest[0].is_ascii_whitespace() {
@@ -169,6 +176,47 @@ fn code_names(text: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// The length of the number `rest` starts with, its digit separators (`1'000'000`) included.
+fn number_len(rest: &[u8]) -> usize {
+    let mut len = 0;
+    while len < rest.len() {
+        let b = rest[len];
+        let separator = b == b'\''
+            && len > 0
+            && rest[len - 1].is_ascii_alphanumeric()
+            && rest.get(len + 1).is_some_and(u8::is_ascii_alphanumeric);
+        if !(b.is_ascii_alphanumeric() || b == b'_' || separator) {
+            break;
+        }
+        len += 1;
+    }
+    len
+}
+
+/// The length of the raw string literal `after` starts with (`"delim( ... )delim"`, to its
+/// closing quote, over lines), when `prefix`, the name before it, makes it one (`R`, `LR`,
+/// `uR`, `UR`, `u8R`); a raw string has no escapes, so a `"` inside it ends nothing.
+fn raw_string_len(after: &[u8], prefix: &str) -> Option<usize> {
+    if !matches!(prefix, "R" | "LR" | "uR" | "UR" | "u8R") || after.first() != Some(&b'"') {
+        return None;
+    }
+    // The delimiter: at most 16 characters up to `(`, none of them a space, `\\` or `)`.
+    let open = after[1..].iter().take(17).position(|&b| b == b'(')? + 1;
+    let delim = &after[1..open];
+    if delim
+        .iter()
+        .any(|&b| b.is_ascii_whitespace() || matches!(b, b'\\' | b')' | b'"'))
+    {
+        return None;
+    }
+    let mut close = Vec::with_capacity(delim.len() + 2);
+    close.push(b')');
+    close.extend_from_slice(delim);
+    close.push(b'"');
+    let body = &after[open + 1..];
+    Some(memchr::memmem::find(body, &close).map_or(after.len(), |e| open + 1 + e + close.len()))
 }
 
 /// The `testlib.h` the source includes from its own folder, if any.
@@ -238,9 +286,25 @@ mod tests {
             "int main() { puts(\"rand() is not used\"); char c = '\\''; }",
             "int brand = 3, random_value = 4, rnd_count = 5; int rnd = 1; rnd = 2;",
             "// #include \"testlib.h\" was dropped\nint main() {}",
+            // A raw string's quotes and escapes are its text: nothing in it is code.
+            "const char* s = R\"(say \"rand()\" \\)\"; int main() {}",
+            "auto s = R\"x(a )\" rand() \n mt19937 gen;)x\"; int main() {}",
+            "auto s = u8R\"(\"\n) rand();\")\"; auto t = LR\"(rnd.next)\";",
         ];
         for text in own {
             assert!(!uses_recorded(text), "{text}");
+        }
+        // After a raw string, and after a number with digit separators, the code is read
+        // again: a `"` or `'` inside them opens nothing.
+        let after = [
+            "auto s = R\"(\")\"; int x = rand();",
+            "auto s = R\"-(a \" )\" b)-\"; std::mt19937 gen(1);",
+            "int n = 1'000'000; int x = rand() % n;",
+            // `R` alone is a name, and a string after it an ordinary one.
+            "#define R \"(\"\nint x = rand();",
+        ];
+        for text in after {
+            assert!(uses_recorded(text), "{text}");
         }
     }
 
