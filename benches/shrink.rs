@@ -117,7 +117,7 @@ fn main() {
         everyday_problems(runs);
     }
     if wanted("choices") {
-        choice_rate::choice_rates(Path::new(env!("CARGO_MANIFEST_DIR")));
+        choice_rate::choice_rates(Path::new(env!("CARGO_MANIFEST_DIR")), runs);
     }
 }
 

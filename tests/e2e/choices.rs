@@ -517,3 +517,47 @@ fn a_python_generators_choices_are_replayed_warm() {
         "{passes:?}"
     );
 }
+
+/// A recorded or replayed Python generator ends as it would without duipai, however it ends:
+/// a replay whose script asks for another exit status (`sys.exit(3)`, a SystemExit raised by
+/// itself or by a module of its own beside it) or raises an error makes no case; one that
+/// ends cleanly makes its case, with what it wrote through a file object of its own that it
+/// never closed, and one that asks for status 0 makes its case too.
+#[test]
+fn a_python_generators_replay_ends_with_the_status_its_script_asks_for() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    let source = "import random, sys\n\
+                  random.seed(int(sys.argv[-1]))\n\
+                  k = random.randint(0, 6)\n\
+                  print('case', k)\n\
+                  if k == 1:\n    sys.exit(3)\n\
+                  if k == 2:\n    raise SystemExit(4)\n\
+                  if k == 3:\n    out = open(1, 'w', closefd=False)\n    out.write('tail')\n\
+                  if k == 4:\n    import ending\n\
+                  if k == 5:\n    1 / 0\n\
+                  if k == 6:\n    exit(0)\n";
+    std::fs::write(dir.path().join("gen.py"), source).unwrap();
+    std::fs::write(dir.path().join("ending.py"), "raise SystemExit(5)\n").unwrap();
+    let typed = vec![OsString::from(dir.path().join("gen.py"))];
+    let capture = Capturable::new(typed, options());
+    let capture = capture.ready().unwrap();
+    let runner = ProcessRunner::default();
+    // Seed 9 draws 3: its recording ends cleanly, with what the file object wrote.
+    let recorded = capture.record(&runner, 9, &limits()).unwrap().unwrap();
+    assert_eq!(recorded.output, b"case 3\ntail");
+    assert_eq!(recorded.choices.len(), 1);
+    for k in 0..=6u64 {
+        let replayed = capture.replay(&runner, 1, &[k], 1, &limits()).unwrap();
+        match (k, replayed) {
+            (0, Replayed::Made(made)) => assert_eq!(made.output, b"case 0\n"),
+            (3, Replayed::Made(made)) => assert_eq!(made.output, b"case 3\ntail"),
+            (6, Replayed::Made(made)) => assert_eq!(made.output, b"case 6\n"),
+            (1 | 2 | 4 | 5, Replayed::Failed(why)) => {
+                let status = ["", "3", "4", "", "5", "1"][k as usize];
+                assert_contains(&why, &format!("exit code {status}"));
+            }
+            (k, other) => panic!("choice {k}: {other:?}"),
+        }
+    }
+}

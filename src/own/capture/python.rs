@@ -2,7 +2,7 @@
 //! cache, put first on the generator's `PYTHONPATH`; the command is the one the generator
 //! runs with anyway.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
 use super::{Capturable, Mechanism, NotCaptured, Prepared, runtime_folder};
@@ -39,6 +39,9 @@ pub(super) fn prepare(capturable: &Capturable) -> Result<Prepared, NotCaptured> 
         &capturable.options,
         &[("sitecustomize.py", SITECUSTOMIZE.as_bytes())],
     )?;
+    if let Some(interpreter) = prepared.command.first() {
+        compile_once(interpreter, &folder.join("sitecustomize.py"));
+    }
     let mut path = OsString::from("PYTHONPATH=");
     path.push(&folder);
     if let Some(theirs) = std::env::var_os("PYTHONPATH").filter(|p| !p.is_empty()) {
@@ -51,4 +54,50 @@ pub(super) fn prepare(capturable: &Capturable) -> Result<Prepared, NotCaptured> 
         mechanism: Mechanism::Python,
         built_in: None,
     })
+}
+
+/// Writes the recorder's bytecode beside it with `interpreter`, unless some interpreter did:
+/// every recorded or replayed run imports it, and where Python is told not to write bytecode
+/// (`PYTHONDONTWRITEBYTECODE`, as some machines set), each would compile it anew (a few
+/// milliseconds of every candidate). Nothing is lost when it cannot: the runs compile it.
+fn compile_once(interpreter: &OsStr, module: &Path) {
+    let Some(folder) = module.parent() else {
+        return;
+    };
+    let compiled = std::fs::read_dir(folder.join("__pycache__"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|entry| {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("sitecustomize.") && name.ends_with(".pyc")
+        });
+    if compiled {
+        return;
+    }
+    // py_compile writes where the import system looks (`__pycache__`, or
+    // PYTHONPYCACHEPREFIX's folder), atomically.
+    let child = std::process::Command::new(interpreter)
+        .args([
+            "-c",
+            "import py_compile, sys; py_compile.compile(sys.argv[1])",
+        ])
+        .arg(module)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        return;
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while matches!(child.try_wait(), Ok(None)) {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }

@@ -13,6 +13,12 @@ for the module's functions and every `random.Random` alike.
 - replay: the VALUEs of DUIPAI_CHOICES_IN are served in order instead, a value above the
   draw's MAX or past the end as 0 (the smallest); what was served is written as when
   recording. More than DUIPAI_CHOICES_LIMIT draws (when set) end the run at once, exit 86.
+
+A run that ends cleanly (its script done, no uncaught exception, no exit asked for, its
+streams flushed) ends at once after the choices are written, with status 0, rather than take
+the interpreter apart: in a run forked from a warm interpreter, that teardown touches every
+page of the interpreter's objects and costs as much as the generator's own work. Any other
+end is left to Python as it is.
 """
 
 import os
@@ -71,9 +77,15 @@ def _install(mode):
         served.append((label(), maximum, value))
         return value
 
+    exits = _watch_exits()
+
     def write():
         with open(out_path, "w") as out:
             out.write("".join("%d %d %d\n" % choice for choice in served))
+        # Registered first, this runs last of the exit handlers: nothing of the script's is
+        # left to run.
+        if not exits and _flushed():
+            os._exit(0)
 
     atexit.register(write)
 
@@ -138,6 +150,71 @@ def _install(mode):
     # imported: those of C methods are bound again, to the wrappers.
     _random.random = _random._inst.random
     _random.getrandbits = _random._inst.getrandbits
+
+
+def _watch_exits():
+    """A list that gets an item whenever the script asks to exit through `sys.exit`, `exit()`
+    or `quit()`, whatever status it asks for: only a run that never did may end at once with
+    status 0. (A SystemExit the script raises itself is told by its source, at the end; an
+    uncaught exception by `sys.last_value`, which Python sets as it prints one.)"""
+    import builtins
+
+    exits = []
+
+    def watched(call):
+        def asked(*args, **kwargs):
+            exits.append(True)
+            return call(*args, **kwargs)
+
+        return asked
+
+    sys.exit = watched(sys.exit)
+    for name in ("exit", "quit"):
+        if hasattr(builtins, name):
+            setattr(builtins, name, watched(getattr(builtins, name)))
+    return exits
+
+
+def _raises_exit():
+    """Whether the script, or a module of its own beside it, names SystemExit (it may raise
+    it with any status)."""
+    script = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    folder = os.path.dirname(script) + os.sep
+    files = {script}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and os.path.abspath(path).startswith(folder):
+            files.add(os.path.abspath(path))
+    for path in files:
+        try:
+            with open(path, "rb") as source:
+                if b"SystemExit" in source.read():
+                    return True
+        except OSError:
+            return True
+    return False
+
+
+def _flushed():
+    """Whether the run may end at once: it raised nothing uncaught, and every stream it
+    opened (its standard ones, and any file object it left open) is flushed."""
+    if any(hasattr(sys, name) for name in ("last_value", "last_exc", "last_type")):
+        return False
+    if _raises_exit():
+        return False
+    import gc
+    import io
+
+    # The run's own objects: a warm interpreter's were frozen before the fork.
+    streams = [o for o in gc.get_objects() if isinstance(o, io.IOBase)]
+    streams += [sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__]
+    try:
+        for stream in streams:
+            if stream is not None and not stream.closed and stream.writable():
+                stream.flush()
+    except BaseException:
+        return False
+    return True
 
 
 def _chain():
