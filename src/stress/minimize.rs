@@ -455,7 +455,9 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
         progress.begin(self.stats.steps);
         let mut from = progress.resume;
         let mut looked = 0;
-        while !self.stopped {
+        // Checked before the candidates are made: listing those of a case of 2·10^5 numbers
+        // takes a while, which a budget already spent has not got.
+        while !self.out_of_time() {
             let found = {
                 let offered = candidates(current);
                 let end = if offered.len() <= WHOLE_PASS {

@@ -709,14 +709,14 @@ impl Engine<'_> {
         budget: Budget,
         on_event: &mut dyn FnMut(Event),
     ) -> Minimization {
-        let learning = Instant::now();
         // With less left than a probe of a limit case takes, no candidate will run: learning
-        // what to keep it within (generating cases of 2·10^5 numbers) would only overrun.
-        let learned = if budget.time > budget.probe {
-            self.envelope(tried, budget.time / LEARNING_SHARE)
-        } else {
-            None
-        };
+        // what to keep it within (generating cases of 2·10^5 numbers), reading the case and
+        // listing its candidates would only overrun.
+        if budget.time <= budget.probe {
+            return text_not_shrunk(budget, on_event);
+        }
+        let learning = Instant::now();
+        let learned = self.envelope(tried, budget.time / LEARNING_SHARE);
         // Learning is part of the budget: what is left of it is the shrinking's.
         let budget = choices::rest(budget, learning.elapsed());
         if let Some(learned) = &learned {
@@ -733,7 +733,14 @@ impl Engine<'_> {
             )));
         }
         let envelope = learned.map(|l| l.envelope);
+        let reading = Instant::now();
         let start = TextCase::new(&failing.input).validated(!self.checked_by_reference());
+        // Reading a case of 2·10^5 numbers takes a while, in which the last moment a probe
+        // could start may have passed.
+        let budget = choices::rest(budget, reading.elapsed());
+        if budget.time <= budget.probe {
+            return text_not_shrunk(budget, on_event);
+        }
         let (small, found, mut result) =
             self.minimize(start, None, verdict, envelope.as_ref(), budget, on_event);
         // Candidates left out that the envelope rules out anyway were not missed.
@@ -896,22 +903,29 @@ impl Engine<'_> {
         };
         let probe = |candidate: &S| prober.probe(candidate);
         let (start_shape, start_max) = (start.shape(), start.largest());
-        let mut on_progress = |current: &S, stats: &ShrinkStats| {
-            on_event(Event::MinimizeProgress(MinimizeStatus {
-                start_shape: start_shape.clone(),
-                shape: current.shape(),
-                start_max,
-                max: current.largest(),
-                runs: stats.runs,
-                elapsed: started.elapsed(),
-            }))
-        };
         let focus = focus.map(|f| (probe(&f), f));
         let focus_kept = Instant::now();
         let probed = usize::from(focus.is_some());
         let (start, focused) = match focus {
             Some((Probe::Fails(found), f)) => (f, Some(found)),
             _ => (start, None),
+        };
+        // Until a step is kept the case is the one started from, whose shape is known
+        // (describing a case of 2·10^5 numbers takes a while).
+        let unfocused = focused.is_none();
+        let mut on_progress = |current: &S, stats: &ShrinkStats| {
+            let (shape, max) = match stats.steps == 0 && unfocused {
+                true => (start_shape.clone(), start_max),
+                false => (current.shape(), current.largest()),
+            };
+            on_event(Event::MinimizeProgress(MinimizeStatus {
+                start_shape: start_shape.clone(),
+                shape,
+                start_max,
+                max,
+                runs: stats.runs,
+                elapsed: started.elapsed(),
+            }))
         };
         let steps = usize::from(focused.is_some());
         let mut shrunk =
@@ -1042,6 +1056,33 @@ impl Validity {
 fn seconds(time: Duration) -> String {
     let text = format!("{:.1}", time.as_secs_f64());
     text.strip_suffix(".0").unwrap_or(&text).to_string()
+}
+
+/// The text phase not begun, with a note saying why: what is left of `budget` is less than a
+/// run of the case takes, so no candidate could be tried.
+fn text_not_shrunk(budget: Budget, on_event: &mut dyn FnMut(Event)) -> Minimization {
+    on_event(Event::Note(format!(
+        "the text is not shrunk: {} s of the budget left, less than a run of the case takes \
+         ({} s)",
+        seconds(budget.time),
+        seconds(budget.probe)
+    )));
+    Minimization {
+        stats: ShrinkStats {
+            end: End::Budget,
+            ..ShrinkStats::default()
+        },
+        passes: PassReport {
+            cut_short: vec!["text edits".to_string()],
+            ..PassReport::default()
+        },
+        one_minimal: false,
+        elapsed: Duration::ZERO,
+        reached: None,
+        interrupted: false,
+        budget: budget.time,
+        unchanged: false,
+    }
 }
 
 /// Whether a failure is the program's running into its time or memory limit.

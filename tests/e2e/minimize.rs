@@ -501,3 +501,50 @@ fn a_time_limit_case_stops_within_its_budget_with_its_last_probe() {
         "{waited:?} from the minimizing line to the exit\n{human}"
     );
 }
+
+/// A large case over its time limit whose budget is shorter than one run of it (the
+/// failing run took at least the 0.5 s limit; the budget is 0.3 s) is not read for the text
+/// at all: reading 10^5 numbers and listing their candidates would only overrun it, since no
+/// candidate could run. The report says why, and minimizing keeps within the budget.
+#[test]
+fn a_large_time_limit_case_with_no_time_for_a_run_is_not_read_for_the_text() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "gen.py",
+        "import random, sys\nrandom.seed(int(sys.argv[-1]))\nn = 100000\nprint(n)\n\
+         print(' '.join(str(random.randint(1, 10**9)) for _ in range(n)))\n",
+    );
+    write("ref.py", "input()\nprint(max(map(int, input().split())))\n");
+    write("sol.py", "while True:\n    pass\n");
+    let out = std::process::Command::new(crate::util::duipai())
+        .current_dir(dir.path())
+        .args(["stress", "maxes", "--json", "--no-choices", "-j", "1"])
+        .args(["--generator", "gen.py", "--reference", "ref.py"])
+        .args([
+            "--time-limit",
+            "500",
+            "--shrink-time",
+            "0.3",
+            "--",
+            "sol.py",
+        ])
+        .output()
+        .unwrap();
+    let human = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{human}");
+    let report: serde_json::Value =
+        serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next().unwrap()).unwrap();
+    assert_eq!(report["verdict"], "TLE", "{human}");
+    assert_contains(&human, "note: the text is not shrunk: ");
+    assert_contains(
+        &human,
+        "s of the budget left, less than a run of the case takes",
+    );
+    assert_eq!(report["shrink_runs"], 0, "{human}");
+    let reported = report["shrink_ms"].as_u64().unwrap();
+    assert!(reported <= 300, "{reported} ms reported\n{human}");
+    let input = std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap()));
+    assert_eq!(input.unwrap().split_whitespace().count(), 100_001);
+}
