@@ -255,6 +255,11 @@ fn every_submission_is_judged_on_every_test_against_what_its_folder_expects() {
     assert!(upper.at_least && upper.time >= cap, "{upper:?}");
     let spun = &judged.rows[3].cells[3];
     assert!(spun.stopped && spun.verdict == Verdict::TimeLimitExceeded);
+    // Its line says the limit (2 s), and the cap only as where it was stopped.
+    assert_eq!(
+        spun.detail,
+        "CPU 3.154 s, over the limit 2 s (stopped at 3.150 s)"
+    );
 
     // The slowest accepted run binds the limit from below: measured three times, the
     // fastest counts, and the rule derives 2 × 0.6 s, rounded up to whole seconds.

@@ -96,7 +96,7 @@ fn section_of<'a>(command: &str, all: &'a [Section]) -> Option<&'a Section> {
             .is_some_and(|rest| rest.starts_with([' ', '`']))
     });
     let item = format!("\n- {heading} ");
-    own.or_else(|| all.iter().filter(|s| s.body.contains(&item)).last())
+    own.or_else(|| all.iter().rfind(|s| s.body.contains(&item)))
 }
 
 /// What is wrong with how the reference documents `command`'s flags, a line each.
