@@ -13,9 +13,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use duipai::answer::Expected as Answer;
-use duipai::judge::{Decider, Runner, Verdict};
+use duipai::judge::{Decider, Runner, Verdict, scripted};
 use duipai::report::matrix as report;
-use duipai::run::{Execution, IoMode, Limit, Limits, RunError, Signal, Termination};
+use duipai::run::{Execution, IoMode, Limits, RunError};
 use duipai::submissions::limit::Multipliers;
 use duipai::submissions::matrix::{self, Judged, Setting};
 use duipai::submissions::{Expected, Outcome, Submission};
@@ -90,30 +90,17 @@ impl Runner for ScriptedRunner {
             caps.push(limits.cpu);
             caps.len() - 1
         };
-        let (termination, stdout, cpu) = match &acts[test] {
+        let (act, cpu) = match &acts[test] {
             Right(times) => (
-                Termination::Exited(0),
-                format!("{}\n", TESTS[test].2),
+                scripted::Act::Prints(format!("{}\n", TESTS[test].2)),
                 times[nth.min(times.len() - 1)],
             ),
-            Wrong(ms) => (Termination::Exited(0), "-1\n".to_string(), *ms),
-            Crash => (
-                Termination::Signaled(Signal(libc::SIGSEGV)),
-                String::new(),
-                3,
-            ),
-            Spins => (
-                Termination::LimitExceeded(Limit::CpuTime),
-                String::new(),
-                limits.cpu.as_millis() as u64 + 4,
-            ),
+            Wrong(ms) => (scripted::Act::Prints("-1\n".to_string()), *ms),
+            Crash => (scripted::Act::Crashes, 3),
+            Spins => (scripted::Act::Spins, limits.cpu.as_millis() as u64 + 4),
         };
-        let mut e = Execution::from_outcome(termination, stdout.into_bytes(), *limits);
-        e.cpu_time = Duration::from_millis(cpu);
-        e.cpu_times = vec![e.cpu_time];
-        e.wall_time = Duration::from_millis(cpu + 2);
-        e.peak_processes = 1;
-        Ok(e)
+        let ms = Duration::from_millis;
+        Ok(scripted::execution(act, ms(cpu), ms(cpu + 2), limits))
     }
 }
 
