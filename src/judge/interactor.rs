@@ -50,7 +50,14 @@ impl Interactor {
         steady: bool,
     ) -> anyhow::Result<Ran> {
         let interaction = runner
-            .interact(program, &self.command, input, limits, &self.limits, steady)
+            .interact(&super::InteractiveRun {
+                program,
+                interactor: &self.command,
+                input,
+                limits,
+                interactor_limits: &self.limits,
+                steady,
+            })
             .map_err(|e| match &e {
                 // Which of the two could not start.
                 RunError::Spawn { program: exe, .. } if self.command.first() == Some(exe) => {

@@ -12,6 +12,7 @@ pub use crate::answer::Expected;
 pub mod checker;
 pub mod helper;
 pub mod interactor;
+pub mod scripted;
 pub mod verdict;
 
 pub use checker::Checker;
@@ -54,26 +55,27 @@ pub trait Runner: Sync {
         self.run_single(command, input, limits, &IoMode::Stdio)
     }
 
-    /// Runs `program` against `interactor` on `input` ([`crate::run::run_interactive`]):
-    /// the program under `limits`, the interactor under `interactor_limits`; measured
-    /// steadily when `steady`, as [`Runner::run`] is. A runner that cannot start two
-    /// processes talking to each other (a test double answering in-process) says so.
-    // The parameters keep their names, which the implementations and the docs use.
-    #[allow(unused_variables)]
-    fn interact(
-        &self,
-        program: &[OsString],
-        interactor: &[OsString],
-        input: &[u8],
-        limits: &Limits,
-        interactor_limits: &Limits,
-        steady: bool,
-    ) -> Result<Interaction, RunError> {
+    /// Runs a program against an interactor ([`crate::run::run_interactive`]), as `run`
+    /// says. A runner that cannot start two processes talking to each other (a test double
+    /// answering in-process) says so.
+    fn interact(&self, _run: &InteractiveRun) -> Result<Interaction, RunError> {
         Err(RunError::Setup {
             what: "this runner cannot run interactive problems".to_string(),
             source: std::io::Error::from(std::io::ErrorKind::Unsupported),
         })
     }
+}
+
+/// An interactive run: `program` against `interactor` on `input`, the program under
+/// `limits`, the interactor under `interactor_limits`; measured steadily when `steady`, as
+/// [`Runner::run`] is.
+pub struct InteractiveRun<'a> {
+    pub program: &'a [OsString],
+    pub interactor: &'a [OsString],
+    pub input: &'a [u8],
+    pub limits: &'a Limits,
+    pub interactor_limits: &'a Limits,
+    pub steady: bool,
 }
 
 /// The real runner: each run is a supervised process ([`crate::run::run`]).
@@ -123,22 +125,14 @@ impl Runner for ProcessRunner {
         crate::run::run_helper(command, input, limits)
     }
 
-    fn interact(
-        &self,
-        program: &[OsString],
-        interactor: &[OsString],
-        input: &[u8],
-        limits: &Limits,
-        interactor_limits: &Limits,
-        steady: bool,
-    ) -> Result<Interaction, RunError> {
+    fn interact(&self, run: &InteractiveRun) -> Result<Interaction, RunError> {
         crate::run::interact_steady(
-            program,
-            interactor,
-            input,
-            limits,
-            interactor_limits,
-            steady && self.rerun,
+            run.program,
+            run.interactor,
+            run.input,
+            run.limits,
+            run.interactor_limits,
+            run.steady && self.rerun,
         )
     }
 }

@@ -309,6 +309,7 @@ fn game_judge(opts: &PackOptions) -> judges::Judge {
             score: 100,
             each_test: true,
             dependencies: Vec::new(),
+            on_samples: false,
         }],
         decided: judges::Decided::Compare(problem.rule()),
     }

@@ -8,9 +8,10 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::judge::scripted::{self, Act};
 use crate::judge::{Decider, Runner, Verdict, judge_case};
 use crate::problem::{CHESS, GenParams, Instance, Spec};
-use crate::run::{Execution, IoMode, Limit, Limits, RunError, Signal, Termination};
+use crate::run::{Execution, IoMode, Limits, RunError};
 use crate::submissions::matrix::{self, Judged, Setting};
 use crate::submissions::{Expected, Multipliers, Submission};
 use crate::suite::StoredCase;
@@ -48,26 +49,15 @@ enum Behaviour {
 
 /// An execution as the runner would return it, with fixed figures.
 fn execution(behaviour: Behaviour, answer: &str, limits: &Limits) -> Execution {
-    let (termination, stdout, cpu) = match behaviour {
-        Behaviour::Right(ms) => (Termination::Exited(0), answer.to_string(), ms),
-        Behaviour::Wrong(ms) => (Termination::Exited(0), "-1\n".to_string(), ms),
-        Behaviour::Crash => (
-            Termination::Signaled(Signal(libc::SIGSEGV)),
-            String::new(),
-            12,
-        ),
-        Behaviour::Slow => (
-            Termination::LimitExceeded(Limit::CpuTime),
-            String::new(),
-            limits.cpu.as_millis() as u64 + 10,
-        ),
+    let (act, cpu) = match behaviour {
+        Behaviour::Right(ms) => (Act::Prints(answer.to_string()), ms),
+        Behaviour::Wrong(ms) => (Act::Prints("-1\n".to_string()), ms),
+        Behaviour::Crash => (Act::Crashes, 12),
+        Behaviour::Slow => (Act::Spins, limits.cpu.as_millis() as u64 + 10),
     };
-    let mut e = Execution::from_outcome(termination, stdout.into_bytes(), *limits);
-    e.cpu_time = Duration::from_millis(cpu);
-    e.cpu_times = vec![e.cpu_time];
-    e.wall_time = Duration::from_millis(cpu + 3);
+    let ms = Duration::from_millis;
+    let mut e = scripted::execution(act, ms(cpu), ms(cpu + 3), limits);
     e.peak_memory_bytes = Some(3 << 20);
-    e.peak_processes = 1;
     if matches!(behaviour, Behaviour::Crash) {
         e.stderr = b"Segmentation fault\n".to_vec();
         e.stderr_bytes = e.stderr.len() as u64;

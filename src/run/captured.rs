@@ -202,6 +202,37 @@ impl Collector {
     }
 }
 
+/// The first `limit` bytes of a stream, held as a [`Collector`] holds them (spilled to a file
+/// past [`SPILL_AT`]), so that a program flooding its output costs no more memory than a small
+/// one.
+pub(crate) struct Upto {
+    collector: Collector,
+    limit: u64,
+}
+
+impl Upto {
+    pub(crate) fn new(limit: u64) -> Upto {
+        Upto {
+            collector: Collector::default(),
+            limit,
+        }
+    }
+
+    /// Keeps what of `bytes` is within the limit; whether some of them were past it.
+    pub(crate) fn push(&mut self, bytes: &[u8]) -> bool {
+        let room = self.limit.saturating_sub(self.collector.len());
+        let kept = bytes.len().min(usize::try_from(room).unwrap_or(usize::MAX));
+        if kept > 0 {
+            self.collector.push(&bytes[..kept]);
+        }
+        kept < bytes.len()
+    }
+
+    pub(crate) fn finish(self) -> Captured {
+        self.collector.finish(self.limit)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,5 +268,20 @@ mod tests {
         let captured = collector.finish(5);
         assert!(captured.file.is_none());
         assert!(captured == *b"12 34".as_slice());
+    }
+
+    /// An interactive program's output kept up to its limit: past it nothing more is held,
+    /// and what is kept past [`SPILL_AT`] is in a file, not in memory.
+    #[test]
+    fn a_flood_is_kept_up_to_its_limit_in_a_file() {
+        let mut upto = Upto::new(2_000_000);
+        let piece: Vec<u8> = (0..=255u8).cycle().take(700_000).collect();
+        let over: Vec<bool> = (0..4).map(|_| upto.push(&piece)).collect();
+        assert_eq!(over, [false, false, true, true]);
+        assert!(upto.collector.file.is_some() && upto.collector.memory.is_empty());
+        let captured = upto.finish();
+        assert_eq!(captured.len(), 2_000_000);
+        let whole = captured.to_vec().unwrap();
+        assert_eq!(&whole[1_400_000..2_000_000], &piece[..600_000]);
     }
 }

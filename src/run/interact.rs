@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::Stop;
 use super::cancel::RunEntry;
+use super::captured::Upto;
 use super::contain::Role;
 use super::error::{RunError, setup_error};
 use super::limits::{Limit, Limits};
@@ -46,7 +47,7 @@ struct Relay {
     /// Every byte read from the writer.
     total: u64,
     /// For the program's output: what is kept of it (up to the limit), and whether more came.
-    kept: Option<(Vec<u8>, u64)>,
+    kept: Option<Upto>,
     exceeded: bool,
 }
 
@@ -105,12 +106,10 @@ impl Relay {
         let bytes = &buf[..got];
         self.total += got as u64;
         transcript.record(self.from, bytes);
-        if let Some((kept, limit)) = self.kept.as_mut() {
-            let room = (*limit as usize).saturating_sub(kept.len());
-            kept.extend_from_slice(&bytes[..room.min(got)]);
-            if got > room {
-                self.exceeded = true;
-            }
+        if let Some(kept) = self.kept.as_mut()
+            && kept.push(bytes)
+        {
+            self.exceeded = true;
         }
         if self.sink.is_some() {
             self.pending.extend(bytes);
@@ -363,7 +362,7 @@ impl<'e> Exchange<'e> {
         };
         let mut to_judge = Relay::new(Direction::FromProgram, program_ends.stdout, judge_in)
             .map_err(setup("program's output"))?;
-        to_judge.kept = Some((Vec::new(), limits.output_bytes));
+        to_judge.kept = Some(Upto::new(limits.output_bytes));
         let to_program = Relay::new(Direction::FromInteractor, judge_ends.stdout, program_in)
             .map_err(setup("interactor's output"))?;
         let side = |party, stderr, limits: Limits, wall_cap| -> Result<Side<'e>, RunError> {
@@ -619,10 +618,7 @@ impl<'e> Exchange<'e> {
         let [program_side, judge_side] = self.sides;
         let [to_judge, _] = self.relays;
         let program_output = Output {
-            stdout: to_judge
-                .kept
-                .map(|(kept, _)| super::Captured::from(kept))
-                .unwrap_or_default(),
+            stdout: to_judge.kept.map(Upto::finish).unwrap_or_default(),
             exceeded: to_judge.exceeded,
             stderr_bytes: program_side.stderr.total(),
             stderr: program_side.stderr.into_kept(),

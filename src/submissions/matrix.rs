@@ -14,7 +14,7 @@ use super::limit::{BINDING_RUNS, Bound, Multipliers, TimeLimit};
 use super::machine::Machine;
 use super::{Outcome, Submission};
 use crate::judge::{Decider, Runner, Verdict};
-use crate::run::{IoMode, Limits};
+use crate::run::{IoMode, Limit, Limits, Termination};
 use crate::suite::StoredCase;
 
 /// Runs of the submissions that bound the limit from below taking at least this share of the
@@ -37,6 +37,9 @@ pub struct Cell {
     pub wall: Duration,
     /// Stopped at the measuring cap: its CPU time is at least `cpu`.
     pub stopped: bool,
+    /// The CPU cap that stopped the run, when its CPU time did: a little over the limit in
+    /// force times `time_limit_to_tle`, or the measuring cap; not the limit itself.
+    pub cap: Option<Duration>,
     /// Every CPU time measured, in order, when the run was measured more than once (`cpu` is
     /// then the fastest); empty otherwise.
     pub measured: Vec<Duration>,
@@ -382,6 +385,11 @@ fn judge_pair(
         true,
     )?;
     let (cpu, wall) = (ran.execution.cpu_time, ran.execution.wall_time);
+    let cap = matches!(
+        ran.execution.termination,
+        Termination::LimitExceeded(Limit::CpuTime)
+    )
+    .then_some(limits.cpu);
     match decider.decide(setting.runner, &case.input, &ran, &case.expected) {
         Ok(judgement) => Ok(Cell {
             outcome: Outcome::of(judgement.verdict),
@@ -390,6 +398,7 @@ fn judge_pair(
             cpu,
             wall,
             stopped: judgement.verdict == Verdict::TimeLimitExceeded,
+            cap,
             measured: Vec::new(),
         }),
         Err(failed) => Ok(Cell {
@@ -399,6 +408,7 @@ fn judge_pair(
             cpu,
             wall,
             stopped: false,
+            cap,
             measured: Vec::new(),
         }),
     }
@@ -442,6 +452,28 @@ fn fastest_timeout(
         .min_by_key(|b| b.time)
 }
 
+/// A cell judged by the limit in force: an accepted run over it is TLE, and a run the cap
+/// stopped says the limit, not the cap (which is only where the run was cut short).
+fn judge_by_limit(cell: &mut Cell, limit: Duration) {
+    let cpu = format!("CPU {:.3} s", cell.cpu.as_secs_f64());
+    let over = format!("over the limit {}", super::limit::show(limit));
+    if let Some(cap) = cell.cap {
+        let stopped = format!("stopped at {:.3} s", cap.as_secs_f64());
+        cell.detail = if cell.cpu > limit {
+            format!("{cpu}, {over} ({stopped})")
+        } else {
+            format!(
+                "{cpu}, {stopped}, under the limit {}",
+                super::limit::show(limit)
+            )
+        };
+    } else if cell.cpu > limit && cell.outcome != Outcome::TLE {
+        cell.outcome = Outcome::TLE;
+        cell.verdict = Verdict::TimeLimitExceeded;
+        cell.detail = format!("{cpu}, {over}");
+    }
+}
+
 /// A submission's row: its cells judged by the limit in force, and its check.
 fn finish_row(
     submission: Submission,
@@ -452,15 +484,7 @@ fn finish_row(
     let broken = prepared.err();
     let mut cells = cells.unwrap_or_default();
     for cell in &mut cells {
-        if cell.cpu > limit && cell.outcome != Outcome::TLE {
-            cell.outcome = Outcome::TLE;
-            cell.verdict = Verdict::TimeLimitExceeded;
-            cell.detail = format!(
-                "CPU {:.3} s, over the limit {}",
-                cell.cpu.as_secs_f64(),
-                super::limit::show(limit)
-            );
-        }
+        judge_by_limit(cell, limit);
     }
     let check = match &broken {
         Some(why) => Err(format!("it could not be prepared: {why}")),

@@ -647,6 +647,51 @@ fn stress_interrupted_kills_escaped_processes() {
     assert_eq!(out.code(130).json()["status"], "interrupted");
 }
 
+/// `judge` interrupted while two submissions sleep (each beside two copies of itself): it
+/// exits 130 only once every process it started is gone, none left running past it.
+#[test]
+fn judge_interrupted_leaves_no_solution_running() {
+    let dir = two_cases();
+    fs::write(dir.path().join("duipai.toml"), "problem = \"chess\"\n").unwrap();
+    let accepted = dir.path().join("submissions/accepted");
+    fs::create_dir_all(&accepted).unwrap();
+    for name in ["one.sh", "two.sh"] {
+        let script = format!(
+            "#!/bin/sh\nexec '{}' sleepers chess\n",
+            crate::util::fixture().display()
+        );
+        fs::write(accepted.join(name), script).unwrap();
+        fs::set_permissions(
+            accepted.join(name),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    let pids = PidLog::new();
+    let mut duipai = logged(dir.path(), &pids)
+        .args(["judge", "--tests", ".", "-j", "2", "--time-limit", "5000"])
+        .start();
+    wait_for(
+        "both submissions and their copies",
+        Duration::from_secs(20),
+        || {
+            assert!(!duipai.has_exited(), "duipai ended before the interrupt");
+            pids.pids().len() >= 6
+        },
+    );
+    assert!(
+        duipai.signal(libc::SIGINT),
+        "duipai ended before the interrupt"
+    );
+    let (out, _) = duipai.finish_within(STOP_BOUND);
+    // No grace: at duipai's exit, every process it started is already gone.
+    pids.assert_none_alive(Duration::ZERO);
+    assert_contains(
+        &out.code(130).stderr(),
+        "interrupted before every submission ran on every test",
+    );
+}
+
 /// `pack` writes no file Windows keeps for a device: a problem named `con` would make
 /// `con.zip`, one named `com` the tests `com1.in`, ...; it is refused before anything is
 /// written, in any case.

@@ -56,10 +56,11 @@ fn pack_game(dir: &Path, game: &str, layout: &str) {
 fn hydro_gets_config_yaml_with_subtasks_and_the_testlib_checker() {
     let dir = package("maxpair");
     let d = dir.path();
-    with_shared_cache(d)
+    let out = with_shared_cache(d)
         .args(["pack", "--out", "hydro", "--layout", "hydro"])
         .run()
         .success();
+    warns_of_the_samples_dependency(&out.stderr(), "Hydro");
     let cases = |range: std::ops::RangeInclusive<u32>| {
         range
             .map(|i| format!("      - input: '{i}.in'\n        output: '{i}.ans'\n"))
@@ -100,6 +101,16 @@ fn hydro_gets_config_yaml_with_subtasks_and_the_testlib_checker() {
         ),
         "{err}"
     );
+}
+
+/// maxpair's small depends on the samples, which no judge's pack scores or lets a subtask
+/// depend on: the pack says the dependency is dropped, in the format's name.
+fn warns_of_the_samples_dependency(stderr: &str, format: &str) {
+    let said = format!(
+        "warning: {format} has no dependency on the samples: small is scored whether or not the \
+         samples pass"
+    );
+    assert!(stderr.contains(&said), "{stderr}");
 }
 
 /// `duipai pack GAME --layout hydro` into `out` below `dir`: what it printed on stderr.
@@ -186,10 +197,11 @@ fn uoj_score(conf: &BTreeMap<String, String>, passed: &dyn Fn(usize) -> bool) ->
 fn uoj_gets_problem_conf_scored_as_its_judger_scores() {
     let dir = package("maxpair");
     let d = dir.path();
-    with_shared_cache(d)
+    let out = with_shared_cache(d)
         .args(["pack", "--out", "uoj", "--layout", "uoj"])
         .run()
         .success();
+    warns_of_the_samples_dependency(&out.stderr(), "UOJ");
     let text = read(d.join("uoj/problem.conf"));
     // small (40, whole): one packed subtask; large (60, test by test, after small): a packed
     // subtask a test, each depending on small's.
@@ -322,10 +334,11 @@ fn a_group_without_a_score_beside_scored_ones_is_judged_for_no_points() {
 fn lemon_gets_its_contest_file_scored_as_lemonlime_reads_it() {
     let dir = package("maxpair");
     let d = dir.path();
-    with_shared_cache(d)
+    let out = with_shared_cache(d)
         .args(["pack", "--out", "lemon", "--layout", "lemon"])
         .run()
         .success();
+    warns_of_the_samples_dependency(&out.stderr(), "LemonLime");
     let cdf: serde_json::Value = serde_json::from_str(&read(d.join("lemon/maxpair.cdf"))).unwrap();
     let task = &cdf["tasks"][0];
     // Task::TestlibSpecialJudgeMode: the checker run as `checker input output answer`.
@@ -377,6 +390,7 @@ fn luogu_gets_a_zip_of_its_tests_and_config_yml() {
         .args(["pack", "--out", "luogu", "--layout", "luogu"])
         .run()
         .success();
+    warns_of_the_samples_dependency(&out.stderr(), "Luogu");
     assert!(
         out.stderr().contains("luogu/maxpair.zip to upload"),
         "{}",
@@ -490,6 +504,7 @@ fn cms_gets_task_yaml_and_gen_scored_as_its_loader_reads_them() {
         .args(["pack", "--out", "cms", "--layout", "cms"])
         .run()
         .success();
+    warns_of_the_samples_dependency(&out.stderr(), "CMS");
     // The loader stops at a task without statement/ unless told not to import one.
     assert!(
         out.stderr().contains("cmsImportTask --no-statement cms"),

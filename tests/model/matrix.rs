@@ -13,9 +13,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use duipai::answer::Expected as Answer;
-use duipai::judge::{Decider, Runner, Verdict};
+use duipai::judge::{Decider, Runner, Verdict, scripted};
 use duipai::report::matrix as report;
-use duipai::run::{Execution, IoMode, Limit, Limits, RunError, Signal, Termination};
+use duipai::run::{Execution, IoMode, Limits, RunError};
 use duipai::submissions::limit::Multipliers;
 use duipai::submissions::matrix::{self, Judged, Setting};
 use duipai::submissions::{Expected, Outcome, Submission};
@@ -90,30 +90,17 @@ impl Runner for ScriptedRunner {
             caps.push(limits.cpu);
             caps.len() - 1
         };
-        let (termination, stdout, cpu) = match &acts[test] {
+        let (act, cpu) = match &acts[test] {
             Right(times) => (
-                Termination::Exited(0),
-                format!("{}\n", TESTS[test].2),
+                scripted::Act::Prints(format!("{}\n", TESTS[test].2)),
                 times[nth.min(times.len() - 1)],
             ),
-            Wrong(ms) => (Termination::Exited(0), "-1\n".to_string(), *ms),
-            Crash => (
-                Termination::Signaled(Signal(libc::SIGSEGV)),
-                String::new(),
-                3,
-            ),
-            Spins => (
-                Termination::LimitExceeded(Limit::CpuTime),
-                String::new(),
-                limits.cpu.as_millis() as u64 + 4,
-            ),
+            Wrong(ms) => (scripted::Act::Prints("-1\n".to_string()), *ms),
+            Crash => (scripted::Act::Crashes, 3),
+            Spins => (scripted::Act::Spins, limits.cpu.as_millis() as u64 + 4),
         };
-        let mut e = Execution::from_outcome(termination, stdout.into_bytes(), *limits);
-        e.cpu_time = Duration::from_millis(cpu);
-        e.cpu_times = vec![e.cpu_time];
-        e.wall_time = Duration::from_millis(cpu + 2);
-        e.peak_processes = 1;
-        Ok(e)
+        let ms = Duration::from_millis;
+        Ok(scripted::execution(act, ms(cpu), ms(cpu + 2), limits))
     }
 }
 
@@ -255,6 +242,11 @@ fn every_submission_is_judged_on_every_test_against_what_its_folder_expects() {
     assert!(upper.at_least && upper.time >= cap, "{upper:?}");
     let spun = &judged.rows[3].cells[3];
     assert!(spun.stopped && spun.verdict == Verdict::TimeLimitExceeded);
+    // Its line says the limit (2 s), and the cap only as where it was stopped.
+    assert_eq!(
+        spun.detail,
+        "CPU 3.154 s, over the limit 2 s (stopped at 3.150 s)"
+    );
 
     // The slowest accepted run binds the limit from below: measured three times, the
     // fastest counts, and the rule derives 2 × 0.6 s, rounded up to whole seconds.

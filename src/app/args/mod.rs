@@ -24,6 +24,8 @@ mod limits;
 mod listen;
 mod own;
 mod pack;
+#[cfg(test)]
+mod reference;
 mod reports;
 mod running;
 mod setting;
@@ -161,56 +163,6 @@ mod tests {
                 assert!(arg.get_help().is_some(), "{name} --{}", arg.get_id());
             }
         }
-    }
-
-    /// docs/commands.md promises every command, in a section of its own, and every flag of
-    /// each, read from the same definitions that parse the command line (and write the
-    /// completions and manual pages): one that `--help` shows and the reference does not name
-    /// fails here, naming the command and the flag.
-    #[test]
-    fn every_flag_of_every_command_is_in_the_command_reference() {
-        let reference = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/commands.md"),
-        )
-        .expect("docs/commands.md is readable");
-        let named = |flag: &str| {
-            let written = format!("`--{flag}");
-            reference.match_indices(&written).any(|(at, _)| {
-                let next = reference[at + written.len()..].chars().next();
-                !matches!(next, Some(c) if c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            })
-        };
-        let mut cli = Cli::command();
-        cli.build();
-        let mut missing = Vec::new();
-        for command in cli.get_subcommands() {
-            let heading = format!("### `duipai {}", command.get_name());
-            let listed = format!("`duipai {}", command.get_name());
-            let documented = command.get_name() == "help"
-                || reference
-                    .lines()
-                    .any(|l| l.starts_with(&heading) || l.starts_with(&format!("- {listed}")));
-            if !documented {
-                missing.push(format!(
-                    "duipai {} (no section {heading}`)",
-                    command.get_name()
-                ));
-            }
-            for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
-                let Some(flag) = arg.get_long() else { continue };
-                if !["help", "version"].contains(&flag) && !named(flag) {
-                    missing.push(format!(
-                        "duipai {} --{flag} (say what it does in the section {heading}`)",
-                        command.get_name()
-                    ));
-                }
-            }
-        }
-        assert!(
-            missing.is_empty(),
-            "docs/commands.md does not name these flags (written as `--flag ...`):\n{}",
-            missing.join("\n")
-        );
     }
 
     /// The defaults the replay lines leave out are the flags' own.

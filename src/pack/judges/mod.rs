@@ -45,6 +45,9 @@ pub struct Group {
     pub each_test: bool,
     /// Indices of the groups that must pass first.
     pub dependencies: Vec<usize>,
+    /// It depends on the samples, which no judge's pack here scores or lets a subtask depend
+    /// on (each writes them apart): the pack has no place for that dependency.
+    pub on_samples: bool,
 }
 
 /// How outputs are judged.
@@ -128,12 +131,38 @@ pub fn files(layout: Layout, judge: &Judge) -> anyhow::Result<Vec<File>> {
 /// of the problem the format cannot hold: for Hydro, a pack past its default caps, which it
 /// cancels on a domain it does not trust; for CMS and Luogu, the groups' dependencies.
 pub fn cautions(layout: Layout, judge: &Judge) -> Vec<String> {
-    match layout {
+    let mut cautions = match layout {
         Layout::Hydro => hydro::cautions(judge),
         Layout::Cms => dropped_dependencies("CMS", judge),
         Layout::Luogu => dropped_dependencies("Luogu's config.yml", judge),
         _ => Vec::new(),
-    }
+    };
+    cautions.extend(unjudged_samples(layout, judge));
+    cautions
+}
+
+/// A line a group that depends on the samples, which `layout` gives no subtask to depend on.
+fn unjudged_samples(layout: Layout, judge: &Judge) -> Vec<String> {
+    let format = match layout {
+        Layout::Hydro => "Hydro",
+        Layout::Uoj => "UOJ",
+        Layout::Lemon => "LemonLime",
+        Layout::Luogu => "Luogu",
+        Layout::Cms => "CMS",
+        _ => return Vec::new(),
+    };
+    judge
+        .groups
+        .iter()
+        .filter(|g| g.on_samples)
+        .map(|g| {
+            format!(
+                "{format} has no dependency on the samples: {} is scored whether or not the \
+                 samples pass",
+                g.name
+            )
+        })
+        .collect()
 }
 
 /// A line a group whose dependencies the format `format` has no place for.
@@ -296,6 +325,7 @@ mod tests {
                 score: 100,
                 each_test: true,
                 dependencies: Vec::new(),
+                on_samples: false,
             }],
             decided,
         }
@@ -343,6 +373,7 @@ mod tests {
             score: 60,
             each_test: false,
             dependencies: vec![0],
+            on_samples: false,
         });
         two.tests[1].group = Some(1);
         let said = "has no dependencies between subtasks: large is scored whether or not tests \
@@ -353,6 +384,28 @@ mod tests {
             assert!(cautions[0].contains(said), "{cautions:?}");
         }
         assert!(cautions(Layout::Uoj, &two).is_empty());
+    }
+
+    #[test]
+    fn a_dependency_on_the_samples_is_said_to_be_dropped_by_every_judges_pack() {
+        let mut on_samples = judge(2, 1000, Decided::Compare(Rule::Integers));
+        on_samples.groups[0].on_samples = true;
+        for (layout, format) in [
+            (Layout::Hydro, "Hydro"),
+            (Layout::Uoj, "UOJ"),
+            (Layout::Lemon, "LemonLime"),
+            (Layout::Luogu, "Luogu"),
+            (Layout::Cms, "CMS"),
+        ] {
+            assert_eq!(
+                cautions(layout, &on_samples),
+                [format!(
+                    "{format} has no dependency on the samples: tests is scored whether or not \
+                     the samples pass"
+                )]
+            );
+        }
+        assert!(cautions(Layout::Icpc, &on_samples).is_empty());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::own::{Helper, Judging};
 use crate::pack::own::file::OwnPackOptions;
-use crate::pack::own::plan::OwnPlan;
+use crate::pack::own::plan::{Group, OwnPlan};
 use crate::pack::{Layout, judges};
 
 /// The stems of another judge's layout: the samples numbered apart, the other tests group by
@@ -90,6 +90,7 @@ fn groups(plan: &OwnPlan) -> (Vec<judges::Group>, Vec<Option<usize>>) {
             score: group.score.unwrap_or(0),
             each_test: group.each_test,
             dependencies: Vec::new(),
+            on_samples: on_samples(plan, group),
         });
     }
     if !scored {
@@ -98,6 +99,7 @@ fn groups(plan: &OwnPlan) -> (Vec<judges::Group>, Vec<Option<usize>>) {
             score: 100,
             each_test: true,
             dependencies: Vec::new(),
+            on_samples: plan.groups.iter().any(|g| on_samples(plan, g)),
         };
         index_of.iter_mut().flatten().for_each(|slot| *slot = 0);
         return (vec![one], index_of);
@@ -112,6 +114,14 @@ fn groups(plan: &OwnPlan) -> (Vec<judges::Group>, Vec<Option<usize>>) {
             .collect();
     }
     (groups, index_of)
+}
+
+/// Whether `group` depends on the plan's samples.
+fn on_samples(plan: &OwnPlan, group: &Group) -> bool {
+    group
+        .dependencies
+        .iter()
+        .any(|d| plan.groups.iter().any(|g| g.name == *d && g.is_sample()))
 }
 
 /// A checker's or an interactor's source: its extension and content.

@@ -13,11 +13,12 @@ use std::time::Duration;
 
 use super::runner::{Launched, environment};
 use super::streams::{self, Served, Tail};
+use crate::run::Stop;
+use crate::run::captured::Upto;
 use crate::run::contain::Role;
 use crate::run::error::{RunError, setup_error};
 use crate::run::limits::{Limit, Limits};
 use crate::run::transcript::{Direction, Transcript};
-use crate::run::{Captured, Stop};
 
 pub use crate::run::interaction::Interaction;
 
@@ -106,10 +107,10 @@ pub(crate) fn interact_until(
     );
     let program = program.settle()?;
     let judge = judge.settle()?;
-    let kept = to_judge.join(GRACE).unwrap_or_default();
+    let kept = to_judge.join(GRACE).flatten();
     to_program.join(GRACE);
     let mut program = program.into_execution(limits, exceeded.load(Ordering::SeqCst));
-    program.stdout = Captured::from(kept);
+    program.stdout = kept.map(Upto::finish).unwrap_or_default();
     with_stderr(&mut program, program_err);
     let mut interactor = judge.into_execution(interactor_limits, false);
     with_stderr(&mut interactor, judge_err);
@@ -167,10 +168,10 @@ fn relay(
     from: Direction,
     transcript: Arc<Mutex<Transcript>>,
     keep: Option<(u64, Arc<AtomicBool>)>,
-) -> std::io::Result<Served<Vec<u8>>> {
+) -> std::io::Result<Served<Option<Upto>>> {
     streams::serve("duipai-relay", move || {
         let mut sink = Some(sink);
-        let mut kept = Vec::new();
+        let mut kept = keep.as_ref().map(|(limit, _)| Upto::new(*limit));
         let mut buf = vec![0u8; 64 * 1024];
         while let Ok(n @ 1..) = source.read(&mut buf) {
             let bytes = &buf[..n];
@@ -178,12 +179,10 @@ fn relay(
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .record(from, bytes);
-            if let Some((limit, exceeded)) = &keep {
-                let room = (*limit as usize).saturating_sub(kept.len());
-                kept.extend_from_slice(&bytes[..room.min(n)]);
-                if n > room {
-                    exceeded.store(true, Ordering::SeqCst);
-                }
+            if let (Some(upto), Some((_, exceeded))) = (kept.as_mut(), &keep)
+                && upto.push(bytes)
+            {
+                exceeded.store(true, Ordering::SeqCst);
             }
             if let Some(out) = sink.as_mut()
                 && (out.write_all(bytes).is_err() || out.flush().is_err())
