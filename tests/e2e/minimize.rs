@@ -380,17 +380,31 @@ fn a_case_that_cannot_shrink_is_reported_as_nothing_smaller_found() {
 /// the choices cannot shrink it, and the text passes halve the path step after step (every
 /// leaf at once is two vertices of a path, not the most drastic candidate) down to a few
 /// lines, a tree the validator accepts that the program still fails. The steps, not the
-/// seconds, are asserted: one leaf pair a step took 10^5 of them.
+/// seconds, are asserted: one leaf pair a step took 10^5 of them. The contest-size run shrinks
+/// the text alone (`--no-choices`: recording its 399,998 choices and replaying them at their
+/// simplest took half the test's CPU); that the choices hand such a case to the text, saying
+/// why, is checked on the same generator at 50 vertices.
 #[test]
 fn a_path_of_contest_size_shrinks_to_a_few_lines() {
     let dir = crate::util::support_workspace("path");
-    let ran = with_shared_cache(dir.path())
-        .args(["stress", "path", "200000", "1000000000", "--json"])
-        .args(["--generator", "gen.cpp", "--reference", "ref.cpp"])
-        .args(["--validator", "valid.cpp", "--shrink-time", "300"])
-        .program(["wrong.cpp"])
-        .run()
-        .code(1);
+    let stress = |n: &str, extra: &[&str]| {
+        with_shared_cache(dir.path())
+            .args(["stress", "path", n, "1000000000", "--json"])
+            .args(["--generator", "gen.cpp", "--reference", "ref.cpp"])
+            .args(["--validator", "valid.cpp", "--shrink-time", "300"])
+            .args(extra)
+            .program(["wrong.cpp"])
+            .run()
+            .code(1)
+    };
+    let ran = stress("200000", &["--no-choices"]);
+    // Saved to a folder of its own: the contest-size case is read below.
+    let small = stress("50", &["--save", "small"]);
+    assert_contains(
+        &small.stderr(),
+        "recorded, but with every choice at its simplest the generator prints a case as large \
+         (its size may come from its arguments)",
+    );
     let report = ran.json();
     let input =
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
