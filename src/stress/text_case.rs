@@ -1075,6 +1075,17 @@ mod tests {
     }
 
     #[test]
+    fn negative_values_shrink_toward_0() {
+        // The largest subarray sum with the empty subarray allowed: wrong exactly when every
+        // value is negative. Of the arrays of one value that fail, `-1` is nearest 0.
+        let fails = |c: &TextCase| array(c).is_some_and(|v| v.iter().all(|&x| x < 0));
+        assert_eq!(minimize("3\n-5 -9 -7\n", fails), "1\n-1\n");
+        // A value is lowered from either sign toward 0, and stops where 0 would pass.
+        let fails = |c: &TextCase| array(c).is_some_and(|v| v.iter().any(|&x| x < -3));
+        assert_eq!(minimize("2\n8 -9\n", fails), "1\n-4\n");
+    }
+
+    #[test]
     fn a_bug_in_one_case_of_eight_ends_with_t_1() {
         let mut text = "8\n".to_string();
         for k in 0..8 {
