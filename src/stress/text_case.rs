@@ -791,11 +791,13 @@ impl TextCase {
         for t in layout.counts() {
             fixed[t] = true;
         }
-        // Labels that may also be a list's values are lowered where a validator judges them.
+        // Labels that may also be a list's values, or that a count of their own counts (the
+        // queries `l r` of an array read as edges: `1 2` becomes `1 1`), are lowered where a
+        // validator judges them.
         for graph in layout
             .graphs
             .iter()
-            .filter(|g| !g.also_items || !self.validated)
+            .filter(|g| !self.validated || !g.also_items && g.edge_count.is_none())
         {
             for l in graph.edges.clone() {
                 let at = self.line(l).start;
@@ -1823,6 +1825,125 @@ mod layouts {
             |c| fails(&text(c)),
         );
         assert_eq!(text(&out.case), "0.00 0.00 1.25\n");
+    }
+
+    /// A query `l r`, from 1.
+    type Query = (usize, usize);
+
+    /// `n q`, then n values from 0 to 9, then q queries `l r` (1 ≤ l ≤ r ≤ n): the values and
+    /// the queries, when valid.
+    fn range_sums(input: &str) -> Option<(Vec<i64>, Vec<Query>)> {
+        let lines = numbers(input)?;
+        let [head, values, queries @ ..] = lines.as_slice() else {
+            return None;
+        };
+        let &[n, q] = head.as_slice() else {
+            return None;
+        };
+        let valid_values = values.len() as i64 == n && values.iter().all(|v| (0..=9).contains(v));
+        if n < 1 || q < 1 || !valid_values || queries.len() as i64 != q {
+            return None;
+        }
+        let queries = queries
+            .iter()
+            .map(|query| match query.as_slice() {
+                &[l, r] if 1 <= l && l <= r && r <= n => Some((l as usize, r as usize)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some((values.clone(), queries))
+    }
+
+    /// The wrong answer takes pre[r] − pre[l]: a query whose first value is not 0 breaks it.
+    fn range_sum_wrong(input: &str) -> bool {
+        range_sums(input)
+            .is_some_and(|(values, queries)| queries.iter().any(|&(l, _)| values[l - 1] != 0))
+    }
+
+    /// Every range-sum input of `n` values from 0 to `most` and `q` queries.
+    fn every_range_sum(n: usize, q: usize, most: usize) -> Vec<String> {
+        let ranges: Vec<(usize, usize)> =
+            (1..=n).flat_map(|l| (l..=n).map(move |r| (l, r))).collect();
+        let mut out = Vec::new();
+        for values in 0..(most + 1).pow(n as u32) {
+            let values: Vec<usize> = (0..n)
+                .map(|i| values / (most + 1).pow(i as u32) % (most + 1))
+                .collect();
+            for queries in 0..ranges.len().pow(q as u32) {
+                let mut text = format!("{n} {q}\n");
+                let values: Vec<String> = values.iter().map(usize::to_string).collect();
+                text.push_str(&format!("{}\n", values.join(" ")));
+                for i in 0..q {
+                    let (l, r) = ranges[queries / ranges.len().pow(i as u32) % ranges.len()];
+                    text.push_str(&format!("{l} {r}\n"));
+                }
+                out.push(text);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn range_sum_queries_end_at_one_value_and_one_query() {
+        // The smallest failing input, by enumeration: one value, one query, the value 1.
+        let smallest = (1..=3)
+            .flat_map(|n| (1..=2).map(move |q| (n, q)))
+            .find_map(|(n, q)| {
+                every_range_sum(n, q, 2)
+                    .into_iter()
+                    .filter(|t| range_sum_wrong(t))
+                    .min_by_key(|t| (t.split_whitespace().count(), t.clone()))
+            })
+            .unwrap();
+        assert_eq!(smallest, "1 1\n1\n1 1\n");
+        // `3 1 / 0 1 0 / 2 3`: the query reads as an edge over the 3 values; the vertex 1
+        // removed gives `2 1 / 1 0 / 1 2`, which must read as two values and one query (not
+        // two lines of two with a 1 that counts nothing) to be taken.
+        assert_eq!(minimize("3 1\n0 1 0\n2 3\n", range_sum_wrong), smallest);
+        assert_eq!(
+            minimize("5 3\n0 4 0 7 1\n1 1\n2 5\n3 4\n", range_sum_wrong),
+            smallest
+        );
+        let case = TextCase::new(b"2 1\n1 0\n1 2\n");
+        let layout = case.layout();
+        assert_eq!(layout.lists.len(), 2, "{layout:?}");
+        assert!(
+            layout
+                .graphs
+                .iter()
+                .any(|g| g.n == 2 && g.edge_count == Some(1))
+        );
+    }
+
+    #[test]
+    fn a_square_matrix_is_still_read_as_the_rows_of_its_first_count() {
+        // `n m` with n = m, then n rows of m numbers: the first count's two lines (the second
+        // is the rows' length), not a line each.
+        let case = TextCase::new(b"2 2\n1 0\n1 2\n");
+        let layout = case.layout();
+        let rows = Section::Lines { from: 1, len: 2 };
+        assert_eq!(layout.lists.len(), 1, "{layout:?}");
+        assert_eq!(layout.lists[0].sections, [rows]);
+        // A matrix fails when it holds a 5: it loses its rows with their count (its columns,
+        // which no section of the layout holds, stay: `1 3 / 0 5 0`, as before).
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let Some((head, rows)) = lines.split_first() else {
+                return false;
+            };
+            let &[n, m] = head.as_slice() else {
+                return false;
+            };
+            n >= 1
+                && m >= 1
+                && rows.len() as i64 == n
+                && rows.iter().all(|r| r.len() as i64 == m)
+                && rows.iter().flatten().any(|&v| v == 5)
+        };
+        let small = minimize("3 3\n1 2 3\n4 5 6\n7 8 9\n", fails);
+        assert!(small.starts_with("1 3\n") && fails(&small), "{small}");
     }
 }
 
