@@ -8,7 +8,8 @@
 //! lowered, in passes, most drastic first: whole test cases (when the first line counts
 //! them); the vertices of graphs (leaves removed and edges contracted, labels kept within
 //! the vertex count: [`graph`]); halves, quarters, … and single items of every counted list,
-//! the longest list first; the characters of strings, by chunks and one at a time; chunks of
+//! the longest list first; the characters of strings, by chunks and one at a time; strings
+//! renamed keeping which are equal ([`rename`]); chunks of
 //! lines and single lines; single tokens. The values the minimizer lowers toward 0 are the
 //! numbers that are neither counts nor vertex labels (reals keep their decimals), and the
 //! letters and digits of strings, lowered toward `a`, `A` and `0`. Which candidates are valid
@@ -23,6 +24,7 @@
 mod graph;
 mod layout;
 mod place;
+mod rename;
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -870,11 +872,12 @@ impl NumberBuf {
 }
 
 /// The passes, most drastic first, by name.
-const PASSES: [&str; 8] = [
+const PASSES: [&str; 9] = [
     "whole test cases",
     "vertices of graphs",
     "items of counted lists",
     "characters of strings",
+    "strings renamed keeping which are equal",
     "chunks of lines",
     "single lines",
     "single tokens",
@@ -883,7 +886,7 @@ const PASSES: [&str; 8] = [
 
 /// The late pass: a counted list's line or token dropped alone, which leaves its count wrong
 /// as the layout reads it, tried once all else has settled (with a validator only).
-const ALONE: usize = 7;
+const ALONE: usize = 8;
 
 /// How many candidates left out for want of a validator are checked against what the
 /// generator makes ([`TextCase::leaves_out_any`]).
@@ -915,9 +918,10 @@ impl Shrinkable for TextCase {
             // Items of every counted list, with the count lowered.
             2 => self.fewer_items(self.counted_lists()),
             3 => self.fewer_chars(),
-            4 => self.fewer_lines(),
-            5 => self.single_lines(),
-            6 if self.validated => self.fewer_tokens(),
+            4 => self.renamed_strings(),
+            5 => self.fewer_lines(),
+            6 => self.single_lines(),
+            7 if self.validated => self.fewer_tokens(),
             ALONE if self.validated => self.alone(),
             _ => Candidates::none(),
         }
@@ -1912,6 +1916,52 @@ mod layouts {
                 .graphs
                 .iter()
                 .any(|g| g.n == 2 && g.edge_count == Some(1))
+        );
+    }
+
+    /// `n`, then n strings of lowercase letters one a line: the strings, when valid.
+    fn strings_one_a_line(input: &str) -> Option<Vec<&str>> {
+        let mut lines = input.lines();
+        let n: usize = lines.next()?.parse().ok()?;
+        let strings: Vec<&str> = lines.collect();
+        let valid = n >= 1 && strings.len() == n && strings.iter().all(|s| lowercase(s));
+        (valid && input.ends_with('\n')).then_some(strings)
+    }
+
+    /// Counting distinct strings, the wrong answer counts changes between neighbours (plus 1).
+    fn distinct_wrong(input: &str) -> bool {
+        strings_one_a_line(input).is_some_and(|s| {
+            let distinct: std::collections::HashSet<&&str> = s.iter().collect();
+            let changes = 1 + s.windows(2).filter(|w| w[0] != w[1]).count();
+            distinct.len() != changes
+        })
+    }
+
+    #[test]
+    fn strings_one_a_line_are_renamed_to_the_smallest_keeping_which_are_equal() {
+        // The smallest failing input, by enumeration over strings of `a` and `b` up to two
+        // letters: fewest strings, then fewest characters, then first in byte order.
+        let words = ["a", "b", "aa", "ab", "ba", "bb"];
+        let mut every = Vec::new();
+        for n in 1..=3usize {
+            for pick in 0..words.len().pow(n as u32) {
+                let chosen: Vec<&str> = (0..n)
+                    .map(|i| words[pick / words.len().pow(i as u32) % words.len()])
+                    .collect();
+                every.push(format!("{n}\n{}\n", chosen.join("\n")));
+            }
+        }
+        let smallest = every
+            .into_iter()
+            .filter(|t| distinct_wrong(t))
+            .min_by_key(|t| (t.lines().count(), t.len(), t.clone()))
+            .unwrap();
+        assert_eq!(smallest, "3\na\nb\na\n");
+        // Where cutting and lowering letters one at a time stop (each edit alone passes).
+        assert_eq!(minimize("3\naa\na\naa\n", distinct_wrong), smallest);
+        assert_eq!(
+            minimize("5\nqz\nkkt\nqz\nqz\nm\n", distinct_wrong),
+            smallest
         );
     }
 
