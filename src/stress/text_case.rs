@@ -1557,6 +1557,82 @@ mod layouts {
         assert_eq!(minimize(start, cycle_wrong), "3 3\n1 3 1\n2 3 1\n1 2 1\n");
     }
 
+    /// `n m`, then m edges `u v` of a simple graph: counting its connected components, the
+    /// wrong answer takes n − m (a forest's), wrong exactly when the graph has a cycle.
+    fn components_wrong(input: &str) -> bool {
+        let Some(lines) = numbers(input) else {
+            return false;
+        };
+        let Some((head, edges)) = lines.split_first() else {
+            return false;
+        };
+        let &[n, m] = head.as_slice() else {
+            return false;
+        };
+        let n = n as usize;
+        if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 2) {
+            return false;
+        }
+        let mut parts = layout::Parts::new(n + 1);
+        let mut seen = std::collections::HashSet::new();
+        let mut cycle = false;
+        for e in edges {
+            let (u, v) = (e[0] as usize, e[1] as usize);
+            let in_range = (1..=n).contains(&u) && (1..=n).contains(&v);
+            if !in_range || u == v || !seen.insert((u.min(v), u.max(v))) {
+                return false;
+            }
+            cycle |= !parts.join(u, v);
+        }
+        cycle
+    }
+
+    #[test]
+    fn a_graph_with_more_vertices_than_edges_loses_its_lowest_label_with_the_counts_right() {
+        // The smallest failing graph, by enumeration of every simple graph of up to 4
+        // vertices: the fewest vertices, then edges.
+        let smallest = (1..=4usize)
+            .flat_map(|n| {
+                let pairs: Vec<(usize, usize)> = (1..=n)
+                    .flat_map(|u| (u + 1..=n).map(move |v| (u, v)))
+                    .collect();
+                (0u32..1 << pairs.len()).map(move |mask| {
+                    let chosen: Vec<(usize, usize)> = (0..pairs.len())
+                        .filter(|&i| mask >> i & 1 == 1)
+                        .map(|i| pairs[i])
+                        .collect();
+                    let mut text = format!("{n} {}\n", chosen.len());
+                    for (u, v) in chosen {
+                        text.push_str(&format!("{u} {v}\n"));
+                    }
+                    text
+                })
+            })
+            .find(|t| components_wrong(t))
+            .unwrap();
+        assert_eq!(smallest, "3 3\n1 2\n1 3\n2 3\n");
+        // n = 7 > m = 5: a vertex alone, a square, an edge apart; one labelling in 211 (the
+        // vertex alone anywhere among the labels), then the vertex alone labelled 1, lowest.
+        let edges = [(2, 3), (3, 4), (4, 5), (5, 2), (6, 7)];
+        let mut tried = 0;
+        for labels in orders(7).into_iter().step_by(211) {
+            let mut text = format!("7 {}\n", edges.len());
+            for &(u, v) in &edges {
+                text.push_str(&format!("{} {}\n", labels[u - 1], labels[v - 1]));
+            }
+            assert!(components_wrong(&text), "{text}");
+            let small = minimize(&text, components_wrong);
+            let lines = numbers(&small).unwrap();
+            assert_eq!(lines[0], [3, 3], "{text}=> {small}");
+            assert!(components_wrong(&small), "{small}");
+            tried += 1;
+        }
+        assert!(tried >= 20);
+        let start = "7 5\n2 3\n3 4\n4 5\n5 2\n6 7\n";
+        let small = minimize(start, components_wrong);
+        assert_eq!(numbers(&small).unwrap()[0], [3, 3], "{small}");
+    }
+
     /// An edge `u v w` (w = 1 for an unweighted one).
     type Edge = (usize, usize, i64);
 
