@@ -60,7 +60,8 @@ impl TextCase {
 
     /// Every distinct string renamed at once, the first met `a`, the next `b`, …; then each
     /// distinct string alone renamed to the shortest name no other string has. Each candidate
-    /// only when its text is smaller than the case's.
+    /// only when its text is smaller than the case's; made only when probed (a case of 2·10^5
+    /// strings offers as many).
     pub(super) fn renamed_strings(&self) -> Candidates<'_, TextCase> {
         let words = self.renamed_words();
         let texts: Vec<Vec<u8>> = words.iter().map(|&t| self.token_text(t)).collect();
@@ -68,51 +69,58 @@ impl TextCase {
             return Candidates::none();
         };
         // The distinct strings in the order they are first met, and each word's.
-        let mut index: HashMap<&[u8], usize> = HashMap::new();
-        let mut distinct: Vec<&[u8]> = Vec::new();
-        let class: Vec<usize> = texts
-            .iter()
-            .map(|w| {
-                *index.entry(w.as_slice()).or_insert_with(|| {
-                    distinct.push(w.as_slice());
-                    distinct.len() - 1
-                })
-            })
-            .collect();
-        let renamed = |names: &dyn Fn(usize) -> Vec<u8>| {
-            let set = words
-                .iter()
-                .zip(&class)
-                .filter(|&(_, &c)| names(c) != distinct[c])
-                .map(|(&t, &c)| (t, Put::Word(names(c))))
-                .collect();
-            let candidate = self.edited(&Edit {
-                set,
-                ..Edit::default()
-            });
-            let (before, after) = (self.to_bytes(), candidate.to_bytes());
-            ((after.len(), &after) < (before.len(), &before)).then_some(candidate)
-        };
-        let mut out: Vec<TextCase> = Vec::new();
-        out.extend(renamed(&|c| name(c, base, radix)));
-        for c in 0..distinct.len() {
-            // The shortest name no other distinct string has.
-            let free = (0..).map(|i| name(i, base, radix)).find(|n| {
-                distinct
-                    .iter()
-                    .enumerate()
-                    .all(|(d, w)| d == c || *w != n.as_slice())
-            });
-            let Some(free) = free else { continue };
-            out.extend(renamed(&|d| {
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+        let mut class = Vec::with_capacity(texts.len());
+        for text in texts {
+            let next = index.len();
+            class.push(*index.entry(text).or_insert(next));
+        }
+        let mut distinct = vec![Vec::new(); index.len()];
+        for (text, &c) in &index {
+            distinct[c] = text.clone();
+        }
+        Candidates::lazy(1 + distinct.len(), move |i| {
+            let Some(c) = i.checked_sub(1) else {
+                return self.renamed(&words, &class, &distinct, &|c| name(c, base, radix));
+            };
+            // The shortest name no other distinct string has (at worst its own).
+            let free = (0..)
+                .map(|i| name(i, base, radix))
+                .find(|n| *n == distinct[c] || !index.contains_key(n))?;
+            let names = |d: usize| {
                 if d == c {
                     free.clone()
                 } else {
-                    distinct[d].to_vec()
+                    distinct[d].clone()
                 }
-            }));
-        }
-        Candidates::built(out)
+            };
+            self.renamed(&words, &class, &distinct, &names)
+        })
+    }
+
+    /// The case with each of `words` (of the distinct string `class`, among `distinct`)
+    /// renamed to `names` of its class, when its text is smaller: shorter, or as long and
+    /// earlier byte by byte.
+    fn renamed(
+        &self,
+        words: &[usize],
+        class: &[usize],
+        distinct: &[Vec<u8>],
+        names: &dyn Fn(usize) -> Vec<u8>,
+    ) -> Option<TextCase> {
+        let set = words
+            .iter()
+            .zip(class)
+            .map(|(&t, &c)| (t, c, names(c)))
+            .filter(|(_, c, name)| *name != distinct[*c])
+            .map(|(t, _, name)| (t, Put::Word(name)))
+            .collect();
+        let candidate = self.edited(&Edit {
+            set,
+            ..Edit::default()
+        });
+        let (before, after) = (self.to_bytes(), candidate.to_bytes());
+        ((after.len(), &after) < (before.len(), &before)).then_some(candidate)
     }
 }
 
@@ -143,7 +151,12 @@ mod tests {
         // be.
         assert_eq!(out, ["3\na\nb\na\n", "3\nb\na\nb\n"]);
         // Nothing smaller to offer.
-        assert!(TextCase::new(b"3\na\nb\na\n").renamed_strings().is_empty());
+        assert!(
+            TextCase::new(b"3\na\nb\na\n")
+                .renamed_strings()
+                .collect()
+                .is_empty()
+        );
         // Mixed kinds of characters are left alone.
         assert!(TextCase::new(b"2\nab\nA1\n").renamed_strings().is_empty());
     }
