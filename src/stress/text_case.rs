@@ -793,13 +793,15 @@ impl TextCase {
         for t in layout.counts() {
             fixed[t] = true;
         }
-        // Labels that may also be a list's values, or that a count of their own counts (the
-        // queries `l r` of an array read as edges: `1 2` becomes `1 1`), are lowered where a
-        // validator judges them.
+        // Labels that may also be a list's values, or that a count of their own counts over
+        // values of the vertices (the queries `l r` of an array read as edges: `1 2` becomes
+        // `1 1`), are lowered where a validator judges them. A plain graph's stay: lowered,
+        // they would mostly make self-loops and double edges the validator refuses.
+        let queries = |g: &layout::Graph| g.edge_count.is_some() && !g.per_vertex.is_empty();
         for graph in layout
             .graphs
             .iter()
-            .filter(|g| !self.validated || !g.also_items && g.edge_count.is_none())
+            .filter(|g| !self.validated || !g.also_items && !queries(g))
         {
             for l in graph.edges.clone() {
                 let at = self.line(l).start;
