@@ -8,7 +8,8 @@
 //! lowered, in passes, most drastic first: whole test cases (when the first line counts
 //! them); the vertices of graphs (leaves removed and edges contracted, labels kept within
 //! the vertex count: [`graph`]); halves, quarters, … and single items of every counted list,
-//! the longest list first; the characters of strings, by chunks and one at a time; chunks of
+//! the longest list first; the characters of strings, by chunks and one at a time; strings
+//! renamed keeping which are equal ([`rename`]); chunks of
 //! lines and single lines; single tokens. The values the minimizer lowers toward 0 are the
 //! numbers that are neither counts nor vertex labels (reals keep their decimals), and the
 //! letters and digits of strings, lowered toward `a`, `A` and `0`. Which candidates are valid
@@ -23,6 +24,7 @@
 mod graph;
 mod layout;
 mod place;
+mod rename;
 
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
@@ -791,11 +793,15 @@ impl TextCase {
         for t in layout.counts() {
             fixed[t] = true;
         }
-        // Labels that may also be a list's values are lowered where a validator judges them.
+        // Labels that may also be a list's values, or that a count of their own counts over
+        // values of the vertices (the queries `l r` of an array read as edges: `1 2` becomes
+        // `1 1`), are lowered where a validator judges them. A plain graph's stay: lowered,
+        // they would mostly make self-loops and double edges the validator refuses.
+        let queries = |g: &layout::Graph| g.edge_count.is_some() && !g.per_vertex.is_empty();
         for graph in layout
             .graphs
             .iter()
-            .filter(|g| !g.also_items || !self.validated)
+            .filter(|g| !self.validated || !g.also_items && !queries(g))
         {
             for l in graph.edges.clone() {
                 let at = self.line(l).start;
@@ -868,11 +874,12 @@ impl NumberBuf {
 }
 
 /// The passes, most drastic first, by name.
-const PASSES: [&str; 8] = [
+const PASSES: [&str; 9] = [
     "whole test cases",
     "vertices of graphs",
     "items of counted lists",
     "characters of strings",
+    "strings renamed keeping which are equal",
     "chunks of lines",
     "single lines",
     "single tokens",
@@ -881,7 +888,7 @@ const PASSES: [&str; 8] = [
 
 /// The late pass: a counted list's line or token dropped alone, which leaves its count wrong
 /// as the layout reads it, tried once all else has settled (with a validator only).
-const ALONE: usize = 7;
+const ALONE: usize = 8;
 
 /// How many candidates left out for want of a validator are checked against what the
 /// generator makes ([`TextCase::leaves_out_any`]).
@@ -913,9 +920,10 @@ impl Shrinkable for TextCase {
             // Items of every counted list, with the count lowered.
             2 => self.fewer_items(self.counted_lists()),
             3 => self.fewer_chars(),
-            4 => self.fewer_lines(),
-            5 => self.single_lines(),
-            6 if self.validated => self.fewer_tokens(),
+            4 => self.renamed_strings(),
+            5 => self.fewer_lines(),
+            6 => self.single_lines(),
+            7 if self.validated => self.fewer_tokens(),
             ALONE if self.validated => self.alone(),
             _ => Candidates::none(),
         }
@@ -1072,6 +1080,17 @@ mod tests {
                     .then(|| items.clone())
             })
             .collect()
+    }
+
+    #[test]
+    fn negative_values_shrink_toward_0() {
+        // The largest subarray sum with the empty subarray allowed: wrong exactly when every
+        // value is negative. Of the arrays of one value that fail, `-1` is nearest 0.
+        let fails = |c: &TextCase| array(c).is_some_and(|v| v.iter().all(|&x| x < 0));
+        assert_eq!(minimize("3\n-5 -9 -7\n", fails), "1\n-1\n");
+        // A value is lowered from either sign toward 0, and stops where 0 would pass.
+        let fails = |c: &TextCase| array(c).is_some_and(|v| v.iter().any(|&x| x < -3));
+        assert_eq!(minimize("2\n8 -9\n", fails), "1\n-4\n");
     }
 
     #[test]
@@ -1540,6 +1559,82 @@ mod layouts {
         assert_eq!(minimize(start, cycle_wrong), "3 3\n1 3 1\n2 3 1\n1 2 1\n");
     }
 
+    /// `n m`, then m edges `u v` of a simple graph: counting its connected components, the
+    /// wrong answer takes n − m (a forest's), wrong exactly when the graph has a cycle.
+    fn components_wrong(input: &str) -> bool {
+        let Some(lines) = numbers(input) else {
+            return false;
+        };
+        let Some((head, edges)) = lines.split_first() else {
+            return false;
+        };
+        let &[n, m] = head.as_slice() else {
+            return false;
+        };
+        let n = n as usize;
+        if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 2) {
+            return false;
+        }
+        let mut parts = layout::Parts::new(n + 1);
+        let mut seen = std::collections::HashSet::new();
+        let mut cycle = false;
+        for e in edges {
+            let (u, v) = (e[0] as usize, e[1] as usize);
+            let in_range = (1..=n).contains(&u) && (1..=n).contains(&v);
+            if !in_range || u == v || !seen.insert((u.min(v), u.max(v))) {
+                return false;
+            }
+            cycle |= !parts.join(u, v);
+        }
+        cycle
+    }
+
+    #[test]
+    fn a_graph_with_more_vertices_than_edges_loses_its_lowest_label_with_the_counts_right() {
+        // The smallest failing graph, by enumeration of every simple graph of up to 4
+        // vertices: the fewest vertices, then edges.
+        let smallest = (1..=4usize)
+            .flat_map(|n| {
+                let pairs: Vec<(usize, usize)> = (1..=n)
+                    .flat_map(|u| (u + 1..=n).map(move |v| (u, v)))
+                    .collect();
+                (0u32..1 << pairs.len()).map(move |mask| {
+                    let chosen: Vec<(usize, usize)> = (0..pairs.len())
+                        .filter(|&i| mask >> i & 1 == 1)
+                        .map(|i| pairs[i])
+                        .collect();
+                    let mut text = format!("{n} {}\n", chosen.len());
+                    for (u, v) in chosen {
+                        text.push_str(&format!("{u} {v}\n"));
+                    }
+                    text
+                })
+            })
+            .find(|t| components_wrong(t))
+            .unwrap();
+        assert_eq!(smallest, "3 3\n1 2\n1 3\n2 3\n");
+        // n = 7 > m = 5: a vertex alone, a square, an edge apart; one labelling in 211 (the
+        // vertex alone anywhere among the labels), then the vertex alone labelled 1, lowest.
+        let edges = [(2, 3), (3, 4), (4, 5), (5, 2), (6, 7)];
+        let mut tried = 0;
+        for labels in orders(7).into_iter().step_by(211) {
+            let mut text = format!("7 {}\n", edges.len());
+            for &(u, v) in &edges {
+                text.push_str(&format!("{} {}\n", labels[u - 1], labels[v - 1]));
+            }
+            assert!(components_wrong(&text), "{text}");
+            let small = minimize(&text, components_wrong);
+            let lines = numbers(&small).unwrap();
+            assert_eq!(lines[0], [3, 3], "{text}=> {small}");
+            assert!(components_wrong(&small), "{small}");
+            tried += 1;
+        }
+        assert!(tried >= 20);
+        let start = "7 5\n2 3\n3 4\n4 5\n5 2\n6 7\n";
+        let small = minimize(start, components_wrong);
+        assert_eq!(numbers(&small).unwrap()[0], [3, 3], "{small}");
+    }
+
     /// An edge `u v w` (w = 1 for an unweighted one).
     type Edge = (usize, usize, i64);
 
@@ -1812,6 +1907,171 @@ mod layouts {
             |c| fails(&text(c)),
         );
         assert_eq!(text(&out.case), "0.00 0.00 1.25\n");
+    }
+
+    /// A query `l r`, from 1.
+    type Query = (usize, usize);
+
+    /// `n q`, then n values from 0 to 9, then q queries `l r` (1 ≤ l ≤ r ≤ n): the values and
+    /// the queries, when valid.
+    fn range_sums(input: &str) -> Option<(Vec<i64>, Vec<Query>)> {
+        let lines = numbers(input)?;
+        let [head, values, queries @ ..] = lines.as_slice() else {
+            return None;
+        };
+        let &[n, q] = head.as_slice() else {
+            return None;
+        };
+        let valid_values = values.len() as i64 == n && values.iter().all(|v| (0..=9).contains(v));
+        if n < 1 || q < 1 || !valid_values || queries.len() as i64 != q {
+            return None;
+        }
+        let queries = queries
+            .iter()
+            .map(|query| match query.as_slice() {
+                &[l, r] if 1 <= l && l <= r && r <= n => Some((l as usize, r as usize)),
+                _ => None,
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some((values.clone(), queries))
+    }
+
+    /// The wrong answer takes pre[r] − pre[l]: a query whose first value is not 0 breaks it.
+    fn range_sum_wrong(input: &str) -> bool {
+        range_sums(input)
+            .is_some_and(|(values, queries)| queries.iter().any(|&(l, _)| values[l - 1] != 0))
+    }
+
+    /// Every range-sum input of `n` values from 0 to `most` and `q` queries.
+    fn every_range_sum(n: usize, q: usize, most: usize) -> Vec<String> {
+        let ranges: Vec<(usize, usize)> =
+            (1..=n).flat_map(|l| (l..=n).map(move |r| (l, r))).collect();
+        let mut out = Vec::new();
+        for values in 0..(most + 1).pow(n as u32) {
+            let values: Vec<usize> = (0..n)
+                .map(|i| values / (most + 1).pow(i as u32) % (most + 1))
+                .collect();
+            for queries in 0..ranges.len().pow(q as u32) {
+                let mut text = format!("{n} {q}\n");
+                let values: Vec<String> = values.iter().map(usize::to_string).collect();
+                text.push_str(&format!("{}\n", values.join(" ")));
+                for i in 0..q {
+                    let (l, r) = ranges[queries / ranges.len().pow(i as u32) % ranges.len()];
+                    text.push_str(&format!("{l} {r}\n"));
+                }
+                out.push(text);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn range_sum_queries_end_at_one_value_and_one_query() {
+        // The smallest failing input, by enumeration: one value, one query, the value 1.
+        let smallest = (1..=3)
+            .flat_map(|n| (1..=2).map(move |q| (n, q)))
+            .find_map(|(n, q)| {
+                every_range_sum(n, q, 2)
+                    .into_iter()
+                    .filter(|t| range_sum_wrong(t))
+                    .min_by_key(|t| (t.split_whitespace().count(), t.clone()))
+            })
+            .unwrap();
+        assert_eq!(smallest, "1 1\n1\n1 1\n");
+        // `3 1 / 0 1 0 / 2 3`: the query reads as an edge over the 3 values; the vertex 1
+        // removed gives `2 1 / 1 0 / 1 2`, which must read as two values and one query (not
+        // two lines of two with a 1 that counts nothing) to be taken.
+        assert_eq!(minimize("3 1\n0 1 0\n2 3\n", range_sum_wrong), smallest);
+        assert_eq!(
+            minimize("5 3\n0 4 0 7 1\n1 1\n2 5\n3 4\n", range_sum_wrong),
+            smallest
+        );
+        let case = TextCase::new(b"2 1\n1 0\n1 2\n");
+        let layout = case.layout();
+        assert_eq!(layout.lists.len(), 2, "{layout:?}");
+        assert!(
+            layout
+                .graphs
+                .iter()
+                .any(|g| g.n == 2 && g.edge_count == Some(1))
+        );
+    }
+
+    /// `n`, then n strings of lowercase letters one a line: the strings, when valid.
+    fn strings_one_a_line(input: &str) -> Option<Vec<&str>> {
+        let mut lines = input.lines();
+        let n: usize = lines.next()?.parse().ok()?;
+        let strings: Vec<&str> = lines.collect();
+        let valid = n >= 1 && strings.len() == n && strings.iter().all(|s| lowercase(s));
+        (valid && input.ends_with('\n')).then_some(strings)
+    }
+
+    /// Counting distinct strings, the wrong answer counts changes between neighbours (plus 1).
+    fn distinct_wrong(input: &str) -> bool {
+        strings_one_a_line(input).is_some_and(|s| {
+            let distinct: std::collections::HashSet<&&str> = s.iter().collect();
+            let changes = 1 + s.windows(2).filter(|w| w[0] != w[1]).count();
+            distinct.len() != changes
+        })
+    }
+
+    #[test]
+    fn strings_one_a_line_are_renamed_to_the_smallest_keeping_which_are_equal() {
+        // The smallest failing input, by enumeration over strings of `a` and `b` up to two
+        // letters: fewest strings, then fewest characters, then first in byte order.
+        let words = ["a", "b", "aa", "ab", "ba", "bb"];
+        let mut every = Vec::new();
+        for n in 1..=3usize {
+            for pick in 0..words.len().pow(n as u32) {
+                let chosen: Vec<&str> = (0..n)
+                    .map(|i| words[pick / words.len().pow(i as u32) % words.len()])
+                    .collect();
+                every.push(format!("{n}\n{}\n", chosen.join("\n")));
+            }
+        }
+        let smallest = every
+            .into_iter()
+            .filter(|t| distinct_wrong(t))
+            .min_by_key(|t| (t.lines().count(), t.len(), t.clone()))
+            .unwrap();
+        assert_eq!(smallest, "3\na\nb\na\n");
+        // Where cutting and lowering letters one at a time stop (each edit alone passes).
+        assert_eq!(minimize("3\naa\na\naa\n", distinct_wrong), smallest);
+        assert_eq!(
+            minimize("5\nqz\nkkt\nqz\nqz\nm\n", distinct_wrong),
+            smallest
+        );
+    }
+
+    #[test]
+    fn a_square_matrix_is_still_read_as_the_rows_of_its_first_count() {
+        // `n m` with n = m, then n rows of m numbers: the first count's two lines (the second
+        // is the rows' length), not a line each.
+        let case = TextCase::new(b"2 2\n1 0\n1 2\n");
+        let layout = case.layout();
+        let rows = Section::Lines { from: 1, len: 2 };
+        assert_eq!(layout.lists.len(), 1, "{layout:?}");
+        assert_eq!(layout.lists[0].sections, [rows]);
+        // A matrix fails when it holds a 5: it loses its rows with their count (its columns,
+        // which no section of the layout holds, stay: `1 3 / 0 5 0`, as before).
+        let fails = |input: &str| {
+            let Some(lines) = numbers(input) else {
+                return false;
+            };
+            let Some((head, rows)) = lines.split_first() else {
+                return false;
+            };
+            let &[n, m] = head.as_slice() else {
+                return false;
+            };
+            n >= 1
+                && m >= 1
+                && rows.len() as i64 == n
+                && rows.iter().all(|r| r.len() as i64 == m)
+                && rows.iter().flatten().any(|&v| v == 5)
+        };
+        let small = minimize("3 3\n1 2 3\n4 5 6\n7 8 9\n", fails);
+        assert!(small.starts_with("1 3\n") && fails(&small), "{small}");
     }
 }
 

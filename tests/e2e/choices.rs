@@ -561,3 +561,43 @@ fn a_python_generators_replay_ends_with_the_status_its_script_asks_for() {
         }
     }
 }
+
+#[test]
+fn a_negative_value_drawn_from_a_symmetric_range_shrinks_toward_0() {
+    require(&["python3"]);
+    let dir = tempfile::tempdir().unwrap();
+    // The largest sum of a subarray; the wrong one lets the empty subarray count, so it fails
+    // exactly on arrays with every value negative. Every such array of one value fails, and
+    // of them `-1` is the nearest 0; without a validator the text stays as the generator
+    // printed it, so only the choices can reach it.
+    let files = [
+        (
+            "gen.py",
+            "import random, sys\nrandom.seed(int(sys.argv[-1]))\nn = random.randint(1, 8)\n\
+             print(n)\nprint(*[random.randint(-10, 10) for _ in range(n)])\n",
+        ),
+        (
+            "ref.py",
+            "n = int(input()); a = list(map(int, input().split()))\n\
+             print(max(sum(a[i:j]) for i in range(n) for j in range(i + 1, n + 1)))\n",
+        ),
+        (
+            "wrong.py",
+            "n = int(input()); a = list(map(int, input().split()))\nbest = cur = 0\n\
+             for x in a:\n    cur = max(0, cur + x); best = max(best, cur)\nprint(best)\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let out = with_shared_cache(dir.path())
+        .args(["stress", "maxsum", "--generator", "gen.py"])
+        .args(["--reference", "ref.py", "--shrink-time", "600", "--json"])
+        .program(["python3", "wrong.py"])
+        .run()
+        .code(1);
+    let report = out.json();
+    let input =
+        std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
+    assert_eq!(input, "1\n-1\n", "{}", out.stderr());
+}

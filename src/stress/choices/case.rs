@@ -37,6 +37,25 @@ pub fn text_size(text: &[u8]) -> usize {
         .sum()
 }
 
+/// A text's negative numbers, compared as the choices shrink toward 0: fewer first, then
+/// nearer 0 one by one in the text's order. Each is its magnitude's digits, compared by length
+/// then digit by digit (`-1` < `-9` < `-10`). A text without negative numbers has none, so
+/// that the order of positive values is the choices' own.
+type Negatives = (usize, Vec<(usize, Box<[u8]>)>);
+
+fn negatives(text: &[u8]) -> Negatives {
+    let magnitudes: Vec<(usize, Box<[u8]>)> = text
+        .split(u8::is_ascii_whitespace)
+        .filter_map(|t| t.strip_prefix(b"-"))
+        .filter(|digits| {
+            digits.first().is_some_and(u8::is_ascii_digit)
+                && digits.iter().all(|b| b.is_ascii_digit() || *b == b'.')
+        })
+        .map(|digits| (digits.len(), Box::from(digits)))
+        .collect();
+    (magnitudes.len(), magnitudes)
+}
+
 /// A sequence of choices: given to the generator, and once replayed, what it was served.
 #[derive(Clone)]
 pub struct ChoiceCase {
@@ -46,6 +65,8 @@ pub struct ChoiceCase {
     /// The size ([`text_size`]) and bytes of the text of the case it was made from.
     parent_size: usize,
     parent_bytes: usize,
+    /// What the case it was made from made, when it was replayed (its negative numbers).
+    parent_ran: Arc<OnceLock<Ran>>,
     /// Only the sizes are shrunk (a time or memory limit exceeded, where every probe that
     /// fails costs the limit): the empty sequence and the sizes halved, then the sizes
     /// bisected.
@@ -62,6 +83,7 @@ pub struct Ran {
     /// The text's size label and largest value, for the progress line.
     described: OnceLock<(String, i64)>,
     size: OnceLock<usize>,
+    negatives: OnceLock<Negatives>,
 }
 
 impl Ran {
@@ -71,12 +93,18 @@ impl Ran {
             text,
             described: OnceLock::new(),
             size: OnceLock::new(),
+            negatives: OnceLock::new(),
         }
     }
 
     /// The text's size ([`text_size`]).
     pub fn size(&self) -> usize {
         *self.size.get_or_init(|| text_size(&self.text))
+    }
+
+    /// The text's negative numbers ([`negatives`]).
+    fn negatives(&self) -> &Negatives {
+        self.negatives.get_or_init(|| negatives(&self.text))
     }
 
     /// `12 lines, 23 tokens`, and the largest integer of the text.
@@ -113,6 +141,7 @@ impl ChoiceCase {
             parent: ran.served.clone(),
             parent_size: ran.size(),
             parent_bytes: ran.text.len(),
+            parent_ran: Arc::new(OnceLock::new()),
             by_size,
             hands_over,
             ran: Arc::new(OnceLock::new()),
@@ -139,13 +168,19 @@ impl ChoiceCase {
     /// Whether what a replay of this candidate made (the choices `served`, printing `text`)
     /// is smaller than the case it was made from: fewer choices; as many and a shorter text
     /// (a value nearer the middle of a range from −10 to 10 prints shorter); as many, as long
-    /// and lower at the first choice that differs (Hypothesis's shortlex order). Every kept
-    /// candidate is smaller in this well-founded order, so minimization ends.
+    /// and with negative numbers nearer 0 ([`negatives`]: `-1` beats `-9`, as Hypothesis
+    /// shrinks integers toward 0); else lower at the first choice that differs (Hypothesis's
+    /// shortlex order). Every kept candidate is smaller in this well-founded order (for a
+    /// given length, texts are finitely many), so minimization ends.
     pub fn beats_parent(&self, served: &[Choice], text: &[u8]) -> bool {
         let values = |c: &[Choice]| c.iter().map(|c| c.value).collect::<Vec<u64>>();
         let parent = &self.parent;
         (served.len(), text.len())
             .cmp(&(parent.len(), self.parent_bytes))
+            .then_with(|| match self.parent_ran.get() {
+                Some(before) => negatives(text).cmp(before.negatives()),
+                None => std::cmp::Ordering::Equal,
+            })
             .then_with(|| values(served).cmp(&values(parent)))
             .is_lt()
     }
@@ -182,6 +217,7 @@ impl ChoiceCase {
             parent: self.served(),
             parent_size: self.ran.get().map_or(self.parent_size, Ran::size),
             parent_bytes: self.ran.get().map_or(self.parent_bytes, |r| r.text.len()),
+            parent_ran: self.ran.clone(),
             by_size: self.by_size,
             hands_over: self.hands_over,
             ran: Arc::new(OnceLock::new()),
@@ -395,8 +431,14 @@ impl ChoiceCase {
     }
 
     /// Each value set to the middle of its range, where a symmetric range's zero is (kept
-    /// only when the text gets shorter: `-10` becomes `0`).
+    /// only when the text gets shorter: `-10` becomes `0`); then, when the text has negative
+    /// numbers, each value below the middle moved toward it ([`ChoiceCase::toward_middle`]).
     fn centred(&self) -> Candidates<'_, ChoiceCase> {
+        self.middles().chain(self.toward_middle())
+    }
+
+    /// Each value set to the middle of its range.
+    fn middles(&self) -> Candidates<'_, ChoiceCase> {
         let places: Vec<usize> = self
             .choices()
             .iter()
@@ -414,6 +456,52 @@ impl ChoiceCase {
             };
             Some(self.edited(&Edit {
                 set: vec![(at, middle)],
+                ..Edit::default()
+            }))
+        })
+    }
+
+    /// Values below the middle of their range moved toward it, nearest the middle first: to
+    /// 1, 2, 4, … below it and to one above where they are. In a range from −10 to 10 drawn
+    /// at −9, that is −1, −2, −4, −8: the value nearest 0 that still fails is kept, as the
+    /// order of [`ChoiceCase::beats_parent`] takes negative numbers nearer 0 as smaller. Only
+    /// when the text has negative numbers: elsewhere such a move only raises a value.
+    fn toward_middle(&self) -> Candidates<'_, ChoiceCase> {
+        if self.ran.get().is_none_or(|r| r.negatives().0 == 0) {
+            return Candidates::none();
+        }
+        // Each place below its middle, with how far below it is; the steps of each place
+        // follow one another.
+        let below: Vec<(usize, u64)> = self
+            .choices()
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.value + 1 < c.max / 2)
+            .map(|(at, c)| (at, c.max / 2 - c.value))
+            .collect();
+        // The powers of two below gap − 1, and gap − 1.
+        let steps = |gap: u64| (u64::BITS - (gap - 2).leading_zeros()) as usize + 1;
+        let mut ends = Vec::with_capacity(below.len());
+        let mut total = 0;
+        for &(_, gap) in &below {
+            total += steps(gap);
+            ends.push(total);
+        }
+        Candidates::lazy(total, move |index| {
+            let place = ends.partition_point(|&end| end <= index);
+            let (at, gap) = below[place];
+            let first = if place == 0 { 0 } else { ends[place - 1] };
+            let k = index - first;
+            // 1, 2, 4, … below the middle while nearer it than the value, then one above
+            // the value.
+            let below_middle = if k + 1 < steps(gap) {
+                1u64 << k
+            } else {
+                gap - 1
+            };
+            let middle = self.choices()[at].max / 2;
+            Some(self.edited(&Edit {
+                set: vec![(at, middle - below_middle)],
                 ..Edit::default()
             }))
         })
@@ -536,7 +624,40 @@ impl Shrinkable for ChoiceCase {
 
 #[cfg(test)]
 mod tests {
-    use super::text_size;
+    use super::{ChoiceCase, negatives, text_size};
+    use crate::own::capture::Choice;
+
+    #[test]
+    fn a_negative_number_nearer_0_beats_one_farther_at_the_same_length() {
+        let choice = |max, value| Choice {
+            label: 0,
+            max,
+            value,
+        };
+        // `randint(-10, 10)` drawn at −9 (1 above the range's low end).
+        let case = ChoiceCase::start(vec![choice(20, 1)], b"-9\n".to_vec(), false, true);
+        let moved = case.toward_middle();
+        let given: Vec<u64> = (0..moved.len())
+            .filter_map(|i| moved.get(i))
+            .map(|c| c.given()[0])
+            .collect();
+        // −1, −2, −4, −8: nearest the middle (0) first.
+        assert_eq!(given, [9, 8, 6, 2]);
+        let candidate = moved.get(0).unwrap();
+        assert!(candidate.beats_parent(&[choice(20, 9)], b"-1\n"));
+        assert!(!candidate.beats_parent(&[choice(20, 0)], b"-10\n"));
+        assert!(negatives(b"-1 5") < negatives(b"-9 5"));
+        assert!(negatives(b"-9 5") < negatives(b"-10 5"));
+        assert!(negatives(b"1 5 7") < negatives(b"-1 5"));
+        assert_eq!(negatives(b"1 5 7"), negatives(b"100 2"));
+        // A text without negative numbers offers no such moves.
+        let positive = ChoiceCase::start(vec![choice(20, 1)], b"2\n".to_vec(), false, true);
+        assert!(positive.toward_middle().is_empty());
+        // Without negative numbers, the choices' own order: lower values first.
+        let candidate = positive.middles().get(0).unwrap();
+        assert!(candidate.beats_parent(&[choice(20, 0)], b"9\n"));
+        assert!(!candidate.beats_parent(&[choice(20, 5)], b"1\n"));
+    }
 
     #[test]
     fn a_strings_length_counts_toward_the_size_and_a_numbers_digits_do_not() {

@@ -304,7 +304,8 @@ impl<'a> Reader<'a> {
     }
 
     /// [`Reader::read_counts`], with the doubt of the sections read (1 for each of one item
-    /// fewer than the count, 2 for lines of any shape): of readings accounting for as many
+    /// fewer than the count, 2 for lines of any shape, 1 for a count governing nothing that
+    /// is no row length: [`Reader::unexplained`]): of readings accounting for as many
     /// lines, the one of less doubt is kept, then the one of fewer sections. So `4 4` then four edges, the first
     /// three of which happen to join all four vertices, is four edges counted by both, not a
     /// tree of three edges and a fourth line read as the 4's three tokens.
@@ -351,13 +352,19 @@ impl<'a> Reader<'a> {
             // Then the reading of fewer sections: `3 3` then three lines of three is the
             // first 3's three lines, not its one line and the second's two.
             let sections = |lists: &[List]| lists.iter().map(|l| l.sections.len()).sum::<usize>();
+            let doubt = |lists: &[List], weak: usize| weak + self.unexplained(counts, lists);
             let score = (
                 end,
-                std::cmp::Reverse(weak),
+                std::cmp::Reverse(doubt(&lists, weak)),
                 std::cmp::Reverse(sections(&lists)),
             );
             let better = |(l, e, w): &(Vec<List>, usize, usize)| {
-                score > (*e, std::cmp::Reverse(*w), std::cmp::Reverse(sections(l)))
+                score
+                    > (
+                        *e,
+                        std::cmp::Reverse(doubt(l, *w)),
+                        std::cmp::Reverse(sections(l)),
+                    )
             };
             if best.as_ref().is_none_or(better) {
                 best = Some((lists, end, weak));
@@ -368,6 +375,29 @@ impl<'a> Reader<'a> {
             .borrow_mut()
             .insert((count, cursor, to), best.clone());
         best
+    }
+
+    /// How many of `counts` govern nothing in `lists` and are no row length either: no
+    /// list's section of two lines or more has lines of k tokens, or of one word of k
+    /// characters (`n m` then n rows of m numbers or m characters). Each weighs as a doubt:
+    /// `2 1` then `1 0` and `1 2` is two numbers and one line of two (an array and a query),
+    /// not two lines with a 1 that counts nothing; while `2 2` then two lines of two is still
+    /// the first 2's rows.
+    fn unexplained(&self, counts: &[(usize, usize)], lists: &[List]) -> usize {
+        let case = self.case;
+        let rows = |k: usize| {
+            lists.iter().flat_map(|l| &l.sections).any(|s| match *s {
+                Section::Lines { from, len } if len >= 2 => (from..from + len).all(|l| {
+                    let line = case.line(l);
+                    line.len() == k || line.len() == 1 && case.token_len(line.start) == k
+                }),
+                _ => false,
+            })
+        };
+        counts
+            .iter()
+            .filter(|&&(t, k)| !lists.iter().any(|l| l.count == t) && !rows(k))
+            .count()
     }
 
     /// `first` and the further sections a count of `k` governs after it, up to where one of
