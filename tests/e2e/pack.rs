@@ -209,17 +209,27 @@ fn on_disk(
     }
 }
 
-/// Writes every pack the tests read into the shared folder: what the setup script runs.
+/// Writes every pack the tests read into the shared folder: what the setup script runs. A
+/// thread a game, since every test waits for the setup script: the heaviest game's packs are
+/// then all the wait.
 pub(crate) fn write_shared() {
-    for &problem in duipai::problem::ALL {
-        cached(problem, Layout::Plain, 0, false);
-        for layout in LAYOUTS {
-            cached(problem, layout, 0, true);
+    std::thread::scope(|scope| {
+        for &problem in duipai::problem::ALL {
+            scope.spawn(move || {
+                cached(problem, Layout::Plain, 0, false);
+                for layout in LAYOUTS {
+                    cached(problem, layout, 0, true);
+                }
+                cached(problem, Layout::Icpc, 99, true);
+                if problem.name() == CHESS.name() {
+                    cached(&CHESS, Layout::Plain, 7, false);
+                }
+                if problem.name() == CHESSBOARD.name() {
+                    cached(&CHESSBOARD, Layout::Icpc, 0, false);
+                }
+            });
         }
-        cached(problem, Layout::Icpc, 99, true);
-    }
-    cached(&CHESS, Layout::Plain, 7, false);
-    cached(&CHESSBOARD, Layout::Icpc, 0, false);
+    });
 }
 
 fn text(bytes: &[u8]) -> &str {

@@ -8,8 +8,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-/// The folder of the packs this run shares, set by the setup script; a fresh one each run,
-/// since a pack depends on the code under test.
+/// The folder of the packs this run shares, set by the setup script.
 pub const PACKS_VAR: &str = "DUIPAI_TEST_PACKS";
 
 /// The shared pack folder, when a setup script made one.
@@ -17,7 +16,9 @@ pub fn packs_dir() -> Option<PathBuf> {
     std::env::var_os(PACKS_VAR).map(PathBuf::from)
 }
 
-/// The build cache every test using `util::with_shared_cache` shares.
+/// The build cache every test shares (`util::Duipai` names it to duipai): like the test
+/// binaries, it lasts from run to run in target/, since its builds are keyed by content,
+/// compiler and flags.
 pub fn build_cache() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-cache")
 }
@@ -25,18 +26,24 @@ pub fn build_cache() -> PathBuf {
 /// Run by the setup script (`cargo test --test e2e -- --ignored --exact
 /// shared::build_shared_fixtures`), with `NEXTEST_ENV` naming the file where the variables
 /// for the tests go. Ignored otherwise: plain `cargo test` builds each fixture lazily.
+///
+/// Up to date, it costs next to nothing: the packs of an earlier run are kept while this test
+/// binary is the same one (they are made by the library linked into it, from the plans built
+/// into it), and the testlib programs are found in the build cache.
 #[test]
 #[ignore = "nextest's setup script runs it (.config/nextest.toml)"]
 fn build_shared_fixtures() {
     let env_file = std::env::var_os("NEXTEST_ENV").expect("run by nextest's setup script");
     let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-packs");
     std::fs::create_dir_all(&root).unwrap();
-    // The packs of earlier runs were made by other code: gone.
+    let packs = root.join(binary_identity());
+    // The packs of other builds were made by other code: gone.
     for entry in std::fs::read_dir(&root).unwrap() {
-        let _ = std::fs::remove_dir_all(entry.unwrap().path());
+        let path = entry.unwrap().path();
+        if path != packs {
+            let _ = std::fs::remove_dir_all(path);
+        }
     }
-    let run = std::env::var("NEXTEST_RUN_ID").unwrap_or_else(|_| "run".to_string());
-    let packs = root.join(run);
     std::fs::create_dir_all(&packs).unwrap();
     // SAFETY: set before any other thread of this test process reads the environment.
     unsafe { std::env::set_var(PACKS_VAR, &packs) };
@@ -49,6 +56,21 @@ fn build_shared_fixtures() {
         .unwrap();
     use std::io::Write;
     writeln!(env, "{PACKS_VAR}={}", packs.display()).unwrap();
+}
+
+/// This test binary's identity: its length and modification time. Cargo links a new binary
+/// whenever the code or the plans change, and a new link is a new time, so a pack folder
+/// named by it holds only what this very code made. (Hashing the binary, hundreds of
+/// megabytes with its debug information, would cost more than the check is worth.)
+fn binary_identity() -> String {
+    let exe = std::env::current_exe().unwrap();
+    let meta = std::fs::metadata(&exe).unwrap();
+    let modified = meta
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap();
+    format!("{}-{}", meta.len(), modified.as_nanos())
 }
 
 /// Compiles every C++ program of tests/support that includes testlib.h (checkers, validators,

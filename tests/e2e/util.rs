@@ -88,12 +88,12 @@ pub fn support_workspace(name: &str) -> tempfile::TempDir {
     dir
 }
 
-/// `duipai` in `dir` with the build cache the whole test run shares (a testlib checker,
-/// validator or interactor takes seconds to compile, and testlib.h's precompiled header as
-/// long), and the default compilers. A test that counts compiler runs keeps a cache of its own.
+/// `duipai` in `dir` with the build cache the whole test run shares (as every [`Duipai`]
+/// has: a testlib checker, validator or interactor takes seconds to compile, and testlib.h's
+/// precompiled header as long), and the default compilers whatever the caller's environment
+/// names. A test that counts compiler runs keeps a cache of its own.
 pub fn with_shared_cache(dir: &Path) -> Duipai {
     Duipai::in_dir(dir)
-        .env("DUIPAI_CACHE_DIR", crate::shared::build_cache())
         .env_remove("DUIPAI_CXX")
         .env_remove("DUIPAI_PYTHON")
 }
@@ -301,6 +301,13 @@ impl Duipai {
         // do): a budget no run reaches, however busy the machine, makes that the same
         // everywhere. A test about the budget gives --shrink-time, which wins.
         command.env("DUIPAI_SHRINK_TIME", "600");
+        // Sources build into the cache the whole suite shares, which lasts from run to run in
+        // target/ (keyed by content and flags, like the test binaries), not into the user's
+        // own: a test that counts compiler runs names a cache of its own, which wins. A run as
+        // another user keeps the cache under its HOME, which it can write.
+        if self.user.is_none() {
+            command.env("DUIPAI_CACHE_DIR", crate::shared::build_cache());
+        }
         for (key, value) in &self.env {
             match value {
                 Some(value) => command.env(key, value),
