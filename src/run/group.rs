@@ -27,7 +27,7 @@
 //! itself) is left alone. (Programs are the harness's children although a spawner starts
 //! them: see `spawner`.) What escapes all of it: a process that both lost the environment variable and
 //! lowered the rlimit (or never had it), and left before the sampler saw it
-//! (the first scan of all processes comes 15 ms in). Only `waitpid` on one pid is ever used,
+//! (the first search for the run's processes comes 15 ms in). Only `waitpid` on one pid is ever used,
 //! never `waitpid(-1)`, which could take another run's leader.
 
 use std::io;

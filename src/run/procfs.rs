@@ -3,7 +3,9 @@
 //! Linux offers no per-group counters without cgroups, so the supervisor samples every process
 //! of the run, many times a second: the members of the program's process group, their
 //! descendants (followed by parent pid, so a child that left the group with `setsid` is still
-//! counted), and the run's orphans the harness adopted as their subreaper.
+//! counted), and the run's orphans the harness adopted as their subreaper. New processes are
+//! found by walking down the tree from those through the kernel's `children` files, or, where
+//! the kernel has none, by a scan of all of `/proc`.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
@@ -241,8 +243,8 @@ fn newest_pid() -> Option<i32> {
 }
 
 /// The processes of one run: its leader, the members of its process group, their descendants
-/// and the orphans `adopt` claims, sampled repeatedly at a low cost. Scanning all of `/proc`
-/// costs a file read per process on the machine, so a full scan (which finds new processes)
+/// and the orphans `adopt` claims, sampled repeatedly at a low cost. A search for new
+/// processes (a walk down the tree, or a scan of all of `/proc` where that cannot be had)
 /// runs at most every [`RunSampler::FULL_SCAN_EVERY`] samples, and only if some process was
 /// created since the last one; the samples in between read only the processes already known.
 pub struct RunSampler {
@@ -397,10 +399,13 @@ impl RunSampler {
         self.sample_known()
     }
 
-    /// A sample of every process of the run now, a full scan: what a run that exited left
+    /// A sample of every process of the run now, a full search: what a run that exited left
     /// (the orphans its namespace holds) is measured once more before it is killed.
     pub fn sample_all(&mut self, adopt: &dyn Fn(&ProcStat) -> bool) -> GroupSample {
-        let members = self.members_among(all_processes(), adopt);
+        let members = match self.members_below(adopt) {
+            Some(members) => members,
+            None => self.members_among(all_processes(), adopt),
+        };
         if self.proportional && !self.unseen_children && members.len() > 1 {
             self.unseen_children = members.iter().any(|m| {
                 !m.is_zombie() && members.iter().any(|c| c.ppid == m.pid) && ignores_sigchld(m.pid)
@@ -433,6 +438,49 @@ impl RunSampler {
             }
         }
         self.record(&members)
+    }
+
+    /// The run's processes found by walking down the process tree through the kernel's
+    /// `children` files, from the leader, the processes already known, the children of the
+    /// reaper, and the orphans handed to the harness that are the run's (in its group, known,
+    /// or claimed by `adopt`): a few file reads per process of the run, where a scan of all of
+    /// `/proc` costs one per process on the machine. It finds what the scan finds as long as
+    /// every process of the run that loses its parent is handed to one of those roots: the
+    /// harness must be a child subreaper (then an orphan goes to the harness, to the run's
+    /// namespace init, or to a subreaper of the run's own, all walked). `None` when the
+    /// kernel has no `children` files or the harness is not a subreaper: then only the scan
+    /// can tell.
+    fn members_below(&mut self, adopt: &dyn Fn(&ProcStat) -> bool) -> Option<Vec<ProcStat>> {
+        if !is_child_subreaper() {
+            return None;
+        }
+        let mut walk = Walk::default();
+        walk.roots.push((self.leader, None));
+        let known = self.known.iter().map(|&(pid, start)| (pid, Some(start)));
+        walk.roots.extend(known);
+        if let Some(reaper) = self.reaper
+            && let Some(stat) = read_stat(&reaper.to_string(), &mut self.buf)
+        {
+            let children = children_of(&stat);
+            walk.roots
+                .extend(children.into_iter().map(|pid| (pid, None)));
+        }
+        walk.descend(&mut self.buf);
+        // Read last: a process of the run orphaned while the tree was walked is found here.
+        let me = harness_pid();
+        for pid in main_thread_children()? {
+            if walk.seen.contains(&pid) {
+                continue;
+            }
+            let Some(p) = read_stat(&pid.to_string(), &mut self.buf) else {
+                continue;
+            };
+            if p.ppid == me && (p.pgid == self.leader || self.knows(&p) || adopt(&p)) {
+                walk.roots.push((pid, Some(p.start_time)));
+            }
+        }
+        walk.descend(&mut self.buf);
+        Some(walk.found)
     }
 
     /// The run's processes among `all`: the leader, its group, what the sampler already knew,
@@ -497,6 +545,80 @@ impl RunSampler {
             .unwrap_or(0);
         sample
     }
+}
+
+/// A walk down the process tree (see [`RunSampler::members_below`]).
+#[derive(Default)]
+struct Walk {
+    /// Where to go on from: a pid, with the start time it must have when it names a process
+    /// known from before (its pid may have been reused since).
+    roots: Vec<(i32, Option<u64>)>,
+    seen: HashSet<i32>,
+    found: Vec<ProcStat>,
+}
+
+impl Walk {
+    /// Takes in the roots and every descendant of theirs, each once.
+    fn descend(&mut self, buf: &mut Vec<u8>) {
+        while let Some((pid, start)) = self.roots.pop() {
+            if self.seen.contains(&pid) {
+                continue;
+            }
+            let Some(stat) = read_stat(&pid.to_string(), buf) else {
+                continue;
+            };
+            if start.is_some_and(|s| s != stat.start_time) {
+                continue;
+            }
+            self.seen.insert(pid);
+            let children = children_of(&stat);
+            self.roots.extend(children.into_iter().map(|c| (c, None)));
+            self.found.push(stat);
+        }
+    }
+}
+
+/// The children of process `p`, zombies included: those of each of its threads (a child is
+/// listed under the thread that forked it). A process whose threads have all ended has none
+/// left (they went to a reaper when it exited).
+fn children_of(p: &ProcStat) -> Vec<i32> {
+    let pid = p.pid;
+    if p.threads <= 1 {
+        if p.is_zombie() {
+            return Vec::new();
+        }
+        return read_children(&format!("/proc/{pid}/task/{pid}/children"));
+    }
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut children = Vec::new();
+    for task in tasks.flatten() {
+        let path = format!(
+            "/proc/{pid}/task/{}/children",
+            task.file_name().to_string_lossy()
+        );
+        children.extend(read_children(&path));
+    }
+    children
+}
+
+/// The pids listed in the `children` file at `path`; none if it cannot be read (the task
+/// has ended).
+fn read_children(path: &str) -> Vec<i32> {
+    let Ok(file) = File::open(path) else {
+        return Vec::new();
+    };
+    read_pids(&file).unwrap_or_default()
+}
+
+/// Whether this process is a child subreaper now: the orphans of what it started come to
+/// it. Asked every time (one system call): the mark is not inherited by a forked copy.
+fn is_child_subreaper() -> bool {
+    let mut flag: libc::c_int = 0;
+    // SAFETY: PR_GET_CHILD_SUBREAPER writes one int through the pointer, a valid local.
+    let r = unsafe { libc::prctl(libc::PR_GET_CHILD_SUBREAPER, &mut flag as *mut libc::c_int) };
+    r == 0 && flag != 0
 }
 
 /// Whether process `pid` ignores `SIGCHLD` (its children are then reaped by the kernel, not
@@ -695,6 +817,154 @@ mod tests {
             missing.len(),
             pids.len()
         );
+    }
+
+    /// Forks a process that runs `then` and waits to be killed.
+    fn fork_and_wait(then: impl FnOnce()) -> i32 {
+        // SAFETY: the child calls only async-signal-safe functions (setpgid, setsid, fork,
+        // pause, _exit) and never returns into the test.
+        match unsafe { libc::fork() } {
+            0 => {
+                then();
+                loop {
+                    // SAFETY: pause has no preconditions.
+                    unsafe { libc::pause() };
+                }
+            }
+            pid => {
+                assert!(pid > 0, "fork failed");
+                pid
+            }
+        }
+    }
+
+    /// Kills the processes a test forked even when it fails, so that none outlives it.
+    struct KillOnDrop(Vec<i32>);
+
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            for &pid in &self.0 {
+                // SAFETY: kill and waitpid have no memory effects; the pids are the test's
+                // own forked processes, unreaped until here.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut 0, libc::WNOHANG);
+                }
+            }
+        }
+    }
+
+    fn pids(members: &[ProcStat]) -> Vec<i32> {
+        let mut pids: Vec<i32> = members.iter().map(|m| m.pid).collect();
+        pids.sort_unstable();
+        pids
+    }
+
+    /// What the walk down the tree finds, and what a scan of all of `/proc` finds.
+    fn both_ways(sampler: &mut RunSampler) -> (Vec<i32>, Vec<i32>) {
+        let walked = sampler.members_below(&|_| false).expect("children files");
+        let scanned = sampler.members_among(all_processes(), &|_| false);
+        (pids(&walked), pids(&scanned))
+    }
+
+    /// A leader whose child left the session (`setsid`) and whose grandchild leads a group of
+    /// its own, and an orphan of the leader's group handed to this process (the subreaper)
+    /// before any sample saw it: the walk finds them all, as the scan does. Once the child is
+    /// killed, its orphan (handed to this process) is still found because it was known, and
+    /// the dead child too (a zombie of the leader until reaped).
+    #[test]
+    fn the_walk_down_the_tree_finds_what_a_scan_finds() {
+        crate::run::group::become_subreaper();
+        let leader = fork_and_wait(|| {
+            // SAFETY: setpgid and setsid have no memory effects.
+            unsafe { libc::setpgid(0, 0) };
+            fork_and_wait(|| {
+                // SAFETY: as above.
+                unsafe { libc::setsid() };
+                // SAFETY: as above.
+                fork_and_wait(|| unsafe {
+                    libc::setpgid(0, 0);
+                });
+            });
+            fork_and_wait(|| {
+                fork_and_wait(|| ());
+                // SAFETY: _exit ends the forked process at once.
+                unsafe { libc::_exit(0) };
+            });
+        });
+        let mut sampler = RunSampler::new(leader);
+        let start = std::time::Instant::now();
+        let zombies = |pids: &[i32]| {
+            pids.iter()
+                .filter(|&&p| stat(p).is_some_and(|s| s.is_zombie()))
+                .count()
+        };
+        let (mut walked, mut scanned) = both_ways(&mut sampler);
+        while (scanned.len() < 5 || zombies(&scanned) < 1)
+            && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+            (walked, scanned) = both_ways(&mut sampler);
+        }
+        let _cleanup = KillOnDrop(scanned.clone());
+        assert_eq!(scanned.len(), 5, "{scanned:?}");
+        assert_eq!(walked, scanned);
+        let all = sampler.sample_all(&|_| false);
+        assert_eq!(all.processes, 4);
+        let find = |what: &str, is: &dyn Fn(ProcStat) -> bool| {
+            *scanned
+                .iter()
+                .find(|&&p| stat(p).is_some_and(is))
+                .unwrap_or_else(|| panic!("no {what}"))
+        };
+        let child = find("child", &|s| s.ppid == leader && !s.is_zombie());
+        let grandchild = find("grandchild", &|s| s.ppid == child);
+        let gone = find("ended child", &|s| s.ppid == leader && s.is_zombie());
+        let orphan = find("orphan", &|s| s.ppid == harness_pid() && s.pid != leader);
+        // SAFETY: kill has no memory effects; the child is an unreaped descendant.
+        unsafe { libc::kill(child, libc::SIGKILL) };
+        while stat(grandchild).is_some_and(|s| s.ppid != harness_pid())
+            && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let (walked, scanned) = both_ways(&mut sampler);
+        let mut expected = vec![leader, child, grandchild, gone, orphan];
+        expected.sort_unstable();
+        assert_eq!(scanned, expected);
+        assert_eq!(walked, expected);
+        for pid in [grandchild, orphan, leader, child, gone] {
+            // SAFETY: kill and waitpid have no memory effects; each is a child of this
+            // process or of a process killed before it (handed to this subreaper then).
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+                libc::waitpid(pid, &mut 0, 0);
+            }
+        }
+    }
+
+    /// A child forked by a thread other than the main one is listed under that thread: the
+    /// walk reads every thread's list.
+    #[test]
+    fn the_walk_finds_a_child_of_any_thread() {
+        crate::run::group::become_subreaper();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            tx.send(fork_and_wait(|| ())).expect("sent");
+            let _ = done_rx.recv();
+        });
+        let child = rx.recv().expect("forked");
+        let mut sampler = RunSampler::new(harness_pid());
+        let walked = pids(&sampler.members_below(&|_| false).expect("children files"));
+        // SAFETY: kill and waitpid on this process's own child.
+        unsafe {
+            libc::kill(child, libc::SIGKILL);
+            libc::waitpid(child, &mut 0, 0);
+        }
+        drop(done_tx);
+        thread.join().expect("joined");
+        assert!(walked.contains(&child), "{child} not in {walked:?}");
     }
 
     #[test]
