@@ -1174,6 +1174,20 @@ mod layouts {
             .collect()
     }
 
+    /// `n m`, then m lines of `width` numbers each (an edge list), n ≥ 1: n and the edges.
+    fn counted_edges(input: &str, width: usize) -> Option<(usize, Vec<Vec<i64>>)> {
+        let mut lines = numbers(input)?;
+        if lines.is_empty() {
+            return None;
+        }
+        let edges = lines.split_off(1);
+        let &[n, m] = lines[0].as_slice() else {
+            return None;
+        };
+        let fits = n >= 1 && edges.len() as i64 == m && edges.iter().all(|e| e.len() == width);
+        fits.then_some((n as usize, edges))
+    }
+
     /// `n s`, then n numbers of at least 1; the wrong answer takes a_i + a_i = s for a pair.
     fn pair_sum_wrong(input: &str) -> bool {
         let Some(lines) = numbers(input) else {
@@ -1436,19 +1450,9 @@ mod layouts {
         // `n m`, then m edges; fails on a vertex of degree 3 (the smallest: a star of 4
         // vertices, 3 edges), valid when simple and connected.
         let fails = |input: &str| {
-            let Some(lines) = numbers(input) else {
+            let Some((n, edges)) = counted_edges(input, 2) else {
                 return false;
             };
-            let Some((head, edges)) = lines.split_first() else {
-                return false;
-            };
-            let &[n, m] = head.as_slice() else {
-                return false;
-            };
-            let n = n as usize;
-            if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 2) {
-                return false;
-            }
             let mut parts = layout::Parts::new(n + 1);
             let mut joined = 0;
             let mut seen = std::collections::HashSet::new();
@@ -1476,17 +1480,10 @@ mod layouts {
     /// `n m`, then m weighted edges `u v w`: valid when simple, labels within n and
     /// weights at least 1; the wrong answer misses a cycle (the smallest: a triangle).
     fn cycle_wrong(input: &str) -> bool {
-        let Some(lines) = numbers(input) else {
+        let Some((n, edges)) = counted_edges(input, 3) else {
             return false;
         };
-        let Some((head, edges)) = lines.split_first() else {
-            return false;
-        };
-        let &[n, m] = head.as_slice() else {
-            return false;
-        };
-        let n = n as usize;
-        if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 3 || e[2] < 1) {
+        if edges.iter().any(|e| e[2] < 1) {
             return false;
         }
         let mut parts = layout::Parts::new(n + 1);
@@ -1562,19 +1559,9 @@ mod layouts {
     /// `n m`, then m edges `u v` of a simple graph: counting its connected components, the
     /// wrong answer takes n − m (a forest's), wrong exactly when the graph has a cycle.
     fn components_wrong(input: &str) -> bool {
-        let Some(lines) = numbers(input) else {
+        let Some((n, edges)) = counted_edges(input, 2) else {
             return false;
         };
-        let Some((head, edges)) = lines.split_first() else {
-            return false;
-        };
-        let &[n, m] = head.as_slice() else {
-            return false;
-        };
-        let n = n as usize;
-        if n < 1 || edges.len() as i64 != m || edges.iter().any(|e| e.len() != 2) {
-            return false;
-        }
         let mut parts = layout::Parts::new(n + 1);
         let mut seen = std::collections::HashSet::new();
         let mut cycle = false;

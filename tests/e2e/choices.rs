@@ -413,45 +413,32 @@ fn the_time_minimizing_waited_for_the_recorder_is_reported() {
     require(&["g++", "python3"]);
     let dir = crate::util::support_workspace("brackets");
     let cache = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(crate::util::duipai())
-        .current_dir(dir.path())
-        .env("DUIPAI_CACHE_DIR", cache.path())
-        .env("PATH", crate::util::path_without_shims())
-        .env_remove("DUIPAI_CXX")
-        .env_remove("DUIPAI_PYTHON")
-        .args([
-            "stress",
-            "brackets",
-            "--json",
-            "-j",
-            "2",
-            "--generator",
-            "gen.cpp",
-        ])
-        .args([
-            "--reference",
-            "ref.py",
-            "--validator",
-            "valid.py",
-            "--",
-            "wrong.py",
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut minimizing_at = None;
-    let mut human = String::new();
-    for line in std::io::BufRead::lines(stderr) {
-        let line = line.unwrap();
-        if line.starts_with("minimizing") {
-            minimizing_at = Some(std::time::Instant::now());
-        }
-        human.push_str(&line);
-        human.push('\n');
-    }
-    let out = child.wait_with_output().unwrap();
+    let (out, human, minimizing_at) = crate::util::run_noting_line(
+        std::process::Command::new(crate::util::duipai())
+            .current_dir(dir.path())
+            .env("DUIPAI_CACHE_DIR", cache.path())
+            .env("PATH", crate::util::path_without_shims())
+            .env_remove("DUIPAI_CXX")
+            .env_remove("DUIPAI_PYTHON")
+            .args([
+                "stress",
+                "brackets",
+                "--json",
+                "-j",
+                "2",
+                "--generator",
+                "gen.cpp",
+            ])
+            .args([
+                "--reference",
+                "ref.py",
+                "--validator",
+                "valid.py",
+                "--",
+                "wrong.py",
+            ]),
+        "minimizing",
+    );
     let ended = std::time::Instant::now();
     assert_eq!(out.status.code(), Some(1), "{human}");
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

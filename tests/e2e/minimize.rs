@@ -481,27 +481,14 @@ fn a_time_limit_case_stops_within_its_budget_with_its_last_probe() {
         "n = int(input())\na = list(map(int, input().split()))\nwhile n >= 3:\n    pass\n\
          print(sum(a))\n",
     );
-    let mut child = std::process::Command::new(crate::util::duipai())
-        .current_dir(dir.path())
-        .args(["stress", "sums", "--json", "--generator", "gen.py"])
-        .args(["--reference", "ref.py", "--validator", "valid.py"])
-        .args(["--time-limit", "500", "--", "sol.py"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut minimizing_at = None;
-    let mut human = String::new();
-    for line in std::io::BufRead::lines(stderr) {
-        let line = line.unwrap();
-        if line.starts_with("minimizing") {
-            minimizing_at = Some(std::time::Instant::now());
-        }
-        human.push_str(&line);
-        human.push('\n');
-    }
-    let out = child.wait_with_output().unwrap();
+    let (out, human, minimizing_at) = crate::util::run_noting_line(
+        std::process::Command::new(crate::util::duipai())
+            .current_dir(dir.path())
+            .args(["stress", "sums", "--json", "--generator", "gen.py"])
+            .args(["--reference", "ref.py", "--validator", "valid.py"])
+            .args(["--time-limit", "500", "--", "sol.py"]),
+        "minimizing",
+    );
     let waited = minimizing_at.expect("a minimizing line").elapsed();
     assert_eq!(out.status.code(), Some(1), "{human}");
     let report: serde_json::Value =

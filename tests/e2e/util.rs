@@ -98,6 +98,30 @@ pub fn with_shared_cache(dir: &Path) -> Duipai {
         .env_remove("DUIPAI_PYTHON")
 }
 
+/// Runs `command` to its end with its stderr read line by line as it comes: its output (the
+/// stdout), its stderr, and when the last line starting with `prefix` came, which a test of
+/// how long something after that line took measures from.
+pub fn run_noting_line(command: &mut Command, prefix: &str) -> (Output, String, Option<Instant>) {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen_at = None;
+    let mut text = String::new();
+    for line in std::io::BufRead::lines(stderr) {
+        let line = line.unwrap();
+        if line.starts_with(prefix) {
+            seen_at = Some(Instant::now());
+        }
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let out = child.wait_with_output().unwrap();
+    (out, text, seen_at)
+}
+
 /// PATH with the folder of the Python interpreter first when the `python3` in PATH is a
 /// version manager's shim (pyenv's is a shell script): scripts that start `python3`
 /// themselves (`#!/usr/bin/env python3`, `sh -c 'python3 …'`) then start it directly, as
