@@ -16,6 +16,7 @@ use crate::util::{Duipai, Ran, assert_contains};
 pub(crate) fn junit_check(report: &Path) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/junit_check.py");
     let out = Command::new("python3")
+        .env("PATH", crate::util::path_without_shims())
         .arg(script)
         .arg(report)
         .output()

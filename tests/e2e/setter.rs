@@ -64,6 +64,7 @@ fn gen_validate_and_solve_take_the_folders_problem() {
         .run()
         .success();
     let direct = Command::new("python3")
+        .env("PATH", crate::util::path_without_shims())
         .args(["gen.py", "10", "10", "3"])
         .current_dir(d)
         .output()

@@ -11,6 +11,10 @@ use std::path::{Path, PathBuf};
 /// The folder of the packs this run shares, set by the setup script.
 pub const PACKS_VAR: &str = "DUIPAI_TEST_PACKS";
 
+/// PATH with no version manager's shim before Python (`util::path_without_shims`), asked
+/// once by the setup script.
+pub const PATH_VAR: &str = "DUIPAI_TEST_PATH";
+
 /// The shared pack folder, when a setup script made one.
 pub fn packs_dir() -> Option<PathBuf> {
     std::env::var_os(PACKS_VAR).map(PathBuf::from)
@@ -56,6 +60,8 @@ fn build_shared_fixtures() {
         .unwrap();
     use std::io::Write;
     writeln!(env, "{PACKS_VAR}={}", packs.display()).unwrap();
+    let path = crate::util::path_without_shims();
+    writeln!(env, "{PATH_VAR}={}", path.to_str().expect("PATH is UTF-8")).unwrap();
 }
 
 /// This test binary's identity: its length and modification time. Cargo links a new binary

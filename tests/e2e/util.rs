@@ -126,10 +126,15 @@ pub fn run_noting_line(command: &mut Command, prefix: &str) -> (Output, String, 
 /// version manager's shim (pyenv's is a shell script): scripts that start `python3`
 /// themselves (`#!/usr/bin/env python3`, `sh -c 'python3 …'`) then start it directly, as
 /// duipai does for the programs it is given. The shim's scripts cost about 100 ms a start,
-/// which were a quarter of the suite's CPU.
+/// which were a quarter of the suite's CPU. Asking the shim is such a start too, and nextest
+/// runs every test in a process of its own: its setup script asks once and hands the answer
+/// to every test in [`crate::shared::PATH_VAR`].
 pub fn path_without_shims() -> &'static std::ffi::OsStr {
     static PATH: std::sync::OnceLock<OsString> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
+        if let Some(asked_once) = std::env::var_os(crate::shared::PATH_VAR) {
+            return asked_once;
+        }
         let path = std::env::var_os("PATH").unwrap_or_default();
         let shim = std::env::split_paths(&path)
             .map(|dir| dir.join("python3"))

@@ -399,6 +399,7 @@ fn a_sitecustomize_of_ones_own_runs_in_each_warm_run() {
         .success()
         .stdout();
     let plain = std::process::Command::new("python3")
+        .env("PATH", crate::util::path_without_shims())
         .current_dir(dir.path())
         .env("PYTHONPATH", &site)
         .args(["gen.py", "3"])
