@@ -57,6 +57,7 @@ fn install_hint(program: &str) -> &'static str {
 pub fn require(programs: &[&str]) {
     for program in programs {
         let runs = Command::new(program)
+            .env("PATH", path_without_shims())
             .arg("--version")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
