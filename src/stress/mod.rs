@@ -441,6 +441,11 @@ impl Engine<'_> {
     }
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
+        self.expected_under(case, &self.helper_limits)
+    }
+
+    /// [`Engine::expected`], the reference run under `limits`.
+    fn expected_under(&self, case: &Case, limits: &Limits) -> anyhow::Result<Expected> {
         match (&self.config.oracle, &case.instance) {
             (Oracle::Builtin, Some(instance)) => Ok(instance.expected()?),
             (Oracle::Builtin, None) => {
@@ -453,10 +458,16 @@ impl Engine<'_> {
                         self.runner,
                         reference,
                         &case.input,
-                        &self.helper_limits,
+                        limits,
                         &format!("the reference {}", program_name(reference)),
                     )?,
-                    false => self.run_helper(reference, &case.input, "reference")?,
+                    false => crate::judge::helper::run_helper(
+                        self.runner,
+                        reference,
+                        &case.input,
+                        limits,
+                        &format!("the reference {}", program_name(reference)),
+                    )?,
                 };
                 match instance {
                     Some(instance) => instance
@@ -975,19 +986,57 @@ impl Engine<'_> {
         if first && !valid(&case.input)? {
             return Ok(None);
         }
-        let known = first.then_some(true);
-        let expected = match self.expected(case) {
-            Ok(expected) => expected,
+        let mut known = first.then_some(true);
+        let expected = match self.candidate_expected(case, checked && !first, &valid) {
+            Ok(Some((expected, judged))) => {
+                known = known.or(judged);
+                expected
+            }
+            Ok(None) => return Ok(None),
             Err(e) => return self.passed_over(case, e, known, &valid),
         };
         let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
             Ok(outcome) => outcome,
             Err(e) => return self.passed_over(case, e, known, &valid),
         };
-        if outcome.verdict() != verdict || (checked && !first && !valid(&case.input)?) {
+        if outcome.verdict() != verdict || (known.is_none() && checked && !valid(&case.input)?) {
             return Ok(None);
         }
         Ok(Some((expected, outcome)))
+    }
+
+    /// A candidate's expected answer, with whether the validator has judged it valid on the
+    /// way (`None` when the candidate turned out invalid). When the validator is still to
+    /// come (`unjudged`), the reference first runs under the program's own limits rather than
+    /// its generous ones: on an input the validator would refuse (a count raised past the
+    /// items it counts), a reference reading in a loop may print until 10 s of CPU stop it,
+    /// which one such candidate of a hunt's minimization cost. A reference past those limits
+    /// is then asked of the validator, and a valid candidate runs again under the full
+    /// limits: every candidate keeps its verdict, only a runaway one costs less.
+    fn candidate_expected(
+        &self,
+        case: &Case,
+        unjudged: bool,
+        valid: &dyn Fn(&[u8]) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<Option<(Expected, Option<bool>)>> {
+        if !unjudged || !matches!(self.config.oracle, Oracle::External(_)) {
+            return Ok(Some((self.expected(case)?, None)));
+        }
+        let short =
+            crate::judge::helper::helper_limits(&self.config.limits, Some(self.config.limits.cpu));
+        match self.expected_under(case, &short) {
+            Ok(expected) => Ok(Some((expected, None))),
+            Err(e)
+                if e.downcast_ref::<HelperFailed>()
+                    .is_some_and(|f| f.fault == Fault::Limit) =>
+            {
+                if !valid(&case.input)? {
+                    return Ok(None);
+                }
+                Ok(Some((self.expected(case)?, Some(true))))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// What a failure to judge a candidate means (the reference's, the checker's, the

@@ -158,6 +158,13 @@ fn test_validate_checks_every_input_before_judging() {
 fn plain_pack_follows_the_plan_and_its_manifest_makes_every_file_again() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
+    // The folder's plan (found by its name in duipai.toml), cut to one line of each kind: a
+    // copied sample, the Python generator, the C++ one at both ends of n, a hand-made test.
+    let plan = "group sample\ncopy samples/1.in\ngroup secret\ngen rangesum 3 3 --seed 1\n\
+                gen rangesum --generator big 1 1 1000000000 --seed 5\n\
+                gen rangesum --generator big 200000 200000 1000000000 full --seed 8\n\
+                copy extremes.in\n";
+    std::fs::write(d.join("tests.plan"), plan).unwrap();
     let out = duipai(d)
         .args(["pack", "--out", "pack", "--layout", "plain"])
         .run()
@@ -168,14 +175,14 @@ fn plain_pack_follows_the_plan_and_its_manifest_makes_every_file_again() {
         &err,
         "the tests reach both ends of every bound the validator names: a_i, l, n, q, r",
     );
-    assert_contains(&err, "wrote 20 files (10 tests) and manifest.txt to pack");
+    assert_contains(&err, "wrote 10 files (5 tests) and manifest.txt to pack");
     let files = tree(&d.join("pack"));
-    assert!(files.contains_key("sample/1.in") && files.contains_key("9.ans"));
+    assert!(files.contains_key("sample/1.in") && files.contains_key("4.ans"));
     assert_eq!(files["sample/1.ans"], b"1\n1\n4\n");
     // Every row's command, run in the problem's folder, makes the file again.
     let manifest = String::from_utf8(files["manifest.txt"].clone()).unwrap();
     let rows: Vec<&str> = manifest.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(rows.len(), 20);
+    assert_eq!(rows.len(), 10);
     for row in rows {
         let cols: Vec<&str> = row.split('\t').collect();
         let (file, command, hash) = (cols[0], cols[3], cols[4]);
@@ -485,10 +492,10 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
     let d = dir.path();
     // The real programs on a short plan under a short limit: the sample, sums beyond 32 bits,
     // more values than the fixed array holds, and one test the naive submission spends
-    // seconds on (stopped at 1.5 s × 1.5 × 1.05). How the matrix and the limit follow from
+    // seconds on (stopped at 1 s × 1.5 × 1.05). How the matrix and the limit follow from
     // the runs' times is model matrix's, on a scripted runner.
     let toml = std::fs::read_to_string(d.join("duipai.toml")).unwrap();
-    let toml = toml.replace("time-limit = \"2s\"", "time-limit = \"1.5s\"");
+    let toml = toml.replace("time-limit = \"2s\"", "time-limit = \"1s\"");
     std::fs::write(d.join("duipai.toml"), toml).unwrap();
     let plan = "group sample\ncopy samples/1.in\ngroup secret\ngen rangesum 10 10 --seed 2\n\
                 gen rangesum --generator big 2000 2000 1000000000 --seed 6\n\
@@ -520,14 +527,14 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
     assert_eq!(slow, ["AC", "AC", "AC", "TLE"]);
     let crash = verdicts(&summary, "run_time_error/fixed_array.cpp");
     assert_eq!(crash, ["AC", "AC", "RTE", "RTE"]);
-    // The naive run was stopped by the runner near the cap, 1.5 s × 1.5 × 1.05.
+    // The naive run was stopped by the runner near the cap, 1 s × 1.5 × 1.05.
     let upper = &summary["upper_bound"];
     let stopped = upper["cpu_ms"].as_u64().unwrap();
-    assert!((2362..2362 + 500).contains(&stopped), "{upper}");
+    assert!((1575..1575 + 500).contains(&stopped), "{upper}");
     // The limit in force is the folder's; the format's rule: the slowest accepted run × 2,
     // rounded up to whole seconds, that run being the fastest of the three times it was
     // measured.
-    assert_eq!(summary["time_limit_ms"], 1500);
+    assert_eq!(summary["time_limit_ms"], 1000);
     let lower = &summary["lower_bound"];
     let cpu = lower["cpu_ms"].as_u64().unwrap();
     let measured: Vec<u64> = lower["measured_ms"]
@@ -565,7 +572,7 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
         "time_limit_exceeded/naive.cpp"
     );
     let human = out.stderr();
-    assert_contains(&human, "time limit 1.5 s (duipai.toml or --time-limit)");
+    assert_contains(&human, "time limit 1 s (duipai.toml or --time-limit)");
     assert_contains(&human, &format!("; fastest of {} runs: ", measured.len()));
     assert_contains(&human, "every submission got what its folder expects");
     let junit = std::fs::read_to_string(d.join("judge.xml")).unwrap();
@@ -639,18 +646,18 @@ fn a_slow_submissions_slowest_input_is_found_within_the_runs_given() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     let plan = "gen rangesum 3 3 --seed 5\n\
-                gen rangesum --generator big 10000 10000 1000 --seed 1\n";
+                gen rangesum --generator big 5000 5000 1000 --seed 1\n";
     std::fs::write(d.join("extra/slow.plan"), plan).unwrap();
     // A budget of runs rather than seconds, and a limit no input reaches: what is found does
     // not depend on how fast or busy the machine is.
     let out = duipai(d)
         .args(["hunt", "submissions/time_limit_exceeded/naive.cpp", "--add"])
-        .args(["--plan", "extra/slow.plan", "--runs", "60", "--time", "600"])
+        .args(["--plan", "extra/slow.plan", "--runs", "30", "--time", "600"])
         .args(["--time-limit", "10s"])
         .run()
         .code(1);
     let text = out.stdout();
-    assert_contains(&text, "in 60 runs");
+    assert_contains(&text, "in 30 runs");
     assert_contains(&text, "it stays within the time limit 10.000 s");
     // Not caught: nothing goes into the plan, and the input is kept to look at.
     assert_eq!(
@@ -664,7 +671,7 @@ fn a_slow_submissions_slowest_input_is_found_within_the_runs_given() {
     // half of it or more.
     let big = duipai(d)
         .args(["gen", "--generator", "big", "--seed", "1", "--"])
-        .args(["10000", "10000", "1000"])
+        .args(["5000", "5000", "1000"])
         .run()
         .success()
         .stdout();
@@ -807,7 +814,7 @@ fn stress_runs_the_folders_generator_validator_and_reference() {
     assert_contains(&out.stdout(), "FAILED on seed");
     assert_contains(&out.stdout(), "minimized in ");
     duipai(d)
-        .args(["stress", "--iterations", "30", "--no-replay"])
+        .args(["stress", "--iterations", "10", "--no-replay"])
         .program(["submissions/accepted/sol.py"])
         .run()
         .success();
