@@ -298,24 +298,35 @@ fn a_hand_edited_test_is_never_overwritten_unless_asked() {
     assert_ne!(std::fs::read(d.join("p/2.in")).unwrap(), b"1 1\n7\n1 1\n");
 }
 
-/// Builds the program folder `dir` of a package with its `build` script.
-/// Runs the program folder's `build`, as the format's tools do. Its `g++ -O2` builds at -O0
-/// here (the `g++` found first adds `-O0`, the last level given winning): what is checked is
-/// that the script builds a program that works, and testlib's sources build about three
-/// times faster unoptimized.
+/// Runs the program folder `dir`'s `build`, as the format's tools do. The `g++` it finds first
+/// is the real one at -O0 (the last level given winning), with a cache keyed by its
+/// arguments, its version and the folder's sources: what is checked is that the script builds
+/// a program that works, and testlib's sources take seconds to compile. A script that
+/// changes, or sources that do, miss the cache and are compiled.
 fn build(dir: &Path) {
     let real = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
         .map(|d| d.join("g++"))
         .find(|p| p.is_file())
         .expect("g++ in PATH");
-    let unoptimized = tempfile::tempdir().unwrap();
-    let gxx = crate::util::write_sh(
-        unoptimized.path(),
-        "g++",
-        &format!("exec '{}' \"$@\" -O0", real.display()),
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("package-builds");
+    std::fs::create_dir_all(&cache).unwrap();
+    let wrapper = tempfile::tempdir().unwrap();
+    let script = format!(
+        r#"real='{real}'
+out=; prev=
+for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
+[ -n "$out" ] || exec "$real" "$@" -O0
+key=$( {{ printf '%s\n' "$@"; "$real" --version; cat ./*.cpp ./*.h 2>/dev/null; }} | sha256sum | cut -c1-64)
+cached='{cache}'/$key
+if [ -f "$cached" ]; then exec cp "$cached" "$out"; fi
+"$real" "$@" -O0 || exit $?
+cp "$out" "$cached.$$" && mv "$cached.$$" "$cached""#,
+        real = real.display(),
+        cache = cache.display(),
     );
+    let gxx = crate::util::write_sh(wrapper.path(), "g++", &script);
     crate::util::wait_until_executable(&gxx);
-    let mut path = vec![unoptimized.path().to_path_buf()];
+    let mut path = vec![wrapper.path().to_path_buf()];
     path.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap()));
     let status = Command::new(dir.join("build"))
         .env("PATH", std::env::join_paths(path).unwrap())
