@@ -599,10 +599,12 @@ fn judge_runs_every_submission_on_every_test_and_checks_what_its_folder_expects(
 fn a_wrong_submission_the_plan_misses_is_named_then_hunted_down_and_added() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
-    // The small plan catches none of the other wrong submissions either: only this one stays.
+    // The small plan catches none of the other wrong submissions either: only this one stays,
+    // beside the C++ reference (the Python one would only be judged again, at more cost).
     for folder in ["wrong_answer", "time_limit_exceeded", "run_time_error"] {
         std::fs::remove_dir_all(d.join("submissions").join(folder)).unwrap();
     }
+    std::fs::remove_file(d.join("submissions/accepted/sol.py")).unwrap();
     std::fs::create_dir(d.join("submissions/wrong_answer")).unwrap();
     std::fs::copy(
         d.join("extra/one_value.cpp"),
@@ -711,6 +713,8 @@ fn the_derived_time_limit_is_written_only_when_asked() {
     for other in ["time_limit_exceeded", "run_time_error", "wrong_answer"] {
         std::fs::remove_dir_all(d.join("submissions").join(other)).unwrap();
     }
+    // One accepted submission derives a limit as well as two (model matrix has the rule).
+    std::fs::remove_file(d.join("submissions/accepted/sol.py")).unwrap();
     duipai(d)
         .args(["pack", "--out", "rangesum", "--layout", "icpc"])
         .args(["--plan", "extra/small.plan"])
