@@ -236,10 +236,20 @@ struct Engine<'a> {
     config: &'a Config,
     runner: &'a dyn Runner,
     helper_limits: Limits,
+    /// The most CPU time, in microseconds, a run of the reference that ended cleanly took:
+    /// what a minimization candidate's reference run is first allowed a few times over
+    /// ([`Engine::candidate_expected`]).
+    reference_cpu: AtomicU64,
     /// Without a validator, what the generator's cases teach of its envelope
     /// ([`envelope`]); `None` when a validator says what is valid.
     learning: Option<Mutex<Learning>>,
 }
+
+/// A minimization candidate's reference runs first under this many times its slowest clean
+/// run so far, and at least [`PROBE_REFERENCE_FLOOR`] of CPU ([`Engine::candidate_expected`]):
+/// candidates are mostly smaller than the case found, and one past it runs again in full.
+const PROBE_REFERENCE_FACTOR: u32 = 4;
+const PROBE_REFERENCE_FLOOR: Duration = Duration::from_millis(250);
 
 /// How long minimization takes by default on a case the program failed by its time or
 /// memory limit: its failing candidates each cost the whole limit (a correct O(n²) at n =
@@ -277,6 +287,7 @@ pub fn run(
         config,
         runner,
         helper_limits: config.helper_limits,
+        reference_cpu: AtomicU64::new(0),
         learning: config
             .validator
             .is_none()
@@ -453,22 +464,16 @@ impl Engine<'_> {
             }
             (Oracle::Interactor, _) => Ok(Expected::unknown(b"", self.config.rule)),
             (Oracle::External(reference), instance) => {
-                let output = match self.config.empty_answers {
-                    true => crate::judge::helper::run_helper_quiet_ok(
-                        self.runner,
-                        reference,
-                        &case.input,
-                        limits,
-                        &format!("the reference {}", program_name(reference)),
-                    )?,
-                    false => crate::judge::helper::run_helper(
-                        self.runner,
-                        reference,
-                        &case.input,
-                        limits,
-                        &format!("the reference {}", program_name(reference)),
-                    )?,
-                };
+                let (output, cpu) = crate::judge::helper::run_helper_timed(
+                    self.runner,
+                    reference,
+                    &case.input,
+                    limits,
+                    &format!("the reference {}", program_name(reference)),
+                    self.config.empty_answers,
+                )?;
+                let micros = u64::try_from(cpu.as_micros()).unwrap_or(u64::MAX);
+                self.reference_cpu.fetch_max(micros, Ordering::Relaxed);
                 match instance {
                     Some(instance) => instance
                         .problem()
@@ -1007,12 +1012,14 @@ impl Engine<'_> {
 
     /// A candidate's expected answer, with whether the validator has judged it valid on the
     /// way (`None` when the candidate turned out invalid). When the validator is still to
-    /// come (`unjudged`), the reference first runs under the program's own limits rather than
-    /// its generous ones: on an input the validator would refuse (a count raised past the
-    /// items it counts), a reference reading in a loop may print until 10 s of CPU stop it,
-    /// which one such candidate of a hunt's minimization cost. A reference past those limits
-    /// is then asked of the validator, and a valid candidate runs again under the full
-    /// limits: every candidate keeps its verdict, only a runaway one costs less.
+    /// come (`unjudged`), the reference first runs under a short CPU limit rather than its
+    /// generous one: on an input the validator would refuse (a count raised past the items
+    /// it counts), a reference reading in a loop may print until 10 s of CPU stop it, which
+    /// one such candidate of a hunt's minimization cost. The short limit is
+    /// [`PROBE_REFERENCE_FACTOR`] times the reference's slowest clean run so far, at least
+    /// [`PROBE_REFERENCE_FLOOR`], at most the program's limit. A reference past it is asked
+    /// of the validator, and a valid candidate runs again under the full limits: every
+    /// candidate keeps its verdict, only a runaway one costs less.
     fn candidate_expected(
         &self,
         case: &Case,
@@ -1022,8 +1029,11 @@ impl Engine<'_> {
         if !unjudged || !matches!(self.config.oracle, Oracle::External(_)) {
             return Ok(Some((self.expected(case)?, None)));
         }
-        let short =
-            crate::judge::helper::helper_limits(&self.config.limits, Some(self.config.limits.cpu));
+        let seen = Duration::from_micros(self.reference_cpu.load(Ordering::Relaxed));
+        let cpu = (seen * PROBE_REFERENCE_FACTOR)
+            .max(PROBE_REFERENCE_FLOOR)
+            .min(self.config.limits.cpu);
+        let short = crate::judge::helper::helper_limits(&self.config.limits, Some(cpu));
         match self.expected_under(case, &short) {
             Ok(expected) => Ok(Some((expected, None))),
             Err(e)
