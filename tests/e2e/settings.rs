@@ -274,7 +274,12 @@ fn init_writes_a_file_that_then_works() {
     assert_contains(&written, "\ngenerator = \"gen.py\"");
     assert_contains(&written, "\nreference = \"brute.py\"");
     assert_contains(&written, "# time-limit = ");
-    let out = stress(&d).program(["sol.cpp"]).run().code(1);
+    // The file works: the failure is found (minimizing it is other tests' subject).
+    let out = stress(&d)
+        .arg("--no-shrink")
+        .program(["sol.cpp"])
+        .run()
+        .code(1);
     assert_contains(&out.stdout(), "WA expected");
     // Never over an existing file.
     std::fs::write(d.join("duipai.toml"), "# mine\n").unwrap();
