@@ -152,8 +152,33 @@ pub fn run_helper(
     limits: &Limits,
     who: &str,
 ) -> anyhow::Result<Vec<u8>> {
-    let (output, stderr) = run_once(runner, command, input, limits, who)?;
-    if output.iter().all(u8::is_ascii_whitespace) {
+    run_helper_timed(runner, command, input, limits, who, false).map(|(output, _)| output)
+}
+
+/// [`run_helper`] where printing nothing is an output too: a test's answer in a package,
+/// which may be empty (a query-only test), as Polygon and the ICPC format allow.
+pub fn run_helper_quiet_ok(
+    runner: &dyn Runner,
+    command: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    who: &str,
+) -> anyhow::Result<Vec<u8>> {
+    run_helper_timed(runner, command, input, limits, who, true).map(|(output, _)| output)
+}
+
+/// [`run_helper`], or with `quiet_ok` [`run_helper_quiet_ok`], with the CPU time the run
+/// took.
+pub fn run_helper_timed(
+    runner: &dyn Runner,
+    command: &[OsString],
+    input: &[u8],
+    limits: &Limits,
+    who: &str,
+    quiet_ok: bool,
+) -> anyhow::Result<(Vec<u8>, Duration)> {
+    let (output, stderr, cpu) = run_once(runner, command, input, limits, who)?;
+    if !quiet_ok && output.iter().all(u8::is_ascii_whitespace) {
         let said = if output.is_empty() {
             "nothing"
         } else {
@@ -172,30 +197,18 @@ pub fn run_helper(
             ),
         ));
     }
-    Ok(output)
+    Ok((output, cpu))
 }
 
-/// [`run_helper`] where printing nothing is an output too: a test's answer in a package,
-/// which may be empty (a query-only test), as Polygon and the ICPC format allow.
-pub fn run_helper_quiet_ok(
-    runner: &dyn Runner,
-    command: &[OsString],
-    input: &[u8],
-    limits: &Limits,
-    who: &str,
-) -> anyhow::Result<Vec<u8>> {
-    run_once(runner, command, input, limits, who).map(|(output, _)| output)
-}
-
-/// Runs a helper: its stdout, and the end of its stderr as [`stderr_ending`] quotes it; a
-/// run that cannot start or does not exit cleanly is an error.
+/// Runs a helper: its stdout, the end of its stderr as [`stderr_ending`] quotes it, and its
+/// CPU time; a run that cannot start or does not exit cleanly is an error.
 fn run_once(
     runner: &dyn Runner,
     command: &[OsString],
     input: &[u8],
     limits: &Limits,
     who: &str,
-) -> anyhow::Result<(Vec<u8>, String)> {
+) -> anyhow::Result<(Vec<u8>, String, Duration)> {
     let execution = runner
         .run_helper(command, input, limits)
         .with_context(|| format!("cannot run {who}"))?;
@@ -207,7 +220,7 @@ fn run_once(
         .stdout
         .to_vec()
         .with_context(|| format!("cannot read what {who} printed"))?;
-    Ok((output, stderr_ending(&execution.stderr)))
+    Ok((output, stderr_ending(&execution.stderr), execution.cpu_time))
 }
 
 /// A helper that ran and failed (rather than could not start), and how: for a reference or

@@ -236,10 +236,20 @@ struct Engine<'a> {
     config: &'a Config,
     runner: &'a dyn Runner,
     helper_limits: Limits,
+    /// The most CPU time, in microseconds, a run of the reference that ended cleanly took:
+    /// what a minimization candidate's reference run is first allowed a few times over
+    /// ([`Engine::candidate_expected`]).
+    reference_cpu: AtomicU64,
     /// Without a validator, what the generator's cases teach of its envelope
     /// ([`envelope`]); `None` when a validator says what is valid.
     learning: Option<Mutex<Learning>>,
 }
+
+/// A minimization candidate's reference runs first under this many times its slowest clean
+/// run so far, and at least [`PROBE_REFERENCE_FLOOR`] of CPU ([`Engine::candidate_expected`]):
+/// candidates are mostly smaller than the case found, and one past it runs again in full.
+const PROBE_REFERENCE_FACTOR: u32 = 4;
+const PROBE_REFERENCE_FLOOR: Duration = Duration::from_millis(250);
 
 /// How long minimization takes by default on a case the program failed by its time or
 /// memory limit: its failing candidates each cost the whole limit (a correct O(n²) at n =
@@ -277,6 +287,7 @@ pub fn run(
         config,
         runner,
         helper_limits: config.helper_limits,
+        reference_cpu: AtomicU64::new(0),
         learning: config
             .validator
             .is_none()
@@ -441,6 +452,11 @@ impl Engine<'_> {
     }
 
     fn expected(&self, case: &Case) -> anyhow::Result<Expected> {
+        self.expected_under(case, &self.helper_limits)
+    }
+
+    /// [`Engine::expected`], the reference run under `limits`.
+    fn expected_under(&self, case: &Case, limits: &Limits) -> anyhow::Result<Expected> {
         match (&self.config.oracle, &case.instance) {
             (Oracle::Builtin, Some(instance)) => Ok(instance.expected()?),
             (Oracle::Builtin, None) => {
@@ -448,16 +464,16 @@ impl Engine<'_> {
             }
             (Oracle::Interactor, _) => Ok(Expected::unknown(b"", self.config.rule)),
             (Oracle::External(reference), instance) => {
-                let output = match self.config.empty_answers {
-                    true => crate::judge::helper::run_helper_quiet_ok(
-                        self.runner,
-                        reference,
-                        &case.input,
-                        &self.helper_limits,
-                        &format!("the reference {}", program_name(reference)),
-                    )?,
-                    false => self.run_helper(reference, &case.input, "reference")?,
-                };
+                let (output, cpu) = crate::judge::helper::run_helper_timed(
+                    self.runner,
+                    reference,
+                    &case.input,
+                    limits,
+                    &format!("the reference {}", program_name(reference)),
+                    self.config.empty_answers,
+                )?;
+                let micros = u64::try_from(cpu.as_micros()).unwrap_or(u64::MAX);
+                self.reference_cpu.fetch_max(micros, Ordering::Relaxed);
                 match instance {
                     Some(instance) => instance
                         .problem()
@@ -975,19 +991,62 @@ impl Engine<'_> {
         if first && !valid(&case.input)? {
             return Ok(None);
         }
-        let known = first.then_some(true);
-        let expected = match self.expected(case) {
-            Ok(expected) => expected,
+        let mut known = first.then_some(true);
+        let expected = match self.candidate_expected(case, checked && !first, &valid) {
+            Ok(Some((expected, judged))) => {
+                known = known.or(judged);
+                expected
+            }
+            Ok(None) => return Ok(None),
             Err(e) => return self.passed_over(case, e, known, &valid),
         };
         let outcome = match self.judge_with(&case.input, &expected, Some(verdict)) {
             Ok(outcome) => outcome,
             Err(e) => return self.passed_over(case, e, known, &valid),
         };
-        if outcome.verdict() != verdict || (checked && !first && !valid(&case.input)?) {
+        if outcome.verdict() != verdict || (known.is_none() && checked && !valid(&case.input)?) {
             return Ok(None);
         }
         Ok(Some((expected, outcome)))
+    }
+
+    /// A candidate's expected answer, with whether the validator has judged it valid on the
+    /// way (`None` when the candidate turned out invalid). When the validator is still to
+    /// come (`unjudged`), the reference first runs under a short CPU limit rather than its
+    /// generous one: on an input the validator would refuse (a count raised past the items
+    /// it counts), a reference reading in a loop may print until 10 s of CPU stop it, which
+    /// one such candidate of a hunt's minimization cost. The short limit is
+    /// [`PROBE_REFERENCE_FACTOR`] times the reference's slowest clean run so far, at least
+    /// [`PROBE_REFERENCE_FLOOR`], at most the program's limit. A reference past it is asked
+    /// of the validator, and a valid candidate runs again under the full limits: every
+    /// candidate keeps its verdict, only a runaway one costs less.
+    fn candidate_expected(
+        &self,
+        case: &Case,
+        unjudged: bool,
+        valid: &dyn Fn(&[u8]) -> anyhow::Result<bool>,
+    ) -> anyhow::Result<Option<(Expected, Option<bool>)>> {
+        if !unjudged || !matches!(self.config.oracle, Oracle::External(_)) {
+            return Ok(Some((self.expected(case)?, None)));
+        }
+        let seen = Duration::from_micros(self.reference_cpu.load(Ordering::Relaxed));
+        let cpu = (seen * PROBE_REFERENCE_FACTOR)
+            .max(PROBE_REFERENCE_FLOOR)
+            .min(self.config.limits.cpu);
+        let short = crate::judge::helper::helper_limits(&self.config.limits, Some(cpu));
+        match self.expected_under(case, &short) {
+            Ok(expected) => Ok(Some((expected, None))),
+            Err(e)
+                if e.downcast_ref::<HelperFailed>()
+                    .is_some_and(|f| f.fault == Fault::Limit) =>
+            {
+                if !valid(&case.input)? {
+                    return Ok(None);
+                }
+                Ok(Some((self.expected(case)?, Some(true))))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// What a failure to judge a candidate means (the reference's, the checker's, the

@@ -257,7 +257,7 @@ fn stress_judges_through_the_checker_and_still_minimizes() {
             .program([program])
     };
     stress("right.cpp")
-        .args(["--iterations", "12"])
+        .args(["--iterations", "4"])
         .run()
         .success();
     let failed = stress("wrong.cpp").run().code(1);
@@ -511,9 +511,19 @@ fn built_in_games_take_a_checker_and_a_reference() {
 fn stress_on_a_built_in_game_minimizes_through_a_checker_as_without_one() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    // Values up to 100 rather than 100000: a few dozen minimizing runs rather than hundreds,
+    // each with the checker's run beside the program's.
     let stress = |save: &str| {
         duipai(d)
-            .args(["stress", "chess", "--json", "--no-replay", "--save", save])
+            .args([
+                "stress",
+                "chess",
+                "--max-value",
+                "100",
+                "--json",
+                "--no-replay",
+            ])
+            .args(["--save", save])
             .fixture(["greedy", "chess"])
     };
     let plain = stress("plain").run();

@@ -114,15 +114,17 @@ fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    // Wrong on one tree only: the line's tree for seed 1000001, which nothing smaller is.
+    // Wrong on one tree only: the line's tree for seed 1000001, which nothing smaller is. Of
+    // 8 vertices: minimizing tries every smaller candidate, each a run of three programs.
     let generated = |seed: &str| {
         let out = with_shared_cache(d)
-            .args(["gen", "depth", "12", "--seed", seed])
+            .args(["gen", "depth", "8", "--seed", seed])
             .run()
             .success();
         out.stdout()
     };
     write_depth_problem(d, "");
+    std::fs::write(d.join("tests.plan"), "gen depth 8 --seed 1\n").unwrap();
     let target = generated("1000001");
     let submission = format!(
         "#include <bits/stdc++.h>\nint main() {{\n  std::string text((std::istreambuf_iterator<char>(\
@@ -132,6 +134,7 @@ fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
          best = std::max(best, depth[c]); }}\n  printf(\"%d\\n\", best);\n}}\n"
     );
     write_depth_problem(d, &submission);
+    std::fs::write(d.join("tests.plan"), "gen depth 8 --seed 1\n").unwrap();
     let out = with_shared_cache(d)
         .args([
             "hunt",
@@ -148,7 +151,7 @@ fn a_case_the_line_prints_as_it_is_is_added_as_a_gen_line() {
     let plan = std::fs::read_to_string(d.join("tests.plan")).unwrap();
     assert_eq!(
         plan,
-        "gen depth 12 --seed 1\ngen depth 12 --seed 1000001  # catches wrong_answer/sub.cpp \
+        "gen depth 8 --seed 1\ngen depth 8 --seed 1000001  # catches wrong_answer/sub.cpp \
          (WA), found by duipai hunt from line 1 with seed 1000001\n"
     );
     assert!(!d.join("hunt").exists());

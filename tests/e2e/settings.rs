@@ -54,6 +54,35 @@ n = int(lines[0])
 sys.exit(0 if 1 <= n == len(lines[1].split()) else 1)
 ";
 
+/// The brute force and the validator again in C++, for the test whose minimizing runs them
+/// on every candidate (a Python start costs more than either's work).
+const BRUTE_CPP: &str = "\
+#include <cmath>
+#include <cstdio>
+int main() {
+    long long n, s = 0, x;
+    if (scanf(\"%lld\", &n) != 1) return 1;
+    for (long long i = 0; i < n; i++) { if (scanf(\"%lld\", &x) != 1) return 1; s += x; }
+    printf(\"%lld\\n\", (long long)std::floor((double)s / n));
+}
+";
+
+const VAL_CPP: &str = "\
+#include <iostream>
+#include <sstream>
+#include <string>
+int main() {
+    std::string first, second, word;
+    if (!std::getline(std::cin, first) || !std::getline(std::cin, second)) return 1;
+    std::istringstream head(first);
+    long long n, count = 0;
+    if (!(head >> n) || head >> word) return 1;
+    std::istringstream values(second);
+    while (values >> word) count++;
+    return 1 <= n && n == count ? 0 : 1;
+}
+";
+
 const SETTINGS: &str = "\
 problem = \"avg\"
 time-limit = \"2s\"
@@ -127,7 +156,7 @@ fn stress_finds_the_bug_with_nothing_but_the_program() {
     assert_eq!(meta["verdict"], "WA");
     // The right solution passes with the same settings (the saved case replayed first).
     let out = stress(d)
-        .args(["--iterations", "20"])
+        .args(["--iterations", "5"])
         .program(["good.cpp"])
         .run()
         .success();
@@ -245,7 +274,12 @@ fn init_writes_a_file_that_then_works() {
     assert_contains(&written, "\ngenerator = \"gen.py\"");
     assert_contains(&written, "\nreference = \"brute.py\"");
     assert_contains(&written, "# time-limit = ");
-    let out = stress(&d).program(["sol.cpp"]).run().code(1);
+    // The file works: the failure is found (minimizing it is other tests' subject).
+    let out = stress(&d)
+        .arg("--no-shrink")
+        .program(["sol.cpp"])
+        .run()
+        .code(1);
     assert_contains(&out.stdout(), "WA expected");
     // Never over an existing file.
     std::fs::write(d.join("duipai.toml"), "# mine\n").unwrap();
@@ -268,11 +302,17 @@ fn init_writes_a_file_that_then_works() {
 #[test]
 fn failures_are_listed_and_pruned() {
     // With a validator, failing cases are minimized: each has its case as found beside it.
-    let settings = format!("{SETTINGS}validator = \"val.py\"\n");
+    let settings = SETTINGS.replace("brute.py", "brute.cpp");
+    let settings = format!("{settings}validator = \"val.cpp\"\n");
     let dir = problem_folder(Some(&settings));
     let d = dir.path();
+    std::fs::write(d.join("brute.cpp"), BRUTE_CPP).unwrap();
+    std::fs::write(d.join("val.cpp"), VAL_CPP).unwrap();
     stress(d).program(["sol.cpp"]).run().code(1);
     let failures = d.join("duipai-failures");
+    // Kept aside for the `stress --prune-passing` at the end.
+    let kept = tempfile::tempdir().unwrap();
+    crate::util::copy_tree(&failures, kept.path());
     std::fs::write(failures.join("notes.txt"), "mine").unwrap();
     let saved = saved_inputs(&failures);
     let seed = saved[0]
@@ -324,7 +364,8 @@ fn failures_are_listed_and_pruned() {
     assert_contains(&out.stdout(), "no saved failures of avg");
 
     // `stress --prune-passing` does the same with the cases it replays first.
-    stress(d).program(["sol.cpp"]).run().code(1);
+    crate::util::copy_tree(kept.path(), &failures);
+    assert_eq!(saved_inputs(&failures), saved);
     let out = stress(d)
         .args(["--prune-passing", "--iterations", "3"])
         .program(["good.cpp"])

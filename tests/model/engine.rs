@@ -359,3 +359,109 @@ fn stress_never_reports_a_failure_the_machine_caused() {
     assert!(!failed, "a failure was reported");
     assert!(!save.exists(), "a case was saved");
 }
+
+/// A problem of text: a count, then that many numbers; the answer is their sum. Each program
+/// is a closure over the input's text and the limits it runs under.
+struct TextRunner {
+    /// The limits of every run of the reference on an invalid input.
+    invalid_reference_limits: std::sync::Mutex<Vec<Duration>>,
+}
+
+/// The numbers of a valid input, or `None`.
+fn counted(input: &[u8]) -> Option<Vec<i64>> {
+    let text = std::str::from_utf8(input).ok()?;
+    let mut lines = text.lines();
+    let n: usize = lines.next()?.trim().parse().ok()?;
+    let values: Vec<i64> = lines
+        .next()?
+        .split_whitespace()
+        .map(|v| v.parse().ok())
+        .collect::<Option<_>>()?;
+    (n >= 1 && values.len() == n && lines.next().is_none()).then_some(values)
+}
+
+impl Runner for TextRunner {
+    fn run(
+        &self,
+        command: &[OsString],
+        input: &[u8],
+        limits: &Limits,
+        _io: &IoMode,
+    ) -> Result<Execution, RunError> {
+        let values = counted(input);
+        let mut cpu = Duration::from_millis(1);
+        let (termination, stdout) = match command[0].to_str().unwrap() {
+            "gen" => {
+                let seed: u64 = command.last().unwrap().to_str().unwrap().parse().unwrap();
+                let n = 3 + seed % 4;
+                let values: Vec<String> = (0..n).map(|i| ((seed + i) % 9).to_string()).collect();
+                let text = format!("{n}\n{}\n", values.join(" "));
+                (Termination::Exited(0), text.into_bytes())
+            }
+            "val" => (Termination::Exited(i32::from(values.is_none())), Vec::new()),
+            // On an invalid input the reference reads on past its end and never stops; on
+            // `1 / 7` it takes 0.5 s, more than the first, short limit of a candidate's
+            // reference allows (its other runs take 1 ms).
+            "ref" => match values {
+                None => {
+                    self.invalid_reference_limits
+                        .lock()
+                        .unwrap()
+                        .push(limits.cpu);
+                    cpu = limits.cpu;
+                    (Termination::LimitExceeded(Limit::CpuTime), Vec::new())
+                }
+                Some(values) => {
+                    if values == [7] {
+                        cpu = Duration::from_millis(500);
+                    }
+                    let sum: i64 = values.iter().sum();
+                    match cpu > limits.cpu {
+                        true => (Termination::LimitExceeded(Limit::CpuTime), Vec::new()),
+                        false => (Termination::Exited(0), format!("{sum}\n").into_bytes()),
+                    }
+                }
+            },
+            // Wrong by one on any input with a 7.
+            _ => {
+                let values = values.unwrap_or_default();
+                let sum: i64 = values.iter().sum::<i64>() + i64::from(values.contains(&7));
+                (Termination::Exited(0), format!("{sum}\n").into_bytes())
+            }
+        };
+        let mut execution = Execution::from_outcome(termination, stdout, *limits);
+        execution.cpu_time = cpu;
+        execution.cpu_times = vec![cpu];
+        execution.wall_time = cpu;
+        execution.peak_processes = 1;
+        Ok(execution)
+    }
+}
+
+#[test]
+fn a_candidates_reference_runs_past_a_short_limit_only_when_the_candidate_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let runner = TextRunner {
+        invalid_reference_limits: std::sync::Mutex::new(Vec::new()),
+    };
+    let mut config = config(&CHESS, 2, dir.path());
+    config.name = "sum".to_string();
+    config.problem = None;
+    config.source = Source::External(vec!["gen".into()]);
+    config.oracle = Oracle::External(vec!["ref".into()]);
+    config.validator = Some(vec!["val".into()]);
+    let outcome = stress::run(&config, &runner, &mut |_| {}).unwrap();
+    let Outcome::Failed(failure) = outcome else {
+        panic!("no failure found")
+    };
+    // The slow reference's answer on the smallest failing case was waited for in full.
+    assert_eq!(String::from_utf8_lossy(&failure.input), "1\n7\n");
+    // A runaway reference on an invalid candidate was stopped at the short limit (its
+    // slowest clean run four times over, at least 0.25 s), never at the helpers' 10 s.
+    let stopped = runner.invalid_reference_limits.lock().unwrap().clone();
+    assert!(!stopped.is_empty());
+    assert!(
+        stopped.iter().all(|&cpu| cpu <= limits().cpu),
+        "{stopped:?}"
+    );
+}
