@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{Duipai, duipai, fixture, wait_until_executable};
+use crate::util::{Duipai, duipai, fixture, path_without_shims, wait_until_executable};
 
 /// The programs the examples run: copies of the fixture, which knows what each stands for.
 const PROGRAMS: [&str; 2] = ["a.out", "greedy"];
@@ -166,6 +166,9 @@ fn readme_console_examples_show_what_duipai_prints() {
             .arg(duipai())
             .args(&words[1..])
             .current_dir(&cwd)
+            // As every duipai of the tests runs (see util::Duipai): a version manager's shim
+            // for python3 is not asked again by each run for the interpreter behind it.
+            .env("PATH", path_without_shims())
             .env("NO_COLOR", "1")
             // A terminal shows the live line, not the log's plain progress lines.
             .env("DUIPAI_PROGRESS_EVERY", "86400")
@@ -183,6 +186,26 @@ fn readme_console_examples_show_what_duipai_prints() {
             shown.join("\n")
         );
     }
+    assert_testlib_precompiled(cache.path());
+}
+
+/// The validator example built testlib.h's precompiled header into `cache`: GCC takes the
+/// real header (first_minute.rs checks how the header is used with a small one of its name).
+fn assert_testlib_precompiled(cache: &Path) {
+    let testlib = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/testlib/testlib.h"),
+    )
+    .unwrap();
+    let headers: Vec<std::path::PathBuf> = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("pch-"))
+        .collect();
+    let [dir] = &headers[..] else {
+        panic!("one precompiled header in the cache: {headers:?}")
+    };
+    assert_eq!(std::fs::read(dir.join("testlib.h")).unwrap(), testlib);
+    assert!(dir.join("testlib.h.gch").is_file(), "no .gch in {dir:?}");
 }
 
 #[test]
