@@ -728,7 +728,7 @@ fn an_interrupt_stops_a_compile_at_once() {
 /// A Java solution judged by duipai itself, under the runner's limits: the JVM must start
 /// within the address-space bound (it did not on a machine with many cores and much memory
 /// before its malloc arenas were capped). Its class is in a package and not public, which
-/// runs too (the launcher is given the class's full name).
+/// runs too, with the arguments after its source (it adds its first to the answer: 0).
 #[test]
 fn java_in_a_package_without_public_class_runs_under_the_runners_limits() {
     require(&["javac", "java"]);
@@ -737,7 +737,7 @@ fn java_in_a_package_without_public_class_runs_under_the_runners_limits() {
     // On a 1×1 board Feifei takes the only cell: the answer is its A value.
     fs::write(
         d.join("Sol.java"),
-        "package contest.tools;\nimport java.util.*;\nclass Sol {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong());\n  }\n}\n",
+        "package contest.tools;\nimport java.util.*;\nclass Sol {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong() + Long.parseLong(args[0]));\n  }\n}\n",
     )
     .unwrap();
     Duipai::new()
@@ -746,7 +746,7 @@ fn java_in_a_package_without_public_class_runs_under_the_runners_limits() {
         .args(["stress", "chess", "--n", "1", "--m", "1"])
         .args(["--iterations", "4"])
         .args(["-j", "2"])
-        .program(["Sol.java"])
+        .program(["Sol.java", "0"])
         .run()
         .success();
 }
