@@ -78,24 +78,28 @@ int main(void) {
 }
 "#;
 
-/// A C++17 program adding two numbers, after its headers.
-macro_rules! cpp_sum_body {
-    () => {
-        r#"static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
+/// A C++17 program adding two numbers, as contestants write it: <bits/stdc++.h>, which takes
+/// seconds to compile.
+const CPP_SUM: &str = r#"#include <bits/stdc++.h>
+static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
 int main() {
     long long a, b;
     std::cin >> a >> b;
     if (auto [x, y] = std::pair{a, b}; true) std::cout << x + y << "\n";
 }
-"#
-    };
+"#;
+
+/// [`CPP_SUM`] on <cstdio>, which compiles in a tenth of a second: for the tests about
+/// caching, commands and extensions rather than the contest's headers.
+const CPP_SUM_LIGHT: &str = r#"#include <cstdio>
+#include <utility>
+static_assert(__cplusplus >= 201703L, "the contest flags select C++17");
+int main() {
+    long long a, b;
+    if (std::scanf("%lld %lld", &a, &b) != 2) return 1;
+    if (auto [x, y] = std::pair{a, b}; true) std::printf("%lld\n", x + y);
 }
-
-const CPP_SUM: &str = concat!("#include <bits/stdc++.h>\n", cpp_sum_body!());
-
-/// [`CPP_SUM`] without <bits/stdc++.h>, which takes seconds to compile: for the tests about
-/// caching and commands rather than the contest's headers.
-const CPP_SUM_LIGHT: &str = concat!("#include <iostream>\n#include <utility>\n", cpp_sum_body!());
+"#;
 
 /// A shell script standing in for a compiler: it logs every invocation, then runs the real
 /// one. Probed until it can be executed, because a file just written may briefly be "busy"
@@ -148,19 +152,25 @@ fn c_source_compiles_runs_and_is_cached() {
 fn cpp_source_compiles_with_the_contest_flags() {
     require(&["g++"]);
     let dir = tempfile::tempdir().unwrap();
-    // Each extension is C++ under the contest flags; <bits/stdc++.h> (seconds to compile)
-    // once is enough to show it is there.
-    for (name, text) in [
-        ("a.cpp", CPP_SUM),
-        ("b.cc", CPP_SUM_LIGHT),
-        ("c.cxx", CPP_SUM_LIGHT),
-    ] {
-        let source = write_source(dir.path(), name, text);
+    // Each extension is C++ under the contest flags.
+    for name in ["a.cpp", "b.cc", "c.cxx"] {
+        let source = write_source(dir.path(), name, CPP_SUM_LIGHT);
         let prepared = prepare_source(&source, &options(dir.path())).unwrap();
         assert_eq!(prepared.language, Some(Language::Cpp), "{name}");
         assert!(prepared.compiled);
         assert_eq!(run(&prepared, "40 2"), "42\n");
     }
+    // <bits/stdc++.h> is there. It takes seconds to compile: its build is kept in the cache
+    // the tests share, keyed by the source, the compiler, its version and flags, so that a
+    // later run finds the one this very command made.
+    let shared = CompileOptions {
+        cache_dir: Some(crate::shared::build_cache()),
+        ..options(dir.path())
+    };
+    let source = write_source(dir.path(), "bits.cpp", CPP_SUM);
+    let prepared = prepare_source(&source, &shared).unwrap();
+    assert_eq!(prepared.language, Some(Language::Cpp));
+    assert_eq!(run(&prepared, "40 2"), "42\n");
 }
 
 #[test]
@@ -520,19 +530,6 @@ fn java_public_class_runs_whatever_the_file_is_called() {
 }
 
 #[test]
-fn java_class_in_a_package_without_public_class() {
-    require(&["javac", "java"]);
-    let dir = tempfile::tempdir().unwrap();
-    let source = write_source(
-        dir.path(),
-        "Gen.java",
-        "package contest.tools;\nclass Gen {\n  public static void main(String[] a) { System.out.println(\"gen \" + a[0]); }\n}\n",
-    );
-    let prepared = prepare(&path_command(&source, &["5"]), &options(dir.path())).unwrap();
-    assert_eq!(run(&prepared, ""), "gen 5\n");
-}
-
-#[test]
 fn python_runs_with_an_absolute_path() {
     require(&["python3"]);
     let dir = tempfile::tempdir().unwrap();
@@ -730,16 +727,17 @@ fn an_interrupt_stops_a_compile_at_once() {
 
 /// A Java solution judged by duipai itself, under the runner's limits: the JVM must start
 /// within the address-space bound (it did not on a machine with many cores and much memory
-/// before its malloc arenas were capped).
+/// before its malloc arenas were capped). Its class is in a package and not public, which
+/// runs too, with the arguments after its source (it adds its first to the answer: 0).
 #[test]
-fn java_runs_under_the_runners_limits() {
+fn java_in_a_package_without_public_class_runs_under_the_runners_limits() {
     require(&["javac", "java"]);
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // On a 1×1 board Feifei takes the only cell: the answer is its A value.
     fs::write(
-        d.join("Main.java"),
-        "import java.util.*;\npublic class Main {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong());\n  }\n}\n",
+        d.join("Sol.java"),
+        "package contest.tools;\nimport java.util.*;\nclass Sol {\n  public static void main(String[] args) {\n    Scanner in = new Scanner(System.in);\n    in.nextInt(); in.nextInt();\n    System.out.println(in.nextLong() + Long.parseLong(args[0]));\n  }\n}\n",
     )
     .unwrap();
     Duipai::new()
@@ -748,7 +746,7 @@ fn java_runs_under_the_runners_limits() {
         .args(["stress", "chess", "--n", "1", "--m", "1"])
         .args(["--iterations", "4"])
         .args(["-j", "2"])
-        .program(["Main.java"])
+        .program(["Sol.java", "0"])
         .run()
         .success();
 }

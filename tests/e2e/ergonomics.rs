@@ -149,8 +149,14 @@ fn watch_runs_again_after_an_edit() {
 }
 
 /// A correct chess solution in C++, as a contestant writes it: memoized minimax over the
-/// row profile.
-const RIGHT_CPP: &str = r#"#include <bits/stdc++.h>
+/// row profile. It names its headers and reads with scanf: with <bits/stdc++.h> and cin it
+/// took 3.1 s of CPU to compile, 0.8 s so (compile::cpp_source_compiles_with_the_contest_flags
+/// builds <bits/stdc++.h>).
+const RIGHT_CPP: &str = r#"#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <unordered_map>
+#include <vector>
 using namespace std;
 int n, m, A[10][10], B[10][10];
 unordered_map<long long, int> memo;
@@ -164,9 +170,9 @@ int go(vector<int>& f, int turn) {
             best = fei ? max(best, A[i][j] + r) : min(best, r - B[i][j]); } }
     return memo[key] = best;
 }
-int main() { cin >> n >> m; for (int i=0;i<n;i++) for(int j=0;j<m;j++) cin >> A[i][j];
-    for (int i=0;i<n;i++) for(int j=0;j<m;j++) cin >> B[i][j];
-    vector<int> f(n, 0); cout << go(f, 0) << endl; }
+int main() { if (scanf("%d %d", &n, &m) != 2) return 1; for (int i=0;i<n;i++) for(int j=0;j<m;j++) scanf("%d", &A[i][j]);
+    for (int i=0;i<n;i++) for(int j=0;j<m;j++) scanf("%d", &B[i][j]);
+    vector<int> f(n, 0); printf("%d\n", go(f, 0)); }
 "#;
 
 /// A 1×1 chess board's answer is A (Feifei takes the only cell); this Python program is

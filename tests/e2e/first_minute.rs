@@ -12,13 +12,14 @@ use crate::util::{
 
 /// A stand-in for g++ that logs when each compile begins and ends (`begin NAME ARGS` / `end
 /// NAME`, NAME the source's file name; `header ARGS` / `header-end` for a header) and holds
-/// every source's compile for `hold` seconds before running the real g++.
+/// every compile, a header's too, for `hold` seconds before running the real g++: what
+/// overlaps what then does not depend on how long each takes to build.
 fn slow_logging_gxx(dir: &Path, hold: f64) -> (PathBuf, PathBuf) {
     let log = dir.join("compiles.log");
     let body = format!(
         r#"name=""
 for word in "$@"; do case "$word" in *.cpp) name=$(basename "$word");; esac; done
-case " $* " in *" -x c++-header "*) echo "header $*" >> '{log}';; esac
+case " $* " in *" -x c++-header "*) echo "header $*" >> '{log}'; sleep {hold};; esac
 if [ -n "$name" ]; then echo "begin $name $*" >> '{log}'; sleep {hold}; fi
 g++ "$@"; status=$?
 [ -n "$name" ] && echo "end $name" >> '{log}'
@@ -46,10 +47,9 @@ fn log_lines(log: &Path) -> Vec<String> {
 fn sources_compile_at_once_and_testlib_h_is_precompiled_once() {
     let dir = support_workspace("derangement");
     let d = dir.path();
-    fs::write(d.join("validator.cpp"), VALIDATOR).unwrap();
+    small_testlib(d);
     let (gxx, log) = slow_logging_gxx(d, 2.0);
-    // -O0: what is checked is when each compile runs and with which header, not the code;
-    // testlib's sources build about three times faster unoptimized.
+    // -O0: what is checked is when each compile runs and with which header, not the code.
     let compiler = format!("cpp={} -std=c++17 -O0 -DONLINE_JUDGE", gxx.display());
     let stress = || {
         Duipai::in_dir(d)
@@ -117,6 +117,7 @@ fn sources_compile_at_once_and_testlib_h_is_precompiled_once() {
 fn a_define_before_testlib_h_keeps_the_plain_build() {
     let dir = support_workspace("derangement");
     let d = dir.path();
+    small_testlib(d);
     let (gxx, log) = slow_logging_gxx(d, 0.0);
     let checker = fs::read_to_string(d.join("checker.cpp")).unwrap();
     let defined = checker.replacen(
@@ -156,12 +157,57 @@ fn a_define_before_testlib_h_keeps_the_plain_build() {
     assert!(!built.contains("-include"), "{built}");
 }
 
+/// Puts in `dir` a small header under testlib.h's name, with a validator and a checker of
+/// "derangement" written against it. What duipai does with a header of that name (precompile
+/// it once, put it before the sources that include it first, build plainly a source that
+/// defines something before it) does not depend on what the header holds, and testlib's own
+/// code costs seconds of CPU in every source that includes it (about 3 s each, 4 s more to
+/// precompile it). The real testlib.h is precompiled by the readme's validator example, whose
+/// cache readme.rs checks for its `.gch`.
+fn small_testlib(dir: &Path) {
+    fs::write(dir.join("testlib.h"), SMALL_TESTLIB).unwrap();
+    fs::write(dir.join("validator.cpp"), VALIDATOR).unwrap();
+    fs::write(dir.join("checker.cpp"), CHECKER).unwrap();
+}
+
+/// Guarded, as testlib.h is: the source's own `#include` comes after the `-include`.
+const SMALL_TESTLIB: &str = r#"// Not testlib: a few lines under its name.
+#ifndef SMALL_TESTLIB_H
+#define SMALL_TESTLIB_H
+#include <cstdio>
+#include <cstdlib>
+
+// Reads an integer in [lo, hi] from f, or exits with status `fail`.
+inline int readIntIn(std::FILE *f, int lo, int hi, int fail) {
+    int x;
+    if (!f || std::fscanf(f, "%d", &x) != 1 || x < lo || x > hi) std::exit(fail);
+    return x;
+}
+#endif
+"#;
+
+/// n alone on its line, 2 <= n <= 10^6.
 const VALIDATOR: &str = r#"#include "testlib.h"
+int main() {
+    readIntIn(stdin, 2, 1000000, 3);
+    return std::getchar() == '\n' && std::getchar() == EOF ? 0 : 3;
+}
+"#;
+
+/// The output (its second argument) is a derangement of 1..n, n read from the input (its
+/// first): exit 0, else 1 (WA), as testlib's checkers exit.
+const CHECKER: &str = r#"#include "testlib.h"
 int main(int argc, char **argv) {
-    registerValidation(argc, argv);
-    inf.readInt(2, 1000000, "n");
-    inf.readEoln();
-    inf.readEof();
+    if (argc < 4) return 3;
+    int n = readIntIn(std::fopen(argv[1], "r"), 2, 1000000, 3);
+    std::FILE *out = std::fopen(argv[2], "r");
+    char *seen = static_cast<char *>(std::calloc(n + 1, 1));
+    for (int i = 1; i <= n; i++) {
+        int p = readIntIn(out, 1, n, 1);
+        if (p == i || seen[p]) return 1;
+        seen[p] = 1;
+    }
+    return 0;
 }
 "#;
 

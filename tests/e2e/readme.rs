@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::util::{Duipai, duipai, fixture, wait_until_executable};
+use crate::util::{Duipai, duipai, fixture, path_without_shims, wait_until_executable};
 
 /// The programs the examples run: copies of the fixture, which knows what each stands for.
 const PROGRAMS: [&str; 2] = ["a.out", "greedy"];
@@ -145,8 +145,9 @@ fn readme_console_examples_show_what_duipai_prints() {
         .collect();
     assert!(blocks.len() >= 4, "only {} console blocks", blocks.len());
     let dir = example_dir();
-    // An empty build cache: a source file's "compiled" line shows every time.
+    // A build cache without builds: a source file's "compiled" line shows every time.
     let cache = tempfile::tempdir().unwrap();
+    seed_precompiled_headers(cache.path());
     for (command, shown) in blocks {
         // `cd DIR && duipai ...` runs in DIR, as the examples of a problem folder do.
         let (cwd, command) = match command
@@ -166,6 +167,9 @@ fn readme_console_examples_show_what_duipai_prints() {
             .arg(duipai())
             .args(&words[1..])
             .current_dir(&cwd)
+            // As every duipai of the tests runs (see util::Duipai): a version manager's shim
+            // for python3 is not asked again by each run for the interpreter behind it.
+            .env("PATH", path_without_shims())
             .env("NO_COLOR", "1")
             // A terminal shows the live line, not the log's plain progress lines.
             .env("DUIPAI_PROGRESS_EVERY", "86400")
@@ -182,6 +186,58 @@ fn readme_console_examples_show_what_duipai_prints() {
             "the README shows for `{command}`:\n{}\nbut duipai prints:\n{printed}",
             shown.join("\n")
         );
+    }
+    assert_testlib_precompiled(cache.path());
+}
+
+/// Links into `cache` the precompiled headers of the build cache the other tests share
+/// (`shared::build_cache`): testlib.h's takes 4 s of CPU to build, is the same for the same
+/// compiler command and header, and no example shows a line for it. Every program is still
+/// compiled in `cache`, so each example's "compiled" line shows; without a shared header yet,
+/// the validator example builds its own.
+fn seed_precompiled_headers(cache: &Path) {
+    let Ok(entries) = std::fs::read_dir(crate::shared::build_cache()) else {
+        return;
+    };
+    for entry in entries {
+        let from = entry.unwrap().path();
+        let name = from.file_name().unwrap().to_owned();
+        // A pch-KEY folder is renamed into place whole, once built.
+        if !name.to_string_lossy().starts_with("pch-") || !from.join("testlib.h.gch").is_file() {
+            continue;
+        }
+        let to = cache.join(name);
+        std::fs::create_dir(&to).unwrap();
+        for file in ["testlib.h", "testlib.h.gch"] {
+            if std::fs::hard_link(from.join(file), to.join(file)).is_err() {
+                std::fs::copy(from.join(file), to.join(file)).unwrap();
+            }
+        }
+    }
+}
+
+/// The validator example's build found or built testlib.h's precompiled header in `cache`:
+/// GCC takes the real header (first_minute.rs checks how the header is used with a small one
+/// of its name). A header GCC refused leaves a folder holding only a mark saying so; one
+/// found in the shared cache was built there by the same compiler command, flags and header.
+fn assert_testlib_precompiled(cache: &Path) {
+    let testlib = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/testlib/testlib.h"),
+    )
+    .unwrap();
+    let headers: Vec<std::path::PathBuf> = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("pch-"))
+        .collect();
+    assert!(!headers.is_empty(), "no precompiled header in {cache:?}");
+    for dir in &headers {
+        let gch = dir.join("testlib.h.gch");
+        assert!(
+            gch.is_file(),
+            "GCC did not precompile testlib.h: no {gch:?}"
+        );
+        assert_eq!(std::fs::read(dir.join("testlib.h")).unwrap(), testlib);
     }
 }
 
