@@ -244,11 +244,12 @@ fn write_files(dir: &Path, files: &[(&str, &str)]) {
 }
 
 /// The inversion count of "n, then n numbers", with a bug that counts equal pairs: the
-/// minimized case drops numbers together with n, down to two equal numbers.
+/// minimized case drops numbers together with n, down to two equal numbers. The generator is
+/// Python (its choices are recorded); the reference, the program and the validator are awk,
+/// a fraction of a Python start on each probe.
 #[test]
 fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
-    // The programs of these problems are in Python.
-    require(&["python3"]);
+    require(&["python3", "awk"]);
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
@@ -259,28 +260,32 @@ fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
                  print(n)\nprint(*[r.randint(1, 9) for _ in range(n)])\n",
             ),
             (
-                "brute.py",
-                "n = int(input()); a = list(map(int, input().split()))\n\
-                 print(sum(a[i] > a[j] for i in range(n) for j in range(i + 1, n)))\n",
+                "brute.awk",
+                "NR == 1 { n = $1 }\nNR == 2 { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; \
+                 j++) c += $i + 0 > $j + 0; print c + 0 }\n",
             ),
             (
-                "sol.py",
-                "n = int(input()); a = list(map(int, input().split()))\n\
-                 print(sum(a[i] >= a[j] for i in range(n) for j in range(i + 1, n)))\n",
+                "sol.awk",
+                "NR == 1 { n = $1 }\nNR == 2 { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; \
+                 j++) c += $i + 0 >= $j + 0; print c + 0 }\n",
             ),
+            // 1 <= n <= 10, then n numbers in 1..=9; only empty lines after.
             (
-                "val.py",
-                "import sys\nlines = sys.stdin.read().split('\\n')\n\
-                 n = int(lines[0]); a = list(map(int, lines[1].split()))\n\
-                 assert 1 <= n <= 10 and len(a) == n and all(1 <= x <= 9 for x in a)\n\
-                 assert all(l == '' for l in lines[2:])\n",
+                "val.awk",
+                "function within(s, lo, hi) {\n    \
+                 return s ~ /^[ \\t]*[0-9]+[ \\t]*$/ && s + 0 >= lo && s + 0 <= hi\n}\n\
+                 NR == 1 { if (!within($0, 1, 10)) exit 1; n = $0 + 0; next }\n\
+                 NR == 2 {\n    if (NF != n) exit 1\n    \
+                 for (i = 1; i <= NF; i++) if (!within($i, 1, 9)) exit 1\n    next\n}\n\
+                 $0 != \"\" { exit 1 }\nEND { if (NR < 2) exit 1 }\n",
             ),
         ],
     );
     let report = Duipai::in_dir(dir.path())
         .args(["stress", "inversions", "--generator", "python3 gen.py"])
-        .args(["--reference", "brute.py", "--validator", "val.py", "--json"])
-        .program(["python3", "sol.py"])
+        .args(["--reference", "awk -f brute.awk"])
+        .args(["--validator", "awk -f val.awk", "--json"])
+        .program(["awk", "-f", "sol.awk"])
         .run()
         .code(1)
         .json();
