@@ -244,11 +244,12 @@ fn write_files(dir: &Path, files: &[(&str, &str)]) {
 }
 
 /// The inversion count of "n, then n numbers", with a bug that counts equal pairs: the
-/// minimized case drops numbers together with n, down to two equal numbers.
+/// minimized case drops numbers together with n, down to two equal numbers. The generator is
+/// Python (its choices are recorded); the reference, the program and the validator are awk,
+/// a fraction of a Python start on each probe.
 #[test]
 fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
-    // The programs of these problems are in Python.
-    require(&["python3"]);
+    require(&["python3", "awk"]);
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
@@ -259,28 +260,32 @@ fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
                  print(n)\nprint(*[r.randint(1, 9) for _ in range(n)])\n",
             ),
             (
-                "brute.py",
-                "n = int(input()); a = list(map(int, input().split()))\n\
-                 print(sum(a[i] > a[j] for i in range(n) for j in range(i + 1, n)))\n",
+                "brute.awk",
+                "NR == 1 { n = $1 }\nNR == 2 { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; \
+                 j++) c += $i + 0 > $j + 0; print c + 0 }\n",
             ),
             (
-                "sol.py",
-                "n = int(input()); a = list(map(int, input().split()))\n\
-                 print(sum(a[i] >= a[j] for i in range(n) for j in range(i + 1, n)))\n",
+                "sol.awk",
+                "NR == 1 { n = $1 }\nNR == 2 { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; \
+                 j++) c += $i + 0 >= $j + 0; print c + 0 }\n",
             ),
+            // 1 <= n <= 10, then n numbers in 1..=9; only empty lines after.
             (
-                "val.py",
-                "import sys\nlines = sys.stdin.read().split('\\n')\n\
-                 n = int(lines[0]); a = list(map(int, lines[1].split()))\n\
-                 assert 1 <= n <= 10 and len(a) == n and all(1 <= x <= 9 for x in a)\n\
-                 assert all(l == '' for l in lines[2:])\n",
+                "val.awk",
+                "function within(s, lo, hi) {\n    \
+                 return s ~ /^[ \\t]*[0-9]+[ \\t]*$/ && s + 0 >= lo && s + 0 <= hi\n}\n\
+                 NR == 1 { if (!within($0, 1, 10)) exit 1; n = $0 + 0; next }\n\
+                 NR == 2 {\n    if (NF != n) exit 1\n    \
+                 for (i = 1; i <= NF; i++) if (!within($i, 1, 9)) exit 1\n    next\n}\n\
+                 $0 != \"\" { exit 1 }\nEND { if (NR < 2) exit 1 }\n",
             ),
         ],
     );
     let report = Duipai::in_dir(dir.path())
         .args(["stress", "inversions", "--generator", "python3 gen.py"])
-        .args(["--reference", "brute.py", "--validator", "val.py", "--json"])
-        .program(["python3", "sol.py"])
+        .args(["--reference", "awk -f brute.awk"])
+        .args(["--validator", "awk -f val.awk", "--json"])
+        .program(["awk", "-f", "sol.awk"])
         .run()
         .code(1)
         .json();
@@ -290,10 +295,13 @@ fn an_array_with_its_count_shrinks_to_two_equal_numbers() {
 }
 
 /// T test cases, a bug in one of them: the minimized input is that case alone, with T = 1.
+/// The generator is Python, so its choices are recorded and shrunk first; the reference, the
+/// program and the validator are awk scripts, as the Python ones they stand for (same answers
+/// and same verdicts on the generator's cases and their shrink candidates) but without an
+/// interpreter's start for each of the few hundred runs.
 #[test]
 fn a_bug_in_one_case_of_eight_ends_with_t_1() {
-    // The programs of these problems are in Python.
-    require(&["python3"]);
+    require(&["python3", "awk"]);
     let dir = tempfile::tempdir().unwrap();
     write_files(
         dir.path(),
@@ -305,34 +313,40 @@ fn a_bug_in_one_case_of_eight_ends_with_t_1() {
                  a = [r.randint(1, 6) for _ in range(n)]\n    \
                  a[-1] = 9 if k == 4 else a[-1]\n    print(*a)\n",
             ),
+            // The largest number of each case.
             (
-                "brute.py",
-                "for _ in range(int(input())):\n    input()\n    \
-                 print(max(map(int, input().split())))\n",
+                "brute.awk",
+                "NR == 1 { t = $1 }\nNR > 1 && NR <= 1 + 2 * t && NR % 2 == 1 {\n    \
+                 m = $1 + 0\n    for (i = 2; i <= NF; i++) if ($i + 0 > m) m = $i + 0\n    \
+                 print m\n}\n",
             ),
             // Skips the last number when it is 9.
             (
-                "sol.py",
-                "for _ in range(int(input())):\n    n = int(input())\n    \
-                 a = list(map(int, input().split()))\n    \
-                 print(max(a[:-1]) if n > 1 and a[-1] == 9 else max(a))\n",
+                "sol.awk",
+                "NR == 1 { t = $1 }\nNR > 1 && NR <= 1 + 2 * t && NR % 2 == 0 { n = $1 + 0 }\n\
+                 NR > 1 && NR <= 1 + 2 * t && NR % 2 == 1 {\n    \
+                 last = (n > 1 && $n == 9) ? n - 1 : n\n    m = $1 + 0\n    \
+                 for (i = 2; i <= last; i++) if ($i + 0 > m) m = $i + 0\n    print m\n}\n",
             ),
+            // 1 <= T <= 8; per case 1 <= n <= 6, then n numbers in 1..=9; only empty lines after.
             (
-                "val.py",
-                "import sys\nl = sys.stdin.read().split('\\n')\nt = int(l[0])\n\
-                 assert 1 <= t <= 8\nfor k in range(t):\n    n = int(l[1 + 2 * k])\n    \
-                 a = list(map(int, l[2 + 2 * k].split()))\n    \
-                 assert 1 <= n <= 6 and len(a) == n and all(1 <= x <= 9 for x in a)\n\
-                 assert all(x == '' for x in l[1 + 2 * t:])\n",
+                "val.awk",
+                "function within(s, lo, hi) {\n    \
+                 return s ~ /^[ \\t]*[0-9]+[ \\t]*$/ && s + 0 >= lo && s + 0 <= hi\n}\n\
+                 NR == 1 { if (!within($0, 1, 8)) exit 1; t = $0 + 0; next }\n\
+                 NR <= 1 + 2 * t && NR % 2 == 0 { if (!within($0, 1, 6)) exit 1; n = $0 + 0; next }\n\
+                 NR <= 1 + 2 * t {\n    if (NF != n) exit 1\n    \
+                 for (i = 1; i <= NF; i++) if (!within($i, 1, 9)) exit 1\n    next\n}\n\
+                 $0 != \"\" { exit 1 }\nEND { if (t == 0 || NR < 1 + 2 * t) exit 1 }\n",
             ),
         ],
     );
     let out = Duipai::in_dir(dir.path())
         .args(["stress", "maxes", "--generator", "python3 gen.py"])
-        .args(["--reference", "python3 brute.py"])
-        .args(["--validator", "python3 val.py"])
+        .args(["--reference", "awk -f brute.awk"])
+        .args(["--validator", "awk -f val.awk"])
         .arg("--json")
-        .program(["python3", "sol.py"])
+        .program(["awk", "-f", "sol.awk"])
         .run()
         .code(1);
     let report = out.json();
