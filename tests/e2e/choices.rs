@@ -371,6 +371,9 @@ fn a_generator_that_is_a_program_or_reads_the_time_shrinks_as_text_saying_why() 
             "#!/bin/sh\nread a b; if [ $a -ge 100 ] || [ $b -ge 100 ]; then echo 0; else \
              echo $((a + b)); fi\n",
         ),
+        // Given, so that shrinking is bounded by it rather than by sampling 100 of the
+        // generator's cases first (100 runs of gen.py: most of the test's time).
+        ("valid.sh", "#!/bin/sh\nread a b && [ -n \"$b\" ]\n"),
     ];
     for (name, text) in files {
         crate::util::write_executable(&dir.path().join(name), text);
@@ -384,6 +387,8 @@ fn a_generator_that_is_a_program_or_reads_the_time_shrinks_as_text_saying_why() 
                 generator,
                 "--reference",
                 "./ref.sh",
+                "--validator",
+                "./valid.sh",
             ])
             .args(["--save", save])
             .program(["./bad.sh"])
@@ -563,24 +568,26 @@ fn a_negative_value_drawn_from_a_symmetric_range_shrinks_toward_0() {
             "import random, sys\nrandom.seed(int(sys.argv[-1]))\nn = random.randint(1, 8)\n\
              print(n)\nprint(*[random.randint(-10, 10) for _ in range(n)])\n",
         ),
+        // The reference and the wrong program in awk, which starts in a millisecond where
+        // Python takes ~70 ms: they run on every case and candidate.
         (
-            "ref.py",
-            "n = int(input()); a = list(map(int, input().split()))\n\
-             print(max(sum(a[i:j]) for i in range(n) for j in range(i + 1, n + 1)))\n",
+            "ref.sh",
+            "#!/bin/sh\nawk 'NR == 2 { best = $1; for (i = 1; i <= NF; i++) { s = 0; \
+             for (j = i; j <= NF; j++) { s += $j; if (s > best) best = s } } print best }'\n",
         ),
         (
-            "wrong.py",
-            "n = int(input()); a = list(map(int, input().split()))\nbest = cur = 0\n\
-             for x in a:\n    cur = max(0, cur + x); best = max(best, cur)\nprint(best)\n",
+            "wrong.sh",
+            "#!/bin/sh\nawk 'NR == 2 { best = cur = 0; for (i = 1; i <= NF; i++) { \
+             cur += $i; if (cur < 0) cur = 0; if (cur > best) best = cur } print best }'\n",
         ),
     ];
     for (name, text) in files {
-        std::fs::write(dir.path().join(name), text).unwrap();
+        crate::util::write_executable(&dir.path().join(name), text);
     }
     let out = with_shared_cache(dir.path())
         .args(["stress", "maxsum", "--generator", "gen.py"])
-        .args(["--reference", "ref.py", "--shrink-time", "600", "--json"])
-        .program(["python3", "wrong.py"])
+        .args(["--reference", "./ref.sh", "--shrink-time", "600", "--json"])
+        .program(["./wrong.sh"])
         .run()
         .code(1);
     let report = out.json();

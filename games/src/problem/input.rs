@@ -168,11 +168,15 @@ impl<'a> Scanner<'a> {
         hi: i64,
     ) -> Result<(i64, usize), InputError> {
         let (start, token) = self.token(missing)?;
+        let number = parse_number(token);
+        if let Number::Value(v) = number
+            && (lo..=hi).contains(&v)
+        {
+            return Ok((v, start - self.line_start + 1));
+        }
+        // Quoted only for the message: quoting every integer read cost a parse most of its time.
         let found = show_token(token);
-        let message = match parse_number(token) {
-            Number::Value(v) if (lo..=hi).contains(&v) => {
-                return Ok((v, start - self.line_start + 1));
-            }
+        let message = match number {
             Number::Value(v) if v < 0 && lo >= 0 => format!("expected {expected}, found {found}"),
             Number::Value(_) | Number::Overflow => {
                 format!("expected {expected}, found {found} (out of range)")
