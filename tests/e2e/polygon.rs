@@ -138,14 +138,43 @@ fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
     let checker = std::fs::read_to_string(out.join("output_validator/ncmp.cpp")).unwrap();
     assert!(checker.contains("duipai's std::ncmp.cpp"), "{checker}");
     // The package judges as the Polygon package did (but for the spinning solution, whose
-    // TLE the Polygon package's test pays for).
+    // TLE the Polygon package's test pays for), its output validator built by its own `build`.
     std::fs::remove_file(out.join("submissions/time_limit_exceeded/spin.cpp")).unwrap();
     let summary = with_shared_cache(&out)
+        .env("PATH", unoptimized_gxx_first())
         .args(["judge", "--json", "--tests", "data"])
         .run()
         .success()
         .json();
     assert_eq!(summary["status"], "ok", "{summary}");
+}
+
+/// The tests' PATH with a folder first whose `g++` runs the real one with `-O0` added (the
+/// last level given wins): an ICPC package's `build` script compiles its testlib output
+/// validator with `g++ -O2`, about 10 s of CPU, 4 s unoptimized, and what is checked is what
+/// the validator decides, not how fast it runs. The folder is always the same one (in
+/// target/), since the compiler's path is part of duipai's build cache key: the submissions
+/// the same judge compiles are then found in the shared cache from one run to the next.
+fn unoptimized_gxx_first() -> std::ffi::OsString {
+    let path = crate::util::path_without_shims();
+    let real = std::env::split_paths(&path)
+        .map(|d| d.join("g++"))
+        .find(|p| p.is_file())
+        .expect("g++ in PATH");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unoptimized-gxx");
+    let gxx = dir.join("g++");
+    let script = format!("#!/bin/sh\nexec '{}' \"$@\" -O0\n", real.display());
+    if std::fs::read_to_string(&gxx).ok().as_deref() != Some(script.as_str()) {
+        // Written beside it and renamed into place: whole or not at all.
+        std::fs::create_dir_all(&dir).unwrap();
+        let staging = tempfile::tempdir_in(&dir).unwrap();
+        crate::util::write_executable(&staging.path().join("g++"), &script);
+        std::fs::rename(staging.path().join("g++"), &gxx).unwrap();
+    }
+    crate::util::wait_until_executable(&gxx);
+    let mut dirs = vec![dir];
+    dirs.extend(std::env::split_paths(&path));
+    std::env::join_paths(dirs).unwrap()
 }
 
 #[test]
