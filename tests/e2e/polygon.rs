@@ -412,6 +412,10 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
             // minimize and choices modules' (its default budget made this test minutes long).
             "--shrink-time",
             "3",
+            // The text alone, as duipai shrinks gen.cpp's cases anyway (it records no choice
+            // of it it can replay): the recorder's build (testlib at -O2, 10 s of CPU) would
+            // start, not be waited for within 3 s, and go on after duipai has ended.
+            "--no-choices",
         ])
         .program(["solutions/int_sum.cpp"])
         .run()
@@ -428,6 +432,7 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
     assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
     // hunt: each cmd with new seeds added (the case it catches minimized for 3 s, as above:
     // its default budget was three quarters of the hunt's CPU).
+    recorder_built(&d.join("files/gen.cpp"));
     let out = with_shared_cache(d)
         .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
         .args(["--shrink-time", "3"])
@@ -446,6 +451,23 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
         .code(2);
     assert!(out.stderr().contains("Polygon keeps"), "{}", out.stderr());
     assert_eq!(std::fs::read(d.join("problem.xml")).unwrap(), xml);
+}
+
+/// Builds the generator `source` with the recorder of its choices into the shared build
+/// cache, as `duipai stress` and `hunt` build it, unless it is there already. A hunt starts
+/// that build in the background (one for each plan line of the generator) and waits for it
+/// at most half its minimizing budget: with a budget of 3 s it is never waited for, so it
+/// never lands in the cache, and each build (testlib at -O2, 10 s of CPU) goes on after
+/// duipai has ended, on every run. Built here once, it is in the cache for good.
+fn recorder_built(source: &Path) {
+    let options = duipai::compile::CompileOptions {
+        cache_dir: Some(crate::shared::build_cache()),
+        use_env: false,
+        ..Default::default()
+    };
+    duipai::own::capture::Capturable::new(vec![source.into()], options)
+        .ready()
+        .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
 }
 
 /// A scratch copy of `queries`, with `negative.cpp` (whose negative sums crash the package's
