@@ -151,8 +151,21 @@ fn force_replaces_the_previous_pack_and_leaves_other_files() {
 fn manifest_commands_work_from_anywhere() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    // The default plan's first lines (the sample and the invalid inputs come with every
+    // plan): every file's command is written the same way whatever the plan, and that every
+    // line of the whole plan replays is tests/model/plans.rs's.
+    let plan = Path::new(env!("CARGO_MANIFEST_DIR")).join("generators/chessboard.plan");
+    let first: String = std::fs::read_to_string(plan)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("gen "))
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(d.join("first.plan"), first).unwrap();
     Duipai::in_dir(d)
         .args(["pack", "chessboard", "--out", "p", "--layout", "icpc"])
+        .args(["--plan", "first.plan"])
         .run()
         .success();
     let manifest = std::fs::read_to_string(d.join("p/manifest.txt")).unwrap();

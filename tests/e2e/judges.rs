@@ -52,6 +52,27 @@ fn pack_game(dir: &Path, game: &str, layout: &str) {
         .success();
 }
 
+/// How many tests [`small_gems`] packs: past the 60 s of time limits Hydro allows a domain it
+/// does not trust (`HYDRO_TOTAL_TIME_MS`) at gems' 10 s a test, as the default plan's 19 are.
+const SMALL_GEMS_TESTS: usize = 7;
+
+/// `duipai pack gems` into `out` below `dir` with the default limits on a plan of
+/// [`SMALL_GEMS_TESTS`] files of small cases, solved at once: the default plan's files of
+/// maximal cases take seconds each to solve in a test build, and the layouts name, count and
+/// score tests the same way whatever they hold. What it printed on stderr.
+fn pack_small_gems(dir: &Path, out: &str, layout: &str) -> String {
+    let plan: String = (1..=SMALL_GEMS_TESTS)
+        .map(|i| format!("gen gems --cases 3 --b 0..3 --n 1..3 --seed {i}\n"))
+        .collect();
+    std::fs::write(dir.join("small.plan"), plan).unwrap();
+    Duipai::in_dir(dir)
+        .args(["pack", "gems", "--out", out, "--layout", layout])
+        .args(["--plan", "small.plan"])
+        .run()
+        .success()
+        .stderr()
+}
+
 #[test]
 fn hydro_gets_config_yaml_with_subtasks_and_the_testlib_checker() {
     let dir = package("maxpair");
@@ -83,21 +104,22 @@ fn hydro_gets_config_yaml_with_subtasks_and_the_testlib_checker() {
     assert!(d.join("hydro/6.ans").is_file() && !d.join("hydro/7.in").exists());
 
     let game = tempfile::tempdir().unwrap();
-    pack_game(game.path(), "shooting", "hydro");
+    let shooting = ran_stderr(game.path(), "shooting", "hydro");
     let config = read(game.path().join("hydro/config.yaml"));
     // Real answers: duipai's std::rcmp6.cpp, every test its share of 100 points.
     assert!(config.starts_with("type: default\ntime: 1000ms\nmemory: 128m\nchecker_type: testlib\nchecker: checker.cpp\nsubtasks:\n  - id: 1\n    score: 100\n    type: sum\n"), "{config}");
     assert_eq!(config.matches("      - input: ").count(), 22);
     assert!(read(game.path().join("hydro/checker.cpp")).contains("duipai's std::rcmp6.cpp"));
-    assert!(!ran_stderr(game.path(), "shooting", "hydro2").contains("Hydro cancels"));
+    // 22 tests of 1 s: within the cap.
+    assert!(!shooting.contains("Hydro cancels"), "{shooting}");
 
-    // gems: 19 tests of 10 s, past the 60 s Hydro's judge allows a domain it does not trust
+    // gems: 7 tests of 10 s, past the 60 s Hydro's judge allows a domain it does not trust
     // (`total_time_limit`, packages/hydrojudge/src/cases.ts and config.ts of hydro-dev/Hydro).
-    let err = ran_stderr(game.path(), "gems", "hydro3");
+    let err = pack_small_gems(game.path(), "hydro2", "hydro");
     assert!(
         err.contains(
             "warning: Hydro cancels the judging of this pack on a domain it does not trust: its \
-             19 tests of 10 s each add up to 190 s of time limits, past its default cap of 60 s"
+             7 tests of 10 s each add up to 70 s of time limits, past its default cap of 60 s"
         ),
         "{err}"
     );
@@ -424,9 +446,12 @@ fn luogu_gets_a_zip_of_its_tests_and_config_yml() {
     );
 
     let game = tempfile::tempdir().unwrap();
-    pack_game(game.path(), "gems", "luogu");
+    pack_small_gems(game.path(), "luogu", "luogu");
     let files = unzip(&game.path().join("luogu/gems.zip"));
-    assert_eq!(files.iter().filter(|(n, _)| n.ends_with(".in")).count(), 19);
+    assert_eq!(
+        files.iter().filter(|(n, _)| n.ends_with(".in")).count(),
+        SMALL_GEMS_TESTS
+    );
     let input = &files.iter().find(|(n, _)| n == "gems1.in").unwrap().1;
     assert_eq!(
         input,
@@ -546,14 +571,14 @@ fn cms_gets_task_yaml_and_gen_scored_as_its_loader_reads_them() {
 
     // A problem without scores is scored test by test: no #ST: line, CMS's Sum.
     let game = tempfile::tempdir().unwrap();
-    pack_game(game.path(), "gems", "cms");
+    pack_small_gems(game.path(), "cms", "cms");
     let list = read(game.path().join("cms/gen/GEN"));
     assert!(!list.contains("#ST:"), "{list}");
-    assert_eq!(list.lines().count(), 19);
+    assert_eq!(list.lines().count(), 7);
     let scoring = cms_scoring(&list);
-    assert_eq!(scoring, CmsScoring::Sum(100.0 / 19.0));
-    let score = cms_score(&scoring, 19, &|i| i != 7);
-    assert!((score - 1800.0 / 19.0).abs() < 1e-9, "{score}");
+    assert_eq!(scoring, CmsScoring::Sum(100.0 / 7.0));
+    let score = cms_score(&scoring, 7, &|i| i != 5);
+    assert!((score - 600.0 / 7.0).abs() < 1e-9, "{score}");
 }
 
 #[test]

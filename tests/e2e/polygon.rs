@@ -138,14 +138,43 @@ fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
     let checker = std::fs::read_to_string(out.join("output_validator/ncmp.cpp")).unwrap();
     assert!(checker.contains("duipai's std::ncmp.cpp"), "{checker}");
     // The package judges as the Polygon package did (but for the spinning solution, whose
-    // TLE the Polygon package's test pays for).
+    // TLE the Polygon package's test pays for), its output validator built by its own `build`.
     std::fs::remove_file(out.join("submissions/time_limit_exceeded/spin.cpp")).unwrap();
     let summary = with_shared_cache(&out)
+        .env("PATH", unoptimized_gxx_first())
         .args(["judge", "--json", "--tests", "data"])
         .run()
         .success()
         .json();
     assert_eq!(summary["status"], "ok", "{summary}");
+}
+
+/// The tests' PATH with a folder first whose `g++` runs the real one with `-O0` added (the
+/// last level given wins): an ICPC package's `build` script compiles its testlib output
+/// validator with `g++ -O2`, about 10 s of CPU, 4 s unoptimized, and what is checked is what
+/// the validator decides, not how fast it runs. The folder is always the same one (in
+/// target/), since the compiler's path is part of duipai's build cache key: the submissions
+/// the same judge compiles are then found in the shared cache from one run to the next.
+fn unoptimized_gxx_first() -> std::ffi::OsString {
+    let path = crate::util::path_without_shims();
+    let real = std::env::split_paths(&path)
+        .map(|d| d.join("g++"))
+        .find(|p| p.is_file())
+        .expect("g++ in PATH");
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unoptimized-gxx");
+    let gxx = dir.join("g++");
+    let script = format!("#!/bin/sh\nexec '{}' \"$@\" -O0\n", real.display());
+    if std::fs::read_to_string(&gxx).ok().as_deref() != Some(script.as_str()) {
+        // Written beside it and renamed into place: whole or not at all.
+        std::fs::create_dir_all(&dir).unwrap();
+        let staging = tempfile::tempdir_in(&dir).unwrap();
+        crate::util::write_executable(&staging.path().join("g++"), &script);
+        std::fs::rename(staging.path().join("g++"), &gxx).unwrap();
+    }
+    crate::util::wait_until_executable(&gxx);
+    let mut dirs = vec![dir];
+    dirs.extend(std::env::split_paths(&path));
+    std::env::join_paths(dirs).unwrap()
 }
 
 #[test]
@@ -383,6 +412,10 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
             // minimize and choices modules' (its default budget made this test minutes long).
             "--shrink-time",
             "3",
+            // The text alone, as duipai shrinks gen.cpp's cases anyway (it records no choice
+            // of it it can replay): the recorder's build (testlib at -O2, 10 s of CPU) would
+            // start, not be waited for within 3 s, and go on after duipai has ended.
+            "--no-choices",
         ])
         .program(["solutions/int_sum.cpp"])
         .run()
@@ -399,6 +432,7 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
     assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
     // hunt: each cmd with new seeds added (the case it catches minimized for 3 s, as above:
     // its default budget was three quarters of the hunt's CPU).
+    recorder_built(&d.join("files/gen.cpp"));
     let out = with_shared_cache(d)
         .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
         .args(["--shrink-time", "3"])
@@ -417,6 +451,23 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
         .code(2);
     assert!(out.stderr().contains("Polygon keeps"), "{}", out.stderr());
     assert_eq!(std::fs::read(d.join("problem.xml")).unwrap(), xml);
+}
+
+/// Builds the generator `source` with the recorder of its choices into the shared build
+/// cache, as `duipai stress` and `hunt` build it, unless it is there already. A hunt starts
+/// that build in the background (one for each plan line of the generator) and waits for it
+/// at most half its minimizing budget: with a budget of 3 s it is never waited for, so it
+/// never lands in the cache, and each build (testlib at -O2, 10 s of CPU) goes on after
+/// duipai has ended, on every run. Built here once, it is in the cache for good.
+fn recorder_built(source: &Path) {
+    let options = duipai::compile::CompileOptions {
+        cache_dir: Some(crate::shared::build_cache()),
+        use_env: false,
+        ..Default::default()
+    };
+    duipai::own::capture::Capturable::new(vec![source.into()], options)
+        .ready()
+        .unwrap_or_else(|e| panic!("{}: {e}", source.display()));
 }
 
 /// A scratch copy of `queries`, with `negative.cpp` (whose negative sums crash the package's
