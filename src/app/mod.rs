@@ -26,6 +26,9 @@ use exit::Status;
 /// and with `--junit FILE` the report is rewritten to show the error.
 pub fn main() -> ExitCode {
     let status = main_status();
+    // A compiler still running now is one no step waits for (the recorder's build, begun
+    // beside a search that then found nothing): it ends with duipai rather than outlive it.
+    crate::compile::cancel();
     // Its spawners and their keepers end with it, reaped, rather than outlive it; its
     // scratch directories are removed.
     crate::run::retire();

@@ -23,9 +23,11 @@ mod process;
 mod prune;
 mod shim;
 
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::run::find_program;
@@ -124,6 +126,19 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
             compile_time: None,
         });
     }
+    // One build of a key at a time in this process: a second asker (a hunt's plan lines
+    // sharing a generator, the recorder's build begun in the background) waits for the
+    // first and finds its build in the cache rather than compiling it again.
+    let same_build = build_lock(&dir);
+    let _building = same_build.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(run) = cached_command(&plan, &dir, runtime.as_deref()) {
+        return Ok(Prepared {
+            command: with_args(run, args),
+            language: Some(language),
+            compiled: false,
+            compile_time: None,
+        });
+    }
     // The header's build, when this one makes it, is part of the wait reported.
     let started = Instant::now();
     let header = precompiled_header(&plan, &version, &bytes, &cache, options);
@@ -142,6 +157,16 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
         compiled: true,
         compile_time: Some(header_time + compile_time),
     })
+}
+
+/// The lock a build into `dir` holds in this process.
+fn build_lock(dir: &Path) -> Arc<Mutex<()>> {
+    static BUILDS: OnceLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = OnceLock::new();
+    let mut builds = BUILDS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    builds.entry(dir.to_path_buf()).or_default().clone()
 }
 
 /// The source file the command's first word names and its language; `None` for a command
@@ -451,6 +476,44 @@ mod tests {
             options.compiler(Language::C).unwrap().origin,
             Origin::Default
         );
+    }
+
+    /// Two threads asking for the same build at once: the compiler runs once, the second
+    /// waits for it and finds it in the cache, and both run the same program.
+    #[cfg(unix)]
+    #[test]
+    fn one_build_of_a_source_at_a_time_in_a_process() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let runs = dir.path().join("runs");
+        let cc = dir.path().join("cc.sh");
+        let script = format!(
+            "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo fake 1; exit 0; }}\n\
+             echo run >> '{}'\nsleep 0.3\nout=; prev=\n\
+             for a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n\
+             printf '#!/bin/sh\\n' > \"$out\" && chmod +x \"$out\"\n",
+            runs.display()
+        );
+        std::fs::write(&cc, script).unwrap();
+        std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let source = dir.path().join("a.c");
+        std::fs::write(&source, "int main(void) { return 0; }\n").unwrap();
+        let options = CompileOptions {
+            cache_dir: Some(dir.path().join("cache")),
+            overrides: vec![(Language::C, vec![cc.to_string_lossy().into_owned()])],
+            use_env: false,
+            ..Default::default()
+        };
+        let command = [OsString::from(&source)];
+        let prepared: Vec<Prepared> = std::thread::scope(|scope| {
+            let asked: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| prepare(&command, &options).unwrap()))
+                .collect();
+            asked.into_iter().map(|a| a.join().unwrap()).collect()
+        });
+        assert_eq!(std::fs::read_to_string(&runs).unwrap().lines().count(), 1);
+        assert_eq!(prepared.iter().filter(|p| p.compiled).count(), 1);
+        assert_eq!(prepared[0].command, prepared[1].command);
     }
 
     #[test]

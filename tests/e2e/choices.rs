@@ -595,3 +595,75 @@ fn a_negative_value_drawn_from_a_symmetric_range_shrinks_toward_0() {
         std::fs::read_to_string(dir.path().join(report["input"].as_str().unwrap())).unwrap();
     assert_eq!(input, "1\n-1\n", "{}", out.stderr());
 }
+
+/// Processes that work in `dir` or whose command line names it, and that have not ended
+/// (zombies aside): their pids and command lines.
+fn processes_naming(dir: &Path) -> Vec<(i32, String)> {
+    let needle = dir.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let stat = std::fs::read(entry.path().join("stat")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let works_in = std::fs::read_link(entry.path().join("cwd")).is_ok_and(|cwd| cwd == dir);
+        let names = works_in || cmdline.contains(&needle);
+        if names && crate::util::process_state(&stat) != Some(b'Z') {
+            found.push((pid, cmdline));
+        }
+    }
+    found
+}
+
+/// A search that ends before the recorder's build it began beside it (here a compiler that
+/// takes 30 s for the recorder's build) ends that build too: the compiler ends with duipai
+/// rather than run on after it, its work thrown away.
+#[test]
+fn the_recorders_build_ends_with_a_search_that_found_nothing() {
+    require(&["g++"]);
+    let dir = tempfile::tempdir().unwrap();
+    let d = &dir.path().canonicalize().unwrap();
+    std::fs::write(
+        d.join("gen.cpp"),
+        "#include <cstdio>\n#include <cstdlib>\nint main(int argc, char **argv) {\n    \
+         srand(atoi(argv[argc - 1]));\n    printf(\"%d\\n\", rand() % 10);\n}\n",
+    )
+    .unwrap();
+    let compiler = crate::util::write_sh(
+        d,
+        "slow-recorder-cc",
+        "case \"$*\" in *duipai_choices.h*) exec sleep 30;; esac\nexec g++ \"$@\"\n",
+    );
+    crate::util::wait_until_executable(&compiler);
+    let mut cpp = OsString::from("cpp=");
+    cpp.push(&compiler);
+    with_shared_cache(d)
+        .args([
+            "stress",
+            "echo",
+            "--generator",
+            "gen.cpp",
+            "--reference",
+            "cat",
+        ])
+        .args(["--time", "1", "--compiler"])
+        .arg(cpp)
+        .program(["cat"])
+        .run()
+        .success();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let mut left = processes_naming(d);
+    while !left.is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        left = processes_naming(d);
+    }
+    for &(pid, _) in &left {
+        // SAFETY: kill has no memory effects; these run in this test's own folder.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert_eq!(left, Vec::new(), "still running after duipai ended");
+}
