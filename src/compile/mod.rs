@@ -118,26 +118,24 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
     };
     // Touched before it is looked at, so that a concurrent prune sees it in use.
     prune::touch(&dir);
-    if let Some(run) = cached_command(&plan, &dir, runtime.as_deref()) {
-        return Ok(Prepared {
+    let cache_hit = || {
+        cached_command(&plan, &dir, runtime.as_deref()).map(|run| Prepared {
             command: with_args(run, args),
             language: Some(language),
             compiled: false,
             compile_time: None,
-        });
+        })
+    };
+    if let Some(hit) = cache_hit() {
+        return Ok(hit);
     }
     // One build of a key at a time in this process: a second asker (a hunt's plan lines
     // sharing a generator, the recorder's build begun in the background) waits for the
     // first and finds its build in the cache rather than compiling it again.
     let same_build = build_lock(&dir);
     let _building = same_build.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(run) = cached_command(&plan, &dir, runtime.as_deref()) {
-        return Ok(Prepared {
-            command: with_args(run, args),
-            language: Some(language),
-            compiled: false,
-            compile_time: None,
-        });
+    if let Some(hit) = cache_hit() {
+        return Ok(hit);
     }
     // The header's build, when this one makes it, is part of the wait reported.
     let started = Instant::now();
