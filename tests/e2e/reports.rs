@@ -12,11 +12,12 @@ use serde_json::Value;
 use crate::util::{Duipai, Ran, assert_contains};
 
 /// Reads a JUnit report with `tests/e2e/junit_check.py` (the `junitparser` package), which
-/// also checks that the report's totals agree with its test cases.
+/// also checks that the report's totals agree with its test cases. It runs the `python3` of
+/// the tests' own PATH, shims and all: where `python3 -m pip install junitparser` put it (the
+/// programs under test may run another, see `util::path_without_shims`).
 pub(crate) fn junit_check(report: &Path) -> Value {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/junit_check.py");
     let out = Command::new("python3")
-        .env("PATH", crate::util::path_without_shims())
         .arg(script)
         .arg(report)
         .output()

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// The folder of the packs this run shares, set by the setup script.
 pub const PACKS_VAR: &str = "DUIPAI_TEST_PACKS";
 
-/// PATH with no version manager's shim before Python (`util::path_without_shims`), asked
+/// PATH with no version manager's shim before Python (`util::path_without_shims`), settled
 /// once by the setup script.
 pub const PATH_VAR: &str = "DUIPAI_TEST_PATH";
 

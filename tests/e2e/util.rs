@@ -123,34 +123,60 @@ pub fn run_noting_line(command: &mut Command, prefix: &str) -> (Output, String, 
     (out, text, seen_at)
 }
 
-/// PATH with the folder of the Python interpreter first when the `python3` in PATH is a
-/// version manager's shim (pyenv's is a shell script): scripts that start `python3`
-/// themselves (`#!/usr/bin/env python3`, `sh -c 'python3 …'`) then start it directly, as
-/// duipai does for the programs it is given. The shim's scripts cost about 100 ms a start,
-/// which were a quarter of the suite's CPU. Asking the shim is such a start too, and nextest
-/// runs every test in a process of its own: its setup script asks once and hands the answer
-/// to every test in [`crate::shared::PATH_VAR`].
+/// PATH for the programs the tests run, with the `python3` they start settled once. When the
+/// first `python3` in PATH is a version manager's shim (pyenv's is a shell script, ~100 ms a
+/// start), the shims' folders are left out, so that scripts starting `python3` themselves
+/// (`#!/usr/bin/env python3`, `sh -c 'python3 …'`) start a real interpreter directly, as duipai
+/// does for the programs it is given: the first one further on (a system's, which starts
+/// in 15 ms here against 70 ms for the version manager's build with its site's `.pth` files),
+/// or, when there is none new enough for duipai's warm start (3.9), the one behind the shim,
+/// put first. The JUnit reports are read with the `python3` of the tests' own PATH, where the
+/// README installs junitparser (`crate::reports::junit_check`). nextest runs every test in a
+/// process of its own: its setup script settles this once and hands the answer to every test
+/// in [`crate::shared::PATH_VAR`].
 pub fn path_without_shims() -> &'static std::ffi::OsStr {
     static PATH: std::sync::OnceLock<OsString> = std::sync::OnceLock::new();
     PATH.get_or_init(|| {
-        if let Some(asked_once) = std::env::var_os(crate::shared::PATH_VAR) {
-            return asked_once;
+        if let Some(settled_once) = std::env::var_os(crate::shared::PATH_VAR) {
+            return settled_once;
         }
         let path = std::env::var_os("PATH").unwrap_or_default();
-        let shim = std::env::split_paths(&path)
+        let dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
+        let has_shim = |dir: &PathBuf| {
+            std::fs::read(dir.join("python3")).is_ok_and(|bytes| bytes.starts_with(b"#!"))
+        };
+        if !dirs.iter().any(has_shim) {
+            return path;
+        }
+        let unshimmed: Vec<PathBuf> = dirs.iter().filter(|d| !has_shim(d)).cloned().collect();
+        let real = unshimmed
+            .iter()
             .map(|dir| dir.join("python3"))
-            .find(|p| p.is_file())
-            .filter(|p| std::fs::read(p).is_ok_and(|b| b.starts_with(b"#!")));
-        let Some(_) = shim else { return path };
+            .find(|p| p.is_file());
+        if real.is_some_and(|python| runs_warm_starts(&python)) {
+            return std::env::join_paths(unshimmed).unwrap();
+        }
         let asked = Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
             .output()
             .expect("python3 runs");
         let executable = PathBuf::from(String::from_utf8(asked.stdout).unwrap().trim_end());
-        let mut dirs = vec![executable.parent().unwrap().to_path_buf()];
-        dirs.extend(std::env::split_paths(&path));
-        std::env::join_paths(dirs).unwrap()
+        let mut first = vec![executable.parent().unwrap().to_path_buf()];
+        first.extend(dirs);
+        std::env::join_paths(first).unwrap()
     })
+}
+
+/// Whether `python` is a CPython new enough for duipai's warm starts, which the tests of
+/// Python programs count on.
+fn runs_warm_starts(python: &Path) -> bool {
+    Command::new(python)
+        .args([
+            "-c",
+            "import sys; sys.exit(sys.implementation.name != 'cpython' or sys.version_info < (3, 9))",
+        ])
+        .status()
+        .is_ok_and(|status| status.success())
 }
 
 /// Reads and parses a saved input of `problem` with the default bounds: it must be valid.

@@ -17,10 +17,11 @@ if _os.environ.get("DUIPAI_WARM") == "3":
     # In a run's process, as its interpreter goes on starting: the site's own
     # sitecustomize run in this one's place, now, with the run's environment, or none, as a
     # fresh start has it.
+    # Through the import system's own frozen module, which every start has loaded:
+    # importlib.util would bring importlib, contextlib and warnings into the run, modules a
+    # fresh start has not imported (unless a .pth file of the site did).
     if _real is not None:
-        from importlib.util import module_from_spec as _module_from_spec
-
-        _module = _module_from_spec(_real)
+        _module = _sys.modules["_frozen_importlib"].module_from_spec(_real)
         _sys.modules["sitecustomize"] = _module
         _real.loader.exec_module(_module)
     else:
