@@ -678,9 +678,9 @@ fn as_an_ordinary_user_the_limits_hold() {
     folder
         .judge("disk", &["200"], &["--output-limit", "512"], &[])
         .verdict("MLE");
-    // Children the kernel reaps: counted by a cgroup (a time limit), else named. Ten rounds,
-    // 600 ms of CPU in children, against a 200 ms limit: without a cgroup they run to the end.
-    let judged = folder.judge("reaped", &["10"], &["--time-limit", "200"], &[]);
+    // Children the kernel reaps: counted by a cgroup (a time limit), else named. Five rounds,
+    // 300 ms of CPU in children, against a 200 ms limit: without a cgroup they run to the end.
+    let judged = folder.judge("reaped", &["5"], &["--time-limit", "200"], &[]);
     let case = judged.case();
     let named = case["uncounted"]
         .as_str()
