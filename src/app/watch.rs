@@ -1,8 +1,9 @@
 //! `--watch`: run a command again whenever one of the files it runs changes, until Ctrl-C.
 //!
 //! Files are polled (size and modification time) rather than watched through the kernel:
-//! a handful of files, checked five times a second, costs nothing, and polling works the
-//! same on every file system, editors' rename-on-save included.
+//! a handful of files, checked ten times a second, costs nothing, and polling works the
+//! same on every file system, editors' rename-on-save included. The files are stamped before
+//! each run, so that a file saved while the command runs makes it run again.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -12,10 +13,10 @@ use crate::app::args::CommandWords;
 use crate::app::exit::Status;
 
 /// How often the files are checked.
-const POLL: Duration = Duration::from_millis(200);
+const POLL: Duration = Duration::from_millis(100);
 /// How long the files must stay unchanged after a change before the command runs again, so
-/// that an editor's several writes make one run.
-const SETTLE: Duration = Duration::from_millis(300);
+/// that an editor's several writes (milliseconds apart) make one run.
+const SETTLE: Duration = Duration::from_millis(200);
 
 /// The files a command line names that exist: the program itself and arguments that are
 /// files (`python3 sol.py` watches `sol.py`), and the local headers and modules of source
@@ -42,12 +43,23 @@ pub fn files_of(commands: &[&[OsString]]) -> Vec<PathBuf> {
 type Stamp = Vec<Option<(SystemTime, u64)>>;
 
 fn stamp(files: &[PathBuf]) -> Stamp {
+    files.iter().map(|f| stamp_of(f)).collect()
+}
+
+fn stamp_of(file: &Path) -> Option<(SystemTime, u64)> {
+    std::fs::metadata(file)
+        .ok()
+        .and_then(|m| Some((m.modified().ok()?, m.len())))
+}
+
+/// The stamps of `files` as they were when `earlier` (of the files `listed`) was taken; a
+/// file not listed then is stamped now.
+fn stamp_since(files: &[PathBuf], listed: &[PathBuf], earlier: &Stamp) -> Stamp {
     files
         .iter()
-        .map(|f| {
-            std::fs::metadata(f)
-                .ok()
-                .and_then(|m| Some((m.modified().ok()?, m.len())))
+        .map(|f| match listed.iter().position(|l| l == f) {
+            Some(at) => earlier[at],
+            None => stamp_of(f),
         })
         .collect()
 }
@@ -78,9 +90,11 @@ pub fn watch(
     files: impl Fn() -> Vec<PathBuf>,
     mut run: impl FnMut() -> anyhow::Result<Status>,
 ) -> anyhow::Result<Status> {
-    if files().is_empty() {
+    let mut listed = files();
+    if listed.is_empty() {
         anyhow::bail!("--watch: the command names no file to watch");
     }
+    let mut stamped = stamp(&listed);
     report(run());
     loop {
         if crate::run::cancelled() {
@@ -93,7 +107,7 @@ pub fn watch(
             names.join(", ")
         );
         let files = &files[..];
-        let before = stamp(files);
+        let before = stamp_since(files, &listed, &stamped);
         // Wait for a change, then for the files to settle.
         let mut changed_at = None;
         let mut last = before.clone();
@@ -111,6 +125,8 @@ pub fn watch(
             }
         }
         eprintln!("duipai: changed; running again");
+        listed = files.to_vec();
+        stamped = stamp(&listed);
         report(run());
     }
 }

@@ -311,11 +311,9 @@ pub fn termination_judgement(execution: &Execution) -> Option<Judgement> {
         Termination::LimitExceeded(Limit::Idleness) => Judgement::new(
             Verdict::TimeLimitExceeded,
             format!(
-                "idleness: nothing moved between the program and the interactor for {} and \
-                 neither ran (after {} of CPU): both are waiting to read; the program may be \
-                 waiting for input the interactor never sends, or has not flushed what it \
-                 wrote",
-                seconds(crate::run::IDLENESS.min(limits.wall)),
+                "idleness: nothing moved between the program and the interactor and neither \
+                 ran (after {} of CPU): both are waiting to read; the program may be waiting \
+                 for input the interactor never sends, or has not flushed what it wrote",
                 seconds(execution.cpu_time)
             ),
         ),

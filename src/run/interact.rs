@@ -4,7 +4,9 @@
 //! one `poll` loop, which gives it the exchange ([`Transcript`]) and a view of "nothing
 //! moves": when every live party sleeps, no byte moved and no CPU was used for the idleness
 //! limit, the run is stopped ([`Limit::Idleness`]), the usual end of a program that forgot to
-//! flush, long before the wall clock would end it.
+//! flush, long before the wall clock would end it. When both parties are seen blocked reading
+//! their standard input with nothing in flight between them, that deadlock stops the run
+//! after [`DEADLOCK_CONFIRMED`] rather than the whole idleness limit.
 //!
 //! The interactor is called as testlib's are: `interactor input output`, in the caller's
 //! directory, with the case's input in a scratch file; its exit code is the verdict, which
@@ -37,6 +39,12 @@ const RELAY_BUFFER: usize = 1024 * 1024;
 
 /// One read's size.
 const CHUNK: usize = 64 * 1024;
+
+/// How long both parties must be seen blocked reading their standard input, with nothing in
+/// flight between them and nothing moving, before that deadlock stops the run without waiting
+/// out the idleness limit: long enough for every sample in it to have found both so, and for a
+/// byte written just before the first sample to have been relayed (which ends it).
+const DEADLOCK_CONFIRMED: Duration = Duration::from_millis(100);
 
 /// One direction of the exchange: what the writer wrote, held until the reader takes it.
 struct Relay {
@@ -324,6 +332,9 @@ struct Exchange<'e> {
     /// The interactor's output ended while the program still ran and wrote (see
     /// [`Exchange::note_interactor_closing`]).
     interactor_closed_first: Option<bool>,
+    /// Since when both parties have been seen blocked reading, nothing moving (see
+    /// [`Exchange::deadlocked`]).
+    deadlock_since: Option<Instant>,
 }
 
 /// One party of the exchange.
@@ -391,6 +402,7 @@ impl<'e> Exchange<'e> {
             idleness: IDLENESS.min(limits.wall),
             stalled: None,
             interactor_closed_first: None,
+            deadlock_since: None,
         })
     }
 
@@ -504,7 +516,8 @@ impl<'e> Exchange<'e> {
         if working {
             *last_moved = (*last_moved).max(Instant::now());
         }
-        let idle = last_moved.elapsed() >= self.idleness;
+        let deadlocked = !working && self.deadlocked(*last_moved);
+        let idle = last_moved.elapsed() >= self.idleness || deadlocked;
         let program_waits =
             matches!(stops[PROGRAM], Some(Limit::WallTime)) || (stops[PROGRAM].is_none() && idle);
         if program_waits {
@@ -534,6 +547,33 @@ impl<'e> Exchange<'e> {
             )?;
         }
         Ok(())
+    }
+
+    /// Whether the run is a deadlock: both parties blocked reading their standard input (as
+    /// `/proc` shows their leaders), nothing held for either and nothing moved since they were
+    /// first seen so, for [`DEADLOCK_CONFIRMED`]. Then nothing can move again, and the run
+    /// stops without waiting out the rest of the idleness limit (a forgotten flush in a stress
+    /// run costs every failing case and every candidate of its minimization that limit). A
+    /// party that cannot be told (an unreadable `/proc`), that sleeps or waits for anything
+    /// else is left to the idleness limit.
+    fn deadlocked(&mut self, last_moved: Instant) -> bool {
+        let reading = |side: &Side<'_>| {
+            side.party
+                .as_ref()
+                .is_some_and(|p| super::procfs::waits_for_input(p.leader.pid) == Some(true))
+        };
+        let held = self.relays.iter().any(|r| !r.pending.is_empty());
+        if held || !self.sides.iter().all(reading) {
+            self.deadlock_since = None;
+            return false;
+        }
+        let now = Instant::now();
+        let since = match self.deadlock_since {
+            Some(since) if last_moved <= since => since,
+            _ => now,
+        };
+        self.deadlock_since = Some(since);
+        now.duration_since(since) >= DEADLOCK_CONFIRMED
     }
 
     /// When the program waits for the interactor's reply (it is blocked reading its stdin,

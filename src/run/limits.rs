@@ -80,7 +80,8 @@ pub enum Limit {
     Output,
     Processes,
     /// Interactive runs: nothing moved between the program and the interactor, and neither
-    /// ran, for the idleness limit (see `interact`). Only the supervisor can see it.
+    /// ran, for the idleness limit, or both were blocked reading their input with nothing in
+    /// flight (see `interact`). Only the supervisor can see it.
     Idleness,
 }
 

@@ -41,6 +41,10 @@ fn printed(out: &Ran) -> String {
     format!("{}{}", out.stdout(), out.stderr())
 }
 
+/// The helpers' CPU time limit, in ms, of twice that of wall clock: a hanging helper is
+/// stopped after 200 ms, and the shell scripts that do not hang need a few ms of CPU.
+const HELPER_LIMIT: &str = "100";
+
 /// `duipai stress echo` in `dir` with `args`, the program `program`, a short helper limit.
 fn stress(dir: &Path, args: &[&str], program: &str) -> Ran {
     Duipai::in_dir(dir)
@@ -50,7 +54,7 @@ fn stress(dir: &Path, args: &[&str], program: &str) -> Ran {
             "--iterations",
             "20",
             "--helper-time-limit",
-            "300",
+            HELPER_LIMIT,
         ])
         .args(args)
         .program([program])
@@ -263,8 +267,13 @@ fn a_checker_that_crashes_hangs_or_floods_is_named() {
     // The flood's own limit is generous: `yes` reaches the output limit within milliseconds of
     // CPU, but on a busy machine it may wait longer than 300 ms for that CPU and end as a TLE.
     for (script, body, limit, said) in [
-        ("segv.sh", "kill -SEGV $$", "300", "RE (killed by SIGSEGV"),
-        ("hang.sh", "sleep 30", "300", "TLE"),
+        (
+            "segv.sh",
+            "kill -SEGV $$",
+            HELPER_LIMIT,
+            "RE (killed by SIGSEGV",
+        ),
+        ("hang.sh", "sleep 30", HELPER_LIMIT, "TLE"),
         ("flood.sh", "yes", "20000", "OLE"),
     ] {
         write_sh(dir.path(), script, body);
@@ -282,7 +291,7 @@ fn a_checker_that_crashes_hangs_or_floods_is_named() {
 fn interact(dir: &Path, interactor: &str) -> Ran {
     Duipai::in_dir(dir)
         .args(["test", PROBLEM, "cases", "--helper-time-limit", "3000"])
-        .args(["--wall-limit", "800", "--interactor", interactor])
+        .args(["--wall-limit", "300", "--interactor", interactor])
         .program(["./asker.sh"])
         .run()
 }

@@ -383,7 +383,10 @@ fn a_hung_compiler_is_stopped() {
     wait_until_executable(&script);
     let source = write_source(dir.path(), "a.c", "int main(void){return 0;}\n");
     let mut opts = options(dir.path());
-    opts.timeout = Duration::from_millis(500);
+    // A budget of 50 ms of CPU: the wall-clock backstop, ten times that, stops the sleeping
+    // compiler after half a second. A budget that short may cut its `--version` too, which
+    // only changes the cache key: the build is stopped either way.
+    opts.timeout = Duration::from_millis(50);
     opts.overrides
         .push((Language::C, vec![script.to_string_lossy().into_owned()]));
     let start = Instant::now();

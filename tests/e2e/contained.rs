@@ -323,9 +323,10 @@ fn cpu_time_of_children_the_kernel_reaps_is_counted() {
         return;
     }
     let folder = Folder::new();
-    let judged = folder.judge("reaped", &[], &[], &[]);
+    // 3 s of CPU in children, stopped at 200 ms.
+    let judged = folder.judge("reaped", &[], &["--time-limit", "200"], &[]);
     let case = judged.verdict("TLE");
-    assert!(case["cpu_ms"].as_u64().unwrap() >= 500, "{case}");
+    assert!(case["cpu_ms"].as_u64().unwrap() >= 200, "{case}");
 }
 
 #[test]
@@ -677,8 +678,9 @@ fn as_an_ordinary_user_the_limits_hold() {
     folder
         .judge("disk", &["200"], &["--output-limit", "512"], &[])
         .verdict("MLE");
-    // Children the kernel reaps: counted by a cgroup (a time limit), else named.
-    let judged = folder.judge("reaped", &[], &[], &[]);
+    // Children the kernel reaps: counted by a cgroup (a time limit), else named. Five rounds,
+    // 300 ms of CPU in children, against a 200 ms limit: without a cgroup they run to the end.
+    let judged = folder.judge("reaped", &["5"], &["--time-limit", "200"], &[]);
     let case = judged.case();
     let named = case["uncounted"]
         .as_str()

@@ -86,6 +86,8 @@ fn saved_failures_are_replayed_first() {
     assert!(!out.stdout().contains("replaying"));
 }
 
+/// `--watch` runs the command again after an edit, one saved while the command still runs
+/// included, and ends on Ctrl-C.
 #[test]
 fn watch_runs_again_after_an_edit() {
     let dir = tempfile::tempdir().unwrap();
@@ -96,10 +98,21 @@ fn watch_runs_again_after_an_edit() {
         let tmp = write_sh(d, "sol.sh.tmp", &format!("cat >/dev/null\n{body}"));
         std::fs::rename(&tmp, &script).unwrap();
     };
-    write("echo 0");
+    // The first version says it has started, then takes a moment, in which it is edited.
+    let started = d.join("started");
+    write(&format!("touch '{}'\nsleep 0.2\necho 0", started.display()));
     let sample = format!("{CHESS_CASES}/01-sample.in");
     let mut child = Command::new(duipai())
-        .args(["test", "chess", &sample, "--watch", "--", "./sol.sh"])
+        // Uncontained, so that the program can say it has started.
+        .args([
+            "test",
+            "chess",
+            &sample,
+            "--watch",
+            "--no-sandbox",
+            "--",
+            "./sol.sh",
+        ])
         .current_dir(d)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -136,10 +149,19 @@ fn watch_runs_again_after_an_edit() {
             }
         }
     };
-    wait_for("1 case: 1 WA");
-    // Let the watcher take its first look before the edit.
-    std::thread::sleep(Duration::from_millis(500));
+    // Edited while it runs: the files were stamped before the run, so the edit makes it run
+    // again once this run is over.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !started.exists() {
+        if Instant::now() >= deadline {
+            // SAFETY: kill has no memory effects; the watch is this test's child.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("the first run did not start within 30 s");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
     write("echo 2");
+    wait_for("1 case: 1 WA");
     wait_for("1 case: 1 AC");
     // Ctrl-C ends the watch cleanly, with the status of every interrupted command.
     // SAFETY: kill has no memory effects; the child is ours and not yet reaped.

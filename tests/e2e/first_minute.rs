@@ -5,6 +5,7 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::util::{
     Duipai, assert_contains, support_workspace, wait_until_executable, with_shared_cache, write_sh,
@@ -13,23 +14,33 @@ use crate::util::{
 /// A stand-in for g++ that logs when each compile begins and ends (`begin NAME ARGS` / `end
 /// NAME`, NAME the source's file name; `header ARGS` / `header-end` for a header) and holds
 /// every compile, a header's too, for `hold` seconds before running the real g++: what
-/// overlaps what then does not depend on how long each takes to build.
+/// overlaps what then does not depend on how long each takes to build. The hold is read from
+/// the file `hold` beside the script at every compile, so that a run whose overlaps are not
+/// checked can set it to 0 ([`set_hold`]).
 fn slow_logging_gxx(dir: &Path, hold: f64) -> (PathBuf, PathBuf) {
     let log = dir.join("compiles.log");
+    set_hold(dir, hold);
     let body = format!(
         r#"name=""
+hold=$(cat '{hold}')
 for word in "$@"; do case "$word" in *.cpp) name=$(basename "$word");; esac; done
-case " $* " in *" -x c++-header "*) echo "header $*" >> '{log}'; sleep {hold};; esac
-if [ -n "$name" ]; then echo "begin $name $*" >> '{log}'; sleep {hold}; fi
+case " $* " in *" -x c++-header "*) echo "header $*" >> '{log}'; sleep $hold;; esac
+if [ -n "$name" ]; then echo "begin $name $*" >> '{log}'; sleep $hold; fi
 g++ "$@"; status=$?
 [ -n "$name" ] && echo "end $name" >> '{log}'
 case " $* " in *" -x c++-header "*) echo "header-end" >> '{log}';; esac
 exit $status"#,
-        log = log.display()
+        log = log.display(),
+        hold = dir.join("hold").display()
     );
     let script = write_sh(dir, "gxx.sh", &body);
     wait_until_executable(&script);
     (script, log)
+}
+
+/// How long [`slow_logging_gxx`]'s compiler in `dir` holds each compile from now on.
+fn set_hold(dir: &Path, hold: f64) {
+    fs::write(dir.join("hold"), format!("{hold}\n")).unwrap();
 }
 
 fn log_lines(log: &Path) -> Vec<String> {
@@ -48,7 +59,9 @@ fn sources_compile_at_once_and_testlib_h_is_precompiled_once() {
     let dir = support_workspace("derangement");
     let d = dir.path();
     small_testlib(d);
-    let (gxx, log) = slow_logging_gxx(d, 2.0);
+    // Each compile held half a second: the program's build overlaps the header's, the
+    // validator's the checker's, however a busy machine delays the start of either.
+    let (gxx, log) = slow_logging_gxx(d, 0.5);
     // -O0: what is checked is when each compile runs and with which header, not the code.
     let compiler = format!("cpp={} -std=c++17 -O0 -DONLINE_JUDGE", gxx.display());
     let stress = || {
@@ -99,6 +112,8 @@ fn sources_compile_at_once_and_testlib_h_is_precompiled_once() {
     let edited = fs::read_to_string(d.join("checker.cpp")).unwrap() + "\n// edited\n";
     fs::write(d.join("checker.cpp"), edited).unwrap();
     fs::write(&log, "").unwrap();
+    // What is built now is checked, not what overlaps: no hold.
+    set_hold(d, 0.0);
     stress().success();
     let lines = log_lines(&log);
     assert!(
@@ -423,21 +438,23 @@ fn buffering_variables_do_not_hide_a_missing_flush() {
         .replace(", flush=True", "")
         .replace("input()", "sys.stdin.readline()");
     fs::write(d.join("unflushed.py"), format!("import sys\n{unflushed}")).unwrap();
-    let text = guess_test(d)
+    // The two runs side by side: the first waits out its idleness limit meanwhile.
+    let dropped = guess_test(d)
         .env("PYTHONUNBUFFERED", "1")
-        .program(["unflushed.py"])
-        .run()
-        .code(1)
-        .stdout();
-    assert_contains(&text, "TLE");
-    assert_contains(&text, "idleness");
-    guess_test(d)
+        .program(["unflushed.py"]);
+    let kept = guess_test(d)
         .env("PYTHONUNBUFFERED", "1")
         .env("DUIPAI_KEEP_ENV", "PYTHONUNBUFFERED")
-        .program(["unflushed.py"])
-        .run()
-        .success();
+        .program(["unflushed.py"]);
+    let (dropped, kept) = (dropped.start(), kept.start());
+    let text = dropped.finish_within(BOUND).0.code(1).stdout();
+    assert_contains(&text, "TLE");
+    assert_contains(&text, "idleness");
+    kept.finish_within(BOUND).0.success();
 }
+
+/// A bound on a run that catches a hang, not a measurement.
+const BOUND: Duration = Duration::from_secs(120);
 
 /// A checker and an interactor that reject without a word: the verdict says "(no message)"
 /// rather than nothing.

@@ -36,17 +36,24 @@ const LIMITS: [&str; 10] = [
 /// [`LIMITS`] for `behaviour`: the spinning fixture (`slow`), which burns its whole CPU limit
 /// and half as much again on every case, gets 100 ms rather than 300 (the same verdict, a
 /// third of the CPU). The others keep 300 ms: the fork bomb spends up to ~220 ms of CPU
-/// before it reaches the process limit, and would be a time limit verdict first.
+/// before it reaches the process limit, and would be a time limit verdict first. The
+/// sleeping fixture (`sleep`), which waits out the wall-clock limit on every case, gets 300 ms
+/// of it rather than 1000.
 fn limits(behaviour: &str) -> [&'static str; 10] {
     let mut limits = LIMITS;
-    if behaviour == "slow" {
-        limits[1] = SLOW_TIME_LIMIT;
+    match behaviour {
+        "slow" => limits[1] = SLOW_TIME_LIMIT,
+        "sleep" => limits[3] = SLEEP_WALL_LIMIT,
+        _ => {}
     }
     limits
 }
 
 /// The CPU limit of the `slow` fixture's runs, in ms.
 const SLOW_TIME_LIMIT: &str = "100";
+
+/// The wall-clock limit of the `sleep` fixture's runs, in ms.
+const SLEEP_WALL_LIMIT: &str = "300";
 
 /// How long a `duipai test` or `duipai stress` run on a hostile fixture may take: a bound that
 /// catches a hang, not a measurement. On an idle machine a case takes at most the 1 s
@@ -209,8 +216,9 @@ fn test_slow_is_tle() {
 #[test]
 fn test_sleep_is_tle() {
     let report = two_case_verdicts("sleep", &["TLE", "TLE"]);
+    let limit: u64 = SLEEP_WALL_LIMIT.parse().unwrap();
     for case in report["cases"].as_array().unwrap() {
-        assert!(case["wall_ms"].as_u64().unwrap() >= 1000, "{case}");
+        assert!(case["wall_ms"].as_u64().unwrap() >= limit, "{case}");
         assert!(
             case["detail"].as_str().unwrap().contains("wall clock"),
             "{case}"
@@ -435,12 +443,12 @@ const STOP_BOUND: Duration = Duration::from_secs(3);
 fn stress_interrupted_while_minimizing_keeps_complete_cases() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pids = PidLog::new();
-    // Every case fails slowly (the 800 ms wall-clock limit) and every smaller board fails
+    // Every case fails slowly (the 300 ms wall-clock limit) and every smaller board fails
     // too, so minimization goes on one slow run after another until interrupted.
     let mut duipai = logged(dir.path(), &pids)
         .args(["stress", "chess", "--json", "-j", "1"])
         .args(["--n", "3", "--m", "3", "--save", "saved"])
-        .args(["--time-limit", "300", "--wall-limit", "800"])
+        .args(["--time-limit", "300", "--wall-limit", "300"])
         .fixture(["sleep", "chess"])
         .start();
     let original = dir.path().join("saved/chess-1.original.in");
@@ -1102,7 +1110,7 @@ fn a_reference_that_never_answers_is_run_once() {
     let ran = Duipai::new()
         .current_dir(d)
         .args(["test", "sum", ".", "-j", "1", "--reference", "./ref.sh"])
-        .args(["--helper-time-limit", "200"])
+        .args(["--helper-time-limit", "100"])
         .program(["cat"])
         .start()
         .finish_within(RUN_BOUND)

@@ -233,14 +233,14 @@ fn busy_loop_is_stopped_at_the_cpu_limit() {
 #[test]
 fn sleeper_is_stopped_at_the_wall_clock_limit() {
     let mut limits = limits();
-    limits.wall = Duration::from_millis(800);
+    limits.wall = Duration::from_millis(300);
     let execution = Run::fixture("sleep").limits(limits).run();
     assert_eq!(
         execution.termination,
         Termination::LimitExceeded(Limit::WallTime)
     );
     // Stopped past the limit, but not for want of a CPU: it slept.
-    assert!(execution.wall_time.saturating_sub(execution.cpu_wait) >= Duration::from_millis(800));
+    assert!(execution.wall_time.saturating_sub(execution.cpu_wait) >= limits.wall);
     assert!(execution.cpu_time < Duration::from_millis(300));
     let judgement = judge(&execution, 2);
     assert_eq!(judgement.verdict, Verdict::TimeLimitExceeded);
@@ -671,7 +671,7 @@ fn an_escaped_spinner_counts_against_the_cpu_limit() {
 fn concurrent_runs_kill_only_their_own_orphans() {
     let watcher = std::thread::spawn(|| {
         let script = "p=$( (setsid sleep 30 >/dev/null 2>&1 & echo $!) ); echo $p >&2; \
-                      sleep 1.5; kill -0 $p && echo alive";
+                      sleep 0.6; kill -0 $p && echo alive";
         Run::sh(script).run()
     });
     // Runs of their own until the watcher's is over, however slowly a busy machine runs them.

@@ -197,13 +197,13 @@ fn flags_typed_override_the_file() {
     // A wall-clock limit typed wins over the file's 3 s.
     std::fs::write(
         d.join("slow.py"),
-        "import time\ntime.sleep(1.5)\nn = int(input())\na = list(map(int, input().split()))\nprint(sum(a) // n)\n",
+        "import time\ntime.sleep(0.5)\nn = int(input())\na = list(map(int, input().split()))\nprint(sum(a) // n)\n",
     )
     .unwrap();
     let slow = ["python3", "slow.py"];
     test().program(slow).run().success();
     let typed_limit = test()
-        .args(["--wall-limit", "500"])
+        .args(["--wall-limit", "200"])
         .program(slow)
         .run()
         .code(1);
@@ -424,7 +424,7 @@ fn a_slow_run_shows_its_rate_with_two_digits() {
     let d = dir.path();
     std::fs::write(
         d.join("slow_gen.py"),
-        format!("import time\ntime.sleep(0.4)\n{GEN_PY}"),
+        format!("import time\ntime.sleep(0.15)\n{GEN_PY}"),
     )
     .unwrap();
     let report = stress(d)
@@ -440,7 +440,7 @@ fn a_slow_run_shows_its_rate_with_two_digits() {
         .split(", ")
         .find_map(|part| part.strip_suffix(" cases/s"))
         .unwrap();
-    // Two cases take more than 0.8 s: below 10 cases/s, so two significant digits.
+    // Two cases take more than 0.3 s: below 10 cases/s, so two significant digits.
     let digits: String = rate.chars().filter(|c| c.is_ascii_digit()).collect();
     assert!(
         rate.contains('.') && digits.trim_start_matches('0').len() == 2,

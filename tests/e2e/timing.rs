@@ -8,13 +8,21 @@ use std::path::Path;
 
 use crate::util::{Duipai, assert_contains};
 
-/// `duipai test` in `dir` on the chess sample, with a 500 ms CPU limit and a minute of wall
-/// clock, of the fixture burning `burn_ms` of CPU time.
+/// The CPU limit of these runs, in ms: short, since every run burns a good part of it.
+const LIMIT_MS: u64 = 200;
+
+/// `duipai test` in `dir` on the chess sample, with a [`LIMIT_MS`] CPU limit and a minute of
+/// wall clock, of the fixture burning `burn_ms` of CPU time.
 fn test_burning(dir: &Path, burn_ms: u64) -> Duipai {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/cases/chess/01-sample.in");
     Duipai::in_dir(dir)
         .args(["test", "chess", sample])
-        .args(["--time-limit", "500", "--wall-limit", "60000"])
+        .args([
+            "--time-limit",
+            &LIMIT_MS.to_string(),
+            "--wall-limit",
+            "60000",
+        ])
         .fixture(["burn-cpu", &burn_ms.to_string(), "chess"])
 }
 
@@ -42,37 +50,47 @@ fn measured(burn_ms: u64, extra: &[&str]) -> (Vec<u64>, String, String) {
 
 #[test]
 fn a_run_near_the_limit_is_measured_again() {
-    // 450 ms of CPU against a 500 ms limit: 0.9×, in the band.
-    let (runs, verdict, _) = measured(450, &[]);
+    // 0.9× the limit (180 ms of 200): in the band.
+    let (runs, verdict, _) = measured(LIMIT_MS * 9 / 10, &[]);
     assert!(runs.len() >= 2, "{runs:?}");
     assert!(runs.len() <= 3, "{runs:?}");
-    assert!(runs.iter().all(|&ms| ms >= 440), "{runs:?}");
+    assert!(
+        runs.iter().all(|&ms| ms >= LIMIT_MS * 9 / 10 - 5),
+        "{runs:?}"
+    );
     assert_eq!(verdict, "AC");
 }
 
 #[test]
 fn a_run_over_the_limit_reports_every_time_measured() {
     let dir = tempfile::tempdir().unwrap();
-    let text = test_burning(dir.path(), 600).run().code(1).stdout();
-    // 600 ms of CPU against a 500 ms limit, 1.2×: in the band, so measured three times, and
-    // over the limit every time.
+    let text = test_burning(dir.path(), LIMIT_MS * 6 / 5)
+        .run()
+        .code(1)
+        .stdout();
+    // 1.2× the limit (240 ms of 200): in the band, so measured three times, and over the
+    // limit every time.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
     assert_eq!(line.matches(" s,").count(), 2, "{line}");
-    assert_contains(line, "(limit 0.500 s)");
+    assert_contains(line, "(limit 0.200 s)");
 }
 
 #[test]
 fn runs_far_from_the_limit_and_no_rerun_are_measured_once() {
-    let (runs, verdict, _) = measured(50, &[]);
+    // 0.1× the limit.
+    let (runs, verdict, _) = measured(LIMIT_MS / 10, &[]);
     assert_eq!((runs.len(), verdict.as_str()), (1, "AC"), "{runs:?}");
-    let (runs, _, _) = measured(450, &["--no-rerun"]);
+    let (runs, _, _) = measured(LIMIT_MS * 9 / 10, &["--no-rerun"]);
     assert_eq!(runs.len(), 1, "{runs:?}");
 }
 
 #[test]
 fn a_run_far_over_the_limit_is_stopped_once() {
     let dir = tempfile::tempdir().unwrap();
-    let text = test_burning(dir.path(), 5000).run().code(1).stdout();
+    let text = test_burning(dir.path(), LIMIT_MS * 10)
+        .run()
+        .code(1)
+        .stdout();
     // Stopped at 1.5× the limit, past the band: one measurement is enough.
     let line = text.lines().find(|l| l.starts_with("TLE")).unwrap();
     assert_eq!(line.matches(" s,").count(), 0, "{line}");

@@ -211,9 +211,11 @@ int main(int argc, char **argv) {
         answer(find_by_cmdline(env_or("MARKER", "\x01")) > 0);
     } else if (!strcmp(mode, "reaped")) {
         /* Children reaped by the kernel (SIGCHLD ignored), 10 ms of CPU each, 6 at a time:
-         * 3 s of CPU in all, while this process itself uses almost none. */
+         * 60 ms of CPU a round, 50 rounds (3 s) unless told, while this process itself uses
+         * almost none. */
+        int rounds = mib > 0 ? mib : 50;
         signal(SIGCHLD, SIG_IGN);
-        for (int round = 0; round < 50; round++) {
+        for (int round = 0; round < rounds; round++) {
             for (int i = 0; i < 6; i++)
                 if (fork() == 0) {
                     double start = cpu_now();
@@ -251,7 +253,7 @@ int main(int argc, char **argv) {
         memset(m, 1, (size_t)mib << 20);
         for (int i = 0; i < 3; i++)
             if (fork() == 0) {
-                usleep(300000);
+                usleep(100000);
                 _exit(m[i] == 1 ? 0 : 1);
             }
         while (wait(NULL) > 0) {}
