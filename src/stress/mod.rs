@@ -926,13 +926,20 @@ impl Engine<'_> {
             Some((Probe::Fails(found), f)) => (f, Some(found)),
             _ => (start, None),
         };
-        // Until a step is kept the case is the one started from, whose shape is known
-        // (describing a case of 2·10^5 numbers takes a while).
-        let unfocused = focused.is_none();
+        // The case changes only when a step is kept, and describing one of 2·10^5 numbers
+        // takes a while: each step's case is described once, not after every round of
+        // probes. Until a step is kept the case is the one started from, whose shape is known.
+        let mut described = focused
+            .is_none()
+            .then(|| (0, start_shape.clone(), start_max));
         let mut on_progress = |current: &S, stats: &ShrinkStats| {
-            let (shape, max) = match stats.steps == 0 && unfocused {
-                true => (start_shape.clone(), start_max),
-                false => (current.shape(), current.largest()),
+            let (shape, max) = match &described {
+                Some((steps, shape, max)) if *steps == stats.steps => (shape.clone(), *max),
+                _ => {
+                    let (shape, max) = (current.shape(), current.largest());
+                    described = Some((stats.steps, shape.clone(), max));
+                    (shape, max)
+                }
             };
             on_event(Event::MinimizeProgress(MinimizeStatus {
                 start_shape: start_shape.clone(),

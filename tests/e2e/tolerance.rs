@@ -58,7 +58,7 @@ fn stress(dir: &Path, extra: &[&str], program: &[&str]) -> Ran {
             "--reference",
             "awk -f ref.awk",
             "--iterations",
-            "25",
+            "10",
             "--json",
         ])
         .args(extra)
