@@ -394,16 +394,14 @@ fn a_case_that_cannot_shrink_is_reported_as_nothing_smaller_found() {
 }
 
 /// A tree at contest size from a C++ generator whose size comes from its arguments (`path
-/// 50000 1000000000`: a weighted path, labels at random, edges shuffled), with a validator:
+/// 200000 1000000000`: a weighted path, labels at random, edges shuffled), with a validator:
 /// the choices cannot shrink it, and the text passes halve the path step after step (every
 /// leaf at once is two vertices of a path, not the most drastic candidate) down to a few
 /// lines, a tree the validator accepts that the program still fails. The steps, not the
-/// seconds, are asserted: one leaf pair a step would take 25,000 of them (halving takes 17).
-/// 5·10^4 vertices rather than 2·10^5: the same halving in two steps fewer, for a quarter of
-/// the CPU (the debug build's text passes over the whole case are most of it). The
-/// contest-size run shrinks the text alone (`--no-choices`: recording its 99,998 choices and
-/// replaying them at their simplest would double the test's CPU); that the choices hand such a
-/// case to the text, saying why, is checked on the same generator at 50 vertices.
+/// seconds, are asserted: one leaf pair a step took 10^5 of them. The contest-size run shrinks
+/// the text alone (`--no-choices`: recording its 399,998 choices and replaying them at their
+/// simplest took half the test's CPU); that the choices hand such a case to the text, saying
+/// why, is checked on the same generator at 50 vertices.
 #[test]
 fn a_path_of_contest_size_shrinks_to_a_few_lines() {
     let dir = crate::util::support_workspace("path");
@@ -417,7 +415,7 @@ fn a_path_of_contest_size_shrinks_to_a_few_lines() {
             .run()
             .code(1)
     };
-    let ran = stress("50000", &["--no-choices"]);
+    let ran = stress("200000", &["--no-choices"]);
     // Saved to a folder of its own: the contest-size case is read below.
     let small = stress("50", &["--save", "small"]);
     assert_contains(
