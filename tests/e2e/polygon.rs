@@ -408,14 +408,11 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
             "files/gen.cpp 8 1000000000",
             "--iterations",
             "40",
-            // What this test checks is the package's helpers in the loop; minimizing is the
-            // minimize and choices modules' (its default budget made this test minutes long).
-            "--shrink-time",
-            "3",
-            // The text alone, as duipai shrinks gen.cpp's cases anyway (it records no choice
-            // of it it can replay): the recorder's build (testlib at -O2, 10 s of CPU) would
-            // start, not be waited for within 3 s, and go on after duipai has ended.
-            "--no-choices",
+            // What this test checks is the package's helpers in the loop, and the replay line
+            // naming them; minimizing is the minimize and checkers modules' (a minimization
+            // through ncmp.cpp: checkers::stress_judges_through_the_checker_and_still_minimizes).
+            // Unminimized, no recorder of gen.cpp is built either.
+            "--no-shrink",
         ])
         .program(["solutions/int_sum.cpp"])
         .run()
@@ -430,12 +427,13 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
         .run()
         .code(1);
     assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
-    // hunt: each cmd with new seeds added (the case it catches minimized for 3 s, as above:
-    // its default budget was three quarters of the hunt's CPU).
+    // hunt: each cmd with new seeds added. What is checked is which lines it runs and how;
+    // the case it catches is minimized for a moment only (its default budget was three
+    // quarters of the hunt's CPU; minimizing a hunt's case is setter.rs's and hunting.rs's).
     recorder_built(&d.join("files/gen.cpp"));
     let out = with_shared_cache(d)
         .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
-        .args(["--shrink-time", "3"])
+        .args(["--shrink-time", "0.2"])
         .run()
         .success();
     assert!(
@@ -456,7 +454,7 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
 /// Builds the generator `source` with the recorder of its choices into the shared build
 /// cache, as `duipai stress` and `hunt` build it, unless it is there already. A hunt starts
 /// that build in the background (one for each plan line of the generator) and waits for it
-/// at most half its minimizing budget: with a budget of 3 s it is never waited for, so it
+/// at most half its minimizing budget: with a budget of 0.2 s it is never waited for, so it
 /// never lands in the cache, and each build (testlib at -O2, 10 s of CPU) goes on after
 /// duipai has ended, on every run. Built here once, it is in the cache for good.
 fn recorder_built(source: &Path) {
