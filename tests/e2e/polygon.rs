@@ -150,20 +150,42 @@ fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
 }
 
 /// The tests' PATH with a folder first whose `g++` runs the real one with `-O0` added (the
-/// last level given wins): an ICPC package's `build` script compiles its testlib output
-/// validator with `g++ -O2`, about 10 s of CPU, 4 s unoptimized, and what is checked is what
-/// the validator decides, not how fast it runs. The folder is always the same one (in
-/// target/), since the compiler's path is part of duipai's build cache key: the submissions
-/// the same judge compiles are then found in the shared cache from one run to the next.
+/// last level given wins), and keeps what it builds: an ICPC package's `build` script
+/// compiles its testlib output validator with `g++ -O2`, about 10 s of CPU (4 s unoptimized)
+/// on every `judge`, and what is checked is what the validator decides, not how fast it runs
+/// or that the same source compiles again. A build is kept in target/tmp/package-builds
+/// under the SHA-256 of its arguments, the real compiler's `--version`, the contents of every
+/// file argument and of the sources beside it (the working folder's `*.cpp` and `*.h`, where
+/// the script runs): the same inputs are copied to `-o` on the next run; anything changed
+/// compiles. The folder is always the same one (in target/), since the compiler's path is
+/// part of duipai's build cache key: the submissions the same judge compiles are then found
+/// in the shared cache from one run to the next.
 fn unoptimized_gxx_first() -> std::ffi::OsString {
     let path = crate::util::path_without_shims();
     let real = std::env::split_paths(&path)
         .map(|d| d.join("g++"))
         .find(|p| p.is_file())
         .expect("g++ in PATH");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unoptimized-gxx");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let cache = target.join("package-builds");
+    std::fs::create_dir_all(&cache).unwrap();
+    let dir = target.join("unoptimized-gxx");
     let gxx = dir.join("g++");
-    let script = format!("#!/bin/sh\nexec '{}' \"$@\" -O0\n", real.display());
+    let script = format!(
+        r#"#!/bin/sh
+real='{real}'
+out=; prev=
+for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
+[ -n "$out" ] || exec "$real" "$@" -O0
+key=$( {{ printf '%s\n' "$@"; "$real" --version; for a in "$@"; do [ -f "$a" ] && cat "$a"; done; cat ./*.cpp ./*.h 2>/dev/null; }} | sha256sum | cut -c1-64)
+cached='{cache}'/$key
+if [ -f "$cached" ]; then exec cp "$cached" "$out"; fi
+"$real" "$@" -O0 || exit $?
+cp "$out" "$cached.$$" && mv "$cached.$$" "$cached"
+"#,
+        real = real.display(),
+        cache = cache.display(),
+    );
     if std::fs::read_to_string(&gxx).ok().as_deref() != Some(script.as_str()) {
         // Written beside it and renamed into place: whole or not at all.
         std::fs::create_dir_all(&dir).unwrap();
