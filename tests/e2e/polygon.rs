@@ -479,7 +479,7 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
 /// at most half its minimizing budget: with a budget of 0.2 s it is never waited for, so it
 /// never lands in the cache, and each build (testlib at -O2, 10 s of CPU) goes on after
 /// duipai has ended, on every run. Built here once, it is in the cache for good.
-fn recorder_built(source: &Path) {
+pub(crate) fn recorder_built(source: &Path) {
     let options = duipai::compile::CompileOptions {
         cache_dir: Some(crate::shared::build_cache()),
         use_env: false,
