@@ -166,13 +166,15 @@ fn a_slow_hunt_that_times_nothing_out_adds_nothing() {
     let fast = std::fs::read_to_string(d.join("ref.cpp")).unwrap();
     std::fs::create_dir_all(d.join("submissions/time_limit_exceeded")).unwrap();
     std::fs::write(d.join("submissions/time_limit_exceeded/fast.cpp"), fast).unwrap();
+    // A budget of runs, not seconds: new seeds, then changes of the slowest input, as many
+    // on a busy machine as on a quiet one (3 s of it were 3 s of this test, however fast).
     let out = with_shared_cache(d)
         .args([
             "hunt",
             "submissions/time_limit_exceeded/fast.cpp",
             "--add",
-            "--time",
-            "3",
+            "--runs",
+            "100",
         ])
         .run()
         .code(1);
