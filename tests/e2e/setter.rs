@@ -822,7 +822,14 @@ fn stress_runs_the_folders_generator_validator_and_reference() {
     // step, no "minimized in" line is printed): by default it takes half a minute, and
     // recording gen.py's choices first takes most of a second on a busy machine.
     let out = duipai(d)
-        .args(["stress", "--iterations", "30", "--shrink-time", "1", "--no-choices"])
+        .args([
+            "stress",
+            "--iterations",
+            "30",
+            "--shrink-time",
+            "1",
+            "--no-choices",
+        ])
         .program(["submissions/wrong_answer/int_sums.cpp"])
         .run()
         .code(1);
