@@ -8,9 +8,9 @@
 //!   `feedback_dir/judgemessage.txt`, its own errors in `judgeerror.txt`.
 //!
 //! The files are written to a pair of helper folders (`run::contain::with_helper_files`: the
-//! pair the thread used last, kept between checks), emptied for every check: what the checker reads in one, its feedback folder in the
-//! other, so that a checker contained (a package's) reads the first and writes the second
-//! only. A checker that fails (testlib's exit 3, a crash, a limit, any exit its protocol
+//! pair the thread used last, kept between checks), emptied for every check: what the
+//! checker reads in one, its feedback folder in the other, so that a checker contained (a
+//! package's) reads the first and writes the second only. A checker that fails (testlib's exit 3, a crash, a limit, any exit its protocol
 //! does not define) is the harness's failure, an error naming the checker and its message,
 //! never the program's.
 
