@@ -7,10 +7,10 @@
 //!   answer feedback_dir/ < output`; exit 42 accepted, 43 rejected; its message in
 //!   `feedback_dir/judgemessage.txt`, its own errors in `judgeerror.txt`.
 //!
-//! The files are written to the thread's helper folders (`run::contain::with_helper_files`),
-//! emptied for every check: what the checker reads in one, its feedback folder in the
-//! other, so that a checker contained (a package's) reads the first and writes the second
-//! only. A checker that fails (testlib's exit 3, a crash, a limit, any exit its protocol
+//! The files are written to a pair of helper folders (`run::contain::with_helper_files`: the
+//! pair the thread used last, kept between checks), emptied for every check: what the
+//! checker reads in one, its feedback folder in the other, so that a checker contained (a
+//! package's) reads the first and writes the second only. A checker that fails (testlib's exit 3, a crash, a limit, any exit its protocol
 //! does not define) is the harness's failure, an error naming the checker and its message,
 //! never the program's.
 

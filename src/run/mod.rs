@@ -105,12 +105,13 @@ pub use sys::STDERR_TAIL;
 use sys::cancel;
 
 /// Ends what duipai keeps between runs, once it is done: its spawners and their namespaces,
-/// and its scratch directories.
+/// its scratch directories and its helpers' folders.
 #[cfg(target_os = "linux")]
 pub fn retire() {
     warm::retire_all();
     spawner::retire_all();
     scratch::remove_all();
+    contain::remove_helper_files();
 }
 /// Ends what duipai keeps between runs, once it is done: nothing outlives a run off Linux.
 #[cfg(not(target_os = "linux"))]

@@ -150,20 +150,42 @@ fn a_polygon_package_packs_as_an_icpc_package_with_its_cmds_and_solutions() {
 }
 
 /// The tests' PATH with a folder first whose `g++` runs the real one with `-O0` added (the
-/// last level given wins): an ICPC package's `build` script compiles its testlib output
-/// validator with `g++ -O2`, about 10 s of CPU, 4 s unoptimized, and what is checked is what
-/// the validator decides, not how fast it runs. The folder is always the same one (in
-/// target/), since the compiler's path is part of duipai's build cache key: the submissions
-/// the same judge compiles are then found in the shared cache from one run to the next.
+/// last level given wins), and keeps what it builds: an ICPC package's `build` script
+/// compiles its testlib output validator with `g++ -O2`, about 10 s of CPU (4 s unoptimized)
+/// on every `judge`, and what is checked is what the validator decides, not how fast it runs
+/// or that the same source compiles again. A build is kept in target/tmp/package-builds
+/// under the SHA-256 of its arguments, the real compiler's `--version`, the contents of every
+/// file argument and of the sources beside it (the working folder's `*.cpp` and `*.h`, where
+/// the script runs): the same inputs are copied to `-o` on the next run; anything changed
+/// compiles. The folder is always the same one (in target/), since the compiler's path is
+/// part of duipai's build cache key: the submissions the same judge compiles are then found
+/// in the shared cache from one run to the next.
 fn unoptimized_gxx_first() -> std::ffi::OsString {
     let path = crate::util::path_without_shims();
     let real = std::env::split_paths(&path)
         .map(|d| d.join("g++"))
         .find(|p| p.is_file())
         .expect("g++ in PATH");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("unoptimized-gxx");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let cache = target.join("package-builds");
+    std::fs::create_dir_all(&cache).unwrap();
+    let dir = target.join("unoptimized-gxx");
     let gxx = dir.join("g++");
-    let script = format!("#!/bin/sh\nexec '{}' \"$@\" -O0\n", real.display());
+    let script = format!(
+        r#"#!/bin/sh
+real='{real}'
+out=; prev=
+for a in "$@"; do [ "$prev" = -o ] && out=$a; prev=$a; done
+[ -n "$out" ] || exec "$real" "$@" -O0
+key=$( {{ printf '%s\n' "$@"; "$real" --version; for a in "$@"; do [ -f "$a" ] && cat "$a"; done; cat ./*.cpp ./*.h 2>/dev/null; }} | sha256sum | cut -c1-64)
+cached='{cache}'/$key
+if [ -f "$cached" ]; then exec cp "$cached" "$out"; fi
+"$real" "$@" -O0 || exit $?
+cp "$out" "$cached.$$" && mv "$cached.$$" "$cached"
+"#,
+        real = real.display(),
+        cache = cache.display(),
+    );
     if std::fs::read_to_string(&gxx).ok().as_deref() != Some(script.as_str()) {
         // Written beside it and renamed into place: whole or not at all.
         std::fs::create_dir_all(&dir).unwrap();
@@ -408,14 +430,11 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
             "files/gen.cpp 8 1000000000",
             "--iterations",
             "40",
-            // What this test checks is the package's helpers in the loop; minimizing is the
-            // minimize and choices modules' (its default budget made this test minutes long).
-            "--shrink-time",
-            "3",
-            // The text alone, as duipai shrinks gen.cpp's cases anyway (it records no choice
-            // of it it can replay): the recorder's build (testlib at -O2, 10 s of CPU) would
-            // start, not be waited for within 3 s, and go on after duipai has ended.
-            "--no-choices",
+            // What this test checks is the package's helpers in the loop, and the replay line
+            // naming them; minimizing is the minimize and checkers modules' (a minimization
+            // through ncmp.cpp: checkers::stress_judges_through_the_checker_and_still_minimizes).
+            // Unminimized, no recorder of gen.cpp is built either.
+            "--no-shrink",
         ])
         .program(["solutions/int_sum.cpp"])
         .run()
@@ -430,12 +449,13 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
         .run()
         .code(1);
     assert!(out.stdout().contains("PE  01"), "{}", out.stdout());
-    // hunt: each cmd with new seeds added (the case it catches minimized for 3 s, as above:
-    // its default budget was three quarters of the hunt's CPU).
+    // hunt: each cmd with new seeds added. What is checked is which lines it runs and how;
+    // the case it catches is minimized for a moment only (its default budget was three
+    // quarters of the hunt's CPU; minimizing a hunt's case is setter.rs's and hunting.rs's).
     recorder_built(&d.join("files/gen.cpp"));
     let out = with_shared_cache(d)
         .args(["hunt", "solutions/int_sum.cpp", "--runs", "200"])
-        .args(["--shrink-time", "3"])
+        .args(["--shrink-time", "0.2"])
         .run()
         .success();
     assert!(
@@ -456,10 +476,10 @@ fn stress_test_and_hunt_work_in_a_polygon_package() {
 /// Builds the generator `source` with the recorder of its choices into the shared build
 /// cache, as `duipai stress` and `hunt` build it, unless it is there already. A hunt starts
 /// that build in the background (one for each plan line of the generator) and waits for it
-/// at most half its minimizing budget: with a budget of 3 s it is never waited for, so it
+/// at most half its minimizing budget: with a budget of 0.2 s it is never waited for, so it
 /// never lands in the cache, and each build (testlib at -O2, 10 s of CPU) goes on after
 /// duipai has ended, on every run. Built here once, it is in the cache for good.
-fn recorder_built(source: &Path) {
+pub(crate) fn recorder_built(source: &Path) {
     let options = duipai::compile::CompileOptions {
         cache_dir: Some(crate::shared::build_cache()),
         use_env: false,

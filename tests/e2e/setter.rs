@@ -818,9 +818,18 @@ fn stress_runs_the_folders_generator_validator_and_reference() {
     let dir = problem_folder("examples/rangesum", None);
     let d = dir.path();
     // Minimizing through the folder's validator, not what is tested here (the minimize and
-    // choices modules test it), gets a few seconds: by default it takes half a minute.
+    // choices modules test it), gets a second, a few steps of the text (given no time for a
+    // step, no "minimized in" line is printed): by default it takes half a minute, and
+    // recording gen.py's choices first takes most of a second on a busy machine.
     let out = duipai(d)
-        .args(["stress", "--iterations", "30", "--shrink-time", "3"])
+        .args([
+            "stress",
+            "--iterations",
+            "30",
+            "--shrink-time",
+            "1",
+            "--no-choices",
+        ])
         .program(["submissions/wrong_answer/int_sums.cpp"])
         .run()
         .code(1);
@@ -828,8 +837,10 @@ fn stress_runs_the_folders_generator_validator_and_reference() {
     assert_contains(&out.stdout(), "stressing int_sums.cpp on rangesum");
     assert_contains(&out.stdout(), "FAILED on seed");
     assert_contains(&out.stdout(), "minimized in ");
+    // A Python submission passes the folder's generator, validator and reference: a few
+    // cases say so (each is a Python start, 0.1 s or more here).
     duipai(d)
-        .args(["stress", "--iterations", "10", "--no-replay"])
+        .args(["stress", "--iterations", "4", "--no-replay"])
         .program(["submissions/accepted/sol.py"])
         .run()
         .success();

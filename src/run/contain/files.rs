@@ -1,10 +1,13 @@
 //! The folders a contained helper's files go in: the files it reads (a checker's input,
 //! output and answer, an interactor's input) in one, bound read-only into its view, and the
 //! files it writes (a Kattis validator's feedback folder, a testlib validator's overview
-//! log, an interactor's output) in another, bound read-write. Each thread keeps its pair for
-//! as long as it lives, so that the helper's view, and the namespaces made for it, stay the
-//! same from one check to the next (a view of other folders would mean new namespaces for
-//! every check).
+//! log, an interactor's output) in another, bound read-write. A pair is kept between checks
+//! in one pool, as the scratch directories are (`run::scratch`), so that the helper's view,
+//! and the namespaces made for it, stay the same from one check to the next (a view of other
+//! folders means new namespaces, and a new spawner, for the check): a thread asks first for
+//! the pair it used last, else for one whose last user has ended. The workers of each
+//! minimization batch are new threads; a pair of their own each made new namespaces for
+//! every checker run of a minimization.
 //!
 //! Both are inside a folder of the temporary folder only duipai's user may enter; the one
 //! written is open to every user within it, so that a helper running as a box uid can write
@@ -18,6 +21,8 @@ use std::sync::Mutex;
 /// A helper's two folders.
 pub struct HelperFiles {
     _root: tempfile::TempDir,
+    /// The thread that used it last, while that thread lives (see [`ME`]).
+    last_user: std::sync::Weak<()>,
     /// The files the helper reads.
     pub read: PathBuf,
     /// The files it writes.
@@ -28,8 +33,65 @@ pub struct HelperFiles {
 /// binds the whole folder an argument lies in.
 static FOLDERS: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
+/// The pairs not in use.
+static IDLE: Mutex<Vec<HelperFiles>> = Mutex::new(Vec::new());
+
 thread_local! {
-    static MINE: RefCell<Option<HelperFiles>> = const { RefCell::new(None) };
+    /// This thread, as long as it lives: a pair it used last is kept for it while it does,
+    /// and goes to any thread once it has ended.
+    static ME: std::sync::Arc<()> = std::sync::Arc::new(());
+    /// Whether this thread is running a helper with a pair already (a helper's run within
+    /// another's gets a pair of its own).
+    static IN_USE: RefCell<bool> = const { RefCell::new(false) };
+}
+
+/// An idle pair: the one this thread used last, else one whose last user has ended.
+fn take_idle() -> Option<HelperFiles> {
+    let me = ME.try_with(std::sync::Arc::downgrade).ok();
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    let at = me
+        .and_then(|me| idle.iter().position(|f| f.last_user.ptr_eq(&me)))
+        .or_else(|| idle.iter().position(|f| f.last_user.strong_count() == 0))?;
+    Some(idle.swap_remove(at))
+}
+
+/// Gives a pair back to the pool, as this thread's.
+#[cfg(unix)]
+fn give_back(mut files: HelperFiles) {
+    files.last_user = ME.try_with(std::sync::Arc::downgrade).unwrap_or_default();
+    IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(files);
+    // The idle ones go when the process exits, whoever embeds the runner.
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // SAFETY: registers a function of no arguments that does not unwind.
+    AT_EXIT.call_once(|| unsafe {
+        libc::atexit(remove_idle_at_exit);
+    });
+}
+
+/// Off Unix no view binds the folders (nothing is contained), so nothing is gained by
+/// keeping a pair: it is removed.
+#[cfg(not(unix))]
+fn give_back(files: HelperFiles) {
+    drop(files);
+}
+
+#[cfg(unix)]
+extern "C" fn remove_idle_at_exit() {
+    // Never waits: a thread still running at exit may hold the lock.
+    if let Ok(mut idle) = IDLE.try_lock() {
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            drop(std::mem::take(&mut *idle));
+        }));
+    }
+}
+
+/// Removes the idle pairs: for a harness that is done.
+// Only Linux's runner keeps what outlives a run (`run::retire`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+pub fn remove_all() {
+    drop(std::mem::take(
+        &mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()),
+    ));
 }
 
 impl HelperFiles {
@@ -48,6 +110,7 @@ impl HelperFiles {
         folders.push((write.clone(), true));
         Ok(HelperFiles {
             _root: root,
+            last_user: std::sync::Weak::new(),
             read,
             write,
         })
@@ -95,15 +158,27 @@ fn set_mode(_dir: &Path, _mode: u32) -> io::Result<()> {
 pub fn with_helper_files<T>(
     f: impl FnOnce(&HelperFiles) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    let kept = MINE.with(|mine| mine.borrow_mut().take());
-    let files = match kept {
-        Some(files) if files.empty().is_ok() => files,
-        _ => HelperFiles::create()
-            .map_err(|e| anyhow::anyhow!("cannot create a folder for a helper's files: {e}"))?,
+    let outermost = !IN_USE.with(|in_use| in_use.replace(true));
+    let kept = if outermost { take_idle() } else { None };
+    let files = match kept.filter(|files| files.empty().is_ok()) {
+        Some(files) => files,
+        None => match HelperFiles::create() {
+            Ok(files) => files,
+            Err(e) => {
+                if outermost {
+                    IN_USE.with(|in_use| in_use.replace(false));
+                }
+                anyhow::bail!("cannot create a folder for a helper's files: {e}");
+            }
+        },
     };
     let result = f(&files);
-    // The outermost use keeps its pair: a run within another's had one of its own.
-    MINE.with(|mine| *mine.borrow_mut() = Some(files));
+    // The outermost use gives its pair back to the pool; a run within another's had one of
+    // its own, removed now.
+    if outermost {
+        IN_USE.with(|in_use| in_use.replace(false));
+        give_back(files);
+    }
     result
 }
 
@@ -155,5 +230,16 @@ mod tests {
             .mode();
         assert_eq!(mode & 0o077, 0, "only duipai's user enters the folder");
         assert_eq!(folder_of(Path::new("/tmp/elsewhere")), None);
+    }
+
+    #[test]
+    fn a_pair_outlives_the_thread_that_used_it() {
+        // A minimization batch's workers are new threads: the pair of one that ended is kept
+        // for the next (in the pool, or already taken by another thread), not removed.
+        let used = std::thread::spawn(|| with_helper_files(|files| Ok(files.read.clone())))
+            .join()
+            .unwrap()
+            .unwrap();
+        assert!(used.is_dir(), "{}", used.display());
     }
 }

@@ -50,7 +50,7 @@ use std::sync::OnceLock;
 pub(crate) use super::policy::policy;
 pub use super::policy::{Missing, Mode, Policy, Role, check_entry};
 pub(crate) use env::environment;
-pub use files::{HelperFiles, with_helper_files};
+pub use files::{HelperFiles, remove_all as remove_helper_files, with_helper_files};
 
 /// Whether runs are contained at all.
 pub(crate) fn contained() -> bool {
