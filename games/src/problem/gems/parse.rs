@@ -46,7 +46,8 @@ fn read_bag(s: &mut Scanner, g: usize, max_n: i64) -> Result<Vec<usize>, InputEr
     let mut bag = Vec::with_capacity(n);
     for k in 0..n {
         // Read against the widest range, so that a colour above G gets its own message.
-        let (colour, column) = s.integer(&expected, &more_integers(n - k), 1, i64::MAX)?;
+        let (colour, column) =
+            s.integer_with(1, i64::MAX, || (expected.clone(), more_integers(n - k)))?;
         if colour > g as i64 {
             return Err(s.error_at_column(column, format!("colour {colour} is above G = {g}")));
         }
