@@ -60,9 +60,11 @@ impl CaseText for Fishhead {
         Ok(Fishhead { edges })
     }
     fn write(&self, out: &mut String) {
-        out.push_str(&format!("{}\n", self.edges.len()));
+        use std::fmt::Write;
+        // Into `out` itself: no String made a line.
+        let _ = writeln!(out, "{}", self.edges.len());
         for (a, b) in &self.edges {
-            out.push_str(&format!("{a} {b}\n"));
+            let _ = writeln!(out, "{a} {b}");
         }
     }
 }

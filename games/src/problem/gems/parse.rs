@@ -27,11 +27,13 @@ impl CaseText for Gems {
         Ok(Gems { g, s: stones, bags })
     }
     fn write(&self, out: &mut String) {
-        out.push_str(&format!("{} {} {}\n", self.g, self.bags.len(), self.s));
+        use std::fmt::Write;
+        // Into `out` itself: no String made a value.
+        let _ = writeln!(out, "{} {} {}", self.g, self.bags.len(), self.s);
         for bag in &self.bags {
-            out.push_str(&bag.len().to_string());
+            let _ = write!(out, "{}", bag.len());
             for c in bag {
-                out.push_str(&format!(" {c}"));
+                let _ = write!(out, " {c}");
             }
             out.push('\n');
         }
