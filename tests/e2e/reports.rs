@@ -407,8 +407,10 @@ fn stress_junit_is_rewritten_on_a_harness_error() {
 #[test]
 fn stress_in_a_log_prints_a_progress_line_every_so_often() {
     let dir = tempfile::tempdir().unwrap();
+    // Five periods of searching: a line is due after the first.
     let out = Duipai::in_dir(dir.path())
-        .args(["stress", "chess", "--time", "1", "--progress-every", "0.1"])
+        .args(["stress", "chess", "--time", "0.5"])
+        .args(["--progress-every", "0.1"])
         .fixture(["correct", "chess"])
         .run()
         .success();

@@ -168,10 +168,12 @@ fn cpp_in_single_precision_passes_and_two_decimals_fail() {
         "case 1 of 6: expected 0.525834, found 0.53",
     );
 
-    // Stress: single precision survives, two decimals are caught on the smallest board.
+    // Stress: single precision survives, two decimals are caught on the smallest board. On
+    // the first 100 seeds single precision prints another 6th decimal than double 8 times
+    // (first on seed 4): an exact comparison would fail it.
     let stress = |program: &str| {
         cached(path)
-            .args(["stress", "shooting", "--iterations", "300", "--json"])
+            .args(["stress", "shooting", "--iterations", "100", "--json"])
             .args(["--save", "failures"])
             .program([program])
             .run()

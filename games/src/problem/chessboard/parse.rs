@@ -65,8 +65,9 @@ impl CaseText for Chessboard {
         for (r, cell_row) in cells.iter().enumerate() {
             let mut row = Vec::new();
             for (j, &cell) in cell_row.iter().enumerate() {
-                let (w, column) =
-                    s.bounded("value", &expected, &more_integers(n - j), 0, max_value)?;
+                let (w, column) = s.bounded_with("value", 0, max_value, || {
+                    (expected.clone(), more_integers(n - j))
+                })?;
                 if cell == Cell::Empty && w != 0 {
                     return Err(s.error_at_column(
                         column,

@@ -36,15 +36,14 @@ impl CaseText for Fishhead {
             let what = |which: &str| {
                 format!("the {which} point of edge {k} of {n}, an integer 1..={POINTS}")
             };
-            let first = what("first");
-            let (a, a_column) = s.integer(&first, &first, 1, POINTS)?;
-            let second = what("second");
-            let (b, b_column) = s.integer(&second, &second, 1, POINTS)?;
+            let words = |which: &str| (what(which), what(which));
+            let (a, a_column) = s.integer_with(1, POINTS, || words("first"))?;
+            let (b, b_column) = s.integer_with(1, POINTS, || words("second"))?;
             let (a, b) = (a as u8, b as u8);
             let Some(e) = lattice::edge_between(a, b) else {
                 return Err(s.error_at_column(b_column, not_adjacent(a, b)));
             };
-            let line = current_line(s);
+            let line = s.line();
             if first_line[e] != 0 {
                 return Err(s.error_at_column(
                     a_column,
@@ -61,16 +60,13 @@ impl CaseText for Fishhead {
         Ok(Fishhead { edges })
     }
     fn write(&self, out: &mut String) {
-        out.push_str(&format!("{}\n", self.edges.len()));
+        use std::fmt::Write;
+        // Into `out` itself: no String made a line.
+        let _ = writeln!(out, "{}", self.edges.len());
         for (a, b) in &self.edges {
-            out.push_str(&format!("{a} {b}\n"));
+            let _ = writeln!(out, "{a} {b}");
         }
     }
-}
-
-/// The scanner's current line. (The scanner reports positions only inside errors.)
-fn current_line(s: &Scanner) -> usize {
-    s.error_here(String::new()).line
 }
 
 /// Why `a b` is no edge, with what adjacency means on this lattice.

@@ -79,13 +79,21 @@ impl Search {
 fn table(base: u32, remaining: &[usize]) -> Vec<i8> {
     let full = (1usize << remaining.len()) - 1;
     let mut values = vec![0i8; full + 1];
+    // The edges an index's bits stand for, looked up by its low and its high half rather than
+    // gathered bit by bit at every index.
+    let half = remaining.len() / 2;
+    let edges = |part: &[usize]| -> Vec<u32> {
+        (0..1usize << part.len())
+            .map(|bits| {
+                let set = part.iter().enumerate().filter(|&(i, _)| bits & 1 << i != 0);
+                set.fold(0, |drawn, (_, &e)| drawn | 1 << e)
+            })
+            .collect()
+    };
+    let (low, high) = (edges(&remaining[..half]), edges(&remaining[half..]));
+    let low_mask = (1usize << half) - 1;
     for index in (0..full).rev() {
-        let mut drawn = base;
-        let mut bits = index;
-        while bits != 0 {
-            drawn |= 1 << remaining[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
+        let drawn = base | low[index & low_mask] | high[index >> half];
         let mut best = i8::MIN;
         let mut free = !index & full;
         while free != 0 {

@@ -21,8 +21,9 @@ pub fn gems(case: &Gems) -> Option<i32> {
         used: vec![false; case.bags.len()],
         cooker: vec![0; case.g + 1],
         stones: [0, 0],
+        saved: vec![vec![0; case.g + 1]; case.bags.len() + 1],
     };
-    let (alice, bob) = game.play(0);
+    let (alice, bob) = game.play(0, 0);
     Some(alice - bob)
 }
 
@@ -33,24 +34,29 @@ struct Game<'a> {
     cooker: Vec<usize>,
     /// Stones of Alice (0) and Bob (1) so far.
     stones: [i32; 2],
+    /// Per depth (bags poured), the cooker as it was there, put back after each try: made
+    /// once, not a copy allocated at every position.
+    saved: Vec<Vec<usize>>,
 }
 
 impl Game<'_> {
-    /// The final stones (Alice, Bob) when `player` pours next and both play their best.
-    fn play(&mut self, player: usize) -> (i32, i32) {
+    /// The final stones (Alice, Bob) when `player` pours next, `depth` bags are poured, and
+    /// both play their best.
+    fn play(&mut self, player: usize, depth: usize) -> (i32, i32) {
         let mut best: Option<(i32, i32)> = None;
+        self.saved[depth].copy_from_slice(&self.cooker);
+        let saved_stones = self.stones;
         for i in 0..self.case.bags.len() {
             if self.used[i] {
                 continue;
             }
-            let (saved_cooker, saved_stones) = (self.cooker.clone(), self.stones);
             self.used[i] = true;
             let made = self.pour(i);
             self.stones[player] += made;
             let next = if made > 0 { player } else { 1 - player };
-            let end = self.play(next);
+            let end = self.play(next, depth + 1);
             self.used[i] = false;
-            self.cooker = saved_cooker;
+            self.cooker.copy_from_slice(&self.saved[depth]);
             self.stones = saved_stones;
             // Each player wants the most stones for themselves over the other.
             let margin = |(a, b): (i32, i32)| if player == 0 { a - b } else { b - a };

@@ -27,11 +27,13 @@ impl CaseText for Gems {
         Ok(Gems { g, s: stones, bags })
     }
     fn write(&self, out: &mut String) {
-        out.push_str(&format!("{} {} {}\n", self.g, self.bags.len(), self.s));
+        use std::fmt::Write;
+        // Into `out` itself: no String made a value.
+        let _ = writeln!(out, "{} {} {}", self.g, self.bags.len(), self.s);
         for bag in &self.bags {
-            out.push_str(&bag.len().to_string());
+            let _ = write!(out, "{}", bag.len());
             for c in bag {
-                out.push_str(&format!(" {c}"));
+                let _ = write!(out, " {c}");
             }
             out.push('\n');
         }
@@ -46,7 +48,8 @@ fn read_bag(s: &mut Scanner, g: usize, max_n: i64) -> Result<Vec<usize>, InputEr
     let mut bag = Vec::with_capacity(n);
     for k in 0..n {
         // Read against the widest range, so that a colour above G gets its own message.
-        let (colour, column) = s.integer(&expected, &more_integers(n - k), 1, i64::MAX)?;
+        let (colour, column) =
+            s.integer_with(1, i64::MAX, || (expected.clone(), more_integers(n - k)))?;
         if colour > g as i64 {
             return Err(s.error_at_column(column, format!("colour {colour} is above G = {g}")));
         }

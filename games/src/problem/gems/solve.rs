@@ -9,33 +9,50 @@
 //! The stones a pour makes need no per-colour work: with r(m) the sum over colours of the
 //! cooker's gems after the bags of m (each colour's total mod S), a pour of bag i (n_i gems)
 //! from m melts exactly r(m) + n_i − r(m ∪ {i}) gems, S per stone. So the solver tabulates
-//! r once (one byte per mask, by a walk that adds one bag at a time) and every transition
-//! is a handful of integer operations; the values fit an i16 (|answer| ≤ B × n ≤ 240).
+//! r once (one entry per mask, by a Gray-code walk that pours or takes back one bag a step,
+//! touching only that bag's colours) and every transition is a handful of integer
+//! operations. The table counts values in melted gems, S times the stones, which needs no
+//! division per transition and still fits an i16: no more gems melt than the case holds, and
+//! cases of more than i16::MAX gems are refused.
 
 use super::{Gems, Player, Pour};
 use crate::problem::solution::SolveError;
 
-/// Most bags the solver builds tables for: 2^24 masks, 48 MiB.
+/// Most bags the solver builds tables for: 2^24 masks of 4 bytes, 64 MiB.
 pub const MAX_BAGS: usize = 24;
 
-/// The tables of one case.
+/// One mask's entry; the two sit side by side because every transition reads both of the
+/// next mask's, far in the table from the current one (one cache miss rather than two).
+#[derive(Clone, Copy, Default)]
+struct State {
+    /// The cooker's gems after pouring the mask's bags.
+    residue: u16,
+    /// The value for the player to move, in melted gems (S per stone).
+    value: i16,
+}
+
+/// The tables of one case: per mask, its [`State`].
 struct Tables {
-    /// Per mask: the cooker's gems after pouring those bags.
-    residue: Vec<u16>,
-    /// Per mask: the value for the player to move.
-    value: Vec<i16>,
+    states: Vec<State>,
+}
+
+impl Tables {
+    /// The answer in stones: the start's value, S gems to a stone.
+    fn answer(&self, s: usize) -> i32 {
+        i32::from(self.states[0].value) / s as i32
+    }
 }
 
 impl Gems {
     /// Alice's stones minus Bob's under optimal play.
     pub fn try_solve(&self) -> Result<i32, SolveError> {
-        Ok(i32::from(self.tables()?.value[0]))
+        Ok(self.tables()?.answer(self.s))
     }
 
     /// The answer and one optimal sequence of pours.
     pub fn try_solve_line(&self) -> Result<(i32, Vec<Pour>), SolveError> {
         let tables = self.tables()?;
-        Ok((i32::from(tables.value[0]), self.line(&tables)))
+        Ok((tables.answer(self.s), self.line(&tables)))
     }
 
     fn check(&self) -> Result<(), SolveError> {
@@ -69,59 +86,57 @@ impl Gems {
         self.check()?;
         let b = self.bags.len();
         let full = (1usize << b) - 1;
-        let residue = self.residues();
+        let mut states = self.residues();
         let sizes: Vec<i32> = self.bags.iter().map(|bag| bag.len() as i32).collect();
-        let s = self.s as i32;
-        let mut value = vec![0i16; full + 1];
         for mask in (0..full).rev() {
-            let r = i32::from(residue[mask]);
+            let r = i32::from(states[mask].residue);
             let mut best = i32::MIN;
             let mut free = full & !mask;
             while free != 0 {
                 let i = free.trailing_zeros() as usize;
                 free &= free - 1;
                 let next = mask | 1 << i;
-                let stones = (r + sizes[i] - i32::from(residue[next])) / s;
-                let rest = i32::from(value[next]);
-                let worth = if stones > 0 { stones + rest } else { -rest };
+                let State { residue, value } = states[next];
+                let melted = r + sizes[i] - i32::from(residue);
+                let rest = i32::from(value);
+                let worth = if melted > 0 { melted + rest } else { -rest };
                 best = best.max(worth);
             }
-            value[mask] = best as i16;
+            states[mask].value = best as i16;
         }
-        Ok(Tables { residue, value })
+        Ok(Tables { states })
     }
 
-    /// r(m) for every mask m: the bags added one at a time in a depth-first walk, each
-    /// colour's running total kept, its remainder summed at every leaf.
-    fn residues(&self) -> Vec<u16> {
-        let counts: Vec<Vec<u32>> = (0..self.bags.len()).map(|i| self.counts(i)).collect();
-        let mut residue = vec![0u16; 1 << self.bags.len()];
-        let mut totals = vec![0u32; self.g];
-        self.walk(&counts, 0, 0, &mut totals, &mut residue);
-        residue
-    }
-
-    fn walk(
-        &self,
-        counts: &[Vec<u32>],
-        bag: usize,
-        mask: usize,
-        totals: &mut [u32],
-        residue: &mut [u16],
-    ) {
-        if bag == counts.len() {
-            let s = self.s as u32;
-            residue[mask] = totals.iter().map(|t| t % s).sum::<u32>() as u16;
-            return;
+    /// r(m) for every mask m, the masks taken in Gray-code order: each step pours one bag into
+    /// the cooker or takes it back out, so only that bag's colours change, each by its count
+    /// modulo S, and r follows by the change of those colours alone.
+    fn residues(&self) -> Vec<State> {
+        let s = self.s as u32;
+        let colours: Vec<Vec<(usize, u32)>> = (0..self.bags.len())
+            .map(|i| {
+                let counts = self.counts(i).into_iter().map(|n| n % s).enumerate();
+                counts.filter(|&(_, n)| n != 0).collect()
+            })
+            .collect();
+        let mut states = vec![State::default(); 1 << self.bags.len()];
+        let mut cooker = vec![0u32; self.g];
+        let (mut mask, mut r) = (0usize, 0u32);
+        for step in 1..states.len() {
+            let bag = step.trailing_zeros() as usize;
+            mask ^= 1 << bag;
+            let pour = mask & 1 << bag != 0;
+            for &(c, n) in &colours[bag] {
+                let before = cooker[c];
+                let mut after = before + if pour { n } else { s - n };
+                if after >= s {
+                    after -= s;
+                }
+                cooker[c] = after;
+                r = r - before + after;
+            }
+            states[mask].residue = r as u16;
         }
-        self.walk(counts, bag + 1, mask, totals, residue);
-        for (t, c) in totals.iter_mut().zip(&counts[bag]) {
-            *t += c;
-        }
-        self.walk(counts, bag + 1, mask | 1 << bag, totals, residue);
-        for (t, c) in totals.iter_mut().zip(&counts[bag]) {
-            *t -= c;
-        }
+        states
     }
 
     /// One optimal sequence: at every state, the first bag (in input order) that reaches the
@@ -134,16 +149,17 @@ impl Gems {
         let (mut mask, mut player, mut difference) = (0usize, Player::Alice, 0i32);
         let mut pours = Vec::with_capacity(b);
         while mask != full {
-            let r = i32::from(tables.residue[mask]);
-            let here = i32::from(tables.value[mask]);
+            let r = i32::from(tables.states[mask].residue);
+            let here = i32::from(tables.states[mask].value);
             let (bag, stones) = (0..b)
                 .filter(|i| mask & 1 << i == 0)
                 .map(|i| {
                     let next = mask | 1 << i;
-                    let stones = (r + self.bags[i].len() as i32 - i32::from(tables.residue[next]))
-                        / s as i32;
-                    let rest = i32::from(tables.value[next]);
-                    (i, stones, if stones > 0 { stones + rest } else { -rest })
+                    let State { residue, value } = tables.states[next];
+                    let melted = r + self.bags[i].len() as i32 - i32::from(residue);
+                    let rest = i32::from(value);
+                    let worth = if melted > 0 { melted + rest } else { -rest };
+                    (i, melted / s as i32, worth)
                 })
                 .find(|&(_, _, worth)| worth == here)
                 .map(|(i, stones, _)| (i, stones))

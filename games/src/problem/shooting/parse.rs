@@ -49,13 +49,14 @@ impl CaseText for Shooting {
         let mut heights = Vec::with_capacity(n);
         let mut columns = Vec::with_capacity(n);
         for j in 0..n {
-            let (h, column) =
-                s.bounded("height", &expected, &more_integers(n - j), 1, max_height)?;
+            let (h, column) = s.bounded_with("height", 1, max_height, || {
+                (expected.clone(), more_integers(n - j))
+            })?;
             heights.push(h as usize);
             columns.push(column);
         }
         // The line's layout first, then its meaning: the line number is kept for the latter.
-        let line = s.error_here(String::new()).line;
+        let line = s.line();
         s.end_line(&plural(n, "height"))?;
         let at = |column: usize, message: String| InputError {
             line,
