@@ -120,6 +120,9 @@ pub struct Caught {
     pub perturbed: Option<String>,
     /// Whether minimization made the case smaller than the one found.
     pub shrunk: bool,
+    /// The time budget minimizing had, when it ran out before anything smaller was kept: a
+    /// smaller case may still fail.
+    pub budget_ran_out: Option<Duration>,
     /// The case as found, when the hunt removed its files: it is the line's output for the
     /// seed, and larger than [`KEPT_ORIGINAL`].
     pub removed_original: Option<u64>,
@@ -214,6 +217,11 @@ fn caught(line: &Line, failure: &stress::Failure, cases: u64) -> Caught {
         cases: cases + failure.cases,
         perturbed: failure.perturbed.clone(),
         shrunk,
+        budget_ran_out: failure
+            .minimization
+            .as_ref()
+            .filter(|m| !shrunk && m.stats.end == stress::End::Budget && !m.interrupted)
+            .map(|m| m.budget),
         removed_original: None,
     };
     let size = original.map_or(0, |o| o.len() as u64);

@@ -290,6 +290,21 @@ fn a_large_case_a_wrong_submission_fails_is_added_as_a_small_copy() {
         .success()
         .stdout();
     assert!(depth(&found).1 > 8, "the case as found does not fail");
+    // With no time to minimize, the case as found is shown as that, not as one nothing
+    // smaller than fails.
+    let hurried = with_shared_cache(d)
+        .args(["hunt", "submissions/wrong_answer/sub.cpp", "--time", "60"])
+        .args(["--shrink-time", "0.001"])
+        .run()
+        .success()
+        .stdout();
+    assert_contains(&hurried, "the case as found (");
+    assert_contains(
+        &hurried,
+        "the time budget of 0.001 s to minimize it ran out first, a smaller case may still \
+         fail (--shrink-time): ",
+    );
+    assert!(!hurried.contains("no smaller case found"), "{hurried}");
     let out = with_shared_cache(d)
         .args([
             "hunt",

@@ -268,10 +268,14 @@ fn show_caught(args: &HuntArgs, caught: &Caught, out: &Human) {
     ));
     let size = crate::text::plural(caught.input.len() as u64, "byte");
     let path = caught.input_path.display();
-    out.line(if caught.shrunk {
-        format!("minimized case ({size}): {path}")
-    } else {
-        format!("the case, no smaller case found ({size}): {path}")
+    out.line(match (caught.shrunk, caught.budget_ran_out) {
+        (true, _) => format!("minimized case ({size}): {path}"),
+        (false, Some(budget)) => format!(
+            "the case as found ({size}): the time budget of {} s to minimize it ran out \
+             first, a smaller case may still fail (--shrink-time): {path}",
+            budget.as_secs_f64()
+        ),
+        (false, None) => format!("the case, no smaller case found ({size}): {path}"),
     });
     out.text(indent(&caught.input));
     if let Some(bytes) = caught.removed_original {
