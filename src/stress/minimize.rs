@@ -234,6 +234,7 @@ pub fn shrink<S: Shrinkable, P: Send>(
         payload: None,
         longest: budget.probe,
         gains: Vec::new(),
+        settled: HashMap::new(),
     };
     let mut current = start;
     let had_values = current.slots() > 0;
@@ -283,6 +284,9 @@ struct Driver<'a, S, P> {
     longest: Duration,
     /// What each structural pass has gained so far.
     gains: Vec<Gain>,
+    /// The value each slot's last whole bisection ended at: a later sweep that finds the
+    /// slot still at that value tries one less before bisecting it again.
+    settled: HashMap<usize, i64>,
 }
 
 /// What one structural pass gained: candidates looked at (in their order, whatever the
@@ -697,6 +701,9 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
             self.accept(current, case, payload);
             return true;
         }
+        if self.settled.get(&slot) == Some(&v) && magnitude > 3 {
+            return self.lower_settled_value(current, slot, v - sign);
+        }
         let (mut lo, mut hi) = (2i64.min(magnitude - 1).max(0), magnitude);
         let mut best: Option<(S, P)> = None;
         while hi - lo > 1 && !self.out_of_time() {
@@ -732,12 +739,32 @@ impl<S: Shrinkable, P: Send> Driver<'_, S, P> {
                 break;
             }
         }
+        if hi - lo <= 1 {
+            self.settled.insert(slot, sign * hi);
+        }
         match best {
             Some((case, payload)) => {
                 self.accept(current, case, payload);
                 true
             }
             None => false,
+        }
+    }
+
+    /// A value its last bisection ended at, in a later sweep (other parts of the case have
+    /// changed since): one less is tried, and only if it fails is the value bisected again in
+    /// the sweep after. Where the failure is monotone in the value, as bisection assumes, one
+    /// less passing means every smaller value passes: bisecting again (about twenty probes a
+    /// value on every sweep, all passing) would end where it is. The minimal case's claim,
+    /// no value can be lowered by one, is what this checks.
+    fn lower_settled_value(&mut self, current: &mut S, slot: usize, one_less: i64) -> bool {
+        let candidate = Candidates::built(vec![current.with_values(&[(slot, one_less)])]);
+        match self.first_failing(current, &candidate, 0, 1) {
+            Ok((_, case, payload)) => {
+                self.accept(current, case, payload);
+                true
+            }
+            Err(()) => false,
         }
     }
 }
