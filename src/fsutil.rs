@@ -15,14 +15,7 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .suffix(TEMP_SUFFIX)
-        .tempfile_in(dir)
-        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
-    // Locked while it is written: a temporary file nobody holds the lock of was left by a
-    // write that was killed ([`remove_stale_temporaries`]). The lock goes with the file.
-    let _ = tmp.as_file().try_lock();
+    let mut tmp = locked_temporary(dir)?;
     // Temporary files are private (0600); what duipai writes is meant to be shared.
     #[cfg(unix)]
     {
@@ -35,6 +28,27 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
         .and_then(|()| tmp.as_file().sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(tmp)
+}
+
+/// A new temporary file in `dir`, locked while it is written: a temporary file nobody holds
+/// the lock of was left by a write that was killed ([`remove_stale_temporaries`]). Another
+/// process's sweep can find the file between its creation and the lock, take it for such a
+/// one and remove it (two `stress` runs saving into one folder did): the lock is waited for,
+/// which a sweep holds only while it removes, and a file that is gone by then is made again.
+/// The lock goes with the file.
+fn locked_temporary(dir: &Path) -> anyhow::Result<NamedTempFile> {
+    loop {
+        let tmp = tempfile::Builder::new()
+            .prefix(TEMP_PREFIX)
+            .suffix(TEMP_SUFFIX)
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+        // A file system without locks leaves the write unguarded, as it always was there.
+        let _ = tmp.as_file().lock();
+        if tmp.path().exists() {
+            return Ok(tmp);
+        }
+    }
 }
 
 /// The names of the temporary files of atomic writes: `.duipai-` and six random characters,
@@ -338,6 +352,26 @@ mod tests {
         assert!(live.path().exists(), "a write under way keeps its file");
         assert!(d.join("notes.tmp").exists() && d.join(".duipai-x.tmp.keep").exists());
         live.persist(d.join("a.txt")).unwrap();
+    }
+
+    /// A sweep running beside writes never takes a file being written for a killed write's.
+    #[test]
+    fn writes_survive_a_sweep_beside_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_path_buf();
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let sweeper = {
+            let (d, done) = (d.clone(), done.clone());
+            std::thread::spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    remove_stale_temporaries(&d, 0);
+                }
+            })
+        };
+        let written = (0..2000).try_for_each(|i| write_atomic(&d.join(format!("{i}")), b"x"));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        sweeper.join().unwrap();
+        written.unwrap();
     }
 
     #[test]
