@@ -37,12 +37,22 @@ fn staged(path: &Path, contents: &[u8]) -> anyhow::Result<NamedTempFile> {
 /// which a sweep holds only while it removes, and a file that is gone by then is made again.
 /// The lock goes with the file.
 fn locked_temporary(dir: &Path) -> anyhow::Result<NamedTempFile> {
+    locked_temporary_after(dir, |_| {})
+}
+
+/// [`locked_temporary`], with `meanwhile` run between a file's creation and its lock (where
+/// another process's sweep may act).
+fn locked_temporary_after(
+    dir: &Path,
+    mut meanwhile: impl FnMut(&Path),
+) -> anyhow::Result<NamedTempFile> {
     loop {
         let tmp = tempfile::Builder::new()
             .prefix(TEMP_PREFIX)
             .suffix(TEMP_SUFFIX)
             .tempfile_in(dir)
             .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+        meanwhile(tmp.path());
         // A file system without locks leaves the write unguarded, as it always was there.
         let _ = tmp.as_file().lock();
         if tmp.path().exists() {
@@ -354,24 +364,23 @@ mod tests {
         live.persist(d.join("a.txt")).unwrap();
     }
 
-    /// A sweep running beside writes never takes a file being written for a killed write's.
+    /// A sweep in another process that finds a write's temporary file before its writer has
+    /// locked it takes it for a killed write's and removes it: the writer makes another.
     #[test]
-    fn writes_survive_a_sweep_beside_them() {
+    fn a_temporary_swept_before_its_lock_is_made_again() {
         let dir = tempfile::tempdir().unwrap();
-        let d = dir.path().to_path_buf();
-        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let sweeper = {
-            let (d, done) = (d.clone(), done.clone());
-            std::thread::spawn(move || {
-                while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                    remove_stale_temporaries(&d, 0);
-                }
-            })
-        };
-        let written = (0..2000).try_for_each(|i| write_atomic(&d.join(format!("{i}")), b"x"));
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
-        sweeper.join().unwrap();
-        written.unwrap();
+        let mut sweeps = 0;
+        let tmp = locked_temporary_after(dir.path(), |_| {
+            sweeps += 1;
+            if sweeps == 1 {
+                assert_eq!(remove_stale_temporaries(dir.path(), 0), 1);
+            }
+        })
+        .unwrap();
+        assert_eq!(sweeps, 2);
+        assert!(tmp.path().exists());
+        assert_eq!(remove_stale_temporaries(dir.path(), 0), 0, "now it is held");
+        tmp.persist(dir.path().join("a.txt")).unwrap();
     }
 
     #[test]
