@@ -38,6 +38,8 @@ pub mod contain;
 #[cfg(target_os = "linux")]
 mod group;
 #[cfg(target_os = "linux")]
+mod idle;
+#[cfg(target_os = "linux")]
 mod interact;
 #[cfg(target_os = "linux")]
 pub mod machine;

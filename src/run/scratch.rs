@@ -24,13 +24,12 @@ use std::fs;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, Weak};
+
+use super::idle::Idle;
 
 /// A directory of duipai's; removed with everything in it when dropped.
 struct Owned {
     path: PathBuf,
-    /// The thread that used it last, while that thread lives (see [`ME`]).
-    last_user: Weak<()>,
 }
 
 impl Drop for Owned {
@@ -43,50 +42,15 @@ impl Drop for Owned {
 }
 
 /// The directories not in use.
-static IDLE: Mutex<Vec<Owned>> = Mutex::new(Vec::new());
-
-thread_local! {
-    /// This thread, as long as it lives: a directory it used last is kept for it while it
-    /// does, and goes to any thread once it has ended.
-    static ME: Arc<()> = Arc::new(());
-}
-
-/// An idle directory: the one this thread used last, else one whose last user has ended.
-fn take_idle() -> Option<Owned> {
-    let me = ME.try_with(Arc::downgrade).ok();
-    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-    let at = me
-        .and_then(|me| idle.iter().position(|d| d.last_user.ptr_eq(&me)))
-        .or_else(|| idle.iter().position(|d| d.last_user.strong_count() == 0))?;
-    Some(idle.swap_remove(at))
-}
-
-/// Gives a directory back to the pool, as this thread's.
-fn give_back(mut dir: Owned) {
-    dir.last_user = ME.try_with(Arc::downgrade).unwrap_or_default();
-    IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(dir);
-    // The idle ones go when the process exits, whoever embeds the runner.
-    static AT_EXIT: std::sync::Once = std::sync::Once::new();
-    // SAFETY: registers a function of no arguments that does not unwind.
-    AT_EXIT.call_once(|| unsafe {
-        libc::atexit(remove_idle_at_exit);
-    });
-}
+static IDLE: Idle<Owned> = Idle::new();
 
 extern "C" fn remove_idle_at_exit() {
-    // Never waits: a thread still running at exit may hold the lock.
-    if let Ok(mut idle) = IDLE.try_lock() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(std::mem::take(&mut *idle));
-        }));
-    }
+    IDLE.remove_at_exit();
 }
 
 /// Removes the idle directories: for a harness that is done.
 pub fn remove_all() {
-    drop(std::mem::take(
-        &mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()),
-    ));
+    IDLE.remove_all();
 }
 
 /// The scratch directory, taken for one run. Dropping it empties it and gives it back to the
@@ -103,7 +67,7 @@ pub(crate) struct Scratch {
 impl Scratch {
     /// This thread's scratch directory, empty.
     pub(crate) fn acquire() -> io::Result<Scratch> {
-        let idle = take_idle();
+        let idle = IDLE.take();
         let dir = match idle {
             // A program may have removed it, or another process; then start over.
             Some(dir) if dir.path.is_dir() => dir,
@@ -193,17 +157,14 @@ impl Drop for Scratch {
             self.empty();
         }
         if let Some(dir) = self.dir.take() {
-            give_back(dir);
+            IDLE.give_back(dir, remove_idle_at_exit);
         }
     }
 }
 
 fn create() -> io::Result<Owned> {
     let dir = temp_folder("run")?;
-    Ok(Owned {
-        path: dir.keep(),
-        last_user: Weak::new(),
-    })
+    Ok(Owned { path: dir.keep() })
 }
 
 /// A temporary folder of duipai's for `kind` (one of [`SWEPT`]), named for this process

@@ -2,7 +2,7 @@
 //! output and answer, an interactor's input) in one, bound read-only into its view, and the
 //! files it writes (a Kattis validator's feedback folder, a testlib validator's overview
 //! log, an interactor's output) in another, bound read-write. A pair is kept between checks
-//! in one pool, as the scratch directories are (`run::scratch`), so that the helper's view,
+//! in a pool (`run::idle`), as the scratch directories are, so that the helper's view,
 //! and the namespaces made for it, stay the same from one check to the next (a view of other
 //! folders means new namespaces, and a new spawner, for the check): a thread asks first for
 //! the pair it used last, else for one whose last user has ended. The workers of each
@@ -18,11 +18,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use crate::run::idle::Idle;
+
 /// A helper's two folders.
 pub struct HelperFiles {
     _root: tempfile::TempDir,
-    /// The thread that used it last, while that thread lives (see [`ME`]).
-    last_user: std::sync::Weak<()>,
     /// The files the helper reads.
     pub read: PathBuf,
     /// The files it writes.
@@ -34,64 +34,21 @@ pub struct HelperFiles {
 static FOLDERS: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
 
 /// The pairs not in use.
-static IDLE: Mutex<Vec<HelperFiles>> = Mutex::new(Vec::new());
+static IDLE: Idle<HelperFiles> = Idle::new();
 
 thread_local! {
-    /// This thread, as long as it lives: a pair it used last is kept for it while it does,
-    /// and goes to any thread once it has ended.
-    static ME: std::sync::Arc<()> = std::sync::Arc::new(());
     /// Whether this thread is running a helper with a pair already (a helper's run within
     /// another's gets a pair of its own).
     static IN_USE: RefCell<bool> = const { RefCell::new(false) };
 }
 
-/// An idle pair: the one this thread used last, else one whose last user has ended.
-fn take_idle() -> Option<HelperFiles> {
-    let me = ME.try_with(std::sync::Arc::downgrade).ok();
-    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-    let at = me
-        .and_then(|me| idle.iter().position(|f| f.last_user.ptr_eq(&me)))
-        .or_else(|| idle.iter().position(|f| f.last_user.strong_count() == 0))?;
-    Some(idle.swap_remove(at))
-}
-
-/// Gives a pair back to the pool, as this thread's.
-#[cfg(unix)]
-fn give_back(mut files: HelperFiles) {
-    files.last_user = ME.try_with(std::sync::Arc::downgrade).unwrap_or_default();
-    IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(files);
-    // The idle ones go when the process exits, whoever embeds the runner.
-    static AT_EXIT: std::sync::Once = std::sync::Once::new();
-    // SAFETY: registers a function of no arguments that does not unwind.
-    AT_EXIT.call_once(|| unsafe {
-        libc::atexit(remove_idle_at_exit);
-    });
-}
-
-/// Off Unix no view binds the folders (nothing is contained), so nothing is gained by
-/// keeping a pair: it is removed.
-#[cfg(not(unix))]
-fn give_back(files: HelperFiles) {
-    drop(files);
-}
-
-#[cfg(unix)]
 extern "C" fn remove_idle_at_exit() {
-    // Never waits: a thread still running at exit may hold the lock.
-    if let Ok(mut idle) = IDLE.try_lock() {
-        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            drop(std::mem::take(&mut *idle));
-        }));
-    }
+    IDLE.remove_at_exit();
 }
 
 /// Removes the idle pairs: for a harness that is done.
-// Only Linux's runner keeps what outlives a run (`run::retire`).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn remove_all() {
-    drop(std::mem::take(
-        &mut *IDLE.lock().unwrap_or_else(|e| e.into_inner()),
-    ));
+    IDLE.remove_all();
 }
 
 impl HelperFiles {
@@ -110,7 +67,6 @@ impl HelperFiles {
         folders.push((write.clone(), true));
         Ok(HelperFiles {
             _root: root,
-            last_user: std::sync::Weak::new(),
             read,
             write,
         })
@@ -159,7 +115,7 @@ pub fn with_helper_files<T>(
     f: impl FnOnce(&HelperFiles) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
     let outermost = !IN_USE.with(|in_use| in_use.replace(true));
-    let kept = if outermost { take_idle() } else { None };
+    let kept = if outermost { IDLE.take() } else { None };
     let files = match kept.filter(|files| files.empty().is_ok()) {
         Some(files) => files,
         None => match HelperFiles::create() {
@@ -177,7 +133,7 @@ pub fn with_helper_files<T>(
     // its own, removed now.
     if outermost {
         IN_USE.with(|in_use| in_use.replace(false));
-        give_back(files);
+        IDLE.give_back(files, remove_idle_at_exit);
     }
     result
 }
