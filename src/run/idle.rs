@@ -3,6 +3,8 @@
 //! lives, so that its view (and the namespaces made for it) stays the same from one run to
 //! the next, and goes to any thread once that thread has ended (the workers of each
 //! minimization batch are new threads). What stays idle is removed when the process exits.
+//! Off Unix nothing is pooled: no view binds the folders.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 use std::sync::{Arc, Mutex, Once, Weak};
 
@@ -38,6 +40,7 @@ impl<T> Idle<T> {
     /// Gives `item` back, as this thread's. The first time, `remove_at_exit` (a function that
     /// calls [`Idle::remove_at_exit`] on this pool) is registered to run when the process
     /// exits, whoever embeds the runner.
+    #[cfg_attr(not(unix), allow(unused_variables))]
     pub(crate) fn give_back(&self, item: T, remove_at_exit: extern "C" fn()) {
         let me = ME.try_with(Arc::downgrade).unwrap_or_default();
         self.items
@@ -45,6 +48,7 @@ impl<T> Idle<T> {
             .unwrap_or_else(|e| e.into_inner())
             .push((me, item));
         // SAFETY: registers a function of no arguments that does not unwind.
+        #[cfg(unix)]
         self.at_exit.call_once(|| unsafe {
             libc::atexit(remove_at_exit);
         });

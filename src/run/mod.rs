@@ -38,8 +38,6 @@ pub mod contain;
 #[cfg(target_os = "linux")]
 mod group;
 #[cfg(target_os = "linux")]
-mod idle;
-#[cfg(target_os = "linux")]
 mod interact;
 #[cfg(target_os = "linux")]
 pub mod machine;
@@ -70,6 +68,7 @@ mod command;
 pub mod environment;
 mod error;
 mod findings;
+mod idle;
 mod interaction;
 mod limits;
 mod policy;

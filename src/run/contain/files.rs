@@ -42,11 +42,27 @@ thread_local! {
     static IN_USE: RefCell<bool> = const { RefCell::new(false) };
 }
 
+/// Gives a pair back to the pool, as this thread's.
+#[cfg(unix)]
+fn give_back(files: HelperFiles) {
+    IDLE.give_back(files, remove_idle_at_exit);
+}
+
+/// Off Unix no view binds the folders (nothing is contained), so nothing is gained by
+/// keeping a pair: it is removed.
+#[cfg(not(unix))]
+fn give_back(files: HelperFiles) {
+    drop(files);
+}
+
+#[cfg(unix)]
 extern "C" fn remove_idle_at_exit() {
     IDLE.remove_at_exit();
 }
 
 /// Removes the idle pairs: for a harness that is done.
+// Only Linux's runner keeps what outlives a run (`run::retire`).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub fn remove_all() {
     IDLE.remove_all();
 }
@@ -133,7 +149,7 @@ pub fn with_helper_files<T>(
     // its own, removed now.
     if outermost {
         IN_USE.with(|in_use| in_use.replace(false));
-        IDLE.give_back(files, remove_idle_at_exit);
+        give_back(files);
     }
     result
 }
