@@ -109,19 +109,20 @@ pub fn apply_noted(argv: &[OsString]) -> Result<(Vec<OsString>, Option<String>),
         return Ok((argv.to_vec(), None));
     };
     let name = words[at].as_str();
-    let Some(command) = root
-        .find_subcommand(name)
-        .filter(|_| COMMANDS.contains(&name))
-    else {
+    if !COMMANDS.contains(&name) {
+        return Ok((argv.to_vec(), None));
+    }
+    let package = (name == "judge")
+        .then(|| super::args::subcommand(&root, name))
+        .flatten()
+        .and_then(|judge| package_dir(&judge, &root, &words[at + 1..]));
+    let Some(file) = read(&config_flag(&words), &package)? else {
         return Ok((argv.to_vec(), None));
     };
-    let Some(file) = read(
-        &config_flag(&words),
-        &package_dir(command, &root, &words[at + 1..]),
-    )?
-    else {
-        return Ok((argv.to_vec(), None));
-    };
+    // The settings are checked against every command's flags (a key of another command's
+    // is named as such), whose arguments are built only on demand.
+    let root = super::args::with_subcommands_built(root, &COMMANDS);
+    let command = subcommand(&root, name);
     if let Some(why) = file
         .file_io_refusal
         .as_ref()
@@ -202,12 +203,9 @@ fn subcommand_position(root: &Command, words: &[String]) -> Option<usize> {
     None
 }
 
-/// The Polygon package a command is about when its first positional word is a folder holding
-/// one (`duipai judge PACKAGE`).
+/// The Polygon package `judge` (`command`) is about when its first positional word is a
+/// folder holding one (`duipai judge PACKAGE`).
 fn package_dir(command: &Command, root: &Command, typed: &[String]) -> Option<PathBuf> {
-    if command.get_name() != "judge" {
-        return None;
-    }
     let (_, positionals) = given_on_command_line(command, root, typed);
     let dir = PathBuf::from(positionals.first()?);
     crate::polygon::Package::is_in(&dir).then_some(dir)

@@ -224,8 +224,11 @@ fn here_if_not_in_path(mut command: Vec<OsString>) -> Vec<OsString> {
 /// `subcommand`'s flags. Says so on stderr, once per flag; the run goes on as typed.
 pub fn warn_flags_after_separator(subcommand: &str, program: &[OsString]) {
     use clap::CommandFactory;
+    if program.len() < 2 {
+        return;
+    }
     let cli = crate::app::args::Cli::command();
-    let Some(command) = cli.find_subcommand(subcommand) else {
+    let Some(command) = crate::app::args::subcommand(&cli, subcommand) else {
         return;
     };
     let flags: Vec<String> = command

@@ -29,7 +29,7 @@ impl From<ProtocolArg> for Protocol {
     }
 }
 
-/// How outputs are decided, when not by comparing them with the answers.
+// How outputs are decided, when not by comparing them with the answers.
 #[derive(Debug, Clone, Args)]
 pub struct CheckerArgs {
     /// A checker that decides each output instead of comparing it with the answer: a command

@@ -6,7 +6,7 @@ use clap::Args;
 use crate::answer::Rule;
 use crate::problem::Problem;
 
-/// The comparison flags of `test` and `stress`.
+// The comparison flags of `test` and `stress`.
 #[derive(Debug, Clone, Default, PartialEq, Args)]
 pub struct CompareArgs {
     /// Accept a real number whose absolute or relative error is at most EPS (testlib's rule,

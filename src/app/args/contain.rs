@@ -8,7 +8,7 @@ use clap::Args;
 
 use crate::run::contain::{self, Mode, Policy};
 
-/// How the programs are contained.
+// How the programs are contained.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
 pub struct ContainArgs {
     /// Refuse to run unless every protection of the programs is available here (a cgroup,
@@ -93,9 +93,9 @@ impl ContainArgs {
     }
 }
 
-/// `--unboxed-helpers` alone, for the commands that run no program under test but may run a
-/// Polygon package's helpers (`pack`, `answers`, `validate`, `gen`): its generators,
-/// validator and main solution run contained there as in `judge`.
+// `--unboxed-helpers` alone, for the commands that run no program under test but may run a
+// Polygon package's helpers (`pack`, `answers`, `validate`, `gen`): its generators,
+// validator and main solution run contained there as in `judge`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
 pub struct HelperBoxArgs {
     /// Run a Polygon package's helpers (validator, generators, main solution) as your own

@@ -13,10 +13,10 @@ use super::limits::LimitArgs;
 use super::reports::ReportArgs;
 use super::running::RunArgs;
 
-/// How `test` and `stress` judge the program under test. The fields without a doc comment
-/// mean something slightly different to each command, so each command gives their help
-/// (`mut_arg` on `TestArgs` and `StressArgs`); the fields are declared in the order `test
-/// --help` lists them.
+// How `test` and `stress` judge the program under test. The fields without a doc comment
+// mean something slightly different to each command, so each command gives their help
+// (`mut_arg` on `TestArgs` and `StressArgs`); the fields are declared in the order `test
+// --help` lists them.
 #[derive(Debug, Args)]
 pub struct JudgingArgs {
     #[command(flatten)]

@@ -21,7 +21,7 @@ const DEFAULT_PROCESSES: u64 = 64;
 /// before it fails there. The README's "Limits" says the same; a test holds them together.
 pub const UNKNOWN_PROBLEM_LIMITS: (u64, u64) = (1000, 256);
 
-/// Resource limits for the program under test.
+// Resource limits for the program under test.
 #[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct LimitArgs {
     /// CPU time limit: milliseconds, or with a unit (`1500ms`, `2s`). Default: the game's, and

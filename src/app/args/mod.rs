@@ -103,7 +103,10 @@ pub enum ColorArg {
     Never,
 }
 
+// Each subcommand's arguments are built only when it runs (or when help, completions or the
+// manual page ask for the whole tree): building all of them took a third of a start's CPU.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Print the reference answer for one input (a file, or stdin).
     Solve(SolveArgs),
@@ -140,6 +143,27 @@ pub enum Command {
     Man(ManArgs),
 }
 
+/// `name`'s subcommand of `root` with its arguments, for code that reads them rather than
+/// parsing with them: a subcommand's arguments are built only when it runs (see
+/// [`Command`]). Without the help flag clap adds when it builds a command, as before. For
+/// reading only: clap cannot parse with a subcommand built apart from its parent.
+pub fn subcommand(root: &clap::Command, name: &str) -> Option<clap::Command> {
+    root.find_subcommand(name).cloned().map(built)
+}
+
+/// `root` with the subcommands `names` built, as [`subcommand`] builds one.
+pub fn with_subcommands_built(root: clap::Command, names: &[&str]) -> clap::Command {
+    names
+        .iter()
+        .fold(root, |root, name| root.mut_subcommand(name, built))
+}
+
+fn built(command: clap::Command) -> clap::Command {
+    let mut command = command.disable_help_flag(true).disable_version_flag(true);
+    command.build();
+    command
+}
+
 #[cfg(test)]
 mod tests {
     use clap::{CommandFactory, Parser};
@@ -149,6 +173,41 @@ mod tests {
     #[test]
     fn command_line_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    /// A subcommand read by [`subcommand`] has the arguments it parses with, its own and no
+    /// others: deferred building leaves nothing out.
+    #[test]
+    fn a_subcommand_read_alone_has_the_arguments_it_parses_with() {
+        let root = Cli::command();
+        let mut built = Cli::command();
+        built.build();
+        let names: Vec<String> = built
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .filter(|name| name != "help")
+            .collect();
+        assert!(names.len() >= 10, "{names:?}");
+        for name in names {
+            let alone = subcommand(&root, &name).unwrap();
+            let ids = |c: &clap::Command| {
+                let mut ids: Vec<String> = c
+                    .get_arguments()
+                    .filter(|a| !a.is_global_set())
+                    .map(|a| a.get_id().to_string())
+                    .filter(|id| id != "help" && id != "version")
+                    .collect();
+                ids.sort();
+                ids
+            };
+            let own = ids(built.find_subcommand(&name).unwrap());
+            assert!(!own.is_empty() || name == "doctor", "{name}: no arguments");
+            assert_eq!(ids(&alone), own, "{name}");
+            assert!(
+                alone.get_arguments().all(|a| a.get_id() != "help"),
+                "{name}"
+            );
+        }
     }
 
     /// The help of the flags `test` and `stress` share is given by each command; none may be

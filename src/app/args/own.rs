@@ -50,7 +50,7 @@ pub(super) fn parse_named_command(s: &str) -> Result<NamedCommand, String> {
     })
 }
 
-/// The generators of a problem of one's own.
+// The generators of a problem of one's own.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
 pub struct GeneratorArgs {
     /// The generator of a problem of your own: a command or a source file; it gets its
@@ -71,7 +71,7 @@ impl GeneratorArgs {
     }
 }
 
-/// Everything a problem of one's own is made of, for the commands that need all of it.
+// Everything a problem of one's own is made of, for the commands that need all of it.
 #[derive(Debug, Clone, Args)]
 pub struct OwnArgs {
     #[command(flatten)]

@@ -8,7 +8,7 @@ use super::contain::ContainArgs;
 use crate::judge::ProcessRunner;
 use crate::run::IoMode;
 
-/// How the program under test is run.
+// How the program under test is run.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
 pub struct RunArgs {
     /// File I/O as in the original contest: write `<problem>.in` into the working directory

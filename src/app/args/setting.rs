@@ -9,7 +9,7 @@ use super::compare::CompareArgs;
 use super::limits::LimitArgs;
 use super::running::RunArgs;
 
-/// The judging flags of a case: comparison, checker or interactor, limits and running.
+// The judging flags of a case: comparison, checker or interactor, limits and running.
 #[derive(Debug, Clone, Args)]
 pub struct SettingArgs {
     #[command(flatten)]

@@ -286,7 +286,7 @@ pub fn template(name: &str, found: &[(&str, String)]) -> String {
             .find(|(k, _)| *k == key)
             .map(|(_, file)| toml_string(file))
     };
-    let root = Cli::command();
+    let root = crate::app::args::with_subcommands_built(Cli::command(), &config::COMMANDS);
     let has = |command: &str, key: &str| {
         root.find_subcommand(command)
             .is_some_and(|c| config::takes_key(c, key))

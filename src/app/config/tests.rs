@@ -291,7 +291,7 @@ fn the_template_of_init_is_accepted_whole() {
 /// `--ignore-case`) work in the file as the commands declare them.
 #[test]
 fn checker_and_comparison_flags_work_in_the_file() {
-    let root = Cli::command();
+    let root = crate::app::args::with_subcommands_built(Cli::command(), &COMMANDS);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("check.py"), "").unwrap();
     let file = |text: &str| File {
@@ -315,8 +315,8 @@ fn checker_and_comparison_flags_work_in_the_file() {
         ]
         .map(OsString::from)
     );
-    let matches = root
-        .clone()
+    // Parsed as duipai parses (the root above is for reading the commands' flags only).
+    let matches = Cli::command()
         .try_get_matches_from(
             ["duipai", "stress", "chess"]
                 .map(OsString::from)
