@@ -504,7 +504,7 @@ fn a_time_limit_case_stops_within_its_budget_with_its_last_probe() {
             .current_dir(dir.path())
             .args(["stress", "sums", "--json", "--generator", "gen.py"])
             .args(["--reference", "ref.py", "--validator", "valid.py"])
-            .args(["--time-limit", "500", "--", "sol.py"]),
+            .args(["--time-limit", "200", "--", "sol.py"]),
         "minimizing",
     );
     let waited = minimizing_at.expect("a minimizing line").elapsed();
