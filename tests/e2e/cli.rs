@@ -264,7 +264,7 @@ fn problem_help_names_every_registered_game() {
     let cli = duipai::app::args::Cli::command();
     let names = duipai::problem::names();
     for command in ["stress", "test", "answers"] {
-        let sub = cli.find_subcommand(command).unwrap();
+        let sub = duipai::app::args::subcommand(&cli, command).unwrap();
         let problem = sub
             .get_arguments()
             .find(|a| a.get_id() == "problem")
