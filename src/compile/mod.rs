@@ -22,6 +22,7 @@ mod pch;
 mod process;
 mod prune;
 mod shim;
+mod versions;
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -92,10 +93,10 @@ pub fn prepare(command: &[OsString], options: &CompileOptions) -> Result<Prepare
         // Asked whether it starts (a missing one is named with its overrides), as the
         // interpreter a shim would start: the shim runs once, not for this and every case.
         let interpreter = shim::unshimmed_compiler(compiler, options.timeout);
-        compiler_version(&interpreter, options.timeout)?;
+        compiler_version(&interpreter, options)?;
         return interpreted(source, language, &interpreter, args);
     }
-    let version = compiler_version(&compiler, options.timeout)?;
+    let version = compiler_version(&compiler, options)?;
     let bytes = fs::read(source).map_err(|error| CompileError::Io {
         what: format!("cannot read {}", source.display()),
         error,

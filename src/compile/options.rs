@@ -184,22 +184,57 @@ pub fn default_cache_dir() -> Result<PathBuf, CompileError> {
     Err(CompileError::NoCacheDir)
 }
 
-/// The compiler's `--version` output, run once per process per program: it goes into the
-/// cache key, so an upgraded compiler builds anew. A program that cannot be started is
-/// reported here, before any build, naming what overrides it.
+/// The compiler's `--version` output, run once per process per program (threads asking for
+/// the same one at once wait for the first's answer), and kept from run to run for a compiler
+/// that is machine code ([`versions`]): it goes into the cache key, so an upgraded compiler
+/// builds anew. A program that cannot be started is reported here, before any build, naming
+/// what overrides it.
 pub(super) fn compiler_version(
     compiler: &Compiler,
-    timeout: Duration,
+    options: &CompileOptions,
 ) -> Result<String, CompileError> {
-    static SEEN: OnceLock<Mutex<HashMap<String, String>>> = OnceLock::new();
+    type Slot = std::sync::Arc<Mutex<Option<String>>>;
+    static SEEN: OnceLock<Mutex<HashMap<String, Slot>>> = OnceLock::new();
     let program = compiler.words.first().cloned().unwrap_or_default();
-    let seen = SEEN.get_or_init(Default::default);
-    if let Some(version) = seen.lock().unwrap_or_else(|e| e.into_inner()).get(&program) {
+    let slot = SEEN
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(program.clone())
+        .or_default()
+        .clone();
+    // Held while asking: another thread asking for this program waits for the answer (four
+    // roles of a stress, all Python, asked python3 four times at once); a thread asking for
+    // another program does not.
+    let mut known = slot.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(version) = known.as_ref() {
         return Ok(version.clone());
     }
-    // Not under the lock: a slow compiler must not hold up another language's lookup. Two
-    // threads asking at once both run it, which is harmless.
-    let captured = process::run(Command::new(&program).arg("--version"), timeout)
+    let path = find_program(OsStr::new(&program));
+    let cache = options.resolved_cache_dir().ok();
+    let kept = path.as_ref().zip(cache.as_ref());
+    let version = match kept.and_then(|(path, cache)| versions::remembered(path, cache)) {
+        Some(version) => version,
+        None => {
+            let version = ask_version(compiler, &program, path.as_deref(), options.timeout)?;
+            if let Some((path, cache)) = kept {
+                versions::remember(path, cache, &version);
+            }
+            version
+        }
+    };
+    *known = Some(version.clone());
+    Ok(version)
+}
+
+/// Runs `program --version`: what it printed and how it ended, then its full path.
+fn ask_version(
+    compiler: &Compiler,
+    program: &str,
+    path: Option<&Path>,
+    timeout: Duration,
+) -> Result<String, CompileError> {
+    let captured = process::run(Command::new(program).arg("--version"), timeout)
         .map_err(|error| missing(compiler, error))?;
     // Whatever it printed and however it ended: a compiler without `--version` still gets a
     // stable key, and its full path below tells different installations apart.
@@ -208,11 +243,8 @@ pub(super) fn compiler_version(
     if let Some(status) = captured.status {
         version.push_str(&describe(status));
     }
-    if let Some(path) = find_program(OsStr::new(&program)) {
+    if let Some(path) = path {
         version.push_str(&path.to_string_lossy());
     }
-    seen.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(program, version.clone());
     Ok(version)
 }
