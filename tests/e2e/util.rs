@@ -564,6 +564,40 @@ pub fn process_state(stat: &[u8]) -> Option<u8> {
         .find(|b| !b.is_ascii_whitespace())
 }
 
+/// A wait for a child's exit that wakes as it exits: a pidfd, where the kernel has them. A
+/// poll every 10 ms instead cost each of the suite's two thousand duipai runs 5 ms of waiting
+/// on average, all of it on the suite's clock.
+struct ExitWatch(Option<std::os::fd::OwnedFd>);
+
+impl ExitWatch {
+    fn of(pid: i32) -> ExitWatch {
+        use std::os::fd::FromRawFd;
+        // SAFETY: pidfd_open takes a pid and flags and returns a new descriptor or -1.
+        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+        // SAFETY: a descriptor pidfd_open just returned, owned by nothing else.
+        ExitWatch((fd >= 0).then(|| unsafe { std::os::fd::OwnedFd::from_raw_fd(fd as i32) }))
+    }
+
+    /// Sleeps until the child exits, `deadline` comes, or a second passes; 10 ms without a
+    /// pidfd.
+    fn wait(&self, deadline: Instant) {
+        use std::os::fd::AsRawFd;
+        let Some(fd) = &self.0 else {
+            std::thread::sleep(Duration::from_millis(10));
+            return;
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        let mut poll = libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = left.as_millis().clamp(1, 1000) as libc::c_int;
+        // SAFETY: one valid pollfd, its count, a timeout.
+        unsafe { libc::poll(&mut poll, 1, ms) };
+    }
+}
+
 /// A `duipai` process started in the background, its output drained by threads so that it
 /// never blocks on a full pipe, and awaited against a deadline.
 pub struct Background {
@@ -626,6 +660,7 @@ impl Background {
     /// Returns what it did and how long it ran in all.
     pub fn finish_within(mut self, bound: Duration) -> (Ran, Duration) {
         let deadline = Instant::now() + bound;
+        let exit = ExitWatch::of(self.pid());
         let status = loop {
             if let Some(status) = self.child.try_wait().expect("try_wait") {
                 break status;
@@ -640,7 +675,7 @@ impl Background {
                     String::from_utf8_lossy(&stderr.unwrap_or_default())
                 );
             }
-            std::thread::sleep(Duration::from_millis(10));
+            exit.wait(deadline);
         };
         let took = self.started.elapsed();
         let stdout = self.stdout.take().map(|t| t.join().unwrap_or_default());
