@@ -43,6 +43,7 @@ pub(crate) mod files;
 pub(crate) mod filter;
 pub(crate) mod ipc;
 pub(crate) mod keeper;
+pub(crate) mod probed;
 pub(crate) mod view;
 
 use std::sync::OnceLock;
@@ -110,20 +111,36 @@ pub(crate) fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
-/// Whether namespaces can be had for the program here, whatever the policy: `Err` says why
-/// not (for `duipai doctor`).
+/// Whether namespaces can be had for the program here, whatever the policy, probed now
+/// rather than taken from an earlier process: `Err` says why not (for `duipai doctor`).
 pub(crate) fn namespaces_available() -> Result<(), String> {
-    namespaces_here().map_err(String::clone)
+    probe()
 }
 
 /// Whether namespaces can be had for the program (in a user namespace unless root), found
-/// once by starting a throwaway keeper: `Err` says why not.
+/// once: by an earlier process's success in the same circumstances ([`probed`]), else by
+/// starting a throwaway keeper. `Err` says why not.
 fn namespaces_here() -> Result<(), &'static String> {
     static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
     PROBED
-        .get_or_init(|| keeper::probe(!is_root()))
+        .get_or_init(|| {
+            if probed::succeeded_before(!is_root()) {
+                return Ok(());
+            }
+            probe()
+        })
         .as_ref()
         .map(|_| ())
+}
+
+/// Starts a throwaway keeper; its success is kept for the next processes.
+fn probe() -> Result<(), String> {
+    let userns = !is_root();
+    let probed = keeper::probe(userns);
+    if probed.is_ok() {
+        probed::remember(userns);
+    }
+    probed
 }
 
 /// Whether the program under test runs in namespaces (a keeper's), and then whether in a

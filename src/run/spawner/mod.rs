@@ -459,7 +459,11 @@ impl Spawner {
     /// descriptor 3 and [`serve::TRIGGER`] in its environment, and waits for its greeting.
     fn start(role: Role, view: Option<&View>) -> std::io::Result<Spawner> {
         let keeper = match (view, contain::namespaces()) {
-            (Some(view), Some(userns)) => Some(Keeper::start(view.clone(), userns)?),
+            (Some(view), Some(userns)) => Some(Keeper::start(view.clone(), userns).inspect_err(
+                // An earlier process's probe promised namespaces: the next process probes
+                // again, and goes on without them if they are gone.
+                |_| contain::probed::forget(),
+            )?),
             _ => None,
         };
         let slot = contain::tree().map(|tree| tree.slot()).transpose()?;
