@@ -11,7 +11,7 @@
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
@@ -28,22 +28,40 @@ const SETTINGS: [&str; 7] = [
 
 /// Whether a probe made here, as this user, with `userns`, succeeded before.
 pub(super) fn succeeded_before(userns: bool) -> bool {
-    let (Some(path), Some(key)) = (file(), key(userns)) else {
-        return false;
-    };
+    match (file(), key(userns)) {
+        (Some(path), Some(key)) => holds(&path, &key),
+        _ => false,
+    }
+}
+
+/// Keeps the success of a probe made with `userns`. Best effort: a temporary folder that
+/// cannot be written only means probing again.
+pub(super) fn remember(userns: bool) {
+    if let (Some(path), Some(key)) = (file(), key(userns)) {
+        keep(&path, &key);
+    }
+}
+
+/// Forgets a success kept before: the keeper it promised could not be started.
+pub(crate) fn forget() {
+    if let Some(path) = file() {
+        remove(&path);
+    }
+}
+
+/// Whether `path` is a regular file of this user's that no one else may write, holding `key`.
+fn holds(path: &Path, key: &str) -> bool {
     let Ok(mut file) = fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW)
-        .open(&path)
+        .open(path)
     else {
         return false;
     };
     let Ok(meta) = file.metadata() else {
         return false;
     };
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    if !meta.is_file() || meta.uid() != me || meta.mode() & 0o022 != 0 {
+    if !meta.is_file() || meta.uid() != me() || meta.mode() & 0o022 != 0 {
         return false;
     }
     let mut kept = String::new();
@@ -54,12 +72,8 @@ pub(super) fn succeeded_before(userns: bool) -> bool {
         && kept == key
 }
 
-/// Keeps the success of a probe made with `userns`. Best effort: a temporary folder that
-/// cannot be written only means probing again.
-pub(super) fn remember(userns: bool) {
-    let (Some(path), Some(key)) = (file(), key(userns)) else {
-        return;
-    };
+/// Replaces `path` with a file of `key` (0600), atomically.
+fn keep(path: &Path, key: &str) {
     let Some(dir) = path.parent() else {
         return;
     };
@@ -70,27 +84,25 @@ pub(super) fn remember(userns: bool) {
     if let Ok(mut temporary) = made
         && temporary.write_all(key.as_bytes()).is_ok()
     {
-        let _ = temporary.persist(&path);
+        let _ = temporary.persist(path);
     }
 }
 
-/// Forgets a success kept before: the keeper it promised could not be started.
-pub(crate) fn forget() {
-    if let Some(path) = file()
-        && fs::symlink_metadata(&path).is_ok_and(|m| {
-            // SAFETY: geteuid has no preconditions.
-            m.is_file() && m.uid() == unsafe { libc::geteuid() }
-        })
-    {
+/// Removes `path` when it is a regular file of this user's.
+fn remove(path: &Path) {
+    if fs::symlink_metadata(path).is_ok_and(|m| m.is_file() && m.uid() == me()) {
         let _ = fs::remove_file(path);
     }
 }
 
+fn me() -> u32 {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() }
+}
+
 /// The file of this user's kept success.
 fn file() -> Option<PathBuf> {
-    // SAFETY: geteuid has no preconditions.
-    let me = unsafe { libc::geteuid() };
-    Some(std::env::temp_dir().join(format!("duipai-namespaces-{me}")))
+    Some(std::env::temp_dir().join(format!("duipai-namespaces-{}", me())))
 }
 
 /// The key of a probe made now with `userns`; `None` when something it depends on cannot be
@@ -136,27 +148,30 @@ fn key(userns: bool) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// A kept success is trusted only as the user's own file with the key of here and now.
-    /// (The file is the user's real one in the temporary folder: the test puts back what
-    /// was there.)
+    /// A kept success is trusted only as the user's own file, written by no one else, with
+    /// the key of here and now. (In a folder of the test's own: the user's real file is
+    /// written by every duipai that runs meanwhile.)
     #[test]
     fn a_success_is_trusted_only_with_this_key_in_a_file_of_ones_own() {
-        let path = file().unwrap();
-        let before = fs::read(&path).ok();
-        remember(false);
-        assert!(succeeded_before(false));
-        assert!(!succeeded_before(true), "another probe's key");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("duipai-namespaces");
+        let (now, other) = (key(false).unwrap(), key(true).unwrap());
+        assert_ne!(now, other, "the user namespace is part of the key");
+        assert!(!holds(&path, &now));
+        keep(&path, &now);
+        assert_eq!(fs::metadata(&path).unwrap().mode() & 0o777, 0o600);
+        assert!(holds(&path, &now));
+        assert!(!holds(&path, &other), "another probe's key");
         fs::set_permissions(&path, fs::Permissions::from_mode(0o666)).unwrap();
-        assert!(!succeeded_before(false), "a file others may write");
+        assert!(!holds(&path, &now), "a file others may write");
         fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-        fs::write(&path, "0123").unwrap();
-        assert!(!succeeded_before(false), "another key");
-        forget();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        assert!(!holds(&link, &now), "a link");
+        remove(&path);
         assert!(!path.exists());
-        assert!(!succeeded_before(false));
-        if let Some(bytes) = before {
-            fs::write(&path, bytes).unwrap();
-            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
-        }
+        assert!(!holds(&path, &now));
+        // The same circumstances make the same key.
+        assert_eq!(key(false).unwrap(), now);
     }
 }
