@@ -910,3 +910,40 @@ int main() {{
     assert!(host_tmp.exists(), "{stderr}");
     let _ = fs::remove_file(&host_tmp);
 }
+
+/// The namespace probe's success is kept in the temporary folder for the next command (a
+/// throwaway keeper a command is 3–4 ms of CPU); a kept key that is not this machine's and
+/// this duipai's is not trusted: the next command probes again and keeps the right one.
+#[test]
+fn a_probe_that_succeeded_is_kept_and_a_wrong_key_is_probed_again() {
+    if !available(NAMESPACES) {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let kept = tmp.path().join(format!("duipai-namespaces-{me}"));
+    let judge = || {
+        let sample = format!("{}/01-sample.in", crate::util::CHESS_CASES);
+        let report = Duipai::new()
+            .env("TMPDIR", tmp.path())
+            .args(["test", "chess", &sample, "--json"])
+            .fixture(["correct", "chess"])
+            .run()
+            .success()
+            .json();
+        assert_eq!(report["cases"][0]["verdict"], "AC", "{report}");
+    };
+    judge();
+    use std::os::unix::fs::PermissionsExt;
+    let key = fs::read_to_string(&kept).expect("the probe's success is kept");
+    assert_eq!(key.len(), 64, "{key:?}");
+    assert!(key.bytes().all(|b| b.is_ascii_hexdigit()), "{key:?}");
+    assert_eq!(
+        fs::metadata(&kept).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    fs::write(&kept, "0".repeat(64)).unwrap();
+    judge();
+    assert_eq!(fs::read_to_string(&kept).unwrap(), key);
+}
