@@ -101,6 +101,26 @@ pub fn remove_stale_temporaries(dir: &Path, depth: usize) -> usize {
     removed
 }
 
+/// The identity of the file at `real` (a canonical path) with metadata `meta`, as bytes to
+/// hash into a key: its path, device, inode, size and modification and change times. A file
+/// replaced (an upgrade, a rebuild) has another.
+#[cfg(unix)]
+pub fn identity(real: &Path, meta: &std::fs::Metadata) -> Vec<u8> {
+    use std::os::unix::fs::MetadataExt;
+    let mut bytes = real.as_os_str().as_encoded_bytes().to_vec();
+    let numbers = [meta.dev(), meta.ino(), meta.size()];
+    let times = [
+        meta.mtime(),
+        meta.mtime_nsec(),
+        meta.ctime(),
+        meta.ctime_nsec(),
+    ];
+    for number in numbers.into_iter().chain(times.map(|t| t as u64)) {
+        bytes.extend_from_slice(&number.to_le_bytes());
+    }
+    bytes
+}
+
 /// Replaces `path` (if it exists) with `contents`, atomically.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
     // The persist error wraps the I/O error and names it again as its source: keep only the
@@ -223,7 +243,7 @@ impl FolderLock {
         use sha2::Digest;
         let full = std::fs::canonicalize(dir)?;
         let digest = sha2::Sha256::digest(full.as_os_str().as_encoded_bytes());
-        let hex: String = digest[..16].iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::text::hex(&digest[..16]);
         let path = std::env::temp_dir().join(format!("duipai-folder-{hex}.lock"));
         let file = std::fs::File::options()
             .read(true)

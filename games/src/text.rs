@@ -52,6 +52,11 @@ pub fn is_invisible(c: char) -> bool {
         )
 }
 
+/// Bytes in lowercase hexadecimal, two digits each: how keys and hashes are written.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Bytes as `\xNN` each.
 pub fn hex_bytes(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("\\x{b:02X}")).collect()

@@ -116,8 +116,7 @@ pub(super) fn cache_key(plan: &Build<'_>, version: &str, source: &[u8]) -> Strin
         field(name.as_os_str().as_encoded_bytes());
         field(&file.contents);
     }
-    let digest = hasher.finalize();
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    crate::text::hex(&hasher.finalize())
 }
 
 /// The command that runs a finished build in `dir`, if `dir` holds one.

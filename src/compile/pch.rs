@@ -122,11 +122,7 @@ fn key(compiler: &Compiler, version: &str, header: &[u8]) -> String {
     }
     field(version.as_bytes());
     field(header);
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::text::hex(&hasher.finalize())
 }
 
 /// Builds the header's `.gch` in a temporary directory of the cache and renames it to `dir`

@@ -39,7 +39,6 @@ fn entry(_program: &Path, _cache: &Path) -> Option<PathBuf> {
 fn entry(program: &Path, cache: &Path) -> Option<PathBuf> {
     use sha2::{Digest, Sha256};
     use std::io::Read;
-    use std::os::unix::fs::MetadataExt;
 
     let real = fs::canonicalize(program).ok()?;
     let mut file = fs::File::open(&real).ok()?;
@@ -48,24 +47,8 @@ fn entry(program: &Path, cache: &Path) -> Option<PathBuf> {
     if !is_machine_code(&magic) {
         return None;
     }
-    let meta = file.metadata().ok()?;
-    let mut hasher = Sha256::new();
-    hasher.update(real.as_os_str().as_encoded_bytes());
-    for number in [meta.dev(), meta.ino(), meta.size()] {
-        hasher.update(number.to_le_bytes());
-    }
-    for time in [
-        (meta.mtime(), meta.mtime_nsec()),
-        (meta.ctime(), meta.ctime_nsec()),
-    ] {
-        hasher.update(time.0.to_le_bytes());
-        hasher.update(time.1.to_le_bytes());
-    }
-    let key: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let identity = crate::fsutil::identity(&real, &file.metadata().ok()?);
+    let key = crate::text::hex(&Sha256::digest(identity));
     Some(cache.join(FOLDER).join(key))
 }
 

@@ -80,17 +80,13 @@ pub fn key(parts: &[&[u8]]) -> String {
         hasher.update((part.len() as u64).to_le_bytes());
         hasher.update(part);
     }
-    hex(&hasher.finalize())
+    crate::text::hex(&hasher.finalize())
 }
 
 /// The SHA-256 of `bytes`, in hex.
 pub fn hash(bytes: &[u8]) -> String {
     use sha2::Digest;
-    hex(&sha2::Sha256::digest(bytes))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::text::hex(&sha2::Sha256::digest(bytes))
 }
 
 /// Whether a file name is a fact's: 64 hex digits. Nothing else in the folder is removed.

@@ -32,7 +32,7 @@ pub const COLUMNS: &str = "# file\tplan line\tplan text\tregenerate with\tsha256
 pub fn content_hash(content: &[u8]) -> String {
     use sha2::Digest;
     let digest = sha2::Sha256::digest(content);
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::text::hex(&digest);
     format!("sha256:{hex}")
 }
 

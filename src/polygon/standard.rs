@@ -113,10 +113,7 @@ impl Standard {
         let mut hash = Sha256::new();
         hash.update(&header);
         hash.update(self.source().as_bytes());
-        let digest: String = hash.finalize()[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = crate::text::hex(&hash.finalize()[..8]);
         let cache = crate::compile::default_cache_dir()?;
         let folder = cache.join(format!("polygon-{}-{digest}", self.stem()));
         let source = folder.join(format!("{}.cpp", self.stem()));

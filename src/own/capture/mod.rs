@@ -337,11 +337,7 @@ fn runtime_folder(
         hasher.update((contents.len() as u64).to_le_bytes());
         hasher.update(contents);
     }
-    let key: String = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let key = crate::text::hex(&hasher.finalize());
     let cache = options
         .resolved_cache_dir()
         .map_err(|e| NotCaptured(format!("no build cache for the recorder: {e}")))?;

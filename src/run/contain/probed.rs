@@ -28,25 +28,20 @@ const SETTINGS: [&str; 7] = [
 
 /// Whether a probe made here, as this user, with `userns`, succeeded before.
 pub(super) fn succeeded_before(userns: bool) -> bool {
-    match (file(), key(userns)) {
-        (Some(path), Some(key)) => holds(&path, &key),
-        _ => false,
-    }
+    key(userns).is_some_and(|key| holds(&file(), &key))
 }
 
 /// Keeps the success of a probe made with `userns`. Best effort: a temporary folder that
 /// cannot be written only means probing again.
 pub(super) fn remember(userns: bool) {
-    if let (Some(path), Some(key)) = (file(), key(userns)) {
-        keep(&path, &key);
+    if let Some(key) = key(userns) {
+        keep(&file(), &key);
     }
 }
 
 /// Forgets a success kept before: the keeper it promised could not be started.
 pub(crate) fn forget() {
-    if let Some(path) = file() {
-        remove(&path);
-    }
+    remove(&file());
 }
 
 /// Whether `path` is a regular file of this user's that no one else may write, holding `key`.
@@ -101,8 +96,8 @@ fn me() -> u32 {
 }
 
 /// The file of this user's kept success.
-fn file() -> Option<PathBuf> {
-    Some(std::env::temp_dir().join(format!("duipai-namespaces-{}", me())))
+fn file() -> PathBuf {
+    std::env::temp_dir().join(format!("duipai-namespaces-{}", me()))
 }
 
 /// The key of a probe made now with `userns`; `None` when something it depends on cannot be
@@ -127,21 +122,9 @@ fn key(userns: bool) -> Option<String> {
         field(&fs::read(setting).unwrap_or_else(|_| b"-".to_vec()));
     }
     let exe = fs::canonicalize(std::env::current_exe().ok()?).ok()?;
-    let meta = fs::metadata(&exe).ok()?;
-    field(exe.as_os_str().as_encoded_bytes());
-    for number in [meta.dev(), meta.ino(), meta.size()] {
-        field(&number.to_le_bytes());
-    }
-    field(&meta.mtime().to_le_bytes());
-    field(&meta.mtime_nsec().to_le_bytes());
+    field(&crate::fsutil::identity(&exe, &fs::metadata(&exe).ok()?));
     field(std::env::temp_dir().as_os_str().as_encoded_bytes());
-    Some(
-        hasher
-            .finalize()
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect(),
-    )
+    Some(crate::text::hex(&hasher.finalize()))
 }
 
 #[cfg(test)]
